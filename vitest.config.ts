@@ -1,0 +1,41 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+// Tests import libraries from source, so unit tests need no build step.
+const alias = [{ find: /^@billing\/([a-z-]+)$/, replacement: `${root}libs/$1/src/index.ts` }];
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: ["libs/*/src/**/*.test.ts", "services/*/src/**/*.test.ts"],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration",
+          globalSetup: [`${root}tests/setup/infra.global.ts`],
+          include: ["libs/*/test/**/*.test.ts", "services/*/test/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "e2e",
+          globalSetup: [`${root}tests/setup/infra.global.ts`, `${root}tests/setup/build.global.ts`],
+          include: ["tests/e2e/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
