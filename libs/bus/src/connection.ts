@@ -1,0 +1,65 @@
+import { connect, nanos, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager, type NatsConnection } from "nats";
+import type { Logger } from "@billing/logger";
+import type { StreamSpec } from "./subjects";
+
+export interface Bus {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  close(): Promise<void>;
+}
+
+/** Connects to NATS and JetStream; reconnects forever once connected. */
+export async function connectBus(options: { url: string; name: string; logger?: Logger }): Promise<Bus> {
+  const nc = await connect({
+    servers: options.url.split(","),
+    name: options.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  });
+  if (options.logger) {
+    const logger = options.logger;
+    void (async () => {
+      for await (const s of nc.status()) logger.info({ nats: s.type }, "nats status");
+    })();
+  }
+  const js = nc.jetstream();
+  const jsm = await nc.jetstreamManager();
+  return {
+    nc,
+    js,
+    jsm,
+    close: async () => {
+      if (!nc.isClosed()) await nc.drain();
+    },
+  };
+}
+
+/** Creates the stream with file storage, or updates its subjects; idempotent. */
+export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, replicas = 1): Promise<void> {
+  const config = {
+    name: spec.name,
+    subjects: [...spec.subjects],
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    num_replicas: replicas,
+    duplicate_window: nanos(10 * 60 * 1000),
+    max_age: nanos(7 * 24 * 60 * 60 * 1000),
+  };
+  try {
+    await jsm.streams.info(spec.name);
+    await jsm.streams.update(spec.name, { subjects: config.subjects, duplicate_window: config.duplicate_window });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    try {
+      await jsm.streams.add(config);
+    } catch (addErr) {
+      // another process created it in between
+      if (!String((addErr as Error).message).includes("already in use")) throw addErr;
+    }
+  }
+}
+
+function isNotFound(err: unknown): boolean {
+  return /not found/i.test(String((err as Error)?.message));
+}

@@ -1,0 +1,112 @@
+import { AckPolicy, DeliverPolicy, nanos, type JsMsg } from "nats";
+import type { Logger } from "@billing/logger";
+import type { Bus } from "./connection";
+import type { Envelope } from "./envelope";
+import { decodeEnvelope } from "./publish";
+
+/** Thrown by a handler when the message can never succeed: it is terminated, not redelivered. */
+export class PoisonMessage extends Error {}
+
+/** Thrown by a handler to ask for a redelivery after a delay. */
+export class RetryLater extends Error {
+  constructor(message: string, readonly delayMs = 1000) {
+    super(message);
+  }
+}
+
+export interface ConsumerOptions {
+  bus: Bus;
+  stream: string;
+  durable: string;
+  filterSubjects: string[];
+  logger: Logger;
+  handler: (envelope: Envelope, msg: JsMsg) => Promise<void>;
+  concurrency?: number;
+  ackWaitMs?: number;
+  retryDelayMs?: number;
+  maxDeliveries?: number;
+}
+
+export interface ConsumerHandle {
+  stop(): Promise<void>;
+}
+
+/**
+ * A durable consumer: explicit ack after the handler has stored its work,
+ * nak with delay on transient failure, term on poison. Restarts its loop on
+ * errors until stopped.
+ */
+export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHandle> {
+  const { bus, stream, durable, logger } = options;
+  const concurrency = options.concurrency ?? 8;
+  await bus.jsm.consumers
+    .add(stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subjects: options.filterSubjects,
+      ack_wait: nanos(options.ackWaitMs ?? 30_000),
+      max_ack_pending: Math.max(concurrency * 4, 64),
+    })
+    .catch(async (err: Error) => {
+      if (!/already in use|exists/i.test(err.message)) throw err;
+    });
+  const consumer = await bus.js.consumers.get(stream, durable);
+
+  let stopped = false;
+  let messages: Awaited<ReturnType<typeof consumer.consume>> | undefined;
+  const inFlight = new Set<Promise<void>>();
+
+  const handle = async (msg: JsMsg) => {
+    const log = logger.child({ subject: msg.subject, seq: msg.seq, deliveries: msg.info.deliveryCount });
+    let envelope: Envelope;
+    try {
+      envelope = decodeEnvelope(msg.data);
+    } catch (err) {
+      log.error({ err }, "undecodable message terminated");
+      msg.term();
+      return;
+    }
+    try {
+      await options.handler(envelope, msg);
+      msg.ack();
+      log.debug({ event_id: envelope.id }, "message handled");
+    } catch (err) {
+      if (err instanceof PoisonMessage || msg.info.deliveryCount >= (options.maxDeliveries ?? 50)) {
+        log.error({ err, event_id: envelope.id }, "message terminated");
+        msg.term();
+      } else {
+        const delay = err instanceof RetryLater ? err.delayMs : (options.retryDelayMs ?? 1000);
+        log.warn({ err, event_id: envelope.id, delay }, "message will be redelivered");
+        msg.nak(delay);
+      }
+    }
+  };
+
+  const loop = async () => {
+    while (!stopped) {
+      try {
+        messages = await consumer.consume({ max_messages: concurrency * 2 });
+        for await (const msg of messages) {
+          const p = handle(msg).finally(() => inFlight.delete(p));
+          inFlight.add(p);
+          if (inFlight.size >= concurrency) await Promise.race(inFlight);
+          if (stopped) break;
+        }
+      } catch (err) {
+        if (!stopped) logger.warn({ err, durable }, "consumer loop restarting");
+      }
+      if (!stopped) await new Promise((r) => setTimeout(r, 500));
+    }
+  };
+  const running = loop();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      messages?.stop();
+      await Promise.allSettled([...inFlight]);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,6 @@
+export * from "./subjects";
+export * from "./envelope";
+export * from "./connection";
+export * from "./publish";
+export * from "./consumer";
+export * from "./outbox";

@@ -1,0 +1,35 @@
+/** Every subject the platform publishes: billing.<service>.<entity>.<past_tense_verb>. */
+export const Subjects = {
+  customer: {
+    customerCreated: "billing.customer.customer.created",
+    customerUpdated: "billing.customer.customer.updated",
+    customerDeleted: "billing.customer.customer.deleted",
+  },
+  catalog: {
+    subscriptionStarted: "billing.catalog.subscription.started",
+    subscriptionUpdated: "billing.catalog.subscription.updated",
+    subscriptionTerminated: "billing.catalog.subscription.terminated",
+    subscriptionCanceled: "billing.catalog.subscription.canceled",
+    planCreated: "billing.catalog.plan.created",
+    planUpdated: "billing.catalog.plan.updated",
+    planDeleted: "billing.catalog.plan.deleted",
+    billableMetricCreated: "billing.catalog.billable_metric.created",
+    billableMetricUpdated: "billing.catalog.billable_metric.updated",
+    billableMetricDeleted: "billing.catalog.billable_metric.deleted",
+  },
+  usage: {
+    eventIngested: "billing.usage.event.ingested",
+  },
+} as const;
+
+/** One stream per producing service, holding all of its subjects. */
+export const Streams = {
+  customer: { name: "BILLING_CUSTOMER", subjects: ["billing.customer.>"] },
+  catalog: { name: "BILLING_CATALOG", subjects: ["billing.catalog.>"] },
+  usage: { name: "BILLING_USAGE", subjects: ["billing.usage.>"] },
+  invoicing: { name: "BILLING_INVOICING", subjects: ["billing.invoicing.>"] },
+  wallet: { name: "BILLING_WALLET", subjects: ["billing.wallet.>"] },
+  payment: { name: "BILLING_PAYMENT", subjects: ["billing.payment.>"] },
+} as const;
+
+export type StreamSpec = { name: string; subjects: readonly string[] };

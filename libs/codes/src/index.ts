@@ -1,0 +1,4 @@
+export * from "./countries";
+export * from "./currencies";
+export * from "./timezones";
+export * from "./locales";

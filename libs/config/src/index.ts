@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses the environment with a zod schema and reports every problem at once. */
+export function parseConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  throw new ConfigError(result.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`));
+}
+
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+export const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info");
+export const url = (fallback: string) => z.string().url().default(fallback);
+export const hostPort = (fallback: string) =>
+  z.string().regex(/^[^:\s]+:\d{1,5}$/, "expected host:port").default(fallback);
+
+/** The settings every backend service shares: its gRPC listener, its own database, the bus. */
+export function backendServiceSchema(service: string, grpcPort: number) {
+  return z.object({
+    GRPC_HOST: z.string().default("127.0.0.1"),
+    GRPC_PORT: port(grpcPort),
+    MONGO_URL: url("mongodb://127.0.0.1:27017"),
+    MONGO_DB: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "letters, digits, _ and - only").default(`billing_${service}`),
+    NATS_URL: z.string().default("nats://127.0.0.1:4222"),
+    JETSTREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+    LOG_LEVEL: logLevel,
+    CLOCK_OFFSET_MS: z.coerce.number().int().default(0),
+  });
+}
+
+/** Default gRPC ports, one per backend service. */
+export const GRPC_PORTS = {
+  customer: 50051,
+  catalog: 50052,
+  usage: 50053,
+  invoicing: 50054,
+  wallet: 50055,
+  payment: 50056,
+} as const;
+export type BackendService = keyof typeof GRPC_PORTS;

@@ -1,0 +1,4 @@
+export * from "./kinds";
+export * from "./app-error";
+export * from "./http";
+export * from "./grpc";

@@ -1,0 +1,42 @@
+import { randomUUID } from "node:crypto";
+import { credentials, Metadata, type Client, type ServiceClientConstructor, type ServiceError } from "@grpc/grpc-js";
+import { fromGrpcError } from "@billing/errors";
+import { REQUEST_ID_KEY } from "./server";
+
+export interface CallOptions {
+  requestId?: string;
+  deadlineMs?: number;
+}
+
+/** A client of one service: every call has a deadline and carries the request id. */
+export class RpcClient {
+  private readonly client: Client & Record<string, Function>;
+
+  constructor(
+    service: ServiceClientConstructor,
+    readonly address: string,
+    private readonly defaultDeadlineMs = 5000,
+  ) {
+    this.client = new service(address, credentials.createInsecure(), {
+      "grpc.max_receive_message_length": 16 * 1024 * 1024,
+      "grpc.keepalive_time_ms": 30_000,
+    }) as Client & Record<string, Function>;
+  }
+
+  call<Res, Req = unknown>(method: string, request: Req, options: CallOptions = {}): Promise<Res> {
+    const metadata = new Metadata();
+    metadata.set(REQUEST_ID_KEY, options.requestId ?? randomUUID());
+    const deadline = new Date(Date.now() + (options.deadlineMs ?? this.defaultDeadlineMs));
+    const fn = this.client[method];
+    if (typeof fn !== "function") return Promise.reject(new Error(`unknown RPC ${method}`));
+    return new Promise<Res>((resolve, reject) => {
+      fn.call(this.client, request, metadata, { deadline }, (err: ServiceError | null, response: Res) =>
+        err ? reject(fromGrpcError(err)) : resolve(response),
+      );
+    });
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

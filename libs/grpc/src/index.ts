@@ -1,0 +1,4 @@
+export * from "./proto";
+export * from "./server";
+export * from "./client";
+export * from "./health";

@@ -1,0 +1,99 @@
+import { randomUUID } from "node:crypto";
+import {
+  Server,
+  ServerCredentials,
+  type handleUnaryCall,
+  type Metadata,
+  type ServiceClientConstructor,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
+import { toGrpcStatus, AppError } from "@billing/errors";
+import type { Logger } from "@billing/logger";
+import { HealthImplementation } from "grpc-health-check";
+
+export const REQUEST_ID_KEY = "x-request-id";
+
+export interface RpcContext {
+  requestId: string;
+  logger: Logger;
+  metadata: Metadata;
+}
+
+export type RpcHandler<Req = any, Res = any> = (request: Req, ctx: RpcContext) => Promise<Res>;
+
+export interface ServiceBinding {
+  service: ServiceClientConstructor;
+  handlers: Record<string, RpcHandler>;
+}
+
+export interface GrpcServerHandle {
+  port: number;
+  health: HealthImplementation;
+  shutdown(): Promise<void>;
+}
+
+/** Wraps a use-case handler: request id, one log line per RPC, AppError → gRPC status. */
+function adapt(method: string, handler: RpcHandler, logger: Logger): handleUnaryCall<unknown, unknown> {
+  return (call, callback) => {
+    const started = process.hrtime.bigint();
+    const requestId = String(call.metadata.get(REQUEST_ID_KEY)[0] ?? randomUUID());
+    const log = logger.child({ request_id: requestId, rpc: method });
+    handler(call.request, { requestId, logger: log, metadata: call.metadata }).then(
+      (response) => {
+        log.debug({ ms: elapsedMs(started) }, "rpc ok");
+        callback(null, response);
+      },
+      (err: unknown) => {
+        const status = toGrpcStatus(err);
+        if (!(err instanceof AppError) || err.kind === "internal") log.error({ err, ms: elapsedMs(started) }, "rpc failed");
+        else log.info({ code: err.code, kind: err.kind, ms: elapsedMs(started) }, "rpc refused");
+        callback(status as never, null);
+      },
+    );
+  };
+}
+
+function elapsedMs(started: bigint): number {
+  return Number((process.hrtime.bigint() - started) / 1000n) / 1000;
+}
+
+/** Starts a gRPC server with the health service and the given bindings. */
+export async function startGrpcServer(options: {
+  host: string;
+  port: number;
+  logger: Logger;
+  bindings: ServiceBinding[];
+}): Promise<GrpcServerHandle> {
+  const server = new Server({ "grpc.max_receive_message_length": 16 * 1024 * 1024 });
+  const health = new HealthImplementation({ "": "NOT_SERVING" });
+  health.addToServer(server);
+  for (const { service, handlers } of options.bindings) {
+    const implementation: UntypedServiceImplementation = {};
+    for (const method of Object.keys(service.service)) {
+      const handler = handlers[method];
+      implementation[method] = handler
+        ? adapt(method, handler, options.logger)
+        : adapt(method, async () => Promise.reject(new AppError("internal", undefined, undefined, `${method} not implemented`)), options.logger);
+    }
+    server.addService(service.service, implementation);
+  }
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (err, bound) =>
+      err ? reject(err) : resolve(bound),
+    ),
+  );
+  health.setStatus("", "SERVING");
+  return {
+    port,
+    health,
+    shutdown: () =>
+      new Promise<void>((resolve) => {
+        health.setStatus("", "NOT_SERVING");
+        const force = setTimeout(() => server.forceShutdown(), 5000);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+  };
+}

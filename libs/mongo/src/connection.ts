@@ -1,0 +1,31 @@
+import mongoose, { type Connection } from "mongoose";
+import type { Logger } from "@billing/logger";
+
+/** The service's one connection to its own database. Models are registered on it, never globally. */
+export async function connectMongo(options: { url: string; dbName: string; logger?: Logger }): Promise<Connection> {
+  const connection = mongoose.createConnection(options.url, {
+    dbName: options.dbName,
+    autoIndex: false, // indexes are created once at start-up by awaiting Model.init()
+    autoCreate: true,
+    serverSelectionTimeoutMS: 10_000,
+    maxPoolSize: 20,
+  });
+  await connection.asPromise();
+  options.logger?.info({ db: options.dbName }, "mongo connected");
+  return connection;
+}
+
+/** Creates every registered model's collection and indexes. */
+export async function initModels(connection: Connection): Promise<void> {
+  for (const model of Object.values(connection.models)) {
+    await model.createCollection().catch(() => undefined);
+    await model.createIndexes();
+  }
+}
+
+/** A duplicate key, told only by its code (never by the message). */
+export function isDuplicateKeyError(err: unknown): boolean {
+  const e = err as { code?: number; writeErrors?: Array<{ code?: number; err?: { code?: number } }> };
+  if (e?.code === 11000) return true;
+  return Boolean(e?.writeErrors?.length && e.writeErrors.every((w) => (w.code ?? w.err?.code) === 11000));
+}

@@ -1,0 +1,3 @@
+export * from "./connection";
+export * from "./pagination";
+export * from "./outbox-store";

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { pageMeta, skipOf } from "./pagination";
+
+describe("pageMeta", () => {
+  it("answers page 0 of 0 for an empty collection, as Lago does", () => {
+    expect(pageMeta(0, { page: 1, perPage: 20 })).toEqual({
+      current_page: 0, next_page: null, prev_page: null, total_pages: 0, total_count: 0,
+    });
+  });
+
+  it("links neighbouring pages", () => {
+    expect(pageMeta(45, { page: 2, perPage: 20 })).toEqual({
+      current_page: 2, next_page: 3, prev_page: 1, total_pages: 3, total_count: 45,
+    });
+    expect(pageMeta(45, { page: 3, perPage: 20 }).next_page).toBeNull();
+    expect(pageMeta(45, { page: 1, perPage: 20 }).prev_page).toBeNull();
+  });
+
+  it("skips whole pages", () => {
+    expect(skipOf({ page: 3, perPage: 25 })).toBe(50);
+  });
+});

@@ -1,0 +1,29 @@
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+export interface PageMeta {
+  current_page: number;
+  next_page: number | null;
+  prev_page: number | null;
+  total_pages: number;
+  total_count: number;
+}
+
+/** Lago's `meta`; an empty collection answers page 0 of 0, as Lago's server does. */
+export function pageMeta(totalCount: number, { page, perPage }: PageRequest): PageMeta {
+  if (totalCount === 0) return { current_page: 0, next_page: null, prev_page: null, total_pages: 0, total_count: 0 };
+  const totalPages = Math.ceil(totalCount / perPage);
+  return {
+    current_page: page,
+    next_page: page < totalPages ? page + 1 : null,
+    prev_page: page > 1 ? page - 1 : null,
+    total_pages: totalPages,
+    total_count: totalCount,
+  };
+}
+
+export function skipOf({ page, perPage }: PageRequest): number {
+  return (page - 1) * perPage;
+}

@@ -1,0 +1,83 @@
+import mongoose, { Schema, type Connection } from "mongoose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectMongo, initModels, isDuplicateKeyError } from "@billing/mongo";
+import { infraUrls, uniqueName } from "@billing/testkit";
+
+// Proves the MongoDB server under test serves what our code relies on (mongo-compat.md).
+let conn: Connection;
+const Item = new Schema(
+  { _id: String, org: String, key: String, n: Number, group: String },
+  { versionKey: false },
+).index({ org: 1, key: 1 }, { unique: true });
+
+beforeAll(async () => {
+  conn = await connectMongo({ url: infraUrls().mongoUrl, dbName: uniqueName("compat") });
+  conn.model("Item", Item);
+  await initModels(conn);
+});
+
+afterAll(async () => {
+  await conn.dropDatabase();
+  await conn.close();
+});
+
+const items = () => conn.model("Item");
+
+describe("MongoDB server compatibility", () => {
+  it("rejects a duplicate on a unique index with code 11000", async () => {
+    await items().create({ _id: "a", org: "o", key: "x", n: 1, group: "g1" });
+    const err = await items().create({ _id: "b", org: "o", key: "x", n: 2 }).catch((e: unknown) => e);
+    expect(isDuplicateKeyError(err)).toBe(true);
+  });
+
+  it("upserts with findOneAndUpdate", async () => {
+    const doc = await items().findOneAndUpdate(
+      { org: "o", key: "y" },
+      { $set: { n: 5, group: "g1" }, $setOnInsert: { _id: "c" } },
+      { upsert: true, new: true },
+    ).lean();
+    expect(doc).toMatchObject({ _id: "c", key: "y", n: 5 });
+  });
+
+  it("inserts the rest of an unordered insertMany and reports the duplicate by index", async () => {
+    const raw = conn.collection("items");
+    const err = (await raw
+      .insertMany([{ _id: "d", org: "o", key: "z", n: 2, group: "g2" }, { _id: "e", org: "o", key: "x", n: 3 }, { _id: "f", org: "o", key: "w", n: 4, group: "g2" }] as never[], { ordered: false })
+      .catch((e: unknown) => e)) as { writeErrors: Array<{ index: number; code: number }> };
+    expect(err.writeErrors.map((w) => [w.index, w.code])).toEqual([[1, 11000]]);
+    expect(await items().countDocuments({ org: "o" })).toBe(4);
+  });
+
+  it("increments atomically under concurrency", async () => {
+    await Promise.all(Array.from({ length: 50 }, () => items().updateOne({ _id: "a" }, { $inc: { n: 1 } })));
+    expect((await items().findById("a").lean<{ n: number }>())?.n).toBe(51);
+  });
+
+  it("guards a conditional update", async () => {
+    const taken = await items().findOneAndUpdate({ _id: "c", n: { $gte: 5 } }, { $inc: { n: -5 } }, { new: true }).lean();
+    const refused = await items().findOneAndUpdate({ _id: "c", n: { $gte: 5 } }, { $inc: { n: -5 } }, { new: true }).lean();
+    expect([taken?.n, refused]).toEqual([0, null]);
+  });
+
+  it("groups with $sum, $max and $count-by-sum", async () => {
+    const rows = await items().aggregate([
+      { $match: { org: "o" } },
+      { $group: { _id: "$group", total: { $sum: "$n" }, count: { $sum: 1 }, max: { $max: "$n" } } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: "g1", total: 51, count: 2, max: 51 },
+      { _id: "g2", total: 6, count: 2, max: 4 },
+    ]);
+  });
+
+  it("keeps keys with dots and dollars only when stored as key/value pairs", async () => {
+    const Props = conn.model("Props", new Schema({ _id: String, properties: [{ _id: false, key: String, value: Schema.Types.Mixed }] }, { versionKey: false }));
+    await Props.create({ _id: "p", properties: [{ key: "a.b", value: 1 }, { key: "$c", value: "x" }] });
+    expect((await Props.findById("p").lean<{ properties: unknown[] }>())?.properties).toEqual([{ key: "a.b", value: 1 }, { key: "$c", value: "x" }]);
+  });
+
+  it("is reached through mongoose 8", () => {
+    expect(mongoose.version.split(".")[0]).toBe("8");
+  });
+});

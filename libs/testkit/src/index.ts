@@ -1,0 +1,3 @@
+export * from "./helpers";
+export * from "./infrastructure";
+export * from "./platform";

@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { GRPC_PORTS, type BackendService } from "@billing/config";
+import { freePort } from "./helpers";
+import { repoRoot } from "./infrastructure";
+
+export const BACKEND_SERVICES = Object.keys(GRPC_PORTS) as BackendService[];
+export type ServiceName = BackendService | "gateway";
+
+export interface PlatformOptions {
+  mongoUrl: string;
+  natsUrl: string;
+  /** Databases are named `<dbPrefix>_<service>`; consumers' durables are prefixed with it too. */
+  dbPrefix?: string;
+  gatewayPort?: number;
+  /** Pick free gRPC ports instead of the defaults (tests run several platforms at once). */
+  randomPorts?: boolean;
+  logDir?: string;
+  /** Echo every service's output to this process's stdout. */
+  echo?: boolean;
+  env?: Record<string, string>;
+}
+
+export interface Platform {
+  baseUrl: string;
+  gatewayPort: number;
+  env: Record<ServiceName, Record<string, string>>;
+  processes: Map<ServiceName, ChildProcess>;
+  start(name: ServiceName): Promise<void>;
+  kill(name: ServiceName, signal?: NodeJS.Signals): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts the seven services as separate processes and waits until the gateway reports them all ready. */
+export async function launchPlatform(options: PlatformOptions): Promise<Platform> {
+  const root = repoRoot();
+  const prefix = options.dbPrefix ?? "billing";
+  const logDir = options.logDir ?? join(root, ".infra", "logs", prefix);
+  mkdirSync(logDir, { recursive: true });
+  const gatewayPort = options.gatewayPort ?? (await freePort());
+  const grpcPorts = {} as Record<BackendService, number>;
+  for (const s of BACKEND_SERVICES) grpcPorts[s] = options.randomPorts ? await freePort() : GRPC_PORTS[s];
+
+  const common = { NATS_URL: options.natsUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...options.env };
+  const env = {} as Record<ServiceName, Record<string, string>>;
+  for (const s of BACKEND_SERVICES) {
+    env[s] = { ...common, GRPC_PORT: String(grpcPorts[s]), MONGO_URL: options.mongoUrl, MONGO_DB: `${prefix}_${s}`, DURABLE_PREFIX: prefix };
+  }
+  env.gateway = { ...common, PORT: String(gatewayPort) };
+  for (const s of BACKEND_SERVICES) env.gateway[`${s.toUpperCase()}_GRPC_ADDR`] = `127.0.0.1:${grpcPorts[s]}`;
+
+  const processes = new Map<ServiceName, ChildProcess>();
+  const start = async (name: ServiceName) => {
+    const log = createWriteStream(join(logDir, `${name}.log`), { flags: "a" });
+    const child = spawn(process.execPath, [join(root, "services", name, "dist", "main.js")], {
+      env: { ...process.env, ...env[name] },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    for (const stream of [child.stdout!, child.stderr!]) {
+      stream.pipe(log, { end: false });
+      if (options.echo) stream.on("data", (chunk: Buffer) => process.stdout.write(chunk));
+    }
+    child.once("exit", () => log.end());
+    processes.set(name, child);
+  };
+  const kill = async (name: ServiceName, signal: NodeJS.Signals = "SIGTERM") => {
+    const child = processes.get(name);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+  const platform: Platform = {
+    baseUrl,
+    gatewayPort,
+    env,
+    processes,
+    start: async (name) => {
+      await start(name);
+      await waitUntilReady(baseUrl, processes);
+    },
+    kill,
+    stop: async () => {
+      await Promise.all([...processes.keys()].map((name) => kill(name)));
+    },
+  };
+  try {
+    for (const name of [...BACKEND_SERVICES, "gateway" as const]) await start(name);
+    await waitUntilReady(baseUrl, processes);
+  } catch (err) {
+    await platform.stop();
+    throw new Error(`platform did not start (logs in ${logDir}): ${(err as Error).message}`);
+  }
+  return platform;
+}
+
+async function waitUntilReady(baseUrl: string, processes: Map<ServiceName, ChildProcess>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    for (const [name, child] of processes) {
+      if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode}`);
+    }
+    const res = await fetch(`${baseUrl}/health`).catch(() => undefined);
+    if (res?.status === 200) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("timed out waiting for the platform to be ready");
+}
