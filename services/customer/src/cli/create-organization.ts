@@ -1,0 +1,47 @@
+import { parseArgs } from "node:util";
+import { systemClock } from "@billing/clock";
+import { parseConfig, url } from "@billing/config";
+import { connectMongo, initModels } from "@billing/mongo";
+import { z } from "zod";
+import { hashApiKey } from "../domain/api-key";
+import { registerModels } from "../persistence/models";
+import { OrganizationRepository } from "../persistence/organization-repository";
+import { createOrganization } from "../use-cases/organizations";
+
+/**
+ * npm run org:create -- --name <name> [--api-key <key>] [--json]
+ * Creates an organization with its default billing entity and prints its API key.
+ * With --api-key, an organization that already has that key is reused.
+ */
+async function main() {
+  const { values } = parseArgs({ options: { name: { type: "string" }, "api-key": { type: "string" }, json: { type: "boolean" } } });
+  if (!values.name) {
+    console.error("usage: npm run org:create -- --name <name> [--api-key <key>] [--json]");
+    process.exit(2);
+  }
+  const config = parseConfig(z.object({ MONGO_URL: url("mongodb://127.0.0.1:27017"), MONGO_DB: z.string().default("billing_customer") }));
+  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB });
+  try {
+    const models = registerModels(connection);
+    await initModels(connection);
+    const organizations = new OrganizationRepository(models);
+    const requested = values["api-key"];
+    const existing = requested ? await organizations.findByKeyHash(hashApiKey(requested)) : null;
+    const result = existing
+      ? { organization: existing, apiKey: requested! }
+      : await createOrganization({ organizations, clock: systemClock }, { name: values.name, apiKey: requested });
+    if (values.json) {
+      console.log(JSON.stringify({ organization_id: result.organization.id, name: result.organization.name, api_key: result.apiKey }));
+    } else {
+      console.log(`organization: ${result.organization.name} (${result.organization.id})${existing ? " [existing]" : ""}`);
+      console.log(`api key:      ${result.apiKey}`);
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(`org:create failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

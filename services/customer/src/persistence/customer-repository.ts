@@ -1,0 +1,72 @@
+import type { Envelope } from "@billing/bus";
+import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import type { Customer } from "../domain/types";
+import type { Models } from "./models";
+
+type CustomerDoc = Omit<Customer, "id"> & { _id: string; live_key: string; outbox?: Envelope[] };
+
+function toDomain(doc: CustomerDoc): Customer {
+  const { _id, live_key: _liveKey, outbox: _outbox, ...rest } = doc;
+  return { ...rest, id: _id };
+}
+
+function toDoc(customer: Customer): Omit<CustomerDoc, "outbox"> {
+  const { id, ...rest } = customer;
+  return { ...rest, _id: id, live_key: customer.deleted_at ? `deleted:${id}` : customer.external_id };
+}
+
+/** Owns the customers collection: every write carries its event in the same document update. */
+export class CustomerRepository {
+  constructor(private readonly models: Models) {}
+
+  readonly outbox = () => embeddedOutboxStore(this.models.customers);
+
+  async findLive(organizationId: string, externalId: string): Promise<Customer | null> {
+    const doc = await this.models.customers
+      .findOne({ organization_id: organizationId, live_key: externalId }, { outbox: 0 })
+      .lean<CustomerDoc>();
+    return doc ? toDomain(doc) : null;
+  }
+
+  async listLive(organizationId: string, page: PageRequest): Promise<{ items: Customer[]; total: number }> {
+    const filter = { organization_id: organizationId, deleted_at: null };
+    const [docs, total] = await Promise.all([
+      this.models.customers
+        .find(filter, { outbox: 0 })
+        .sort({ created_at: -1, _id: -1 })
+        .skip(skipOf(page))
+        .limit(page.perPage)
+        .lean<CustomerDoc[]>(),
+      this.models.customers.countDocuments(filter),
+    ]);
+    return { items: docs.map(toDomain), total };
+  }
+
+  /** Inserts a new customer with its event; false when another request created it first. */
+  async insert(customer: Customer, event: Envelope): Promise<boolean> {
+    try {
+      await this.models.customers.collection.insertOne({ ...toDoc(customer), outbox: [event] } as never);
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
+  /** Replaces a customer if nobody changed it since `expectedUpdatedAt`; false on a lost race. */
+  async replace(customer: Customer, expectedUpdatedAt: Date, event: Envelope): Promise<boolean> {
+    const { _id, ...fields } = toDoc(customer);
+    const result = await this.models.customers.collection.updateOne(
+      { _id, updated_at: expectedUpdatedAt } as never,
+      { $set: fields, $push: { outbox: event } } as never,
+    );
+    return result.matchedCount === 1;
+  }
+
+  async nextSequentialId(organizationId: string): Promise<number> {
+    const counter = await this.models.counters
+      .findOneAndUpdate({ _id: `${organizationId}:customers` }, { $inc: { seq: 1 } }, { upsert: true, new: true })
+      .lean<{ seq: number }>();
+    return counter!.seq;
+  }
+}

@@ -1,0 +1,13 @@
+import type { Envelope } from "@billing/bus";
+import type { Clock } from "@billing/clock";
+import type { CustomerRepository } from "../persistence/customer-repository";
+import type { OrganizationRepository } from "../persistence/organization-repository";
+
+/** What every use case of the customer service is given. */
+export interface CustomerDeps {
+  customers: CustomerRepository;
+  organizations: OrganizationRepository;
+  clock: Clock;
+  /** Publishes an event already written to a customer's outbox. */
+  publish(customerId: string, event: Envelope): Promise<void>;
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from "node:crypto";
+import { AppError } from "@billing/errors";
+import { generateApiKey, hashApiKey } from "../domain/api-key";
+import { documentNumberPrefix } from "../domain/organization";
+import type { BillingEntity, Organization } from "../domain/types";
+import type { CustomerDeps } from "./deps";
+
+function defaultBillingEntity(organization: Organization): BillingEntity {
+  return {
+    id: randomUUID(),
+    organization_id: organization.id,
+    code: "default",
+    name: organization.name,
+    is_default: true,
+    default_currency: "USD",
+    document_locale: "en",
+    document_numbering: "per_customer",
+    document_number_prefix: organization.document_number_prefix,
+    finalize_zero_amount_invoice: true,
+    invoice_footer: null,
+    invoice_grace_period: 0,
+    net_payment_term: 0,
+    subscription_invoice_issuing_date_anchor: "next_period_start",
+    subscription_invoice_issuing_date_adjustment: "align_with_finalization_date",
+    timezone: "UTC",
+    email_settings: [],
+    eu_tax_management: false,
+    address_line1: null, address_line2: null, city: null, state: null, country: null, zipcode: null,
+    email: null, legal_name: null, legal_number: null, tax_identification_number: null, logo_url: null,
+    created_at: organization.created_at,
+    updated_at: organization.created_at,
+  };
+}
+
+/** Creates an organization with its default billing entity and one API key (given, or generated). */
+export async function createOrganization(
+  deps: Pick<CustomerDeps, "organizations" | "clock">,
+  input: { name: string; apiKey?: string },
+): Promise<{ organization: Organization; apiKey: string }> {
+  const name = input.name.trim();
+  if (!name) throw AppError.validation({ name: ["value_is_mandatory"] });
+  const id = randomUUID();
+  const organization: Organization = { id, name, document_number_prefix: documentNumberPrefix(name, id), created_at: deps.clock.now() };
+  const apiKey = input.apiKey ?? generateApiKey();
+  await deps.organizations.create(organization, hashApiKey(apiKey), randomUUID(), defaultBillingEntity(organization));
+  return { organization, apiKey };
+}
+
+/** The organization an API key belongs to, if any. */
+export async function authenticateApiKey(deps: Pick<CustomerDeps, "organizations">, apiKey: string): Promise<Organization> {
+  const organization = apiKey ? await deps.organizations.findByKeyHash(hashApiKey(apiKey)) : null;
+  if (!organization) throw AppError.unauthenticated();
+  return organization;
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from "node:crypto";
+import { Subjects } from "@billing/bus";
+import { AppError } from "@billing/errors";
+import { applyCustomerPatch, customerSlug, newCustomer, type CustomerPatch } from "../domain/customer-patch";
+import { customerViolations } from "../domain/customer-rules";
+import type { Customer } from "../domain/types";
+import { customerEvent } from "../events/customer-events";
+import type { CustomerDeps } from "./deps";
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * POST /customers: creates the customer of that external_id in the organization,
+ * or updates it. Validates the resulting customer before anything is stored.
+ */
+export async function upsertCustomer(
+  deps: CustomerDeps,
+  input: { organizationId: string; externalId: string; patch: CustomerPatch; requestId?: string },
+): Promise<{ customer: Customer; created: boolean }> {
+  const organization = await deps.organizations.findById(input.organizationId);
+  if (!organization) throw AppError.unauthenticated();
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const now = deps.clock.now();
+    const existing = await deps.customers.findLive(input.organizationId, input.externalId);
+    const entity = input.patch.billing_entity_code !== undefined
+      ? await deps.organizations.findBillingEntity(input.organizationId, input.patch.billing_entity_code)
+      : existing ? { id: existing.billing_entity_id, code: existing.billing_entity_code } : await deps.organizations.defaultBillingEntity(input.organizationId);
+    if (!entity) throw AppError.notFound("billing_entity");
+
+    const base = existing ?? newCustomer({
+      id: randomUUID(),
+      organizationId: input.organizationId,
+      externalId: input.externalId,
+      sequentialId: 0,
+      documentNumberPrefix: organization.document_number_prefix,
+      billingEntity: entity,
+      now,
+    });
+    const next = applyCustomerPatch(base, input.patch, now);
+    next.billing_entity_id = entity.id;
+    next.billing_entity_code = entity.code;
+    const violations = customerViolations(next);
+    if (violations) throw AppError.validation(violations);
+
+    if (existing) {
+      // keep updated_at strictly increasing so the optimistic check below always sees a change
+      if (next.updated_at.getTime() <= existing.updated_at.getTime()) next.updated_at = new Date(existing.updated_at.getTime() + 1);
+      const event = customerEvent(Subjects.customer.customerUpdated, next, now, input.requestId);
+      if (await deps.customers.replace(next, existing.updated_at, event)) {
+        await deps.publish(next.id, event);
+        return { customer: next, created: false };
+      }
+      continue; // another request changed it: read again and reapply
+    }
+
+    next.sequential_id = await deps.customers.nextSequentialId(input.organizationId);
+    next.slug = customerSlug(organization.document_number_prefix, next.sequential_id);
+    const event = customerEvent(Subjects.customer.customerCreated, next, now, input.requestId);
+    if (await deps.customers.insert(next, event)) {
+      await deps.publish(next.id, event);
+      return { customer: next, created: true };
+    }
+    // created concurrently by another request: retry as an update
+  }
+  throw new AppError("unavailable", undefined, undefined, "customer is being changed concurrently; retry");
+}

@@ -1,0 +1,42 @@
+import express from "express";
+import type { Logger } from "@billing/logger";
+import type { Clients } from "./clients";
+import type { GatewayConfig } from "./config";
+import { authenticate } from "./middleware/auth";
+import { errorHandler, notFound } from "./middleware/errors";
+import { createMetrics } from "./middleware/metrics";
+import { requestContext } from "./middleware/request-context";
+import { billingEntitiesRouter } from "./routes/billing-entities/route";
+import { customersRouter } from "./routes/customers/route";
+import { healthRouter } from "./routes/health";
+
+/** Rejects NUL characters anywhere in a JSON body (they break logs, indexes and downstream stores). */
+function noNul(_key: string, value: unknown): unknown {
+  if (typeof value === "string" && value.includes("\u0000")) throw new SyntaxError("NUL character in JSON string");
+  return value;
+}
+
+export function createApp(config: GatewayConfig, clients: Clients, logger: Logger) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "extended"); // coupon_code[]=a&coupon_code[]=b → ["a", "b"], as Lago clients send
+  app.set("etag", false);
+  const metrics = createMetrics();
+
+  app.use(requestContext(logger));
+  app.use(metrics.middleware);
+  app.use(healthRouter(clients.addresses));
+  app.get("/metrics", metrics.handler);
+
+  const api = express.Router();
+  api.use(authenticate(clients.customer, config.API_KEY_CACHE_TTL_MS));
+  api.use(express.json({ limit: config.BODY_LIMIT, type: () => true, reviver: noNul }));
+  api.use(customersRouter(clients.customer));
+  api.use(billingEntitiesRouter(clients.customer));
+  app.use("/api/v1", api);
+
+  app.use(notFound);
+  app.use(errorHandler);
+  return app;
+}
+

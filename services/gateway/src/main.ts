@@ -1,0 +1,31 @@
+import { parseConfig } from "@billing/config";
+import { createLogger } from "@billing/logger";
+import { createApp } from "./app";
+import { createClients } from "./clients";
+import { gatewayConfigSchema } from "./config";
+
+const config = parseConfig(gatewayConfigSchema);
+const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
+const clients = createClients(config);
+const app = createApp(config, clients, logger);
+
+const server = app.listen(config.PORT, config.HOST, () => {
+  logger.info({ port: config.PORT }, `gateway listening on http://${config.HOST}:${config.PORT}/api/v1`);
+});
+server.keepAliveTimeout = 65_000;
+
+let stopping = false;
+function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "shutting down");
+  server.close(() => {
+    clients.customer.close();
+    logger.info("stopped");
+    process.exit(0);
+  });
+  setTimeout(() => process.exit(0), 10_000).unref();
+  server.closeIdleConnections();
+}
+process.once("SIGTERM", () => stop("SIGTERM"));
+process.once("SIGINT", () => stop("SIGINT"));

@@ -1,0 +1,36 @@
+import type { RequestHandler } from "express";
+import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+
+/** Prometheus metrics: request count and latency by method, route and status. */
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ["method", "route", "status"] as const;
+  const requests = new Counter({ name: "http_requests_total", help: "HTTP requests", labelNames, registers: [registry] });
+  const latency = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "HTTP request latency",
+    labelNames,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+
+  const middleware: RequestHandler = (req, res, next) => {
+    const end = latency.startTimer();
+    res.on("finish", () => {
+      // the route pattern, never the raw path: ids must not explode the label set
+      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : "unmatched";
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      requests.inc(labels);
+      end(labels);
+    });
+    next();
+  };
+
+  const handler: RequestHandler = async (_req, res) => {
+    res.setHeader("Content-Type", registry.contentType);
+    res.send(await registry.metrics());
+  };
+
+  return { middleware, handler, registry };
+}

@@ -1,0 +1,41 @@
+import { Router } from "express";
+import type { RpcClient } from "@billing/grpc";
+import { ctx, organizationId } from "../../http/context";
+import { presentTax } from "../customers/presenter";
+
+type Message = Record<string, any>;
+const or = (value: unknown) => (value === undefined ? null : value);
+
+export function presentBillingEntity(e: Message) {
+  return {
+    svc_id: e.svc_id, code: e.code, name: e.name, default_currency: e.default_currency,
+    document_locale: e.document_locale, document_numbering: e.document_numbering,
+    document_number_prefix: or(e.document_number_prefix), finalize_zero_amount_invoice: e.finalize_zero_amount_invoice,
+    invoice_footer: or(e.invoice_footer), invoice_grace_period: e.invoice_grace_period,
+    subscription_invoice_issuing_date_anchor: e.subscription_invoice_issuing_date_anchor,
+    subscription_invoice_issuing_date_adjustment: e.subscription_invoice_issuing_date_adjustment,
+    is_default: e.is_default, net_payment_term: e.net_payment_term,
+    address_line1: or(e.address_line1), address_line2: or(e.address_line2), city: or(e.city), state: or(e.state),
+    country: or(e.country), zipcode: or(e.zipcode), email: or(e.email), legal_name: or(e.legal_name),
+    legal_number: or(e.legal_number), tax_identification_number: or(e.tax_identification_number),
+    timezone: e.timezone, email_settings: e.email_settings ?? [], eu_tax_management: e.eu_tax_management,
+    logo_url: or(e.logo_url), created_at: e.created_at, updated_at: e.updated_at,
+    taxes: (e.taxes ?? []).map(presentTax), selected_invoice_custom_sections: [],
+  };
+}
+
+/** /api/v1/billing_entities (endpoint 13 and its list). */
+export function billingEntitiesRouter(customer: RpcClient): Router {
+  const router = Router();
+  router.get("/billing_entities", async (req, res) => {
+    const reply = await customer.call<{ billing_entities: Message[] }>(
+      "ListBillingEntities", { organization_id: organizationId(req) }, { requestId: ctx(req).requestId });
+    res.json({ billing_entities: reply.billing_entities.map(presentBillingEntity) });
+  });
+  router.get("/billing_entities/:code", async (req, res) => {
+    const reply = await customer.call<{ billing_entity: Message }>(
+      "GetBillingEntity", { organization_id: organizationId(req), code: req.params.code }, { requestId: ctx(req).requestId });
+    res.json({ billing_entity: presentBillingEntity(reply.billing_entity) });
+  });
+  return router;
+}

@@ -1,0 +1,35 @@
+import type { CustomerInput } from "./validators";
+
+/** Splits sent values from explicit nulls, as the proto's CustomerInput carries them. */
+function presence(values: Record<string, unknown>, skip: string[] = []) {
+  const fields: Record<string, unknown> = {};
+  const null_fields: string[] = [];
+  for (const [key, value] of Object.entries(values)) {
+    if (skip.includes(key) || value === undefined) continue;
+    if (value === null) null_fields.push(key);
+    else fields[key] = value;
+  }
+  return { ...fields, null_fields };
+}
+
+export function toCustomerInputMessage(input: CustomerInput) {
+  const lists = ["billing_configuration", "shipping_address", "metadata", "tax_codes", "integration_customers", "invoice_custom_section_codes"];
+  const bc = input.billing_configuration;
+  return {
+    ...presence(input, lists),
+    billing_configuration: bc
+      ? {
+          ...presence(bc, ["provider_payment_methods"]),
+          provider_payment_methods_set: bc.provider_payment_methods !== undefined,
+          provider_payment_methods: bc.provider_payment_methods ?? [],
+        }
+      : null,
+    shipping_address: input.shipping_address ? presence(input.shipping_address) : null,
+    metadata_set: input.metadata !== undefined,
+    metadata: (input.metadata ?? []).map((m) => ({ ...m, id: m.id ?? undefined })),
+    tax_codes_set: input.tax_codes !== undefined,
+    tax_codes: input.tax_codes ?? [],
+    integration_customers_set: input.integration_customers !== undefined,
+    integration_customers: (input.integration_customers ?? []).map((i) => presence(i)),
+  };
+}
