@@ -40,3 +40,13 @@ export async function waitFor<T>(check: () => Promise<T> | T, { timeoutMs = 10_0
   }
   throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ""}`);
 }
+
+/** Drops the databases a test file created. */
+export async function dropDatabases(mongoUrl: string, names: string[]): Promise<void> {
+  const { default: mongoose } = await import("mongoose");
+  for (const name of names) {
+    const conn = await mongoose.createConnection(mongoUrl, { dbName: name }).asPromise();
+    await conn.dropDatabase();
+    await conn.close();
+  }
+}

@@ -1,3 +1,4 @@
 export * from "./helpers";
 export * from "./infrastructure";
 export * from "./platform";
+export * from "./organizations";

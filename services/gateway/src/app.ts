@@ -16,11 +16,17 @@ function noNul(_key: string, value: unknown): unknown {
   return value;
 }
 
+/** Express settings Lago clients rely on. */
+export function applyHttpSettings(app: express.Express): void {
+  app.disable("x-powered-by");
+  // coupon_code[]=a&coupon_code[]=b (also percent-encoded, as the JS client sends) → ["a", "b"]
+  app.set("query parser", "extended");
+  app.set("etag", false);
+}
+
 export function createApp(config: GatewayConfig, clients: Clients, logger: Logger) {
   const app = express();
-  app.disable("x-powered-by");
-  app.set("query parser", "extended"); // coupon_code[]=a&coupon_code[]=b → ["a", "b"], as Lago clients send
-  app.set("etag", false);
+  applyHttpSettings(app);
   const metrics = createMetrics();
 
   app.use(requestContext(logger));

@@ -7,7 +7,10 @@ import type { Customer } from "../domain/types";
 import { customerEvent } from "../events/customer-events";
 import type { CustomerDeps } from "./deps";
 
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 25;
+
+/** Lost an optimistic race: wait a little, growing with the attempt, with jitter. */
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 2 * (attempt + 1)));
 
 /**
  * POST /customers: creates the customer of that external_id in the organization,
@@ -51,6 +54,7 @@ export async function upsertCustomer(
         await deps.publish(next.id, event);
         return { customer: next, created: false };
       }
+      await backoff(attempt);
       continue; // another request changed it: read again and reapply
     }
 
@@ -62,6 +66,7 @@ export async function upsertCustomer(
       return { customer: next, created: true };
     }
     // created concurrently by another request: retry as an update
+    await backoff(attempt);
   }
   throw new AppError("unavailable", undefined, undefined, "customer is being changed concurrently; retry");
 }

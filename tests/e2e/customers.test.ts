@@ -1,0 +1,190 @@
+import { connect, type NatsConnection } from "nats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPlatform, uniqueName, type Platform } from "@billing/testkit";
+import { api } from "../support/api";
+import { openapiErrors } from "../support/openapi";
+
+const prefix = uniqueName("e2e_customers");
+let platform: Platform;
+let nats: NatsConnection;
+let orgA: { organization_id: string; api_key: string };
+let orgB: { organization_id: string; api_key: string };
+let asA: ReturnType<typeof api>;
+let asB: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  const { mongoUrl, natsUrl } = infraUrls();
+  platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true });
+  orgA = createOrganization({ name: "Acme Corp", mongoUrl, dbName: `${prefix}_customer` });
+  orgB = createOrganization({ name: "Globex", mongoUrl, dbName: `${prefix}_customer` });
+  asA = api(platform.baseUrl, orgA.api_key);
+  asB = api(platform.baseUrl, orgB.api_key);
+  nats = await connect({ servers: natsUrl });
+});
+
+afterAll(async () => {
+  await nats?.close();
+  await platform?.stop();
+  await dropDatabases(infraUrls().mongoUrl, BACKEND_SERVICES.map((s) => `${prefix}_${s}`));
+});
+
+const fullCustomer = {
+  external_id: "cust_001",
+  name: "Gavin Belson",
+  firstname: "Gavin",
+  lastname: "Belson",
+  email: "gavin@hooli.test",
+  address_line1: "5230 Penfield Ave",
+  city: "Woodland Hills",
+  zipcode: "91364",
+  state: "CA",
+  country: "US",
+  currency: "USD",
+  timezone: "America/Los_Angeles",
+  legal_name: "Hooli",
+  net_payment_term: 30,
+  customer_type: "company",
+  billing_configuration: { invoice_grace_period: 3, payment_provider: "stripe", provider_customer_id: "cus_123", sync: true, document_locale: "fr" },
+  shipping_address: { address_line1: "1 Main St", city: "Paris", country: "FR", zipcode: "75001" },
+  metadata: [{ key: "purchase_order", value: "PO-1", display_in_invoice: true }],
+  tax_codes: [],
+};
+
+describe("customers end to end", () => {
+  it("creates a customer with every field, in Lago's response shape, and publishes customer.created", async () => {
+    const created = nats.subscribe("billing.customer.customer.created");
+    const res = await asA("POST", "/customers", { customer: fullCustomer });
+    expect(res.status).toBe(200);
+    const c = res.body.customer;
+    expect(openapiErrors("Customer", res.body)).toEqual([]);
+    expect(c).toMatchObject({
+      external_id: "cust_001", sequential_id: 1, applicable_timezone: "America/Los_Angeles", country: "US",
+      currency: "USD", billing_entity_code: "default", account_type: "customer", address_line2: null,
+      finalize_zero_amount_invoice: "inherit", net_payment_term: 30,
+      billing_configuration: { invoice_grace_period: 3, payment_provider: "stripe", provider_customer_id: "cus_123", sync: true, document_locale: "fr", payment_provider_code: null },
+      shipping_address: { address_line1: "1 Main St", address_line2: null, city: "Paris", country: "FR", state: null, zipcode: "75001" },
+      taxes: [], integration_customers: [], applicable_invoice_custom_sections: [], error_details: [],
+    });
+    expect(c.slug).toMatch(/^ACM-[0-9A-F]{4}-001$/);
+    expect(c.metadata).toEqual([
+      { svc_id: expect.any(String), key: "purchase_order", value: "PO-1", display_in_invoice: true, created_at: expect.any(String) },
+    ]);
+
+    for await (const msg of created) {
+      const envelope = msg.json<{ type: string; organization_id: string; data: { customer: { svc_id: string } } }>();
+      if (envelope.organization_id !== orgA.organization_id) continue;
+      expect(envelope.type).toBe("billing.customer.customer.created");
+      expect(envelope.data.customer.svc_id).toBe(c.svc_id);
+      break;
+    }
+  });
+
+  it("updates on the second upsert: same svc_id, changed fields, untouched fields kept", async () => {
+    const first = (await asA("GET", "/customers/cust_001")).body.customer;
+    const res = await asA("POST", "/customers", {
+      customer: { external_id: "cust_001", name: "Gavin B.", email: null, metadata: [{ id: first.metadata[0].svc_id, key: "purchase_order", value: "PO-2", display_in_invoice: false }] },
+    });
+    expect(res.status).toBe(200);
+    const c = res.body.customer;
+    expect(c.svc_id).toBe(first.svc_id);
+    expect(c.sequential_id).toBe(1);
+    expect([c.name, c.email, c.city, c.currency]).toEqual(["Gavin B.", null, "Woodland Hills", "USD"]);
+    expect(c.metadata).toEqual([{ ...first.metadata[0], value: "PO-2", display_in_invoice: false }]);
+  });
+
+  it("answers 401 without a key and with a wrong key", async () => {
+    expect(await api(platform.baseUrl)("GET", "/customers")).toEqual({ status: 401, body: { status: 401, error: "Unauthorized" } });
+    expect(await api(platform.baseUrl, "nope")("GET", "/customers")).toEqual({ status: 401, body: { status: 401, error: "Unauthorized" } });
+  });
+
+  it("answers 400 on malformed JSON and on a missing wrapper", async () => {
+    expect(await asA("POST", "/customers", undefined, { raw: '{"customer": {' })).toEqual({ status: 400, body: { status: 400, error: "Bad Request" } });
+    expect(await asA("POST", "/customers", { external_id: "x" })).toEqual({
+      status: 400,
+      body: { status: 400, error: "BadRequest: param is missing or the value is empty: customer" },
+    });
+  });
+
+  it("answers 422 on an invalid country or currency and stores nothing", async () => {
+    const res = await asA("POST", "/customers", { customer: { external_id: "bad_1", country: "XX", currency: "EURO", timezone: "Mars/Base" } });
+    expect(res).toEqual({
+      status: 422,
+      body: {
+        status: 422, error: "Unprocessable Entity", code: "validation_errors",
+        error_details: { country: ["not_a_valid_country_code"], currency: ["value_is_invalid"], timezone: ["invalid_timezone"] },
+      },
+    });
+    expect((await asA("GET", "/customers/bad_1")).status).toBe(404);
+    const missing = await asA("POST", "/customers", { customer: { name: "no id" } });
+    expect(missing.status).toBe(422);
+    expect(missing.body.error_details).toEqual({ external_id: ["value_is_mandatory"] });
+  });
+
+  it("answers 404 customer_not_found and resource_not_found", async () => {
+    expect(await asA("GET", "/customers/unknown")).toEqual({ status: 404, body: { status: 404, error: "Not Found", code: "customer_not_found" } });
+    expect((await asA("GET", "/no_such_route")).body).toEqual({ status: 404, error: "Not Found", code: "resource_not_found" });
+  });
+
+  it("keeps organizations apart", async () => {
+    expect((await asB("GET", "/customers/cust_001")).status).toBe(404);
+    expect((await asB("DELETE", "/customers/cust_001")).status).toBe(404);
+    const list = await asB("GET", "/customers");
+    expect(list.body).toEqual({ customers: [], meta: { current_page: 0, next_page: null, prev_page: null, total_pages: 0, total_count: 0 } });
+    // the same external_id in B is a different customer, and A's is untouched
+    const b = await asB("POST", "/customers", { customer: { external_id: "cust_001", name: "Other" } });
+    expect(b.body.customer.sequential_id).toBe(1);
+    const a = (await asA("GET", "/customers/cust_001")).body.customer;
+    expect(b.body.customer.svc_id).not.toBe(a.svc_id);
+    expect(a.name).toBe("Gavin B.");
+  });
+
+  it("lists with pagination meta, newest first", async () => {
+    for (const id of ["cust_002", "cust_003"]) await asA("POST", "/customers", { customer: { external_id: id } });
+    const page1 = await asA("GET", "/customers?page=1&per_page=2");
+    expect(page1.status).toBe(200);
+    expect(openapiErrors("CustomersPaginated", page1.body)).toEqual([]);
+    expect(page1.body.customers.map((c: { external_id: string }) => c.external_id)).toEqual(["cust_003", "cust_002"]);
+    expect(page1.body.meta).toEqual({ current_page: 1, next_page: 2, prev_page: null, total_pages: 2, total_count: 3 });
+    const page2 = await asA("GET", "/customers?page=2&per_page=2");
+    expect(page2.body.customers.map((c: { external_id: string }) => c.external_id)).toEqual(["cust_001"]);
+  });
+
+  it("deletes a customer and frees its external_id", async () => {
+    const del = await asA("DELETE", "/customers/cust_003");
+    expect(del.status).toBe(200);
+    expect(del.body.customer.external_id).toBe("cust_003");
+    expect((await asA("GET", "/customers/cust_003")).status).toBe(404);
+    const again = await asA("POST", "/customers", { customer: { external_id: "cust_003" } });
+    expect(again.body.customer.svc_id).not.toBe(del.body.customer.svc_id);
+    expect(again.body.customer.sequential_id).toBe(4);
+  });
+
+  it("serves the default billing entity", async () => {
+    const res = await asA("GET", "/billing_entities/default");
+    expect(res.status).toBe(200);
+    expect(res.body.billing_entity).toMatchObject({ code: "default", name: "Acme Corp", is_default: true, default_currency: "USD", timezone: "UTC" });
+    expect(openapiErrors("BillingEntityObjectExtended", res.body.billing_entity)).toEqual([]);
+    expect((await asA("GET", "/billing_entities")).body.billing_entities).toHaveLength(1);
+    expect(await asA("GET", "/billing_entities/nope")).toEqual({ status: 404, body: { status: 404, error: "Not Found", code: "billing_entity_not_found" } });
+  });
+
+  it("reports health and metrics without a key", async () => {
+    const health = await fetch(`${platform.baseUrl}/health`);
+    expect(health.status).toBe(200);
+    expect((await health.json()).services).toMatchObject({ customer: "serving", payment: "serving" });
+    const metrics = await (await fetch(`${platform.baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(/http_requests_total\{method="POST",route="\/api\/v1\/customers",status="200"\} \d+/);
+    expect(metrics).toMatch(/http_request_duration_seconds_bucket/);
+  });
+
+  it("survives concurrent upserts of one new external_id as one customer", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => asA("POST", "/customers", { customer: { external_id: "race_1", name: `n${i}` } })),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(results.map((r) => r.body.customer.svc_id)).size).toBe(1);
+    const list = await asA("GET", "/customers?per_page=100");
+    expect(list.body.customers.filter((c: { external_id: string }) => c.external_id === "race_1")).toHaveLength(1);
+  });
+});
+

@@ -1,0 +1,41 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { repoRoot } from "@billing/testkit";
+
+/**
+ * Checks our responses against Lago's OpenAPI document (svc_-renamed), used
+ * here as reference data only. Tolerates the document's known errors
+ * (lago-api-contract.md §7): optional fields it declares non-null but Lago sends as null.
+ */
+const document = JSON.parse(readFileSync(join(repoRoot(), "..", "shared", "reference", "lago-openapi-svc.json"), "utf8"));
+
+function tolerateNulls(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tolerateNulls);
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) if (k !== "nullable") out[k] = tolerateNulls(v);
+  // OpenAPI 3.0's `nullable: true`, left in a few places of a 3.1 document
+  if ((node as Record<string, unknown>).nullable === true) return { anyOf: [out, { type: "null" }] };
+  if (out.properties && typeof out.properties === "object") {
+    const required = new Set((out.required as string[]) ?? []);
+    for (const [name, prop] of Object.entries(out.properties as Record<string, Record<string, unknown>>)) {
+      if (!required.has(name) && prop && typeof prop === "object") {
+        (out.properties as Record<string, unknown>)[name] = { anyOf: [prop, { type: "null" }] };
+      }
+    }
+  }
+  return out;
+}
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+addFormats(ajv);
+ajv.addSchema({ $id: "lago", components: tolerateNulls(document.components) });
+
+/** Validation errors of a body against a component schema (e.g. "Customer"); empty when valid. */
+export function openapiErrors(schemaName: string, body: unknown): string[] {
+  const validate = ajv.getSchema(`lago#/components/schemas/${schemaName}`);
+  if (!validate) throw new Error(`no schema ${schemaName}`);
+  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}
