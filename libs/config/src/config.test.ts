@@ -34,3 +34,14 @@ describe("parseConfig", () => {
     }
   });
 });
+
+describe("hostPort", () => {
+  it("accepts host:port and resolver targets, nothing else", async () => {
+    const { hostPort } = await import("./index");
+    const schema = hostPort("127.0.0.1:1");
+    expect(schema.parse("catalog:50052")).toBe("catalog:50052");
+    expect(schema.parse("dns:///billing-catalog.ns.svc:50052")).toBe("dns:///billing-catalog.ns.svc:50052");
+    expect(schema.safeParse("catalog").success).toBe(false);
+    expect(schema.safeParse("http://x y:1").success).toBe(false);
+  });
+});

@@ -17,8 +17,9 @@ export function parseConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessE
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 export const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info");
 export const url = (fallback: string) => z.string().url().default(fallback);
+/** A gRPC target: host:port, or a resolver URI such as dns:///billing-catalog:50052 (spreads calls over pods). */
 export const hostPort = (fallback: string) =>
-  z.string().regex(/^[^:\s]+:\d{1,5}$/, "expected host:port").default(fallback);
+  z.string().regex(/^([a-z][a-z0-9+.-]*:\/{2,3})?[^:\s/]+:\d{1,5}$/, "expected host:port or dns:///host:port").default(fallback);
 
 /** The settings every backend service shares: its gRPC listener, its own database, the bus. */
 export function backendServiceSchema(service: string, grpcPort: number) {

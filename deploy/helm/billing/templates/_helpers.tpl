@@ -1,0 +1,184 @@
+{{/* Chart name, truncated to the 63 characters a label allows. */}}
+{{- define "billing.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Release-scoped base name; components append "-<component>", so keep room for it. */}}
+{{- define "billing.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 40 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 40 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 40 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "billing.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels of every object. */}}
+{{- define "billing.labels" -}}
+helm.sh/chart: {{ include "billing.chart" . }}
+app.kubernetes.io/name: {{ include "billing.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: billing
+{{- end }}
+
+{{/* Selector of one component: (dict "ctx" $ "component" "usage"). */}}
+{{- define "billing.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "billing.name" .ctx }}
+app.kubernetes.io/instance: {{ .ctx.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{/* Name of a component's objects: (dict "ctx" $ "component" "usage"). */}}
+{{- define "billing.componentName" -}}
+{{- printf "%s-%s" (include "billing.fullname" .ctx) .component | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "billing.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+
+{{- define "billing.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "billing.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* The NATS URL every service uses: nats.url, else the bundled NATS. */}}
+{{- define "billing.natsUrl" -}}
+{{- if .Values.nats.url }}
+{{- .Values.nats.url }}
+{{- else if .Values.nats.bundled.enabled }}
+{{- printf "nats://%s:4222" (include "billing.componentName" (dict "ctx" . "component" "nats")) }}
+{{- else }}
+{{- fail "set nats.url, or nats.bundled.enabled=true" }}
+{{- end }}
+{{- end }}
+
+{{- define "billing.mongoSecretName" -}}
+{{- if .Values.mongo.existingSecret }}
+{{- .Values.mongo.existingSecret }}
+{{- else if .Values.mongo.url }}
+{{- include "billing.componentName" (dict "ctx" . "component" "mongo") }}
+{{- else }}
+{{- fail "set mongo.url (the chart stores it in a Secret) or mongo.existingSecret (a Secret holding MONGO_URL)" }}
+{{- end }}
+{{- end }}
+
+{{- define "billing.mongoSecretKey" -}}
+{{- if .Values.mongo.existingSecret }}{{ .Values.mongo.existingSecretKey }}{{ else }}MONGO_URL{{ end }}
+{{- end }}
+
+{{/* Checks of values that would otherwise fail at run time. */}}
+{{- define "billing.validate" -}}
+{{- $r := int .Values.jetstream.replicas }}
+{{- if or (lt $r 1) (gt $r 5) }}
+{{- fail "jetstream.replicas must be between 1 and 5" }}
+{{- end }}
+{{- if and (not .Values.nats.url) .Values.nats.bundled.enabled }}
+{{- $n := int .Values.nats.bundled.replicas }}
+{{- if or (lt $n 1) (eq $n 2) }}
+{{- fail "nats.bundled.replicas must be 1, or 3 or more (a JetStream cluster needs a majority)" }}
+{{- end }}
+{{- if gt $r $n }}
+{{- fail (printf "jetstream.replicas (%d) cannot exceed nats.bundled.replicas (%d)" $r $n) }}
+{{- end }}
+{{- end }}
+{{- with .Values.nats.bundled.syncInterval }}
+{{- if not (regexMatch "^(always|[0-9]+(ms|s|m|h))$" (toString .)) }}
+{{- fail "nats.bundled.syncInterval must be \"always\" or a duration such as 10s" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Pod-level settings shared by the gateway and the backend services. */}}
+{{- define "billing.podSpecCommon" -}}
+serviceAccountName: {{ include "billing.serviceAccountName" . }}
+automountServiceAccountToken: false
+{{- with .Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+securityContext:
+  {{- toYaml .Values.podSecurityContext | nindent 2 }}
+terminationGracePeriodSeconds: {{ .Values.terminationGracePeriodSeconds }}
+{{- with .Values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.topologySpreadConstraints }}
+topologySpreadConstraints:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+volumes:
+  - name: tmp
+    emptyDir:
+      sizeLimit: 64Mi
+{{- end }}
+
+{{/* Annotations that roll the pods when the shared config or the chart's Mongo secret changes. */}}
+{{- define "billing.checksums" -}}
+checksum/config: {{ include (print .Template.BasePath "/configmap.yaml") . | sha256sum }}
+{{- if and .Values.mongo.url (not .Values.mongo.existingSecret) }}
+checksum/mongo: {{ .Values.mongo.url | sha256sum }}
+{{- end }}
+{{- end }}
+
+{{/* nats.conf of the bundled NATS. $POD_NAME is read from the environment by nats-server. */}}
+{{- define "billing.natsConfig" -}}
+{{- $nats := .Values.nats.bundled }}
+{{- $fullname := include "billing.componentName" (dict "ctx" . "component" "nats") }}
+{{- $replicas := int $nats.replicas -}}
+server_name: $POD_NAME
+listen: 0.0.0.0:4222
+http: 0.0.0.0:8222
+max_payload: {{ $nats.maxPayload }}
+
+jetstream {
+  store_dir: /data
+  {{- with $nats.syncInterval }}
+  {{- if eq (toString .) "always" }}
+  sync_interval: always
+  {{- else }}
+  sync_interval: {{ toString . | quote }}
+  {{- end }}
+  {{- end }}
+  {{- with $nats.maxFileStore }}
+  max_file_store: {{ . }}
+  {{- end }}
+  {{- with $nats.maxMemoryStore }}
+  max_memory_store: {{ . }}
+  {{- end }}
+}
+{{- if gt $replicas 1 }}
+
+cluster {
+  name: {{ $fullname }}
+  listen: 0.0.0.0:6222
+  routes: [
+    {{- range $i := until $replicas }}
+    nats://{{ $fullname }}-{{ $i }}.{{ $fullname }}-headless.{{ $.Release.Namespace }}.svc:6222
+    {{- end }}
+  ]
+}
+{{- end }}
+{{- end }}
