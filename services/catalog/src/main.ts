@@ -1,5 +1,38 @@
+import { publishFromOutbox, startOutboxRelay, type Envelope } from "@billing/bus";
+import { loadService } from "@billing/grpc";
 import { runBackendService } from "@billing/runtime";
+import type { AddOn, BillableMetric, Coupon, Tax } from "./domain/types";
+import { addOnHandlers } from "./grpc/add-on-handlers";
+import { billableMetricHandlers } from "./grpc/billable-metric-handlers";
+import { couponHandlers } from "./grpc/coupon-handlers";
+import { taxHandlers } from "./grpc/tax-handlers";
+import { CatalogRepository } from "./persistence/catalog-repository";
+import { registerModels } from "./persistence/models";
+import type { CatalogDeps } from "./use-cases/deps";
 
-// The catalog service owns billable metrics, taxes, add-ons, coupons, applied coupons, plans and subscriptions.
-// It runs, connects to its database and the bus, and serves gRPC health; its business RPCs come next.
-void runBackendService("catalog", async () => ({ bindings: [] }));
+const PROTO = "billing/catalog/v1";
+
+// The catalog service owns taxes, billable metrics, add-ons and coupons (plans and subscriptions come next).
+void runBackendService("catalog", async ({ connection, bus, clock, logger }) => {
+  const models = registerModels(connection);
+  const billableMetrics = new CatalogRepository<BillableMetric>(models.billableMetrics);
+  const outbox = billableMetrics.outbox();
+  const relay = startOutboxRelay(bus, [outbox], logger);
+  const deps: CatalogDeps = {
+    taxes: new CatalogRepository<Tax>(models.taxes),
+    billableMetrics,
+    addOns: new CatalogRepository<AddOn>(models.addOns),
+    coupons: new CatalogRepository<Coupon>(models.coupons),
+    clock,
+    publishBillableMetricEvent: (metricId: string, event: Envelope) => publishFromOutbox(bus, outbox, metricId, event, logger),
+  };
+  return {
+    bindings: [
+      { service: loadService(`${PROTO}/taxes.proto`, "billing.catalog.v1.TaxService"), handlers: taxHandlers(deps) },
+      { service: loadService(`${PROTO}/billable_metrics.proto`, "billing.catalog.v1.BillableMetricService"), handlers: billableMetricHandlers(deps) },
+      { service: loadService(`${PROTO}/add_ons.proto`, "billing.catalog.v1.AddOnService"), handlers: addOnHandlers(deps) },
+      { service: loadService(`${PROTO}/coupons.proto`, "billing.catalog.v1.CouponService"), handlers: couponHandlers(deps) },
+    ],
+    onStop: () => relay.stop(),
+  };
+});

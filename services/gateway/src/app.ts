@@ -6,9 +6,13 @@ import { authenticate } from "./middleware/auth";
 import { errorHandler, notFound } from "./middleware/errors";
 import { createMetrics } from "./middleware/metrics";
 import { requestContext } from "./middleware/request-context";
+import { addOnsRouter } from "./routes/add-ons/route";
+import { billableMetricsRouter } from "./routes/billable-metrics/route";
 import { billingEntitiesRouter } from "./routes/billing-entities/route";
+import { couponsRouter } from "./routes/coupons/route";
 import { customersRouter } from "./routes/customers/route";
 import { healthRouter } from "./routes/health";
+import { taxesRouter } from "./routes/taxes/route";
 
 /** Rejects NUL characters anywhere in a JSON body (they break logs, indexes and downstream stores). */
 function noNul(_key: string, value: unknown): unknown {
@@ -39,6 +43,10 @@ export function createApp(config: GatewayConfig, clients: Clients, logger: Logge
   api.use(express.json({ limit: config.BODY_LIMIT, type: () => true, reviver: noNul }));
   api.use(customersRouter(clients.customer));
   api.use(billingEntitiesRouter(clients.customer));
+  api.use(taxesRouter(clients.catalog.taxes));
+  api.use(billableMetricsRouter(clients.catalog.billableMetrics));
+  api.use(addOnsRouter(clients.catalog.addOns));
+  api.use(couponsRouter(clients.catalog.coupons));
   app.use("/api/v1", api);
 
   app.use(notFound);

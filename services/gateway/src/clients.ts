@@ -2,6 +2,18 @@ import { GRPC_PORTS, type BackendService } from "@billing/config";
 import { loadService, RpcClient } from "@billing/grpc";
 import type { GatewayConfig } from "./config";
 
+/** The catalog service's gRPC services (one proto file each), all at the catalog's address. */
+function catalogClients(address: string, deadline: number) {
+  const client = (file: string, service: string) => new RpcClient(loadService(`billing/catalog/v1/${file}`, `billing.catalog.v1.${service}`), address, deadline);
+  return {
+    taxes: client("taxes.proto", "TaxService"),
+    billableMetrics: client("billable_metrics.proto", "BillableMetricService"),
+    addOns: client("add_ons.proto", "AddOnService"),
+    coupons: client("coupons.proto", "CouponService"),
+  };
+}
+export type CatalogClients = ReturnType<typeof catalogClients>;
+
 /** One gRPC client per backend service, plus their addresses for health checks. */
 export function createClients(config: GatewayConfig) {
   const deadline = config.GRPC_DEADLINE_MS;
@@ -11,6 +23,7 @@ export function createClients(config: GatewayConfig) {
   return {
     addresses,
     customer: new RpcClient(loadService("billing/customer/v1/customer.proto", "billing.customer.v1.CustomerService"), addresses.customer, deadline),
+    catalog: catalogClients(addresses.catalog, deadline),
   };
 }
 

@@ -1,10 +1,8 @@
 import { Router } from "express";
 import type { RpcClient } from "@billing/grpc";
 import { ctx, organizationId } from "../../http/context";
-import { presentTax } from "../customers/presenter";
+import { or, presentTax, type Message } from "../../http/presenting";
 
-type Message = Record<string, any>;
-const or = (value: unknown) => (value === undefined ? null : value);
 
 export function presentBillingEntity(e: Message) {
   return {

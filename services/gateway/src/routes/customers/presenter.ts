@@ -1,19 +1,9 @@
-/** A proto message with optional fields absent → the JSON Lago sends, with null for absent values. */
-type Message = Record<string, any>;
-
-const or = (value: unknown) => (value === undefined ? null : value);
+import { or, presentTax, type Message } from "../../http/presenting";
 
 function address(a: Message | null | undefined) {
   return {
     address_line1: or(a?.address_line1), address_line2: or(a?.address_line2), city: or(a?.city),
     country: or(a?.country), state: or(a?.state), zipcode: or(a?.zipcode),
-  };
-}
-
-export function presentTax(t: Message) {
-  return {
-    svc_id: t.svc_id, name: t.name, code: t.code, description: or(t.description), rate: Number(t.rate),
-    applied_to_organization: t.applied_to_organization, created_at: t.created_at,
   };
 }
 
@@ -74,12 +64,5 @@ export function presentCustomer(c: Message) {
     taxes: (c.taxes ?? []).map(presentTax),
     applicable_invoice_custom_sections: [],
     error_details: [],
-  };
-}
-
-export function presentMeta(m: Message) {
-  return {
-    current_page: m.current_page, next_page: or(m.next_page), prev_page: or(m.prev_page),
-    total_pages: m.total_pages, total_count: m.total_count,
   };
 }

@@ -2,7 +2,8 @@ import { Router } from "express";
 import type { RpcClient } from "@billing/grpc";
 import { ctx, organizationId } from "../../http/context";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
-import { presentCustomer, presentMeta } from "./presenter";
+import { presentMeta } from "../../http/presenting";
+import { presentCustomer } from "./presenter";
 import { toCustomerInputMessage } from "./to-message";
 import { customerErrorKey, customerInputSchema } from "./validators";
 

@@ -1,16 +1,5 @@
+import { presence } from "../../http/presenting";
 import type { CustomerInput } from "./validators";
-
-/** Splits sent values from explicit nulls, as the proto's CustomerInput carries them. */
-function presence(values: Record<string, unknown>, skip: string[] = []) {
-  const fields: Record<string, unknown> = {};
-  const null_fields: string[] = [];
-  for (const [key, value] of Object.entries(values)) {
-    if (skip.includes(key) || value === undefined) continue;
-    if (value === null) null_fields.push(key);
-    else fields[key] = value;
-  }
-  return { ...fields, null_fields };
-}
 
 export function toCustomerInputMessage(input: CustomerInput) {
   const lists = ["billing_configuration", "shipping_address", "metadata", "tax_codes", "integration_customers", "invoice_custom_section_codes"];

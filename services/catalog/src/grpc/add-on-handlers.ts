@@ -1,0 +1,42 @@
+import type { RpcHandler } from "@billing/grpc";
+import { pageMeta } from "@billing/mongo";
+import type { Patch } from "../domain/patch";
+import type { AddOn } from "../domain/types";
+import { addOnView } from "../domain/views";
+import type { AddOnWithTaxes } from "../use-cases/add-ons/add-on-taxes";
+import { createAddOn, type AddOnChange } from "../use-cases/add-ons/create-add-on";
+import { deleteAddOn } from "../use-cases/add-ons/delete-add-on";
+import { getAddOn } from "../use-cases/add-ons/get-add-on";
+import { listAddOns } from "../use-cases/add-ons/list-add-ons";
+import { updateAddOn } from "../use-cases/add-ons/update-add-on";
+import type { CatalogDeps } from "../use-cases/deps";
+import { pageOf, patchOf, type PageMessage } from "./messages";
+
+type Key = { organization_id: string; code: string };
+type Input = Record<string, unknown> & { tax_codes_set?: boolean; tax_codes?: string[] };
+
+function addOnChange(input: Input | null): AddOnChange {
+  const patch = patchOf(input, ["name", "code", "invoice_display_name", "description", "amount_cents", "amount_currency"]) as Patch<AddOn>;
+  return { patch, taxCodes: input?.tax_codes_set ? (input.tax_codes ?? []) : undefined };
+}
+
+const view = ({ addOn, taxes }: AddOnWithTaxes) => addOnView(addOn, taxes);
+
+/** billing.catalog.v1.AddOnService: proto in, use case, proto out. */
+export function addOnHandlers(deps: CatalogDeps): Record<string, RpcHandler> {
+  return {
+    CreateAddOn: async (req: { organization_id: string; add_on: Input | null }) => ({
+      add_on: view(await createAddOn(deps, req.organization_id, addOnChange(req.add_on))),
+    }),
+    GetAddOn: async (req: Key) => ({ add_on: view(await getAddOn(deps, req.organization_id, req.code)) }),
+    UpdateAddOn: async (req: Key & { add_on: Input | null }) => ({
+      add_on: view(await updateAddOn(deps, req.organization_id, req.code, addOnChange(req.add_on))),
+    }),
+    DeleteAddOn: async (req: Key) => ({ add_on: view(await deleteAddOn(deps, req.organization_id, req.code)) }),
+    ListAddOns: async (req: { organization_id: string } & PageMessage) => {
+      const page = pageOf(req);
+      const { items, total } = await listAddOns(deps, req.organization_id, page);
+      return { add_ons: items.map(view), meta: pageMeta(total, page) };
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import type { Model } from "mongoose";
+import type { Envelope } from "@billing/bus";
+import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import type { CatalogRecord } from "../domain/types";
+
+type Doc<T extends CatalogRecord> = Omit<T, "id"> & { _id: string; live_key: string; outbox?: Envelope[] };
+
+/** What a write can run into besides success. */
+export type WriteOutcome = "ok" | "duplicate_code" | "lost_race";
+
+/**
+ * One catalog collection (taxes, billable metrics, add-ons or coupons): every query is scoped
+ * to an organization, reads see live records only, and a write carries its event (if any)
+ * in the same document update.
+ */
+export class CatalogRepository<T extends CatalogRecord> {
+  constructor(private readonly model: Model<any>) {}
+
+  readonly outbox = () => embeddedOutboxStore(this.model);
+
+  private static toDomain<T extends CatalogRecord>(doc: Doc<T>): T {
+    const { _id, live_key: _liveKey, outbox: _outbox, ...rest } = doc;
+    return { ...rest, id: _id } as unknown as T;
+  }
+
+  private static toDoc<T extends CatalogRecord>(record: T) {
+    const { id, ...rest } = record;
+    return { ...rest, _id: id, live_key: record.deleted_at ? `deleted:${id}` : record.code };
+  }
+
+  async findLive(organizationId: string, code: string): Promise<T | null> {
+    const doc = await this.model.findOne({ organization_id: organizationId, live_key: code }, { outbox: 0 }).lean<Doc<T>>();
+    return doc ? CatalogRepository.toDomain(doc) : null;
+  }
+
+  async findLiveByCodes(organizationId: string, codes: string[]): Promise<T[]> {
+    if (codes.length === 0) return [];
+    const docs = await this.model.find({ organization_id: organizationId, live_key: { $in: codes } }, { outbox: 0 }).lean<Doc<T>[]>();
+    return docs.map((d) => CatalogRepository.toDomain(d));
+  }
+
+  async findLiveByIds(organizationId: string, ids: string[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const docs = await this.model
+      .find({ organization_id: organizationId, _id: { $in: ids }, deleted_at: null }, { outbox: 0 })
+      .lean<Doc<T>[]>();
+    return docs.map((d) => CatalogRepository.toDomain(d));
+  }
+
+  /** Newest first, `_id` as tiebreaker. */
+  async listLive(organizationId: string, page: PageRequest): Promise<{ items: T[]; total: number }> {
+    const filter = { organization_id: organizationId, deleted_at: null };
+    const [docs, total] = await Promise.all([
+      this.model.find(filter, { outbox: 0 }).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<Doc<T>[]>(),
+      this.model.countDocuments(filter),
+    ]);
+    return { items: docs.map((d) => CatalogRepository.toDomain(d)), total };
+  }
+
+  async insert(record: T, event?: Envelope): Promise<WriteOutcome> {
+    try {
+      await this.model.collection.insertOne({ ...CatalogRepository.toDoc(record), outbox: event ? [event] : [] } as never);
+      return "ok";
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return "duplicate_code";
+      throw err;
+    }
+  }
+
+  /** Replaces a record if nobody changed it since `expectedUpdatedAt`. */
+  async replace(record: T, expectedUpdatedAt: Date, event?: Envelope): Promise<WriteOutcome> {
+    const { _id, ...fields } = CatalogRepository.toDoc(record);
+    const update = event ? { $set: fields, $push: { outbox: event } } : { $set: fields };
+    try {
+      const result = await this.model.collection.updateOne(
+        { _id, organization_id: record.organization_id, updated_at: expectedUpdatedAt } as never,
+        update as never,
+      );
+      return result.matchedCount === 1 ? "ok" : "lost_race";
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return "duplicate_code";
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,9 @@
+import type { CatalogDeps } from "../deps";
+import { deleteRecord } from "../write";
+import { withTaxes, type AddOnWithTaxes } from "./add-on-taxes";
+
+/** DELETE /add_ons/{code}: a soft delete; the code is free again. */
+export async function deleteAddOn(deps: CatalogDeps, organizationId: string, code: string): Promise<AddOnWithTaxes> {
+  const { next } = await deleteRecord(deps.addOns, deps.clock, { organizationId, code, resource: "add_on" });
+  return (await withTaxes(deps, organizationId, [next]))[0]!;
+}

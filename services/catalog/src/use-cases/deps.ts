@@ -1,0 +1,15 @@
+import type { Envelope } from "@billing/bus";
+import type { Clock } from "@billing/clock";
+import type { AddOn, BillableMetric, Coupon, Tax } from "../domain/types";
+import type { CatalogRepository } from "../persistence/catalog-repository";
+
+/** What every use case of the catalog service is given. */
+export interface CatalogDeps {
+  taxes: CatalogRepository<Tax>;
+  billableMetrics: CatalogRepository<BillableMetric>;
+  addOns: CatalogRepository<AddOn>;
+  coupons: CatalogRepository<Coupon>;
+  clock: Clock;
+  /** Publishes an event already written to a billable metric's outbox. */
+  publishBillableMetricEvent(metricId: string, event: Envelope): Promise<void>;
+}

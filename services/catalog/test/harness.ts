@@ -1,0 +1,49 @@
+import { randomUUID } from "node:crypto";
+import type { Connection } from "mongoose";
+import { connectBus, ensureStream, publishFromOutbox, Streams, type Bus } from "@billing/bus";
+import { ManualClock } from "@billing/clock";
+import { silentLogger } from "@billing/logger";
+import { connectMongo, initModels } from "@billing/mongo";
+import { infraUrls, uniqueName } from "@billing/testkit";
+import type { AddOn, BillableMetric, Coupon, Tax } from "../src/domain/types";
+import { CatalogRepository } from "../src/persistence/catalog-repository";
+import { registerModels, type Models } from "../src/persistence/models";
+import type { CatalogDeps } from "../src/use-cases/deps";
+
+/** The catalog's use cases wired to a database of their own and the real bus. */
+export interface Harness {
+  connection: Connection;
+  models: Models;
+  bus: Bus;
+  deps: CatalogDeps;
+  clock: ManualClock;
+  org(): string;
+  close(): Promise<void>;
+}
+
+export async function startHarness(label: string): Promise<Harness> {
+  const connection = await connectMongo({ url: infraUrls().mongoUrl, dbName: uniqueName(label) });
+  const models = registerModels(connection);
+  await initModels(connection);
+  const bus = await connectBus({ url: infraUrls().natsUrl, name: `${label}-test` });
+  await ensureStream(bus.jsm, Streams.catalog);
+  const clock = new ManualClock("2026-01-15T10:00:00Z");
+  const billableMetrics = new CatalogRepository<BillableMetric>(models.billableMetrics);
+  const deps: CatalogDeps = {
+    taxes: new CatalogRepository<Tax>(models.taxes),
+    billableMetrics,
+    addOns: new CatalogRepository<AddOn>(models.addOns),
+    coupons: new CatalogRepository<Coupon>(models.coupons),
+    clock,
+    publishBillableMetricEvent: (id, event) => publishFromOutbox(bus, billableMetrics.outbox(), id, event, silentLogger),
+  };
+  return {
+    connection, models, bus, deps, clock,
+    org: () => randomUUID(),
+    async close() {
+      await connection.dropDatabase();
+      await connection.close();
+      await bus.close();
+    },
+  };
+}

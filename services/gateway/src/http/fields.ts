@@ -1,0 +1,20 @@
+import { z } from "zod";
+import type { ErrorKeyOf } from "./validation";
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+/** Lago's codes for a value that is absent (or null) versus present but wrong. */
+export const mandatoryOrInvalid = (issue: { input?: unknown }) =>
+  issue.input === undefined || issue.input === null ? "value_is_mandatory" : "value_is_invalid";
+
+/** One of a list of strings; a missing value is value_is_mandatory (zod reports it as an invalid value). */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: mandatoryOrInvalid });
+
+/** A non-negative decimal sent as a string ("20.5") or a number (20.5) → its decimal string. */
+export const decimalInput = z
+  .union([z.string(), z.number()], { error: mandatoryOrInvalid })
+  .transform((v) => (typeof v === "number" ? String(v) : v.trim()))
+  .refine((v) => DECIMAL.test(v), "value_is_invalid");
+
+/** Errors are keyed by the top-level attribute, as Lago names them (`filters`, not `filters.0.key`). */
+export const topLevelKey: ErrorKeyOf = (path) => (path.length ? String(path[0]) : "base");

@@ -1,0 +1,18 @@
+import { or, presentTax } from "../../http/presenting";
+
+type Message = Record<string, any>;
+
+/** Lago's AddOnObject. */
+export function presentAddOn(a: Message) {
+  return {
+    svc_id: a.svc_id,
+    name: a.name,
+    invoice_display_name: or(a.invoice_display_name),
+    code: a.code,
+    amount_cents: a.amount_cents,
+    amount_currency: a.amount_currency,
+    description: or(a.description),
+    created_at: a.created_at,
+    taxes: (a.taxes ?? []).map(presentTax),
+  };
+}

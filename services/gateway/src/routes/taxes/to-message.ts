@@ -1,0 +1,4 @@
+import { presence } from "../../http/presenting";
+import type { TaxInput } from "./validators";
+
+export const toTaxInputMessage = (input: TaxInput) => presence(input);
