@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectBus, ensureStream, makeEnvelope, publishEnvelope, runConsumer, RetryLater, type Bus, type Envelope } from "@billing/bus";
+import { connectBus, ensureStream, makeEnvelope, PoisonMessage, publishEnvelope, runConsumer, RetryLater, type Bus, type Envelope } from "@billing/bus";
 import { silentLogger } from "@billing/logger";
 import { infraUrls, uniqueName, waitFor } from "@billing/testkit";
 
@@ -74,6 +74,24 @@ describe("bus", () => {
     await waitFor(() => seen.length === 2, { what: "second" });
     await consumer.stop();
     expect(seen).toEqual([1, 2]);
+  });
+
+  it("terminates a poison message instead of redelivering it", async () => {
+    await publishEnvelope(bus.js, envelope("poison", { n: 3 }));
+    await publishEnvelope(bus.js, envelope("poison", { n: 4 }));
+    const attempts: number[] = [];
+    const consumer = await runConsumer({
+      bus, stream, durable: uniqueName("poison"), filterSubjects: [`${subjectRoot}.poison.created`], logger: silentLogger,
+      handler: async (env) => {
+        const n = (env.data as { n: number }).n;
+        attempts.push(n);
+        if (n === 3) throw new PoisonMessage("cannot ever succeed");
+      },
+    });
+    await waitFor(() => attempts.includes(4), { what: "the next message" });
+    await new Promise((r) => setTimeout(r, 500));
+    await consumer.stop();
+    expect(attempts).toEqual([3, 4]);
   });
 
   it("refuses an envelope that breaks the schema", async () => {
