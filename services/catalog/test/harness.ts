@@ -5,7 +5,7 @@ import { ManualClock } from "@billing/clock";
 import { silentLogger } from "@billing/logger";
 import { connectMongo, initModels } from "@billing/mongo";
 import { infraUrls, uniqueName } from "@billing/testkit";
-import type { AddOn, BillableMetric, Coupon, Tax } from "../src/domain/types";
+import type { AddOn, BillableMetric, Coupon, Plan, Tax } from "../src/domain/types";
 import { CatalogRepository } from "../src/persistence/catalog-repository";
 import { registerModels, type Models } from "../src/persistence/models";
 import type { CatalogDeps } from "../src/use-cases/deps";
@@ -29,13 +29,16 @@ export async function startHarness(label: string): Promise<Harness> {
   await ensureStream(bus.jsm, Streams.catalog);
   const clock = new ManualClock("2026-01-15T10:00:00Z");
   const billableMetrics = new CatalogRepository<BillableMetric>(models.billableMetrics);
+  const plans = new CatalogRepository<Plan>(models.plans);
   const deps: CatalogDeps = {
     taxes: new CatalogRepository<Tax>(models.taxes),
     billableMetrics,
     addOns: new CatalogRepository<AddOn>(models.addOns),
     coupons: new CatalogRepository<Coupon>(models.coupons),
+    plans,
     clock,
     publishBillableMetricEvent: (id, event) => publishFromOutbox(bus, billableMetrics.outbox(), id, event, silentLogger),
+    publishPlanEvent: (id, event) => publishFromOutbox(bus, plans.outbox(), id, event, silentLogger),
   };
   return {
     connection, models, bus, deps, clock,

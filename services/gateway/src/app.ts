@@ -12,6 +12,7 @@ import { billingEntitiesRouter } from "./routes/billing-entities/route";
 import { couponsRouter } from "./routes/coupons/route";
 import { customersRouter } from "./routes/customers/route";
 import { healthRouter } from "./routes/health";
+import { plansRouter } from "./routes/plans/route";
 import { taxesRouter } from "./routes/taxes/route";
 
 /** Rejects NUL characters anywhere in a JSON body (they break logs, indexes and downstream stores). */
@@ -47,6 +48,7 @@ export function createApp(config: GatewayConfig, clients: Clients, logger: Logge
   api.use(billableMetricsRouter(clients.catalog.billableMetrics));
   api.use(addOnsRouter(clients.catalog.addOns));
   api.use(couponsRouter(clients.catalog.coupons));
+  api.use(plansRouter(clients.catalog.plans));
   app.use("/api/v1", api);
 
   app.use(notFound);

@@ -10,6 +10,7 @@ function catalogClients(address: string, deadline: number) {
     billableMetrics: client("billable_metrics.proto", "BillableMetricService"),
     addOns: client("add_ons.proto", "AddOnService"),
     coupons: client("coupons.proto", "CouponService"),
+    plans: client("plans.proto", "PlanService"),
   };
 }
 export type CatalogClients = ReturnType<typeof catalogClients>;

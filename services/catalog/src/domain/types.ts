@@ -77,3 +77,87 @@ export interface Coupon extends CatalogRecord {
   status: "active" | "terminated";
   terminated_at: Date | null;
 }
+
+export const PLAN_INTERVALS = ["weekly", "monthly", "quarterly", "semiannual", "yearly"] as const;
+export const CHARGE_MODELS = ["standard", "graduated", "graduated_percentage", "package", "percentage", "volume", "dynamic"] as const;
+export const FIXED_CHARGE_MODELS = ["standard", "graduated", "volume"] as const;
+
+export interface ChargeFilterRecord {
+  invoice_display_name: string | null;
+  properties: Record<string, unknown>;
+  /** Metric filter key → values (or "__ALL_FILTER_VALUES__"). */
+  values: Record<string, string[]>;
+}
+
+/** A usage charge of a plan, priced on one billable metric. */
+export interface Charge {
+  id: string;
+  billable_metric_id: string;
+  /** The metric's code when the charge was last written (the live code wins when read). */
+  billable_metric_code: string;
+  code: string | null;
+  charge_model: string;
+  pay_in_advance: boolean;
+  invoiceable: boolean;
+  prorated: boolean;
+  min_amount_cents: number;
+  regroup_paid_fees: string | null;
+  invoice_display_name: string | null;
+  properties: Record<string, unknown>;
+  filters: ChargeFilterRecord[];
+  tax_ids: string[];
+  created_at: Date;
+}
+
+/** A fixed charge of a plan, priced on one add-on. */
+export interface FixedCharge {
+  id: string;
+  add_on_id: string;
+  add_on_code: string;
+  code: string | null;
+  charge_model: string;
+  pay_in_advance: boolean;
+  prorated: boolean;
+  units: number;
+  invoice_display_name: string | null;
+  properties: Record<string, unknown>;
+  tax_ids: string[];
+  created_at: Date;
+}
+
+export interface MinimumCommitment {
+  id: string;
+  amount_cents: number;
+  invoice_display_name: string | null;
+  tax_ids: string[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface UsageThreshold {
+  id: string;
+  threshold_display_name: string | null;
+  amount_cents: number;
+  recurring: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface Plan extends CatalogRecord {
+  name: string;
+  description: string | null;
+  invoice_display_name: string | null;
+  interval: string;
+  amount_cents: number;
+  amount_currency: string;
+  trial_period: number | null;
+  pay_in_advance: boolean;
+  bill_charges_monthly: boolean | null;
+  bill_fixed_charges_monthly: boolean | null;
+  tax_ids: string[];
+  minimum_commitment: MinimumCommitment | null;
+  usage_thresholds: UsageThreshold[];
+  charges: Charge[];
+  fixed_charges: FixedCharge[];
+  metadata: Record<string, unknown> | null;
+}

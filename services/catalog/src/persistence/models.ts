@@ -47,12 +47,21 @@ const couponSchema = catalogSchema("coupons", {
   limited_billable_metrics: Boolean, status: String, terminated_at: Date,
 });
 
+const planSchema = catalogSchema("plans", {
+  name: String, description: String, invoice_display_name: String, interval: String, amount_cents: Number,
+  amount_currency: String, trial_period: Number, pay_in_advance: Boolean, bill_charges_monthly: Boolean,
+  bill_fixed_charges_monthly: Boolean, tax_ids: [String], minimum_commitment: Schema.Types.Mixed,
+  usage_thresholds: [Schema.Types.Mixed], charges: [Schema.Types.Mixed], fixed_charges: [Schema.Types.Mixed],
+  metadata: Schema.Types.Mixed,
+});
+
 export function registerModels(connection: Connection) {
   return {
     taxes: connection.model("Tax", taxSchema),
     billableMetrics: connection.model("BillableMetric", billableMetricSchema),
     addOns: connection.model("AddOn", addOnSchema),
     coupons: connection.model("Coupon", couponSchema),
+    plans: connection.model("Plan", planSchema),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Envelope } from "@billing/bus";
 import type { Clock } from "@billing/clock";
-import type { AddOn, BillableMetric, Coupon, Tax } from "../domain/types";
+import type { AddOn, BillableMetric, Coupon, Plan, Tax } from "../domain/types";
 import type { CatalogRepository } from "../persistence/catalog-repository";
 
 /** What every use case of the catalog service is given. */
@@ -9,7 +9,10 @@ export interface CatalogDeps {
   billableMetrics: CatalogRepository<BillableMetric>;
   addOns: CatalogRepository<AddOn>;
   coupons: CatalogRepository<Coupon>;
+  plans: CatalogRepository<Plan>;
   clock: Clock;
   /** Publishes an event already written to a billable metric's outbox. */
   publishBillableMetricEvent(metricId: string, event: Envelope): Promise<void>;
+  /** Publishes an event already written to a plan's outbox. */
+  publishPlanEvent(planId: string, event: Envelope): Promise<void>;
 }

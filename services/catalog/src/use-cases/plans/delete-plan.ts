@@ -1,0 +1,1 @@
+export { deletePlan } from "./update-plan";

@@ -1,0 +1,54 @@
+import { or, presentTax } from "../../http/presenting";
+
+type Message = Record<string, any>;
+
+const parsed = (text: unknown) => (typeof text === "string" && text ? JSON.parse(text) : {});
+/** Keys the OpenAPI types as plain strings (not nullable): left out when there is no value. */
+const ifSet = (key: string, value: unknown) => (value === undefined || value === null ? {} : { [key]: value });
+
+function presentCharge(c: Message) {
+  return {
+    svc_id: c.svc_id, svc_billable_metric_id: c.svc_billable_metric_id, billable_metric_code: c.billable_metric_code, code: or(c.code),
+    invoice_display_name: or(c.invoice_display_name), created_at: c.created_at, charge_model: c.charge_model,
+    pay_in_advance: c.pay_in_advance, invoiceable: c.invoiceable, regroup_paid_fees: or(c.regroup_paid_fees), prorated: c.prorated,
+    min_amount_cents: c.min_amount_cents, properties: parsed(c.properties_json),
+    filters: (c.filters ?? []).map((f: Message) => ({
+      invoice_display_name: or(f.invoice_display_name), properties: parsed(f.properties_json), values: parsed(f.values_json),
+    })),
+    taxes: (c.taxes ?? []).map(presentTax),
+  };
+}
+
+function presentFixedCharge(f: Message) {
+  return {
+    svc_id: f.svc_id, svc_add_on_id: f.svc_add_on_id, code: f.code ?? f.add_on_code, invoice_display_name: f.invoice_display_name ?? "",
+    add_on_code: f.add_on_code, created_at: f.created_at, charge_model: f.charge_model, pay_in_advance: f.pay_in_advance,
+    prorated: f.prorated, properties: parsed(f.properties_json), units: f.units, svc_parent_id: null, taxes: (f.taxes ?? []).map(presentTax),
+  };
+}
+
+/** Lago's PlanObject. Entitlements are not built yet: always []. */
+export function presentPlan(p: Message) {
+  const mc = p.minimum_commitment as Message | null | undefined;
+  return {
+    svc_id: p.svc_id, name: p.name, code: p.code, ...ifSet("invoice_display_name", p.invoice_display_name), ...ifSet("description", p.description),
+    created_at: p.created_at, interval: p.interval, amount_cents: p.amount_cents, amount_currency: p.amount_currency,
+    ...ifSet("trial_period", p.trial_period), pay_in_advance: p.pay_in_advance, bill_charges_monthly: or(p.bill_charges_monthly),
+    bill_fixed_charges_monthly: or(p.bill_fixed_charges_monthly),
+    minimum_commitment: mc
+      ? {
+          svc_id: mc.svc_id, plan_code: mc.plan_code, amount_cents: mc.amount_cents, ...ifSet("invoice_display_name", mc.invoice_display_name),
+          interval: mc.interval, created_at: mc.created_at, updated_at: mc.updated_at, taxes: (mc.taxes ?? []).map(presentTax),
+        }
+      : null,
+    charges: (p.charges ?? []).map(presentCharge),
+    fixed_charges: (p.fixed_charges ?? []).map(presentFixedCharge),
+    taxes: (p.taxes ?? []).map(presentTax),
+    usage_thresholds: (p.usage_thresholds ?? []).map((t: Message) => ({
+      svc_id: t.svc_id, threshold_display_name: or(t.threshold_display_name), amount_cents: t.amount_cents, recurring: t.recurring,
+      created_at: t.created_at, updated_at: t.updated_at,
+    })),
+    entitlements: [],
+    metadata: p.metadata_json ? JSON.parse(p.metadata_json) : null,
+  };
+}

@@ -1,0 +1,84 @@
+import { isCurrencyCode } from "@billing/codes";
+import { z } from "zod";
+import { oneOf, topLevelKey } from "../../http/fields";
+import type { ErrorKeyOf } from "../../http/validation";
+
+export const PLAN_INTERVALS = ["weekly", "monthly", "quarterly", "semiannual", "yearly"] as const;
+export const CHARGE_MODELS = ["standard", "graduated", "graduated_percentage", "package", "percentage", "volume", "dynamic"] as const;
+export const FIXED_CHARGE_MODELS = ["standard", "graduated", "volume"] as const;
+
+const code = z.string().trim().min(1).max(255);
+const name = z.string().trim().min(1).max(255);
+const displayName = z.string().max(255).nullish();
+const amountCents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const currency = z.string().refine(isCurrencyCode, "value_is_invalid");
+const taxCodes = z.array(z.string().min(1).max(255)).max(50).nullish();
+/** Charge properties are checked by the catalog service against the pricing library's schema of the model. */
+const properties = z.record(z.string(), z.unknown()).nullish();
+
+const chargeSchema = z.object({
+  id: z.string().min(1).max(255).nullish(),
+  billable_metric_id: z.string().trim().min(1).max(255),
+  charge_model: oneOf(CHARGE_MODELS),
+  code: z.string().max(255).nullish(),
+  pay_in_advance: z.boolean().nullish(),
+  invoiceable: z.boolean().nullish(),
+  prorated: z.boolean().nullish(),
+  min_amount_cents: amountCents.nullish(),
+  regroup_paid_fees: oneOf(["invoice"]).nullish(),
+  invoice_display_name: displayName,
+  properties,
+  filters: z
+    .array(z.object({ invoice_display_name: displayName, properties, values: z.record(z.string().min(1).max(255), z.array(z.string().max(255)).max(1000)) }))
+    .max(100)
+    .nullish(),
+  tax_codes: taxCodes,
+});
+
+const fixedChargeSchema = z.object({
+  id: z.string().min(1).max(255).nullish(),
+  add_on_id: z.string().trim().min(1).max(255),
+  charge_model: oneOf(FIXED_CHARGE_MODELS),
+  code: z.string().max(255).nullish(),
+  pay_in_advance: z.boolean().nullish(),
+  prorated: z.boolean().nullish(),
+  units: z.number().min(0).max(1e12).nullish(),
+  invoice_display_name: displayName,
+  properties,
+  tax_codes: taxCodes,
+});
+
+/** The `plan` object of PUT /plans/{code}: every field optional. */
+export const planUpdateSchema = z.object({
+  name: name.optional(),
+  code: code.optional(),
+  description: z.string().max(1000).nullish(),
+  invoice_display_name: displayName,
+  interval: oneOf(PLAN_INTERVALS).optional(),
+  amount_cents: amountCents.optional(),
+  amount_currency: currency.optional(),
+  trial_period: z.number().min(0).max(36500).nullish(),
+  pay_in_advance: z.boolean().optional(),
+  bill_charges_monthly: z.boolean().nullish(),
+  bill_fixed_charges_monthly: z.boolean().nullish(),
+  tax_codes: taxCodes,
+  minimum_commitment: z.object({ amount_cents: amountCents, invoice_display_name: displayName, tax_codes: taxCodes }).nullish(),
+  usage_thresholds: z
+    .array(z.object({ threshold_display_name: displayName, amount_cents: amountCents, recurring: z.boolean().nullish() }))
+    .max(100)
+    .nullish(),
+  charges: z.array(chargeSchema).max(500).nullish(),
+  fixed_charges: z.array(fixedChargeSchema).max(500).nullish(),
+  metadata: z.record(z.string().max(100), z.string().max(255).nullable()).nullish(),
+});
+
+/** The `plan` object of POST /plans: name, code, interval, amount_cents, amount_currency and pay_in_advance required. */
+export const planCreateSchema = planUpdateSchema.extend({
+  name, code, interval: oneOf(PLAN_INTERVALS), amount_cents: amountCents, amount_currency: currency, pay_in_advance: z.boolean(),
+});
+
+export type PlanInput = z.infer<typeof planUpdateSchema>;
+
+/** Errors inside a charge name the charge (`charges.0.charge_model`); elsewhere the top-level attribute. */
+export const planErrorKey: ErrorKeyOf = (path) =>
+  path[0] === "charges" || path[0] === "fixed_charges" ? path.map(String).join(".") : topLevelKey(path);
