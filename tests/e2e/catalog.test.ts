@@ -1,30 +1,28 @@
 import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPlatform, uniqueName, type Platform } from "@billing/testkit";
+import { startE2E, type E2E } from "../support/platform";
 import { api } from "../support/api";
 import { openapiErrors } from "../support/openapi";
 
-const prefix = uniqueName("e2e_catalog");
-let platform: Platform;
+let e2e: E2E;
 let nats: NatsConnection;
 let orgA: { organization_id: string; api_key: string };
 let asA: ReturnType<typeof api>;
 let asB: ReturnType<typeof api>;
 
 beforeAll(async () => {
-  const { mongoUrl, natsUrl } = infraUrls();
-  platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true });
-  orgA = createOrganization({ name: "Acme Corp", mongoUrl, dbName: `${prefix}_customer` });
-  const orgB = createOrganization({ name: "Globex", mongoUrl, dbName: `${prefix}_customer` });
-  asA = api(platform.baseUrl, orgA.api_key);
-  asB = api(platform.baseUrl, orgB.api_key);
+  e2e = await startE2E("catalog");
+  const { natsUrl } = e2e;
+  orgA = e2e.organization("Acme Corp");
+  const orgB = e2e.organization("Globex");
+  asA = api(e2e.platform.baseUrl, orgA.api_key);
+  asB = api(e2e.platform.baseUrl, orgB.api_key);
   nats = await connect({ servers: natsUrl });
 });
 
 afterAll(async () => {
   await nats?.close();
-  await platform?.stop();
-  await dropDatabases(infraUrls().mongoUrl, BACKEND_SERVICES.map((s) => `${prefix}_${s}`));
+  await e2e?.stop();
 });
 
 const unprocessable = (error_details: Record<string, string[]>) => ({

@@ -1,11 +1,10 @@
 import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPlatform, uniqueName, type Platform } from "@billing/testkit";
+import { startE2E, type E2E } from "../support/platform";
 import { api } from "../support/api";
 import { openapiErrors } from "../support/openapi";
 
-const prefix = uniqueName("e2e_customers");
-let platform: Platform;
+let e2e: E2E;
 let nats: NatsConnection;
 let orgA: { organization_id: string; api_key: string };
 let orgB: { organization_id: string; api_key: string };
@@ -13,19 +12,18 @@ let asA: ReturnType<typeof api>;
 let asB: ReturnType<typeof api>;
 
 beforeAll(async () => {
-  const { mongoUrl, natsUrl } = infraUrls();
-  platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true });
-  orgA = createOrganization({ name: "Acme Corp", mongoUrl, dbName: `${prefix}_customer` });
-  orgB = createOrganization({ name: "Globex", mongoUrl, dbName: `${prefix}_customer` });
-  asA = api(platform.baseUrl, orgA.api_key);
-  asB = api(platform.baseUrl, orgB.api_key);
+  e2e = await startE2E("customers");
+  const { natsUrl } = e2e;
+  orgA = e2e.organization("Acme Corp");
+  orgB = e2e.organization("Globex");
+  asA = api(e2e.platform.baseUrl, orgA.api_key);
+  asB = api(e2e.platform.baseUrl, orgB.api_key);
   nats = await connect({ servers: natsUrl });
 });
 
 afterAll(async () => {
   await nats?.close();
-  await platform?.stop();
-  await dropDatabases(infraUrls().mongoUrl, BACKEND_SERVICES.map((s) => `${prefix}_${s}`));
+  await e2e?.stop();
 });
 
 const fullCustomer = {
@@ -93,8 +91,8 @@ describe("customers end to end", () => {
   });
 
   it("answers 401 without a key and with a wrong key", async () => {
-    expect(await api(platform.baseUrl)("GET", "/customers")).toEqual({ status: 401, body: { status: 401, error: "Unauthorized" } });
-    expect(await api(platform.baseUrl, "nope")("GET", "/customers")).toEqual({ status: 401, body: { status: 401, error: "Unauthorized" } });
+    expect(await api(e2e.platform.baseUrl)("GET", "/customers")).toEqual({ status: 401, body: { status: 401, error: "Unauthorized" } });
+    expect(await api(e2e.platform.baseUrl, "nope")("GET", "/customers")).toEqual({ status: 401, body: { status: 401, error: "Unauthorized" } });
   });
 
   it("answers 400 on malformed JSON and on a missing wrapper", async () => {
@@ -169,10 +167,10 @@ describe("customers end to end", () => {
   });
 
   it("reports health and metrics without a key", async () => {
-    const health = await fetch(`${platform.baseUrl}/health`);
+    const health = await fetch(`${e2e.platform.baseUrl}/health`);
     expect(health.status).toBe(200);
     expect((await health.json()).services).toMatchObject({ customer: "serving", payment: "serving" });
-    const metrics = await (await fetch(`${platform.baseUrl}/metrics`)).text();
+    const metrics = await (await fetch(`${e2e.platform.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/http_requests_total\{method="POST",route="\/api\/v1\/customers",status="200"\} \d+/);
     expect(metrics).toMatch(/http_request_duration_seconds_bucket/);
   });

@@ -1,25 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPlatform, uniqueName, type Platform } from "@billing/testkit";
+import { startE2E, type E2E } from "../support/platform";
 import { api } from "../support/api";
 import { openapiErrors } from "../support/openapi";
 
-const prefix = uniqueName("e2e_plans");
-let platform: Platform;
+let e2e: E2E;
 let asA: ReturnType<typeof api>;
 let asB: ReturnType<typeof api>;
 
 beforeAll(async () => {
-  const { mongoUrl, natsUrl } = infraUrls();
-  platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true });
-  const orgA = createOrganization({ name: "Acme Corp", mongoUrl, dbName: `${prefix}_customer` });
-  const orgB = createOrganization({ name: "Globex", mongoUrl, dbName: `${prefix}_customer` });
-  asA = api(platform.baseUrl, orgA.api_key);
-  asB = api(platform.baseUrl, orgB.api_key);
+  e2e = await startE2E("plans");
+  const orgA = e2e.organization("Acme Corp");
+  const orgB = e2e.organization("Globex");
+  asA = api(e2e.platform.baseUrl, orgA.api_key);
+  asB = api(e2e.platform.baseUrl, orgB.api_key);
 });
 
 afterAll(async () => {
-  await platform?.stop();
-  await dropDatabases(infraUrls().mongoUrl, BACKEND_SERVICES.map((s) => `${prefix}_${s}`));
+  await e2e?.stop();
 });
 
 const ranges = (rate: boolean) => [

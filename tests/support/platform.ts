@@ -1,0 +1,26 @@
+import { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPlatform, uniqueName, type Platform } from "@billing/testkit";
+
+/** One end-to-end test file's own platform: its databases, its processes, its organizations. */
+export interface E2E {
+  platform: Platform;
+  mongoUrl: string;
+  natsUrl: string;
+  organization(name: string): { organization_id: string; api_key: string };
+  stop(): Promise<void>;
+}
+
+export async function startE2E(label: string): Promise<E2E> {
+  const { mongoUrl, natsUrl } = infraUrls();
+  const prefix = uniqueName(`e2e_${label}`);
+  const platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true });
+  return {
+    platform,
+    mongoUrl,
+    natsUrl,
+    organization: (name) => createOrganization({ name, mongoUrl, dbName: `${prefix}_customer` }),
+    stop: async () => {
+      await platform.stop();
+      await dropDatabases(mongoUrl, BACKEND_SERVICES.map((s) => `${prefix}_${s}`));
+    },
+  };
+}
