@@ -2,3 +2,4 @@ export * from "./helpers";
 export * from "./infrastructure";
 export * from "./platform";
 export * from "./organizations";
+export * from "./events";

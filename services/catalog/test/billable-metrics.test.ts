@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOutboxRelay, type Envelope } from "@billing/bus";
 import { silentLogger } from "@billing/logger";
-import { waitFor } from "@billing/testkit";
+import { collectEvents, waitFor } from "@billing/testkit";
 import { createBillableMetric } from "../src/use-cases/billable-metrics/create-billable-metric";
 import { deleteBillableMetric } from "../src/use-cases/billable-metrics/delete-billable-metric";
 import { getBillableMetric } from "../src/use-cases/billable-metrics/get-billable-metric";
@@ -13,18 +13,7 @@ let h: Harness;
 beforeAll(async () => (h = await startHarness("catalog_metrics")));
 afterAll(() => h.close());
 
-/** Collects the organization's events of one subject. */
-function collect(subject: string, org: string) {
-  const received: Envelope[] = [];
-  const sub = h.bus.nc.subscribe(subject);
-  void (async () => {
-    for await (const m of sub) {
-      const e = m.json<Envelope>();
-      if (e.organization_id === org) received.push(e);
-    }
-  })();
-  return { received, stop: () => sub.unsubscribe() };
-}
+const collect = (subject: string, org: string) => collectEvents<Envelope>(h.bus.nc, subject, org);
 
 describe("billable metrics against MongoDB and NATS", () => {
   it("creates a metric and publishes billable_metric.created with its whole view", async () => {

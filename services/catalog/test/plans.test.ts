@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope } from "@billing/bus";
-import { waitFor } from "@billing/testkit";
+import { collectEvents, waitFor } from "@billing/testkit";
 import { createAddOn } from "../src/use-cases/add-ons/create-add-on";
 import { createBillableMetric } from "../src/use-cases/billable-metrics/create-billable-metric";
 import { createPlan } from "../src/use-cases/plans/create-plan";
@@ -16,17 +16,7 @@ let h: Harness;
 beforeAll(async () => (h = await startHarness("catalog_plans")));
 afterAll(() => h.close());
 
-function collect(subject: string, org: string) {
-  const received: Envelope[] = [];
-  const sub = h.bus.nc.subscribe(subject);
-  void (async () => {
-    for await (const m of sub) {
-      const e = m.json<Envelope>();
-      if (e.organization_id === org) received.push(e);
-    }
-  })();
-  return { received, stop: () => sub.unsubscribe() };
-}
+const collect = (subject: string, org: string) => collectEvents<Envelope>(h.bus.nc, subject, org);
 
 async function setup(org: string) {
   const metric = await createBillableMetric(h.deps, org, {
