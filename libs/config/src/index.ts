@@ -21,9 +21,23 @@ export const url = (fallback: string) => z.string().url().default(fallback);
 export const hostPort = (fallback: string) =>
   z.string().regex(/^([a-z][a-z0-9+.-]*:\/{2,3})?[^:\s/]+:\d{1,5}$/, "expected host:port or dns:///host:port").default(fallback);
 
-/** The settings every backend service shares: its gRPC listener, its own database, the bus. */
+/** Where each backend service answers gRPC: `<SERVICE>_GRPC_ADDR`, defaulting to 127.0.0.1 and its default port. */
+export function peerAddressSchema() {
+  const shape = {} as Record<`${Uppercase<BackendService>}_GRPC_ADDR`, ReturnType<typeof hostPort>>;
+  for (const [service, grpcPort] of Object.entries(GRPC_PORTS)) {
+    shape[`${service.toUpperCase() as Uppercase<BackendService>}_GRPC_ADDR`] = hostPort(`127.0.0.1:${grpcPort}`);
+  }
+  return z.object(shape);
+}
+
+/** The address of one peer service in a config parsed with peerAddressSchema. */
+export function peerAddress(config: Record<string, unknown>, service: BackendService): string {
+  return config[`${service.toUpperCase()}_GRPC_ADDR`] as string;
+}
+
+/** The settings every backend service shares: its gRPC listener, its own database, the bus, its peers' addresses. */
 export function backendServiceSchema(service: string, grpcPort: number) {
-  return z.object({
+  return peerAddressSchema().extend({
     GRPC_HOST: z.string().default("127.0.0.1"),
     GRPC_PORT: port(grpcPort),
     MONGO_URL: url("mongodb://127.0.0.1:27017"),

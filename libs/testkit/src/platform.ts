@@ -48,7 +48,10 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
     env[s] = { ...common, GRPC_PORT: String(grpcPorts[s]), MONGO_URL: options.mongoUrl, MONGO_DB: `${prefix}_${s}`, DURABLE_PREFIX: prefix };
   }
   env.gateway = { ...common, PORT: String(gatewayPort) };
-  for (const s of BACKEND_SERVICES) env.gateway[`${s.toUpperCase()}_GRPC_ADDR`] = `127.0.0.1:${grpcPorts[s]}`;
+  // Every process knows where every backend answers (the catalog calls the customer service, and so on).
+  for (const name of [...BACKEND_SERVICES, "gateway" as const]) {
+    for (const s of BACKEND_SERVICES) env[name]![`${s.toUpperCase()}_GRPC_ADDR`] = `127.0.0.1:${grpcPorts[s]}`;
+  }
 
   const processes = new Map<ServiceName, ChildProcess>();
   const start = async (name: ServiceName) => {

@@ -9,6 +9,7 @@ import type { AddOn, BillableMetric, Coupon, Plan, Tax } from "../src/domain/typ
 import { CatalogRepository } from "../src/persistence/catalog-repository";
 import { registerModels, type Models } from "../src/persistence/models";
 import type { CatalogDeps } from "../src/use-cases/deps";
+import { MemoryCustomerDirectory } from "./memory-customer-directory";
 
 /** The catalog's use cases wired to a database of their own and the real bus. */
 export interface Harness {
@@ -37,6 +38,7 @@ export async function startHarness(label: string): Promise<Harness> {
     coupons: new CatalogRepository<Coupon>(models.coupons),
     plans,
     clock,
+    customers: new MemoryCustomerDirectory(),
     publishBillableMetricEvent: (id, event) => publishFromOutbox(bus, billableMetrics.outbox(), id, event, silentLogger),
     publishPlanEvent: (id, event) => publishFromOutbox(bus, plans.outbox(), id, event, silentLogger),
   };

@@ -1,4 +1,4 @@
-import { GRPC_PORTS, type BackendService } from "@billing/config";
+import { GRPC_PORTS, peerAddress, type BackendService } from "@billing/config";
 import { loadService, RpcClient } from "@billing/grpc";
 import type { GatewayConfig } from "./config";
 
@@ -19,7 +19,7 @@ export type CatalogClients = ReturnType<typeof catalogClients>;
 export function createClients(config: GatewayConfig) {
   const deadline = config.GRPC_DEADLINE_MS;
   const addresses = Object.fromEntries(
-    (Object.keys(GRPC_PORTS) as BackendService[]).map((s) => [s, config[`${s.toUpperCase()}_GRPC_ADDR` as keyof GatewayConfig] as string]),
+    (Object.keys(GRPC_PORTS) as BackendService[]).map((s) => [s, peerAddress(config, s)]),
   ) as Record<BackendService, string>;
   return {
     addresses,

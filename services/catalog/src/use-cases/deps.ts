@@ -2,6 +2,7 @@ import type { Envelope } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import type { AddOn, BillableMetric, Coupon, Plan, Tax } from "../domain/types";
 import type { CatalogRepository } from "../persistence/catalog-repository";
+import type { CustomerDirectory } from "../peers/customer-directory";
 
 /** What every use case of the catalog service is given. */
 export interface CatalogDeps {
@@ -11,6 +12,8 @@ export interface CatalogDeps {
   coupons: CatalogRepository<Coupon>;
   plans: CatalogRepository<Plan>;
   clock: Clock;
+  /** The customer service (subscriptions and applied coupons name customers by external id). */
+  customers: CustomerDirectory;
   /** Publishes an event already written to a billable metric's outbox. */
   publishBillableMetricEvent(metricId: string, event: Envelope): Promise<void>;
   /** Publishes an event already written to a plan's outbox. */
