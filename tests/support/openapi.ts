@@ -7,7 +7,8 @@ import { repoRoot } from "@billing/testkit";
 /**
  * Checks our responses against Lago's OpenAPI document (svc_-renamed), used
  * here as reference data only. Tolerates the document's known errors
- * (lago-api-contract.md §7): optional fields it declares non-null but Lago sends as null.
+ * (lago-api-contract.md §6–7): optional fields it declares non-null but Lago sends as null, and
+ * enums typed nullable whose value list forgets null (on_termination_credit_note).
  */
 const document = JSON.parse(readFileSync(join(repoRoot(), "..", "shared", "reference", "lago-openapi-svc.json"), "utf8"));
 
@@ -16,6 +17,7 @@ function tolerateNulls(node: unknown): unknown {
   if (!node || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) if (k !== "nullable") out[k] = tolerateNulls(v);
+  if (Array.isArray(out.enum) && Array.isArray(out.type) && out.type.includes("null") && !out.enum.includes(null)) out.enum = [...out.enum, null];
   // OpenAPI 3.0's `nullable: true`, left in a few places of a 3.1 document
   if ((node as Record<string, unknown>).nullable === true) return { anyOf: [out, { type: "null" }] };
   if (out.properties && typeof out.properties === "object") {

@@ -9,10 +9,11 @@ export interface E2E {
   stop(): Promise<void>;
 }
 
-export async function startE2E(label: string): Promise<E2E> {
+/** `env` is added to every service's environment (e.g. a faster subscription scheduler). */
+export async function startE2E(label: string, env?: Record<string, string>): Promise<E2E> {
   const { mongoUrl, natsUrl } = infraUrls();
   const prefix = uniqueName(`e2e_${label}`);
-  const platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true });
+  const platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true, env });
   return {
     platform,
     mongoUrl,

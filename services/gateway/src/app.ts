@@ -7,12 +7,15 @@ import { errorHandler, notFound } from "./middleware/errors";
 import { createMetrics } from "./middleware/metrics";
 import { requestContext } from "./middleware/request-context";
 import { addOnsRouter } from "./routes/add-ons/route";
+import { appliedCouponsRouter } from "./routes/applied-coupons/route";
 import { billableMetricsRouter } from "./routes/billable-metrics/route";
 import { billingEntitiesRouter } from "./routes/billing-entities/route";
 import { couponsRouter } from "./routes/coupons/route";
 import { customersRouter } from "./routes/customers/route";
 import { healthRouter } from "./routes/health";
+import { invoiceCustomSectionsRouter } from "./routes/invoice-custom-sections/route";
 import { plansRouter } from "./routes/plans/route";
+import { subscriptionsRouter } from "./routes/subscriptions/route";
 import { taxesRouter } from "./routes/taxes/route";
 
 /** Rejects NUL characters anywhere in a JSON body (they break logs, indexes and downstream stores). */
@@ -48,7 +51,10 @@ export function createApp(config: GatewayConfig, clients: Clients, logger: Logge
   api.use(billableMetricsRouter(clients.catalog.billableMetrics));
   api.use(addOnsRouter(clients.catalog.addOns));
   api.use(couponsRouter(clients.catalog.coupons));
+  api.use(appliedCouponsRouter(clients.catalog.appliedCoupons));
   api.use(plansRouter(clients.catalog.plans));
+  api.use(subscriptionsRouter(clients.catalog.subscriptions));
+  api.use(invoiceCustomSectionsRouter(clients.catalog.invoiceCustomSections));
   app.use("/api/v1", api);
 
   app.use(notFound);

@@ -10,7 +10,10 @@ function catalogClients(address: string, deadline: number) {
     billableMetrics: client("billable_metrics.proto", "BillableMetricService"),
     addOns: client("add_ons.proto", "AddOnService"),
     coupons: client("coupons.proto", "CouponService"),
+    appliedCoupons: client("applied_coupons.proto", "AppliedCouponService"),
     plans: client("plans.proto", "PlanService"),
+    subscriptions: client("subscriptions.proto", "SubscriptionService"),
+    invoiceCustomSections: client("invoice_custom_sections.proto", "InvoiceCustomSectionService"),
   };
 }
 export type CatalogClients = ReturnType<typeof catalogClients>;

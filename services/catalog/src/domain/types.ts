@@ -107,6 +107,8 @@ export interface Charge {
   filters: ChargeFilterRecord[];
   tax_ids: string[];
   created_at: Date;
+  /** On a subscription's private plan: the public plan's charge it was copied from. */
+  parent_id?: string | null;
 }
 
 /** A fixed charge of a plan, priced on one add-on. */
@@ -160,4 +162,6 @@ export interface Plan extends CatalogRecord {
   charges: Charge[];
   fixed_charges: FixedCharge[];
   metadata: Record<string, unknown> | null;
+  /** Set on a subscription's private plan (plan_overrides): the plan it was copied from. */
+  parent_id?: string | null;
 }

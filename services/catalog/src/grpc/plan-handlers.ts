@@ -15,8 +15,29 @@ import { pageOf, patchOf, type PageMessage } from "./messages";
 type Key = { organization_id: string; code: string };
 type Message = Record<string, any>;
 
-const json = (text: unknown): any => (typeof text === "string" && text ? JSON.parse(text) : undefined);
+export const json = (text: unknown): any => (typeof text === "string" && text ? JSON.parse(text) : undefined);
 const nulls = (m: Message): string[] => m.null_fields ?? [];
+
+/** A proto ChargeFilterInput → the use cases' filter input. */
+export const chargeFilterOf = (f: Message) => ({
+  invoice_display_name: f.invoice_display_name ?? null,
+  properties: json(f.properties_json) ?? {},
+  values: json(f.values_json) ?? {},
+});
+
+/** minimum_commitment as sent: absent (undefined), removed (null) or set. */
+export function minimumCommitmentOf(m: Message): PlanChange["minimumCommitment"] {
+  const mc = m.minimum_commitment as Message | null | undefined;
+  if (nulls(m).includes("minimum_commitment")) return null;
+  return mc ? { amount_cents: mc.amount_cents, invoice_display_name: mc.invoice_display_name ?? null, tax_codes: mc.tax_codes ?? [] } : undefined;
+}
+
+/** usage_thresholds as sent (undefined when not sent). */
+export function usageThresholdsOf(m: Message): PlanChange["usageThresholds"] {
+  return m.usage_thresholds_set
+    ? (m.usage_thresholds ?? []).map((t: Message) => ({ threshold_display_name: t.threshold_display_name ?? null, amount_cents: t.amount_cents, recurring: t.recurring ?? false }))
+    : undefined;
+}
 
 function chargeOf(m: Message): ChargeInput {
   return {
@@ -26,9 +47,7 @@ function chargeOf(m: Message): ChargeInput {
     billable_metric_id: m.billable_metric_id,
     charge_model: m.charge_model,
     properties: json(m.properties_json),
-    filters: m.filters_set
-      ? (m.filters ?? []).map((f: Message) => ({ invoice_display_name: f.invoice_display_name ?? null, properties: json(f.properties_json) ?? {}, values: json(f.values_json) ?? {} }))
-      : undefined,
+    filters: m.filters_set ? (m.filters ?? []).map(chargeFilterOf) : undefined,
     tax_codes: m.tax_codes_set ? (m.tax_codes ?? []) : undefined,
   };
 }
@@ -52,20 +71,13 @@ export function planChangeOf(input: Message | null): PlanChange {
   ]) as Patch<Plan>;
   if (nulls(m).includes("metadata")) patch.metadata = null;
   else if (m.metadata_json) patch.metadata = json(m.metadata_json);
-  const mc = m.minimum_commitment as Message | null | undefined;
   return {
     patch,
     taxCodes: m.tax_codes_set ? (m.tax_codes ?? []) : undefined,
     charges: m.charges_set ? (m.charges ?? []).map(chargeOf) : undefined,
     fixedCharges: m.fixed_charges_set ? (m.fixed_charges ?? []).map(fixedChargeOf) : undefined,
-    minimumCommitment: nulls(m).includes("minimum_commitment")
-      ? null
-      : mc
-        ? { amount_cents: mc.amount_cents, invoice_display_name: mc.invoice_display_name ?? null, tax_codes: mc.tax_codes ?? [] }
-        : undefined,
-    usageThresholds: m.usage_thresholds_set
-      ? (m.usage_thresholds ?? []).map((t: Message) => ({ threshold_display_name: t.threshold_display_name ?? null, amount_cents: t.amount_cents, recurring: t.recurring ?? false }))
-      : undefined,
+    minimumCommitment: minimumCommitmentOf(m),
+    usageThresholds: usageThresholdsOf(m),
   };
 }
 

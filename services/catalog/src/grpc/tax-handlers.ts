@@ -8,6 +8,7 @@ import { createTax } from "../use-cases/taxes/create-tax";
 import { deleteTax } from "../use-cases/taxes/delete-tax";
 import { getTax } from "../use-cases/taxes/get-tax";
 import { listTaxes } from "../use-cases/taxes/list-taxes";
+import { resolveTaxes } from "../use-cases/taxes/resolve-taxes";
 import { updateTax } from "../use-cases/taxes/update-tax";
 import { pageOf, patchOf, type PageMessage } from "./messages";
 
@@ -31,5 +32,8 @@ export function taxHandlers(deps: CatalogDeps): Record<string, RpcHandler> {
       const { items, total } = await listTaxes(deps, req.organization_id, page);
       return { taxes: items.map(taxView), meta: pageMeta(total, page) };
     },
+    ResolveTaxes: async (req: { organization_id: string; codes: string[]; ids: string[] }) => ({
+      taxes: (await resolveTaxes(deps, req.organization_id, { codes: req.codes, ids: req.ids })).map(taxView),
+    }),
   };
 }

@@ -14,7 +14,11 @@ export type WriteOutcome = "ok" | "duplicate_code" | "lost_race";
  * in the same document update.
  */
 export class CatalogRepository<T extends CatalogRecord> {
-  constructor(private readonly model: Model<any>) {}
+  /** `liveKeyOf` names the unique key of a live record (its code by default; a subscription's private plan uses its id). */
+  constructor(
+    private readonly model: Model<any>,
+    private readonly liveKeyOf: (record: T) => string = (record) => record.code,
+  ) {}
 
   readonly outbox = () => embeddedOutboxStore(this.model);
 
@@ -23,9 +27,9 @@ export class CatalogRepository<T extends CatalogRecord> {
     return { ...rest, id: _id } as unknown as T;
   }
 
-  private static toDoc<T extends CatalogRecord>(record: T) {
+  private toDoc(record: T) {
     const { id, ...rest } = record;
-    return { ...rest, _id: id, live_key: record.deleted_at ? `deleted:${id}` : record.code };
+    return { ...rest, _id: id, live_key: record.deleted_at ? `deleted:${id}` : this.liveKeyOf(record) };
   }
 
   async findLive(organizationId: string, code: string): Promise<T | null> {
@@ -47,6 +51,13 @@ export class CatalogRepository<T extends CatalogRecord> {
     return docs.map((d) => CatalogRepository.toDomain(d));
   }
 
+  /** Records by id, deleted ones included (a subscription still shows the plan it was billed on). */
+  async findByIds(organizationId: string, ids: string[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const docs = await this.model.find({ organization_id: organizationId, _id: { $in: ids } }, { outbox: 0 }).lean<Doc<T>[]>();
+    return docs.map((d) => CatalogRepository.toDomain(d));
+  }
+
   /** Newest first, `_id` as tiebreaker. */
   async listLive(organizationId: string, page: PageRequest): Promise<{ items: T[]; total: number }> {
     const filter = { organization_id: organizationId, deleted_at: null };
@@ -59,7 +70,7 @@ export class CatalogRepository<T extends CatalogRecord> {
 
   async insert(record: T, event?: Envelope): Promise<WriteOutcome> {
     try {
-      await this.model.collection.insertOne({ ...CatalogRepository.toDoc(record), outbox: event ? [event] : [] } as never);
+      await this.model.collection.insertOne({ ...this.toDoc(record), outbox: event ? [event] : [] } as never);
       return "ok";
     } catch (err) {
       if (isDuplicateKeyError(err)) return "duplicate_code";
@@ -69,7 +80,7 @@ export class CatalogRepository<T extends CatalogRecord> {
 
   /** Replaces a record if nobody changed it since `expectedUpdatedAt`. */
   async replace(record: T, expectedUpdatedAt: Date, event?: Envelope): Promise<WriteOutcome> {
-    const { _id, ...fields } = CatalogRepository.toDoc(record);
+    const { _id, ...fields } = this.toDoc(record);
     const update = event ? { $set: fields, $push: { outbox: event } } : { $set: fields };
     try {
       const result = await this.model.collection.updateOne(

@@ -52,8 +52,12 @@ const planSchema = catalogSchema("plans", {
   amount_currency: String, trial_period: Number, pay_in_advance: Boolean, bill_charges_monthly: Boolean,
   bill_fixed_charges_monthly: Boolean, tax_ids: [String], minimum_commitment: Schema.Types.Mixed,
   usage_thresholds: [Schema.Types.Mixed], charges: [Schema.Types.Mixed], fixed_charges: [Schema.Types.Mixed],
-  metadata: Schema.Types.Mixed,
+  metadata: Schema.Types.Mixed, parent_id: String,
 });
+
+const invoiceCustomSectionSchema = catalogSchema("invoice_custom_sections", {
+  name: String, description: String, details: String, display_name: String, applied_to_organization: Boolean,
+}).index({ organization_id: 1, applied_to_organization: 1, deleted_at: 1 });
 
 export function registerModels(connection: Connection) {
   return {
@@ -62,6 +66,8 @@ export function registerModels(connection: Connection) {
     addOns: connection.model("AddOn", addOnSchema),
     coupons: connection.model("Coupon", couponSchema),
     plans: connection.model("Plan", planSchema),
+    invoiceCustomSections: connection.model("InvoiceCustomSection", invoiceCustomSectionSchema),
+    childPlans: connection.model("ChildPlan", planSchema.clone().set("collection", "child_plans")),
   };
 }
 

@@ -3,7 +3,9 @@ import type { Address, BillingConfiguration, Customer, CustomerTextField, Integr
 
 /**
  * What an upsert changes. A key that is absent was not sent and keeps its value;
- * `null` clears it. Lists (metadata, tax codes, integrations) are replaced when sent.
+ * `null` clears it. Lists (metadata, integrations) are replaced when sent. Tax and
+ * section codes and the skip flag name catalog records: the use case resolves them
+ * (see invoice-custom-section-rules.ts); applyCustomerPatch leaves them alone.
  */
 export type CustomerPatch = Partial<Record<CustomerTextField, string | null>> & {
   billing_entity_code?: string;
@@ -15,6 +17,7 @@ export type CustomerPatch = Partial<Record<CustomerTextField, string | null>> & 
   shipping_address?: Partial<Address>;
   metadata?: Array<{ id?: string; key: string; value: string; display_in_invoice: boolean }>;
   tax_codes?: string[];
+  invoice_custom_section_codes?: string[];
   integration_customers?: Array<Partial<IntegrationCustomer> & { type: string }>;
 };
 
@@ -63,13 +66,12 @@ function mergeIntegrations(current: IntegrationCustomer[], sent: NonNullable<Cus
 /** The customer after a patch; pure. */
 export function applyCustomerPatch(customer: Customer, patch: CustomerPatch, now: Date): Customer {
   const {
-    billing_configuration, shipping_address, metadata, tax_codes, integration_customers,
-    account_type, finalize_zero_amount_invoice, skip_invoice_custom_sections, ...scalars
+    billing_configuration, shipping_address, metadata, integration_customers, account_type, finalize_zero_amount_invoice,
+    tax_codes: _taxCodes, invoice_custom_section_codes: _sectionCodes, skip_invoice_custom_sections: _skip, ...scalars
   } = patch;
   const next: Customer = { ...customer, ...defined(scalars), updated_at: now };
   if (account_type !== undefined) next.account_type = account_type ?? "customer";
   if (finalize_zero_amount_invoice !== undefined) next.finalize_zero_amount_invoice = finalize_zero_amount_invoice ?? "inherit";
-  if (skip_invoice_custom_sections !== undefined) next.skip_invoice_custom_sections = skip_invoice_custom_sections ?? false;
   if (billing_configuration) {
     const merged = { ...customer.billing_configuration, ...defined(billing_configuration) };
     merged.sync = merged.sync ?? false;
@@ -79,7 +81,6 @@ export function applyCustomerPatch(customer: Customer, patch: CustomerPatch, now
   }
   if (shipping_address) next.shipping_address = { ...customer.shipping_address, ...defined(shipping_address) };
   if (metadata) next.metadata = mergeMetadata(customer.metadata, metadata, now);
-  if (tax_codes) next.tax_codes = [...new Set(tax_codes)];
   if (integration_customers) next.integration_customers = mergeIntegrations(customer.integration_customers, integration_customers);
   return next;
 }
@@ -120,7 +121,8 @@ export function newCustomer(input: {
     shipping_address: { ...EMPTY_ADDRESS },
     metadata: [],
     integration_customers: [],
-    tax_codes: [],
+    tax_ids: [],
+    invoice_custom_section_ids: [],
     created_at: input.now,
     updated_at: input.now,
     deleted_at: null,

@@ -64,7 +64,10 @@ export type Customer = Record<CustomerTextField, string | null> & {
   shipping_address: Address;
   metadata: MetadataItem[];
   integration_customers: IntegrationCustomer[];
-  tax_codes: string[];
+  /** Ids of the catalog taxes applied to the customer (resolved to the live taxes when read). */
+  tax_ids: string[];
+  /** Ids of the invoice custom sections the customer chose (resolved to the live sections when read). */
+  invoice_custom_section_ids: string[];
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;

@@ -1,7 +1,11 @@
+import type { CustomerRefs } from "./catalog-refs";
 import type { BillingEntity, Customer } from "./types";
 
-/** The public view of a customer (the API's field names; null where Lago sends null). */
-export function customerView(c: Customer) {
+/**
+ * The public view of a customer (the API's field names; null where Lago sends null), with
+ * its live taxes and applicable invoice custom sections as the catalog described them.
+ */
+export function customerView(c: Customer, refs: CustomerRefs) {
   return {
     svc_id: c.id,
     sequential_id: c.sequential_id,
@@ -40,8 +44,9 @@ export function customerView(c: Customer) {
       svc_id: m.id, key: m.key, value: m.value, display_in_invoice: m.display_in_invoice, created_at: m.created_at.toISOString(),
     })),
     integration_customers: c.integration_customers.map(({ id, ...rest }) => ({ svc_id: id, ...rest })),
-    tax_codes: c.tax_codes,
-    taxes: [] as unknown[],
+    tax_codes: refs.taxes.map((t) => t.code),
+    taxes: refs.taxes,
+    applicable_invoice_custom_sections: refs.applicable_invoice_custom_sections,
     deleted_at: c.deleted_at ? c.deleted_at.toISOString() : null,
   };
 }

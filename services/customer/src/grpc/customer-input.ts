@@ -15,6 +15,8 @@ export interface CustomerInputMessage {
   metadata: Array<{ id?: string; key: string; value: string; display_in_invoice: boolean }>;
   tax_codes_set: boolean;
   tax_codes: string[];
+  invoice_custom_section_codes_set: boolean;
+  invoice_custom_section_codes: string[];
   integration_customers_set: boolean;
   integration_customers: Array<Record<string, unknown> & { integration_type: string }>;
   null_fields: string[];
@@ -49,6 +51,7 @@ export function toCustomerPatch(message: CustomerInputMessage): CustomerPatch {
   if (sa) patch.shipping_address = pick(sa, ADDRESS, sa.null_fields) as CustomerPatch["shipping_address"];
   if (message.metadata_set) patch.metadata = message.metadata;
   if (message.tax_codes_set) patch.tax_codes = message.tax_codes;
+  if (message.invoice_custom_section_codes_set) patch.invoice_custom_section_codes = message.invoice_custom_section_codes;
   if (message.integration_customers_set) {
     patch.integration_customers = message.integration_customers.map(({ integration_type, ...rest }) => ({ ...rest, type: integration_type }));
   }

@@ -1,6 +1,7 @@
 import type { RpcHandler } from "@billing/grpc";
 import { pageMeta } from "@billing/mongo";
 import { billingEntityView, customerView } from "../domain/views";
+import type { CustomerWithRefs } from "../use-cases/customer-refs";
 import type { CustomerDeps } from "../use-cases/deps";
 import { deleteCustomer } from "../use-cases/delete-customer";
 import { getBillingEntity, listBillingEntities } from "../use-cases/billing-entities";
@@ -15,6 +16,8 @@ function pageOf(request: PageMessage) {
   return { page: Math.max(1, request.page?.page || 1), perPage: Math.min(1000, Math.max(1, request.page?.per_page || 100)) };
 }
 
+const view = ({ customer, refs }: CustomerWithRefs) => customerView(customer, refs);
+
 /** billing.customer.v1.CustomerService: proto in, use case, proto out. Nothing else. */
 export function customerHandlers(deps: CustomerDeps): Record<string, RpcHandler> {
   return {
@@ -23,24 +26,24 @@ export function customerHandlers(deps: CustomerDeps): Record<string, RpcHandler>
       return { organization_id: org.id, organization_name: org.name };
     },
     UpsertCustomer: async (req: { organization_id: string; customer: CustomerInputMessage }, ctx) => {
-      const { customer, created } = await upsertCustomer(deps, {
+      const upserted = await upsertCustomer(deps, {
         organizationId: req.organization_id,
         externalId: req.customer.external_id,
         patch: toCustomerPatch(req.customer),
         requestId: ctx.requestId,
       });
-      return { customer: customerView(customer), created };
+      return { customer: view(upserted), created: upserted.created };
     },
-    GetCustomer: async (req: { organization_id: string; external_id: string }) => ({
-      customer: customerView(await getCustomer(deps, req.organization_id, req.external_id)),
+    GetCustomer: async (req: { organization_id: string; external_id: string }, ctx) => ({
+      customer: view(await getCustomer(deps, req.organization_id, req.external_id, ctx.requestId)),
     }),
-    ListCustomers: async (req: { organization_id: string } & PageMessage) => {
+    ListCustomers: async (req: { organization_id: string } & PageMessage, ctx) => {
       const page = pageOf(req);
-      const { items, total } = await listCustomers(deps, req.organization_id, page);
-      return { customers: items.map(customerView), meta: pageMeta(total, page) };
+      const { items, total } = await listCustomers(deps, req.organization_id, page, ctx.requestId);
+      return { customers: items.map(view), meta: pageMeta(total, page) };
     },
     DeleteCustomer: async (req: { organization_id: string; external_id: string }, ctx) => ({
-      customer: customerView(await deleteCustomer(deps, req.organization_id, req.external_id, ctx.requestId)),
+      customer: view(await deleteCustomer(deps, req.organization_id, req.external_id, ctx.requestId)),
     }),
     GetBillingEntity: async (req: { organization_id: string; code: string }) => ({
       billing_entity: billingEntityView(await getBillingEntity(deps, req.organization_id, req.code)),

@@ -3,11 +3,12 @@ import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } fr
 import type { Customer } from "../domain/types";
 import type { Models } from "./models";
 
-type CustomerDoc = Omit<Customer, "id"> & { _id: string; live_key: string; outbox?: Envelope[] };
+type CustomerDoc = Omit<Customer, "id"> & { _id: string; live_key: string; outbox?: Envelope[]; tax_codes?: string[] };
 
+/** Documents written before taxes and sections were resolved carry neither list (and unchecked `tax_codes`, dropped). */
 function toDomain(doc: CustomerDoc): Customer {
-  const { _id, live_key: _liveKey, outbox: _outbox, ...rest } = doc;
-  return { ...rest, id: _id };
+  const { _id, live_key: _liveKey, outbox: _outbox, tax_codes: _unchecked, ...rest } = doc;
+  return { ...rest, id: _id, tax_ids: rest.tax_ids ?? [], invoice_custom_section_ids: rest.invoice_custom_section_ids ?? [] };
 }
 
 function toDoc(customer: Customer): Omit<CustomerDoc, "outbox"> {

@@ -1,5 +1,6 @@
 import type { Envelope } from "@billing/bus";
 import type { Clock } from "@billing/clock";
+import type { Catalog } from "../peers/catalog";
 import type { CustomerRepository } from "../persistence/customer-repository";
 import type { OrganizationRepository } from "../persistence/organization-repository";
 
@@ -8,6 +9,8 @@ export interface CustomerDeps {
   customers: CustomerRepository;
   organizations: OrganizationRepository;
   clock: Clock;
+  /** The catalog service: the taxes and invoice custom sections customers name. */
+  catalog: Catalog;
   /** Publishes an event already written to a customer's outbox. */
   publish(customerId: string, event: Envelope): Promise<void>;
 }

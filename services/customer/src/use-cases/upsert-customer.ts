@@ -3,8 +3,11 @@ import { Subjects } from "@billing/bus";
 import { AppError } from "@billing/errors";
 import { applyCustomerPatch, customerSlug, newCustomer, type CustomerPatch } from "../domain/customer-patch";
 import { customerViolations } from "../domain/customer-rules";
+import { sectionChoiceViolations } from "../domain/invoice-custom-section-rules";
 import type { Customer } from "../domain/types";
 import { customerEvent } from "../events/customer-events";
+import { applyCatalogChoices, resolveCatalogChoices, type CatalogChoices } from "./catalog-choices";
+import { withRefs, type CustomerWithRefs } from "./customer-refs";
 import type { CustomerDeps } from "./deps";
 
 const MAX_ATTEMPTS = 25;
@@ -14,14 +17,16 @@ const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.rando
 
 /**
  * POST /customers: creates the customer of that external_id in the organization,
- * or updates it. Validates the resulting customer before anything is stored.
+ * or updates it. Validates the resulting customer, then resolves the taxes and sections
+ * it names in the catalog (an unknown tax code: 404), before anything is stored.
  */
 export async function upsertCustomer(
   deps: CustomerDeps,
   input: { organizationId: string; externalId: string; patch: CustomerPatch; requestId?: string },
-): Promise<{ customer: Customer; created: boolean }> {
+): Promise<CustomerWithRefs & { created: boolean }> {
   const organization = await deps.organizations.findById(input.organizationId);
   if (!organization) throw AppError.unauthenticated();
+  let choices: CatalogChoices | undefined;
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const now = deps.clock.now();
@@ -40,19 +45,22 @@ export async function upsertCustomer(
       billingEntity: entity,
       now,
     });
-    const next = applyCustomerPatch(base, input.patch, now);
-    next.billing_entity_id = entity.id;
-    next.billing_entity_code = entity.code;
-    const violations = customerViolations(next);
-    if (violations) throw AppError.validation(violations);
+    const patched = applyCustomerPatch(base, input.patch, now);
+    patched.billing_entity_id = entity.id;
+    patched.billing_entity_code = entity.code;
+    const violations = { ...customerViolations(patched), ...sectionChoiceViolations(input.patch) };
+    if (Object.keys(violations).length) throw AppError.validation(violations);
+    choices ??= await resolveCatalogChoices(deps, input.organizationId, input.patch, input.requestId);
+    const next = applyCatalogChoices(patched, input.patch, choices);
+    const { refs } = await withRefs(deps, next, input.requestId, choices);
 
     if (existing) {
       // keep updated_at strictly increasing so the optimistic check below always sees a change
       if (next.updated_at.getTime() <= existing.updated_at.getTime()) next.updated_at = new Date(existing.updated_at.getTime() + 1);
-      const event = customerEvent(Subjects.customer.customerUpdated, next, now, input.requestId);
+      const event = customerEvent(Subjects.customer.customerUpdated, next, refs, now, input.requestId);
       if (await deps.customers.replace(next, existing.updated_at, event)) {
         await deps.publish(next.id, event);
-        return { customer: next, created: false };
+        return { customer: next, refs, created: false };
       }
       await backoff(attempt);
       continue; // another request changed it: read again and reapply
@@ -60,10 +68,10 @@ export async function upsertCustomer(
 
     next.sequential_id = await deps.customers.nextSequentialId(input.organizationId);
     next.slug = customerSlug(organization.document_number_prefix, next.sequential_id);
-    const event = customerEvent(Subjects.customer.customerCreated, next, now, input.requestId);
+    const event = customerEvent(Subjects.customer.customerCreated, next, refs, now, input.requestId);
     if (await deps.customers.insert(next, event)) {
       await deps.publish(next.id, event);
-      return { customer: next, created: true };
+      return { customer: next, refs, created: true };
     }
     // created concurrently by another request: retry as an update
     await backoff(attempt);

@@ -7,6 +7,7 @@ import type { Coupon } from "../../domain/types";
 import type { CatalogDeps } from "../deps";
 import { insertRecord, refuseIfInvalid } from "../write";
 import { billableMetricIdsOf, withMetricCodes, type CouponWithMetrics } from "./coupon-metrics";
+import { refuseUnknownPlans } from "./coupon-plans";
 
 export interface CouponChange {
   patch: Patch<Coupon>;
@@ -15,15 +16,16 @@ export interface CouponChange {
 }
 
 /**
- * Applies a change to a coupon: field errors (422), then unknown metrics (404), then
- * Lago's rule that a coupon is limited to plans or to metrics, not both (405).
- * Plan codes are stored as sent: plans do not exist in the catalog yet.
+ * Applies a change to a coupon: field errors (422), then unknown plans and unknown metrics (404),
+ * then Lago's rule that a coupon is limited to plans or to metrics, not both (405).
+ * Plans are kept by code (checked when sent), metrics by id.
  */
 export async function changedCoupon(deps: CatalogDeps, base: Coupon, change: CouponChange, now: Date, previous?: Coupon): Promise<Coupon> {
   const next = normalizeCoupon(applyPatch(base, change.patch, COUPON_PATCHABLE));
   refuseIfInvalid(couponViolations(next, now, previous));
   // Lago shows BigDecimals as "10.0"
   if (next.percentage_rate !== null) next.percentage_rate = decimalString(next.percentage_rate.trim());
+  if (change.patch.plan_codes) await refuseUnknownPlans(deps, base.organization_id, change.patch.plan_codes);
   if (change.billableMetricCodes !== undefined) {
     next.billable_metric_ids = await billableMetricIdsOf(deps, base.organization_id, change.billableMetricCodes);
   }

@@ -1,4 +1,5 @@
 import { or, presentTax, type Message } from "../../http/presenting";
+import { presentInvoiceCustomSection } from "../invoice-custom-sections/presenter";
 
 function address(a: Message | null | undefined) {
   return {
@@ -62,7 +63,7 @@ export function presentCustomer(c: Message) {
       sync_with_provider: i.sync_with_provider, subsidiary_id: or(i.subsidiary_id), targeted_object: or(i.targeted_object), email: or(i.email),
     })),
     taxes: (c.taxes ?? []).map(presentTax),
-    applicable_invoice_custom_sections: [],
+    applicable_invoice_custom_sections: (c.applicable_invoice_custom_sections ?? []).map(presentInvoiceCustomSection),
     error_details: [],
   };
 }

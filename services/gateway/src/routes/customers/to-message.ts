@@ -18,6 +18,9 @@ export function toCustomerInputMessage(input: CustomerInput) {
     metadata: (input.metadata ?? []).map((m) => ({ ...m, id: m.id ?? undefined })),
     tax_codes_set: input.tax_codes !== undefined,
     tax_codes: input.tax_codes ?? [],
+    // Lago treats null like absent here: the choice stays as it is
+    invoice_custom_section_codes_set: input.invoice_custom_section_codes != null,
+    invoice_custom_section_codes: input.invoice_custom_section_codes ?? [],
     integration_customers_set: input.integration_customers !== undefined,
     integration_customers: (input.integration_customers ?? []).map((i) => presence(i)),
   };

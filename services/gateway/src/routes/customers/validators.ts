@@ -56,7 +56,7 @@ export const customerInputSchema = z.object({
     targeted_object: text,
     email: text,
   })).max(20).nullish(),
-  invoice_custom_section_codes: z.array(z.string()).nullish(),
+  invoice_custom_section_codes: z.array(z.string().min(1).max(255)).max(50).nullish(),
 });
 
 export type CustomerInput = z.infer<typeof customerInputSchema>;

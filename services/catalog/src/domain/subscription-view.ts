@@ -1,0 +1,75 @@
+import { billingPeriodFor, trialEndedAt, type PlanInterval } from "@billing/pricing";
+import type { Subscription } from "./subscription";
+import type { PlanView } from "./views";
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** What the view needs of the subscription's plan. */
+export type PlanOfView = Pick<PlanView, "interval" | "amount_cents" | "amount_currency" | "trial_period" | "usage_thresholds">;
+
+/**
+ * The current billing period at `now`, from the pricing library, in the customer's zone: the
+ * period holding now for an active subscription, the last one for a terminated subscription,
+ * none for a pending or canceled one.
+ */
+export function currentBillingPeriod(s: Subscription, plan: Pick<PlanView, "interval">, now: Date): { from: Date; to: Date } | null {
+  if (!s.started_at || (s.status !== "active" && s.status !== "terminated")) return null;
+  const at = s.status === "terminated" && s.terminated_at ? s.terminated_at : now;
+  const period = billingPeriodFor(
+    {
+      interval: plan.interval as PlanInterval,
+      billing_time: s.billing_time,
+      subscription_at: s.subscription_at,
+      started_at: s.started_at,
+      terminated_at: s.terminated_at,
+      timezone: s.timezone,
+    },
+    at,
+  );
+  return { from: period.from_datetime, to: period.to_datetime };
+}
+
+/** The trial's end once it has passed (trials count from the first start of the external id). */
+export function trialEnd(s: Subscription, plan: Pick<PlanView, "trial_period">, now: Date): Date | null {
+  const end = s.initial_started_at ? trialEndedAt(s.initial_started_at, plan.trial_period) : null;
+  return end && end.getTime() <= now.getTime() ? end : null;
+}
+
+/** The public view of a subscription (list items; create and retrieve add `plan` and `applicable_usage_thresholds`). */
+export function subscriptionView(s: Subscription, plan: PlanOfView, now: Date) {
+  const period = currentBillingPeriod(s, plan, now);
+  return {
+    svc_id: s.id,
+    external_id: s.external_id,
+    svc_customer_id: s.customer_id,
+    external_customer_id: s.external_customer_id,
+    billing_time: s.billing_time,
+    name: s.name,
+    plan_code: s.plan_code,
+    status: s.status,
+    created_at: s.created_at.toISOString(),
+    canceled_at: iso(s.canceled_at),
+    started_at: iso(s.started_at),
+    ending_at: iso(s.ending_at),
+    subscription_at: s.subscription_at.toISOString(),
+    terminated_at: iso(s.terminated_at),
+    trial_ended_at: iso(trialEnd(s, plan, now)),
+    previous_plan_code: s.previous_plan_code,
+    next_plan_code: s.next_plan_code,
+    downgrade_plan_date: s.downgrade_plan_date,
+    current_billing_period_started_at: iso(period?.from ?? null),
+    current_billing_period_ending_at: iso(period?.to ?? null),
+    on_termination_credit_note: s.on_termination_credit_note,
+    on_termination_invoice: s.on_termination_invoice,
+    plan_amount_cents: plan.amount_cents,
+    plan_amount_currency: plan.amount_currency,
+    applied_invoice_custom_sections: [] as unknown[],
+    payment_method: { payment_method_type: "provider", payment_method_id: null as string | null },
+  };
+}
+export type SubscriptionView = ReturnType<typeof subscriptionView>;
+
+/** The thresholds that apply to the subscription (its plan's). */
+export function applicableUsageThresholds(plan: PlanOfView) {
+  return plan.usage_thresholds.map((t) => ({ threshold_display_name: t.threshold_display_name, amount_cents: t.amount_cents, recurring: t.recurring }));
+}

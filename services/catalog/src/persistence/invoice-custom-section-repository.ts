@@ -1,0 +1,20 @@
+import type { Model } from "mongoose";
+import type { InvoiceCustomSection } from "../domain/invoice-custom-section";
+import { CatalogRepository } from "./catalog-repository";
+
+type Doc = Omit<InvoiceCustomSection, "id"> & { _id: string; live_key: string };
+
+/** The invoice_custom_sections collection: the catalog's usual reads and writes, plus the organization's applied sections. */
+export class InvoiceCustomSectionRepository extends CatalogRepository<InvoiceCustomSection> {
+  constructor(private readonly sections: Model<any>) {
+    super(sections);
+  }
+
+  /** The live sections applied to the organization (at most a handful per organization). */
+  async listApplied(organizationId: string): Promise<InvoiceCustomSection[]> {
+    const docs = await this.sections
+      .find({ organization_id: organizationId, deleted_at: null, applied_to_organization: true }, { outbox: 0 })
+      .lean<Doc[]>();
+    return docs.map(({ _id, live_key: _key, ...rest }) => ({ ...rest, id: _id }));
+  }
+}

@@ -1,0 +1,91 @@
+import type { Model } from "mongoose";
+import type { Envelope } from "@billing/bus";
+import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import { slotOf, type Subscription, type SubscriptionStatus } from "../domain/subscription";
+
+type Doc = Omit<Subscription, "id"> & { _id: string; slot: string; outbox?: Envelope[] };
+
+/** What a write can run into besides success: another current subscription holds the slot, or the record changed meanwhile. */
+export type SubscriptionWrite = "ok" | "slot_taken" | "lost_race";
+
+export interface SubscriptionFilter {
+  externalCustomerId?: string;
+  planCode?: string;
+  statuses: SubscriptionStatus[];
+}
+
+const toDomain = ({ _id, slot: _slot, outbox: _outbox, ...rest }: Doc): Subscription => ({ ...rest, id: _id });
+const toDoc = ({ id, ...rest }: Subscription) => ({ ...rest, _id: id, slot: slotOf({ id, ...rest }) });
+const NO_OUTBOX = { outbox: 0 };
+
+/** Every subscription query is scoped to an organization, except the scheduler's due lists. */
+export class SubscriptionRepository {
+  constructor(private readonly model: Model<any>) {}
+
+  readonly outbox = () => embeddedOutboxStore(this.model);
+
+  async findById(organizationId: string, id: string): Promise<Subscription | null> {
+    const doc = await this.model.findOne({ organization_id: organizationId, _id: id }, NO_OUTBOX).lean<Doc>();
+    return doc ? toDomain(doc) : null;
+  }
+
+  /** The newest subscription of that external id in one of those states (listed by preference). */
+  async findByExternalId(organizationId: string, externalId: string, statuses: SubscriptionStatus[]): Promise<Subscription | null> {
+    const docs = await this.model
+      .find({ organization_id: organizationId, external_id: externalId, status: { $in: statuses } }, NO_OUTBOX)
+      .sort({ created_at: -1, _id: -1 })
+      .lean<Doc[]>();
+    const found = statuses.map((status) => docs.find((d) => d.status === status)).find(Boolean);
+    return found ? toDomain(found) : null;
+  }
+
+  /** Newest first, `_id` as tiebreaker. */
+  async list(organizationId: string, filter: SubscriptionFilter, page: PageRequest): Promise<{ items: Subscription[]; total: number }> {
+    const query: Record<string, unknown> = { organization_id: organizationId, status: { $in: filter.statuses } };
+    if (filter.externalCustomerId !== undefined) query.external_customer_id = filter.externalCustomerId;
+    if (filter.planCode !== undefined) query.plan_code = filter.planCode;
+    const [docs, total] = await Promise.all([
+      this.model.find(query, NO_OUTBOX).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<Doc[]>(),
+      this.model.countDocuments(query),
+    ]);
+    return { items: docs.map(toDomain), total };
+  }
+
+  /** Pending subscriptions whose activation time has come, every organization. */
+  async duePending(now: Date, limit: number): Promise<Subscription[]> {
+    const docs = await this.model.find({ status: "pending", activation_at: { $lte: now } }, NO_OUTBOX).sort({ activation_at: 1 }).limit(limit).lean<Doc[]>();
+    return docs.map(toDomain);
+  }
+
+  /** Active subscriptions whose ending_at has passed, every organization. */
+  async dueEnding(now: Date, limit: number): Promise<Subscription[]> {
+    const docs = await this.model.find({ status: "active", ending_at: { $lte: now } }, NO_OUTBOX).sort({ ending_at: 1 }).limit(limit).lean<Doc[]>();
+    return docs.map(toDomain);
+  }
+
+  async insert(subscription: Subscription, event?: Envelope): Promise<SubscriptionWrite> {
+    try {
+      await this.model.collection.insertOne({ ...toDoc(subscription), outbox: event ? [event] : [] } as never);
+      return "ok";
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return "slot_taken";
+      throw err;
+    }
+  }
+
+  /** Replaces a subscription if nobody changed it since `expectedUpdatedAt`. */
+  async replace(subscription: Subscription, expectedUpdatedAt: Date, event?: Envelope): Promise<SubscriptionWrite> {
+    const { _id, ...fields } = toDoc(subscription);
+    const update = event ? { $set: fields, $push: { outbox: event } } : { $set: fields };
+    try {
+      const result = await this.model.collection.updateOne(
+        { _id, organization_id: subscription.organization_id, updated_at: expectedUpdatedAt } as never,
+        update as never,
+      );
+      return result.matchedCount === 1 ? "ok" : "lost_race";
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return "slot_taken";
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import type { Logger } from "@billing/logger";
+import type { CatalogDeps } from "../deps";
+import { activateSubscription, terminateSubscription } from "./lifecycle";
+
+/**
+ * One pass of the subscription scheduler: pending subscriptions whose start has come become
+ * active (a downgrade ends the subscription it replaces), and active ones past their ending_at
+ * terminate. Each change is a guarded write, so several replicas may run passes at once.
+ * Returns how many subscriptions changed.
+ */
+export async function applyDueTransitions(deps: CatalogDeps, logger?: Logger, batch = 100): Promise<number> {
+  const now = deps.clock.now();
+  let changed = 0;
+  for (const s of await deps.subscriptions.duePending(now, batch)) {
+    try {
+      await activateSubscription(deps, s);
+      changed++;
+    } catch (err) {
+      logger?.error({ err, subscription: s.id }, "could not start a due subscription");
+    }
+  }
+  for (const s of await deps.subscriptions.dueEnding(now, batch)) {
+    try {
+      await terminateSubscription(deps, s, { at: s.ending_at! });
+      changed++;
+    } catch (err) {
+      logger?.error({ err, subscription: s.id }, "could not end a subscription at its ending_at");
+    }
+  }
+  return changed;
+}

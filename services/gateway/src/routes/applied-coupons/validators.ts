@@ -1,0 +1,30 @@
+import { isCurrencyCode } from "@billing/codes";
+import { z } from "zod";
+import { decimalInput, oneOf } from "../../http/fields";
+
+/**
+ * The `applied_coupon` object of POST /applied_coupons: the customer and the coupon are required;
+ * the other fields override the coupon's values (null keeps the coupon's value, as in Lago).
+ */
+export const appliedCouponSchema = z.object({
+  external_customer_id: z.string().trim().min(1).max(255),
+  coupon_code: z.string().trim().min(1).max(255),
+  frequency: oneOf(["once", "recurring", "forever"]).nullish(),
+  frequency_duration: z.number().int().min(0).max(10_000).nullish(),
+  amount_cents: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish(),
+  amount_currency: z.string().refine(isCurrencyCode, "value_is_invalid").nullish(),
+  percentage_rate: decimalInput.nullish(),
+});
+
+export type AppliedCouponInput = z.infer<typeof appliedCouponSchema>;
+
+/** A query parameter that may be repeated (`coupon_code[]=a&coupon_code[]=b`) or sent once; anything else is ignored. */
+export function stringList(value: unknown): string[] {
+  const values = Array.isArray(value) ? value : [value];
+  return values.filter((v): v is string => typeof v === "string" && v.length > 0);
+}
+
+/** A single string query parameter, or undefined. */
+export function stringParam(value: unknown): string | undefined {
+  return typeof value === "string" && value.length > 0 ? value : undefined;
+}

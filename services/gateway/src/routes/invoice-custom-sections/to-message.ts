@@ -1,0 +1,4 @@
+import { presence } from "../../http/presenting";
+import type { InvoiceCustomSectionInput } from "./validators";
+
+export const toInvoiceCustomSectionInputMessage = (input: InvoiceCustomSectionInput) => presence(input);

@@ -1,0 +1,54 @@
+import { Router, type Request } from "express";
+import type { RpcClient } from "@billing/grpc";
+import { ctx, organizationId } from "../../http/context";
+import { presentMeta, type Message } from "../../http/presenting";
+import { pageQuery, parseFields, wrapped } from "../../http/validation";
+import { presentSubscription } from "./presenter";
+import { toSubscriptionInputMessage } from "./to-message";
+import { listQuery, statusQuery, subscriptionCreateSchema, subscriptionErrorKey, subscriptionUpdateSchema, terminationQuery } from "./validators";
+
+type Reply = { subscription: Message };
+
+/** /api/v1/subscriptions: validation and shape only; the catalog service decides. */
+export function subscriptionsRouter(subscriptions: RpcClient): Router {
+  const router = Router();
+  const opts = (req: Request) => ({ requestId: ctx(req).requestId });
+  const key = (req: Request) => ({ organization_id: organizationId(req), external_id: req.params.external_id });
+  const status = (value: unknown) => parseFields(statusQuery, value ?? undefined, () => "status");
+  const send = (res: { json(body: unknown): void }, reply: Reply, withPlan = true) =>
+    res.json({ subscription: presentSubscription(reply.subscription, { withPlan }) });
+
+  router.post("/subscriptions", async (req, res) => {
+    const input = parseFields(subscriptionCreateSchema, wrapped(req, "subscription"), subscriptionErrorKey);
+    const message = { organization_id: organizationId(req), subscription: toSubscriptionInputMessage(input) };
+    send(res, await subscriptions.call<Reply>("CreateSubscription", message, opts(req)));
+  });
+
+  router.get("/subscriptions", async (req, res) => {
+    const query = parseFields(listQuery, req.query);
+    const statuses = query.status === undefined ? [] : [query.status].flat();
+    const message = { organization_id: organizationId(req), page: pageQuery(req), external_customer_id: query.external_customer_id, plan_code: query.plan_code, statuses };
+    const reply = await subscriptions.call<{ subscriptions: Message[]; meta: Message }>("ListSubscriptions", message, opts(req));
+    res.json({ subscriptions: reply.subscriptions.map((s) => presentSubscription(s, { withPlan: false })), meta: presentMeta(reply.meta) });
+  });
+
+  router.get("/subscriptions/:external_id", async (req, res) => {
+    send(res, await subscriptions.call<Reply>("GetSubscription", { ...key(req), status: status(req.query.status) }, opts(req)));
+  });
+
+  router.put("/subscriptions/:external_id", async (req, res) => {
+    const input = parseFields(subscriptionUpdateSchema, wrapped(req, "subscription"), subscriptionErrorKey);
+    // Lago reads `status` from the query or beside `subscription`; we also take it inside.
+    const picked = status(req.query.status ?? (req.body as Message).status ?? input.status);
+    if (picked && picked !== "active" && picked !== "pending") parseFields(subscriptionUpdateSchema, { status: picked }, () => "status");
+    const message = { ...key(req), status: picked, subscription: toSubscriptionInputMessage(input) };
+    send(res, await subscriptions.call<Reply>("UpdateSubscription", message, opts(req)));
+  });
+
+  router.delete("/subscriptions/:external_id", async (req, res) => {
+    const query = parseFields(terminationQuery, req.query);
+    send(res, await subscriptions.call<Reply>("EndSubscription", { ...key(req), ...query }, opts(req)));
+  });
+
+  return router;
+}

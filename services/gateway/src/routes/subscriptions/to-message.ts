@@ -1,0 +1,37 @@
+import { presence } from "../../http/presenting";
+import type { PlanOverrides, SubscriptionCreate, SubscriptionUpdate } from "./validators";
+
+const json = (value: unknown) => (value === undefined || value === null ? undefined : JSON.stringify(value));
+const optional = (value: unknown) => (value === null ? undefined : value);
+
+function overridesMessage(o: PlanOverrides | null | undefined) {
+  if (!o) return undefined;
+  const mc = o.minimum_commitment;
+  return {
+    ...presence(o, ["tax_codes", "charges", "minimum_commitment", "usage_thresholds"]),
+    tax_codes_set: o.tax_codes !== undefined,
+    tax_codes: o.tax_codes ?? [],
+    charges_set: o.charges !== undefined,
+    charges: (o.charges ?? []).map((c) => ({
+      ...presence(c, ["billable_metric_id", "properties", "filters", "tax_codes"]),
+      properties_json: json(c.properties),
+      filters_set: c.filters !== undefined && c.filters !== null,
+      filters: (c.filters ?? []).map((f) => ({
+        invoice_display_name: optional(f.invoice_display_name), properties_json: json(f.properties), values_json: JSON.stringify(f.values),
+      })),
+      tax_codes_set: c.tax_codes !== undefined,
+      tax_codes: c.tax_codes ?? [],
+    })),
+    minimum_commitment: mc ? { amount_cents: mc.amount_cents, invoice_display_name: optional(mc.invoice_display_name), tax_codes: mc.tax_codes ?? [] } : undefined,
+    usage_thresholds_set: o.usage_thresholds !== undefined,
+    usage_thresholds: (o.usage_thresholds ?? []).map((t) => ({
+      threshold_display_name: optional(t.threshold_display_name), amount_cents: t.amount_cents, recurring: optional(t.recurring),
+    })),
+  };
+}
+
+/** The proto SubscriptionInput (absent = not sent, null_fields = sent as null). */
+export function toSubscriptionInputMessage(input: Partial<SubscriptionCreate> & Partial<SubscriptionUpdate>) {
+  const { plan_overrides, status: _status, ...fields } = input;
+  return { ...presence(fields), plan_overrides: overridesMessage(plan_overrides) };
+}

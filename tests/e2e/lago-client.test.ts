@@ -1,0 +1,205 @@
+import { Client } from "lago-javascript-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openapiCheckedFetch } from "../support/openapi-checked-fetch";
+import { startE2E, type E2E } from "../support/platform";
+
+/**
+ * The official Lago JavaScript client against our API. Every response it receives is checked
+ * against the schema Lago's OpenAPI document gives that operation and status (openapiCheckedFetch):
+ * a mismatch fails the call. The client speaks `lago_id`; we answer `svc_id`, as the document we
+ * check against is renamed the same way.
+ */
+let e2e: E2E;
+let lago: ReturnType<typeof Client>;
+const checked = openapiCheckedFetch();
+
+beforeAll(async () => {
+  e2e = await startE2E("lago_client");
+  const org = e2e.organization("Lago Client Inc");
+  lago = Client(org.api_key, { baseUrl: `${e2e.platform.baseUrl}/api/v1`, customFetch: checked.fetch as typeof fetch });
+});
+
+afterAll(async () => {
+  await e2e?.stop();
+});
+
+/** The client rejects with the Response itself on an error status; this keeps the status and Lago's error body. */
+const failure = (call: Promise<unknown>) =>
+  call.then(
+    () => expect.fail("expected the call to fail"),
+    (res: { status: number; error: unknown }) => ({ status: res.status, error: res.error }),
+  );
+
+/** Lago's PaginationMeta for a page of a collection. */
+const meta = (page: number, perPage: number, total: number) => {
+  const pages = Math.ceil(total / perPage);
+  return { current_page: page, next_page: page < pages ? page + 1 : null, prev_page: page > 1 ? page - 1 : null, total_pages: pages, total_count: total };
+};
+
+const codes = (items: Array<{ code: string }>) => items.map((i) => i.code);
+
+describe("the Lago JavaScript client", () => {
+  const metricIds: Record<string, string> = {};
+
+  it("creates taxes, billable metrics, add-ons, coupons and plans", async () => {
+    const vat = (await lago.taxes.createTax({ tax: { name: "VAT", code: "vat", rate: "20.0", description: "standard rate" } })).data.tax;
+    expect(vat).toMatchObject({ code: "vat", rate: 20, applied_to_organization: false, description: "standard rate" });
+    await lago.taxes.createTax({ tax: { name: "Reduced VAT", code: "vat_reduced", rate: "5.5" } });
+    const zero = (await lago.taxes.createTax({ tax: { name: "Exempt", code: "vat_exempt", rate: "0" } })).data.tax;
+    expect(zero).toMatchObject({ rate: 0, description: null });
+
+    const calls = await lago.billableMetrics.createBillableMetric({
+      billable_metric: {
+        name: "API calls", code: "api_calls", aggregation_type: "sum_agg", field_name: "calls", recurring: false,
+        filters: [{ key: "region", values: ["eu", "us"] }],
+      },
+    });
+    expect(calls.data.billable_metric).toMatchObject({ code: "api_calls", aggregation_type: "sum_agg", filters: [{ key: "region", values: ["eu", "us"] }] });
+    const seats = await lago.billableMetrics.createBillableMetric({
+      billable_metric: { name: "Seats", code: "seats", aggregation_type: "unique_count_agg", field_name: "user_id", recurring: true },
+    });
+    expect(seats.data.billable_metric).toMatchObject({ recurring: true, weighted_interval: null, expression: null, filters: [] });
+    metricIds.api_calls = calls.data.billable_metric.svc_id;
+    metricIds.seats = seats.data.billable_metric.svc_id;
+
+    const setup = await lago.addOns.createAddOn({ add_on: { name: "Setup", code: "setup", amount_cents: 50_000, amount_currency: "EUR", tax_codes: ["vat"] } });
+    expect(setup.data.add_on).toMatchObject({ amount_cents: 50_000, amount_currency: "EUR", taxes: [expect.objectContaining({ code: "vat", rate: 20 })] });
+    await lago.addOns.createAddOn({ add_on: { name: "Training", code: "training", amount_cents: 20_000, amount_currency: "EUR", description: "half a day" } });
+
+    const welcome = await lago.coupons.createCoupon({
+      coupon: { name: "Welcome", code: "welcome", coupon_type: "fixed_amount", amount_cents: 1_000, amount_currency: "EUR", frequency: "once", expiration: "no_expiration" },
+    });
+    expect(welcome.data.coupon).toMatchObject({ amount_cents: 1_000, percentage_rate: null, reusable: true, expiration_at: null });
+    const loyal = await lago.coupons.createCoupon({
+      coupon: {
+        name: "Loyalty", code: "loyalty", coupon_type: "percentage", percentage_rate: "10", frequency: "recurring", frequency_duration: 3,
+        expiration: "time_limit", expiration_at: "2099-12-31T00:00:00Z", reusable: false,
+      },
+    });
+    expect(loyal.data.coupon).toMatchObject({ percentage_rate: "10.0", amount_cents: null, frequency_duration: 3, reusable: false });
+
+    const starter = await lago.plans.createPlan({
+      plan: {
+        name: "Starter", code: "starter", interval: "monthly", amount_cents: 1_000, amount_currency: "EUR", pay_in_advance: false, tax_codes: ["vat"],
+        charges: [
+          { billable_metric_id: metricIds.api_calls, charge_model: "standard", properties: { amount: "0.01" }, tax_codes: ["vat_reduced"] },
+          {
+            billable_metric_id: metricIds.seats, charge_model: "graduated",
+            properties: {
+              graduated_ranges: [
+                { from_value: 0, to_value: 5, per_unit_amount: "0", flat_amount: "0" },
+                { from_value: 6, to_value: null, per_unit_amount: "4", flat_amount: "0" },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    const plan = starter.data.plan;
+    expect(plan).toMatchObject({ code: "starter", amount_cents: 1_000, taxes: [expect.objectContaining({ code: "vat" })] });
+    expect(plan.charges?.map((c) => [c.billable_metric_code, c.charge_model, c.taxes?.map((t) => t.code)])).toEqual([
+      ["api_calls", "standard", ["vat_reduced"]],
+      ["seats", "graduated", []],
+    ]);
+    await lago.plans.createPlan({
+      plan: {
+        name: "Pro", code: "pro", interval: "yearly", amount_cents: 100_000, amount_currency: "EUR", pay_in_advance: true, tax_codes: ["vat"],
+        charges: [{ billable_metric_id: metricIds.api_calls, charge_model: "package", properties: { amount: "5", package_size: 1000, free_units: 100 } }],
+      },
+    });
+
+    // every call above went through the checked fetch
+    expect(new Set(checked.exchanges.map((e) => e.operationId))).toEqual(
+      new Set(["createTax", "createBillableMetric", "createAddOn", "createCoupon", "createPlan"]),
+    );
+  });
+
+  it("lists every catalog resource page by page, newest first", async () => {
+    type Page = { data: { meta: unknown } & Record<string, unknown> };
+    const catalog: Array<{ key: string; list: (query: { page?: number; per_page?: number }) => Promise<Page>; newestFirst: string[] }> = [
+      { key: "taxes", list: (q) => lago.taxes.findAllTaxes(q), newestFirst: ["vat_exempt", "vat_reduced", "vat"] },
+      { key: "billable_metrics", list: (q) => lago.billableMetrics.findAllBillableMetrics(q), newestFirst: ["seats", "api_calls"] },
+      { key: "add_ons", list: (q) => lago.addOns.findAllAddOns(q), newestFirst: ["training", "setup"] },
+      { key: "coupons", list: (q) => lago.coupons.findAllCoupons(q), newestFirst: ["loyalty", "welcome"] },
+      { key: "plans", list: (q) => lago.plans.findAllPlans(q), newestFirst: ["pro", "starter"] },
+    ];
+    for (const { key, list, newestFirst } of catalog) {
+      const total = newestFirst.length;
+      const all = (await list({})).data;
+      expect(codes(all[key] as Array<{ code: string }>), key).toEqual(newestFirst);
+      expect(all.meta, key).toEqual(meta(1, 100, total));
+      const second = (await list({ page: 2, per_page: 1 })).data;
+      expect(codes(second[key] as Array<{ code: string }>), key).toEqual([newestFirst[1]]);
+      expect(second.meta, key).toEqual(meta(2, 1, total));
+    }
+    expect(checked.exchanges.filter((e) => e.operationId.startsWith("findAll")).map((e) => e.schema)).toEqual(
+      ["TaxesPaginated", "BillableMetricsPaginated", "AddOnsPaginated", "CouponsPaginated", "PlansPaginated"].flatMap((s) => [s, s]),
+    );
+  });
+
+  it("reads and updates catalog resources, and answers an unknown code with Lago's 404", async () => {
+    expect((await lago.taxes.findTax("vat_reduced")).data.tax.rate).toBe(5.5);
+    expect((await lago.taxes.updateTax("vat_reduced", { tax: { rate: "7" } })).data.tax.rate).toBe(7);
+    expect((await lago.plans.findPlan("starter")).data.plan.charges).toHaveLength(2);
+    expect((await lago.coupons.updateCoupon("welcome", { coupon: { name: "Welcome aboard" } })).data.coupon.name).toBe("Welcome aboard");
+    expect(await failure(lago.taxes.findTax("nope"))).toEqual({ status: 404, error: { status: 404, error: "Not Found", code: "tax_not_found" } });
+    expect(await failure(lago.plans.findPlan("nope"))).toEqual({ status: 404, error: { status: 404, error: "Not Found", code: "plan_not_found" } });
+  });
+
+  const customer = "cust_lago_client";
+  const subscriptionId = "sub_lago_client";
+
+  it("subscribes a customer it does not know yet, creating the customer", async () => {
+    const created = await lago.subscriptions.createSubscription({
+      subscription: { external_customer_id: customer, plan_code: "starter", external_id: subscriptionId, billing_time: "anniversary" },
+    });
+    expect(created.data.subscription).toMatchObject({
+      external_id: subscriptionId, external_customer_id: customer, plan_code: "starter", status: "active", billing_time: "anniversary",
+      plan: expect.objectContaining({ code: "starter" }),
+    });
+    const found = await lago.customers.findCustomer(customer);
+    expect(found.data.customer).toMatchObject({ external_id: customer, svc_id: created.data.subscription.svc_customer_id });
+  });
+
+  it("applies coupons to the customer", async () => {
+    const welcome = await lago.appliedCoupons.applyCoupon({ applied_coupon: { external_customer_id: customer, coupon_code: "welcome" } });
+    expect(welcome.data.applied_coupon).toMatchObject({
+      coupon_code: "welcome", external_customer_id: customer, status: "active", amount_cents: 1_000, amount_currency: "EUR", frequency: "once",
+    });
+    const loyal = await lago.appliedCoupons.applyCoupon({ applied_coupon: { external_customer_id: customer, coupon_code: "loyalty" } });
+    expect(loyal.data.applied_coupon).toMatchObject({ coupon_code: "loyalty", percentage_rate: "10.0", frequency: "recurring", frequency_duration: 3 });
+    // loyalty is not reusable
+    expect(await failure(lago.appliedCoupons.applyCoupon({ applied_coupon: { external_customer_id: customer, coupon_code: "loyalty" } }))).toMatchObject({
+      status: 422, error: { code: "validation_errors", error_details: { coupon: ["coupon_is_not_reusable"] } },
+    });
+  });
+
+  it("lists applied coupons filtered by coupon_code[]", async () => {
+    const one = await lago.appliedCoupons.findAllAppliedCoupons({ "coupon_code[]": ["loyalty"] });
+    expect(one.data.applied_coupons.map((c) => c.coupon_code)).toEqual(["loyalty"]);
+    expect(one.data.meta).toEqual(meta(1, 100, 1));
+    const both = await lago.appliedCoupons.findAllAppliedCoupons({ "coupon_code[]": ["welcome", "loyalty"], external_customer_id: customer });
+    expect(both.data.applied_coupons.map((c) => c.coupon_code).sort()).toEqual(["loyalty", "welcome"]);
+    const paged = await lago.appliedCoupons.findAllAppliedCoupons({ "coupon_code[]": ["welcome", "loyalty"], page: 2, per_page: 1 });
+    expect(paged.data.meta).toEqual(meta(2, 1, 2));
+    expect((await lago.appliedCoupons.findAllAppliedCoupons({ "coupon_code[]": ["nope"] })).data.applied_coupons).toEqual([]);
+  });
+
+  it("lists the customer's subscriptions", async () => {
+    const list = await lago.subscriptions.findAllSubscriptions({ external_customer_id: customer });
+    expect(list.data.subscriptions.map((s) => [s.external_id, s.status, s.plan_code])).toEqual([[subscriptionId, "active", "starter"]]);
+    expect(list.data.meta).toEqual(meta(1, 100, 1));
+    expect((await lago.subscriptions.findAllSubscriptions({ external_customer_id: "someone_else" })).data.subscriptions).toEqual([]);
+  });
+
+  it("terminates the subscription", async () => {
+    const terminated = await lago.subscriptions.destroySubscription(subscriptionId);
+    expect(terminated.data.subscription).toMatchObject({ external_id: subscriptionId, status: "terminated", terminated_at: expect.any(String) });
+    expect((await lago.subscriptions.findAllSubscriptions({ external_customer_id: customer })).data.subscriptions).toEqual([]);
+    const history = await lago.subscriptions.findAllSubscriptions({ external_customer_id: customer, "status[]": ["terminated"] });
+    expect(history.data.subscriptions.map((s) => [s.external_id, s.status])).toEqual([[subscriptionId, "terminated"]]);
+    expect(await failure(lago.subscriptions.destroySubscription(subscriptionId))).toMatchObject({
+      status: 404, error: { code: "subscription_not_found" },
+    });
+  });
+});
