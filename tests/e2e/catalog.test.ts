@@ -190,6 +190,8 @@ describe("coupons end to end", () => {
   });
 
   it("updates, lists, and terminates a coupon on DELETE", async () => {
+    const plan = { name: "Basic", code: "basic", interval: "monthly", amount_cents: 1000, amount_currency: "USD", pay_in_advance: false };
+    expect((await asA("POST", "/plans", { plan })).status).toBe(200);
     const updated = await asA("PUT", "/coupons/startup", { coupon: { name: "Startup deal", applies_to: { plan_codes: ["basic"] } } });
     expect(updated.body.coupon).toMatchObject({ name: "Startup deal", amount_cents: 5000, limited_plans: true, plan_codes: ["basic"] });
 

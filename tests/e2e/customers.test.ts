@@ -1,5 +1,6 @@
 import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@billing/testkit";
 import { startE2E, type E2E } from "../support/platform";
 import { api } from "../support/api";
 import { openapiErrors } from "../support/openapi";
@@ -186,3 +187,100 @@ describe("customers end to end", () => {
   });
 });
 
+
+describe("customer taxes and invoice custom sections end to end", () => {
+  let asC: ReturnType<typeof api>;
+  let asD: ReturnType<typeof api>;
+  let orgC: { organization_id: string; api_key: string };
+  const codesOf = (list: Array<{ code: string }>) => list.map((x) => x.code);
+
+  beforeAll(() => {
+    orgC = e2e.organization("Initech");
+    asC = api(e2e.platform.baseUrl, orgC.api_key);
+    asD = api(e2e.platform.baseUrl, e2e.organization("Umbrella").api_key);
+  });
+
+  it("shows the full taxes of a customer's tax codes, in its responses and its events", async () => {
+    const vat = (await asC("POST", "/taxes", { tax: { name: "French VAT", code: "fr_vat", rate: "20.0", description: "standard" } })).body.tax;
+    await asC("POST", "/taxes", { tax: { name: "Reduced", code: "fr_reduced", rate: 5.5 } });
+    const events = nats.subscribe("billing.customer.customer.created");
+
+    const res = await asC("POST", "/customers", { customer: { external_id: "taxed", tax_codes: ["fr_vat", "fr_reduced"] } });
+    expect(res.status).toBe(200);
+    expect(openapiErrors("Customer", res.body)).toEqual([]);
+    expect(res.body.customer.taxes).toEqual([
+      { svc_id: vat.svc_id, name: "French VAT", code: "fr_vat", description: "standard", rate: 20, applied_to_organization: false, created_at: vat.created_at },
+      expect.objectContaining({ code: "fr_reduced", rate: 5.5, description: null }),
+    ]);
+    for await (const msg of events) {
+      const envelope = msg.json<{ organization_id: string; data: { customer: { taxes: Array<{ code: string }> } } }>();
+      if (envelope.organization_id !== orgC.organization_id) continue;
+      expect(codesOf(envelope.data.customer.taxes)).toEqual(["fr_vat", "fr_reduced"]);
+      break;
+    }
+
+    const got = await asC("GET", "/customers/taxed");
+    expect(got.body.customer.taxes).toEqual(res.body.customer.taxes);
+    await asC("DELETE", "/taxes/fr_reduced");
+    await asC("POST", "/customers", { customer: { external_id: "taxed_too", tax_codes: ["fr_vat"] } });
+    const list = await asC("GET", "/customers");
+    expect(openapiErrors("CustomersPaginated", list.body)).toEqual([]);
+    expect(list.body.customers.map((c: { taxes: Array<{ code: string }> }) => codesOf(c.taxes))).toEqual([["fr_vat"], ["fr_vat"]]);
+    const deleted = await asC("DELETE", "/customers/taxed_too");
+    expect(codesOf(deleted.body.customer.taxes)).toEqual(["fr_vat"]);
+  });
+
+  it("answers 404 tax_not_found for an unknown tax code and stores nothing", async () => {
+    const taxNotFound = { status: 404, body: { status: 404, error: "Not Found", code: "tax_not_found" } };
+    expect(await asC("POST", "/customers", { customer: { external_id: "untaxed", tax_codes: ["fr_vat", "nope"] } })).toEqual(taxNotFound);
+    expect((await asC("GET", "/customers/untaxed")).status).toBe(404);
+    // another organization's tax is unknown here too
+    await asD("POST", "/taxes", { tax: { name: "Theirs", code: "their_vat", rate: "1" } });
+    expect(await asC("POST", "/customers", { customer: { external_id: "taxed", name: "Renamed", tax_codes: ["their_vat"] } })).toEqual(taxNotFound);
+    const kept = (await asC("GET", "/customers/taxed")).body.customer;
+    expect([kept.name, codesOf(kept.taxes)]).toEqual([null, ["fr_vat"]]);
+  });
+
+  it("shows the organization's sections, the customer's own choice, or none when it skips them", async () => {
+    const bank = await asC("POST", "/invoice_custom_sections", {
+      invoice_custom_section: { name: "Bank", code: "bank", details: "IBAN", display_name: "Pay to", applied_to_organization: true },
+    });
+    await asC("POST", "/invoice_custom_sections", { invoice_custom_section: { name: "Own", code: "own" } });
+
+    const fallback = await asC("POST", "/customers", { customer: { external_id: "sections" } });
+    expect(openapiErrors("Customer", fallback.body)).toEqual([]);
+    expect(fallback.body.customer.applicable_invoice_custom_sections).toEqual([bank.body.invoice_custom_section]);
+
+    const chose = await asC("POST", "/customers", { customer: { external_id: "sections", invoice_custom_section_codes: ["own"] } });
+    expect(codesOf(chose.body.customer.applicable_invoice_custom_sections)).toEqual(["own"]);
+    const skipped = await asC("POST", "/customers", { customer: { external_id: "sections", skip_invoice_custom_sections: true } });
+    expect([skipped.body.customer.skip_invoice_custom_sections, skipped.body.customer.applicable_invoice_custom_sections]).toEqual([true, []]);
+    expect(await asC("POST", "/customers", { customer: { external_id: "sections", skip_invoice_custom_sections: true, invoice_custom_section_codes: ["own"] } })).toEqual({
+      status: 422,
+      body: { status: 422, error: "Unprocessable Entity", code: "validation_errors", error_details: { invoice_custom_sections: ["skip_sections_and_selected_ids_sent_together"] } },
+    });
+    const back = await asC("POST", "/customers", { customer: { external_id: "sections", invoice_custom_section_codes: [] } });
+    expect([back.body.customer.skip_invoice_custom_sections, codesOf(back.body.customer.applicable_invoice_custom_sections)]).toEqual([false, ["bank"]]);
+  });
+
+  it("shows a second organization none of another's sections", async () => {
+    const theirs = await asD("POST", "/customers", { customer: { external_id: "sections", invoice_custom_section_codes: ["bank", "own"] } });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.customer.applicable_invoice_custom_sections).toEqual([]);
+    expect((await asD("GET", "/customers/sections")).body.customer.applicable_invoice_custom_sections).toEqual([]);
+  });
+
+  it("answers a clean 503 when the catalog is down, and recovers when it is back", async () => {
+    await e2e.platform.kill("catalog");
+    try {
+      expect(await asC("GET", "/customers/taxed")).toEqual({ status: 503, body: { status: 503, error: "Service Unavailable" } });
+      expect((await asC("GET", "/customers")).status).toBe(503);
+      expect((await asC("GET", "/billing_entities/default")).status).toBe(200); // the customer service itself still answers
+    } finally {
+      await e2e.platform.start("catalog");
+    }
+    // the customer service's channel reconnects after gRPC's backoff (about a second here)
+    await waitFor(async () => (await asC("GET", "/customers/taxed")).status === 200, { what: "the catalog back" });
+    expect(codesOf((await asC("GET", "/customers/taxed")).body.customer.taxes)).toEqual(["fr_vat"]);
+  });
+});

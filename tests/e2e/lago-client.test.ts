@@ -27,7 +27,10 @@ afterAll(async () => {
 const failure = (call: Promise<unknown>) =>
   call.then(
     () => expect.fail("expected the call to fail"),
-    (res: { status: number; error: unknown }) => ({ status: res.status, error: res.error }),
+    (rejection: Error | { status: number; error: unknown }) => {
+      if (rejection instanceof Error) throw rejection; // the response did not match the document
+      return { status: rejection.status, error: rejection.error };
+    },
   );
 
 /** Lago's PaginationMeta for a page of a collection. */
@@ -137,13 +140,47 @@ describe("the Lago JavaScript client", () => {
     );
   });
 
-  it("reads and updates catalog resources, and answers an unknown code with Lago's 404", async () => {
+  it("reads, updates and deletes catalog resources", async () => {
     expect((await lago.taxes.findTax("vat_reduced")).data.tax.rate).toBe(5.5);
-    expect((await lago.taxes.updateTax("vat_reduced", { tax: { rate: "7" } })).data.tax.rate).toBe(7);
-    expect((await lago.plans.findPlan("starter")).data.plan.charges).toHaveLength(2);
-    expect((await lago.coupons.updateCoupon("welcome", { coupon: { name: "Welcome aboard" } })).data.coupon.name).toBe("Welcome aboard");
+    expect((await lago.taxes.updateTax("vat_reduced", { tax: { rate: "7", description: "lowered" } })).data.tax).toMatchObject({ rate: 7, description: "lowered" });
+    expect((await lago.taxes.destroyTax("vat_exempt")).data.tax.code).toBe("vat_exempt");
+
+    const seats = await lago.billableMetrics.updateBillableMetric("seats", { billable_metric: { description: "distinct users", filters: [{ key: "tier", values: ["pro"] }] } });
+    expect(seats.data.billable_metric).toMatchObject({ description: "distinct users", field_name: "user_id", filters: [{ key: "tier", values: ["pro"] }] });
+    expect((await lago.billableMetrics.findBillableMetric("seats")).data.billable_metric).toEqual(seats.data.billable_metric);
+    await lago.billableMetrics.createBillableMetric({ billable_metric: { name: "Temporary", code: "temporary", aggregation_type: "count_agg" } });
+    expect((await lago.billableMetrics.destroyBillableMetric("temporary")).data.billable_metric.code).toBe("temporary");
+
+    expect((await lago.addOns.updateAddOn("setup", { add_on: { invoice_display_name: "Onboarding", tax_codes: [] } })).data.add_on).toMatchObject({
+      invoice_display_name: "Onboarding", amount_cents: 50_000, taxes: [],
+    });
+    expect((await lago.addOns.findAddOn("training")).data.add_on.description).toBe("half a day");
+    expect((await lago.addOns.destroyAddOn("training")).data.add_on.code).toBe("training");
+
+    expect((await lago.coupons.updateCoupon("welcome", { coupon: { name: "Welcome aboard" } })).data.coupon).toMatchObject({ name: "Welcome aboard", amount_cents: 1_000 });
+    await lago.coupons.createCoupon({ coupon: { name: "Gone", code: "gone", coupon_type: "percentage", percentage_rate: "5", frequency: "forever", expiration: "no_expiration" } });
+    expect((await lago.coupons.destroyCoupon("gone")).data.coupon).toMatchObject({ code: "gone", terminated_at: expect.any(String) });
+    expect((await lago.coupons.findCoupon("loyalty")).data.coupon.expiration_at).toBe("2099-12-31T00:00:00.000Z");
+
+    // an optional plan value that is not set is null, as Lago's server sends it
+    const starter = (await lago.plans.findPlan("starter")).data.plan;
+    expect(starter).toMatchObject({ description: null, invoice_display_name: null, trial_period: null, minimum_commitment: null });
+    const updated = await lago.plans.updatePlan("starter", { plan: { description: "for small teams", trial_period: 14 } });
+    expect(updated.data.plan).toMatchObject({ description: "for small teams", trial_period: 14, charges: starter.charges });
+    expect((await lago.plans.destroyPlan("pro")).data.plan.code).toBe("pro");
+  });
+
+  it("answers errors in Lago's shapes: 404 for an unknown code, 422 for a duplicate, 401 for an unknown key", async () => {
     expect(await failure(lago.taxes.findTax("nope"))).toEqual({ status: 404, error: { status: 404, error: "Not Found", code: "tax_not_found" } });
-    expect(await failure(lago.plans.findPlan("nope"))).toEqual({ status: 404, error: { status: 404, error: "Not Found", code: "plan_not_found" } });
+    expect(await failure(lago.plans.findPlan("pro"))).toEqual({ status: 404, error: { status: 404, error: "Not Found", code: "plan_not_found" } });
+    expect(await failure(lago.taxes.createTax({ tax: { name: "Again", code: "vat", rate: "1" } }))).toEqual({
+      status: 422, error: { status: 422, error: "Unprocessable Entity", code: "validation_errors", error_details: { code: ["value_already_exist"] } },
+    });
+    const stranger = Client("sk_unknown_key", { baseUrl: `${e2e.platform.baseUrl}/api/v1`, customFetch: checked.fetch as typeof fetch });
+    expect(await failure(stranger.coupons.findAllCoupons())).toEqual({ status: 401, error: { status: 401, error: "Unauthorized" } });
+    expect(checked.exchanges.filter((e) => e.status !== 200).map((e) => e.schema)).toEqual([
+      "ApiErrorNotFound", "ApiErrorNotFound", "ApiErrorUnprocessableEntity", "ApiErrorUnauthorized",
+    ]);
   });
 
   const customer = "cust_lago_client";

@@ -98,6 +98,9 @@ describe("subscriptions end to end", () => {
     const page = await asA("GET", "/subscriptions?per_page=1&page=2&status[]=active&status[]=pending&external_customer_id=cus_3");
     expect(page.body.meta).toEqual({ current_page: 2, next_page: null, prev_page: 1, total_pages: 2, total_count: 2 });
     expect(page.body.subscriptions.map((s: { external_id: string }) => s.external_id)).toEqual(["sub_p"]);
+    const ofCustomer = await asA("GET", "/customers/cus_3/subscriptions?status[]=pending");
+    expect(openapiErrors("SubscriptionsPaginated", ofCustomer.body)).toEqual([]);
+    expect(ofCustomer.body.subscriptions.map((s: { external_id: string }) => s.external_id)).toEqual(["sub_p"]);
   });
 
   it("answers bad input with 400/422/404 and stores nothing; another organization sees nothing", async () => {

@@ -19,4 +19,7 @@ describe("pageMeta", () => {
   it("skips whole pages", () => {
     expect(skipOf({ page: 3, perPage: 25 })).toBe(50);
   });
+  it("has no previous page past the last one, like Lago's paginator", () => {
+    expect(pageMeta(3, { page: 5, perPage: 2 })).toEqual({ current_page: 5, next_page: null, prev_page: null, total_pages: 2, total_count: 3 });
+  });
 });

@@ -18,7 +18,8 @@ export function pageMeta(totalCount: number, { page, perPage }: PageRequest): Pa
   return {
     current_page: page,
     next_page: page < totalPages ? page + 1 : null,
-    prev_page: page > 1 ? page - 1 : null,
+    // Past the last page there is neither a next nor a previous page (Kaminari's out_of_range).
+    prev_page: page > 1 && page <= totalPages ? page - 1 : null,
     total_pages: totalPages,
     total_count: totalCount,
   };

@@ -7,6 +7,8 @@ import { addOnHandlers } from "./grpc/add-on-handlers";
 import { appliedCouponHandlers } from "./grpc/applied-coupon-handlers";
 import { billableMetricHandlers } from "./grpc/billable-metric-handlers";
 import { couponHandlers } from "./grpc/coupon-handlers";
+import { entitlementHandlers } from "./grpc/entitlement-handlers";
+import { featureHandlers } from "./grpc/feature-handlers";
 import { invoiceCustomSectionHandlers } from "./grpc/invoice-custom-section-handlers";
 import { planHandlers } from "./grpc/plan-handlers";
 import { subscriptionHandlers } from "./grpc/subscription-handlers";
@@ -16,7 +18,10 @@ import { registerAppliedCouponModel } from "./persistence/applied-coupon-model";
 import { AppliedCouponRepository } from "./persistence/applied-coupon-repository";
 import { CatalogRepository } from "./persistence/catalog-repository";
 import { InvoiceCustomSectionRepository } from "./persistence/invoice-custom-section-repository";
+import { FeatureRepository } from "./persistence/feature-repository";
 import { registerModels } from "./persistence/models";
+import { registerPlanEntitlementModel } from "./persistence/plan-entitlement-model";
+import { PlanEntitlementRepository } from "./persistence/plan-entitlement-repository";
 import { registerSubscriptionModel } from "./persistence/subscription-model";
 import { SubscriptionRepository } from "./persistence/subscription-repository";
 import { startSubscriptionScheduler } from "./schedule/subscription-scheduler";
@@ -44,6 +49,8 @@ void runBackendService("catalog", async ({ config, env, connection, bus, clock, 
     appliedCoupons: new AppliedCouponRepository(registerAppliedCouponModel(connection), models.coupons),
     childPlans: new CatalogRepository<Plan>(models.childPlans, (plan) => plan.id),
     subscriptions,
+    features: new FeatureRepository(models.features),
+    planEntitlements: new PlanEntitlementRepository(registerPlanEntitlementModel(connection)),
     invoiceCustomSections: new InvoiceCustomSectionRepository(models.invoiceCustomSections),
     clock,
     customers,
@@ -64,6 +71,8 @@ void runBackendService("catalog", async ({ config, env, connection, bus, clock, 
         handlers: appliedCouponHandlers(deps),
       },
       { service: loadService(`${PROTO}/subscriptions.proto`, "billing.catalog.v1.SubscriptionService"), handlers: subscriptionHandlers(deps) },
+      { service: loadService(`${PROTO}/features.proto`, "billing.catalog.v1.FeatureService"), handlers: featureHandlers(deps) },
+      { service: loadService(`${PROTO}/entitlements.proto`, "billing.catalog.v1.EntitlementService"), handlers: entitlementHandlers(deps) },
       {
         service: loadService(`${PROTO}/invoice_custom_sections.proto`, "billing.catalog.v1.InvoiceCustomSectionService"),
         handlers: invoiceCustomSectionHandlers(deps),

@@ -6,12 +6,14 @@ import { getCoupon } from "../src/use-cases/coupons/get-coupon";
 import { listCoupons } from "../src/use-cases/coupons/list-coupons";
 import { terminateCoupon } from "../src/use-cases/coupons/terminate-coupon";
 import { updateCoupon } from "../src/use-cases/coupons/update-coupon";
+import { createPlan } from "../src/use-cases/plans/create-plan";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
 beforeAll(async () => (h = await startHarness("catalog_coupons")));
 afterAll(() => h.close());
 
+const plan = (code: string) => ({ patch: { name: code, code, interval: "monthly", amount_cents: 100, amount_currency: "USD", pay_in_advance: false } });
 const fixed = { name: "Startup", code: "startup", coupon_type: "fixed_amount", amount_cents: 5000, amount_currency: "USD", frequency: "once", expiration: "no_expiration" };
 
 describe("coupons against MongoDB", () => {
@@ -51,13 +53,15 @@ describe("coupons against MongoDB", () => {
   it("refuses a coupon limited both to plans and to metrics (405)", async () => {
     const org = h.org();
     await createBillableMetric(h.deps, org, { name: "Calls", code: "calls", aggregation_type: "count_agg" });
+    await createPlan(h.deps, org, plan("p"));
     await expect(createCoupon(h.deps, org, { patch: { ...fixed, plan_codes: ["p"] }, billableMetricCodes: ["calls"] })).rejects.toMatchObject({
       kind: "not_allowed", code: "only_one_limitation_type_per_coupon_allowed",
     });
   });
 
-  it("updates only what is sent and stores plan codes as sent", async () => {
+  it("updates only what is sent and stores the codes of existing plans", async () => {
     const org = h.org();
+    await createPlan(h.deps, org, plan("basic"));
     await createCoupon(h.deps, org, { patch: fixed });
     const { coupon } = await updateCoupon(h.deps, org, "startup", { patch: { name: "Renamed", plan_codes: ["basic", "basic"] } });
     expect(coupon).toMatchObject({ name: "Renamed", amount_cents: 5000, plan_codes: ["basic"], limited_plans: true });

@@ -10,7 +10,10 @@ import { registerAppliedCouponModel } from "../src/persistence/applied-coupon-mo
 import { AppliedCouponRepository } from "../src/persistence/applied-coupon-repository";
 import { CatalogRepository } from "../src/persistence/catalog-repository";
 import { InvoiceCustomSectionRepository } from "../src/persistence/invoice-custom-section-repository";
+import { FeatureRepository } from "../src/persistence/feature-repository";
 import { registerModels, type Models } from "../src/persistence/models";
+import { registerPlanEntitlementModel } from "../src/persistence/plan-entitlement-model";
+import { PlanEntitlementRepository } from "../src/persistence/plan-entitlement-repository";
 import { registerSubscriptionModel } from "../src/persistence/subscription-model";
 import { SubscriptionRepository } from "../src/persistence/subscription-repository";
 import type { CatalogDeps } from "../src/use-cases/deps";
@@ -34,6 +37,7 @@ export async function startHarness(label: string): Promise<Harness> {
   const models = registerModels(connection);
   const subscriptions = new SubscriptionRepository(registerSubscriptionModel(connection));
   const appliedCoupons = new AppliedCouponRepository(registerAppliedCouponModel(connection), models.coupons);
+  const planEntitlements = new PlanEntitlementRepository(registerPlanEntitlementModel(connection));
   await initModels(connection);
   const bus = await connectBus({ url: infraUrls().natsUrl, name: `${label}-test` });
   await ensureStream(bus.jsm, Streams.catalog);
@@ -50,6 +54,8 @@ export async function startHarness(label: string): Promise<Harness> {
     appliedCoupons,
     childPlans: new CatalogRepository<Plan>(models.childPlans, (plan) => plan.id),
     subscriptions,
+    features: new FeatureRepository(models.features),
+    planEntitlements,
     invoiceCustomSections: new InvoiceCustomSectionRepository(models.invoiceCustomSections),
     clock,
     customers,

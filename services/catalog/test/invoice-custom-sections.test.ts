@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadService, RpcClient, startGrpcServer } from "@billing/grpc";
+import { silentLogger } from "@billing/logger";
 import { invoiceCustomSectionHandlers } from "../src/grpc/invoice-custom-section-handlers";
 import { createInvoiceCustomSection } from "../src/use-cases/invoice-custom-sections/create-invoice-custom-section";
 import { deleteInvoiceCustomSection } from "../src/use-cases/invoice-custom-sections/delete-invoice-custom-section";
@@ -13,6 +15,7 @@ import { deleteTax } from "../src/use-cases/taxes/delete-tax";
 import { resolveTaxes } from "../src/use-cases/taxes/resolve-taxes";
 import { startHarness, type Harness } from "./harness";
 
+const PROTO = "billing/catalog/v1/invoice_custom_sections.proto";
 let h: Harness;
 beforeAll(async () => (h = await startHarness("catalog_sections")));
 afterAll(() => h.close());
@@ -96,21 +99,34 @@ describe("invoice custom sections against MongoDB", () => {
     expect((await listAppliedInvoiceCustomSections(h.deps, org)).map((s) => s.code)).toEqual(["b", "c"]);
   });
 
-  it("answers the gRPC handlers in the proto's shape", async () => {
+  it("answers over gRPC: absent fields stay unchanged, explicit nulls clear, optional fields come back absent", async () => {
     const org = h.org();
-    const handlers = invoiceCustomSectionHandlers(h.deps);
-    const ctx = {} as never;
-    const created = await handlers.CreateInvoiceCustomSection!(
-      { organization_id: org, invoice_custom_section: { name: "Bank", code: "bank", description: "d", null_fields: ["details"] } },
-      ctx,
-    );
-    expect(created.invoice_custom_section).toMatchObject({
-      name: "Bank", code: "bank", description: "d", details: null, applied_to_organization: false, organization_id: org,
+    const server = await startGrpcServer({
+      host: "127.0.0.1", port: 0, logger: silentLogger,
+      bindings: [{ service: loadService(PROTO, "billing.catalog.v1.InvoiceCustomSectionService"), handlers: invoiceCustomSectionHandlers(h.deps) }],
     });
-    const listed = await handlers.ListInvoiceCustomSections!({ organization_id: org, page: { page: 1, per_page: 10 } }, ctx);
-    expect(listed.meta).toMatchObject({ current_page: 1, total_count: 1 });
-    const resolved = await handlers.ResolveInvoiceCustomSections!({ organization_id: org, codes: ["bank"], ids: [] }, ctx);
-    expect(resolved.invoice_custom_sections).toHaveLength(1);
+    const client = new RpcClient(loadService(PROTO, "billing.catalog.v1.InvoiceCustomSectionService"), `127.0.0.1:${server.port}`);
+    type Reply = { invoice_custom_section: Record<string, unknown> };
+    try {
+      const created = await client.call<Reply>("CreateInvoiceCustomSection", {
+        organization_id: org, invoice_custom_section: { name: "Bank", code: "bank", details: "IBAN", applied_to_organization: true },
+      });
+      expect(created.invoice_custom_section).toMatchObject({ code: "bank", details: "IBAN", applied_to_organization: true, organization_id: org });
+      expect(created.invoice_custom_section.description).toBeUndefined();
+      const updated = await client.call<Reply>("UpdateInvoiceCustomSection", {
+        organization_id: org, code: "bank", invoice_custom_section: { name: "Bank 2", null_fields: ["details"] },
+      });
+      expect(updated.invoice_custom_section).toMatchObject({ name: "Bank 2", applied_to_organization: true });
+      expect(updated.invoice_custom_section.details).toBeUndefined();
+      const applied = await client.call<{ invoice_custom_sections: unknown[] }>("ListAppliedInvoiceCustomSections", { organization_id: org });
+      expect(applied.invoice_custom_sections).toHaveLength(1);
+      await expect(client.call("GetInvoiceCustomSection", { organization_id: org, code: "nope" })).rejects.toMatchObject({
+        code: "invoice_custom_section_not_found",
+      });
+    } finally {
+      client.close();
+      await server.shutdown();
+    }
   });
 });
 

@@ -12,6 +12,8 @@ import { billableMetricsRouter } from "./routes/billable-metrics/route";
 import { billingEntitiesRouter } from "./routes/billing-entities/route";
 import { couponsRouter } from "./routes/coupons/route";
 import { customersRouter } from "./routes/customers/route";
+import { entitlementsRouter } from "./routes/entitlements/route";
+import { featuresRouter } from "./routes/features/route";
 import { healthRouter } from "./routes/health";
 import { invoiceCustomSectionsRouter } from "./routes/invoice-custom-sections/route";
 import { plansRouter } from "./routes/plans/route";
@@ -55,6 +57,8 @@ export function createApp(config: GatewayConfig, clients: Clients, logger: Logge
   api.use(plansRouter(clients.catalog.plans));
   api.use(subscriptionsRouter(clients.catalog.subscriptions));
   api.use(invoiceCustomSectionsRouter(clients.catalog.invoiceCustomSections));
+  api.use(featuresRouter(clients.catalog.features));
+  api.use(entitlementsRouter(clients.catalog.entitlements));
   app.use("/api/v1", api);
 
   app.use(notFound);

@@ -14,6 +14,8 @@ function catalogClients(address: string, deadline: number) {
     plans: client("plans.proto", "PlanService"),
     subscriptions: client("subscriptions.proto", "SubscriptionService"),
     invoiceCustomSections: client("invoice_custom_sections.proto", "InvoiceCustomSectionService"),
+    features: client("features.proto", "FeatureService"),
+    entitlements: client("entitlements.proto", "EntitlementService"),
   };
 }
 export type CatalogClients = ReturnType<typeof catalogClients>;

@@ -80,6 +80,38 @@ app.kubernetes.io/component: {{ .component }}
 {{- if .Values.mongo.existingSecret }}{{ .Values.mongo.existingSecretKey }}{{ else }}MONGO_URL{{ end }}
 {{- end }}
 
+{{/*
+Where one backend service answers gRPC, as every service and the gateway reach it:
+(dict "ctx" $ "name" "catalog" "svc" $svc). services.<name>.address wins; else the release's own
+Service when the service is enabled; else (disabled, running elsewhere) the gateway.env entry of
+older values; else rendering fails.
+*/}}
+{{- define "billing.peerAddress" -}}
+{{- $key := printf "%s_GRPC_ADDR" (upper .name) }}
+{{- if .svc.address }}
+{{- if not (regexMatch "^([a-z][a-z0-9+.-]*:/{2,3})?[^:\\s/]+:[0-9]{1,5}$" (toString .svc.address)) }}
+{{- fail (printf "services.%s.address must be host:port or dns:///host:port" .name) }}
+{{- end }}
+{{- .svc.address }}
+{{- else if .svc.enabled }}
+{{- printf "%s:%v" (include "billing.componentName" (dict "ctx" .ctx "component" .name)) .svc.port }}
+{{- else if hasKey .ctx.Values.gateway.env $key }}
+{{- get .ctx.Values.gateway.env $key }}
+{{- else }}
+{{- fail (printf "services.%s is disabled: set services.%s.address to where it runs (host:port)" .name .name) }}
+{{- end }}
+{{- end }}
+
+{{/* <NAME>_GRPC_ADDR of every backend service, as ConfigMap data (a key set in extraEnv is left to extraEnv). */}}
+{{- define "billing.peerAddresses" -}}
+{{- range $name, $svc := .Values.services }}
+{{- $key := printf "%s_GRPC_ADDR" (upper $name) }}
+{{- if not (hasKey $.Values.extraEnv $key) }}
+{{ $key }}: {{ include "billing.peerAddress" (dict "ctx" $ "name" $name "svc" $svc) | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/* Checks of values that would otherwise fail at run time. */}}
 {{- define "billing.validate" -}}
 {{- $r := int .Values.jetstream.replicas }}

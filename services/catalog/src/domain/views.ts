@@ -1,3 +1,4 @@
+import type { PlanEntitlementView } from "./feature-view";
 import type { AddOn, BillableMetric, Coupon, Plan, Tax } from "./types";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -49,6 +50,8 @@ export interface PlanRefs {
   taxes: Map<string, Tax>;
   metricCodes: Map<string, string>;
   addOnCodes: Map<string, string>;
+  /** Entitlement views by plan id (a subscription's private plan shows its parent's). */
+  entitlements?: Map<string, PlanEntitlementView[]>;
 }
 
 const taxesOf = (ids: string[], refs: PlanRefs) => ids.flatMap((id) => refs.taxes.get(id) ?? []).map(taxView);
@@ -85,6 +88,7 @@ export function planView(p: Plan, refs: PlanRefs) {
       invoice_display_name: f.invoice_display_name, properties: f.properties, taxes: taxesOf(f.tax_ids, refs),
       created_at: f.created_at.toISOString(),
     })),
+    entitlements: refs.entitlements?.get(p.parent_id ?? p.id) ?? [],
     metadata: p.metadata,
     created_at: p.created_at.toISOString(), updated_at: p.updated_at.toISOString(), deleted_at: iso(p.deleted_at),
   };

@@ -10,6 +10,7 @@ import { getPlan } from "../use-cases/plans/get-plan";
 import { listPlans } from "../use-cases/plans/list-plans";
 import type { ChargeInput, FixedChargeInput, PlanChange } from "../use-cases/plans/plan-change";
 import { updatePlan } from "../use-cases/plans/update-plan";
+import { entitlementMessage } from "./entitlement-handlers";
 import { pageOf, patchOf, type PageMessage } from "./messages";
 
 type Key = { organization_id: string; code: string };
@@ -92,6 +93,7 @@ export function planMessage(p: PlanView) {
     })),
     fixed_charges: p.fixed_charges.map((f) => ({ ...f, properties_json: JSON.stringify(f.properties) })),
     metadata_json: p.metadata ? JSON.stringify(p.metadata) : null,
+    entitlements: p.entitlements.map(entitlementMessage),
   };
 }
 

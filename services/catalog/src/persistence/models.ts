@@ -59,6 +59,10 @@ const invoiceCustomSectionSchema = catalogSchema("invoice_custom_sections", {
   name: String, description: String, details: String, display_name: String, applied_to_organization: Boolean,
 }).index({ organization_id: 1, applied_to_organization: 1, deleted_at: 1 });
 
+const featureSchema = catalogSchema("features", {
+  name: String, description: String, privileges: [Schema.Types.Mixed],
+});
+
 export function registerModels(connection: Connection) {
   return {
     taxes: connection.model("Tax", taxSchema),
@@ -67,6 +71,7 @@ export function registerModels(connection: Connection) {
     coupons: connection.model("Coupon", couponSchema),
     plans: connection.model("Plan", planSchema),
     invoiceCustomSections: connection.model("InvoiceCustomSection", invoiceCustomSectionSchema),
+    features: connection.model("Feature", featureSchema),
     childPlans: connection.model("ChildPlan", planSchema.clone().set("collection", "child_plans")),
   };
 }

@@ -6,6 +6,8 @@ import type { AppliedCouponRepository } from "../persistence/applied-coupon-repo
 import type { InvoiceCustomSectionRepository } from "../persistence/invoice-custom-section-repository";
 import type { SubscriptionRepository } from "../persistence/subscription-repository";
 import type { CustomerDirectory } from "../peers/customer-directory";
+import type { FeatureRepository } from "../persistence/feature-repository";
+import type { PlanEntitlementRepository } from "../persistence/plan-entitlement-repository";
 
 /** What every use case of the catalog service is given. */
 export interface CatalogDeps {
@@ -19,6 +21,9 @@ export interface CatalogDeps {
   /** Subscriptions' private plans (plan_overrides), never listed among the plans. */
   childPlans: CatalogRepository<Plan>;
   subscriptions: SubscriptionRepository;
+  features: FeatureRepository;
+  /** Each plan's entitlements to features. */
+  planEntitlements: PlanEntitlementRepository;
   clock: Clock;
   /** The customer service (subscriptions and applied coupons name customers by external id). */
   customers: CustomerDirectory;

@@ -1,8 +1,9 @@
 import type { Plan, Tax } from "../../domain/types";
 import { planView, type PlanRefs, type PlanView } from "../../domain/views";
 import type { CatalogDeps } from "../deps";
+import { entitlementViewsOf } from "../entitlements/plan-entitlement-views";
 
-/** The live taxes, metric codes and add-on codes the plans refer to, one query each. */
+/** The live taxes, metric codes, add-on codes and entitlements the plans refer to, one query each (two for entitlements). */
 export async function planRefs(deps: CatalogDeps, organizationId: string, plans: Plan[]): Promise<PlanRefs> {
   const taxIds = new Set<string>();
   const metricIds = new Set<string>();
@@ -19,15 +20,17 @@ export async function planRefs(deps: CatalogDeps, organizationId: string, plans:
       f.tax_ids.forEach((id) => taxIds.add(id));
     }
   }
-  const [taxes, metrics, addOns] = await Promise.all([
+  const [taxes, metrics, addOns, entitlements] = await Promise.all([
     deps.taxes.findLiveByIds(organizationId, [...taxIds]),
     deps.billableMetrics.findLiveByIds(organizationId, [...metricIds]),
     deps.addOns.findLiveByIds(organizationId, [...addOnIds]),
+    entitlementViewsOf(deps, organizationId, plans.map((p) => p.parent_id ?? p.id)),
   ]);
   return {
     taxes: new Map<string, Tax>(taxes.map((t) => [t.id, t])),
     metricCodes: new Map(metrics.map((m) => [m.id, m.code])),
     addOnCodes: new Map(addOns.map((a) => [a.id, a.code])),
+    entitlements,
   };
 }
 

@@ -24,13 +24,17 @@ export function appliedCouponsRouter(appliedCoupons: RpcClient): Router {
     send(res, await appliedCoupons.call<AppliedCouponReply>("CreateAppliedCoupon", message, opts(req)));
   });
 
-  router.get("/applied_coupons", async (req, res) => {
-    const reply = await appliedCoupons.call<ListReply>("ListAppliedCoupons", toListMessage(organizationId(req), req), opts(req));
+  const list = async (req: Request, res: { json(body: unknown): void }, externalCustomerId?: string) => {
+    const message = toListMessage(organizationId(req), req);
+    if (externalCustomerId !== undefined) message.external_customer_id = externalCustomerId;
+    const reply = await appliedCoupons.call<ListReply>("ListAppliedCoupons", message, opts(req));
     res.json({
       applied_coupons: reply.applied_coupons.map((a) => presentAppliedCoupon(a, { withCredits: true })),
       meta: presentMeta(reply.meta),
     });
-  });
+  };
+  router.get("/applied_coupons", (req, res) => list(req, res));
+  router.get("/customers/:external_customer_id/applied_coupons", (req, res) => list(req, res, req.params.external_customer_id));
 
   router.delete("/customers/:external_customer_id/applied_coupons/:applied_coupon_id", async (req, res) => {
     const message = {

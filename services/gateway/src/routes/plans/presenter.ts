@@ -1,10 +1,9 @@
 import { or, presentTax } from "../../http/presenting";
+import { presentPlanEntitlement } from "../entitlements/presenter";
 
 type Message = Record<string, any>;
 
 const parsed = (text: unknown) => (typeof text === "string" && text ? JSON.parse(text) : {});
-/** Keys the OpenAPI types as plain strings (not nullable): left out when there is no value. */
-const ifSet = (key: string, value: unknown) => (value === undefined || value === null ? {} : { [key]: value });
 
 function presentCharge(c: Message) {
   return {
@@ -27,17 +26,21 @@ function presentFixedCharge(f: Message) {
   };
 }
 
-/** Lago's PlanObject. Entitlements are not built yet: always []. */
+/**
+ * Lago's PlanObject. Entitlements are not built yet: always []. An optional value that is not set
+ * is sent as null (description, invoice_display_name, trial_period), as Lago's server does, although
+ * the OpenAPI document types those keys as non-null.
+ */
 export function presentPlan(p: Message) {
   const mc = p.minimum_commitment as Message | null | undefined;
   return {
-    svc_id: p.svc_id, name: p.name, code: p.code, ...ifSet("invoice_display_name", p.invoice_display_name), ...ifSet("description", p.description),
+    svc_id: p.svc_id, name: p.name, code: p.code, invoice_display_name: or(p.invoice_display_name), description: or(p.description),
     created_at: p.created_at, interval: p.interval, amount_cents: p.amount_cents, amount_currency: p.amount_currency,
-    ...ifSet("trial_period", p.trial_period), pay_in_advance: p.pay_in_advance, bill_charges_monthly: or(p.bill_charges_monthly),
+    trial_period: or(p.trial_period), pay_in_advance: p.pay_in_advance, bill_charges_monthly: or(p.bill_charges_monthly),
     bill_fixed_charges_monthly: or(p.bill_fixed_charges_monthly),
     minimum_commitment: mc
       ? {
-          svc_id: mc.svc_id, plan_code: mc.plan_code, amount_cents: mc.amount_cents, ...ifSet("invoice_display_name", mc.invoice_display_name),
+          svc_id: mc.svc_id, plan_code: mc.plan_code, amount_cents: mc.amount_cents, invoice_display_name: or(mc.invoice_display_name),
           interval: mc.interval, created_at: mc.created_at, updated_at: mc.updated_at, taxes: (mc.taxes ?? []).map(presentTax),
         }
       : null,
@@ -48,7 +51,7 @@ export function presentPlan(p: Message) {
       svc_id: t.svc_id, threshold_display_name: or(t.threshold_display_name), amount_cents: t.amount_cents, recurring: t.recurring,
       created_at: t.created_at, updated_at: t.updated_at,
     })),
-    entitlements: [],
+    entitlements: (p.entitlements ?? []).map((e: Message) => ({ entitlement: presentPlanEntitlement(e) })),
     metadata: p.metadata_json ? JSON.parse(p.metadata_json) : null,
   };
 }

@@ -24,13 +24,18 @@ export function subscriptionsRouter(subscriptions: RpcClient): Router {
     send(res, await subscriptions.call<Reply>("CreateSubscription", message, opts(req)));
   });
 
-  router.get("/subscriptions", async (req, res) => {
+  const list = async (req: Request, res: { json(body: unknown): void }, externalCustomerId?: string) => {
     const query = parseFields(listQuery, req.query);
     const statuses = query.status === undefined ? [] : [query.status].flat();
-    const message = { organization_id: organizationId(req), page: pageQuery(req), external_customer_id: query.external_customer_id, plan_code: query.plan_code, statuses };
+    const message = {
+      organization_id: organizationId(req), page: pageQuery(req), statuses, plan_code: query.plan_code,
+      external_customer_id: externalCustomerId ?? query.external_customer_id,
+    };
     const reply = await subscriptions.call<{ subscriptions: Message[]; meta: Message }>("ListSubscriptions", message, opts(req));
     res.json({ subscriptions: reply.subscriptions.map((s) => presentSubscription(s, { withPlan: false })), meta: presentMeta(reply.meta) });
-  });
+  };
+  router.get("/subscriptions", (req, res) => list(req, res));
+  router.get("/customers/:external_customer_id/subscriptions", (req, res) => list(req, res, req.params.external_customer_id));
 
   router.get("/subscriptions/:external_id", async (req, res) => {
     send(res, await subscriptions.call<Reply>("GetSubscription", { ...key(req), status: status(req.query.status) }, opts(req)));

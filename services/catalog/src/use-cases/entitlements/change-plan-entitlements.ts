@@ -1,0 +1,26 @@
+import { AppError } from "@billing/errors";
+import type { PlanEntitlement } from "../../domain/feature";
+import type { Plan } from "../../domain/types";
+import type { CatalogDeps } from "../deps";
+
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Reads the plan's entitlements, computes the next list and writes it if nobody wrote meanwhile (reading again
+ * after a lost race). `change` may throw; nothing is stored then.
+ */
+export async function changePlanEntitlements(
+  deps: CatalogDeps,
+  plan: Plan,
+  change: (current: PlanEntitlement[], now: Date) => PlanEntitlement[],
+): Promise<PlanEntitlement[]> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const set = await deps.planEntitlements.find(plan.organization_id, plan.id);
+    const now = deps.clock.now();
+    const entitlements = change(set?.entitlements ?? [], now);
+    const next = { plan_id: plan.id, organization_id: plan.organization_id, entitlements, version: set?.version ?? 0, updated_at: now };
+    if (await deps.planEntitlements.save(next, !set)) return entitlements;
+    await new Promise((r) => setTimeout(r, Math.random() * 2 * (attempt + 1)));
+  }
+  throw new AppError("unavailable", undefined, undefined, "plan entitlements are being changed concurrently; retry");
+}

@@ -1,0 +1,20 @@
+import { or, type Message } from "../../http/presenting";
+import { presentPrivilege } from "../features/presenter";
+
+/** Lago's PlanEntitlementObject: the feature and the values the plan gives its privileges. */
+export function presentPlanEntitlement(e: Message) {
+  return {
+    code: e.code, name: or(e.name), description: or(e.description),
+    privileges: (e.privileges ?? []).map((p: Message) => ({ ...presentPrivilege(p), value: JSON.parse(p.value_json) })),
+  };
+}
+
+/** Lago's SubscriptionEntitlementObject: the plan's values, with no subscription override. */
+export function presentSubscriptionEntitlement(e: Message) {
+  const entitlement = presentPlanEntitlement(e);
+  return {
+    ...entitlement,
+    privileges: entitlement.privileges.map((p: Message) => ({ ...p, plan_value: p.value, override_value: null })),
+    overrides: {},
+  };
+}
