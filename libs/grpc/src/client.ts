@@ -20,6 +20,9 @@ export class RpcClient {
     this.client = new service(address, credentials.createInsecure(), {
       "grpc.max_receive_message_length": 16 * 1024 * 1024,
       "grpc.keepalive_time_ms": 30_000,
+      // A restarted peer is found again within seconds, not after gRPC's default two-minute backoff.
+      "grpc.initial_reconnect_backoff_ms": 100,
+      "grpc.max_reconnect_backoff_ms": 2_000,
     }) as Client & Record<string, Function>;
   }
 

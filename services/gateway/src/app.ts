@@ -11,6 +11,7 @@ import { appliedCouponsRouter } from "./routes/applied-coupons/route";
 import { billableMetricsRouter } from "./routes/billable-metrics/route";
 import { billingEntitiesRouter } from "./routes/billing-entities/route";
 import { couponsRouter } from "./routes/coupons/route";
+import { estimateFeesRouter } from "./routes/events/estimate-route";
 import { customersRouter } from "./routes/customers/route";
 import { entitlementsRouter } from "./routes/entitlements/route";
 import { featuresRouter } from "./routes/features/route";
@@ -57,6 +58,7 @@ export function createApp(config: GatewayConfig, clients: Clients, logger: Logge
   api.use(plansRouter(clients.catalog.plans));
   api.use(subscriptionsRouter(clients.catalog.subscriptions));
   api.use(invoiceCustomSectionsRouter(clients.catalog.invoiceCustomSections));
+  api.use(estimateFeesRouter(clients.usage));
   api.use(featuresRouter(clients.catalog.features));
   api.use(entitlementsRouter(clients.catalog.entitlements));
   app.use("/api/v1", api);

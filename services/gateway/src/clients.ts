@@ -30,6 +30,7 @@ export function createClients(config: GatewayConfig) {
     addresses,
     customer: new RpcClient(loadService("billing/customer/v1/customer.proto", "billing.customer.v1.CustomerService"), addresses.customer, deadline),
     catalog: catalogClients(addresses.catalog, deadline),
+    usage: new RpcClient(loadService("billing/usage/v1/usage.proto", "billing.usage.v1.UsageService"), addresses.usage, deadline),
   };
 }
 

@@ -1,0 +1,23 @@
+import { z } from "zod";
+
+/** An id sent as a string or a number (Lago's params are strings); absent → "" and the service answers 404. */
+const identifier = z
+  .union([z.string(), z.number()], { error: "value_is_invalid" })
+  .nullish()
+  .transform((v) => (v == null ? "" : String(v)));
+
+/**
+ * The `event` object of POST /events/estimate_fees. Like Lago, a missing code or subscription
+ * is not a validation error: the service answers 404 (billable_metric / subscription not found).
+ */
+export const estimateEventSchema = z.object({
+  code: identifier,
+  external_subscription_id: identifier,
+  properties: z.record(z.string(), z.unknown(), { error: "value_is_invalid" }).nullish(),
+  transaction_id: z.unknown().optional(),
+  external_customer_id: z.unknown().optional(),
+  timestamp: z.unknown().optional(),
+  precise_total_amount_cents: z.unknown().optional(),
+});
+
+export type EstimateEventInput = z.infer<typeof estimateEventSchema>;
