@@ -27,7 +27,7 @@ function presentFixedCharge(f: Message) {
 }
 
 /**
- * Lago's PlanObject. Entitlements are not built yet: always []. An optional value that is not set
+ * Lago's PlanObject, entitlements included. An optional value that is not set
  * is sent as null (description, invoice_display_name, trial_period), as Lago's server does, although
  * the OpenAPI document types those keys as non-null.
  */
