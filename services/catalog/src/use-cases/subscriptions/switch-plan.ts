@@ -20,6 +20,32 @@ export interface PlanSwitch {
   requestId?: string;
 }
 
+/** The subscription that follows `current` on the new plan: same external id, customer, anniversary and trial start. */
+function successor(sw: PlanSwitch, now: Date): Omit<Subscription, "status" | "started_at" | "activation_at"> {
+  const { current } = sw;
+  return {
+    ...current,
+    id: randomUUID(),
+    plan_id: sw.billed.id,
+    plan_code: sw.plan.code,
+    overridden: sw.billed.id !== sw.plan.id,
+    name: sw.name !== undefined ? sw.name : current.name,
+    ending_at: sw.endingAt !== undefined ? sw.endingAt : current.ending_at,
+    initial_started_at: current.initial_started_at ?? current.started_at,
+    terminated_at: null,
+    canceled_at: null,
+    previous_subscription_id: current.id,
+    previous_plan_code: current.plan_code,
+    next_subscription_id: null,
+    next_plan_code: null,
+    downgrade_plan_date: null,
+    on_termination_credit_note: sw.billed.pay_in_advance ? "credit" : null,
+    on_termination_invoice: "generate",
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /**
  * Another plan for an active subscription: an upgrade (yearly-equivalent amount ≥) applies now,
  * a downgrade waits for the end of the current period. Returns the subscription to show.
@@ -34,30 +60,7 @@ export async function switchPlan(deps: CatalogDeps, sw: PlanSwitch): Promise<Sub
 async function upgrade(deps: CatalogDeps, sw: PlanSwitch): Promise<Subscription> {
   const { current } = sw;
   const now = deps.clock.now();
-  const next: Subscription = {
-    ...current,
-    id: randomUUID(),
-    plan_id: sw.billed.id,
-    plan_code: sw.plan.code,
-    overridden: sw.billed.id !== sw.plan.id,
-    name: sw.name !== undefined ? sw.name : current.name,
-    ending_at: sw.endingAt !== undefined ? sw.endingAt : current.ending_at,
-    status: "active",
-    started_at: now,
-    initial_started_at: current.initial_started_at ?? current.started_at,
-    terminated_at: null,
-    canceled_at: null,
-    activation_at: null,
-    previous_subscription_id: current.id,
-    previous_plan_code: current.plan_code,
-    next_subscription_id: null,
-    next_plan_code: null,
-    downgrade_plan_date: null,
-    on_termination_credit_note: sw.billed.pay_in_advance ? "credit" : null,
-    on_termination_invoice: "generate",
-    created_at: now,
-    updated_at: now,
-  };
+  const next: Subscription = { ...successor(sw, now), status: "active", started_at: now, activation_at: null };
   await terminateSubscription(deps, current, { at: now, requestId: sw.requestId });
   await insertSubscription(deps, next, await subscriptionEventOf(deps, S.subscriptionStarted, next, now, sw.requestId));
   return next;
@@ -74,25 +77,7 @@ async function downgrade(deps: CatalogDeps, sw: PlanSwitch, currentPlan: Plan): 
   const timing = { ...current, interval: currentPlan.interval as PlanInterval, started_at: current.started_at ?? current.subscription_at };
   const date = nextBillingDate(timing, localDateOf(now, current.timezone));
   const activationAt = startOfLocalDay(date, current.timezone);
-  const pending: Subscription = {
-    ...current,
-    id: randomUUID(),
-    plan_id: sw.billed.id,
-    plan_code: sw.plan.code,
-    overridden: sw.billed.id !== sw.plan.id,
-    name: sw.name !== undefined ? sw.name : current.name,
-    status: "pending",
-    started_at: null,
-    activation_at: activationAt,
-    previous_subscription_id: current.id,
-    previous_plan_code: current.plan_code,
-    next_subscription_id: null,
-    next_plan_code: null,
-    downgrade_plan_date: null,
-    on_termination_credit_note: sw.billed.pay_in_advance ? "credit" : null,
-    created_at: now,
-    updated_at: now,
-  };
+  const pending: Subscription = { ...successor(sw, now), status: "pending", started_at: null, activation_at: activationAt };
   await insertSubscription(deps, pending, await subscriptionEventOf(deps, S.subscriptionUpdated, pending, now, sw.requestId));
   return changeSubscription(
     deps, current.organization_id, current.id,

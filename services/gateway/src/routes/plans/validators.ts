@@ -9,12 +9,22 @@ export const FIXED_CHARGE_MODELS = ["standard", "graduated", "volume"] as const;
 
 const code = z.string().trim().min(1).max(255);
 const name = z.string().trim().min(1).max(255);
-const displayName = z.string().max(255).nullish();
-const amountCents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const displayName = z.string().max(255).nullish();
+export const amountCents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const currency = z.string().refine(isCurrencyCode, "value_is_invalid");
-const taxCodes = z.array(z.string().min(1).max(255)).max(50).nullish();
+export const taxCodes = z.array(z.string().min(1).max(255)).max(50).nullish();
 /** Charge properties are checked by the catalog service against the pricing library's schema of the model. */
-const properties = z.record(z.string(), z.unknown()).nullish();
+export const properties = z.record(z.string(), z.unknown()).nullish();
+/** A charge's filters: values per metric filter key, and the properties that apply to them. */
+export const chargeFilters = z
+  .array(z.object({ invoice_display_name: displayName, properties, values: z.record(z.string().min(1).max(255), z.array(z.string().max(255)).max(1000)) }))
+  .max(100)
+  .nullish();
+export const minimumCommitment = z.object({ amount_cents: amountCents, invoice_display_name: displayName, tax_codes: taxCodes }).nullish();
+export const usageThresholds = z
+  .array(z.object({ threshold_display_name: displayName, amount_cents: amountCents, recurring: z.boolean().nullish() }))
+  .max(100)
+  .nullish();
 
 const chargeSchema = z.object({
   id: z.string().min(1).max(255).nullish(),
@@ -28,10 +38,7 @@ const chargeSchema = z.object({
   regroup_paid_fees: oneOf(["invoice"]).nullish(),
   invoice_display_name: displayName,
   properties,
-  filters: z
-    .array(z.object({ invoice_display_name: displayName, properties, values: z.record(z.string().min(1).max(255), z.array(z.string().max(255)).max(1000)) }))
-    .max(100)
-    .nullish(),
+  filters: chargeFilters,
   tax_codes: taxCodes,
 });
 
@@ -62,11 +69,8 @@ export const planUpdateSchema = z.object({
   bill_charges_monthly: z.boolean().nullish(),
   bill_fixed_charges_monthly: z.boolean().nullish(),
   tax_codes: taxCodes,
-  minimum_commitment: z.object({ amount_cents: amountCents, invoice_display_name: displayName, tax_codes: taxCodes }).nullish(),
-  usage_thresholds: z
-    .array(z.object({ threshold_display_name: displayName, amount_cents: amountCents, recurring: z.boolean().nullish() }))
-    .max(100)
-    .nullish(),
+  minimum_commitment: minimumCommitment,
+  usage_thresholds: usageThresholds,
   charges: z.array(chargeSchema).max(500).nullish(),
   fixed_charges: z.array(fixedChargeSchema).max(500).nullish(),
   metadata: z.record(z.string().max(100), z.string().max(255).nullable()).nullish(),

@@ -2,6 +2,7 @@ import { isCurrencyCode } from "@billing/codes";
 import { z } from "zod";
 import { oneOf, topLevelKey } from "../../http/fields";
 import type { ErrorKeyOf } from "../../http/validation";
+import { amountCents, chargeFilters, displayName, minimumCommitment, properties, taxCodes, usageThresholds } from "../plans/validators";
 
 export const SUBSCRIPTION_STATUSES = ["active", "pending", "terminated", "canceled"] as const;
 
@@ -9,10 +10,6 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-
 /** An ISO 8601 date-time; the catalog checks the calendar (2026-02-30 is invalid_date there too). */
 const dateTime = z.string().refine((v) => ISO_DATE_TIME.test(v.trim()) && !Number.isNaN(Date.parse(v.trim())), "invalid_date");
 const identifier = z.string().trim().min(1).max(255);
-const displayName = z.string().max(255).nullish();
-const amountCents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const taxCodes = z.array(z.string().min(1).max(255)).max(50).nullish();
-const properties = z.record(z.string(), z.unknown()).nullish();
 
 const chargeOverride = z.object({
   id: identifier,
@@ -20,10 +17,7 @@ const chargeOverride = z.object({
   invoice_display_name: displayName,
   min_amount_cents: amountCents.nullish(),
   properties,
-  filters: z
-    .array(z.object({ invoice_display_name: displayName, properties, values: z.record(z.string().min(1).max(255), z.array(z.string().max(255)).max(1000)) }))
-    .max(100)
-    .nullish(),
+  filters: chargeFilters,
   tax_codes: taxCodes,
 });
 
@@ -37,11 +31,8 @@ const planOverrides = z.object({
   tax_codes: taxCodes,
   trial_period: z.number().min(0).max(36500).nullish(),
   charges: z.array(chargeOverride).max(500).nullish(),
-  minimum_commitment: z.object({ amount_cents: amountCents, invoice_display_name: displayName, tax_codes: taxCodes }).nullish(),
-  usage_thresholds: z
-    .array(z.object({ threshold_display_name: displayName, amount_cents: amountCents, recurring: z.boolean().nullish() }))
-    .max(100)
-    .nullish(),
+  minimum_commitment: minimumCommitment,
+  usage_thresholds: usageThresholds,
 });
 
 /** The `subscription` object of PUT /subscriptions/{external_id}. */
