@@ -81,3 +81,58 @@ describe("MongoDB server compatibility", () => {
     expect(mongoose.version.split(".")[0]).toBe("8");
   });
 });
+
+// What the usage service's storage relies on (services/usage/src/store, persistence).
+describe("MongoDB server compatibility: usage buckets", () => {
+  const raw = () => conn.collection<{ _id: string; seq: number; [k: string]: unknown }>("buckets");
+  const D = (s: string) => mongoose.mongo.Decimal128.fromString(s);
+
+  it("adds and maximises Decimal128 exactly, on fields created by the update", async () => {
+    await raw().insertOne({ _id: "b1", seq: 1, f: {} });
+    await raw().updateOne({ _id: "b1" }, { $inc: { "f.k.s": D("0.1"), "f.k.c": 1 }, $max: { "f.k.m": D("2.5") } });
+    await raw().updateOne({ _id: "b1" }, { $inc: { "f.k.s": D("0.2"), "f.k.c": 1 }, $max: { "f.k.m": D("-7") } });
+    await raw().updateOne({ _id: "b1" }, { $inc: { "f.k.s": D("12345678901234567890.123456789") }, $max: { "f.k.m": D("10") } });
+    const f = ((await raw().findOne({ _id: "b1" })) as unknown as { f: { k: { s: unknown; c: number; m: unknown } } }).f.k;
+    expect([String(f.s), f.c, String(f.m)]).toEqual(["12345678901234567890.423456789", 2, "10"]);
+  });
+
+  it("applies a bulk of guarded updates and inserts, telling matches and duplicate inserts apart", async () => {
+    await raw().insertOne({ _id: "b2", seq: 5, n: 1, pg: ["1-5"] });
+    const fresh = await raw().bulkWrite(
+      [
+        { updateOne: { filter: { _id: "b2", seq: 5 }, update: { $set: { seq: 6 }, $inc: { n: 2 }, $push: { pg: "6-6" } } } },
+        { insertOne: { document: { _id: "b3", seq: 6, n: 1 } } },
+      ],
+      { ordered: false },
+    );
+    expect([fresh.matchedCount, fresh.insertedCount]).toEqual([1, 1]);
+    const stale = await raw()
+      .bulkWrite(
+        [
+          { updateOne: { filter: { _id: "b2", seq: 5 }, update: { $set: { seq: 7 }, $inc: { n: 100 } } } },
+          { insertOne: { document: { _id: "b3", seq: 7, n: 100 } } },
+        ],
+        { ordered: false },
+      )
+      .catch((err: { writeErrors: unknown; result: { matchedCount: number } }) => ({
+        errors: ([] as Array<{ index: number; code: number }>).concat(err.writeErrors as never).map((w) => [w.index, w.code]),
+        matched: err.result.matchedCount,
+      }));
+    expect(stale).toEqual({ errors: [[1, 11000]], matched: 0 });
+    expect(await raw().find({ _id: { $in: ["b2", "b3"] } }).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: "b2", seq: 6, n: 3, pg: ["1-5", "6-6"] },
+      { _id: "b3", seq: 6, n: 1 },
+    ]);
+  });
+
+  it("adds to a set once, with an upsert", async () => {
+    for (const h of [5, 5, 7]) await raw().updateOne({ _id: "series" }, { $addToSet: { hours: h } }, { upsert: true });
+    expect(await raw().findOne({ _id: "series" })).toEqual({ _id: "series", hours: [5, 7] });
+  });
+
+  it("keeps the highest value with $max on an upserted cursor", async () => {
+    for (const seq of [3, 9, 4]) await raw().updateOne({ _id: "cursor" }, { $max: { seq } }, { upsert: true });
+    expect((await raw().findOne({ _id: "cursor" }))?.seq).toBe(9);
+  });
+});
+

@@ -13,6 +13,7 @@ import { billingEntitiesRouter } from "./routes/billing-entities/route";
 import { couponsRouter } from "./routes/coupons/route";
 import { estimateFeesRouter } from "./routes/events/estimate-route";
 import { customersRouter } from "./routes/customers/route";
+import { eventsRouter } from "./routes/events/route";
 import { entitlementsRouter } from "./routes/entitlements/route";
 import { featuresRouter } from "./routes/features/route";
 import { healthRouter } from "./routes/health";
@@ -47,6 +48,8 @@ export function createApp(config: GatewayConfig, clients: Clients, logger: Logge
 
   const api = express.Router();
   api.use(authenticate(clients.customer, config.API_KEY_CACHE_TTL_MS));
+  // usage events first, with their own body parser: the ingestion hot path
+  api.use(eventsRouter(clients.usage, config.BODY_LIMIT));
   api.use(express.json({ limit: config.BODY_LIMIT, type: () => true, reviver: noNul }));
   api.use(customersRouter(clients.customer));
   api.use(billingEntitiesRouter(clients.customer));

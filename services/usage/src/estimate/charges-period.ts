@@ -1,11 +1,17 @@
 import { billingPeriodFor, type BillingTime, type PlanInterval } from "@billing/pricing";
-import type { SubscriptionCopy } from "../domain/read-copies";
+import type { PlanCopy, SubscriptionCopy, SubscriptionState } from "../domain/read-copies";
+
+/** The last period found per subscription copy (a change of the subscription or its plan brings new objects). */
+const lastPeriod = new WeakMap<SubscriptionState, { plan: PlanCopy; from: Date; to: Date }>();
 
 /**
  * The charges period holding `at`, in the customer's time zone: the billing period, or the month
- * when a yearly or semiannual plan bills its charges monthly.
+ * when a yearly or semiannual plan bills its charges monthly. Time-zone arithmetic is costly, so
+ * the period is kept until `at` leaves it.
  */
 export function chargesPeriod({ subscription: s, plan }: SubscriptionCopy, at: Date): { from: Date; to: Date } {
+  const known = lastPeriod.get(s);
+  if (known && known.plan === plan && known.from <= at && at <= known.to) return { from: known.from, to: known.to };
   const monthly = plan.bill_charges_monthly === true && (plan.interval === "yearly" || plan.interval === "semiannual");
   const period = billingPeriodFor(
     {
@@ -18,5 +24,6 @@ export function chargesPeriod({ subscription: s, plan }: SubscriptionCopy, at: D
     },
     at,
   );
+  lastPeriod.set(s, { plan, from: period.from_datetime, to: period.to_datetime });
   return { from: period.from_datetime, to: period.to_datetime };
 }

@@ -48,7 +48,8 @@ export async function estimateFees(deps: EstimateDeps, request: EstimateRequest)
   const period = chargesPeriod(subscription, at);
   // Recurring metrics carry their usage over from the subscription's start.
   const from = metric.recurring ? new Date(subscription.subscription.started_at ?? period.from) : period.from;
-  const stored = await deps.usage.events({ organizationId: org, externalSubscriptionId: externalId, code, from, to: new Date(at.getTime() + 1) });
+  // The whole period (a stable key for a cached read); events after `at` are left out when pricing.
+  const stored = await deps.usage.events({ organizationId: org, externalSubscriptionId: externalId, code, from, to: new Date(period.to.getTime() + 1) });
   const currency = subscription.plan.amount_currency;
 
   return charges.map((charge) => {

@@ -1,5 +1,7 @@
-/** `{fees: [Fee]}`: the usage service already builds Lago's Fee objects; they pass through as they are. */
-export function presentEstimatedFees(feesJson: string): { fees: unknown[] } {
-  const fees: unknown = JSON.parse(feesJson || "[]");
-  return { fees: Array.isArray(fees) ? fees : [] };
+/**
+ * `{"fees": [Fee]}`: the usage service already builds Lago's Fee objects as JSON text; the body
+ * is assembled around it rather than parsed and serialized again (this endpoint is latency-bound).
+ */
+export function estimatedFeesBody(feesJson: string): string {
+  return `{"fees":${feesJson || "[]"}}`;
 }

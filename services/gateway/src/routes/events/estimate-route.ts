@@ -3,7 +3,7 @@ import type { RpcClient } from "@billing/grpc";
 import { ctx, organizationId } from "../../http/context";
 import { topLevelKey } from "../../http/fields";
 import { parseFields, wrapped } from "../../http/validation";
-import { presentEstimatedFees } from "./estimate-presenter";
+import { estimatedFeesBody } from "./estimate-presenter";
 import { estimateEventSchema } from "./estimate-validators";
 
 /** POST /api/v1/events/estimate_fees: validation and shape only; the usage service prices. */
@@ -21,7 +21,7 @@ export function estimateFeesRouter(usage: RpcClient): Router {
       },
       { requestId: ctx(req).requestId },
     );
-    res.json(presentEstimatedFees(reply.fees_json));
+    res.type("json").send(estimatedFeesBody(reply.fees_json));
   });
   return router;
 }

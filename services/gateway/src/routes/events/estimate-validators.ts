@@ -9,15 +9,12 @@ const identifier = z
 /**
  * The `event` object of POST /events/estimate_fees. Like Lago, a missing code or subscription
  * is not a validation error: the service answers 404 (billable_metric / subscription not found).
+ * Other keys (transaction_id, timestamp: the estimate is always "now") are accepted and ignored.
  */
 export const estimateEventSchema = z.object({
   code: identifier,
   external_subscription_id: identifier,
   properties: z.record(z.string(), z.unknown(), { error: "value_is_invalid" }).nullish(),
-  transaction_id: z.unknown().optional(),
-  external_customer_id: z.unknown().optional(),
-  timestamp: z.unknown().optional(),
-  precise_total_amount_cents: z.unknown().optional(),
 });
 
 export type EstimateEventInput = z.infer<typeof estimateEventSchema>;

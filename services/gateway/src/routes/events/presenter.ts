@@ -1,0 +1,31 @@
+/** IngestEvents' IngestedEvent (proto). */
+export interface IngestedEvent {
+  svc_id: string;
+  transaction_id: string;
+  external_subscription_id: string;
+  code: string;
+  timestamp: string;
+  properties_json: string;
+  precise_total_amount_cents?: string;
+  created_at: string;
+}
+
+const str = JSON.stringify;
+
+/**
+ * Lago's EventObject as JSON text, written directly: the stored properties are already JSON, so
+ * they are embedded, never parsed again. svc_customer_id is null in create responses (Lago
+ * enriches asynchronously), and so is svc_subscription_id.
+ */
+export function eventJson(e: IngestedEvent): string {
+  return (
+    `{"svc_id":${str(e.svc_id)},"transaction_id":${str(e.transaction_id)},"svc_customer_id":null,"code":${str(e.code)},` +
+    `"timestamp":${str(e.timestamp)},"svc_subscription_id":null,"external_subscription_id":${str(e.external_subscription_id)},` +
+    `"precise_total_amount_cents":${e.precise_total_amount_cents === undefined ? "null" : str(e.precise_total_amount_cents)},` +
+    `"properties":${e.properties_json || "{}"},"created_at":${str(e.created_at)}}`
+  );
+}
+
+export const eventResponse = (e: IngestedEvent) => `{"event":${eventJson(e)}}`;
+
+export const eventsResponse = (events: readonly IngestedEvent[]) => `{"events":[${events.map(eventJson).join(",")}]}`;

@@ -1,0 +1,27 @@
+import { bucketId, hourCoverage, seriesId, type SeriesKey } from "../domain/buckets";
+import type { PageEvent } from "../domain/stored-event";
+import { findByIds, type BucketDoc, type UsageCollections } from "../persistence/collections";
+
+/** The buckets of a series over [fromMs, toMs): those wholly inside, and the edge hours. */
+export async function bucketsInRange(c: UsageCollections, series: SeriesKey, fromMs: number, toMs: number) {
+  const hours = (await c.series.findOne({ _id: seriesId(series) }))?.hours ?? [];
+  const wanted = hours.filter((h) => hourCoverage(h, fromMs, toMs) !== "outside");
+  const buckets = await findByIds(c.buckets, wanted.map((h) => bucketId(series, h)));
+  const whole: BucketDoc[] = [];
+  const edge: BucketDoc[] = [];
+  for (const b of buckets) (hourCoverage(b.h, fromMs, toMs) === "whole" ? whole : edge).push(b);
+  return { whole, edge };
+}
+
+export interface PageRead {
+  events: PageEvent[];
+  batches: Record<string, string>;
+}
+
+/** The events of these buckets (their listed pages only), page by page. */
+export async function readPages(c: UsageCollections, buckets: readonly BucketDoc[]): Promise<PageRead[]> {
+  const ids = buckets.flatMap((b) => b.pg.map((range) => `${b._id}|${range}`));
+  const pages = await findByIds(c.pages, ids);
+  if (pages.length !== ids.length) throw new Error(`event pages missing: ${ids.length - pages.length} of ${ids.length}`);
+  return pages.map((p) => ({ events: JSON.parse(p.e) as PageEvent[], batches: p.b }));
+}

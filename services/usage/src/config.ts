@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+/** The usage service's own settings (the shared ones are parsed by runBackendService). */
+export const usageConfigSchema = z.object({
+  /** Several platforms sharing one NATS: each has its own ingest subject and consumers. */
+  DURABLE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default("billing"),
+  /** Keys acknowledged but not yet stored are refused as duplicates for at most this long. */
+  DEDUP_WINDOW_MS: int(600_000, 1000),
+  /** Events accepted but not yet acknowledged by JetStream; beyond it → 429. */
+  INGEST_MAX_IN_FLIGHT_EVENTS: int(20_000, 100),
+  /** Events acknowledged but not yet stored in MongoDB; beyond it → 429 (storage is behind). */
+  INGEST_MAX_BACKLOG_EVENTS: int(2_000_000, 1000),
+  /** Group commit: concurrent JetStream publishes; requests arriving meanwhile join the next one. */
+  INGEST_MAX_FLUSHES: int(2, 1),
+  /** Group commit: largest ingest message (capped by the server's max_payload). */
+  INGEST_FLUSH_MAX_BYTES: int(900_000, 10_000),
+  INGEST_PUBLISH_TIMEOUT_MS: int(5_000, 100),
+  /** The Bloom filter of stored keys: capacity of each of its layers, and their false-positive rate. */
+  BLOOM_CAPACITY: int(4_000_000, 1000),
+  BLOOM_FP_RATE: z.coerce.number().positive().max(0.1).default(0.0001),
+  /** Storage: most events applied to MongoDB at once. */
+  STORE_UNIT_EVENTS: int(5_000, 100),
+});
+
+export type UsageConfig = z.infer<typeof usageConfigSchema>;

@@ -1,0 +1,42 @@
+import { bucketId, hourOf, pageId, type SeriesKey } from "./buckets";
+import { addToPartial, emptyPartial, type BucketPartial } from "./partials";
+import type { IngestRecord } from "./stored-event";
+
+/** The stored events of a unit that fall in one bucket, in stream order. */
+export interface BucketEvents {
+  id: string;
+  series: SeriesKey;
+  hour: number;
+  events: IngestRecord[];
+}
+
+export function bucketsOf(records: Iterable<IngestRecord>): Map<string, BucketEvents> {
+  const buckets = new Map<string, BucketEvents>();
+  for (const r of records) {
+    const hour = hourOf(r.t);
+    const series = { org: r.org, sub: r.sub, code: r.code };
+    const id = bucketId(series, hour);
+    let bucket = buckets.get(id);
+    if (!bucket) buckets.set(id, (bucket = { id, series, hour, events: [] }));
+    bucket.events.push(r);
+  }
+  return buckets;
+}
+
+/** What one bucket receives: the events of messages after the last one it applied. */
+export interface BucketChange {
+  bucket: BucketEvents;
+  events: IngestRecord[];
+  partial: BucketPartial;
+  page: { id: string; range: string };
+  lastSeq: number;
+}
+
+export function bucketChange(bucket: BucketEvents, appliedSeq: number, unitLastSeq: number): BucketChange | null {
+  const events = bucket.events.filter((e) => e.s > appliedSeq);
+  if (events.length === 0) return null;
+  const partial = emptyPartial();
+  for (const e of events) addToPartial(partial, e.p);
+  const range = `${events[0]!.s}-${unitLastSeq}`;
+  return { bucket, events, partial, page: { id: pageId(bucket.id, events[0]!.s, unitLastSeq), range }, lastSeq: unitLastSeq };
+}

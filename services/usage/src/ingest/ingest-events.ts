@@ -1,0 +1,104 @@
+import { randomUUID } from "node:crypto";
+import type { Clock } from "@billing/clock";
+import { AppError, type ErrorDetails } from "@billing/errors";
+import type { CatalogCopies } from "../domain/read-copies";
+import { checkEventInput, present, type EventInput } from "../domain/event-input";
+import { encodeRequestLine, type EventLine } from "../domain/ingest-message";
+import { eventKey } from "../domain/usage-event";
+import { checkDuplicates, type DuplicateSources } from "./duplicate-check";
+import { newTicket } from "./dedup-window";
+import type { GroupCommit } from "./group-commit";
+import { applyExpression } from "./metric-expressions";
+
+export interface IngestDeps extends DuplicateSources {
+  commit: GroupCommit;
+  clock: Clock;
+  copies?: CatalogCopies;
+  limits: { maxInFlightEvents: number; maxBacklogEvents: number };
+  /** Events accepted and not yet answered, for the in-flight cap (shared by all requests). */
+  state: { inFlight: number };
+}
+
+export interface IngestedEvent {
+  svc_id: string;
+  transaction_id: string;
+  external_subscription_id: string;
+  code: string;
+  timestamp: string;
+  properties_json: string;
+  precise_total_amount_cents?: string;
+  created_at: string;
+}
+
+const tooBusy = (what: string) => new AppError("too_many_requests", "too_many_requests", undefined, what);
+
+/**
+ * IngestEvents: validate, refuse when full, refuse duplicates (the whole request), then one
+ * group-committed JetStream message; answered once JetStream acknowledged it (durable).
+ */
+export async function ingestEvents(deps: IngestDeps, organizationId: string, inputs: readonly EventInput[]): Promise<IngestedEvent[]> {
+  if (!organizationId) throw AppError.validation({ organization_id: ["value_is_mandatory"] });
+  if (inputs.length === 0) throw AppError.validation({ events: ["value_is_mandatory"] });
+  const nowMs = deps.clock.now().getTime();
+  const lines: EventLine[] = new Array(inputs.length);
+  const details: ErrorDetails = {};
+  for (let i = 0; i < inputs.length; i++) {
+    const input = inputs[i]!;
+    const checked = checkEventInput(input);
+    if ("errors" in checked) {
+      details[i] = checked.errors;
+      continue;
+    }
+    const timestampMs = present(input, "timestamp_ms") ? input.timestamp_ms! : nowMs;
+    let propertiesJson = checked.properties ? input.properties_json! : null;
+    const computed = applyExpression(deps.copies, { organizationId, code: input.code, timestampMs, properties: checked.properties });
+    if (computed && "error" in computed) {
+      details[i] = { properties: [computed.error] };
+      continue;
+    }
+    if (computed) propertiesJson = JSON.stringify(computed.properties);
+    lines[i] = {
+      svcId: randomUUID(),
+      transactionId: input.transaction_id,
+      externalSubscriptionId: input.external_subscription_id,
+      code: input.code,
+      timestampMs,
+      propertiesJson,
+      preciseTotalAmountCents: present(input, "precise_total_amount_cents") ? input.precise_total_amount_cents! : null,
+    };
+  }
+  if (Object.keys(details).length > 0) throw AppError.validation(details);
+
+  if (deps.state.inFlight + inputs.length > deps.limits.maxInFlightEvents) throw tooBusy("too many events in flight");
+  if (deps.window.awaitingStorage > deps.limits.maxBacklogEvents) throw tooBusy("storage is behind");
+  deps.state.inFlight += inputs.length;
+  const ticket = newTicket();
+  const keys = lines.map((l) => eventKey(organizationId, l.externalSubscriptionId, l.transactionId));
+  try {
+    const duplicates = await checkDuplicates(keys, deps, ticket);
+    if (duplicates.length > 0) {
+      throw AppError.validation(Object.fromEntries(duplicates.map((i) => [String(i), { transaction_id: ["value_already_exist"] }])));
+    }
+    try {
+      await deps.commit.submit(encodeRequestLine(organizationId, nowMs, lines));
+    } catch (err) {
+      deps.window.release(keys, ticket);
+      if (err instanceof RangeError) throw AppError.badRequest(err.message);
+      throw new AppError("unavailable", undefined, undefined, "events not acknowledged by the ingest stream");
+    }
+    deps.window.acknowledge(keys, ticket, deps.clock.now().getTime());
+  } finally {
+    deps.state.inFlight -= inputs.length;
+  }
+  const createdAt = new Date(nowMs).toISOString();
+  return lines.map((l) => ({
+    svc_id: l.svcId,
+    transaction_id: l.transactionId,
+    external_subscription_id: l.externalSubscriptionId,
+    code: l.code,
+    timestamp: new Date(l.timestampMs).toISOString(),
+    properties_json: l.propertiesJson ?? "{}",
+    ...(l.preciseTotalAmountCents !== null ? { precise_total_amount_cents: l.preciseTotalAmountCents } : {}),
+    created_at: createdAt,
+  }));
+}

@@ -1,0 +1,49 @@
+import { mongo } from "mongoose";
+import type { BucketChange } from "../domain/bucket-plan";
+import { fieldName } from "../domain/field-paths";
+import { decimal128Text } from "../domain/partials";
+import { pageEvent } from "../domain/ingest-message";
+import type { BucketDoc, EventPageDoc } from "../persistence/collections";
+
+const d128 = (text: string) => mongo.Decimal128.fromString(text);
+
+/** The page of a change: its events as JSON text, and the batch id of each message. */
+export function pageDoc(change: BucketChange): EventPageDoc {
+  const batches: Record<string, string> = {};
+  for (const e of change.events) batches[e.s] = e.batch;
+  return { _id: change.page.id, b: batches, e: JSON.stringify(change.events.map(pageEvent)) };
+}
+
+/** A new bucket, inserted whole. */
+export function newBucketDoc(change: BucketChange): BucketDoc {
+  const doc: BucketDoc = { _id: change.bucket.id, seq: change.lastSeq, h: change.bucket.hour, n: change.partial.events, f: {}, pg: [change.page.range] };
+  for (const [property, field] of change.partial.fields) {
+    const sum = decimal128Text(field.sum);
+    const max = decimal128Text(field.max);
+    if (sum === null || max === null) (doc.x ??= {})[fieldName(property)] = true;
+    else doc.f[fieldName(property)] = { c: field.count, s: d128(sum), m: d128(max) };
+  }
+  return doc;
+}
+
+/** The update of an existing bucket, to run only while it has still applied `appliedSeq`. */
+export function bucketUpdate(change: BucketChange, appliedSeq: number): mongo.AnyBulkWriteOperation<BucketDoc> {
+  const inc: Record<string, unknown> = { n: change.partial.events };
+  const max: Record<string, unknown> = {};
+  const set: Record<string, unknown> = { seq: change.lastSeq };
+  for (const [property, field] of change.partial.fields) {
+    const name = fieldName(property);
+    const sum = decimal128Text(field.sum);
+    const top = decimal128Text(field.max);
+    if (sum === null || top === null) {
+      set[`x.${name}`] = true;
+      continue;
+    }
+    inc[`f.${name}.c`] = field.count;
+    inc[`f.${name}.s`] = d128(sum);
+    max[`f.${name}.m`] = d128(top);
+  }
+  const update: Record<string, unknown> = { $set: set, $inc: inc, $push: { pg: change.page.range } };
+  if (Object.keys(max).length > 0) update.$max = max;
+  return { updateOne: { filter: { _id: change.bucket.id, seq: appliedSeq }, update } } as mongo.AnyBulkWriteOperation<BucketDoc>;
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aggregate, bucketEventsByFilter, groupEvents, type BillableMetric, type UsageEvent } from "@billing/pricing";
+import { waitFor } from "@billing/testkit";
+import { startUsageHarness, type EventIn, type UsageHarness } from "./usage-harness";
+
+let h: UsageHarness;
+const org = randomUUID();
+const start = Date.parse("2026-05-01T00:00:00Z");
+const HOUR = 3_600_000;
+const metrics: Array<Partial<BillableMetric> & { code: string }> = [
+  { code: "count", aggregation_type: "count_agg" },
+  { code: "sum", aggregation_type: "sum_agg", field_name: "v" },
+  { code: "sum_rounded", aggregation_type: "sum_agg", field_name: "v", rounding_function: "ceil", rounding_precision: 1 },
+  { code: "max", aggregation_type: "max_agg", field_name: "v" },
+  { code: "latest", aggregation_type: "latest_agg", field_name: "v" },
+  { code: "unique", aggregation_type: "unique_count_agg", field_name: "user" },
+  { code: "weighted", aggregation_type: "weighted_sum_agg", field_name: "v", weighted_interval: "seconds" },
+];
+const VALUES = [1, 2.5, "3", "0.1", "0.2", -4, "12.345678901", "n/a", null, 1e6, "7e2"];
+const sent: Record<string, UsageEvent[]> = {};
+
+/** A deterministic spread of events over May (and a little of April and June) with every kind of value. */
+function eventsFor(code: string, n: number): EventIn[] {
+  return Array.from({ length: n }, (_, i) => {
+    const t = start - 2 * HOUR + ((i * 7919) % (33 * 24)) * HOUR + ((i * 104_729) % HOUR);
+    const properties: Record<string, unknown> = { tier: i % 3 === 0 ? "a" : "b", user: `u${i % 11}` };
+    if (i % 4 !== 3) properties.region = ["eu", "us", "asia"][i % 3];
+    const v = VALUES[i % VALUES.length];
+    if (v !== null) properties.v = v;
+    if (i % 5 === 4) properties.operation_type = "remove";
+    return { transaction_id: `${code}-${i}`, external_subscription_id: "sub_agg", code, timestamp_ms: t, properties_json: JSON.stringify(properties) };
+  });
+}
+
+beforeAll(async () => {
+  h = await startUsageHarness("usage_aggregate");
+  for (const m of metrics) {
+    h.copies.addMetric(org, { ...m, filters: [{ key: "region", values: ["eu", "us", "asia"] }, { key: "tier", values: ["a", "b"] }] } as never);
+    const events = eventsFor(m.code, 240);
+    for (let i = 0; i < events.length; i += 60) await h.ingest(org, events.slice(i, i + 60));
+    sent[m.code] = events.map((e) => ({ transaction_id: e.transaction_id, timestamp: e.timestamp_ms!, properties: JSON.parse(e.properties_json!) }));
+  }
+  const total = metrics.length * 240;
+  await waitFor(async () => (await h.collections.events.countDocuments({})) === total, { what: "all stored", timeoutMs: 20_000 });
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+const WINDOWS = [
+  ["2026-05-01T00:00:00Z", "2026-06-01T00:00:00Z"],
+  ["2026-05-03T10:17:00Z", "2026-05-20T05:59:59.500Z"],
+  ["2026-05-07T08:00:00Z", "2026-05-07T08:40:00Z"],
+  ["2026-04-01T00:00:00Z", "2026-07-01T00:00:00Z"],
+] as const;
+const FILTERS = [{ region: ["eu"] }, { region: ["us"], tier: ["a"] }, { tier: ["b"] }];
+
+/** The pricing library on the same events: the reference. */
+function expected(code: string, from: string, to: string) {
+  const metric = metrics.find((m) => m.code === code) as BillableMetric;
+  const [f, t] = [Date.parse(from), Date.parse(to)];
+  const events = sent[code]!.filter((e) => (e.timestamp as number) >= f && (e.timestamp as number) < t).sort((a, b) => (a.timestamp as number) - (b.timestamp as number));
+  const options = { from: new Date(f), to: new Date(t - 1), periodDays: (t - f) / 86_400_000 };
+  const run = (list: readonly UsageEvent[]) => {
+    const r = aggregate(metric, list, options);
+    return { units: r.units.toFixed(), events_count: r.eventsCount };
+  };
+  const metricFilters = [{ key: "region", values: ["eu", "us", "asia"] }, { key: "tier", values: ["a", "b"] }];
+  const { byFilter, unmatched } = bucketEventsByFilter(events, FILTERS.map((values) => ({ values })), metricFilters);
+  return {
+    total: run(events),
+    filters: [...byFilter.map((list, i) => ({ key_json: JSON.stringify(FILTERS[i]), ...run(list) })), { key_json: "{}", ...run(unmatched) }],
+    groups: groupEvents(events, ["tier"]).map((g) => ({ key_json: JSON.stringify(g.groupedBy), ...run(g.events) })),
+    running: aggregate(metric, events, { ...options, freeUnits: { free_units_per_events: Math.max(1, events.length) } }).runningTotal!.map((d) => d.toFixed()),
+  };
+}
+
+describe("Aggregate", () => {
+  for (const m of metrics) {
+    it(`${m.code}: equals the pricing library over [from, to), with filters and groups`, async () => {
+      for (const [from, to] of WINDOWS) {
+        const want = expected(m.code, from, to);
+        const key = { organization_id: org, external_subscription_id: "sub_agg", code: m.code, from, to };
+        const plain = await h.aggregate(key);
+        expect({ units: plain.units, events_count: Number(plain.events_count) }, `${from}..${to}`).toEqual(want.total);
+        const detailed = await h.aggregate({ ...key, filters_json: JSON.stringify(FILTERS), grouped_by: ["tier"], with_running_totals: true });
+        expect({ units: detailed.units, events_count: Number(detailed.events_count) }).toEqual(want.total);
+        expect(detailed.filters.map((b: any) => ({ ...b, events_count: Number(b.events_count) }))).toEqual(want.filters);
+        expect(detailed.groups.map((b: any) => ({ ...b, events_count: Number(b.events_count) }))).toEqual(want.groups);
+        expect(JSON.parse(detailed.running_totals_json ?? "[]")).toEqual(want.running);
+      }
+    });
+  }
+
+  it("sees nothing of another organization's subscription", async () => {
+    const other = randomUUID();
+    h.copies.addMetric(other, { code: "count" });
+    const r = await h.aggregate({ organization_id: other, external_subscription_id: "sub_agg", code: "count", from: WINDOWS[3][0], to: WINDOWS[3][1] });
+    expect([r.units, Number(r.events_count)]).toEqual(["0", 0]);
+  });
+
+  it("answers 404 for an unknown metric", async () => {
+    const err = await h.aggregate({ organization_id: org, external_subscription_id: "sub_agg", code: "nope", from: WINDOWS[0][0], to: WINDOWS[0][1] }).catch((e) => e);
+    expect(err.code).toBe("billable_metric_not_found");
+  });
+});

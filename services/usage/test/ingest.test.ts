@@ -1,0 +1,115 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "@billing/errors";
+import { waitFor } from "@billing/testkit";
+import { eventKey } from "../src/domain/usage-event";
+import { startUsageHarness, type EventIn, type UsageHarness } from "./usage-harness";
+
+let h: UsageHarness;
+const org = randomUUID();
+const MAY = { from: "2026-05-01T00:00:00Z", to: "2026-06-01T00:00:00Z" };
+const at = (iso: string) => Date.parse(iso);
+const ev = (tx: string, fields: Partial<EventIn> = {}): EventIn => ({
+  transaction_id: tx, external_subscription_id: "sub_1", code: "calls", timestamp_ms: at("2026-05-10T12:00:00Z"), ...fields,
+});
+const refusal = (p: Promise<unknown>) => p.then(() => null, (err: unknown) => (err instanceof AppError ? { kind: err.kind, details: err.details } : err));
+const count = async (sub = "sub_1", code = "calls") =>
+  Number((await h.aggregate({ organization_id: org, external_subscription_id: sub, code, ...MAY })).events_count);
+const storedKeys = async (keys: string[]) => (await h.collections.events.find({ _id: { $in: keys } }).toArray()).length;
+
+beforeAll(async () => {
+  h = await startUsageHarness("usage_ingest");
+  h.copies.addMetric(org, { code: "calls" });
+  h.copies.addMetric(org, { code: "gb", aggregation_type: "sum_agg", field_name: "a.b" });
+  h.copies.addMetric(org, { code: "computed", aggregation_type: "sum_agg", field_name: "total", expression: "event.properties.a * 2" });
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe("IngestEvents", () => {
+  it("answers once durable, with ids, ISO timestamps with milliseconds, and the properties", async () => {
+    const reply = await h.ingest(org, [ev("t-1", { timestamp_ms: 1651240791123, properties_json: '{"x":1}', precise_total_amount_cents: "12.5" })]);
+    expect(reply.events[0]).toMatchObject({
+      transaction_id: "t-1", external_subscription_id: "sub_1", code: "calls", timestamp: "2022-04-29T13:59:51.123Z",
+      properties_json: '{"x":1}', precise_total_amount_cents: "12.5",
+    });
+    expect(reply.events[0]!.svc_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(reply.events[0]!.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it("stamps events without a timestamp with the reception time", async () => {
+    const before = Date.now();
+    const reply = await h.ingest(org, [{ transaction_id: "now-1", external_subscription_id: "sub_now", code: "calls" }]);
+    const t = Date.parse(String(reply.events[0]!.timestamp));
+    expect(t).toBeGreaterThanOrEqual(before - 1);
+    expect(t).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("refuses the same transaction_id twice, before and after it is stored", async () => {
+    await h.ingest(org, [ev("dup-1")]);
+    const early = await refusal(h.ingest(org, [ev("dup-1")]));
+    expect(early).toEqual({ kind: "unprocessable", details: { "0": { transaction_id: ["value_already_exist"] } } });
+    await waitFor(() => storedKeys([eventKey(org, "sub_1", "dup-1")]), { what: "dup-1 stored" });
+    const late = await refusal(h.ingest(org, [ev("other"), ev("dup-1", { timestamp_ms: at("2026-05-11T00:00:00Z") })]));
+    expect(late).toEqual({ kind: "unprocessable", details: { "1": { transaction_id: ["value_already_exist"] } } });
+    expect(await storedKeys([eventKey(org, "sub_1", "other")])).toBe(0);
+  });
+
+  it("refuses a whole batch with a repeated transaction_id and stores nothing of it", async () => {
+    const refused = await refusal(h.ingest(org, [ev("b-1"), ev("b-2"), ev("b-1"), ev("b-3")]));
+    expect(refused).toEqual({ kind: "unprocessable", details: { "2": { transaction_id: ["value_already_exist"] } } });
+    // the same events without the repeat are new: nothing of the refused batch was kept
+    await h.ingest(org, [ev("b-1"), ev("b-2"), ev("b-3")]);
+  });
+
+  it("keys by organization and subscription: the same transaction_id elsewhere is another event", async () => {
+    await h.ingest(org, [ev("shared", { external_subscription_id: "sub_a" })]);
+    await h.ingest(org, [ev("shared", { external_subscription_id: "sub_b" })]);
+    await h.ingest(randomUUID(), [ev("shared", { external_subscription_id: "sub_a" })]);
+    await waitFor(async () => (await count("sub_a")) === 1 && (await count("sub_b")) === 1, { what: "both stored" });
+  });
+
+  it("lets exactly one of two concurrent requests with the same transaction_id through", async () => {
+    const results = await Promise.all([0, 1, 2, 3].map(() => refusal(h.ingest(org, [ev("race-1", { external_subscription_id: "sub_race" })]))));
+    expect(results.filter((r) => r === null)).toHaveLength(1);
+    await waitFor(async () => (await count("sub_race")) === 1, { what: "race stored" });
+  });
+
+  it("reports every invalid event by index", async () => {
+    const refused = await refusal(h.ingest(org, [ev("v-1"), { ...ev(""), timestamp_ms: Number.NaN }, ev("v-3", { properties_json: "[1]" })]));
+    expect(refused).toEqual({
+      kind: "unprocessable",
+      details: { "1": { transaction_id: ["value_is_mandatory"], timestamp: ["invalid_format"] }, "2": { properties: ["value_is_invalid"] } },
+    });
+  });
+
+  it("keeps property keys with dots and dollars", async () => {
+    await h.ingest(org, [ev("dot-1", { code: "gb", properties_json: '{"a.b":2.5,"$c":"x","d":{"e.f":1}}' })]);
+    await h.ingest(org, [ev("dot-2", { code: "gb", properties_json: '{"a.b":"4"}' })]);
+    await waitFor(async () => (await count("sub_1", "gb")) === 2, { what: "stored" });
+    const stored = await h.parts.reader.events({ organizationId: org, externalSubscriptionId: "sub_1", code: "gb", from: new Date(MAY.from), to: new Date(MAY.to) });
+    expect(stored.map((e) => e.properties)).toEqual([{ "a.b": 2.5, $c: "x", d: { "e.f": 1 } }, { "a.b": "4" }]);
+    expect((await h.aggregate({ organization_id: org, external_subscription_id: "sub_1", code: "gb", ...MAY })).units).toBe("6.5");
+  });
+
+  it("writes a metric's expression into its field at ingestion", async () => {
+    const reply = await h.ingest(org, [ev("expr-1", { code: "computed", properties_json: '{"a":"3"}' })]);
+    expect(JSON.parse(String(reply.events[0]!.properties_json))).toEqual({ a: "3", total: "6.0" });
+    const refused = await refusal(h.ingest(org, [ev("expr-2", { code: "computed", properties_json: '{"b":1}' })]));
+    expect(refused).toEqual({ kind: "unprocessable", details: { "0": { properties: ["Variable: a not found"] } } });
+  });
+
+  it("answers 429 rather than queueing without bound", async () => {
+    const small = await startUsageHarness("usage_cap", { INGEST_MAX_IN_FLIGHT_EVENTS: "100" });
+    try {
+      const big = Array.from({ length: 60 }, (_, i) => ev(`cap-${i}`));
+      const results = await Promise.all([refusal(small.ingest(org, big)), refusal(small.ingest(org, big.map((e) => ({ ...e, transaction_id: `${e.transaction_id}b` }))))]);
+      expect(results).toContainEqual({ kind: "too_many_requests", details: undefined });
+      expect(results).toContain(null);
+    } finally {
+      await small.close();
+    }
+  });
+});

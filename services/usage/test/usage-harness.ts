@@ -1,0 +1,94 @@
+import type { Connection } from "mongoose";
+import { connectBus, type Bus } from "@billing/bus";
+import { parseConfig } from "@billing/config";
+import { systemClock, type Clock } from "@billing/clock";
+import { createLogger, silentLogger } from "@billing/logger";
+import { connectMongo } from "@billing/mongo";
+import { infraUrls, uniqueName } from "@billing/testkit";
+import { usageConfigSchema } from "../src/config";
+import type { CatalogCopies, MetricCopy, SubscriptionCopy } from "../src/domain/read-copies";
+import { usageCollections, type UsageCollections } from "../src/persistence/collections";
+import { startUsage, type UsageParts } from "../src/start-usage";
+
+/** The catalog's read copies as a tiny in-memory fixture: only metrics matter to ingestion and aggregation. */
+export class FixtureCopies implements CatalogCopies {
+  private readonly metrics = new Map<string, MetricCopy>();
+
+  addMetric(org: string, fields: Partial<MetricCopy> & { code: string }): MetricCopy {
+    const metric: MetricCopy = {
+      svc_id: `bm_${fields.code}`, organization_id: org, name: fields.code, aggregation_type: "count_agg", field_name: null,
+      recurring: false, rounding_function: null, rounding_precision: null, weighted_interval: null, expression: null,
+      filters: [], deleted_at: null, ...fields,
+    };
+    this.metrics.set(`${org}|${fields.code}`, metric);
+    return metric;
+  }
+
+  metricByCode(org: string, code: string): MetricCopy | null {
+    return this.metrics.get(`${org}|${code}`) ?? null;
+  }
+
+  activeSubscription(): SubscriptionCopy | null {
+    return null;
+  }
+
+  subscriptions(): SubscriptionCopy[] {
+    return [];
+  }
+}
+
+export interface EventIn {
+  transaction_id: string;
+  external_subscription_id: string;
+  code: string;
+  timestamp_ms?: number;
+  properties_json?: string;
+  precise_total_amount_cents?: string;
+}
+
+/** The usage service's parts in this process, on a database and an ingest subject of their own. */
+export interface UsageHarness {
+  connection: Connection;
+  collections: UsageCollections;
+  bus: Bus;
+  copies: FixtureCopies;
+  prefix: string;
+  parts: UsageParts;
+  ingest(org: string, events: EventIn[]): Promise<{ events: Array<Record<string, unknown>> }>;
+  aggregate(request: Record<string, unknown>): Promise<{ units: string; events_count: number; filters: unknown[]; groups: unknown[]; running_totals_json?: string }>;
+  /** Stops ingestion and storage, then starts them again on the same data (what a restart does). */
+  restart(env?: Record<string, string>): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startUsageHarness(label: string, env: Record<string, string> = {}, clock: Clock = systemClock): Promise<UsageHarness> {
+  const { mongoUrl, natsUrl } = infraUrls();
+  const connection = await connectMongo({ url: mongoUrl, dbName: uniqueName(label) });
+  const bus = await connectBus({ url: natsUrl, name: `${label}-test` });
+  const copies = new FixtureCopies();
+  const prefix = uniqueName(label);
+  const start = (extra: Record<string, string>) =>
+    startUsage({
+      config: { ...parseConfig(usageConfigSchema, { DURABLE_PREFIX: prefix, ...env, ...extra }), JETSTREAM_REPLICAS: 1 },
+      connection, bus, clock, copies,
+      logger: process.env.USAGE_TEST_LOG ? createLogger({ service: "usage-test", level: process.env.USAGE_TEST_LOG }) : silentLogger,
+    });
+  const harness: UsageHarness = {
+    connection, bus, copies, prefix,
+    collections: usageCollections(connection),
+    parts: await start({}),
+    ingest: (org, events) => harness.parts.handlers.IngestEvents!({ organization_id: org, events }, {} as never),
+    aggregate: (request) => harness.parts.handlers.Aggregate!({ grouped_by: [], ...request }, {} as never),
+    async restart(extra = {}) {
+      await harness.parts.stop();
+      harness.parts = await start(extra);
+    },
+    async close() {
+      await harness.parts.stop();
+      await connection.dropDatabase();
+      await connection.close();
+      await bus.close();
+    },
+  };
+  return harness;
+}
