@@ -11,8 +11,8 @@ export function eventJson(tx, sub, code, timestampS, n) {
   );
 }
 
-/** The n-th event of a run spread over the month, for `total` events. */
-export const timestampFor = (n, total) => MONTH_START_S + Math.floor((n * MONTH_SECONDS) / total);
+/** The n-th event of a run spread over May in arrival order, for `total` events (beyond it, May again). */
+export const timestampFor = (n, total) => MONTH_START_S + Math.floor(((n % total) * MONTH_SECONDS) / total);
 
 /** A 300-byte payload for the raw JetStream yardstick (the same size as one event). */
 export function rawPayload() {

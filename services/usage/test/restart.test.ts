@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestSubject, Streams, Subjects } from "@billing/bus";
 import { AppError } from "@billing/errors";
-import { decodeMessage, encodeMessage, encodeRequestLine, type EventLine } from "../src/domain/ingest-message";
+import { decodeMessage, encodeMessage, encodeRequestLines, type EventLine } from "../src/domain/ingest-message";
 import type { IngestRecord } from "../src/domain/stored-event";
 import { applyBuckets } from "../src/store/apply-buckets";
 import { applyUnit } from "../src/store/apply-unit";
@@ -25,7 +25,8 @@ afterAll(async () => {
 function lines(prefix: string, n: number, sub = "sub_1"): EventLine[] {
   return Array.from({ length: n }, (_, i) => ({
     svcId: randomUUID(), transactionId: `${prefix}-${i}`, externalSubscriptionId: sub, code: "gb",
-    timestampMs: base + (i % 3) * 3_600_000 + i, propertiesJson: JSON.stringify({ v: i }), preciseTotalAmountCents: null,
+    timestamp: new Date(base + (i % 3) * 3_600_000 + i).toISOString(), propertiesJson: JSON.stringify({ v: i }), preciseTotalAmountCents: null,
+    createdAt: new Date().toISOString(),
   }));
 }
 
@@ -34,7 +35,7 @@ async function publishMessages(org: string, batches: EventLine[][]): Promise<{ r
   const records: IngestRecord[] = [];
   let lastSeq = 0;
   for (const batch of batches) {
-    const text = encodeMessage(randomUUID(), [encodeRequestLine(org, Date.now(), batch)]);
+    const text = encodeMessage(randomUUID(), [encodeRequestLines(org, batch)]);
     const ack = await h.bus.js.publish(ingestSubject(h.prefix), Buffer.from(text));
     records.push(...decodeMessage(text, ack.seq).events);
     lastSeq = ack.seq;

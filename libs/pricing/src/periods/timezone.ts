@@ -41,6 +41,7 @@ function wallClock(ms: number, timeZone: string): number {
 
 /** UTC offset of `timeZone` at an instant, in milliseconds (UTC+2 → 7_200_000). */
 export function utcOffsetMs(ms: number, timeZone: string): number {
+  if (timeZone === "UTC" || timeZone === "Etc/UTC") return 0; // the common case, without Intl's cost
   const whole = Math.floor(ms / 1000) * 1000;
   return wallClock(whole, timeZone) - whole;
 }

@@ -1,10 +1,11 @@
-import { bucketId, hourCoverage, seriesId, type SeriesKey } from "../domain/buckets";
-import type { PageEvent } from "../domain/stored-event";
+import { bucketId, hourCoverage, monthsOf, seriesMonthId, type SeriesKey } from "../domain/buckets";
+import type { EventView } from "../domain/stored-event";
 import { findByIds, type BucketDoc, type UsageCollections } from "../persistence/collections";
 
 /** The buckets of a series over [fromMs, toMs): those wholly inside, and the edge hours. */
 export async function bucketsInRange(c: UsageCollections, series: SeriesKey, fromMs: number, toMs: number) {
-  const hours = (await c.series.findOne({ _id: seriesId(series) }))?.hours ?? [];
+  const months = await findByIds(c.series, monthsOf(fromMs, toMs).map((m) => seriesMonthId(series, m)));
+  const hours = months.flatMap((m) => m.hours);
   const wanted = hours.filter((h) => hourCoverage(h, fromMs, toMs) !== "outside");
   const buckets = await findByIds(c.buckets, wanted.map((h) => bucketId(series, h)));
   const whole: BucketDoc[] = [];
@@ -13,15 +14,15 @@ export async function bucketsInRange(c: UsageCollections, series: SeriesKey, fro
   return { whole, edge };
 }
 
-export interface PageRead {
-  events: PageEvent[];
-  batches: Record<string, string>;
+export interface PageEvents {
+  batch: string;
+  events: EventView[];
 }
 
-/** The events of these buckets (their listed pages only), page by page. */
-export async function readPages(c: UsageCollections, buckets: readonly BucketDoc[]): Promise<PageRead[]> {
+/** The events of these buckets (their listed pages only), per ingest message. */
+export async function readPages(c: UsageCollections, buckets: readonly BucketDoc[]): Promise<PageEvents[]> {
   const ids = buckets.flatMap((b) => b.pg.map((range) => `${b._id}|${range}`));
   const pages = await findByIds(c.pages, ids);
   if (pages.length !== ids.length) throw new Error(`event pages missing: ${ids.length - pages.length} of ${ids.length}`);
-  return pages.map((p) => ({ events: JSON.parse(p.e) as PageEvent[], batches: p.b }));
+  return pages.flatMap((p) => (JSON.parse(p.e) as Array<[number, EventView[]]>).map(([seq, events]) => ({ batch: p.b[seq] ?? "", events })));
 }

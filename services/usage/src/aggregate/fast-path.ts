@@ -1,7 +1,7 @@
 import { applyMetricRounding, Decimal, type BillableMetric } from "@billing/pricing";
 import type { SeriesKey } from "../domain/buckets";
 import { fieldName } from "../domain/field-paths";
-import { addToPartial, emptyPartial } from "../domain/partials";
+import { partialOf } from "../domain/partials";
 import type { UsageCollections } from "../persistence/collections";
 import { bucketsInRange, readPages } from "./bucket-reader";
 
@@ -41,10 +41,11 @@ export async function fastAggregate(
     const m = new Decimal(f.m.toString());
     if (max === null || m.gt(max)) max = m;
   }
-  const edges = emptyPartial();
-  for (const page of await readPages(c, edge)) {
-    for (const e of page.events) if (e.t >= fromMs && e.t < toMs) addToPartial(edges, e.p);
-  }
+  const inRange = (await readPages(c, edge)).flatMap((page) => page.events.filter((e) => {
+    const t = Date.parse(e.timestamp);
+    return t >= fromMs && t < toMs;
+  }));
+  const edges = partialOf(inRange.map((e) => e.properties));
   const e = edges.fields.get(metric.field_name ?? "");
   if (isCount) count += edges.events;
   else if (e) {

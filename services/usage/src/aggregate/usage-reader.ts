@@ -14,7 +14,8 @@ export function storedUsageReader(c: UsageCollections): UsageReader {
       const out: UsageEventRecord[] = [];
       for (const page of await readPages(c, [...whole, ...edge])) {
         for (const e of page.events) {
-          if (e.t >= fromMs && e.t < toMs) out.push(toUsageEventRecord(e, { ...where, batch: page.batches[e.s] ?? "" }));
+          const t = Date.parse(e.timestamp);
+          if (t >= fromMs && t < toMs) out.push(toUsageEventRecord(e, { org: where.org, batch: page.batch }));
         }
       }
       return out.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime() || (a.transaction_id < b.transaction_id ? -1 : a.transaction_id > b.transaction_id ? 1 : 0));

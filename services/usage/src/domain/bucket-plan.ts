@@ -1,5 +1,5 @@
 import { bucketId, hourOf, pageId, type SeriesKey } from "./buckets";
-import { addToPartial, emptyPartial, type BucketPartial } from "./partials";
+import { partialOf, type BucketPartial } from "./partials";
 import type { IngestRecord } from "./stored-event";
 
 /** The stored events of a unit that fall in one bucket, in stream order. */
@@ -35,8 +35,7 @@ export interface BucketChange {
 export function bucketChange(bucket: BucketEvents, appliedSeq: number, unitLastSeq: number): BucketChange | null {
   const events = bucket.events.filter((e) => e.s > appliedSeq);
   if (events.length === 0) return null;
-  const partial = emptyPartial();
-  for (const e of events) addToPartial(partial, e.p);
+  const partial = partialOf(events.map((e) => e.properties));
   const range = `${events[0]!.s}-${unitLastSeq}`;
   return { bucket, events, partial, page: { id: pageId(bucket.id, events[0]!.s, unitLastSeq), range }, lastSeq: unitLastSeq };
 }

@@ -6,6 +6,19 @@ export const HOUR_MS = 3_600_000;
 
 export const hourOf = (timestampMs: number) => Math.floor(timestampMs / HOUR_MS) * HOUR_MS;
 
+/** The UTC month an instant falls in (its first millisecond). */
+export function monthOf(timestampMs: number): number {
+  const d = new Date(timestampMs);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+}
+
+/** The months that [fromMs, toMs) touches. */
+export function monthsOf(fromMs: number, toMs: number): number[] {
+  const months: number[] = [];
+  for (let m = monthOf(fromMs); m < toMs; m = Date.UTC(new Date(m).getUTCFullYear(), new Date(m).getUTCMonth() + 1, 1)) months.push(m);
+  return months;
+}
+
 /** One series: an organization's subscription (external id) and metric code. */
 export interface SeriesKey {
   org: string;
@@ -13,7 +26,8 @@ export interface SeriesKey {
   code: string;
 }
 
-export const seriesId = (s: SeriesKey) => JSON.stringify([s.org, s.sub, s.code]);
+/** The hours of one series that have a bucket are listed per month (a bounded document). */
+export const seriesMonthId = (s: SeriesKey, monthMs: number) => JSON.stringify([s.org, s.sub, s.code, "month", monthMs]);
 
 export const bucketId = (s: SeriesKey, hourMs: number) => JSON.stringify([s.org, s.sub, s.code, hourMs]);
 

@@ -1,60 +1,70 @@
-import type { IngestRecord, PageEvent } from "./stored-event";
+import type { IngestRecord } from "./stored-event";
 
 /**
- * The JetStream ingest message: a header line, then one line per ingest request
- * `{"o": organization, "r": created_at ms, "e": [events]}`. Requests are encoded once, when they
- * arrive, and a group commit only joins lines: nothing is re-serialized per flush.
+ * The JetStream ingest message, in lines: `{"b": batch id}`, then per ingest request a line
+ * `@<organization id>` followed by one line per event, the event's JSON (an EventView). A request
+ * is encoded once, when it arrives; a group commit only joins lines.
  */
 export interface EventLine {
   svcId: string;
   transactionId: string;
   externalSubscriptionId: string;
   code: string;
-  timestampMs: number;
-  /** a JSON object's text (already validated) or null */
+  /** ISO 8601 with milliseconds */
+  timestamp: string;
+  /** a JSON object's text, or null for {} */
   propertiesJson: string | null;
   preciseTotalAmountCents: string | null;
+  createdAt: string;
 }
 
 const str = JSON.stringify;
 
-export function encodeRequestLine(organizationId: string, createdMs: number, events: readonly EventLine[]): string {
-  let out = `{"o":${str(organizationId)},"r":${createdMs},"e":[`;
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i]!;
-    if (i > 0) out += ",";
-    out += `{"i":${str(e.svcId)},"x":${str(e.transactionId)},"s":${str(e.externalSubscriptionId)},"c":${str(e.code)},"t":${e.timestampMs},"p":${e.propertiesJson ?? "null"},"a":${e.preciseTotalAmountCents === null ? "null" : str(e.preciseTotalAmountCents)}}`;
-  }
-  return `${out}]}`;
+/** An event's JSON text (EventView). svc_id and the ISO instants need no escaping. */
+export function eventText(e: EventLine): string {
+  return (
+    `{"svc_id":"${e.svcId}","transaction_id":${str(e.transactionId)},"external_subscription_id":${str(e.externalSubscriptionId)},` +
+    `"code":${str(e.code)},"timestamp":"${e.timestamp}","properties":${e.propertiesJson ?? "{}"},` +
+    `"precise_total_amount_cents":${e.preciseTotalAmountCents === null ? "null" : str(e.preciseTotalAmountCents)},"created_at":"${e.createdAt}"}`
+  );
 }
 
-export function encodeMessage(batchId: string, requestLines: readonly string[]): string {
-  return `{"b":${str(batchId)}}\n${requestLines.join("\n")}`;
+export function encodeRequestLines(organizationId: string, events: readonly EventLine[]): string {
+  let out = `@${organizationId}`;
+  for (const e of events) out += `\n${eventText(e)}`;
+  return out;
+}
+
+export function encodeMessage(batchId: string, requests: readonly string[]): string {
+  return `{"b":${str(batchId)}}\n${requests.join("\n")}`;
 }
 
 interface WireEvent {
-  i: string;
-  x: string;
-  s: string;
-  c: string;
-  t: number;
-  p: Record<string, unknown> | null;
-  a: string | null;
+  transaction_id: string;
+  external_subscription_id: string;
+  code: string;
+  timestamp: string;
+  properties: Record<string, unknown>;
 }
 
-/** The events of one ingest message, in the order they were acknowledged. */
-export function decodeMessage(text: string, seq: number): { batch: string; events: IngestRecord[] } {
+/** The events of one ingest message, in the order they were acknowledged; `onBadLine` for a line that does not parse. */
+export function decodeMessage(text: string, seq: number, onBadLine: (line: number, err: unknown) => void = () => {}): { batch: string; events: IngestRecord[] } {
   const lines = text.split("\n");
   const batch = (JSON.parse(lines[0]!) as { b: string }).b;
   const events: IngestRecord[] = [];
+  let org = "";
   for (let l = 1; l < lines.length; l++) {
-    const request = JSON.parse(lines[l]!) as { o: string; r: number; e: WireEvent[] };
-    for (const w of request.e) {
-      events.push({ i: w.i, x: w.x, t: w.t, p: w.p, a: w.a, r: request.r, s: seq, org: request.o, sub: w.s, code: w.c, batch });
+    const raw = lines[l]!;
+    if (raw.charCodeAt(0) === 64 /* @ */) {
+      org = raw.slice(1);
+      continue;
+    }
+    try {
+      const w = JSON.parse(raw) as WireEvent;
+      events.push({ org, sub: w.external_subscription_id, x: w.transaction_id, code: w.code, t: Date.parse(w.timestamp), properties: w.properties, raw, s: seq, batch });
+    } catch (err) {
+      onBadLine(l, err);
     }
   }
   return { batch, events };
 }
-
-/** The page form of an event (its bucket carries organization, subscription and code). */
-export const pageEvent = (e: IngestRecord): PageEvent => ({ i: e.i, x: e.x, t: e.t, p: e.p, a: e.a, r: e.r, s: e.s });

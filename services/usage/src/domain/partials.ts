@@ -19,31 +19,54 @@ export interface BucketPartial {
 /** Decimal128 holds 34 significant digits; a field beyond them is left to the exact (slow) path. */
 export const DECIMAL128_DIGITS = 34;
 
-export function emptyPartial(): BucketPartial {
-  return { events: 0, fields: new Map() };
+/** Safe integers are added as numbers while their sum stays exact; anything else goes through Decimal. */
+class FieldAccumulator {
+  count = 0;
+  private ints = 0;
+  private intMax = -Infinity;
+  private decimals: Decimal | null = null;
+  private decimalMax: Decimal | null = null;
+
+  add(value: unknown): void {
+    if (typeof value === "number" && Number.isSafeInteger(value) && Math.abs(this.ints + value) <= Number.MAX_SAFE_INTEGER) {
+      this.count++;
+      this.ints += value;
+      if (value > this.intMax) this.intMax = value;
+      return;
+    }
+    const d = parseDecimal(value);
+    if (d === null) return;
+    this.count++;
+    this.decimals = this.decimals ? this.decimals.plus(d) : d;
+    if (!this.decimalMax || d.gt(this.decimalMax)) this.decimalMax = d;
+  }
+
+  partial(): FieldPartial {
+    const sum = this.decimals ? this.decimals.plus(this.ints) : new Decimal(this.ints);
+    const intMax = this.intMax === -Infinity ? null : new Decimal(this.intMax);
+    const max = !intMax ? this.decimalMax! : !this.decimalMax || intMax.gt(this.decimalMax) ? intMax : this.decimalMax;
+    return { count: this.count, sum, max };
+  }
 }
 
-function numeric(value: unknown): Decimal | number | null {
-  if (typeof value === "number" && Number.isSafeInteger(value)) return value;
-  return parseDecimal(value);
-}
-
-/** Adds one event's properties to a partial. */
-export function addToPartial(partial: BucketPartial, properties: Record<string, unknown> | null): void {
-  partial.events++;
-  if (!properties) return;
-  for (const key in properties) {
-    const value = numeric(properties[key]);
-    if (value === null) continue;
-    const field = partial.fields.get(key);
-    const d = typeof value === "number" ? new Decimal(value) : value;
-    if (!field) partial.fields.set(key, { count: 1, sum: d, max: d });
-    else {
-      field.count++;
-      field.sum = field.sum.plus(d);
-      if (d.gt(field.max)) field.max = d;
+/** Partials of a list of events' properties. */
+export function partialOf(properties: Iterable<Record<string, unknown> | null | undefined>): BucketPartial {
+  let events = 0;
+  const fields = new Map<string, FieldAccumulator>();
+  for (const p of properties) {
+    events++;
+    if (!p) continue;
+    for (const key in p) {
+      const value = p[key];
+      if (typeof value !== "number" && typeof value !== "string") continue;
+      let field = fields.get(key);
+      if (!field) fields.set(key, (field = new FieldAccumulator()));
+      field.add(value);
     }
   }
+  const out = new Map<string, FieldPartial>();
+  for (const [key, field] of fields) if (field.count > 0) out.set(key, field.partial());
+  return { events, fields: out };
 }
 
 /** A decimal that Decimal128 stores exactly, or null. */

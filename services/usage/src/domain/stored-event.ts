@@ -1,47 +1,50 @@
 import type { UsageEventRecord } from "./usage-event";
 
 /**
- * An event as the ingest message carries it and as an event page stores it (short keys: the
- * pages hold every event once more and are read in bulk). Organization, subscription and code
- * are the page's bucket; `s` is the ingest message's stream sequence.
+ * A stored event as JSON: the same text in the ingest message, in its bucket's page and in the
+ * `billing.usage.event.ingested` envelope — written once, when the event is accepted, and
+ * never serialized again (pages and envelopes join these texts).
  */
-export interface PageEvent {
-  /** svc_id */
-  i: string;
-  /** transaction_id */
-  x: string;
-  /** timestamp, Unix ms (sub-millisecond decimals kept) */
-  t: number;
-  /** properties as sent (keys with `.` or `$` survive: pages store them as JSON text) */
-  p: Record<string, unknown> | null;
-  /** precise_total_amount_cents */
-  a: string | null;
-  /** created_at, Unix ms */
-  r: number;
-  /** stream sequence of the ingest message that carried it */
-  s: number;
+export interface EventView {
+  svc_id: string;
+  transaction_id: string;
+  external_subscription_id: string;
+  code: string;
+  /** ISO 8601 with milliseconds */
+  timestamp: string;
+  properties: Record<string, unknown>;
+  precise_total_amount_cents: string | null;
+  created_at: string;
 }
 
-/** An event read from an ingest message: a page event plus where it belongs. */
-export interface IngestRecord extends PageEvent {
+/** An event read from an ingest message, with what storing it needs. */
+export interface IngestRecord {
   org: string;
   sub: string;
+  /** transaction_id */
+  x: string;
   code: string;
-  /** the ingest message's batch id */
+  /** timestamp, Unix ms */
+  t: number;
+  properties: Record<string, unknown>;
+  /** the event's JSON text (an EventView) */
+  raw: string;
+  /** stream sequence and batch id of the ingest message */
+  s: number;
   batch: string;
 }
 
-export function toUsageEventRecord(e: PageEvent, where: { org: string; sub: string; code: string; batch: string }): UsageEventRecord {
+export function toUsageEventRecord(e: EventView, where: { org: string; batch: string }): UsageEventRecord {
   return {
-    svc_id: e.i,
+    svc_id: e.svc_id,
     organization_id: where.org,
-    external_subscription_id: where.sub,
-    transaction_id: e.x,
-    code: where.code,
-    timestamp: new Date(e.t),
-    properties: (e.p ?? {}) as UsageEventRecord["properties"],
-    precise_total_amount_cents: e.a,
+    external_subscription_id: e.external_subscription_id,
+    transaction_id: e.transaction_id,
+    code: e.code,
+    timestamp: new Date(e.timestamp),
+    properties: e.properties as UsageEventRecord["properties"],
+    precise_total_amount_cents: e.precise_total_amount_cents,
     batch_id: where.batch,
-    created_at: new Date(e.r),
+    created_at: new Date(e.created_at),
   };
 }

@@ -20,6 +20,8 @@ export interface Bucket {
 }
 
 interface Partition {
+  /** The metric copy it was made with (its filters resolve the charge's). */
+  metric: PricingMetric;
   buckets: Map<string, UsageEvent[]>;
   marks: Map<string, HighWaterMark | null>;
 }
@@ -46,8 +48,8 @@ function partition(stored: readonly UsageEvent[], charge: ChargeCopy, metric: Pr
   let byCharge = partitions.get(stored);
   if (!byCharge) partitions.set(stored, (byCharge = new WeakMap()));
   let found = byCharge.get(charge);
-  if (!found) {
-    found = { buckets: new Map(), marks: new Map() };
+  if (!found || found.metric !== metric) {
+    found = { metric, buckets: new Map(), marks: new Map() };
     for (const e of stored) {
       const { key } = bucketOf(charge, metric, e);
       let events = found.buckets.get(key);

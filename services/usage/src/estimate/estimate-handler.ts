@@ -10,11 +10,18 @@ interface EstimateFeesRequest {
   timestamp_ms?: number;
 }
 
+const invalidProperties = () => AppError.validation({ properties: ["value_is_invalid"] });
+
 function properties(json: string | undefined): Record<string, unknown> {
   if (!json) return {};
-  const value: unknown = JSON.parse(json);
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw invalidProperties();
+  }
   if (value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value)) throw AppError.validation({ properties: ["value_is_invalid"] });
+  if (typeof value !== "object" || Array.isArray(value)) throw invalidProperties();
   return value as Record<string, unknown>;
 }
 

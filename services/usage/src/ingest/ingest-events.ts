@@ -3,7 +3,7 @@ import type { Clock } from "@billing/clock";
 import { AppError, type ErrorDetails } from "@billing/errors";
 import type { CatalogCopies } from "../domain/read-copies";
 import { checkEventInput, present, type EventInput } from "../domain/event-input";
-import { encodeRequestLine, type EventLine } from "../domain/ingest-message";
+import { encodeRequestLines, type EventLine } from "../domain/ingest-message";
 import { eventKey } from "../domain/usage-event";
 import { checkDuplicates, type DuplicateSources } from "./duplicate-check";
 import { newTicket } from "./dedup-window";
@@ -40,8 +40,11 @@ export async function ingestEvents(deps: IngestDeps, organizationId: string, inp
   if (!organizationId) throw AppError.validation({ organization_id: ["value_is_mandatory"] });
   if (inputs.length === 0) throw AppError.validation({ events: ["value_is_mandatory"] });
   const nowMs = deps.clock.now().getTime();
+  const createdAt = new Date(nowMs).toISOString();
   const lines: EventLine[] = new Array(inputs.length);
   const details: ErrorDetails = {};
+  /** events whose stored properties differ from the request's (answered with them) */
+  const changed = new Set<number>();
   for (let i = 0; i < inputs.length; i++) {
     const input = inputs[i]!;
     const checked = checkEventInput(input);
@@ -57,14 +60,16 @@ export async function ingestEvents(deps: IngestDeps, organizationId: string, inp
       continue;
     }
     if (computed) propertiesJson = JSON.stringify(computed.properties);
+    if (computed) changed.add(i);
     lines[i] = {
       svcId: randomUUID(),
       transactionId: input.transaction_id,
       externalSubscriptionId: input.external_subscription_id,
       code: input.code,
-      timestampMs,
+      timestamp: timestampMs === nowMs ? createdAt : new Date(timestampMs).toISOString(),
       propertiesJson,
       preciseTotalAmountCents: present(input, "precise_total_amount_cents") ? input.precise_total_amount_cents! : null,
+      createdAt,
     };
   }
   if (Object.keys(details).length > 0) throw AppError.validation(details);
@@ -80,7 +85,7 @@ export async function ingestEvents(deps: IngestDeps, organizationId: string, inp
       throw AppError.validation(Object.fromEntries(duplicates.map((i) => [String(i), { transaction_id: ["value_already_exist"] }])));
     }
     try {
-      await deps.commit.submit(encodeRequestLine(organizationId, nowMs, lines));
+      await deps.commit.submit(encodeRequestLines(organizationId, lines));
     } catch (err) {
       deps.window.release(keys, ticket);
       if (err instanceof RangeError) throw AppError.badRequest(err.message);
@@ -90,15 +95,14 @@ export async function ingestEvents(deps: IngestDeps, organizationId: string, inp
   } finally {
     deps.state.inFlight -= inputs.length;
   }
-  const createdAt = new Date(nowMs).toISOString();
-  return lines.map((l) => ({
+  return lines.map((l, i) => ({
     svc_id: l.svcId,
     transaction_id: l.transactionId,
     external_subscription_id: l.externalSubscriptionId,
     code: l.code,
-    timestamp: new Date(l.timestampMs).toISOString(),
-    properties_json: l.propertiesJson ?? "{}",
+    timestamp: l.timestamp,
+    properties_json: changed.has(i) ? l.propertiesJson! : "",
     ...(l.preciseTotalAmountCents !== null ? { precise_total_amount_cents: l.preciseTotalAmountCents } : {}),
-    created_at: createdAt,
+    created_at: l.createdAt,
   }));
 }

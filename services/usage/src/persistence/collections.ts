@@ -43,7 +43,7 @@ export interface BucketDoc {
   pg: string[];
 }
 
-/** The hours of a series that have a bucket. */
+/** The hours of one month of a series that have a bucket. */
 export interface SeriesDoc {
   _id: string;
   hours: number[];

@@ -1,6 +1,6 @@
 import type { mongo } from "mongoose";
 import { bucketChange, bucketsOf, type BucketEvents } from "../domain/bucket-plan";
-import { seriesId } from "../domain/buckets";
+import { monthOf, seriesMonthId } from "../domain/buckets";
 import type { IngestRecord } from "../domain/stored-event";
 import { findByIds, type EventPageDoc, type UsageCollections } from "../persistence/collections";
 import { bucketUpdate, newBucketDoc, pageDoc } from "./bucket-writes";
@@ -36,11 +36,12 @@ export async function applyBuckets(c: UsageCollections, records: Iterable<Ingest
     if (changes.length === 0) return;
     await writePages(c.pages, changes.map(({ change }) => pageDoc(change)));
     const created = changes.filter((x) => !x.exists);
-    await Promise.all(
-      created.map(({ change }) =>
-        c.series.updateOne({ _id: seriesId(change.bucket.series) }, { $addToSet: { hours: change.bucket.hour } }, { upsert: true }),
-      ),
-    );
+    if (created.length > 0) {
+      const listHours = created.map(({ change: { bucket } }) => ({
+        updateOne: { filter: { _id: seriesMonthId(bucket.series, monthOf(bucket.hour)) }, update: { $addToSet: { hours: bucket.hour } }, upsert: true },
+      }));
+      await c.series.bulkWrite(listHours, { ordered: false });
+    }
     const ops = changes.map(({ change, exists, applied }) => (exists ? bucketUpdate(change, applied) : { insertOne: { document: newBucketDoc(change) } }));
     const done = await c.buckets.bulkWrite(ops as never, { ordered: false }).then(
       (r) => r.matchedCount + r.insertedCount,

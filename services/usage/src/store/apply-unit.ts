@@ -1,4 +1,4 @@
-import { publishEnvelope, type Bus } from "@billing/bus";
+import { Subjects, type Bus } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import type { IngestRecord } from "../domain/stored-event";
 import type { UsageCollections } from "../persistence/collections";
@@ -23,7 +23,10 @@ export async function applyUnit(deps: StoreDeps, records: readonly IngestRecord[
   const { kept, keys } = await storeKeys(deps.collections.events, records);
   const stored = kept.map((k) => k.record);
   await applyBuckets(deps.collections, stored, lastSeq);
-  await Promise.all(ingestedEnvelopes(stored, deps.clock.now()).map((e) => publishEnvelope(deps.bus.js, e)));
+  // msgID = envelope id: the usage stream keeps one copy of a redelivered batch's envelopes
+  await Promise.all(
+    ingestedEnvelopes(stored, deps.clock.now()).map((e) => deps.bus.js.publish(Subjects.usage.eventIngested, Buffer.from(e.text), { msgID: e.id })),
+  );
   deps.onStored(keys);
   return stored.length;
 }

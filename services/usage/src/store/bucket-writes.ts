@@ -2,16 +2,26 @@ import { mongo } from "mongoose";
 import type { BucketChange } from "../domain/bucket-plan";
 import { fieldName } from "../domain/field-paths";
 import { decimal128Text } from "../domain/partials";
-import { pageEvent } from "../domain/ingest-message";
 import type { BucketDoc, EventPageDoc } from "../persistence/collections";
 
 const d128 = (text: string) => mongo.Decimal128.fromString(text);
 
-/** The page of a change: its events as JSON text, and the batch id of each message. */
+/**
+ * The page of a change: its events' JSON texts joined (never re-serialized), grouped by ingest
+ * message as `[[seq, [event, …]], …]`, and each message's batch id.
+ */
 export function pageDoc(change: BucketChange): EventPageDoc {
   const batches: Record<string, string> = {};
-  for (const e of change.events) batches[e.s] = e.batch;
-  return { _id: change.page.id, b: batches, e: JSON.stringify(change.events.map(pageEvent)) };
+  let text = "[";
+  let seq = -1;
+  for (const e of change.events) {
+    if (e.s !== seq) {
+      text += `${seq === -1 ? "" : "]],"}[${e.s},[${e.raw}`;
+      seq = e.s;
+      batches[e.s] = e.batch;
+    } else text += `,${e.raw}`;
+  }
+  return { _id: change.page.id, b: batches, e: `${text}]]]` };
 }
 
 /** A new bucket, inserted whole. */

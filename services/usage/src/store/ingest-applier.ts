@@ -80,7 +80,9 @@ export class IngestApplier {
       const { seq, data } = this.buffer.shift()!;
       this.bufferedBytes -= data.length;
       try {
-        for (const r of decodeMessage(Buffer.from(data.buffer, data.byteOffset, data.length).toString("utf8"), seq).events) records.push(r);
+        const text = Buffer.from(data.buffer, data.byteOffset, data.length).toString("utf8");
+        const onBadLine = (line: number, err: unknown) => this.options.logger.error({ err, seq, line }, "undecodable event skipped");
+        for (const r of decodeMessage(text, seq, onBadLine).events) records.push(r);
       } catch (err) {
         this.options.logger.error({ err, seq }, "undecodable ingest message skipped");
       }

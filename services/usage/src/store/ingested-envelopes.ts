@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { makeEnvelope, Subjects, type Envelope } from "@billing/bus";
+import { envelopeSchema, Subjects } from "@billing/bus";
 import type { IngestRecord } from "../domain/stored-event";
 
 /** Events per envelope: keeps each well under NATS's default 1 MB max_payload. */
 const PER_ENVELOPE = 1000;
+const EVENTS = '"__EVENTS__"';
 
 /** A UUID (version 5 layout) derived from a name: a redelivered batch yields the same envelope ids. */
 export function derivedUuid(name: string): string {
@@ -14,33 +15,19 @@ export function derivedUuid(name: string): string {
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
 }
 
-export interface IngestedEventView {
-  svc_id: string;
-  transaction_id: string;
-  external_subscription_id: string;
-  code: string;
-  timestamp: string;
-  properties: Record<string, unknown>;
-  precise_total_amount_cents: string | null;
-  created_at: string;
+export interface IngestedEnvelope {
+  id: string;
+  /** the envelope's JSON text */
+  text: string;
 }
 
-const view = (e: IngestRecord): IngestedEventView => ({
-  svc_id: e.i,
-  transaction_id: e.x,
-  external_subscription_id: e.sub,
-  code: e.code,
-  timestamp: new Date(e.t).toISOString(),
-  properties: e.p ?? {},
-  precise_total_amount_cents: e.a,
-  created_at: new Date(e.r).toISOString(),
-});
-
 /**
- * `billing.usage.event.ingested`: per stored ingest message and organization, its stored events
- * (in chunks of 1000), ids derived from the batch id so a redelivery publishes nothing new.
+ * `billing.usage.event.ingested`, the shared envelope with `data: {batch_id, events}`: per stored
+ * ingest message and organization, its stored events (in chunks of 1000), ids derived from the
+ * batch id so a redelivery publishes nothing new. The envelope's head is validated like every
+ * envelope; the events are the stored JSON texts, joined.
  */
-export function ingestedEnvelopes(records: readonly IngestRecord[], occurredAt: Date): Envelope[] {
+export function ingestedEnvelopes(records: readonly IngestRecord[], occurredAt: Date): IngestedEnvelope[] {
   const groups = new Map<string, IngestRecord[]>();
   for (const r of records) {
     const id = `${r.batch}|${r.org}`;
@@ -48,19 +35,21 @@ export function ingestedEnvelopes(records: readonly IngestRecord[], occurredAt: 
     if (!group) groups.set(id, (group = []));
     group.push(r);
   }
-  const envelopes: Envelope[] = [];
-  for (const [id, events] of groups) {
+  const envelopes: IngestedEnvelope[] = [];
+  for (const [name, events] of groups) {
     for (let i = 0; i < events.length; i += PER_ENVELOPE) {
       const chunk = events.slice(i, i + PER_ENVELOPE);
-      envelopes.push(
-        makeEnvelope({
-          id: derivedUuid(`${id}|${i / PER_ENVELOPE}`),
-          type: Subjects.usage.eventIngested,
-          organizationId: chunk[0]!.org,
-          occurredAt,
-          data: { batch_id: chunk[0]!.batch, events: chunk.map(view) },
-        }),
-      );
+      const head = envelopeSchema.parse({
+        id: derivedUuid(`${name}|${i / PER_ENVELOPE}`),
+        type: Subjects.usage.eventIngested,
+        version: 1,
+        organization_id: chunk[0]!.org,
+        occurred_at: occurredAt.toISOString(),
+        correlation_id: null,
+        data: { batch_id: chunk[0]!.batch, events: "__EVENTS__" },
+      });
+      const text = JSON.stringify(head).replace(EVENTS, `[${chunk.map((e) => e.raw).join(",")}]`);
+      envelopes.push({ id: head.id, text });
     }
   }
   return envelopes;

@@ -36,7 +36,7 @@ export function eventsRouter(usage: RpcClient, bodyLimit: string): Router {
   router.post("/events", parse, async (req: Request, res: Response) => {
     const checked = validateEvent(wrapped(req, "event"));
     if ("errors" in checked) throw AppError.validation(checked.errors);
-    sendJson(res, eventResponse(await singles.submit(organizationId(req), checked.event)));
+    sendJson(res, eventResponse(await singles.submit(organizationId(req), checked.event), checked.event));
   });
 
   router.post("/events/batch", parse, async (req: Request, res: Response) => {
@@ -55,7 +55,7 @@ export function eventsRouter(usage: RpcClient, bodyLimit: string): Router {
     const reply = await usage.call<{ events: IngestedEvent[] }>("IngestEvents", toIngestRequest(organizationId(req), events), {
       requestId: ctx(req).requestId,
     });
-    sendJson(res, eventsResponse(reply.events));
+    sendJson(res, eventsResponse(reply.events, events));
   });
 
   return router;
