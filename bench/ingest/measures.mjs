@@ -30,6 +30,17 @@ export async function secondsUntilStored(usage, org, sub, code, expected, timeou
   }
 }
 
+/** Seconds until `expected` events over several subscriptions are stored. */
+export async function secondsUntilAllStored(usage, org, subs, code, expected, timeoutS = 600) {
+  const started = performance.now();
+  for (;;) {
+    const counts = await Promise.all(subs.map((sub) => aggregateOnce(usage, org, sub, code).then((r) => r.count)));
+    if (counts.reduce((a, b) => a + b, 0) >= expected) return (performance.now() - started) / 1000;
+    if (performance.now() - started > timeoutS * 1000) throw new Error(`not all ${expected} stored after ${timeoutS}s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /** The MongoDB test server's raw rate: `_id`-only insertMany of 1000 documents, for a few seconds. */
 export async function mongoInsertManyRate(mongoUrl, seconds = 4) {
   const conn = await mongoose.createConnection(mongoUrl, { dbName: `bench_raw_${process.pid}` }).asPromise();

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { startBench } from "./setup.mjs";
 import { sampleCpu } from "./cpu-sample.mjs";
-import { aggregateOnce, mongoInsertManyRate, runChild, secondsUntilStored, usageClient } from "./measures.mjs";
+import { aggregateOnce, mongoInsertManyRate, runChild, secondsUntilAllStored, secondsUntilStored, usageClient } from "./measures.mjs";
 
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
 const B = {
@@ -77,6 +77,8 @@ try {
   }));
   report("single_eps", single.eps, `(${single.acknowledged} events in ${single.seconds}s, ${B.singleClients} clients; statuses ${JSON.stringify(single.statuses)})`);
   report("single_p99_ms", single.p99_ms, `(p50 ${single.p50_ms})`);
+  const singleDrain = await secondsUntilAllStored(usage, org, Array.from({ length: 100 }, (_, i) => `sub_single_${i}`), "single_count", single.acknowledged);
+  console.log(`  single events stored ${singleDrain.toFixed(2)}s after that load stopped`);
 
   const estimate = await phase("estimate", () => runChild("./load-http.mjs", { ...http, mode: "estimate", clients: 64, rate: B.estimateRate, maxSeconds: B.estimateSeconds, sub: "sub_estimate", code: "bench_advance" }));
   const estimateWorks = (estimate.statuses["200"] ?? 0) > 0;

@@ -35,7 +35,12 @@ export async function startBench(logLevel) {
   // BENCH_PROFILE_DIR: every service writes a V8 CPU profile there when it stops
   const hook = new URL("./cpu-profile-hook.cjs", import.meta.url).pathname;
   const profile = process.env.BENCH_PROFILE_DIR ? { NODE_OPTIONS: `--require ${hook}`, BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {};
-  const platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env: { LOG_LEVEL: logLevel, ...profile } });
+  // BENCH_NODE_OPTIONS: V8 flags for the services (e.g. a larger young generation)
+  const nodeOptions = [process.env.BENCH_NODE_OPTIONS, profile.NODE_OPTIONS].filter(Boolean).join(" ");
+  // BENCH_SVC_<NAME>=value: the services' setting NAME (e.g. BENCH_SVC_STORE_UNIT_EVENTS=2000)
+  const settings = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("BENCH_SVC_")).map(([k, v]) => [k.slice(10), v]));
+  const env = { LOG_LEVEL: logLevel, ...settings, ...profile, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
+  const platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env });
   try {
     const org = kit.createOrganization({ name: "Bench", mongoUrl: infra.mongoUrl, dbName: `${prefix}_customer` });
     await createCatalog(platform.baseUrl, org.api_key);

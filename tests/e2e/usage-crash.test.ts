@@ -84,18 +84,19 @@ describe("usage service crash", () => {
         }
       }),
     );
+    // kill at fixed points of the load (whatever its speed): 20 %, 45 % and 70 % acknowledged
     let kills = 0;
     let loading = true;
     void loader.finally(() => (loading = false));
-    while (loading && kills < KILLS) {
-      await new Promise((r) => setTimeout(r, 1200));
+    for (const share of [0.2, 0.45, 0.7].slice(0, KILLS)) {
+      while (loading && outcome.acknowledged < share * TOTAL) await new Promise((r) => setTimeout(r, 10));
       if (!loading) break;
       await e2e.platform.kill("usage", "SIGKILL");
       kills++;
       await e2e.platform.start("usage");
     }
     await loader;
-    expect(kills).toBeGreaterThanOrEqual(2);
+    expect(kills).toBe(KILLS);
     expect(outcome.acknowledged).toBe(TOTAL);
 
     const expectedUnits = String(Array.from({ length: TOTAL }, (_, i) => value(i)).reduce((a, b) => a + b, 0));

@@ -2,7 +2,7 @@ import express from "express";
 import type { Logger } from "@billing/logger";
 import type { Clients } from "./clients";
 import type { GatewayConfig } from "./config";
-import { authenticate } from "./middleware/auth";
+import { apiKeyResolver, authenticate } from "./middleware/auth";
 import { errorHandler, notFound } from "./middleware/errors";
 import { createMetrics } from "./middleware/metrics";
 import { requestContext } from "./middleware/request-context";
@@ -13,7 +13,7 @@ import { billingEntitiesRouter } from "./routes/billing-entities/route";
 import { couponsRouter } from "./routes/coupons/route";
 import { estimateFeesRouter } from "./routes/events/estimate-route";
 import { customersRouter } from "./routes/customers/route";
-import { eventsRouter } from "./routes/events/route";
+import { eventsRoute } from "./routes/events/route";
 import { entitlementsRouter } from "./routes/entitlements/route";
 import { featuresRouter } from "./routes/features/route";
 import { healthRouter } from "./routes/health";
@@ -40,16 +40,17 @@ export function createApp(config: GatewayConfig, clients: Clients, logger: Logge
   const app = express();
   applyHttpSettings(app);
   const metrics = createMetrics();
+  const resolveApiKey = apiKeyResolver(clients.customer, config.API_KEY_CACHE_TTL_MS);
 
+  // usage events: the ingestion hot path, ahead of the per-request middleware below
+  app.use(eventsRoute({ usage: clients.usage, resolveApiKey, bodyLimit: config.BODY_LIMIT, logger, metrics: metrics.middleware }));
   app.use(requestContext(logger));
   app.use(metrics.middleware);
   app.use(healthRouter(clients.addresses));
   app.get("/metrics", metrics.handler);
 
   const api = express.Router();
-  api.use(authenticate(clients.customer, config.API_KEY_CACHE_TTL_MS));
-  // usage events first, with their own body parser: the ingestion hot path
-  api.use(eventsRouter(clients.usage, config.BODY_LIMIT));
+  api.use(authenticate(clients.customer, config.API_KEY_CACHE_TTL_MS, resolveApiKey));
   api.use(express.json({ limit: config.BODY_LIMIT, type: () => true, reviver: noNul }));
   api.use(customersRouter(clients.customer));
   api.use(billingEntitiesRouter(clients.customer));

@@ -11,9 +11,9 @@ export const usageConfigSchema = z.object({
   /** Events accepted but not yet acknowledged by JetStream; beyond it → 429. */
   INGEST_MAX_IN_FLIGHT_EVENTS: int(20_000, 100),
   /** Events acknowledged but not yet stored in MongoDB; beyond it → 429 (storage is behind). */
-  INGEST_MAX_BACKLOG_EVENTS: int(2_000_000, 1000),
+  INGEST_MAX_BACKLOG_EVENTS: int(1_000_000, 1000),
   /** Group commit: concurrent JetStream publishes; requests arriving meanwhile join the next one. */
-  INGEST_MAX_FLUSHES: int(2, 1),
+  INGEST_MAX_FLUSHES: int(1, 1),
   /** Group commit: largest ingest message (capped by the server's max_payload). */
   INGEST_FLUSH_MAX_BYTES: int(900_000, 10_000),
   INGEST_PUBLISH_TIMEOUT_MS: int(5_000, 100),
@@ -22,6 +22,10 @@ export const usageConfigSchema = z.object({
   BLOOM_FP_RATE: z.coerce.number().positive().max(0.1).default(0.0001),
   /** Storage: most events applied to MongoDB at once. */
   STORE_UNIT_EVENTS: int(5_000, 100),
+  /** Storage: a unit of few messages waits until this long after the previous one, for fuller writes. */
+  STORE_LINGER_MS: int(250, 0),
+  /** Storage: events of this process's own ingest messages kept in memory until stored (else read back from the stream). */
+  STORE_LOCAL_EVENTS: int(200_000, 0),
 });
 
 export type UsageConfig = z.infer<typeof usageConfigSchema>;

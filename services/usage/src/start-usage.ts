@@ -16,6 +16,8 @@ import { createCollections, usageCollections } from "./persistence/collections";
 import { loadStoredKeys, storedAmong } from "./persistence/stored-keys";
 import { IngestApplier } from "./store/ingest-applier";
 import { IngestCursor } from "./store/ingest-cursor";
+import { LocalBatches } from "./store/local-batches";
+import type { IngestRecord } from "./domain/stored-event";
 
 export interface UsageParts {
   handlers: Record<string, RpcHandler>;
@@ -46,6 +48,7 @@ export async function startUsage(ctx: {
 
   const bloom = new BloomFilter(config.BLOOM_CAPACITY, config.BLOOM_FP_RATE);
   const window = new DedupWindow(config.DEDUP_WINDOW_MS);
+  const local = new LocalBatches(config.STORE_LOCAL_EVENTS);
   const started = Date.now();
   const loaded = await loadStoredKeys(collections, bloom);
   const applier = new IngestApplier(
@@ -53,12 +56,13 @@ export async function startUsage(ctx: {
       collections,
       bus,
       clock: ctx.clock,
+      fieldOf: (org, code) => ctx.copies.metricByCode(org, code)?.field_name ?? null,
       onStored: (keys) => {
         for (const key of keys) bloom.add(key);
         window.stored(keys);
       },
     },
-    { stream, subject, cursor: new IngestCursor(collections, subject), logger: logger.child({ part: "ingest-store" }), unitEvents: config.STORE_UNIT_EVENTS },
+    { stream, subject, cursor: new IngestCursor(collections, subject), logger: logger.child({ part: "ingest-store" }), unitEvents: config.STORE_UNIT_EVENTS, lingerMs: config.STORE_LINGER_MS, local },
   );
   await applier.start();
   const backlog = await lastSequence(bus.jsm, stream, subject);
@@ -66,15 +70,24 @@ export async function startUsage(ctx: {
   logger.info({ stored_keys: loaded, drained_through: backlog, ms: Date.now() - started }, "usage storage ready");
 
   const maxPayload = bus.nc.info?.max_payload ?? 1024 * 1024;
-  const commit = new GroupCommit(
-    async (data, batchId) => {
-      const options = { msgID: batchId, timeout: config.INGEST_PUBLISH_TIMEOUT_MS };
-      // one retry with the same msgID: the stream stores it once
-      await bus.js.publish(subject, data, options).catch(() => bus.js.publish(subject, data, options));
+  const commit = new GroupCommit<IngestRecord>(
+    {
+      publish: async (data, batchId) => {
+        const options = { msgID: batchId, timeout: config.INGEST_PUBLISH_TIMEOUT_MS };
+        // one retry with the same msgID: the stream stores it once
+        await bus.js.publish(subject, data, options).catch(() => bus.js.publish(subject, data, options));
+      },
+      keep: (batchId, records) => {
+        for (const r of records) r.batch = batchId;
+        local.add(batchId, records, Date.now());
+      },
     },
     { maxFlushes: config.INGEST_MAX_FLUSHES, maxBytes: Math.min(config.INGEST_FLUSH_MAX_BYTES, maxPayload - 1024) },
   );
-  const sweep = setInterval(() => window.sweep(ctx.clock.now().getTime()), 30_000);
+  const sweep = setInterval(() => {
+    window.sweep(ctx.clock.now().getTime());
+    local.sweep(Date.now() - config.DEDUP_WINDOW_MS);
+  }, 30_000);
   sweep.unref();
 
   const reader = storedUsageReader(collections);

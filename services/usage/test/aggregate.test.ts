@@ -95,6 +95,25 @@ describe("Aggregate", () => {
     });
   }
 
+  it("stays exact when the metric was unknown, or aggregated another field, when its events were stored", async () => {
+    const events = eventsFor("late", 120).map((e) => ({ ...e, external_subscription_id: "sub_late" }));
+    const query = { organizationId: org, externalSubscriptionId: "sub_late", code: "late", from: new Date(WINDOWS[3][0]), to: new Date(WINDOWS[3][1]) };
+    const stored = (n: number) => waitFor(async () => (await h.parts.reader.events(query)).length === n, { what: `${n} stored` });
+    await h.ingest(org, events.slice(0, 60));
+    await stored(60);
+    h.copies.addMetric(org, { code: "late", aggregation_type: "sum_agg", field_name: "user" });
+    await h.ingest(org, events.slice(60));
+    await stored(120);
+    h.copies.addMetric(org, { code: "late", aggregation_type: "sum_agg", field_name: "v" });
+    const sent = events.map((e) => ({ timestamp: e.timestamp_ms!, properties: JSON.parse(e.properties_json!) }));
+    for (const [from, to] of WINDOWS) {
+      const [f, t] = [Date.parse(from), Date.parse(to)];
+      const want = aggregate({ aggregation_type: "sum_agg", field_name: "v" }, sent.filter((e) => e.timestamp >= f && e.timestamp < t));
+      const got = await h.aggregate({ organization_id: org, external_subscription_id: "sub_late", code: "late", from, to });
+      expect([got.units, Number(got.events_count)]).toEqual([want.units.toFixed(), want.eventsCount]);
+    }
+  });
+
   it("sees nothing of another organization's subscription", async () => {
     const other = randomUUID();
     h.copies.addMetric(other, { code: "count" });

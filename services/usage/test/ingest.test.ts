@@ -103,6 +103,18 @@ describe("IngestEvents", () => {
     expect(refused).toEqual({ kind: "unprocessable", details: { "0": { properties: ["Variable: a not found"] } } });
   });
 
+  it("stores what it could not keep in memory by reading it back from the stream", async () => {
+    const lean = await startUsageHarness("usage_lean", { STORE_LOCAL_EVENTS: "0" });
+    try {
+      lean.copies.addMetric(org, { code: "gb", aggregation_type: "sum_agg", field_name: "a.b" });
+      await lean.ingest(org, [ev("l-1", { code: "gb", properties_json: '{"a.b":1.5}' }), ev("l-2", { code: "gb", properties_json: '{"a.b":"2"}' })]);
+      const agg = () => lean.aggregate({ organization_id: org, external_subscription_id: "sub_1", code: "gb", ...MAY });
+      await waitFor(async () => (await agg()).units === "3.5", { what: "stored through the stream" });
+    } finally {
+      await lean.close();
+    }
+  });
+
   it("answers 429 rather than queueing without bound", async () => {
     const small = await startUsageHarness("usage_cap", { INGEST_MAX_IN_FLIGHT_EVENTS: "100" });
     try {

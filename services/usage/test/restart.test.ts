@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestSubject, Streams, Subjects } from "@billing/bus";
 import { AppError } from "@billing/errors";
-import { decodeMessage, encodeMessage, encodeRequestLines, type EventLine } from "../src/domain/ingest-message";
+import { decodeMessage, encodeMessage, encodeRequestLines, eventText, type EventLine } from "../src/domain/ingest-message";
 import type { IngestRecord } from "../src/domain/stored-event";
 import { applyBuckets } from "../src/store/apply-buckets";
 import { applyUnit } from "../src/store/apply-unit";
@@ -35,7 +35,7 @@ async function publishMessages(org: string, batches: EventLine[][]): Promise<{ r
   const records: IngestRecord[] = [];
   let lastSeq = 0;
   for (const batch of batches) {
-    const text = encodeMessage(randomUUID(), [encodeRequestLines(org, batch)]);
+    const text = encodeMessage(randomUUID(), [encodeRequestLines(org, batch.map(eventText))]);
     const ack = await h.bus.js.publish(ingestSubject(h.prefix), Buffer.from(text));
     records.push(...decodeMessage(text, ack.seq).events);
     lastSeq = ack.seq;
@@ -89,14 +89,15 @@ describe("storage across restarts", () => {
     const m2 = await publishMessages(org, [lines("u", 40)]);
     const m3 = await publishMessages(org, [lines("p", 40)]);
     const m4 = await publishMessages(org, [lines("q", 40)]);
-    const deps = { collections: h.collections, bus: h.bus, clock: { now: () => new Date() }, onStored: () => undefined };
+    const fieldOf = () => "v";
+    const deps = { collections: h.collections, bus: h.bus, clock: { now: () => new Date() }, fieldOf, onStored: () => undefined };
     // message 1: keys stored, nothing else
     await storeKeys(h.collections.events, m1.records);
     // messages 1-2 as one unit: stored completely, cursor not advanced
     await applyUnit(deps, [...m1.records, ...m2.records], m2.lastSeq);
     // message 3: keys and some of its buckets
     const { kept } = await storeKeys(h.collections.events, m3.records);
-    await applyBuckets(h.collections, kept.map((k) => k.record).filter((r) => r.t < base + 3_600_000), m3.lastSeq);
+    await applyBuckets(h.collections, kept.map((k) => k.record).filter((r) => r.t < base + 3_600_000), m3.lastSeq, fieldOf);
     // message 4 was never touched; the restart drains 1-4
     await h.restart();
     expect(await usage(org)).toEqual({ units: String(4 * Number(sumTo(40))), count: 160, events: 160, distinct: 160, keys: 160 });

@@ -60,7 +60,7 @@ export async function aggregateUsage(deps: AggregateDeps, q: AggregateQuery): Pr
 
   if (FAST_AGGREGATIONS.has(metric.aggregation_type) && q.filters.length === 0 && q.groupedBy.length === 0 && !q.withRunningTotals) {
     const fast = await fastAggregate(deps.collections, metric, series, fromMs, toMs);
-    if (fast) return { total: { units: fast.units.toFixed(), eventsCount: fast.eventsCount }, filters: [], groups: [], runningTotals: null };
+    return { total: { units: fast.units.toFixed(), eventsCount: fast.eventsCount }, filters: [], groups: [], runningTotals: null };
   }
 
   const events: UsageEvent[] = await deps.reader.events(q);

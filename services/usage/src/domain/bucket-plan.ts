@@ -28,14 +28,17 @@ export interface BucketChange {
   bucket: BucketEvents;
   events: IngestRecord[];
   partial: BucketPartial;
+  /** the metric's field whose values the partial holds */
+  field: string | null;
   page: { id: string; range: string };
   lastSeq: number;
 }
 
-export function bucketChange(bucket: BucketEvents, appliedSeq: number, unitLastSeq: number): BucketChange | null {
+/** `field`: the property the series' metric aggregates (null: unknown metric, or none). */
+export function bucketChange(bucket: BucketEvents, appliedSeq: number, unitLastSeq: number, field: string | null): BucketChange | null {
   const events = bucket.events.filter((e) => e.s > appliedSeq);
   if (events.length === 0) return null;
-  const partial = partialOf(events.map((e) => e.properties));
+  const partial = partialOf(events.map((e) => e.properties), field);
   const range = `${events[0]!.s}-${unitLastSeq}`;
-  return { bucket, events, partial, page: { id: pageId(bucket.id, events[0]!.s, unitLastSeq), range }, lastSeq: unitLastSeq };
+  return { bucket, events, partial, field, page: { id: pageId(bucket.id, events[0]!.s, unitLastSeq), range }, lastSeq: unitLastSeq };
 }

@@ -29,10 +29,9 @@ export function eventText(e: EventLine): string {
   );
 }
 
-export function encodeRequestLines(organizationId: string, events: readonly EventLine[]): string {
-  let out = `@${organizationId}`;
-  for (const e of events) out += `\n${eventText(e)}`;
-  return out;
+/** A request's lines: `@organization`, then the events' texts. */
+export function encodeRequestLines(organizationId: string, eventTexts: readonly string[]): string {
+  return `@${organizationId}\n${eventTexts.join("\n")}`;
 }
 
 export function encodeMessage(batchId: string, requests: readonly string[]): string {

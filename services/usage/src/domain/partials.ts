@@ -1,9 +1,10 @@
 import { Decimal, parseDecimal } from "@billing/pricing";
 
 /**
- * What a bucket keeps of its events for the fast aggregation path: the number of events, and per
- * property with numeric values their count, exact sum and maximum — the inputs of count_agg,
- * sum_agg and max_agg (events without a numeric value are ignored, as the pricing library does).
+ * What a bucket keeps of its events for the fast aggregation path: the number of events, and for
+ * the field its metric aggregates the numeric values' count, exact sum and maximum — the inputs of
+ * count_agg, sum_agg and max_agg (events without a numeric value are ignored, as the pricing
+ * library does).
  */
 export interface FieldPartial {
   count: number;
@@ -49,24 +50,18 @@ class FieldAccumulator {
   }
 }
 
-/** Partials of a list of events' properties. */
-export function partialOf(properties: Iterable<Record<string, unknown> | null | undefined>): BucketPartial {
+/** Partials of a list of events' properties: their count, and the values of `field` (null: none). */
+export function partialOf(properties: Iterable<Record<string, unknown> | null | undefined>, field: string | null): BucketPartial {
   let events = 0;
-  const fields = new Map<string, FieldAccumulator>();
+  const values = new FieldAccumulator();
   for (const p of properties) {
     events++;
-    if (!p) continue;
-    for (const key in p) {
-      const value = p[key];
-      if (typeof value !== "number" && typeof value !== "string") continue;
-      let field = fields.get(key);
-      if (!field) fields.set(key, (field = new FieldAccumulator()));
-      field.add(value);
-    }
+    const value = field === null ? undefined : p?.[field];
+    if (typeof value === "number" || typeof value === "string") values.add(value);
   }
-  const out = new Map<string, FieldPartial>();
-  for (const [key, field] of fields) if (field.count > 0) out.set(key, field.partial());
-  return { events, fields: out };
+  const fields = new Map<string, FieldPartial>();
+  if (field !== null && values.count > 0) fields.set(field, values.partial());
+  return { events, fields };
 }
 
 /** A decimal that Decimal128 stores exactly, or null. */

@@ -1,42 +1,48 @@
 import { randomUUID } from "node:crypto";
 import { encodeMessage } from "../domain/ingest-message";
 
-interface Waiting {
+interface Waiting<R> {
   line: string;
   bytes: number;
+  records: R[];
   resolve(): void;
   reject(err: unknown): void;
 }
 
-export type PublishMessage = (data: Uint8Array, batchId: string) => Promise<void>;
+export interface Publisher<R> {
+  /** Publishes one ingest message; resolves once JetStream acknowledged it. */
+  publish(data: Uint8Array, batchId: string): Promise<void>;
+  /** Called before the publish with every request's records (to keep them for storage). */
+  keep?(batchId: string, records: R[]): void;
+}
 
 /**
- * Group commit: every request's line joins the next JetStream message. A message leaves at once
+ * Group commit: every request's lines join the next JetStream message. A message leaves at once
  * when fewer than `maxFlushes` are being published; requests arriving meanwhile wait for a slot
  * and leave together. So one request alone is published immediately, and under load a message
  * carries everything that arrived during the previous publish (no timer, no per-event publish).
  */
-export class GroupCommit {
-  private queue: Waiting[] = [];
+export class GroupCommit<R = unknown> {
+  private queue: Waiting<R>[] = [];
   private flushing = 0;
 
   constructor(
-    private readonly publish: PublishMessage,
+    private readonly publisher: Publisher<R>,
     private readonly options: { maxFlushes: number; maxBytes: number },
   ) {}
 
-  /** Resolves once JetStream acknowledged the message holding this line. */
-  submit(line: string): Promise<void> {
+  /** Resolves once JetStream acknowledged the message holding these lines. */
+  submit(line: string, records: R[] = []): Promise<void> {
     const bytes = Buffer.byteLength(line) + 1;
     if (bytes > this.options.maxBytes - 64) return Promise.reject(new RangeError("request larger than an ingest message"));
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ line, bytes, resolve, reject });
+      this.queue.push({ line, bytes, records, resolve, reject });
       if (this.flushing < this.options.maxFlushes) this.flush();
     });
   }
 
   private flush(): void {
-    const taken: Waiting[] = [];
+    const taken: Waiting<R>[] = [];
     let bytes = 64;
     while (this.queue.length > 0 && bytes + this.queue[0]!.bytes <= this.options.maxBytes) {
       const next = this.queue.shift()!;
@@ -47,16 +53,16 @@ export class GroupCommit {
     this.flushing++;
     const batchId = randomUUID();
     const data = Buffer.from(encodeMessage(batchId, taken.map((w) => w.line)));
-    this.publish(data, batchId).then(
-      () => taken.forEach((w) => w.resolve()),
-      (err: unknown) => taken.forEach((w) => w.reject(err)),
-    ).finally(() => {
-      this.flushing--;
-      if (this.queue.length > 0) this.flush();
-    });
-  }
-
-  get waiting(): number {
-    return this.queue.length;
+    this.publisher.keep?.(batchId, taken.flatMap((w) => w.records));
+    this.publisher
+      .publish(data, batchId)
+      .then(
+        () => taken.forEach((w) => w.resolve()),
+        (err: unknown) => taken.forEach((w) => w.reject(err)),
+      )
+      .finally(() => {
+        this.flushing--;
+        if (this.queue.length > 0) this.flush();
+      });
   }
 }

@@ -3,7 +3,8 @@ import type { Clock } from "@billing/clock";
 import { AppError, type ErrorDetails } from "@billing/errors";
 import type { CatalogCopies } from "../domain/read-copies";
 import { checkEventInput, present, type EventInput } from "../domain/event-input";
-import { encodeRequestLines, type EventLine } from "../domain/ingest-message";
+import { encodeRequestLines, eventText, type EventLine } from "../domain/ingest-message";
+import type { IngestRecord } from "../domain/stored-event";
 import { eventKey } from "../domain/usage-event";
 import { checkDuplicates, type DuplicateSources } from "./duplicate-check";
 import { newTicket } from "./dedup-window";
@@ -11,7 +12,7 @@ import type { GroupCommit } from "./group-commit";
 import { applyExpression } from "./metric-expressions";
 
 export interface IngestDeps extends DuplicateSources {
-  commit: GroupCommit;
+  commit: GroupCommit<IngestRecord>;
   clock: Clock;
   copies?: CatalogCopies;
   limits: { maxInFlightEvents: number; maxBacklogEvents: number };
@@ -42,6 +43,8 @@ export async function ingestEvents(deps: IngestDeps, organizationId: string, inp
   const nowMs = deps.clock.now().getTime();
   const createdAt = new Date(nowMs).toISOString();
   const lines: EventLine[] = new Array(inputs.length);
+  /** what storage needs of each event, kept in memory with the message (it then parses nothing) */
+  const records: IngestRecord[] = new Array(inputs.length);
   const details: ErrorDetails = {};
   /** events whose stored properties differ from the request's (answered with them) */
   const changed = new Set<number>();
@@ -61,7 +64,7 @@ export async function ingestEvents(deps: IngestDeps, organizationId: string, inp
     }
     if (computed) propertiesJson = JSON.stringify(computed.properties);
     if (computed) changed.add(i);
-    lines[i] = {
+    const line: EventLine = (lines[i] = {
       svcId: randomUUID(),
       transactionId: input.transaction_id,
       externalSubscriptionId: input.external_subscription_id,
@@ -70,7 +73,9 @@ export async function ingestEvents(deps: IngestDeps, organizationId: string, inp
       propertiesJson,
       preciseTotalAmountCents: present(input, "precise_total_amount_cents") ? input.precise_total_amount_cents! : null,
       createdAt,
-    };
+    });
+    const properties = computed?.properties ?? checked.properties ?? {};
+    records[i] = { org: organizationId, sub: line.externalSubscriptionId, x: line.transactionId, code: line.code, t: Math.trunc(timestampMs), properties, raw: eventText(line), s: 0, batch: "" };
   }
   if (Object.keys(details).length > 0) throw AppError.validation(details);
 
@@ -78,14 +83,14 @@ export async function ingestEvents(deps: IngestDeps, organizationId: string, inp
   if (deps.window.awaitingStorage > deps.limits.maxBacklogEvents) throw tooBusy("storage is behind");
   deps.state.inFlight += inputs.length;
   const ticket = newTicket();
-  const keys = lines.map((l) => eventKey(organizationId, l.externalSubscriptionId, l.transactionId));
+  const keys = records.map((r) => (r.key = eventKey(organizationId, r.sub, r.x)));
   try {
     const duplicates = await checkDuplicates(keys, deps, ticket);
     if (duplicates.length > 0) {
       throw AppError.validation(Object.fromEntries(duplicates.map((i) => [String(i), { transaction_id: ["value_already_exist"] }])));
     }
     try {
-      await deps.commit.submit(encodeRequestLines(organizationId, lines));
+      await deps.commit.submit(encodeRequestLines(organizationId, records.map((r) => r.raw)), records);
     } catch (err) {
       deps.window.release(keys, ticket);
       if (err instanceof RangeError) throw AppError.badRequest(err.message);

@@ -5,13 +5,14 @@ import type { Connection, mongo } from "mongoose";
  * Every read is by `_id`: on the MongoDB test server only `_id` lookups use an index.
  */
 
-/** One per stored event: its unique key, where its content is (message seq, code, hour). */
+/**
+ * One per stored event: its unique key (the unique index "where events are stored") and the
+ * ingest message that stored it. The event itself is in its bucket's page.
+ */
 export interface EventKeyDoc {
   _id: string;
   /** stream sequence of the ingest message that stored it */
   s: number;
-  c: string;
-  t: number;
 }
 
 /** The events of one bucket from ingest messages first..last, as JSON text (PageEvent[]). */
@@ -37,7 +38,9 @@ export interface BucketDoc {
   h: number;
   n: number;
   f: Record<string, FieldDoc>;
-  /** properties whose values Decimal128 cannot hold exactly: the fast path is not used for them */
+  /** the fields whose partials this bucket keeps (its metric's field when it was created) */
+  tf: string[];
+  /** fields whose partials are incomplete (beyond Decimal128, or tracked late): read the events */
   x?: Record<string, true>;
   /** pages, as "first-last" */
   pg: string[];

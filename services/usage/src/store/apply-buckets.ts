@@ -7,6 +7,9 @@ import { bucketUpdate, newBucketDoc, pageDoc } from "./bucket-writes";
 
 const MAX_ROUNDS = 5;
 
+/** The property a series' metric aggregates (from the read copies), or null. */
+export type FieldOf = (organizationId: string, code: string) => string | null;
+
 async function writePages(pages: mongo.Collection<EventPageDoc>, docs: EventPageDoc[]): Promise<void> {
   if (docs.length === 0) return;
   // a page already there is the same page, written by an earlier attempt
@@ -21,17 +24,19 @@ async function writePages(pages: mongo.Collection<EventPageDoc>, docs: EventPage
  * last ingest message it applied (`seq`) and is changed only by a conditional write on that
  * value, with the events of later messages only. Messages are applied in stream order, so
  * `seq ≥ s` means message s is in. Pages are written before the bucket that lists them; a page
- * of a failed attempt stays unlisted and is never read.
+ * of a failed attempt stays unlisted and is never read. Partials are kept for the metric's field
+ * only (`tf`, fixed when the bucket is created; a field that starts later is marked incomplete).
  */
-export async function applyBuckets(c: UsageCollections, records: Iterable<IngestRecord>, unitLastSeq: number): Promise<void> {
+export async function applyBuckets(c: UsageCollections, records: Iterable<IngestRecord>, unitLastSeq: number, fieldOf: FieldOf): Promise<void> {
   let pending = [...bucketsOf(records).values()];
   for (let round = 0; pending.length > 0; round++) {
     if (round === MAX_ROUNDS) throw new Error(`buckets kept changing under this unit (${pending.length} left)`);
-    const stored = new Map((await findByIds(c.buckets, pending.map((b) => b.id), { _id: 1, seq: 1 })).map((d) => [d._id, d.seq]));
+    const stored = new Map((await findByIds(c.buckets, pending.map((b) => b.id), { _id: 1, seq: 1, tf: 1 })).map((d) => [d._id, d]));
     const changes = pending.flatMap((bucket) => {
-      const applied = stored.get(bucket.id) ?? 0;
-      const change = bucketChange(bucket, applied, unitLastSeq);
-      return change ? [{ change, exists: stored.has(bucket.id), applied }] : [];
+      const doc = stored.get(bucket.id);
+      const applied = doc?.seq ?? 0;
+      const change = bucketChange(bucket, applied, unitLastSeq, fieldOf(bucket.series.org, bucket.series.code));
+      return change ? [{ change, exists: !!doc, applied, tracked: doc?.tf ?? [] }] : [];
     });
     if (changes.length === 0) return;
     await writePages(c.pages, changes.map(({ change }) => pageDoc(change)));
@@ -42,7 +47,7 @@ export async function applyBuckets(c: UsageCollections, records: Iterable<Ingest
       }));
       await c.series.bulkWrite(listHours, { ordered: false });
     }
-    const ops = changes.map(({ change, exists, applied }) => (exists ? bucketUpdate(change, applied) : { insertOne: { document: newBucketDoc(change) } }));
+    const ops = changes.map(({ change, exists, applied, tracked }) => (exists ? bucketUpdate(change, applied, tracked) : { insertOne: { document: newBucketDoc(change) } }));
     const done = await c.buckets.bulkWrite(ops as never, { ordered: false }).then(
       (r) => r.matchedCount + r.insertedCount,
       () => -1,

@@ -2,7 +2,7 @@ import { Subjects, type Bus } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import type { IngestRecord } from "../domain/stored-event";
 import type { UsageCollections } from "../persistence/collections";
-import { applyBuckets } from "./apply-buckets";
+import { applyBuckets, type FieldOf } from "./apply-buckets";
 import { ingestedEnvelopes } from "./ingested-envelopes";
 import { storeKeys } from "./store-keys";
 
@@ -10,6 +10,8 @@ export interface StoreDeps {
   collections: UsageCollections;
   bus: Bus;
   clock: Clock;
+  /** The property a series' metric aggregates (partials are kept for it only). */
+  fieldOf: FieldOf;
   /** Called with the keys of every event of the unit once it is stored (Bloom filter, window). */
   onStored(keys: string[]): void;
 }
@@ -22,7 +24,7 @@ export interface StoreDeps {
 export async function applyUnit(deps: StoreDeps, records: readonly IngestRecord[], lastSeq: number): Promise<number> {
   const { kept, keys } = await storeKeys(deps.collections.events, records);
   const stored = kept.map((k) => k.record);
-  await applyBuckets(deps.collections, stored, lastSeq);
+  await applyBuckets(deps.collections, stored, lastSeq, deps.fieldOf);
   // msgID = envelope id: the usage stream keeps one copy of a redelivered batch's envelopes
   await Promise.all(
     ingestedEnvelopes(stored, deps.clock.now()).map((e) => deps.bus.js.publish(Subjects.usage.eventIngested, Buffer.from(e.text), { msgID: e.id })),

@@ -26,7 +26,8 @@ export function pageDoc(change: BucketChange): EventPageDoc {
 
 /** A new bucket, inserted whole. */
 export function newBucketDoc(change: BucketChange): BucketDoc {
-  const doc: BucketDoc = { _id: change.bucket.id, seq: change.lastSeq, h: change.bucket.hour, n: change.partial.events, f: {}, pg: [change.page.range] };
+  const tf = change.field === null ? [] : [fieldName(change.field)];
+  const doc: BucketDoc = { _id: change.bucket.id, seq: change.lastSeq, h: change.bucket.hour, n: change.partial.events, f: {}, tf, pg: [change.page.range] };
   for (const [property, field] of change.partial.fields) {
     const sum = decimal128Text(field.sum);
     const max = decimal128Text(field.max);
@@ -37,10 +38,12 @@ export function newBucketDoc(change: BucketChange): BucketDoc {
 }
 
 /** The update of an existing bucket, to run only while it has still applied `appliedSeq`. */
-export function bucketUpdate(change: BucketChange, appliedSeq: number): mongo.AnyBulkWriteOperation<BucketDoc> {
+export function bucketUpdate(change: BucketChange, appliedSeq: number, tracked: readonly string[]): mongo.AnyBulkWriteOperation<BucketDoc> {
   const inc: Record<string, unknown> = { n: change.partial.events };
   const max: Record<string, unknown> = {};
   const set: Record<string, unknown> = { seq: change.lastSeq };
+  // a field the bucket did not track from its start cannot be summed from it
+  if (change.field !== null && !tracked.includes(fieldName(change.field))) set[`x.${fieldName(change.field)}`] = true;
   for (const [property, field] of change.partial.fields) {
     const name = fieldName(property);
     const sum = decimal128Text(field.sum);

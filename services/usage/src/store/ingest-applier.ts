@@ -1,9 +1,10 @@
 import type { JsMsg } from "nats";
 import type { Logger } from "@billing/logger";
-import { decodeMessage } from "../domain/ingest-message";
 import type { IngestRecord } from "../domain/stored-event";
 import { applyUnit, type StoreDeps } from "./apply-unit";
 import type { IngestCursor } from "./ingest-cursor";
+import type { LocalBatches } from "./local-batches";
+import { messageRecords, type MessageSource } from "./message-records";
 
 export interface ApplierOptions {
   stream: string;
@@ -12,28 +13,35 @@ export interface ApplierOptions {
   logger: Logger;
   /** Most events applied at once (a unit). */
   unitEvents: number;
+  /** A unit of few messages waits until this long after the previous unit (0: never waits). */
+  lingerMs: number;
+  local: LocalBatches;
   purgeEveryMs?: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Stores the ingest stream's messages in stream order: an ordered consumer reads from the cursor
- * on; whatever arrived while a unit was being stored forms the next unit. A unit that fails is
+ * Stores the ingest stream's messages in stream order: an ordered consumer reads their headers
+ * from the cursor on (the events themselves are in memory when this process published them, else
+ * read by sequence); whatever arrived while a unit was being stored forms the next unit. A unit that fails is
  * tried again (never skipped: messages must be applied in order). The cursor advances after each
  * unit, and messages behind it are purged from the stream.
  */
 export class IngestApplier {
-  private buffer: { seq: number; data: Uint8Array }[] = [];
-  private bufferedBytes = 0;
+  private buffer: { seq: number; batchId: string | undefined }[] = [];
+  private readonly source: MessageSource;
   private wake: (() => void) | null = null;
   private resume: (() => void) | null = null;
   private appliedSeq = 0;
   private waiters: { seq: number; resolve(): void }[] = [];
   private stopped = false;
   private applying: Promise<void> = Promise.resolve();
+  private lastUnitAt = 0;
 
-  constructor(private readonly deps: StoreDeps, private readonly options: ApplierOptions) {}
+  constructor(private readonly deps: StoreDeps, private readonly options: ApplierOptions) {
+    this.source = { jsm: deps.bus.jsm, stream: options.stream, local: options.local, logger: options.logger };
+  }
 
   async start(): Promise<void> {
     this.appliedSeq = await this.options.cursor.read();
@@ -41,6 +49,7 @@ export class IngestApplier {
     const consumer = await this.deps.bus.js.consumers.get(this.options.stream, {
       filterSubjects: [this.options.subject],
       opt_start_seq: this.appliedSeq + 1,
+      headers_only: true,
     });
     const messages = await consumer.consume({ max_messages: 256 });
     void this.read(messages);
@@ -64,31 +73,24 @@ export class IngestApplier {
   private async read(messages: AsyncIterable<JsMsg>): Promise<void> {
     for await (const msg of messages) {
       if (msg.seq <= this.appliedSeq) continue;
-      this.buffer.push({ seq: msg.seq, data: msg.data });
-      this.bufferedBytes += msg.data.length;
+      this.buffer.push({ seq: msg.seq, batchId: msg.headers?.get("Nats-Msg-Id") || undefined });
       this.wake?.();
       // backpressure: stop reading while storage is far behind
-      if (this.bufferedBytes > 64 * 1024 * 1024) await new Promise<void>((r) => (this.resume = r));
+      if (this.buffer.length > 4096) await new Promise<void>((r) => (this.resume = r));
       if (this.stopped) break;
     }
   }
 
-  private takeUnit(): { records: IngestRecord[]; lastSeq: number } {
+  private async takeUnit(): Promise<{ records: IngestRecord[]; lastSeq: number }> {
     const records: IngestRecord[] = [];
     let lastSeq = 0;
     while (this.buffer.length > 0 && (records.length === 0 || records.length < this.options.unitEvents)) {
-      const { seq, data } = this.buffer.shift()!;
-      this.bufferedBytes -= data.length;
-      try {
-        const text = Buffer.from(data.buffer, data.byteOffset, data.length).toString("utf8");
-        const onBadLine = (line: number, err: unknown) => this.options.logger.error({ err, seq, line }, "undecodable event skipped");
-        for (const r of decodeMessage(text, seq, onBadLine).events) records.push(r);
-      } catch (err) {
-        this.options.logger.error({ err, seq }, "undecodable ingest message skipped");
-      }
+      const { seq, batchId } = this.buffer[0]!;
+      for (const r of await messageRecords(this.source, seq, batchId)) records.push(r);
+      this.buffer.shift();
       lastSeq = seq;
     }
-    if (this.bufferedBytes < 16 * 1024 * 1024) this.resume?.();
+    if (this.buffer.length < 1024) this.resume?.();
     return { records, lastSeq };
   }
 
@@ -99,7 +101,18 @@ export class IngestApplier {
         this.wake = null;
         continue;
       }
-      const unit = this.takeUnit();
+      // a unit of few messages right after the last one: let more arrive (fewer, fuller bucket writes)
+      if (this.buffer.length < 16 && this.options.lingerMs > 0 && performance.now() - this.lastUnitAt < this.options.lingerMs) {
+        await sleep(this.options.lingerMs - (performance.now() - this.lastUnitAt));
+      }
+      let unit: { records: IngestRecord[]; lastSeq: number };
+      try {
+        unit = await this.takeUnit();
+      } catch (err) {
+        this.options.logger.warn({ err }, "reading ingest messages failed; retrying");
+        await sleep(500);
+        continue;
+      }
       for (let attempt = 1; !this.stopped; attempt++) {
         try {
           const started = performance.now();
@@ -113,6 +126,7 @@ export class IngestApplier {
         }
       }
       if (this.stopped) return;
+      this.lastUnitAt = performance.now();
       this.appliedSeq = unit.lastSeq;
       this.waiters = this.waiters.filter((w) => (w.seq <= this.appliedSeq ? (w.resolve(), false) : true));
     }

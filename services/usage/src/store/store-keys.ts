@@ -25,13 +25,13 @@ function duplicateIndexes(err: unknown): number[] | null {
 export async function storeKeys(events: mongo.Collection<EventKeyDoc>, records: readonly IngestRecord[]): Promise<{ kept: KeyedRecord[]; keys: string[] }> {
   const firsts = new Map<string, IngestRecord>();
   for (const record of records) {
-    const key = eventKey(record.org, record.sub, record.x);
+    const key = record.key ?? eventKey(record.org, record.sub, record.x);
     if (!firsts.has(key)) firsts.set(key, record);
   }
   // every key of the unit (true duplicates' too) leaves the dedup window once the unit is stored
   const keys = [...firsts.keys()];
   const docs: EventKeyDoc[] = [];
-  for (const [key, r] of firsts) docs.push({ _id: key, s: r.s, c: r.code, t: r.t });
+  for (const [key, r] of firsts) docs.push({ _id: key, s: r.s });
   let duplicates: string[] = [];
   if (docs.length > 0) {
     try {

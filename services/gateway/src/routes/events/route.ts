@@ -1,9 +1,12 @@
-import express, { Router, type Request, type Response } from "express";
-import { AppError, type ErrorDetails } from "@billing/errors";
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { NextFunction, RequestHandler } from "express";
+import { AppError, toHttpError, type ErrorDetails } from "@billing/errors";
 import type { RpcClient } from "@billing/grpc";
-import { ctx, organizationId } from "../../http/context";
-import { wrapped } from "../../http/validation";
+import type { Logger } from "@billing/logger";
+import type { ApiKeyResolver } from "../../middleware/auth";
 import { eventResponse, eventsResponse, type IngestedEvent } from "./presenter";
+import { byteLimit, HttpStatus, readJson } from "./read-json";
 import { SingleEventBatcher } from "./single-event-batcher";
 import { toIngestRequest } from "./to-message";
 import { validateEvent, type ValidEvent } from "./validators";
@@ -11,52 +14,85 @@ import { validateEvent, type ValidEvent } from "./validators";
 /** Lago's LAGO_EVENTS_BATCH_MAX_LENGTH. */
 export const MAX_BATCH = 100;
 
-/**
- * NUL characters are refused in the raw body (a JSON string can only carry one escaped), which
- * spares the per-value reviver of the API's general body parser on this hot path.
- */
-function eventsBodyParser(limit: string) {
-  return express.json({
-    limit,
-    type: () => true,
-    verify: (_req, _res, buf) => {
-      if (buf.includes("\\u0000")) throw Object.assign(new SyntaxError("NUL character in JSON string"), { type: "entity.parse.failed", status: 400 });
-    },
-  });
+export interface EventsRouteDeps {
+  usage: RpcClient;
+  resolveApiKey: ApiKeyResolver;
+  bodyLimit: string;
+  logger: Logger;
+  /** The gateway's metrics middleware (request count and latency by route). */
+  metrics: RequestHandler;
 }
 
-const sendJson = (res: Response, text: string) => void res.type("application/json").send(text);
+function wrappedEvent(body: unknown): unknown {
+  const event = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>).event : undefined;
+  if (!event || typeof event !== "object" || Array.isArray(event)) throw AppError.badRequest("param is missing or the value is empty: event");
+  return event;
+}
 
-/** POST /api/v1/events and /events/batch: one IngestEvents call per request, nothing per event. */
-export function eventsRouter(usage: RpcClient, bodyLimit: string): Router {
-  const router = Router();
-  const parse = eventsBodyParser(bodyLimit);
-  const singles = new SingleEventBatcher(usage);
+function batchEvents(body: unknown): ValidEvent[] {
+  const list = (body as { events?: unknown } | undefined)?.events;
+  if (!Array.isArray(list) || list.length === 0) throw AppError.badRequest("param is missing or the value is empty: events");
+  if (list.length > MAX_BATCH) throw AppError.validation({ events: ["too_many_events"] });
+  const events: ValidEvent[] = new Array(list.length);
+  const details: ErrorDetails = {};
+  let invalid = false;
+  for (let i = 0; i < list.length; i++) {
+    const checked = validateEvent(list[i]);
+    if ("errors" in checked) (details[i] = checked.errors), (invalid = true);
+    else events[i] = checked.event;
+  }
+  if (invalid) throw AppError.validation(details);
+  return events;
+}
 
-  router.post("/events", parse, async (req: Request, res: Response) => {
-    const checked = validateEvent(wrapped(req, "event"));
-    if ("errors" in checked) throw AppError.validation(checked.errors);
-    sendJson(res, eventResponse(await singles.submit(organizationId(req), checked.event), checked.event));
-  });
+function send(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
 
-  router.post("/events/batch", parse, async (req: Request, res: Response) => {
-    const list = (req.body as { events?: unknown } | undefined)?.events;
-    if (!Array.isArray(list) || list.length === 0) throw AppError.badRequest("param is missing or the value is empty: events");
-    if (list.length > MAX_BATCH) throw AppError.validation({ events: ["too_many_events"] });
-    const events: ValidEvent[] = new Array(list.length);
-    const details: ErrorDetails = {};
-    let invalid = false;
-    for (let i = 0; i < list.length; i++) {
-      const checked = validateEvent(list[i]);
-      if ("errors" in checked) (details[i] = checked.errors), (invalid = true);
-      else events[i] = checked.event;
+/**
+ * POST /api/v1/events and /events/batch, the ingestion hot path: served ahead of express's
+ * per-request machinery (same authentication, errors in Lago's bodies, request id, metrics, one
+ * log line at debug level), one IngestEvents call per request — single events of one organization
+ * share calls — and nothing per event beyond validation.
+ */
+export function eventsRoute(deps: EventsRouteDeps): RequestHandler {
+  const limit = byteLimit(deps.bodyLimit);
+  const singles = new SingleEventBatcher(deps.usage);
+  const PATHS: Record<string, string> = { "/api/v1/events": "single", "/api/v1/events/batch": "batch" };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, path: string, requestId: string) => {
+    const started = performance.now();
+    try {
+      const organizationId = await deps.resolveApiKey(req.headers.authorization, requestId);
+      const body = await readJson(req, limit);
+      if (PATHS[path] === "single") {
+        const checked = validateEvent(wrappedEvent(body));
+        if ("errors" in checked) throw AppError.validation(checked.errors);
+        send(res, 200, eventResponse(await singles.submit(organizationId, checked.event), checked.event));
+      } else {
+        const events = batchEvents(body);
+        const reply = await deps.usage.call<{ events: IngestedEvent[] }>("IngestEvents", toIngestRequest(organizationId, events), { requestId });
+        send(res, 200, eventsResponse(reply.events, events));
+      }
+    } catch (err) {
+      if (err instanceof HttpStatus) return send(res, err.status, JSON.stringify({ status: err.status, error: err.text }));
+      const { status, body } = toHttpError(err);
+      if (status >= 500) deps.logger.error({ err, request_id: requestId }, "request failed");
+      send(res, status, JSON.stringify(body));
+    } finally {
+      deps.logger.debug({ request_id: requestId, path, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 }, "request");
     }
-    if (invalid) throw AppError.validation(details);
-    const reply = await usage.call<{ events: IngestedEvent[] }>("IngestEvents", toIngestRequest(organizationId(req), events), {
-      requestId: ctx(req).requestId,
-    });
-    sendJson(res, eventsResponse(reply.events, events));
-  });
+  };
 
-  return router;
+  return (req, res, next: NextFunction) => {
+    const path = req.url.split("?", 1)[0]!;
+    if (req.method !== "POST" || !PATHS[path]) return next();
+    const given = req.headers["x-request-id"];
+    const requestId = typeof given === "string" && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
+    res.setHeader("x-request-id", requestId);
+    (req as IncomingMessage & { route?: unknown }).route = { path };
+    deps.metrics(req, res, () => undefined);
+    void handle(req, res, path, requestId);
+  };
 }
