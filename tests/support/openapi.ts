@@ -17,6 +17,11 @@ function tolerateNulls(node: unknown): unknown {
   if (!node || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) if (k !== "nullable") out[k] = tolerateNulls(v);
+  // `oneOf [string, integer, number]` (event properties): every integer matches two branches (contract §6: treat as anyOf).
+  if (Array.isArray(out.oneOf) && out.oneOf.every((b) => b && typeof b === "object" && Object.keys(b).every((k) => k === "type" || k === "description"))) {
+    out.anyOf = out.oneOf;
+    delete out.oneOf;
+  }
   if (Array.isArray(out.enum) && Array.isArray(out.type) && out.type.includes("null") && !out.enum.includes(null)) out.enum = [...out.enum, null];
   // OpenAPI 3.0's `nullable: true`, left in a few places of a 3.1 document
   if ((node as Record<string, unknown>).nullable === true) return { anyOf: [out, { type: "null" }] };
