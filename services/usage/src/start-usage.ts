@@ -51,6 +51,11 @@ export async function startUsage(ctx: {
   const local = new LocalBatches(config.STORE_LOCAL_EVENTS);
   const started = Date.now();
   const loaded = await loadStoredKeys(collections, bloom);
+  /** when the last ingest request arrived: storage yields to ingestion while they keep coming */
+  const ingestState = { inFlight: 0, lastRequestAt: -Infinity };
+  const yieldBacklog = Math.min(config.STORE_YIELD_BACKLOG_EVENTS, config.STORE_LOCAL_EVENTS, config.INGEST_MAX_BACKLOG_EVENTS);
+  const yieldToIngest = () =>
+    window.awaitingStorage < yieldBacklog && performance.now() - ingestState.lastRequestAt < config.STORE_YIELD_IDLE_MS;
   const applier = new IngestApplier(
     {
       collections,
@@ -62,7 +67,7 @@ export async function startUsage(ctx: {
         window.stored(keys);
       },
     },
-    { stream, subject, cursor: new IngestCursor(collections, subject), logger: logger.child({ part: "ingest-store" }), unitEvents: config.STORE_UNIT_EVENTS, lingerMs: config.STORE_LINGER_MS, local },
+    { stream, subject, cursor: new IngestCursor(collections, subject), logger: logger.child({ part: "ingest-store" }), unitEvents: config.STORE_UNIT_EVENTS, lingerMs: config.STORE_LINGER_MS, local, yieldToIngest },
   );
   await applier.start();
   const backlog = await lastSequence(bus.jsm, stream, subject);
@@ -100,7 +105,7 @@ export async function startUsage(ctx: {
       clock: ctx.clock,
       copies: ctx.copies,
       limits: { maxInFlightEvents: config.INGEST_MAX_IN_FLIGHT_EVENTS, maxBacklogEvents: config.INGEST_MAX_BACKLOG_EVENTS },
-      state: { inFlight: 0 },
+      state: ingestState,
     },
     aggregate: { collections, reader, copies: ctx.copies },
   });

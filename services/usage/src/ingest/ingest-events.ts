@@ -17,7 +17,7 @@ export interface IngestDeps extends DuplicateSources {
   copies?: CatalogCopies;
   limits: { maxInFlightEvents: number; maxBacklogEvents: number };
   /** Events accepted and not yet answered, for the in-flight cap (shared by all requests). */
-  state: { inFlight: number };
+  state: { inFlight: number; lastRequestAt?: number };
 }
 
 export interface IngestedEvent {
@@ -37,9 +37,16 @@ const tooBusy = (what: string) => new AppError("too_many_requests", "too_many_re
  * IngestEvents: validate, refuse when full, refuse duplicates (the whole request), then one
  * group-committed JetStream message; answered once JetStream acknowledged it (durable).
  */
-export async function ingestEvents(deps: IngestDeps, organizationId: string, inputs: readonly EventInput[]): Promise<IngestedEvent[]> {
+export interface IngestResult {
+  lines: EventLine[];
+  /** indexes of the events whose stored properties differ from the request's */
+  changed: Set<number>;
+}
+
+export async function ingestEvents(deps: IngestDeps, organizationId: string, inputs: readonly EventInput[]): Promise<IngestResult> {
   if (!organizationId) throw AppError.validation({ organization_id: ["value_is_mandatory"] });
   if (inputs.length === 0) throw AppError.validation({ events: ["value_is_mandatory"] });
+  deps.state.lastRequestAt = performance.now();
   const nowMs = deps.clock.now().getTime();
   const createdAt = new Date(nowMs).toISOString();
   const lines: EventLine[] = new Array(inputs.length);
@@ -100,6 +107,11 @@ export async function ingestEvents(deps: IngestDeps, organizationId: string, inp
   } finally {
     deps.state.inFlight -= inputs.length;
   }
+  return { lines, changed };
+}
+
+/** IngestEventsResponse.events: every event as stored. */
+export function fullReply({ lines, changed }: IngestResult): IngestedEvent[] {
   return lines.map((l, i) => ({
     svc_id: l.svcId,
     transaction_id: l.transactionId,
@@ -110,4 +122,11 @@ export async function ingestEvents(deps: IngestDeps, organizationId: string, inp
     ...(l.preciseTotalAmountCents !== null ? { precise_total_amount_cents: l.preciseTotalAmountCents } : {}),
     created_at: l.createdAt,
   }));
+}
+
+/** IngestEventsResponse's compact fields: what the caller does not already have. */
+export function compactReply({ lines, changed }: IngestResult): { created_at: string; svc_ids: string; changed_properties_json: Record<number, string> } {
+  const changedProperties: Record<number, string> = {};
+  for (const i of changed) changedProperties[i] = lines[i]!.propertiesJson!;
+  return { created_at: lines[0]!.createdAt, svc_ids: lines.map((l) => l.svcId).join(""), changed_properties_json: changedProperties };
 }

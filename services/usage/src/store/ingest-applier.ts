@@ -17,8 +17,15 @@ export interface ApplierOptions {
   lingerMs: number;
   local: LocalBatches;
   purgeEveryMs?: number;
+  /**
+   * True while storage should give the CPU to ingestion (requests are arriving and the backlog
+   * is still small): storage then waits and catches up once ingestion pauses.
+   */
+  yieldToIngest?: () => boolean;
 }
 
+/** How often a yielding storage looks again whether ingestion has paused. */
+const YIELD_POLL_MS = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -99,6 +106,11 @@ export class IngestApplier {
       if (this.buffer.length === 0) {
         await new Promise<void>((r) => (this.wake = r));
         this.wake = null;
+        continue;
+      }
+      // ingestion is busy and the backlog small: let it have the CPU (storage catches up after)
+      if (this.options.yieldToIngest?.()) {
+        await sleep(YIELD_POLL_MS);
         continue;
       }
       // a unit of few messages right after the last one: let more arrive (fewer, fuller bucket writes)

@@ -5,7 +5,7 @@ import { AppError, toHttpError, type ErrorDetails } from "@billing/errors";
 import type { RpcClient } from "@billing/grpc";
 import type { Logger } from "@billing/logger";
 import type { ApiKeyResolver } from "../../middleware/auth";
-import { eventResponse, eventsResponse, type IngestedEvent } from "./presenter";
+import { eventResponse, eventsResponse, type IngestReply } from "./presenter";
 import { byteLimit, HttpStatus, readJson } from "./read-json";
 import { SingleEventBatcher } from "./single-event-batcher";
 import { toIngestRequest } from "./to-message";
@@ -72,8 +72,8 @@ export function eventsRoute(deps: EventsRouteDeps): RequestHandler {
         send(res, 200, eventResponse(await singles.submit(organizationId, checked.event), checked.event));
       } else {
         const events = batchEvents(body);
-        const reply = await deps.usage.call<{ events: IngestedEvent[] }>("IngestEvents", toIngestRequest(organizationId, events), { requestId });
-        send(res, 200, eventsResponse(reply.events, events));
+        const reply = await deps.usage.call<IngestReply>("IngestEvents", toIngestRequest(organizationId, events), { requestId });
+        send(res, 200, eventsResponse(reply, events));
       }
     } catch (err) {
       if (err instanceof HttpStatus) return send(res, err.status, JSON.stringify({ status: err.status, error: err.text }));

@@ -1,12 +1,12 @@
 import { AppError } from "@billing/errors";
 import type { RpcClient } from "@billing/grpc";
-import type { IngestedEvent } from "./presenter";
+import type { IngestedRef, IngestReply } from "./presenter";
 import { toIngestRequest } from "./to-message";
 import type { ValidEvent } from "./validators";
 
 interface Waiting {
   event: ValidEvent;
-  resolve(e: IngestedEvent): void;
+  resolve(e: IngestedRef): void;
   reject(err: unknown): void;
 }
 
@@ -25,7 +25,7 @@ export class SingleEventBatcher {
 
   constructor(private readonly usage: RpcClient) {}
 
-  submit(organizationId: string, event: ValidEvent): Promise<IngestedEvent> {
+  submit(organizationId: string, event: ValidEvent): Promise<IngestedRef> {
     return new Promise((resolve, reject) => {
       let queue = this.queues.get(organizationId);
       if (!queue) this.queues.set(organizationId, (queue = { waiting: [], calls: 0 }));
@@ -43,9 +43,9 @@ export class SingleEventBatcher {
     queue.calls++;
     const request = toIngestRequest(organizationId, batch.map((w) => w.event));
     this.usage
-      .call<{ events: IngestedEvent[] }>("IngestEvents", request)
+      .call<IngestReply>("IngestEvents", request)
       .then(
-        (reply) => batch.forEach((w, i) => w.resolve(reply.events[i]!)),
+        (reply) => batch.forEach((w, index) => w.resolve({ reply, index })),
         (err: unknown) => this.settleFailure(batch, err, queue),
       )
       .finally(() => {
