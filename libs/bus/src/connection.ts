@@ -35,16 +35,24 @@ export async function connectBus(options: { url: string; name: string; logger?: 
   };
 }
 
+export interface StreamLimits {
+  /** How long a message id is remembered for deduplication (10 minutes). */
+  duplicateWindowMs?: number;
+  /** How long a message is kept; 0 keeps it until it is deleted (7 days). */
+  maxAgeMs?: number;
+}
+
 /** Creates the stream with file storage, or updates its subjects; idempotent. */
-export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, replicas = 1): Promise<void> {
+export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, replicas = 1, limits: StreamLimits = {}): Promise<void> {
+  const maxAgeMs = limits.maxAgeMs ?? 7 * 24 * 60 * 60 * 1000;
   const config = {
     name: spec.name,
     subjects: [...spec.subjects],
     storage: StorageType.File,
     retention: RetentionPolicy.Limits,
     num_replicas: replicas,
-    duplicate_window: nanos(10 * 60 * 1000),
-    max_age: nanos(7 * 24 * 60 * 60 * 1000),
+    duplicate_window: nanos(limits.duplicateWindowMs ?? 10 * 60 * 1000),
+    max_age: maxAgeMs === 0 ? 0 : nanos(maxAgeMs),
   };
   try {
     await jsm.streams.info(spec.name);

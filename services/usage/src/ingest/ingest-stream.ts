@@ -1,5 +1,5 @@
-import { nanos, RetentionPolicy, StorageType, type JetStreamManager } from "nats";
-import { IngestStreams } from "@billing/bus";
+import type { JetStreamManager } from "nats";
+import { ensureStream, IngestStreams } from "@billing/bus";
 
 /**
  * The ingest stream: file storage, limits retention without age or size limit — a message leaves
@@ -8,25 +8,8 @@ import { IngestStreams } from "@billing/bus";
  * covers the publisher's retries (msgID = batch id).
  */
 export async function ensureIngestStream(jsm: JetStreamManager, replicas = 1): Promise<string> {
-  const spec = IngestStreams.usage;
-  const config = {
-    name: spec.name,
-    subjects: [...spec.subjects],
-    storage: StorageType.File,
-    retention: RetentionPolicy.Limits,
-    num_replicas: replicas,
-    duplicate_window: nanos(120_000),
-    max_age: 0,
-  };
-  try {
-    await jsm.streams.info(spec.name);
-  } catch (err) {
-    if (!/not found/i.test(String((err as Error)?.message))) throw err;
-    await jsm.streams.add(config).catch((addErr: Error) => {
-      if (!/already in use/i.test(addErr.message)) throw addErr;
-    });
-  }
-  return spec.name;
+  await ensureStream(jsm, IngestStreams.usage, replicas, { duplicateWindowMs: 120_000, maxAgeMs: 0 });
+  return IngestStreams.usage.name;
 }
 
 /** The last sequence of this deployment's subject in the stream (0 when it has none). */
