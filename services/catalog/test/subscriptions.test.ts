@@ -9,6 +9,7 @@ import { listPlans } from "../src/use-cases/plans/list-plans";
 import { applyDueTransitions } from "../src/use-cases/subscriptions/activate-due";
 import { createSubscription } from "../src/use-cases/subscriptions/create-subscription";
 import { endSubscription } from "../src/use-cases/subscriptions/end-subscription";
+import { terminateSubscription } from "../src/use-cases/subscriptions/lifecycle";
 import { getSubscription, listSubscriptions } from "../src/use-cases/subscriptions/read-subscriptions";
 import { updateSubscription } from "../src/use-cases/subscriptions/update-subscription";
 import { startHarness, type Harness } from "./harness";
@@ -104,6 +105,21 @@ describe("subscriptions against MongoDB and NATS", () => {
       ["premium", "2026-01-31T23:59:59.999Z"],
       ["basic", "2026-01-20T09:00:00.000Z"],
     ]);
+  });
+
+  it("resumes an upgrade a crash interrupted between terminating the old subscription and storing the new one", async () => {
+    const { org } = await catalog();
+    const old = await createSubscription(h.deps, org, { external_customer_id: "c", plan_code: "basic", external_id: "r", subscription_at: "2025-12-20T00:00:00Z" });
+    const stored = await h.deps.subscriptions.findById(org, old.svc_id);
+    // What the first write of an upgrade leaves when the process dies before the second.
+    await terminateSubscription(h.deps, stored!, { successor: { id: "11111111-2222-4333-8444-555555555555", plan_code: "premium" } });
+    expect(await getSubscription(h.deps, org, "r", "terminated")).toMatchObject({ next_plan_code: "premium" });
+    const retried = await createSubscription(h.deps, org, { external_customer_id: "c", plan_code: "premium", external_id: "r" });
+    expect(retried).toMatchObject({
+      svc_id: "11111111-2222-4333-8444-555555555555", status: "active", plan_code: "premium", previous_plan_code: "basic",
+      subscription_at: "2025-12-20T00:00:00.000Z",
+    });
+    await expect(createSubscription(h.deps, org, { external_customer_id: "c", plan_code: "premium", external_id: "r" })).resolves.toMatchObject({ svc_id: retried.svc_id });
   });
 
   it("bills plan_overrides on a private copy and leaves the public plan untouched", async () => {

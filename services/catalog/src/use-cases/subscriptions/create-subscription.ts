@@ -8,7 +8,7 @@ import { refuseIfInvalid } from "../write";
 import { newSubscription } from "./new-subscription";
 import { childPlanOf, type PlanOverrides } from "./plan-overrides";
 import { presentSubscription, subscriptionEventOf, type SubscriptionWithPlan } from "./subscription-plans";
-import { switchPlan } from "./switch-plan";
+import { interruptedUpgrade, resumeUpgrade, switchPlan } from "./switch-plan";
 import { applySubscriptionChange } from "./update-subscription";
 import { externalIdTaken, insertSubscription } from "./write-subscription";
 
@@ -64,6 +64,10 @@ export async function createSubscription(
     return presentSubscription(deps, changed);
   }
 
+  const interrupted = await interruptedUpgrade(deps, organizationId, externalId);
+  if (interrupted && interrupted.external_customer_id === customer.external_id) {
+    return presentSubscription(deps, await resumeUpgrade(deps, { current: interrupted, plan, billed, name: input.name, endingAt, requestId }));
+  }
   const subscription = newSubscription({
     organizationId, externalId, customer, plan, billed, now,
     name: input.name ?? null,

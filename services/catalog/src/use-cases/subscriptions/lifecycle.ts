@@ -8,6 +8,8 @@ const S = Subjects.catalog;
 
 export interface TerminationOptions {
   at?: Date;
+  /** An upgrade: the subscription that replaces this one (recorded first, so a crash before it is stored can be resumed). */
+  successor?: { id: string; plan_code: string };
   on_termination_credit_note?: string | null;
   on_termination_invoice?: string | null;
   requestId?: string;
@@ -40,8 +42,8 @@ export async function terminateSubscription(deps: CatalogDeps, active: Subscript
             ...s,
             status: "terminated",
             terminated_at: options.at ?? now,
-            next_subscription_id: null,
-            next_plan_code: null,
+            next_subscription_id: options.successor?.id ?? null,
+            next_plan_code: options.successor?.plan_code ?? null,
             downgrade_plan_date: null,
             on_termination_credit_note: options.on_termination_credit_note ?? s.on_termination_credit_note,
             on_termination_invoice: options.on_termination_invoice ?? s.on_termination_invoice,

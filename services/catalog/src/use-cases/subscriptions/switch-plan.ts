@@ -58,10 +58,27 @@ export async function switchPlan(deps: CatalogDeps, sw: PlanSwitch): Promise<Sub
 
 /** The old subscription ends now; the new one starts now and keeps the old anniversary and trial start. */
 async function upgrade(deps: CatalogDeps, sw: PlanSwitch): Promise<Subscription> {
-  const { current } = sw;
   const now = deps.clock.now();
   const next: Subscription = { ...successor(sw, now), status: "active", started_at: now, activation_at: null };
-  await terminateSubscription(deps, current, { at: now, requestId: sw.requestId });
+  await terminateSubscription(deps, sw.current, { at: now, requestId: sw.requestId, successor: { id: next.id, plan_code: next.plan_code } });
+  await insertSubscription(deps, next, await subscriptionEventOf(deps, S.subscriptionStarted, next, now, sw.requestId));
+  return next;
+}
+
+/**
+ * The subscription an upgrade terminated but whose successor was never stored (a crash between
+ * the two writes), if the newest terminated subscription of the external id is one.
+ */
+export async function interruptedUpgrade(deps: CatalogDeps, organizationId: string, externalId: string): Promise<Subscription | null> {
+  const last = await deps.subscriptions.findByExternalId(organizationId, externalId, ["terminated"]);
+  if (!last?.next_subscription_id) return null;
+  return (await deps.subscriptions.findById(organizationId, last.next_subscription_id)) ? null : last;
+}
+
+/** Stores the successor an interrupted upgrade recorded (its id, so a second retry cannot add another). */
+export async function resumeUpgrade(deps: CatalogDeps, sw: PlanSwitch): Promise<Subscription> {
+  const now = deps.clock.now();
+  const next: Subscription = { ...successor(sw, now), id: sw.current.next_subscription_id!, status: "active", started_at: now, activation_at: null };
   await insertSubscription(deps, next, await subscriptionEventOf(deps, S.subscriptionStarted, next, now, sw.requestId));
   return next;
 }
