@@ -32,8 +32,21 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
-/** Starts the seven services as separate processes and waits until the gateway reports them all ready. */
+/**
+ * Starts the seven services as separate processes and waits until the gateway reports them all ready.
+ * With ports picked at random, one may be taken by another process between the pick and the bind:
+ * the launch is then tried once more with new ports.
+ */
 export async function launchPlatform(options: PlatformOptions): Promise<Platform> {
+  try {
+    return await launchOnce(options);
+  } catch (err) {
+    if (!options.randomPorts || options.gatewayPort !== undefined) throw err;
+    return launchOnce(options);
+  }
+}
+
+async function launchOnce(options: PlatformOptions): Promise<Platform> {
   const root = repoRoot();
   const prefix = options.dbPrefix ?? "billing";
   const logDir = options.logDir ?? join(root, ".infra", "logs", prefix);

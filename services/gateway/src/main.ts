@@ -9,7 +9,12 @@ const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
 const clients = createClients(config);
 const app = createApp(config, clients, logger);
 
-const server = app.listen(config.PORT, config.HOST, () => {
+// Express 5 hands a listen failure (a port already taken) to this callback; without a listener the process would just end.
+const server = app.listen(config.PORT, config.HOST, (err?: Error) => {
+  if (err) {
+    logger.fatal({ err, port: config.PORT }, "gateway could not listen");
+    process.exit(1);
+  }
   logger.info({ port: config.PORT }, `gateway listening on http://${config.HOST}:${config.PORT}/api/v1`);
 });
 server.keepAliveTimeout = 65_000;
