@@ -2,6 +2,7 @@
 // on 127.0.0.1 (bounded in count and time), prints one line per measure, then one JSON object as
 // the last line. Bounds: BENCH_* variables below. Set MONGO_URL/NATS_URL to use running servers.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import { startBench } from "./setup.mjs";
 import { sampleCpu } from "./cpu-sample.mjs";
@@ -29,8 +30,10 @@ const bench = await startBench(logLevel);
 const usage = usageClient(bench.platform);
 const org = bench.org.organization_id;
 const http = { baseUrl: bench.platform.baseUrl, apiKey: bench.org.api_key };
-// BENCH_PIDS="nats=123,mongo=456" adds the servers to the per-phase CPU report
-const pids = { gateway: bench.platform.processes.get("gateway").pid, usage: bench.platform.processes.get("usage").pid,
+// the servers' pid files (when this run started them), and BENCH_PIDS="name=pid,…", join the per-phase CPU report
+const serverPid = (name) => { try { return Number(readFileSync(`${process.env.INFRA_DIR}/${name}.pid`, "utf8")); } catch { return undefined; } };
+const servers = Object.fromEntries(["nats", "mongo"].map((s) => [s, serverPid(s)]).filter(([, pid]) => pid));
+const pids = { gateway: bench.platform.processes.get("gateway").pid, usage: bench.platform.processes.get("usage").pid, ...servers,
   ...Object.fromEntries((process.env.BENCH_PIDS ?? "").split(",").filter(Boolean).map((kv) => kv.split("="))) };
 const profiling = Boolean(process.env.BENCH_PROFILE_DIR);
 const toggleProfiles = () => profiling && ["gateway", "usage"].forEach((s) => process.kill(pids[s], "SIGUSR2"));

@@ -1,8 +1,9 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import express from "express";
 import type { Logger } from "@billing/logger";
 import type { Clients } from "./clients";
 import type { GatewayConfig } from "./config";
-import { apiKeyResolver, authenticate } from "./middleware/auth";
+import { apiKeyResolver, authenticate, type ApiKeyResolver } from "./middleware/auth";
 import { errorHandler, notFound } from "./middleware/errors";
 import { createMetrics } from "./middleware/metrics";
 import { requestContext } from "./middleware/request-context";
@@ -36,14 +37,33 @@ export function applyHttpSettings(app: express.Express): void {
   app.set("etag", false);
 }
 
-export function createApp(config: GatewayConfig, clients: Clients, logger: Logger) {
-  const app = express();
-  applyHttpSettings(app);
+/**
+ * The gateway's HTTP handler: usage events (the ingestion hot path) are served ahead of express
+ * and its per-request middleware; every other request goes through the express app.
+ */
+export function createGateway(config: GatewayConfig, clients: Clients, logger: Logger): RequestListener {
   const metrics = createMetrics();
   const resolveApiKey = apiKeyResolver(clients.customer, config.API_KEY_CACHE_TTL_MS);
+  const events = eventsRoute({
+    usage: clients.usage, resolveApiKey, bodyLimit: config.BODY_LIMIT, logger, metrics: metrics.middleware, maxCalls: config.INGEST_CALLS_IN_FLIGHT,
+  });
+  const app = createApp(config, clients, logger, { metrics, resolveApiKey });
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (!events(req, res)) app(req, res);
+  };
+}
 
-  // usage events: the ingestion hot path, ahead of the per-request middleware below
-  app.use(eventsRoute({ usage: clients.usage, resolveApiKey, bodyLimit: config.BODY_LIMIT, logger, metrics: metrics.middleware }));
+/** Every route but the usage events', with the gateway's shared metrics and API-key cache. */
+function createApp(
+  config: GatewayConfig,
+  clients: Clients,
+  logger: Logger,
+  shared: { metrics: ReturnType<typeof createMetrics>; resolveApiKey: ApiKeyResolver },
+) {
+  const app = express();
+  applyHttpSettings(app);
+  const { metrics, resolveApiKey } = shared;
+
   app.use(requestContext(logger));
   app.use(metrics.middleware);
   app.use(healthRouter(clients.addresses));

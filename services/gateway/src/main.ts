@@ -1,20 +1,21 @@
 import { parseConfig } from "@billing/config";
 import { createLogger } from "@billing/logger";
-import { createApp } from "./app";
+import { createServer } from "node:http";
+import { createGateway } from "./app";
 import { createClients } from "./clients";
 import { gatewayConfigSchema } from "./config";
 
 const config = parseConfig(gatewayConfigSchema);
 const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
 const clients = createClients(config);
-const app = createApp(config, clients, logger);
+const server = createServer(createGateway(config, clients, logger));
 
-// Express 5 hands a listen failure (a port already taken) to this callback; without a listener the process would just end.
-const server = app.listen(config.PORT, config.HOST, (err?: Error) => {
-  if (err) {
-    logger.fatal({ err, port: config.PORT }, "gateway could not listen");
-    process.exit(1);
-  }
+// a listen failure (a port already taken) must end the process with an error, not silently
+server.once("error", (err) => {
+  logger.fatal({ err, port: config.PORT }, "gateway could not listen");
+  process.exit(1);
+});
+server.listen(config.PORT, config.HOST, () => {
   logger.info({ port: config.PORT }, `gateway listening on http://${config.HOST}:${config.PORT}/api/v1`);
 });
 server.keepAliveTimeout = 65_000;

@@ -11,7 +11,7 @@ export const usageConfigSchema = z.object({
   /** Events accepted but not yet acknowledged by JetStream; beyond it → 429. */
   INGEST_MAX_IN_FLIGHT_EVENTS: int(20_000, 100),
   /** Events acknowledged but not yet stored in MongoDB; beyond it → 429 (storage is behind). */
-  INGEST_MAX_BACKLOG_EVENTS: int(1_000_000, 1000),
+  INGEST_MAX_BACKLOG_EVENTS: int(2_000_000, 1000),
   /** Group commit: concurrent JetStream publishes; requests arriving meanwhile join the next one. */
   INGEST_MAX_FLUSHES: int(1, 1),
   /** Group commit: largest ingest message (capped by the server's max_payload). */
@@ -24,10 +24,10 @@ export const usageConfigSchema = z.object({
   STORE_UNIT_EVENTS: int(5_000, 100),
   /** Storage: a unit of few messages waits until this long after the previous one, for fuller writes. */
   STORE_LINGER_MS: int(250, 0),
-  /** Storage: events of this process's own ingest messages kept in memory until stored (else read back from the stream). */
-  STORE_LOCAL_EVENTS: int(200_000, 0),
+  /** Storage: events of this process's own ingest messages kept in memory (as published, ≈ 400 B each, off the heap) until stored (else read back from the stream). */
+  STORE_LOCAL_EVENTS: int(1_000_000, 0),
   /** Storage waits while ingest requests keep arriving (none for STORE_YIELD_IDLE_MS) and fewer events than this await it (0: never waits). */
-  STORE_YIELD_BACKLOG_EVENTS: int(150_000, 0),
+  STORE_YIELD_BACKLOG_EVENTS: int(1_000_000, 0),
   STORE_YIELD_IDLE_MS: int(20, 1),
 });
 

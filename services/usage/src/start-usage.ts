@@ -17,7 +17,6 @@ import { loadStoredKeys, storedAmong } from "./persistence/stored-keys";
 import { IngestApplier } from "./store/ingest-applier";
 import { IngestCursor } from "./store/ingest-cursor";
 import { LocalBatches } from "./store/local-batches";
-import type { IngestRecord } from "./domain/stored-event";
 
 export interface UsageParts {
   handlers: Record<string, RpcHandler>;
@@ -53,7 +52,7 @@ export async function startUsage(ctx: {
   const loaded = await loadStoredKeys(collections, bloom);
   /** when the last ingest request arrived: storage yields to ingestion while they keep coming */
   const ingestState = { inFlight: 0, lastRequestAt: -Infinity };
-  const yieldBacklog = Math.min(config.STORE_YIELD_BACKLOG_EVENTS, config.STORE_LOCAL_EVENTS, config.INGEST_MAX_BACKLOG_EVENTS);
+  const yieldBacklog = Math.min(config.STORE_YIELD_BACKLOG_EVENTS, config.INGEST_MAX_BACKLOG_EVENTS);
   const yieldToIngest = () =>
     window.awaitingStorage < yieldBacklog && performance.now() - ingestState.lastRequestAt < config.STORE_YIELD_IDLE_MS;
   const applier = new IngestApplier(
@@ -75,17 +74,14 @@ export async function startUsage(ctx: {
   logger.info({ stored_keys: loaded, drained_through: backlog, ms: Date.now() - started }, "usage storage ready");
 
   const maxPayload = bus.nc.info?.max_payload ?? 1024 * 1024;
-  const commit = new GroupCommit<IngestRecord>(
+  const commit = new GroupCommit(
     {
       publish: async (data, batchId) => {
         const options = { msgID: batchId, timeout: config.INGEST_PUBLISH_TIMEOUT_MS };
         // one retry with the same msgID: the stream stores it once
         await bus.js.publish(subject, data, options).catch(() => bus.js.publish(subject, data, options));
       },
-      keep: (batchId, records) => {
-        for (const r of records) r.batch = batchId;
-        local.add(batchId, records, Date.now());
-      },
+      keep: (batchId, data, events) => local.add(batchId, data, events, Date.now()),
     },
     { maxFlushes: config.INGEST_MAX_FLUSHES, maxBytes: Math.min(config.INGEST_FLUSH_MAX_BYTES, maxPayload - 1024) },
   );
@@ -108,6 +104,7 @@ export async function startUsage(ctx: {
       state: ingestState,
     },
     aggregate: { collections, reader, copies: ctx.copies },
+    logger: logger.child({ part: "ingest" }),
   });
   return {
     handlers,

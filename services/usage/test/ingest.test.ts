@@ -28,6 +28,54 @@ afterAll(async () => {
   await h?.close();
 });
 
+describe("IngestHttp", () => {
+  const call = async (requests: Array<{ batch: boolean; body: string; org?: string }>) => {
+    const reply = (await h.parts.handlers.IngestHttp!(
+      { requests: requests.map((r) => ({ organization_id: r.org ?? org, batch: r.batch, body: Buffer.from(r.body) })) },
+      {} as never,
+    )) as { answers: Array<{ status: number; body: Buffer }> };
+    return reply.answers.map((a) => ({ status: a.status, body: JSON.parse(a.body.toString()) as Record<string, unknown> }));
+  };
+  const api = (tx: string, extra = "") => `{"transaction_id":"${tx}","external_subscription_id":"sub_http","code":"calls","timestamp":1778414400${extra}}`;
+
+  it("answers each request of a call on its own, in the API's terms", async () => {
+    const answers = await call([
+      { batch: false, body: `{"event":${api("h-1", ',"properties":{"a.b":1,"$c":"x"}')}}` },
+      { batch: true, body: `{"events":[${api("h-2")},${api("h-3", ',"timestamp":"1778414400.5"')}]}` },
+      { batch: false, body: `{"event":${api("h-1")}}` },
+      { batch: true, body: "{not json" },
+      { batch: true, body: `{"events":[${api("h-4")},${api("h-5", ',"timestamp":"soon"')}]}` },
+      { batch: false, body: `{"nope":{}}` },
+      { batch: true, body: `{"events":[${Array.from({ length: 101 }, (_, i) => api(`many-${i}`)).join(",")}]}` },
+      { batch: false, body: `{"event":${api("nul", ',"properties":{"a":"\\u0000"}')}}` },
+    ]);
+    expect(answers[0]).toEqual({
+      status: 200,
+      body: {
+        event: {
+          svc_id: expect.stringMatching(/^[0-9a-f-]{36}$/), transaction_id: "h-1", svc_customer_id: null, code: "calls", timestamp: "2026-05-10T12:00:00.000Z",
+          svc_subscription_id: null, external_subscription_id: "sub_http", precise_total_amount_cents: null, properties: { "a.b": 1, $c: "x" },
+          created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        },
+      },
+    });
+    expect(answers[1]!.status).toBe(200);
+    expect((answers[1]!.body.events as Array<{ transaction_id: string; timestamp: string }>).map((e) => [e.transaction_id, e.timestamp])).toEqual([
+      ["h-2", "2026-05-10T12:00:00.000Z"], ["h-3", "2026-05-10T12:00:00.500Z"],
+    ]);
+    // the same transaction_id later in the same call: the first one holds it
+    expect(answers[2]).toEqual({ status: 422, body: { status: 422, error: "Unprocessable Entity", code: "validation_errors", error_details: { transaction_id: ["value_already_exist"] } } });
+    expect(answers[3]).toEqual({ status: 400, body: { status: 400, error: "Bad Request" } });
+    expect(answers[4]).toMatchObject({ status: 422, body: { error_details: { "1": { timestamp: ["invalid_format"] } } } });
+    expect(answers[5]).toEqual({ status: 400, body: { status: 400, error: "BadRequest: param is missing or the value is empty: event" } });
+    expect(answers[6]).toMatchObject({ status: 422, body: { error_details: { events: ["too_many_events"] } } });
+    expect(answers[7]).toEqual({ status: 400, body: { status: 400, error: "Bad Request" } });
+    // nothing of a refused request is stored
+    await waitFor(async () => (await count("sub_http")) === 3, { timeoutMs: 10_000 });
+    expect(await storedKeys(["h-4", "many-0"].map((tx) => eventKey(org, "sub_http", tx)))).toBe(0);
+  });
+});
+
 describe("IngestEvents", () => {
   it("answers once durable, with ids, ISO timestamps with milliseconds, and the properties", async () => {
     const reply = await h.ingest(org, [ev("t-1", { timestamp_ms: 1651240791123, properties_json: '{"x":1}', precise_total_amount_cents: "12.5" })]);
@@ -35,8 +83,7 @@ describe("IngestEvents", () => {
       transaction_id: "t-1", external_subscription_id: "sub_1", code: "calls", timestamp: "2022-04-29T13:59:51.123Z",
       precise_total_amount_cents: "12.5",
     });
-    // the request's own properties are not echoed back (the caller has them)
-    expect(reply.events[0]!.properties_json).toBe("");
+    expect(JSON.parse(String(reply.events[0]!.properties_json))).toEqual({ x: 1 });
     expect(reply.events[0]!.svc_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(reply.events[0]!.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });

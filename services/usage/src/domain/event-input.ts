@@ -1,3 +1,5 @@
+import type { FieldErrors, ValidEvent } from "./event-validation";
+
 /** IngestEvents' EventInput as proto-loader gives it (absent optional fields are undefined or defaulted). */
 export interface EventInput {
   transaction_id: string;
@@ -11,7 +13,6 @@ export interface EventInput {
   _precise_total_amount_cents?: string;
 }
 
-export type FieldErrors = Record<string, string[]>;
 
 /** ±10 000 years around 1970 in ms: what a Date holds. */
 const MAX_TIME = 8.64e15;
@@ -25,30 +26,32 @@ export function present<K extends "timestamp_ms" | "properties_json" | "precise_
 }
 
 /**
- * Checks what the gateway already validated (the service does not trust its callers' shapes)
- * and parses the properties. Returns the errors of one event, or the parsed properties.
+ * An EventInput of IngestEvents checked like an API event (the service does not trust its
+ * callers' shapes), with its properties parsed: the events the ingestion takes.
  */
-export function checkEventInput(input: EventInput): { errors: FieldErrors } | { properties: Record<string, unknown> | null } {
+export function checkEventInput(input: EventInput): { errors: FieldErrors } | { event: ValidEvent } {
   const errors: FieldErrors = {};
   for (const field of ["transaction_id", "external_subscription_id", "code"] as const) {
     if (typeof input[field] !== "string" || input[field].length === 0) errors[field] = ["value_is_mandatory"];
   }
+  const event: ValidEvent = { transaction_id: input.transaction_id, external_subscription_id: input.external_subscription_id, code: input.code };
   if (present(input, "timestamp_ms")) {
     const t = input.timestamp_ms;
     if (typeof t !== "number" || !Number.isFinite(t) || Math.abs(t) > MAX_TIME) errors.timestamp = ["invalid_format"];
+    else event.timestamp_ms = t;
   }
-  if (present(input, "precise_total_amount_cents") && !DECIMAL.test(input.precise_total_amount_cents ?? "")) {
-    errors.precise_total_amount_cents = ["value_is_invalid"];
+  if (present(input, "precise_total_amount_cents")) {
+    if (!DECIMAL.test(input.precise_total_amount_cents ?? "")) errors.precise_total_amount_cents = ["value_is_invalid"];
+    else event.precise_total_amount_cents = input.precise_total_amount_cents!;
   }
-  let properties: Record<string, unknown> | null = null;
   if (present(input, "properties_json") && input.properties_json) {
     try {
       const parsed: unknown = JSON.parse(input.properties_json);
       if (parsed !== null && (typeof parsed !== "object" || Array.isArray(parsed))) errors.properties = ["value_is_invalid"];
-      else properties = parsed as Record<string, unknown> | null;
+      else if (parsed) event.properties = parsed as Record<string, unknown>;
     } catch {
       errors.properties = ["value_is_invalid"];
     }
   }
-  return Object.keys(errors).length > 0 ? { errors } : { properties };
+  return Object.keys(errors).length > 0 ? { errors } : { event };
 }

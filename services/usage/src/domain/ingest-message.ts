@@ -20,12 +20,16 @@ export interface EventLine {
 
 const str = JSON.stringify;
 
-/** An event's JSON text (EventView). svc_id and the ISO instants need no escaping. */
+/**
+ * An event's JSON text (EventView, which is Lago's EventObject): the API's answer, the ingest
+ * message's line, the page's and the envelope's entry. svc_id and the ISO instants need no escaping.
+ */
 export function eventText(e: EventLine): string {
   return (
-    `{"svc_id":"${e.svcId}","transaction_id":${str(e.transactionId)},"external_subscription_id":${str(e.externalSubscriptionId)},` +
-    `"code":${str(e.code)},"timestamp":"${e.timestamp}","properties":${e.propertiesJson ?? "{}"},` +
-    `"precise_total_amount_cents":${e.preciseTotalAmountCents === null ? "null" : str(e.preciseTotalAmountCents)},"created_at":"${e.createdAt}"}`
+    `{"svc_id":"${e.svcId}","transaction_id":${str(e.transactionId)},"svc_customer_id":null,"code":${str(e.code)},` +
+    `"timestamp":"${e.timestamp}","svc_subscription_id":null,"external_subscription_id":${str(e.externalSubscriptionId)},` +
+    `"precise_total_amount_cents":${e.preciseTotalAmountCents === null ? "null" : str(e.preciseTotalAmountCents)},` +
+    `"properties":${e.propertiesJson ?? "{}"},"created_at":"${e.createdAt}"}`
   );
 }
 

@@ -1,13 +1,16 @@
 import type { UsageEventRecord } from "./usage-event";
 
 /**
- * A stored event as JSON: the same text in the ingest message, in its bucket's page and in the
- * `billing.usage.event.ingested` envelope — written once, when the event is accepted, and
- * never serialized again (pages and envelopes join these texts).
+ * A stored event as JSON, Lago's EventObject: the same text in the API's answer, the ingest
+ * message, its bucket's page and the `billing.usage.event.ingested` envelope — written once, when
+ * the event is accepted, and never serialized again (answers, pages and envelopes join these
+ * texts). svc_customer_id and svc_subscription_id are null, as in Lago's create responses.
  */
 export interface EventView {
   svc_id: string;
   transaction_id: string;
+  svc_customer_id: null;
+  svc_subscription_id: null;
   external_subscription_id: string;
   code: string;
   /** ISO 8601 with milliseconds */

@@ -1,33 +1,48 @@
 import { AppError } from "@billing/errors";
 import type { RpcHandler } from "@billing/grpc";
+import type { Logger } from "@billing/logger";
 import { aggregateUsage, type AggregateDeps, type Bucket } from "../aggregate/aggregate-usage";
-import type { EventInput } from "../domain/event-input";
-import { compactReply, fullReply, ingestEvents, type IngestDeps } from "../ingest/ingest-events";
+import { checkEventInput, type EventInput } from "../domain/event-input";
+import type { ErrorDetails } from "@billing/errors";
+import type { ValidEvent } from "../domain/event-validation";
+import { answerHttpIngest, type HttpIngest } from "../ingest/http-ingest";
+import { ingestEvents, type IngestDeps } from "../ingest/ingest-events";
 import { toAggregateQuery, type AggregateRequest } from "./aggregate-input";
 
 const bucketMessage = (b: Bucket) => ({ key_json: JSON.stringify(b.key), units: b.result.units.toFixed(), events_count: b.result.eventsCount });
 
-/** IngestEventsRequest.events_json: a JSON array of EventInput objects (their fields are checked by ingestEvents). */
-function parseEventsJson(text: string): EventInput[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw AppError.badRequest("events_json is not JSON");
-  }
-  if (!Array.isArray(parsed) || !parsed.every((e) => e !== null && typeof e === "object" && !Array.isArray(e))) {
-    throw AppError.badRequest("events_json is not an array of events");
-  }
-  return parsed as EventInput[];
+/** IngestEvents' EventInput messages → the events ingestion takes (422 by index when one is not valid). */
+function checkedInputs(inputs: readonly EventInput[]): ValidEvent[] {
+  const details: ErrorDetails = {};
+  const events = inputs.map((input, i) => {
+    const checked = checkEventInput(input);
+    if ("errors" in checked) details[i] = checked.errors;
+    return "event" in checked ? checked.event : undefined!;
+  });
+  if (Object.keys(details).length > 0) throw AppError.validation(details);
+  return events;
 }
 
-/** IngestEvents and Aggregate: proto ⇄ use case, nothing else. */
-export function usageHandlers(deps: { ingest: IngestDeps; aggregate: AggregateDeps }): Record<string, RpcHandler> {
+/** IngestHttp, IngestEvents and Aggregate: proto ⇄ use case, nothing else. */
+export function usageHandlers(deps: { ingest: IngestDeps; aggregate: AggregateDeps; logger: Logger }): Record<string, RpcHandler> {
   return {
-    IngestEvents: async (request: { organization_id: string; events: EventInput[]; compact_reply?: boolean; events_json?: string }) => {
-      const events = request.events_json ? parseEventsJson(request.events_json) : request.events ?? [];
-      const result = await ingestEvents(deps.ingest, request.organization_id, events);
-      return request.compact_reply ? compactReply(result) : { events: fullReply(result) };
+    IngestHttp: async (request: { requests?: HttpIngest[] }) => ({
+      answers: await Promise.all((request.requests ?? []).map((r) => answerHttpIngest(deps.ingest, r, deps.logger))),
+    }),
+    IngestEvents: async (request: { organization_id: string; events?: EventInput[] }) => {
+      const { lines } = await ingestEvents(deps.ingest, request.organization_id, checkedInputs(request.events ?? []));
+      return {
+        events: lines.map((l) => ({
+          svc_id: l.svcId,
+          transaction_id: l.transactionId,
+          external_subscription_id: l.externalSubscriptionId,
+          code: l.code,
+          timestamp: l.timestamp,
+          properties_json: l.propertiesJson ?? "{}",
+          ...(l.preciseTotalAmountCents !== null ? { precise_total_amount_cents: l.preciseTotalAmountCents } : {}),
+          created_at: l.createdAt,
+        })),
+      };
     },
     Aggregate: async (request: AggregateRequest) => {
       const result = await aggregateUsage(deps.aggregate, toAggregateQuery(request));

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "@billing/clock";
 import { AppError, type ErrorDetails } from "@billing/errors";
-import type { CatalogCopies } from "../domain/read-copies";
-import { checkEventInput, present, type EventInput } from "../domain/event-input";
+import type { ValidEvent } from "../domain/event-validation";
 import { encodeRequestLines, eventText, type EventLine } from "../domain/ingest-message";
-import type { IngestRecord } from "../domain/stored-event";
+import type { CatalogCopies } from "../domain/read-copies";
 import { eventKey } from "../domain/usage-event";
 import { checkDuplicates, type DuplicateSources } from "./duplicate-check";
 import { newTicket } from "./dedup-window";
@@ -12,7 +11,7 @@ import type { GroupCommit } from "./group-commit";
 import { applyExpression } from "./metric-expressions";
 
 export interface IngestDeps extends DuplicateSources {
-  commit: GroupCommit<IngestRecord>;
+  commit: GroupCommit;
   clock: Clock;
   copies?: CatalogCopies;
   limits: { maxInFlightEvents: number; maxBacklogEvents: number };
@@ -20,84 +19,69 @@ export interface IngestDeps extends DuplicateSources {
   state: { inFlight: number; lastRequestAt?: number };
 }
 
-export interface IngestedEvent {
-  svc_id: string;
-  transaction_id: string;
-  external_subscription_id: string;
-  code: string;
-  timestamp: string;
-  properties_json: string;
-  precise_total_amount_cents?: string;
-  created_at: string;
+/** A request's events as stored, in order: their fields, and their JSON text (EventView). */
+export interface IngestedEvents {
+  lines: EventLine[];
+  texts: string[];
 }
 
 const tooBusy = (what: string) => new AppError("too_many_requests", "too_many_requests", undefined, what);
 
-/**
- * IngestEvents: validate, refuse when full, refuse duplicates (the whole request), then one
- * group-committed JetStream message; answered once JetStream acknowledged it (durable).
- */
-export interface IngestResult {
-  lines: EventLine[];
-  /** indexes of the events whose stored properties differ from the request's */
-  changed: Set<number>;
-}
-
-export async function ingestEvents(deps: IngestDeps, organizationId: string, inputs: readonly EventInput[]): Promise<IngestResult> {
-  if (!organizationId) throw AppError.validation({ organization_id: ["value_is_mandatory"] });
-  if (inputs.length === 0) throw AppError.validation({ events: ["value_is_mandatory"] });
-  deps.state.lastRequestAt = performance.now();
-  const nowMs = deps.clock.now().getTime();
+/** The stored form of each event (expressions evaluated), or the request's validation errors by index. */
+function prepare(deps: IngestDeps, organizationId: string, events: readonly ValidEvent[], nowMs: number): IngestedEvents & { keys: string[] } {
   const createdAt = new Date(nowMs).toISOString();
-  const lines: EventLine[] = new Array(inputs.length);
-  /** what storage needs of each event, kept in memory with the message (it then parses nothing) */
-  const records: IngestRecord[] = new Array(inputs.length);
-  const details: ErrorDetails = {};
-  /** events whose stored properties differ from the request's (answered with them) */
-  const changed = new Set<number>();
-  for (let i = 0; i < inputs.length; i++) {
-    const input = inputs[i]!;
-    const checked = checkEventInput(input);
-    if ("errors" in checked) {
-      details[i] = checked.errors;
-      continue;
-    }
-    const timestampMs = present(input, "timestamp_ms") ? input.timestamp_ms! : nowMs;
-    let propertiesJson = checked.properties ? input.properties_json! : null;
-    const computed = applyExpression(deps.copies, { organizationId, code: input.code, timestampMs, properties: checked.properties });
+  const lines: EventLine[] = new Array(events.length);
+  const texts: string[] = new Array(events.length);
+  const keys: string[] = new Array(events.length);
+  let details: ErrorDetails | null = null;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    const timestampMs = e.timestamp_ms ?? nowMs;
+    const computed = applyExpression(deps.copies, { organizationId, code: e.code, timestampMs, properties: e.properties ?? null });
     if (computed && "error" in computed) {
-      details[i] = { properties: [computed.error] };
+      (details ??= {})[i] = { properties: [computed.error] };
       continue;
     }
-    if (computed) propertiesJson = JSON.stringify(computed.properties);
-    if (computed) changed.add(i);
+    const properties = computed?.properties ?? e.properties;
     const line: EventLine = (lines[i] = {
       svcId: randomUUID(),
-      transactionId: input.transaction_id,
-      externalSubscriptionId: input.external_subscription_id,
-      code: input.code,
+      transactionId: e.transaction_id,
+      externalSubscriptionId: e.external_subscription_id,
+      code: e.code,
       timestamp: timestampMs === nowMs ? createdAt : new Date(timestampMs).toISOString(),
-      propertiesJson,
-      preciseTotalAmountCents: present(input, "precise_total_amount_cents") ? input.precise_total_amount_cents! : null,
+      propertiesJson: properties ? JSON.stringify(properties) : null,
+      preciseTotalAmountCents: e.precise_total_amount_cents ?? null,
       createdAt,
     });
-    const properties = computed?.properties ?? checked.properties ?? {};
-    records[i] = { org: organizationId, sub: line.externalSubscriptionId, x: line.transactionId, code: line.code, t: Math.trunc(timestampMs), properties, raw: eventText(line), s: 0, batch: "" };
+    texts[i] = eventText(line);
+    keys[i] = eventKey(organizationId, e.external_subscription_id, e.transaction_id);
   }
-  if (Object.keys(details).length > 0) throw AppError.validation(details);
+  if (details) throw AppError.validation(details);
+  return { lines, texts, keys };
+}
 
-  if (deps.state.inFlight + inputs.length > deps.limits.maxInFlightEvents) throw tooBusy("too many events in flight");
+/**
+ * One request's events (validated): expressions evaluated, refused when full (429), refused whole
+ * when one is a duplicate (422 by index), else joined to the next group-committed JetStream
+ * message; resolves once JetStream acknowledged it (durable).
+ */
+export async function ingestEvents(deps: IngestDeps, organizationId: string, events: readonly ValidEvent[]): Promise<IngestedEvents> {
+  if (!organizationId) throw AppError.validation({ organization_id: ["value_is_mandatory"] });
+  if (events.length === 0) throw AppError.validation({ events: ["value_is_mandatory"] });
+  deps.state.lastRequestAt = performance.now();
+  const { lines, texts, keys } = prepare(deps, organizationId, events, deps.clock.now().getTime());
+
+  if (deps.state.inFlight + events.length > deps.limits.maxInFlightEvents) throw tooBusy("too many events in flight");
   if (deps.window.awaitingStorage > deps.limits.maxBacklogEvents) throw tooBusy("storage is behind");
-  deps.state.inFlight += inputs.length;
+  deps.state.inFlight += events.length;
   const ticket = newTicket();
-  const keys = records.map((r) => (r.key = eventKey(organizationId, r.sub, r.x)));
   try {
     const duplicates = await checkDuplicates(keys, deps, ticket);
     if (duplicates.length > 0) {
       throw AppError.validation(Object.fromEntries(duplicates.map((i) => [String(i), { transaction_id: ["value_already_exist"] }])));
     }
     try {
-      await deps.commit.submit(encodeRequestLines(organizationId, records.map((r) => r.raw)), records);
+      await deps.commit.submit(encodeRequestLines(organizationId, texts), texts.length);
     } catch (err) {
       deps.window.release(keys, ticket);
       if (err instanceof RangeError) throw AppError.badRequest(err.message);
@@ -105,28 +89,7 @@ export async function ingestEvents(deps: IngestDeps, organizationId: string, inp
     }
     deps.window.acknowledge(keys, ticket, deps.clock.now().getTime());
   } finally {
-    deps.state.inFlight -= inputs.length;
+    deps.state.inFlight -= events.length;
   }
-  return { lines, changed };
-}
-
-/** IngestEventsResponse.events: every event as stored. */
-export function fullReply({ lines, changed }: IngestResult): IngestedEvent[] {
-  return lines.map((l, i) => ({
-    svc_id: l.svcId,
-    transaction_id: l.transactionId,
-    external_subscription_id: l.externalSubscriptionId,
-    code: l.code,
-    timestamp: l.timestamp,
-    properties_json: changed.has(i) ? l.propertiesJson! : "",
-    ...(l.preciseTotalAmountCents !== null ? { precise_total_amount_cents: l.preciseTotalAmountCents } : {}),
-    created_at: l.createdAt,
-  }));
-}
-
-/** IngestEventsResponse's compact fields: what the caller does not already have. */
-export function compactReply({ lines, changed }: IngestResult): { created_at: string; svc_ids: string; changed_properties_json: Record<number, string> } {
-  const changedProperties: Record<number, string> = {};
-  for (const i of changed) changedProperties[i] = lines[i]!.propertiesJson!;
-  return { created_at: lines[0]!.createdAt, svc_ids: lines.map((l) => l.svcId).join(""), changed_properties_json: changedProperties };
+  return { lines, texts };
 }

@@ -14,13 +14,11 @@ export interface MessageSource {
 /** The events of ingest message `seq` (batch id from its Nats-Msg-Id header): kept in memory, or read from the stream. */
 export async function messageRecords(source: MessageSource, seq: number, batchId: string | undefined): Promise<IngestRecord[]> {
   const kept = batchId ? source.local.take(batchId) : undefined;
-  if (kept) {
-    for (const r of kept) r.s = seq;
-    return kept;
-  }
-  const stored = await source.jsm.streams.getMessage(source.stream, { seq });
+  const data = kept ?? (await source.jsm.streams.getMessage(source.stream, { seq })).data;
   try {
-    return decodeMessage(stored.string(), seq, (line, err) => source.logger.error({ err, seq, line }, "undecodable event skipped")).events;
+    return decodeMessage(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8"), seq, (line, err) =>
+      source.logger.error({ err, seq, line }, "undecodable event skipped"),
+    ).events;
   } catch (err) {
     source.logger.error({ err, seq }, "undecodable ingest message skipped");
     return [];

@@ -1,5 +1,4 @@
 import type { IncomingMessage } from "node:http";
-import { AppError } from "@billing/errors";
 
 /** "1mb", "100kb", "512" → bytes (the BODY_LIMIT setting). */
 export function byteLimit(limit: string): number {
@@ -9,7 +8,7 @@ export function byteLimit(limit: string): number {
   return Math.floor(Number(m[1]) * unit);
 }
 
-/** An HTTP error that is not one of Lago's AppErrors (body-parser's 413, as the other routes answer). */
+/** An HTTP error that is not one of Lago's AppErrors (body-parser's 413 and 400, as the other routes answer). */
 export class HttpStatus extends Error {
   constructor(readonly status: number, readonly text: string) {
     super(text);
@@ -17,11 +16,10 @@ export class HttpStatus extends Error {
 }
 
 /**
- * The JSON body, read without body-parser (this is the ingestion hot path): a body over the
- * limit is 413, invalid JSON or a NUL character (a JSON string can only carry one escaped) is
- * Lago's bare 400, as the API's other routes answer.
+ * The body's bytes, unparsed (the usage service parses and validates them: the gateway passes the
+ * ingestion hot path through). A body over the limit is 413, as the API's other routes answer.
  */
-export function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -32,13 +30,7 @@ export function readJson(req: IncomingMessage, limit: number): Promise<unknown> 
     req.on("error", () => reject(new HttpStatus(400, "Bad Request")));
     req.on("end", () => {
       if (size > limit) return reject(new HttpStatus(413, "Payload Too Large"));
-      const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      if (buf.includes("\\u0000")) return reject(new AppError("bad_request"));
-      try {
-        resolve(JSON.parse(buf.toString("utf8")));
-      } catch {
-        reject(new AppError("bad_request"));
-      }
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
   });
 }
