@@ -12,7 +12,6 @@ import { appliedCouponsRouter } from "./routes/applied-coupons/route";
 import { billableMetricsRouter } from "./routes/billable-metrics/route";
 import { billingEntitiesRouter } from "./routes/billing-entities/route";
 import { couponsRouter } from "./routes/coupons/route";
-import { estimateFeesRouter } from "./routes/events/estimate-route";
 import { customersRouter } from "./routes/customers/route";
 import { eventsRoute } from "./routes/events/route";
 import { entitlementsRouter } from "./routes/entitlements/route";
@@ -82,7 +81,6 @@ function createApp(
   api.use(plansRouter(clients.catalog.plans));
   api.use(subscriptionsRouter(clients.catalog.subscriptions));
   api.use(invoiceCustomSectionsRouter(clients.catalog.invoiceCustomSections));
-  api.use(estimateFeesRouter(clients.usage));
   api.use(featuresRouter(clients.catalog.features));
   api.use(entitlementsRouter(clients.catalog.entitlements));
   app.use("/api/v1", api);

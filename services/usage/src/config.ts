@@ -26,9 +26,9 @@ export const usageConfigSchema = z.object({
   STORE_LINGER_MS: int(250, 0),
   /** Storage: events of this process's own ingest messages kept in memory (as published, ≈ 400 B each, off the heap) until stored (else read back from the stream). */
   STORE_LOCAL_EVENTS: int(1_000_000, 0),
-  /** Storage waits while ingest requests keep arriving (none for STORE_YIELD_IDLE_MS) and fewer events than this await it (0: never waits). */
+  /** Storage waits while ingest requests are in flight or keep arriving (none for STORE_YIELD_IDLE_MS) and fewer events than this await it (0: never waits). */
   STORE_YIELD_BACKLOG_EVENTS: int(1_000_000, 0),
-  STORE_YIELD_IDLE_MS: int(20, 1),
+  STORE_YIELD_IDLE_MS: int(100, 1),
 });
 
 export type UsageConfig = z.infer<typeof usageConfigSchema>;

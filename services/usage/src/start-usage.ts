@@ -54,7 +54,7 @@ export async function startUsage(ctx: {
   const ingestState = { inFlight: 0, lastRequestAt: -Infinity };
   const yieldBacklog = Math.min(config.STORE_YIELD_BACKLOG_EVENTS, config.INGEST_MAX_BACKLOG_EVENTS);
   const yieldToIngest = () =>
-    window.awaitingStorage < yieldBacklog && performance.now() - ingestState.lastRequestAt < config.STORE_YIELD_IDLE_MS;
+    window.awaitingStorage < yieldBacklog && (ingestState.inFlight > 0 || performance.now() - ingestState.lastRequestAt < config.STORE_YIELD_IDLE_MS);
   const applier = new IngestApplier(
     {
       collections,

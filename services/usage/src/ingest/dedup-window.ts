@@ -26,13 +26,19 @@ export class DedupWindow {
     return this.entries.get(key);
   }
 
-  reserve(keys: readonly string[], ticket: Ticket): void {
-    for (const key of keys) this.entries.set(key, ticket);
+  /** Reserves a free key for a request being checked. */
+  hold(key: string, ticket: Ticket): void {
+    this.entries.set(key, ticket);
   }
 
-  /** The publish failed: the keys are free again. */
-  release(keys: readonly string[], ticket: Ticket): void {
+  /** The request's keys are free again (it will be checked again). */
+  unhold(keys: readonly string[], ticket: Ticket): void {
     for (const key of keys) if (this.entries.get(key) === ticket) this.entries.delete(key);
+  }
+
+  /** The request was refused, or its publish failed: the keys are free again, and its waiters learn it. */
+  release(keys: readonly string[], ticket: Ticket): void {
+    this.unhold(keys, ticket);
     ticket.settle();
   }
 

@@ -11,35 +11,31 @@ export interface DuplicateSources {
 /**
  * The indexes of a request's events whose key is repeated inside it, acknowledged within the
  * window, or stored. Per request, not per event: one pass in memory, and at most one MongoDB
- * query, for the Bloom filter's positives only. When nothing is duplicated the keys are reserved
- * for `ticket` before any await, so a concurrent request with one of them waits for this one's
- * outcome instead of slipping through.
+ * query, for the Bloom filter's positives only. Each new key is reserved for `ticket` as the pass
+ * meets it (which also finds the keys repeated inside the request), before any await, so a
+ * concurrent request with one of them waits for this one's outcome instead of slipping through;
+ * a refused request releases them.
  */
 export async function checkDuplicates(keys: readonly string[], sources: DuplicateSources, ticket: Ticket): Promise<number[]> {
   for (;;) {
     const duplicates: number[] = [];
     const positives: number[] = [];
-    const pending = new Set<Ticket>();
-    const seen = new Set<string>();
+    let pending: Set<Ticket> | null = null;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      if (seen.has(key)) {
-        duplicates.push(i);
-        continue;
-      }
-      seen.add(key);
       const entry = sources.window.get(key);
       if (entry === undefined) {
+        sources.window.hold(key, ticket);
         if (sources.bloom.has(key)) positives.push(i);
-      } else if (typeof entry === "number") duplicates.push(i);
-      else pending.add(entry);
+      } else if (entry === ticket || typeof entry === "number") duplicates.push(i);
+      else (pending ??= new Set()).add(entry);
     }
-    if (pending.size > 0) {
+    if (pending) {
       // another request is publishing one of these keys: its outcome decides
+      sources.window.unhold(keys, ticket);
       await Promise.all([...pending].map((t) => t.settled));
       continue;
     }
-    if (duplicates.length === 0) sources.window.reserve(keys, ticket);
     if (positives.length > 0) {
       const stored = await sources.storedAmong(positives.map((i) => keys[i]!));
       for (const i of positives) if (stored.has(keys[i]!)) duplicates.push(i);

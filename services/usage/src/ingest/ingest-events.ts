@@ -3,7 +3,7 @@ import type { Clock } from "@billing/clock";
 import { AppError, type ErrorDetails } from "@billing/errors";
 import type { ValidEvent } from "../domain/event-validation";
 import { encodeRequestLines, eventText, type EventLine } from "../domain/ingest-message";
-import type { CatalogCopies } from "../domain/read-copies";
+import type { CatalogCopies, MetricCopy } from "../domain/read-copies";
 import { eventKey } from "../domain/usage-event";
 import { checkDuplicates, type DuplicateSources } from "./duplicate-check";
 import { newTicket } from "./dedup-window";
@@ -34,10 +34,14 @@ function prepare(deps: IngestDeps, organizationId: string, events: readonly Vali
   const texts: string[] = new Array(events.length);
   const keys: string[] = new Array(events.length);
   let details: ErrorDetails | null = null;
+  // the metric of the previous event's code (a request's events mostly share one)
+  let code: string | undefined;
+  let metric: MetricCopy | null | undefined;
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
     const timestampMs = e.timestamp_ms ?? nowMs;
-    const computed = applyExpression(deps.copies, { organizationId, code: e.code, timestampMs, properties: e.properties ?? null });
+    if (e.code !== code) (code = e.code), (metric = deps.copies?.metricByCode(organizationId, code));
+    const computed = applyExpression(metric, { code, timestampMs, properties: e.properties ?? null });
     if (computed && "error" in computed) {
       (details ??= {})[i] = { properties: [computed.error] };
       continue;

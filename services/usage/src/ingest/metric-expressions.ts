@@ -1,16 +1,14 @@
 import { ExpressionError, expressionPropertyValue } from "@billing/pricing";
-import type { CatalogCopies } from "../domain/read-copies";
+import type { MetricCopy } from "../domain/read-copies";
 
 /**
  * A metric's expression is evaluated at ingestion and written into properties[field_name]
- * before storage (billing-rules §2). Only metrics with an expression cost anything here: one
- * in-memory lookup per event otherwise. Returns the new properties, or null when unchanged.
+ * before storage (billing-rules §2). Only metrics with an expression cost anything here. Returns the new properties, or null when unchanged.
  */
 export function applyExpression(
-  copies: CatalogCopies | undefined,
-  event: { organizationId: string; code: string; timestampMs: number; properties: Record<string, unknown> | null },
+  metric: MetricCopy | null | undefined,
+  event: { code: string; timestampMs: number; properties: Record<string, unknown> | null },
 ): { properties: Record<string, unknown> } | { error: string } | null {
-  const metric = copies?.metricByCode(event.organizationId, event.code);
   if (!metric?.expression || !metric.field_name) return null;
   const properties = { ...event.properties };
   try {

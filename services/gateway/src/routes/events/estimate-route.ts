@@ -1,27 +1,32 @@
-import { Router } from "express";
+import { AppError } from "@billing/errors";
 import type { RpcClient } from "@billing/grpc";
-import { ctx, organizationId } from "../../http/context";
 import { topLevelKey } from "../../http/fields";
 import { parseFields, wrapped } from "../../http/validation";
 import { estimatedFeesBody } from "./estimate-presenter";
 import { estimateEventSchema } from "./estimate-validators";
 
+/** A JSON body: invalid JSON, or a NUL character (a JSON string can only carry one escaped), is Lago's bare 400. */
+function parseJson(body: Buffer): unknown {
+  if (body.includes("\\u0000")) throw new AppError("bad_request");
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    throw new AppError("bad_request");
+  }
+}
+
 /** POST /api/v1/events/estimate_fees: validation and shape only; the usage service prices. */
-export function estimateFeesRouter(usage: RpcClient): Router {
-  const router = Router();
-  router.post("/events/estimate_fees", async (req, res) => {
-    const input = parseFields(estimateEventSchema, wrapped(req, "event"), topLevelKey);
-    const reply = await usage.call<{ fees_json: string }>(
-      "EstimateFees",
-      {
-        organization_id: organizationId(req),
-        external_subscription_id: input.external_subscription_id,
-        code: input.code,
-        properties_json: JSON.stringify(input.properties ?? {}),
-      },
-      { requestId: ctx(req).requestId },
-    );
-    res.type("json").send(estimatedFeesBody(reply.fees_json));
-  });
-  return router;
+export async function estimateFees(usage: RpcClient, organizationId: string, body: Buffer, requestId: string): Promise<string> {
+  const input = parseFields(estimateEventSchema, wrapped({ body: parseJson(body) } as never, "event"), topLevelKey);
+  const reply = await usage.call<{ fees_json: string }>(
+    "EstimateFees",
+    {
+      organization_id: organizationId,
+      external_subscription_id: input.external_subscription_id,
+      code: input.code,
+      properties_json: JSON.stringify(input.properties ?? {}),
+    },
+    { requestId },
+  );
+  return estimatedFeesBody(reply.fees_json);
 }

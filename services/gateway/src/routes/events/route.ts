@@ -5,6 +5,7 @@ import { toHttpError } from "@billing/errors";
 import type { RpcClient } from "@billing/grpc";
 import type { Logger } from "@billing/logger";
 import type { ApiKeyResolver } from "../../middleware/auth";
+import { estimateFees } from "./estimate-route";
 import { IngestCalls } from "./ingest-calls";
 import { byteLimit, HttpStatus, readBody } from "./read-body";
 
@@ -19,7 +20,8 @@ export interface EventsRouteDeps {
   maxCalls: number;
 }
 
-const PATHS: Record<string, boolean | undefined> = { "/api/v1/events": false, "/api/v1/events/batch": true };
+type Kind = "single" | "batch" | "estimate";
+const PATHS: Record<string, Kind | undefined> = { "/api/v1/events": "single", "/api/v1/events/batch": "batch", "/api/v1/events/estimate_fees": "estimate" };
 /** Request bytes per IngestHttp call: well under gRPC's 16 MB message limit, answers included. */
 const MAX_CALL_BYTES = 2 * 1024 * 1024;
 
@@ -29,11 +31,12 @@ function send(res: ServerResponse, status: number, body: Buffer | string): void 
 }
 
 /**
- * POST /api/v1/events and /events/batch, the ingestion hot path, served ahead of express (same
- * authentication, errors in Lago's bodies, request id, metrics, one log line at debug level). The
- * gateway authenticates and passes the body through, unparsed: the usage service validates it and
- * answers in the API's terms (status and body), and concurrent requests share IngestHttp calls.
- * Returns false for any other request.
+ * POST /api/v1/events, /events/batch and /events/estimate_fees, the hot paths, served ahead of
+ * express (same authentication, errors in Lago's bodies, request id, metrics, one log line at debug
+ * level; express's per-request machinery costs as much as the rest of an estimate). For events
+ * the gateway authenticates and passes the body through, unparsed: the usage service validates it
+ * and answers in the API's terms (status and body), and concurrent requests share IngestHttp
+ * calls. Returns false for any other request.
  */
 export function eventsRoute(deps: EventsRouteDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   const limit = byteLimit(deps.bodyLimit);
@@ -44,7 +47,9 @@ export function eventsRoute(deps: EventsRouteDeps): (req: IncomingMessage, res: 
     try {
       const organizationId = await deps.resolveApiKey(req.headers.authorization, requestId);
       const body = await readBody(req, limit);
-      const answer = await calls.submit({ organization_id: organizationId, batch: PATHS[path]!, body });
+      const kind = PATHS[path]!;
+      if (kind === "estimate") return send(res, 200, await estimateFees(deps.usage, organizationId, body, requestId));
+      const answer = await calls.submit({ organization_id: organizationId, batch: kind === "batch", body });
       send(res, answer.status, answer.body);
     } catch (err) {
       if (err instanceof HttpStatus) return send(res, err.status, JSON.stringify({ status: err.status, error: err.text }));
