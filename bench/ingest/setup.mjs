@@ -46,7 +46,10 @@ export async function startBench(logLevel) {
   // BENCH_SVC_<NAME>=value: the services' setting NAME (e.g. BENCH_SVC_STORE_UNIT_EVENTS=2000)
   const settings = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("BENCH_SVC_")).map(([k, v]) => [k.slice(10), v]));
   const env = { LOG_LEVEL: logLevel, ...settings, ...profile, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
-  const platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env });
+  const platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env }).catch(async (err) => {
+    await infra.stop(); // the servers this run started must not outlive it
+    throw err;
+  });
   try {
     const org = kit.createOrganization({ name: "Bench", mongoUrl: infra.mongoUrl, dbName: `${prefix}_customer` });
     await createCatalog(platform.baseUrl, org.api_key);
