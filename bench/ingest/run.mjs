@@ -14,7 +14,7 @@ const B = {
   batchEvents: env("BENCH_BATCH_EVENTS", 1_000_000), batchSeconds: env("BENCH_BATCH_SECONDS", 30), batchClients: env("BENCH_BATCH_CLIENTS", 10),
   aggregateEvents: env("BENCH_AGGREGATE_EVENTS", 1_000_000),
   singleEvents: env("BENCH_SINGLE_EVENTS", 200_000), singleSeconds: env("BENCH_SINGLE_SECONDS", 15), singleClients: env("BENCH_SINGLE_CLIENTS", 50),
-  estimateRate: env("BENCH_ESTIMATE_RATE", 200), estimateSeconds: env("BENCH_ESTIMATE_SECONDS", 10),
+  estimateRate: env("BENCH_ESTIMATE_RATE", 200), estimateSeconds: env("BENCH_ESTIMATE_SECONDS", 10), estimateWarmupSeconds: env("BENCH_ESTIMATE_WARMUP_SECONDS", 2),
 };
 const TARGETS = { e2e_batch_eps: 50_000, batch_p99_ms: 50, ratio: 2.5, single_eps: 4_000, single_p99_ms: 30, estimate_p99_ms: 10, aggregate_1m_ms: 1_000 };
 const logLevel = process.env.BENCH_LOG_LEVEL ?? "warn";
@@ -83,9 +83,11 @@ try {
   const singleDrain = await secondsUntilAllStored(usage, org, Array.from({ length: 100 }, (_, i) => `sub_single_${i}`), "single_count", single.acknowledged);
   console.log(`  single events stored ${singleDrain.toFixed(2)}s after that load stopped`);
 
-  const estimate = await phase("estimate", () => runChild("./load-http.mjs", { ...http, mode: "estimate", clients: 64, rate: B.estimateRate, maxSeconds: B.estimateSeconds, sub: "sub_estimate", code: "bench_advance" }));
+  const estimate = await phase("estimate", () => runChild("./load-http.mjs", {
+    ...http, mode: "estimate", clients: 64, rate: B.estimateRate, maxSeconds: B.estimateSeconds, warmupSeconds: B.estimateWarmupSeconds, sub: "sub_estimate", code: "bench_advance",
+  }));
   const estimateWorks = (estimate.statuses["200"] ?? 0) > 0;
-  report("estimate_p99_ms", estimateWorks ? estimate.p99_ms : null, estimateWorks ? `(p50 ${estimate.p50_ms}, ${B.estimateRate} req/s for ${B.estimateSeconds}s; statuses ${JSON.stringify(estimate.statuses)})` : `(endpoint not answering 200: ${JSON.stringify(estimate.statuses)})`);
+  report("estimate_p99_ms", estimateWorks ? estimate.p99_ms : null, estimateWorks ? `(p50 ${estimate.p50_ms}, p90 ${estimate.p90_ms}, max ${estimate.max_ms}; ${B.estimateRate} req/s for ${B.estimateSeconds}s after ${B.estimateWarmupSeconds}s not measured; statuses ${JSON.stringify(estimate.statuses)})` : `(endpoint not answering 200: ${JSON.stringify(estimate.statuses)})`);
 
   report("mongo_insert_many_docs_s", await mongoInsertManyRate(bench.infra.mongoUrl), "(the MongoDB test server: _id-only insertMany × 1000)");
 } finally {
