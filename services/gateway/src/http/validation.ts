@@ -45,7 +45,12 @@ export function parseFields<S extends z.ZodType>(schema: S, input: unknown, keyO
 
 /** Lago's root-key rule: `{"customer": {...}}`; a missing or non-object root is a 400. */
 export function wrapped(req: Request, key: string): Record<string, unknown> {
-  const body = req.body as Record<string, unknown> | undefined;
+  return wrappedIn(req.body, key);
+}
+
+/** `wrapped` for a body parsed outside express. */
+export function wrappedIn(parsedBody: unknown, key: string): Record<string, unknown> {
+  const body = parsedBody as Record<string, unknown> | undefined;
   const value = body && typeof body === "object" && !Array.isArray(body) ? body[key] : undefined;
   if (value === undefined || value === null || typeof value !== "object" || Array.isArray(value)) {
     throw AppError.badRequest(`param is missing or the value is empty: ${key}`);

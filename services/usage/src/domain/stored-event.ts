@@ -35,8 +35,6 @@ export interface IngestRecord {
   /** stream sequence and batch id of the ingest message */
   s: number;
   batch: string;
-  /** eventKey(org, sub, x), when already computed (at ingestion) */
-  key?: string;
 }
 
 export function toUsageEventRecord(e: EventView, where: { org: string; batch: string }): UsageEventRecord {

@@ -1,9 +1,8 @@
-import { AppError } from "@billing/errors";
+import { AppError, type ErrorDetails } from "@billing/errors";
 import type { RpcHandler } from "@billing/grpc";
 import type { Logger } from "@billing/logger";
 import { aggregateUsage, type AggregateDeps, type Bucket } from "../aggregate/aggregate-usage";
 import { checkEventInput, type EventInput } from "../domain/event-input";
-import type { ErrorDetails } from "@billing/errors";
 import type { ValidEvent } from "../domain/event-validation";
 import { answerHttpIngest, type HttpIngest } from "../ingest/http-ingest";
 import { ingestEvents, type IngestDeps } from "../ingest/ingest-events";
@@ -14,10 +13,11 @@ const bucketMessage = (b: Bucket) => ({ key_json: JSON.stringify(b.key), units: 
 /** IngestEvents' EventInput messages → the events ingestion takes (422 by index when one is not valid). */
 function checkedInputs(inputs: readonly EventInput[]): ValidEvent[] {
   const details: ErrorDetails = {};
-  const events = inputs.map((input, i) => {
+  const events: ValidEvent[] = [];
+  inputs.forEach((input, i) => {
     const checked = checkEventInput(input);
     if ("errors" in checked) details[i] = checked.errors;
-    return "event" in checked ? checked.event : undefined!;
+    else events.push(checked.event);
   });
   if (Object.keys(details).length > 0) throw AppError.validation(details);
   return events;

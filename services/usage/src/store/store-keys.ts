@@ -25,7 +25,7 @@ function duplicateIndexes(err: unknown): number[] | null {
 export async function storeKeys(events: mongo.Collection<EventKeyDoc>, records: readonly IngestRecord[]): Promise<{ kept: KeyedRecord[]; keys: string[] }> {
   const firsts = new Map<string, IngestRecord>();
   for (const record of records) {
-    const key = record.key ?? eventKey(record.org, record.sub, record.x);
+    const key = eventKey(record.org, record.sub, record.x);
     if (!firsts.has(key)) firsts.set(key, record);
   }
   // every key of the unit (true duplicates' too) leaves the dedup window once the unit is stored

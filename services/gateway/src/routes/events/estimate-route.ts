@@ -1,7 +1,7 @@
 import { AppError } from "@billing/errors";
 import type { RpcClient } from "@billing/grpc";
 import { topLevelKey } from "../../http/fields";
-import { parseFields, wrapped } from "../../http/validation";
+import { parseFields, wrappedIn } from "../../http/validation";
 import { estimatedFeesBody } from "./estimate-presenter";
 import { estimateEventSchema } from "./estimate-validators";
 
@@ -17,7 +17,7 @@ function parseJson(body: Buffer): unknown {
 
 /** POST /api/v1/events/estimate_fees: validation and shape only; the usage service prices. */
 export async function estimateFees(usage: RpcClient, organizationId: string, body: Buffer, requestId: string): Promise<string> {
-  const input = parseFields(estimateEventSchema, wrapped({ body: parseJson(body) } as never, "event"), topLevelKey);
+  const input = parseFields(estimateEventSchema, wrappedIn(parseJson(body), "event"), topLevelKey);
   const reply = await usage.call<{ fees_json: string }>(
     "EstimateFees",
     {
