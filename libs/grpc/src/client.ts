@@ -1,22 +1,25 @@
 import { randomUUID } from "node:crypto";
-import { credentials, Metadata, type Client, type ServiceClientConstructor, type ServiceError } from "@grpc/grpc-js";
+import { credentials, Metadata, type Client, type ServiceError } from "@grpc/grpc-js";
 import { fromGrpcError } from "@billing/errors";
+import { loadService } from "./proto";
 import { REQUEST_ID_KEY } from "./server";
+import type { MethodName, RequestOf, ResponseOf, ServiceRef } from "./typed";
 
 export interface CallOptions {
   requestId?: string;
   deadlineMs?: number;
 }
 
-/** A client of one service: every call has a deadline and carries the request id. */
-export class RpcClient {
+/** A client of one service, typed by its ref: every call has a deadline and carries the request id. */
+export class RpcClient<D> {
   private readonly client: Client & Record<string, Function>;
 
   constructor(
-    service: ServiceClientConstructor,
+    ref: ServiceRef<D>,
     readonly address: string,
     private readonly defaultDeadlineMs = 5000,
   ) {
+    const service = loadService(ref);
     this.client = new service(address, credentials.createInsecure(), {
       "grpc.max_receive_message_length": 16 * 1024 * 1024,
       "grpc.keepalive_time_ms": 30_000,
@@ -26,7 +29,8 @@ export class RpcClient {
     }) as Client & Record<string, Function>;
   }
 
-  call<Res, Req = unknown>(method: string, request: Req, options: CallOptions = {}): Promise<Res> {
+  call<M extends MethodName<D>>(method: M, request: RequestOf<D, M>, options: CallOptions = {}): Promise<ResponseOf<D, M>> {
+    type Res = ResponseOf<D, M>;
     const metadata = new Metadata();
     metadata.set(REQUEST_ID_KEY, options.requestId ?? randomUUID());
     const deadline = new Date(Date.now() + (options.deadlineMs ?? this.defaultDeadlineMs));

@@ -2,3 +2,4 @@ export * from "./proto";
 export * from "./server";
 export * from "./client";
 export * from "./health";
+export * from "./typed";

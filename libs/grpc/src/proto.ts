@@ -36,10 +36,10 @@ export function loadProto(file: string): GrpcObject {
   return loaded;
 }
 
-/** The client constructor (which also carries the service definition) of a fully-qualified service. */
-export function loadService(file: string, fullName: string): ServiceClientConstructor {
-  let node: unknown = loadProto(file);
-  for (const part of fullName.split(".")) node = (node as Record<string, unknown>)?.[part];
-  if (typeof node !== "function" || !("service" in node)) throw new Error(`service ${fullName} not found in ${file}`);
+/** The client constructor (which also carries the service definition) of the service a ref names. */
+export function loadService(ref: { file: string; name: string }): ServiceClientConstructor {
+  let node: unknown = loadProto(ref.file);
+  for (const part of ref.name.split(".")) node = (node as Record<string, unknown>)?.[part];
+  if (typeof node !== "function" || !("service" in node)) throw new Error(`service ${ref.name} not found in ${ref.file}`);
   return node as ServiceClientConstructor;
 }

@@ -9,6 +9,8 @@ import {
 } from "@grpc/grpc-js";
 import { toGrpcStatus, AppError } from "@billing/errors";
 import type { Logger } from "@billing/logger";
+import { loadService } from "./proto";
+import type { Handlers, ServiceRef } from "./typed";
 import { HealthImplementation } from "grpc-health-check";
 
 export const REQUEST_ID_KEY = "x-request-id";
@@ -19,11 +21,17 @@ export interface RpcContext {
   metadata: Metadata;
 }
 
-export type RpcHandler<Req = any, Res = any> = (request: Req, ctx: RpcContext) => Promise<Res>;
+type AnyHandler = (request: never, ctx: RpcContext) => Promise<unknown>;
 
+/** A service and its handlers, as a server serves them (built by `bind`, which types them). */
 export interface ServiceBinding {
   service: ServiceClientConstructor;
-  handlers: Record<string, RpcHandler>;
+  handlers: Record<string, AnyHandler>;
+}
+
+/** Binds typed handlers to the service a ref names: every RPC of the contract must have one. */
+export function bind<D>(ref: ServiceRef<D>, handlers: Handlers<D>): ServiceBinding {
+  return { service: loadService(ref), handlers: handlers as Record<string, AnyHandler> };
 }
 
 export interface GrpcServerHandle {
@@ -33,12 +41,12 @@ export interface GrpcServerHandle {
 }
 
 /** Wraps a use-case handler: request id, one log line per RPC, AppError → gRPC status. */
-function adapt(method: string, handler: RpcHandler, logger: Logger): handleUnaryCall<unknown, unknown> {
+function adapt(method: string, handler: AnyHandler, logger: Logger): handleUnaryCall<unknown, unknown> {
   return (call, callback) => {
     const started = process.hrtime.bigint();
     const requestId = String(call.metadata.get(REQUEST_ID_KEY)[0] ?? randomUUID());
     const log = logger.child({ request_id: requestId, rpc: method });
-    handler(call.request, { requestId, logger: log, metadata: call.metadata }).then(
+    handler(call.request as never, { requestId, logger: log, metadata: call.metadata }).then(
       (response) => {
         log.debug({ ms: elapsedMs(started) }, "rpc ok");
         callback(null, response);

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@billing/errors";
+import { Rpc, type CustomerRpc } from "@billing/contracts";
 import { checkHealth, loadService, RpcClient, startGrpcServer, type GrpcServerHandle } from "@billing/grpc";
 import { silentLogger } from "@billing/logger";
 
 // A real server and client over loopback, using the customer contract with stand-in handlers.
-const service = loadService("billing/customer/v1/customer.proto", "billing.customer.v1.CustomerService");
+const service = loadService(Rpc.customer);
 let server: GrpcServerHandle;
-let client: RpcClient;
+let client: RpcClient<CustomerRpc>;
 
 beforeAll(async () => {
   server = await startGrpcServer({
@@ -28,7 +29,7 @@ beforeAll(async () => {
       },
     }],
   });
-  client = new RpcClient(service, `127.0.0.1:${server.port}`, 2000);
+  client = new RpcClient(Rpc.customer, `127.0.0.1:${server.port}`, 2000);
 });
 
 afterAll(async () => {

@@ -1,3 +1,4 @@
 export * from "./connection";
 export * from "./pagination";
 export * from "./outbox-store";
+export * from "./optimistic";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageMeta, skipOf } from "./pagination";
+import { pageMeta, pageRequestOf, skipOf } from "./pagination";
 
 describe("pageMeta", () => {
   it("answers page 0 of 0 for an empty collection, as Lago does", () => {
@@ -21,5 +21,15 @@ describe("pageMeta", () => {
   });
   it("has no previous page past the last one, like Lago's paginator", () => {
     expect(pageMeta(3, { page: 5, perPage: 2 })).toEqual({ current_page: 5, next_page: null, prev_page: null, total_pages: 2, total_count: 3 });
+  });
+});
+
+describe("pageRequestOf", () => {
+  it("takes Lago's defaults for an absent or zero page", () => {
+    expect(pageRequestOf({})).toEqual({ page: 1, perPage: 100 });
+    expect(pageRequestOf({ page: { page: 0, per_page: 0 } })).toEqual({ page: 1, perPage: 100 });
+  });
+  it("caps per_page at 1000", () => {
+    expect(pageRequestOf({ page: { page: 3, per_page: 5000 } })).toEqual({ page: 3, perPage: 1000 });
   });
 });

@@ -28,3 +28,13 @@ export function pageMeta(totalCount: number, { page, perPage }: PageRequest): Pa
 export function skipOf({ page, perPage }: PageRequest): number {
   return (page - 1) * perPage;
 }
+
+/** A page request as the protos carry it (`billing.common.v1.PageRequest`); absent or 0 fields take Lago's defaults. */
+export interface PageMessage {
+  page?: { page?: number | null; per_page?: number | null } | null;
+}
+
+/** The page a request asks for: page ≥ 1, 1 ≤ per_page ≤ 1000, defaults page 1 of 100 items. */
+export function pageRequestOf(request: PageMessage): PageRequest {
+  return { page: Math.max(1, request.page?.page || 1), perPage: Math.min(1000, Math.max(1, request.page?.per_page || 100)) };
+}

@@ -1,4 +1,5 @@
 import type { Connection } from "mongoose";
+import type { z } from "zod";
 import { connectBus, ensureStream, Streams, type Bus } from "@billing/bus";
 import { offsetClock, type Clock } from "@billing/clock";
 import { backendServiceSchema, GRPC_PORTS, parseConfig, type BackendService } from "@billing/config";
@@ -6,11 +7,17 @@ import { startGrpcServer, type ServiceBinding } from "@billing/grpc";
 import { createLogger, type Logger } from "@billing/logger";
 import { connectMongo, initModels } from "@billing/mongo";
 
-export type BackendConfig = ReturnType<typeof parseConfig<ReturnType<typeof backendServiceSchema>>>;
+export { startPeriodic, type Periodic } from "./periodic";
 
-export interface ServiceContext {
-  config: BackendConfig;
-  env: NodeJS.ProcessEnv;
+/** The settings every backend service shares (its gRPC listener, database, bus, peers, clock offset). */
+export type BackendConfig = z.infer<ReturnType<typeof backendServiceSchema>>;
+
+/** A service's whole configuration: the shared settings and its own. */
+export type ServiceConfig<Own extends z.ZodObject> = BackendConfig & z.infer<Own>;
+
+/** Everything the composition root hands to a service's `wire`: parsed config, never the raw env. */
+export interface ServiceContext<C extends BackendConfig = BackendConfig> {
+  config: C;
   logger: Logger;
   clock: Clock;
   connection: Connection;
@@ -23,23 +30,47 @@ export interface ServiceParts {
   onStop?: () => Promise<void> | void;
 }
 
-/**
- * The life of every backend service: config → logger → its database → the bus
- * (its own stream) → models → gRPC with health; SIGTERM/SIGINT stop it cleanly.
- */
-export async function runBackendService(
+/** What a service declares: its name, the zod schema of its own settings, and how it wires itself. */
+export interface ServiceDefinition<Own extends z.ZodObject> {
+  name: BackendService;
+  config: Own;
+  wire: (ctx: ServiceContext<ServiceConfig<Own>>) => Promise<ServiceParts>;
+}
+
+/** Declares a service (typed config for `wire`); `runService` runs it. */
+export function defineService<Own extends z.ZodObject>(definition: ServiceDefinition<Own>): ServiceDefinition<Own> {
+  return definition;
+}
+
+/** Parses the shared and the service's own settings together: every problem is reported at once. */
+export function parseServiceConfig<Own extends z.ZodObject>(
   name: BackendService,
-  setup: (ctx: ServiceContext) => Promise<ServiceParts>,
+  own: Own,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<void> {
-  const config = parseConfig(backendServiceSchema(name, GRPC_PORTS[name]), env);
+): ServiceConfig<Own> {
+  return parseConfig(backendServiceSchema(name, GRPC_PORTS[name]).extend(own.shape), env) as ServiceConfig<Own>;
+}
+
+/**
+ * The life of every backend service: config → logger → its database → the bus (its own stream)
+ * → `wire` → models → gRPC with health; SIGTERM/SIGINT stop it cleanly, in reverse.
+ */
+export async function runService<Own extends z.ZodObject>(definition: ServiceDefinition<Own>, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const { name } = definition;
+  let config: ServiceConfig<Own>;
+  try {
+    config = parseServiceConfig(name, definition.config, env);
+  } catch (err) {
+    createLogger({ service: name, level: "info" }).fatal({ err }, `${name} service has an invalid configuration`);
+    process.exit(1);
+  }
   const logger = createLogger({ service: name, level: config.LOG_LEVEL });
   try {
     const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
     const bus = await connectBus({ url: config.NATS_URL, name, logger });
     await ensureStream(bus.jsm, Streams[name], config.JETSTREAM_REPLICAS);
     const clock = offsetClock(config.CLOCK_OFFSET_MS);
-    const parts = await setup({ config, env, logger, clock, connection, bus });
+    const parts = await definition.wire({ config, logger, clock, connection, bus });
     await initModels(connection);
     const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, logger, bindings: parts.bindings });
     logger.info({ grpc: `${config.GRPC_HOST}:${server.port}`, db: config.MONGO_DB }, `${name} service ready`);

@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { instant, maybe, properties, taxView, text } from "./fields";
+
+/** billing.catalog.billable_metric.*: `{billable_metric}`, the metric's whole view. */
+export const billableMetricView = z.looseObject({
+  svc_id: text,
+  name: text,
+  code: text,
+  description: maybe(text),
+  aggregation_type: text,
+  field_name: maybe(text),
+  recurring: z.boolean().default(false),
+  rounding_function: maybe(text),
+  rounding_precision: maybe(z.number()),
+  weighted_interval: maybe(text),
+  expression: maybe(text),
+  filters: z.array(z.object({ key: text, values: z.array(text) })).default([]),
+  created_at: instant,
+  updated_at: instant,
+  deleted_at: maybe(instant),
+});
+export const billableMetricEventData = z.object({ billable_metric: billableMetricView });
+
+export const chargeView = z.looseObject({
+  svc_id: text,
+  svc_billable_metric_id: text,
+  billable_metric_code: text,
+  code: maybe(text),
+  charge_model: text,
+  pay_in_advance: z.boolean(),
+  invoiceable: z.boolean().default(true),
+  prorated: z.boolean().default(false),
+  min_amount_cents: z.number().int().default(0),
+  regroup_paid_fees: maybe(text),
+  invoice_display_name: maybe(text),
+  properties: properties.default({}),
+  filters: z
+    .array(z.object({ invoice_display_name: maybe(text), properties: properties.default({}), values: z.record(z.string(), z.array(text)) }))
+    .default([]),
+  taxes: z.array(taxView).default([]),
+  created_at: maybe(instant),
+});
+
+export const fixedChargeView = z.looseObject({
+  svc_id: text,
+  svc_add_on_id: text,
+  add_on_code: text,
+  code: maybe(text),
+  charge_model: text,
+  pay_in_advance: z.boolean(),
+  prorated: z.boolean().default(false),
+  units: z.union([text, z.number()]).transform(String),
+  invoice_display_name: maybe(text),
+  properties: properties.default({}),
+  taxes: z.array(taxView).default([]),
+  created_at: maybe(instant),
+});
+
+export const planView = z.looseObject({
+  svc_id: text,
+  name: text,
+  code: text,
+  description: maybe(text),
+  invoice_display_name: maybe(text),
+  interval: text,
+  amount_cents: z.number().int(),
+  amount_currency: text,
+  trial_period: z.number().default(0),
+  pay_in_advance: z.boolean().default(false),
+  bill_charges_monthly: maybe(z.boolean()),
+  bill_fixed_charges_monthly: maybe(z.boolean()),
+  taxes: z.array(taxView).default([]),
+  minimum_commitment: maybe(
+    z.looseObject({ svc_id: text, amount_cents: z.number().int(), invoice_display_name: maybe(text), taxes: z.array(taxView).default([]) }),
+  ),
+  usage_thresholds: z
+    .array(z.looseObject({ svc_id: text, threshold_display_name: maybe(text), amount_cents: z.number().int(), recurring: z.boolean() }))
+    .default([]),
+  charges: z.array(chargeView).default([]),
+  fixed_charges: z.array(fixedChargeView).default([]),
+  created_at: instant,
+  updated_at: instant,
+  deleted_at: maybe(instant),
+});
+/** billing.catalog.plan.*: `{plan}`, the plan's whole view, charges included. */
+export const planEventData = z.object({ plan: planView });
+
+export const subscriptionView = z.looseObject({
+  svc_id: text,
+  external_id: text,
+  svc_customer_id: text,
+  external_customer_id: text,
+  name: maybe(text),
+  plan_code: text,
+  /** The plan it is billed on (a private copy when overridden). */
+  plan_id: text,
+  status: z.enum(["pending", "active", "terminated", "canceled"]),
+  billing_time: z.enum(["calendar", "anniversary"]),
+  subscription_at: instant,
+  started_at: maybe(instant),
+  ending_at: maybe(instant),
+  terminated_at: maybe(instant),
+  canceled_at: maybe(instant),
+  trial_ended_at: maybe(instant),
+  previous_plan_code: maybe(text),
+  next_plan_code: maybe(text),
+  downgrade_plan_date: maybe(text),
+  on_termination_credit_note: maybe(text),
+  on_termination_invoice: maybe(text),
+  created_at: instant,
+  /** The customer's time zone, which the billing periods follow. */
+  timezone: text.default("UTC"),
+});
+/**
+ * billing.catalog.subscription.started|updated|terminated|canceled: the subscription, the plan it
+ * is billed on (a private copy included) and the customer's time zone, so read copies need no call.
+ */
+export const subscriptionEventData = z.object({ subscription: subscriptionView, plan: planView });

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { instant, maybe, taxView, text } from "./fields";
+
+export const customerView = z.looseObject({
+  svc_id: text,
+  external_id: text,
+  sequential_id: z.number().int(),
+  slug: maybe(text),
+  billing_entity_code: maybe(text),
+  name: maybe(text),
+  currency: maybe(text),
+  country: maybe(text),
+  email: maybe(text),
+  timezone: maybe(text),
+  applicable_timezone: text.default("UTC"),
+  net_payment_term: maybe(z.number().int()),
+  finalize_zero_amount_invoice: maybe(text),
+  taxes: z.array(taxView).default([]),
+  created_at: instant,
+  updated_at: instant,
+  deleted_at: maybe(instant),
+});
+/** billing.customer.customer.created|updated|deleted: the customer's whole public view. */
+export const customerEventData = z.object({ customer: customerView });

@@ -1,0 +1,52 @@
+import { serviceRef } from "@billing/grpc";
+import type { AddOnServiceDefinition } from "./generated/billing/catalog/v1/AddOnService";
+import type { AppliedCouponServiceDefinition } from "./generated/billing/catalog/v1/AppliedCouponService";
+import type { BillableMetricServiceDefinition } from "./generated/billing/catalog/v1/BillableMetricService";
+import type { CouponServiceDefinition } from "./generated/billing/catalog/v1/CouponService";
+import type { EntitlementServiceDefinition } from "./generated/billing/catalog/v1/EntitlementService";
+import type { FeatureServiceDefinition } from "./generated/billing/catalog/v1/FeatureService";
+import type { InvoiceCustomSectionServiceDefinition } from "./generated/billing/catalog/v1/InvoiceCustomSectionService";
+import type { PlanServiceDefinition } from "./generated/billing/catalog/v1/PlanService";
+import type { SubscriptionServiceDefinition } from "./generated/billing/catalog/v1/SubscriptionService";
+import type { TaxServiceDefinition } from "./generated/billing/catalog/v1/TaxService";
+import type { CustomerServiceDefinition } from "./generated/billing/customer/v1/CustomerService";
+import type { UsageServiceDefinition } from "./generated/billing/usage/v1/UsageService";
+
+const catalog = <D>(file: string, service: string) => serviceRef<D>(`billing/catalog/v1/${file}`, `billing.catalog.v1.${service}`);
+
+/**
+ * Every gRPC service of the platform, typed by the definitions generated from proto/ at build
+ * (`npm run generate -w @billing/contracts`). Servers `bind` handlers to a ref, clients are
+ * `new RpcClient(ref, address)`: both are checked per method against the contract.
+ */
+export const Rpc = {
+  customer: serviceRef<CustomerServiceDefinition>("billing/customer/v1/customer.proto", "billing.customer.v1.CustomerService"),
+  catalog: {
+    taxes: catalog<TaxServiceDefinition>("taxes.proto", "TaxService"),
+    billableMetrics: catalog<BillableMetricServiceDefinition>("billable_metrics.proto", "BillableMetricService"),
+    addOns: catalog<AddOnServiceDefinition>("add_ons.proto", "AddOnService"),
+    coupons: catalog<CouponServiceDefinition>("coupons.proto", "CouponService"),
+    appliedCoupons: catalog<AppliedCouponServiceDefinition>("applied_coupons.proto", "AppliedCouponService"),
+    plans: catalog<PlanServiceDefinition>("plans.proto", "PlanService"),
+    subscriptions: catalog<SubscriptionServiceDefinition>("subscriptions.proto", "SubscriptionService"),
+    invoiceCustomSections: catalog<InvoiceCustomSectionServiceDefinition>("invoice_custom_sections.proto", "InvoiceCustomSectionService"),
+    features: catalog<FeatureServiceDefinition>("features.proto", "FeatureService"),
+    entitlements: catalog<EntitlementServiceDefinition>("entitlements.proto", "EntitlementService"),
+  },
+  usage: serviceRef<UsageServiceDefinition>("billing/usage/v1/usage.proto", "billing.usage.v1.UsageService"),
+} as const;
+
+export type CustomerRpc = CustomerServiceDefinition;
+export type UsageRpc = UsageServiceDefinition;
+export type CatalogRpc = {
+  taxes: TaxServiceDefinition;
+  billableMetrics: BillableMetricServiceDefinition;
+  addOns: AddOnServiceDefinition;
+  coupons: CouponServiceDefinition;
+  appliedCoupons: AppliedCouponServiceDefinition;
+  plans: PlanServiceDefinition;
+  subscriptions: SubscriptionServiceDefinition;
+  invoiceCustomSections: InvoiceCustomSectionServiceDefinition;
+  features: FeatureServiceDefinition;
+  entitlements: EntitlementServiceDefinition;
+};
