@@ -1,4 +1,5 @@
 import { AckPolicy, DeliverPolicy, nanos, type JsMsg } from "nats";
+import { atFrozenTime } from "@billing/clock";
 import type { Logger } from "@billing/logger";
 import type { Bus } from "./connection";
 import type { Envelope } from "./envelope";
@@ -68,7 +69,9 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
       return;
     }
     try {
-      await options.handler(envelope, msg);
+      // an event of a sandbox organization is handled at the time it was produced at
+      const work = () => options.handler(envelope, msg);
+      await (envelope.frozen_time ? atFrozenTime(new Date(envelope.frozen_time), work) : work());
       msg.ack();
       log.debug({ event_id: envelope.id }, "message handled");
     } catch (err) {

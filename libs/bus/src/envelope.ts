@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { frozenTime } from "@billing/clock";
 import { z } from "zod";
 
 /** The one envelope of every domain event, validated on both ends. */
@@ -10,6 +11,8 @@ export const envelopeSchema = z.object({
   occurred_at: z.string().datetime({ offset: true }),
   correlation_id: z.string().nullable(),
   data: z.unknown(),
+  /** Set when the event was produced for a sandbox organization: its test clock's time then. */
+  frozen_time: z.string().datetime({ offset: true }).optional(),
 });
 
 export type Envelope<T = unknown> = Omit<z.infer<typeof envelopeSchema>, "data"> & { data: T };
@@ -31,5 +34,12 @@ export function makeEnvelope<T>(input: {
     occurred_at: input.occurredAt.toISOString(),
     correlation_id: input.correlationId ?? null,
     data: input.data,
+    ...frozenTimeField(),
   };
+}
+
+/** The envelope field that carries a sandbox organization's time to the consumers. */
+function frozenTimeField(): { frozen_time?: string } {
+  const at = frozenTime();
+  return at ? { frozen_time: at.toISOString() } : {};
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBus, ensureStream, makeEnvelope, PoisonMessage, publishEnvelope, runConsumer, RetryLater, type Bus, type Envelope } from "@billing/bus";
+import { atFrozenTime, systemClock } from "@billing/clock";
 import { silentLogger } from "@billing/logger";
 import { infraUrls, uniqueName, waitFor } from "@billing/testkit";
 
@@ -97,5 +98,21 @@ describe("bus", () => {
   it("refuses an envelope that breaks the schema", async () => {
     const bad = { ...envelope("thing", {}), id: "not-a-uuid" };
     await expect(publishEnvelope(bus.js, bad)).rejects.toThrow();
+  });
+
+  it("handles an event of a sandbox organization at the frozen time it was produced at", async () => {
+    const frozen = new Date("2024-02-01T00:00:00.000Z");
+    const e = atFrozenTime(frozen, () => envelope("frozen", { n: 1 }));
+    expect(e.frozen_time).toBe(frozen.toISOString());
+    expect(envelope("thawed", {}).frozen_time).toBeUndefined();
+    await publishEnvelope(bus.js, e);
+    const seen: Date[] = [];
+    const consumer = await runConsumer({
+      bus, stream, durable: uniqueName("frozen"), filterSubjects: [`${subjectRoot}.frozen.created`], logger: silentLogger,
+      handler: async () => void seen.push(systemClock.now()),
+    });
+    await waitFor(() => seen.length >= 1, { what: "delivery" });
+    await consumer.stop();
+    expect(seen[0]).toEqual(frozen);
   });
 });

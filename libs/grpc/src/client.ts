@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { credentials, Metadata, type Client, type ServiceError } from "@grpc/grpc-js";
+import { frozenTime } from "@billing/clock";
 import { fromGrpcError } from "@billing/errors";
 import { loadService } from "./proto";
-import { REQUEST_ID_KEY } from "./server";
+import { FROZEN_TIME_KEY, REQUEST_ID_KEY } from "./server";
 import type { MethodName, RequestOf, ResponseOf, ServiceRef } from "./typed";
 
 export interface CallOptions {
@@ -33,6 +34,9 @@ export class RpcClient<D> {
     type Res = ResponseOf<D, M>;
     const metadata = new Metadata();
     metadata.set(REQUEST_ID_KEY, options.requestId ?? randomUUID());
+    // work done for a sandbox organization carries its test clock's time to the peer
+    const frozen = frozenTime();
+    if (frozen) metadata.set(FROZEN_TIME_KEY, frozen.toISOString());
     const deadline = new Date(Date.now() + (options.deadlineMs ?? this.defaultDeadlineMs));
     const fn = this.client[method];
     if (typeof fn !== "function") return Promise.reject(new Error(`unknown RPC ${method}`));

@@ -8,12 +8,15 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { toGrpcStatus, AppError } from "@billing/errors";
+import { atFrozenTime } from "@billing/clock";
 import type { Logger } from "@billing/logger";
 import { loadService } from "./proto";
 import type { Handlers, ServiceRef } from "./typed";
 import { HealthImplementation } from "grpc-health-check";
 
 export const REQUEST_ID_KEY = "x-request-id";
+/** A sandbox organization's test-clock time, set by the caller: the handler runs at that time. */
+export const FROZEN_TIME_KEY = "x-frozen-time";
 
 export interface RpcContext {
   requestId: string;
@@ -46,7 +49,9 @@ function adapt(method: string, handler: AnyHandler, logger: Logger): handleUnary
     const started = process.hrtime.bigint();
     const requestId = String(call.metadata.get(REQUEST_ID_KEY)[0] ?? randomUUID());
     const log = logger.child({ request_id: requestId, rpc: method });
-    handler(call.request as never, { requestId, logger: log, metadata: call.metadata }).then(
+    const frozen = call.metadata.get(FROZEN_TIME_KEY)[0];
+    const run = () => handler(call.request as never, { requestId, logger: log, metadata: call.metadata });
+    (frozen ? atFrozenTime(new Date(String(frozen)), run) : run()).then(
       (response) => {
         log.debug({ ms: elapsedMs(started) }, "rpc ok");
         callback(null, response);

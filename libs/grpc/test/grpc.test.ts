@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@billing/errors";
 import { Rpc, type CustomerRpc } from "@billing/contracts";
 import { checkHealth, loadService, RpcClient, startGrpcServer, type GrpcServerHandle } from "@billing/grpc";
+import { atFrozenTime, systemClock } from "@billing/clock";
 import { silentLogger } from "@billing/logger";
 
 // A real server and client over loopback, using the customer contract with stand-in handlers.
@@ -21,6 +22,7 @@ beforeAll(async () => {
           if (req.api_key === "bad") throw AppError.unauthenticated();
           if (req.api_key === "slow") await new Promise((r) => setTimeout(r, 500));
           if (req.api_key === "crash") throw new Error("secret internals");
+          if (req.api_key === "clock") return { organization_id: "org-1", organization_name: systemClock.now().toISOString() };
           return { organization_id: "org-1", organization_name: ctx.requestId };
         },
         GetCustomer: async () => {
@@ -63,5 +65,13 @@ describe("gRPC server and client", () => {
   it("serves the standard health service", async () => {
     expect(await checkHealth(`127.0.0.1:${server.port}`)).toBe(true);
     expect(await checkHealth("127.0.0.1:1", 300)).toBe(false);
+  });
+
+  it("runs the handler at the caller's frozen time (a sandbox organization's test clock)", async () => {
+    const frozen = new Date("2024-01-31T23:00:00.000Z");
+    const res = await atFrozenTime(frozen, () => client.call("AuthenticateApiKey", { api_key: "clock" }));
+    expect(res.organization_name).toBe(frozen.toISOString());
+    const now = await client.call("AuthenticateApiKey", { api_key: "clock" });
+    expect(Math.abs(Date.parse(now.organization_name) - Date.now())).toBeLessThan(5000);
   });
 });

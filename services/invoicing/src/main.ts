@@ -1,5 +1,4 @@
-import { runBackendService } from "@billing/runtime";
+import { runService } from "@billing/runtime";
+import { invoicingService } from "./wiring";
 
-// The invoicing service owns invoices, fees, invoice numbering, billing runs, credit notes.
-// It runs, connects to its database and the bus, and serves gRPC health; its business RPCs come next.
-void runBackendService("invoicing", async () => ({ bindings: [] }));
+void runService(invoicingService);

@@ -1,5 +1,4 @@
-import { runBackendService } from "@billing/runtime";
+import { runService } from "@billing/runtime";
+import { walletService } from "./wiring";
 
-// The wallet service owns wallets, wallet transactions, recurring top-up rules.
-// It runs, connects to its database and the bus, and serves gRPC health; its business RPCs come next.
-void runBackendService("wallet", async () => ({ bindings: [] }));
+void runService(walletService);
