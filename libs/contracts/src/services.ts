@@ -9,6 +9,7 @@ import type { InvoiceCustomSectionServiceDefinition } from "./generated/billing/
 import type { PlanServiceDefinition } from "./generated/billing/catalog/v1/PlanService";
 import type { SubscriptionServiceDefinition } from "./generated/billing/catalog/v1/SubscriptionService";
 import type { TaxServiceDefinition } from "./generated/billing/catalog/v1/TaxService";
+import type { ScheduledWorkServiceDefinition } from "./generated/billing/common/v1/ScheduledWorkService";
 import type { CustomerServiceDefinition } from "./generated/billing/customer/v1/CustomerService";
 import type { UsageServiceDefinition } from "./generated/billing/usage/v1/UsageService";
 
@@ -34,7 +35,11 @@ export const Rpc = {
     entitlements: catalog<EntitlementServiceDefinition>("entitlements.proto", "EntitlementService"),
   },
   usage: serviceRef<UsageServiceDefinition>("billing/usage/v1/usage.proto", "billing.usage.v1.UsageService"),
+  /** Served by every backend service with time-driven work, at its own address (test clocks drive it). */
+  scheduledWork: serviceRef<ScheduledWorkServiceDefinition>("billing/common/v1/scheduled_work.proto", "billing.common.v1.ScheduledWorkService"),
 } as const;
+
+export type ScheduledWorkRpc = ScheduledWorkServiceDefinition;
 
 export type CustomerRpc = CustomerServiceDefinition;
 export type UsageRpc = UsageServiceDefinition;
