@@ -11,6 +11,7 @@ import type { SubscriptionServiceDefinition } from "./generated/billing/catalog/
 import type { TaxServiceDefinition } from "./generated/billing/catalog/v1/TaxService";
 import type { ScheduledWorkServiceDefinition } from "./generated/billing/common/v1/ScheduledWorkService";
 import type { CustomerServiceDefinition } from "./generated/billing/customer/v1/CustomerService";
+import type { ChargeUsageServiceDefinition } from "./generated/billing/usage/v1/ChargeUsageService";
 import type { UsageServiceDefinition } from "./generated/billing/usage/v1/UsageService";
 
 const catalog = <D>(file: string, service: string) => serviceRef<D>(`billing/catalog/v1/${file}`, `billing.catalog.v1.${service}`);
@@ -35,11 +36,14 @@ export const Rpc = {
     entitlements: catalog<EntitlementServiceDefinition>("entitlements.proto", "EntitlementService"),
   },
   usage: serviceRef<UsageServiceDefinition>("billing/usage/v1/usage.proto", "billing.usage.v1.UsageService"),
+  /** Usage priced for billing, in batches (served by the usage service, at its address). */
+  chargeUsage: serviceRef<ChargeUsageServiceDefinition>("billing/usage/v1/charge_usage.proto", "billing.usage.v1.ChargeUsageService"),
   /** Served by every backend service with time-driven work, at its own address (test clocks drive it). */
   scheduledWork: serviceRef<ScheduledWorkServiceDefinition>("billing/common/v1/scheduled_work.proto", "billing.common.v1.ScheduledWorkService"),
 } as const;
 
 export type ScheduledWorkRpc = ScheduledWorkServiceDefinition;
+export type ChargeUsageRpc = ChargeUsageServiceDefinition;
 
 export type CustomerRpc = CustomerServiceDefinition;
 export type UsageRpc = UsageServiceDefinition;
