@@ -1,4 +1,3 @@
-import type { MethodDefinition } from "@grpc/proto-loader";
 import type { RpcContext } from "./server";
 
 /**
@@ -20,14 +19,16 @@ export const serviceRef = <D>(file: string, name: string): ServiceRef<D> => ({ f
 /** The RPC names of a definition (the generated definitions only hold the PascalCase names). */
 export type MethodName<D> = Extract<keyof D, string>;
 
+// Read structurally from the generated MethodDefinition (its four type parameters are the
+// serializers' and deserializers' value types), whichever copy of @grpc/proto-loader declared it.
 /** What a client sends (the loose generated input type). */
-export type RequestOf<D, M extends MethodName<D>> = D[M] extends MethodDefinition<infer Req, any, any, any> ? Req : never;
+export type RequestOf<D, M extends MethodName<D>> = D[M] extends { requestSerialize: (value: infer Req) => unknown } ? Req : never;
 /** What a client receives (defaults applied: every scalar present, repeated fields as arrays). */
-export type ResponseOf<D, M extends MethodName<D>> = D[M] extends MethodDefinition<any, any, any, infer Res> ? Res : never;
+export type ResponseOf<D, M extends MethodName<D>> = D[M] extends { responseDeserialize: (bytes: Buffer) => infer Res } ? Res : never;
 /** What a handler receives. */
-export type HandlerRequestOf<D, M extends MethodName<D>> = D[M] extends MethodDefinition<any, any, infer Req, any> ? Req : never;
+export type HandlerRequestOf<D, M extends MethodName<D>> = D[M] extends { requestDeserialize: (bytes: Buffer) => infer Req } ? Req : never;
 /** What a handler answers: the generated input type, where an absent optional field may also be null (protobufjs skips nulls). */
-export type HandlerReplyOf<D, M extends MethodName<D>> = D[M] extends MethodDefinition<any, infer Res, any, any> ? Nullable<Res> : never;
+export type HandlerReplyOf<D, M extends MethodName<D>> = D[M] extends { responseSerialize: (value: infer Res) => unknown } ? Nullable<Res> : never;
 
 /** Optional fields may be null as well as absent, all the way down. */
 export type Nullable<T> = T extends string | number | boolean | bigint | Buffer | Uint8Array

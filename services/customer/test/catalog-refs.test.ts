@@ -8,12 +8,13 @@ import { updateInvoiceCustomSection } from "../../catalog/src/use-cases/invoice-
 import { createTax } from "../../catalog/src/use-cases/taxes/create-tax";
 import { deleteTax } from "../../catalog/src/use-cases/taxes/delete-tax";
 import { updateTax } from "../../catalog/src/use-cases/taxes/update-tax";
-import { customerHandlers } from "../src/grpc/handlers";
+import { customerHandlers } from "../src/grpc/customer-handlers";
 import { grpcCatalog, type Catalog } from "../src/peers/catalog";
 import type { CustomerPatch } from "../src/domain/customer-patch";
-import { deleteCustomer } from "../src/use-cases/delete-customer";
-import { getCustomer, listCustomers } from "../src/use-cases/read-customers";
-import { upsertCustomer } from "../src/use-cases/upsert-customer";
+import { deleteCustomer } from "../src/use-cases/customers/delete-customer";
+import { getCustomer } from "../src/use-cases/customers/get-customer";
+import { listCustomers } from "../src/use-cases/customers/list-customers";
+import { upsertCustomer } from "../src/use-cases/customers/upsert-customer";
 import { startCustomerHarness, type CustomerHarness } from "./harness";
 
 let h: CustomerHarness;

@@ -3,8 +3,9 @@ import { startOutboxRelay, type Envelope } from "@billing/bus";
 import { AppError } from "@billing/errors";
 import { silentLogger } from "@billing/logger";
 import { waitFor } from "@billing/testkit";
-import { authenticateApiKey, createOrganization } from "../src/use-cases/organizations";
-import { upsertCustomer } from "../src/use-cases/upsert-customer";
+import { authenticateApiKey } from "../src/use-cases/organizations/authenticate-api-key";
+import { createOrganization } from "../src/use-cases/organizations/create-organization";
+import { upsertCustomer } from "../src/use-cases/customers/upsert-customer";
 import { startCustomerHarness, type CustomerHarness } from "./harness";
 
 let h: CustomerHarness;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { instant, maybe, properties, taxView, text } from "./fields";
 
 /** billing.catalog.billable_metric.*: `{billable_metric}`, the metric's whole view. */
-export const billableMetricView = z.looseObject({
+export const billableMetricView = z.object({
   svc_id: text,
   name: text,
   code: text,
@@ -21,7 +21,7 @@ export const billableMetricView = z.looseObject({
 });
 export const billableMetricEventData = z.object({ billable_metric: billableMetricView });
 
-export const chargeView = z.looseObject({
+export const chargeView = z.object({
   svc_id: text,
   svc_billable_metric_id: text,
   billable_metric_code: text,
@@ -41,7 +41,7 @@ export const chargeView = z.looseObject({
   created_at: maybe(instant),
 });
 
-export const fixedChargeView = z.looseObject({
+export const fixedChargeView = z.object({
   svc_id: text,
   svc_add_on_id: text,
   add_on_code: text,
@@ -56,7 +56,7 @@ export const fixedChargeView = z.looseObject({
   created_at: maybe(instant),
 });
 
-export const planView = z.looseObject({
+export const planView = z.object({
   svc_id: text,
   name: text,
   code: text,
@@ -71,10 +71,10 @@ export const planView = z.looseObject({
   bill_fixed_charges_monthly: maybe(z.boolean()),
   taxes: z.array(taxView).default([]),
   minimum_commitment: maybe(
-    z.looseObject({ svc_id: text, amount_cents: z.number().int(), invoice_display_name: maybe(text), taxes: z.array(taxView).default([]) }),
+    z.object({ svc_id: text, amount_cents: z.number().int(), invoice_display_name: maybe(text), taxes: z.array(taxView).default([]) }),
   ),
   usage_thresholds: z
-    .array(z.looseObject({ svc_id: text, threshold_display_name: maybe(text), amount_cents: z.number().int(), recurring: z.boolean() }))
+    .array(z.object({ svc_id: text, threshold_display_name: maybe(text), amount_cents: z.number().int(), recurring: z.boolean() }))
     .default([]),
   charges: z.array(chargeView).default([]),
   fixed_charges: z.array(fixedChargeView).default([]),
@@ -85,7 +85,7 @@ export const planView = z.looseObject({
 /** billing.catalog.plan.*: `{plan}`, the plan's whole view, charges included. */
 export const planEventData = z.object({ plan: planView });
 
-export const subscriptionView = z.looseObject({
+export const subscriptionView = z.object({
   svc_id: text,
   external_id: text,
   svc_customer_id: text,

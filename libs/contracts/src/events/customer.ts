@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { instant, maybe, taxView, text } from "./fields";
 
-export const customerView = z.looseObject({
+export const customerView = z.object({
   svc_id: text,
   external_id: text,
   sequential_id: z.number().int(),

@@ -9,7 +9,7 @@ export const maybe = <T extends z.ZodType>(schema: T) => schema.nullish().transf
 export const properties = z.record(z.string(), z.unknown());
 
 /** A tax as the catalog describes it (TaxObject); `rate` is a decimal string. */
-export const taxView = z.looseObject({
+export const taxView = z.object({
   svc_id: text,
   name: text,
   code: text,

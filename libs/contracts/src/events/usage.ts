@@ -2,7 +2,7 @@ import { z } from "zod";
 import { instant, maybe, properties, text } from "./fields";
 
 /** A stored usage event: Lago's EventObject. */
-export const usageEventView = z.looseObject({
+export const usageEventView = z.object({
   svc_id: text,
   transaction_id: text,
   external_subscription_id: text,

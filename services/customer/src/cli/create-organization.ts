@@ -1,12 +1,12 @@
 import { parseArgs } from "node:util";
 import { systemClock } from "@billing/clock";
-import { parseConfig, url } from "@billing/config";
 import { connectMongo, initModels } from "@billing/mongo";
-import { z } from "zod";
+import { parseServiceConfig } from "@billing/runtime";
+import { customerConfigSchema } from "../config";
 import { hashApiKey } from "../domain/api-key";
 import { registerModels } from "../persistence/models";
 import { OrganizationRepository } from "../persistence/organization-repository";
-import { createOrganization } from "../use-cases/organizations";
+import { createOrganization } from "../use-cases/organizations/create-organization";
 
 /**
  * npm run org:create -- --name <name> [--api-key <key>] [--json]
@@ -19,7 +19,8 @@ async function main() {
     console.error("usage: npm run org:create -- --name <name> [--api-key <key>] [--json]");
     process.exit(2);
   }
-  const config = parseConfig(z.object({ MONGO_URL: url("mongodb://127.0.0.1:27017"), MONGO_DB: z.string().default("billing_customer") }));
+  // the service's own configuration (MONGO_URL, MONGO_DB: billing_customer by default)
+  const config = parseServiceConfig("customer", customerConfigSchema);
   const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB });
   try {
     const models = registerModels(connection);

@@ -1,14 +1,16 @@
-import { makeEnvelope, Subjects, type Envelope } from "@billing/bus";
+import type { Envelope, Subjects } from "@billing/bus";
+import { domainEvent, type EventDataInput } from "@billing/contracts";
 import type { CustomerRefs } from "../domain/catalog-refs";
-import { customerView, type CustomerView } from "../domain/views";
 import type { Customer } from "../domain/types";
+import { customerView } from "../domain/views";
 
 export type CustomerEventType = (typeof Subjects.customer)[keyof typeof Subjects.customer];
-export interface CustomerEventData {
-  customer: CustomerView;
-}
+export type CustomerEventData = EventDataInput<CustomerEventType>;
 
-/** billing.customer.customer.created|updated|deleted, carrying the customer's whole public view (taxes and sections resolved). */
+/**
+ * billing.customer.customer.created|updated|deleted, carrying the customer's whole public view
+ * (taxes and sections resolved), checked against the subject's schema in @billing/contracts.
+ */
 export function customerEvent(
   type: CustomerEventType,
   customer: Customer,
@@ -16,8 +18,7 @@ export function customerEvent(
   now: Date,
   correlationId?: string,
 ): Envelope<CustomerEventData> {
-  return makeEnvelope({
-    type,
+  return domainEvent(type, {
     organizationId: customer.organization_id,
     data: { customer: customerView(customer, refs) },
     occurredAt: now,

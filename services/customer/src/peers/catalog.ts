@@ -1,5 +1,6 @@
+import { Rpc, type CatalogMessages, type CatalogRpc, type CommonMessages } from "@billing/contracts";
 import { AppError } from "@billing/errors";
-import { loadService, RpcClient } from "@billing/grpc";
+import { RpcClient } from "@billing/grpc";
 import type { InvoiceCustomSectionRef, TaxRef } from "../domain/catalog-refs";
 
 /** Records named by code or by id. */
@@ -18,15 +19,14 @@ export interface Catalog {
   organizationInvoiceCustomSections(organizationId: string, requestId?: string): Promise<InvoiceCustomSectionRef[]>;
 }
 
-const PROTO = "billing/catalog/v1";
 const orNull = (v: string | null | undefined) => v ?? null;
 
 // Fields picked one by one: the proto loader adds `_field` entries for optional fields.
-const taxRef = (t: TaxRef): TaxRef => ({
+const taxRef = (t: CommonMessages.Tax__Output): TaxRef => ({
   svc_id: t.svc_id, name: t.name, code: t.code, description: orNull(t.description), rate: t.rate,
   applied_to_organization: t.applied_to_organization, created_at: t.created_at, updated_at: t.updated_at,
 });
-const sectionRef = (s: InvoiceCustomSectionRef): InvoiceCustomSectionRef => ({
+const sectionRef = (s: CatalogMessages.InvoiceCustomSection__Output): InvoiceCustomSectionRef => ({
   svc_id: s.svc_id, name: s.name, code: s.code, description: orNull(s.description), details: orNull(s.details),
   display_name: orNull(s.display_name), applied_to_organization: s.applied_to_organization, organization_id: s.organization_id,
   created_at: s.created_at, updated_at: s.updated_at,
@@ -40,29 +40,23 @@ function unavailable(err: unknown): never {
   throw err;
 }
 
-/** The catalog over its gRPC API (taxes.proto and invoice_custom_sections.proto), every call with a deadline. */
+/** The catalog over its gRPC API (taxes and invoice custom sections), every call with a deadline. */
 export function grpcCatalog(address: string, deadlineMs = 3000): Catalog & { close(): void } {
-  const taxes = new RpcClient(loadService(`${PROTO}/taxes.proto`, "billing.catalog.v1.TaxService"), address, deadlineMs);
-  const sections = new RpcClient(
-    loadService(`${PROTO}/invoice_custom_sections.proto`, "billing.catalog.v1.InvoiceCustomSectionService"),
-    address,
-    deadlineMs,
-  );
-  type Sections = { invoice_custom_sections: InvoiceCustomSectionRef[] };
+  const taxes = new RpcClient<CatalogRpc["taxes"]>(Rpc.catalog.taxes, address, deadlineMs);
+  const sections = new RpcClient<CatalogRpc["invoiceCustomSections"]>(Rpc.catalog.invoiceCustomSections, address, deadlineMs);
   return {
     async resolveTaxes(organizationId, keys, requestId) {
       const request = { organization_id: organizationId, codes: keys.codes ?? [], ids: keys.ids ?? [] };
-      const res = await taxes.call<{ taxes: TaxRef[] }>("ResolveTaxes", request, { requestId }).catch(unavailable);
+      const res = await taxes.call("ResolveTaxes", request, { requestId }).catch(unavailable);
       return res.taxes.map(taxRef);
     },
     async resolveInvoiceCustomSections(organizationId, keys, requestId) {
       const request = { organization_id: organizationId, codes: keys.codes ?? [], ids: keys.ids ?? [] };
-      const res = await sections.call<Sections>("ResolveInvoiceCustomSections", request, { requestId }).catch(unavailable);
+      const res = await sections.call("ResolveInvoiceCustomSections", request, { requestId }).catch(unavailable);
       return res.invoice_custom_sections.map(sectionRef);
     },
     async organizationInvoiceCustomSections(organizationId, requestId) {
-      const request = { organization_id: organizationId };
-      const res = await sections.call<Sections>("ListAppliedInvoiceCustomSections", request, { requestId }).catch(unavailable);
+      const res = await sections.call("ListAppliedInvoiceCustomSections", { organization_id: organizationId }, { requestId }).catch(unavailable);
       return res.invoice_custom_sections.map(sectionRef);
     },
     close() {

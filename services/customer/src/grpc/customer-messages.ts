@@ -1,33 +1,20 @@
+import type { CustomerMessages } from "@billing/contracts";
+import type { CustomerRefs } from "../domain/catalog-refs";
 import type { CustomerPatch } from "../domain/customer-patch";
-import { CUSTOMER_TEXT_FIELDS } from "../domain/types";
+import { CUSTOMER_TEXT_FIELDS, type BillingEntity, type Customer } from "../domain/types";
+import { billingEntityView, customerView } from "../domain/views";
+
+/** Proto ⇄ domain for the customer service's messages. */
 
 /** The proto CustomerInput: optional fields absent when not sent, `null_fields` for explicit nulls. */
-export interface CustomerInputMessage {
-  external_id: string;
-  billing_entity_code?: string;
-  net_payment_term?: number;
-  account_type?: string;
-  finalize_zero_amount_invoice?: string;
-  skip_invoice_custom_sections?: boolean;
-  billing_configuration?: Record<string, unknown> & { null_fields: string[]; provider_payment_methods_set: boolean; provider_payment_methods: string[] } | null;
-  shipping_address?: Record<string, unknown> & { null_fields: string[] } | null;
-  metadata_set: boolean;
-  metadata: Array<{ id?: string; key: string; value: string; display_in_invoice: boolean }>;
-  tax_codes_set: boolean;
-  tax_codes: string[];
-  invoice_custom_section_codes_set: boolean;
-  invoice_custom_section_codes: string[];
-  integration_customers_set: boolean;
-  integration_customers: Array<Record<string, unknown> & { integration_type: string }>;
-  null_fields: string[];
-  [field: string]: unknown;
-}
+export type CustomerInputMessage = CustomerMessages.CustomerInput__Output;
 
-function pick(message: Record<string, unknown>, fields: readonly string[], nulls: string[]): Record<string, unknown> {
+function pick(message: object, fields: readonly string[], nulls: string[]): Record<string, unknown> {
+  const values = message as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     if (nulls.includes(f)) out[f] = null;
-    else if (message[f] !== undefined) out[f] = message[f];
+    else if (values[f] !== undefined) out[f] = values[f];
   }
   return out;
 }
@@ -39,6 +26,7 @@ const BILLING_CONFIGURATION = [
 ];
 const ADDRESS = ["address_line1", "address_line2", "city", "state", "zipcode", "country"];
 
+/** A CustomerInput message → the patch the upsert applies (only what was sent; nulls where null was sent). */
 export function toCustomerPatch(message: CustomerInputMessage): CustomerPatch {
   const patch = pick(message, SCALARS, message.null_fields) as CustomerPatch;
   if (message.billing_entity_code !== undefined) patch.billing_entity_code = message.billing_entity_code;
@@ -57,3 +45,9 @@ export function toCustomerPatch(message: CustomerInputMessage): CustomerPatch {
   }
   return patch;
 }
+
+/** A customer with its references → the Customer message (its public view). */
+export const customerMessage = ({ customer, refs }: { customer: Customer; refs: CustomerRefs }) => customerView(customer, refs);
+
+/** A billing entity → the BillingEntity message. */
+export const billingEntityMessage = (entity: BillingEntity) => billingEntityView(entity);

@@ -1,19 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { Subjects } from "@billing/bus";
 import { AppError } from "@billing/errors";
-import { applyCustomerPatch, customerSlug, newCustomer, type CustomerPatch } from "../domain/customer-patch";
-import { customerViolations } from "../domain/customer-rules";
-import { sectionChoiceViolations } from "../domain/invoice-custom-section-rules";
-import type { Customer } from "../domain/types";
-import { customerEvent } from "../events/customer-events";
+import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
+import { applyCustomerPatch, customerSlug, newCustomer, type CustomerPatch } from "../../domain/customer-patch";
+import { customerViolations } from "../../domain/customer-rules";
+import { sectionChoiceViolations } from "../../domain/invoice-custom-section-rules";
+import type { Customer } from "../../domain/types";
+import { customerEvent } from "../../events/customer-events";
 import { applyCatalogChoices, resolveCatalogChoices, type CatalogChoices } from "./catalog-choices";
 import { withRefs, type CustomerWithRefs } from "./customer-refs";
-import type { CustomerDeps } from "./deps";
-
-const MAX_ATTEMPTS = 25;
-
-/** Lost an optimistic race: wait a little, growing with the attempt, with jitter. */
-const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 2 * (attempt + 1)));
+import type { CustomerDeps } from "../deps";
 
 /**
  * POST /customers: creates the customer of that external_id in the organization,
@@ -28,7 +24,7 @@ export async function upsertCustomer(
   if (!organization) throw AppError.unauthenticated();
   let choices: CatalogChoices | undefined;
 
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOnLostRace("customer", async () => {
     const now = deps.clock.now();
     const existing = await deps.customers.findLive(input.organizationId, input.externalId);
     const entity = input.patch.billing_entity_code !== undefined
@@ -62,8 +58,7 @@ export async function upsertCustomer(
         await deps.publish(next.id, event);
         return { customer: next, refs, created: false };
       }
-      await backoff(attempt);
-      continue; // another request changed it: read again and reapply
+      return LOST_RACE; // another request changed it: read again and reapply
     }
 
     next.sequential_id = await deps.customers.nextSequentialId(input.organizationId);
@@ -73,8 +68,6 @@ export async function upsertCustomer(
       await deps.publish(next.id, event);
       return { customer: next, refs, created: true };
     }
-    // created concurrently by another request: retry as an update
-    await backoff(attempt);
-  }
-  throw new AppError("unavailable", undefined, undefined, "customer is being changed concurrently; retry");
+    return LOST_RACE; // created concurrently by another request: retry as an update
+  });
 }

@@ -1,7 +1,7 @@
-import type { CustomerRefs, InvoiceCustomSectionRef, TaxRef } from "../domain/catalog-refs";
-import { applicableSections, mayUseOrganizationSections } from "../domain/invoice-custom-section-rules";
-import type { Customer } from "../domain/types";
-import type { CustomerDeps } from "./deps";
+import type { CustomerRefs, InvoiceCustomSectionRef, TaxRef } from "../../domain/catalog-refs";
+import { applicableSections, mayUseOrganizationSections } from "../../domain/invoice-custom-section-rules";
+import type { Customer } from "../../domain/types";
+import type { CustomerDeps } from "../deps";
 
 /** Catalog records already in hand (an upsert has just resolved the codes it was sent). */
 export interface KnownRefs {

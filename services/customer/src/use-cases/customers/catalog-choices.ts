@@ -1,9 +1,9 @@
 import { AppError } from "@billing/errors";
-import type { InvoiceCustomSectionRef, TaxRef } from "../domain/catalog-refs";
-import type { CustomerPatch } from "../domain/customer-patch";
-import { applySectionChoice } from "../domain/invoice-custom-section-rules";
-import type { Customer } from "../domain/types";
-import type { CustomerDeps } from "./deps";
+import type { InvoiceCustomSectionRef, TaxRef } from "../../domain/catalog-refs";
+import type { CustomerPatch } from "../../domain/customer-patch";
+import { applySectionChoice } from "../../domain/invoice-custom-section-rules";
+import type { Customer } from "../../domain/types";
+import type { CustomerDeps } from "../deps";
 
 /** The catalog records an upsert names, resolved: absent when the request did not name any. */
 export interface CatalogChoices {

@@ -1,9 +1,9 @@
 import { Subjects } from "@billing/bus";
 import { AppError } from "@billing/errors";
-import type { Customer } from "../domain/types";
-import { customerEvent } from "../events/customer-events";
+import type { Customer } from "../../domain/types";
+import { customerEvent } from "../../events/customer-events";
 import { withRefs, type CustomerWithRefs } from "./customer-refs";
-import type { CustomerDeps } from "./deps";
+import type { CustomerDeps } from "../deps";
 
 /** DELETE /customers/{external_id}: a soft delete; the external id becomes free for a new customer. */
 export async function deleteCustomer(deps: CustomerDeps, organizationId: string, externalId: string, requestId?: string): Promise<CustomerWithRefs> {

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "@billing/errors";
-import { generateApiKey, hashApiKey } from "../domain/api-key";
-import { documentNumberPrefix } from "../domain/organization";
-import type { BillingEntity, Organization } from "../domain/types";
-import type { CustomerDeps } from "./deps";
+import { generateApiKey, hashApiKey } from "../../domain/api-key";
+import { documentNumberPrefix } from "../../domain/organization";
+import type { BillingEntity, Organization } from "../../domain/types";
+import type { CustomerDeps } from "../deps";
 
 function defaultBillingEntity(organization: Organization): BillingEntity {
   return {
@@ -44,11 +44,4 @@ export async function createOrganization(
   const apiKey = input.apiKey ?? generateApiKey();
   await deps.organizations.create(organization, hashApiKey(apiKey), randomUUID(), defaultBillingEntity(organization));
   return { organization, apiKey };
-}
-
-/** The organization an API key belongs to, if any. */
-export async function authenticateApiKey(deps: Pick<CustomerDeps, "organizations">, apiKey: string): Promise<Organization> {
-  const organization = apiKey ? await deps.organizations.findByKeyHash(hashApiKey(apiKey)) : null;
-  if (!organization) throw AppError.unauthenticated();
-  return organization;
 }
