@@ -1,9 +1,24 @@
 import type { Connection } from "mongoose";
-import { publishFromOutbox, type Bus, type Envelope, type OutboxStore } from "@billing/bus";
+import { publishFromOutbox, startOutboxRelay, type Bus, type Envelope, type OutboxStore } from "@billing/bus";
 import type { Clock } from "@billing/clock";
+import { peerAddress } from "@billing/config";
+import { Rpc } from "@billing/contracts";
+import { bind, type ServiceBinding } from "@billing/grpc";
 import type { Logger } from "@billing/logger";
+import { defineService } from "@billing/runtime";
+import { catalogConfigSchema } from "./config";
 import type { AddOn, BillableMetric, Coupon, Plan, Tax } from "./domain/types";
-import type { CustomerDirectory } from "./peers/customer-directory";
+import { addOnHandlers } from "./grpc/add-on-handlers";
+import { appliedCouponHandlers } from "./grpc/applied-coupon-handlers";
+import { billableMetricHandlers } from "./grpc/billable-metric-handlers";
+import { couponHandlers } from "./grpc/coupon-handlers";
+import { entitlementHandlers } from "./grpc/entitlement-handlers";
+import { featureHandlers } from "./grpc/feature-handlers";
+import { invoiceCustomSectionHandlers } from "./grpc/invoice-custom-section-handlers";
+import { planHandlers } from "./grpc/plan-handlers";
+import { subscriptionHandlers } from "./grpc/subscription-handlers";
+import { taxHandlers } from "./grpc/tax-handlers";
+import { grpcCustomerDirectory, type CustomerDirectory } from "./peers/customer-directory";
 import { registerAppliedCouponModel } from "./persistence/applied-coupon-model";
 import { AppliedCouponRepository } from "./persistence/applied-coupon-repository";
 import { CatalogRepository } from "./persistence/catalog-repository";
@@ -14,6 +29,7 @@ import { registerPlanEntitlementModel } from "./persistence/plan-entitlement-mod
 import { PlanEntitlementRepository } from "./persistence/plan-entitlement-repository";
 import { registerSubscriptionModel } from "./persistence/subscription-model";
 import { SubscriptionRepository } from "./persistence/subscription-repository";
+import { startSubscriptionScheduler } from "./schedule/subscription-scheduler";
 import type { CatalogDeps } from "./use-cases/deps";
 
 export interface CatalogWiring {
@@ -58,3 +74,39 @@ export function wireCatalog(
   };
   return { models, deps, outboxes: [metricOutbox, planOutbox, subscriptionOutbox] };
 }
+
+/** The catalog's gRPC services, one per proto file, on the use cases' dependencies. */
+export function catalogBindings(deps: CatalogDeps): ServiceBinding[] {
+  return [
+    bind(Rpc.catalog.taxes, taxHandlers(deps)),
+    bind(Rpc.catalog.billableMetrics, billableMetricHandlers(deps)),
+    bind(Rpc.catalog.addOns, addOnHandlers(deps)),
+    bind(Rpc.catalog.coupons, couponHandlers(deps)),
+    bind(Rpc.catalog.plans, planHandlers(deps)),
+    bind(Rpc.catalog.appliedCoupons, appliedCouponHandlers(deps)),
+    bind(Rpc.catalog.subscriptions, subscriptionHandlers(deps)),
+    bind(Rpc.catalog.features, featureHandlers(deps)),
+    bind(Rpc.catalog.entitlements, entitlementHandlers(deps)),
+    bind(Rpc.catalog.invoiceCustomSections, invoiceCustomSectionHandlers(deps)),
+  ];
+}
+
+/** The catalog service owns taxes, billable metrics, add-ons, coupons, plans, features, custom sections and subscriptions. */
+export const catalogService = defineService({
+  name: "catalog",
+  config: catalogConfigSchema,
+  wire: async ({ config, connection, bus, clock, logger }) => {
+    const customers = grpcCustomerDirectory(peerAddress(config, "customer"));
+    const { deps, outboxes } = wireCatalog(connection, { bus, clock, customers, logger });
+    const relay = startOutboxRelay(bus, outboxes, logger);
+    const scheduler = startSubscriptionScheduler(deps, logger, config.SUBSCRIPTION_SCHEDULER_MS);
+    return {
+      bindings: catalogBindings(deps),
+      onStop: async () => {
+        await scheduler.stop();
+        relay.stop();
+        customers.close();
+      },
+    };
+  },
+});

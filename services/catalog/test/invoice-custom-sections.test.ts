@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadService, RpcClient, startGrpcServer } from "@billing/grpc";
+import { Rpc } from "@billing/contracts";
+import { bind, RpcClient, startGrpcServer } from "@billing/grpc";
 import { silentLogger } from "@billing/logger";
 import { invoiceCustomSectionHandlers } from "../src/grpc/invoice-custom-section-handlers";
 import { createInvoiceCustomSection } from "../src/use-cases/invoice-custom-sections/create-invoice-custom-section";
@@ -15,7 +16,6 @@ import { deleteTax } from "../src/use-cases/taxes/delete-tax";
 import { resolveTaxes } from "../src/use-cases/taxes/resolve-taxes";
 import { startHarness, type Harness } from "./harness";
 
-const PROTO = "billing/catalog/v1/invoice_custom_sections.proto";
 let h: Harness;
 beforeAll(async () => (h = await startHarness("catalog_sections")));
 afterAll(() => h.close());
@@ -103,22 +103,21 @@ describe("invoice custom sections against MongoDB", () => {
     const org = h.org();
     const server = await startGrpcServer({
       host: "127.0.0.1", port: 0, logger: silentLogger,
-      bindings: [{ service: loadService(PROTO, "billing.catalog.v1.InvoiceCustomSectionService"), handlers: invoiceCustomSectionHandlers(h.deps) }],
+      bindings: [bind(Rpc.catalog.invoiceCustomSections, invoiceCustomSectionHandlers(h.deps))],
     });
-    const client = new RpcClient(loadService(PROTO, "billing.catalog.v1.InvoiceCustomSectionService"), `127.0.0.1:${server.port}`);
-    type Reply = { invoice_custom_section: Record<string, unknown> };
+    const client = new RpcClient(Rpc.catalog.invoiceCustomSections, `127.0.0.1:${server.port}`);
     try {
-      const created = await client.call<Reply>("CreateInvoiceCustomSection", {
+      const created = await client.call("CreateInvoiceCustomSection", {
         organization_id: org, invoice_custom_section: { name: "Bank", code: "bank", details: "IBAN", applied_to_organization: true },
       });
       expect(created.invoice_custom_section).toMatchObject({ code: "bank", details: "IBAN", applied_to_organization: true, organization_id: org });
-      expect(created.invoice_custom_section.description).toBeUndefined();
-      const updated = await client.call<Reply>("UpdateInvoiceCustomSection", {
+      expect(created.invoice_custom_section?.description).toBeUndefined();
+      const updated = await client.call("UpdateInvoiceCustomSection", {
         organization_id: org, code: "bank", invoice_custom_section: { name: "Bank 2", null_fields: ["details"] },
       });
       expect(updated.invoice_custom_section).toMatchObject({ name: "Bank 2", applied_to_organization: true });
-      expect(updated.invoice_custom_section.details).toBeUndefined();
-      const applied = await client.call<{ invoice_custom_sections: unknown[] }>("ListAppliedInvoiceCustomSections", { organization_id: org });
+      expect(updated.invoice_custom_section?.details).toBeUndefined();
+      const applied = await client.call("ListAppliedInvoiceCustomSections", { organization_id: org });
       expect(applied.invoice_custom_sections).toHaveLength(1);
       await expect(client.call("GetInvoiceCustomSection", { organization_id: org, code: "nope" })).rejects.toMatchObject({
         code: "invoice_custom_section_not_found",

@@ -1,5 +1,6 @@
-import type { RpcHandler } from "@billing/grpc";
-import { pageMeta } from "@billing/mongo";
+import type { CatalogRpc } from "@billing/contracts";
+import type { Handlers } from "@billing/grpc";
+import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { Patch } from "../domain/patch";
 import type { AddOn } from "../domain/types";
 import { addOnView } from "../domain/views";
@@ -10,7 +11,7 @@ import { getAddOn } from "../use-cases/add-ons/get-add-on";
 import { listAddOns } from "../use-cases/add-ons/list-add-ons";
 import { updateAddOn } from "../use-cases/add-ons/update-add-on";
 import type { CatalogDeps } from "../use-cases/deps";
-import { pageOf, patchOf, type PageMessage } from "./messages";
+import { patchOf } from "./patch-messages";
 
 type Key = { organization_id: string; code: string };
 type Input = Record<string, unknown> & { tax_codes_set?: boolean; tax_codes?: string[] };
@@ -23,18 +24,18 @@ function addOnChange(input: Input | null): AddOnChange {
 const view = ({ addOn, taxes }: AddOnWithTaxes) => addOnView(addOn, taxes);
 
 /** billing.catalog.v1.AddOnService: proto in, use case, proto out. */
-export function addOnHandlers(deps: CatalogDeps): Record<string, RpcHandler> {
+export function addOnHandlers(deps: CatalogDeps): Handlers<CatalogRpc["addOns"]> {
   return {
-    CreateAddOn: async (req: { organization_id: string; add_on: Input | null }) => ({
+    CreateAddOn: async (req) => ({
       add_on: view(await createAddOn(deps, req.organization_id, addOnChange(req.add_on))),
     }),
-    GetAddOn: async (req: Key) => ({ add_on: view(await getAddOn(deps, req.organization_id, req.code)) }),
-    UpdateAddOn: async (req: Key & { add_on: Input | null }) => ({
+    GetAddOn: async (req) => ({ add_on: view(await getAddOn(deps, req.organization_id, req.code)) }),
+    UpdateAddOn: async (req) => ({
       add_on: view(await updateAddOn(deps, req.organization_id, req.code, addOnChange(req.add_on))),
     }),
-    DeleteAddOn: async (req: Key) => ({ add_on: view(await deleteAddOn(deps, req.organization_id, req.code)) }),
-    ListAddOns: async (req: { organization_id: string } & PageMessage) => {
-      const page = pageOf(req);
+    DeleteAddOn: async (req) => ({ add_on: view(await deleteAddOn(deps, req.organization_id, req.code)) }),
+    ListAddOns: async (req) => {
+      const page = pageRequestOf(req);
       const { items, total } = await listAddOns(deps, req.organization_id, page);
       return { add_ons: items.map(view), meta: pageMeta(total, page) };
     },

@@ -1,5 +1,6 @@
-import type { RpcHandler } from "@billing/grpc";
-import { pageMeta } from "@billing/mongo";
+import type { CatalogRpc } from "@billing/contracts";
+import type { Handlers } from "@billing/grpc";
+import { pageMeta, pageRequestOf } from "@billing/mongo";
 import { appliedCouponCreditView, appliedCouponView } from "../domain/applied-coupon-view";
 import type { TermOverrides } from "../domain/applied-coupon-rules";
 import { consumeAppliedCoupon } from "../use-cases/applied-coupons/consume-applied-coupon";
@@ -8,7 +9,7 @@ import { listActiveAppliedCoupons } from "../use-cases/applied-coupons/list-acti
 import { listAppliedCoupons } from "../use-cases/applied-coupons/list-applied-coupons";
 import { terminateAppliedCoupon } from "../use-cases/applied-coupons/terminate-applied-coupon";
 import type { CatalogDeps } from "../use-cases/deps";
-import { pageOf, patchOf, type PageMessage } from "./messages";
+import { patchOf } from "./patch-messages";
 
 type Org = { organization_id: string };
 type Input = Record<string, unknown> & { external_customer_id?: string; coupon_code?: string };
@@ -16,9 +17,9 @@ type Input = Record<string, unknown> & { external_customer_id?: string; coupon_c
 const OVERRIDES = ["frequency", "frequency_duration", "amount_cents", "amount_currency", "percentage_rate"] as const;
 
 /** billing.catalog.v1.AppliedCouponService: proto in, use case, proto out. */
-export function appliedCouponHandlers(deps: CatalogDeps): Record<string, RpcHandler> {
+export function appliedCouponHandlers(deps: CatalogDeps): Handlers<CatalogRpc["appliedCoupons"]> {
   return {
-    CreateAppliedCoupon: async (req: Org & { applied_coupon: Input | null }, ctx) => {
+    CreateAppliedCoupon: async (req, ctx) => {
       const input = req.applied_coupon ?? {};
       const request = {
         external_customer_id: input.external_customer_id ?? "",
@@ -27,21 +28,21 @@ export function appliedCouponHandlers(deps: CatalogDeps): Record<string, RpcHand
       };
       return { applied_coupon: appliedCouponView(await createAppliedCoupon(deps, req.organization_id, request, ctx.requestId)) };
     },
-    ListAppliedCoupons: async (req: Org & PageMessage & { status?: string; external_customer_id?: string; coupon_codes: string[] }, ctx) => {
-      const page = pageOf(req);
+    ListAppliedCoupons: async (req, ctx) => {
+      const page = pageRequestOf(req);
       const query = { status: req.status, externalCustomerId: req.external_customer_id, couponCodes: req.coupon_codes };
       const { items, total } = await listAppliedCoupons(deps, req.organization_id, query, page, ctx.requestId);
       return { applied_coupons: items.map(appliedCouponView), meta: pageMeta(total, page) };
     },
-    TerminateAppliedCoupon: async (req: Org & { external_customer_id: string; applied_coupon_id: string }, ctx) => ({
+    TerminateAppliedCoupon: async (req, ctx) => ({
       applied_coupon: appliedCouponView(
         await terminateAppliedCoupon(deps, req.organization_id, req.external_customer_id, req.applied_coupon_id, ctx.requestId),
       ),
     }),
-    ListActiveAppliedCouponsForCustomer: async (req: Org & { customer_id: string }) => ({
+    ListActiveAppliedCouponsForCustomer: async (req) => ({
       applied_coupons: (await listActiveAppliedCoupons(deps, req.organization_id, req.customer_id)).map(appliedCouponView),
     }),
-    ConsumeAppliedCoupon: async (req: Org & { applied_coupon_id: string; invoice_id: string; amount_cents: number; amount_currency: string }) => {
+    ConsumeAppliedCoupon: async (req) => {
       const { credit, appliedCoupon } = await consumeAppliedCoupon(deps, req.organization_id, {
         appliedCouponId: req.applied_coupon_id, invoiceId: req.invoice_id, amountCents: req.amount_cents, amountCurrency: req.amount_currency,
       });

@@ -1,5 +1,6 @@
-import type { RpcHandler } from "@billing/grpc";
-import { pageMeta } from "@billing/mongo";
+import type { CatalogRpc } from "@billing/contracts";
+import type { Handlers } from "@billing/grpc";
+import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { Patch } from "../domain/patch";
 import type { BillableMetric, MetricFilter } from "../domain/types";
 import { billableMetricView } from "../domain/views";
@@ -9,7 +10,7 @@ import { getBillableMetric } from "../use-cases/billable-metrics/get-billable-me
 import { listBillableMetrics } from "../use-cases/billable-metrics/list-billable-metrics";
 import { updateBillableMetric } from "../use-cases/billable-metrics/update-billable-metric";
 import type { CatalogDeps } from "../use-cases/deps";
-import { pageOf, patchOf, type PageMessage } from "./messages";
+import { patchOf } from "./patch-messages";
 
 type Key = { organization_id: string; code: string };
 type Input = Record<string, unknown> & { filters_set?: boolean; filters?: MetricFilter[] };
@@ -24,24 +25,24 @@ function metricPatch(input: Input | null): Patch<BillableMetric> {
 }
 
 /** billing.catalog.v1.BillableMetricService: proto in, use case, proto out. */
-export function billableMetricHandlers(deps: CatalogDeps): Record<string, RpcHandler> {
+export function billableMetricHandlers(deps: CatalogDeps): Handlers<CatalogRpc["billableMetrics"]> {
   return {
-    CreateBillableMetric: async (req: { organization_id: string; billable_metric: Input | null }, ctx) => ({
+    CreateBillableMetric: async (req, ctx) => ({
       billable_metric: billableMetricView(await createBillableMetric(deps, req.organization_id, metricPatch(req.billable_metric), ctx.requestId)),
     }),
-    GetBillableMetric: async (req: Key) => ({
+    GetBillableMetric: async (req) => ({
       billable_metric: billableMetricView(await getBillableMetric(deps, req.organization_id, req.code)),
     }),
-    UpdateBillableMetric: async (req: Key & { billable_metric: Input | null }, ctx) => ({
+    UpdateBillableMetric: async (req, ctx) => ({
       billable_metric: billableMetricView(
         await updateBillableMetric(deps, req.organization_id, req.code, metricPatch(req.billable_metric), ctx.requestId),
       ),
     }),
-    DeleteBillableMetric: async (req: Key, ctx) => ({
+    DeleteBillableMetric: async (req, ctx) => ({
       billable_metric: billableMetricView(await deleteBillableMetric(deps, req.organization_id, req.code, ctx.requestId)),
     }),
-    ListBillableMetrics: async (req: { organization_id: string } & PageMessage) => {
-      const page = pageOf(req);
+    ListBillableMetrics: async (req) => {
+      const page = pageRequestOf(req);
       const { items, total } = await listBillableMetrics(deps, req.organization_id, page);
       return { billable_metrics: items.map(billableMetricView), meta: pageMeta(total, page) };
     },

@@ -1,5 +1,6 @@
-import type { RpcHandler } from "@billing/grpc";
-import { pageMeta } from "@billing/mongo";
+import type { CatalogRpc } from "@billing/contracts";
+import type { Handlers } from "@billing/grpc";
+import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { Patch } from "../domain/patch";
 import type { Coupon } from "../domain/types";
 import { couponView } from "../domain/views";
@@ -10,7 +11,7 @@ import { listCoupons } from "../use-cases/coupons/list-coupons";
 import { terminateCoupon } from "../use-cases/coupons/terminate-coupon";
 import { updateCoupon } from "../use-cases/coupons/update-coupon";
 import type { CatalogDeps } from "../use-cases/deps";
-import { pageOf, patchOf, type PageMessage } from "./messages";
+import { patchOf } from "./patch-messages";
 
 type Key = { organization_id: string; code: string };
 type AppliesTo = { plan_codes_set: boolean; plan_codes: string[]; billable_metric_codes_set: boolean; billable_metric_codes: string[] };
@@ -31,18 +32,18 @@ function couponChange(input: Input | null): CouponChange {
 const view = ({ coupon, billableMetricCodes }: CouponWithMetrics) => couponView(coupon, billableMetricCodes);
 
 /** billing.catalog.v1.CouponService: proto in, use case, proto out. */
-export function couponHandlers(deps: CatalogDeps): Record<string, RpcHandler> {
+export function couponHandlers(deps: CatalogDeps): Handlers<CatalogRpc["coupons"]> {
   return {
-    CreateCoupon: async (req: { organization_id: string; coupon: Input | null }) => ({
+    CreateCoupon: async (req) => ({
       coupon: view(await createCoupon(deps, req.organization_id, couponChange(req.coupon))),
     }),
-    GetCoupon: async (req: Key) => ({ coupon: view(await getCoupon(deps, req.organization_id, req.code)) }),
-    UpdateCoupon: async (req: Key & { coupon: Input | null }) => ({
+    GetCoupon: async (req) => ({ coupon: view(await getCoupon(deps, req.organization_id, req.code)) }),
+    UpdateCoupon: async (req) => ({
       coupon: view(await updateCoupon(deps, req.organization_id, req.code, couponChange(req.coupon))),
     }),
-    DeleteCoupon: async (req: Key) => ({ coupon: view(await terminateCoupon(deps, req.organization_id, req.code)) }),
-    ListCoupons: async (req: { organization_id: string } & PageMessage) => {
-      const page = pageOf(req);
+    DeleteCoupon: async (req) => ({ coupon: view(await terminateCoupon(deps, req.organization_id, req.code)) }),
+    ListCoupons: async (req) => {
+      const page = pageRequestOf(req);
       const { items, total } = await listCoupons(deps, req.organization_id, page);
       return { coupons: items.map(view), meta: pageMeta(total, page) };
     },

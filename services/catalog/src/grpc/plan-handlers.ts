@@ -1,115 +1,29 @@
-import type { RpcHandler } from "@billing/grpc";
-import { pageMeta } from "@billing/mongo";
-import type { Patch } from "../domain/patch";
-import type { Plan } from "../domain/types";
-import type { PlanView } from "../domain/views";
+import type { CatalogRpc } from "@billing/contracts";
+import type { Handlers } from "@billing/grpc";
+import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { CatalogDeps } from "../use-cases/deps";
 import { createPlan } from "../use-cases/plans/create-plan";
 import { deletePlan } from "../use-cases/plans/delete-plan";
 import { getPlan } from "../use-cases/plans/get-plan";
 import { listPlans } from "../use-cases/plans/list-plans";
-import type { ChargeInput, FixedChargeInput, PlanChange } from "../use-cases/plans/plan-change";
 import { updatePlan } from "../use-cases/plans/update-plan";
-import { entitlementMessage } from "./entitlement-handlers";
-import { pageOf, patchOf, type PageMessage } from "./messages";
+import { planChangeOf, planMessage } from "./plan-messages";
 
 type Key = { organization_id: string; code: string };
-type Message = Record<string, any>;
-
-export const json = (text: unknown): any => (typeof text === "string" && text ? JSON.parse(text) : undefined);
-const nulls = (m: Message): string[] => m.null_fields ?? [];
-
-/** A proto ChargeFilterInput → the use cases' filter input. */
-export const chargeFilterOf = (f: Message) => ({
-  invoice_display_name: f.invoice_display_name ?? null,
-  properties: json(f.properties_json) ?? {},
-  values: json(f.values_json) ?? {},
-});
-
-/** minimum_commitment as sent: absent (undefined), removed (null) or set. */
-export function minimumCommitmentOf(m: Message): PlanChange["minimumCommitment"] {
-  const mc = m.minimum_commitment as Message | null | undefined;
-  if (nulls(m).includes("minimum_commitment")) return null;
-  return mc ? { amount_cents: mc.amount_cents, invoice_display_name: mc.invoice_display_name ?? null, tax_codes: mc.tax_codes ?? [] } : undefined;
-}
-
-/** usage_thresholds as sent (undefined when not sent). */
-export function usageThresholdsOf(m: Message): PlanChange["usageThresholds"] {
-  return m.usage_thresholds_set
-    ? (m.usage_thresholds ?? []).map((t: Message) => ({ threshold_display_name: t.threshold_display_name ?? null, amount_cents: t.amount_cents, recurring: t.recurring ?? false }))
-    : undefined;
-}
-
-function chargeOf(m: Message): ChargeInput {
-  return {
-    ...(patchOf(m, [
-      "id", "code", "pay_in_advance", "invoiceable", "prorated", "min_amount_cents", "regroup_paid_fees", "invoice_display_name",
-    ]) as Partial<ChargeInput>),
-    billable_metric_id: m.billable_metric_id,
-    charge_model: m.charge_model,
-    properties: json(m.properties_json),
-    filters: m.filters_set ? (m.filters ?? []).map(chargeFilterOf) : undefined,
-    tax_codes: m.tax_codes_set ? (m.tax_codes ?? []) : undefined,
-  };
-}
-
-function fixedChargeOf(m: Message): FixedChargeInput {
-  return {
-    ...(patchOf(m, ["id", "code", "pay_in_advance", "prorated", "units", "invoice_display_name"]) as Partial<FixedChargeInput>),
-    add_on_id: m.add_on_id,
-    charge_model: m.charge_model,
-    properties: json(m.properties_json),
-    tax_codes: m.tax_codes_set ? (m.tax_codes ?? []) : undefined,
-  };
-}
-
-/** The proto PlanInput → the use cases' PlanChange. */
-export function planChangeOf(input: Message | null): PlanChange {
-  const m = input ?? {};
-  const patch = patchOf(m, [
-    "name", "code", "description", "invoice_display_name", "interval", "amount_cents", "amount_currency", "trial_period",
-    "pay_in_advance", "bill_charges_monthly", "bill_fixed_charges_monthly",
-  ]) as Patch<Plan>;
-  if (nulls(m).includes("metadata")) patch.metadata = null;
-  else if (m.metadata_json) patch.metadata = json(m.metadata_json);
-  return {
-    patch,
-    taxCodes: m.tax_codes_set ? (m.tax_codes ?? []) : undefined,
-    charges: m.charges_set ? (m.charges ?? []).map(chargeOf) : undefined,
-    fixedCharges: m.fixed_charges_set ? (m.fixed_charges ?? []).map(fixedChargeOf) : undefined,
-    minimumCommitment: minimumCommitmentOf(m),
-    usageThresholds: usageThresholdsOf(m),
-  };
-}
-
-/** A plan view → the proto Plan (free-form objects as JSON text). */
-export function planMessage(p: PlanView) {
-  return {
-    ...p,
-    charges: p.charges.map((c) => ({
-      ...c,
-      properties_json: JSON.stringify(c.properties),
-      filters: c.filters.map((f) => ({ invoice_display_name: f.invoice_display_name, properties_json: JSON.stringify(f.properties), values_json: JSON.stringify(f.values) })),
-    })),
-    fixed_charges: p.fixed_charges.map((f) => ({ ...f, properties_json: JSON.stringify(f.properties) })),
-    metadata_json: p.metadata ? JSON.stringify(p.metadata) : null,
-    entitlements: p.entitlements.map(entitlementMessage),
-  };
-}
 
 /** billing.catalog.v1.PlanService: proto in, use case, proto out. */
-export function planHandlers(deps: CatalogDeps): Record<string, RpcHandler> {
+export function planHandlers(deps: CatalogDeps): Handlers<CatalogRpc["plans"]> {
   return {
-    CreatePlan: async (req: { organization_id: string; plan: Message | null }, ctx) => ({
+    CreatePlan: async (req, ctx) => ({
       plan: planMessage(await createPlan(deps, req.organization_id, planChangeOf(req.plan), ctx.requestId)),
     }),
-    GetPlan: async (req: Key) => ({ plan: planMessage(await getPlan(deps, req.organization_id, req.code)) }),
-    UpdatePlan: async (req: Key & { plan: Message | null }, ctx) => ({
+    GetPlan: async (req) => ({ plan: planMessage(await getPlan(deps, req.organization_id, req.code)) }),
+    UpdatePlan: async (req, ctx) => ({
       plan: planMessage(await updatePlan(deps, req.organization_id, req.code, planChangeOf(req.plan), ctx.requestId)),
     }),
-    DeletePlan: async (req: Key, ctx) => ({ plan: planMessage(await deletePlan(deps, req.organization_id, req.code, ctx.requestId)) }),
-    ListPlans: async (req: { organization_id: string } & PageMessage) => {
-      const page = pageOf(req);
+    DeletePlan: async (req, ctx) => ({ plan: planMessage(await deletePlan(deps, req.organization_id, req.code, ctx.requestId)) }),
+    ListPlans: async (req) => {
+      const page = pageRequestOf(req);
       const { items, total } = await listPlans(deps, req.organization_id, page);
       return { plans: items.map(planMessage), meta: pageMeta(total, page) };
     },

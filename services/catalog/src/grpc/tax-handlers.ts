@@ -1,5 +1,6 @@
-import type { RpcHandler } from "@billing/grpc";
-import { pageMeta } from "@billing/mongo";
+import type { CatalogRpc } from "@billing/contracts";
+import type { Handlers } from "@billing/grpc";
+import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { Patch } from "../domain/patch";
 import type { Tax } from "../domain/types";
 import { taxView } from "../domain/views";
@@ -10,29 +11,29 @@ import { getTax } from "../use-cases/taxes/get-tax";
 import { listTaxes } from "../use-cases/taxes/list-taxes";
 import { resolveTaxes } from "../use-cases/taxes/resolve-taxes";
 import { updateTax } from "../use-cases/taxes/update-tax";
-import { pageOf, patchOf, type PageMessage } from "./messages";
+import { patchOf } from "./patch-messages";
 
 type Key = { organization_id: string; code: string };
 const taxPatch = (input: Record<string, unknown> | null) =>
   patchOf(input, ["name", "code", "rate", "description", "applied_to_organization"]) as Patch<Tax>;
 
 /** billing.catalog.v1.TaxService: proto in, use case, proto out. */
-export function taxHandlers(deps: CatalogDeps): Record<string, RpcHandler> {
+export function taxHandlers(deps: CatalogDeps): Handlers<CatalogRpc["taxes"]> {
   return {
-    CreateTax: async (req: { organization_id: string; tax: Record<string, unknown> | null }) => ({
+    CreateTax: async (req) => ({
       tax: taxView(await createTax(deps, req.organization_id, taxPatch(req.tax))),
     }),
-    GetTax: async (req: Key) => ({ tax: taxView(await getTax(deps, req.organization_id, req.code)) }),
-    UpdateTax: async (req: Key & { tax: Record<string, unknown> | null }) => ({
+    GetTax: async (req) => ({ tax: taxView(await getTax(deps, req.organization_id, req.code)) }),
+    UpdateTax: async (req) => ({
       tax: taxView(await updateTax(deps, req.organization_id, req.code, taxPatch(req.tax))),
     }),
-    DeleteTax: async (req: Key) => ({ tax: taxView(await deleteTax(deps, req.organization_id, req.code)) }),
-    ListTaxes: async (req: { organization_id: string } & PageMessage) => {
-      const page = pageOf(req);
+    DeleteTax: async (req) => ({ tax: taxView(await deleteTax(deps, req.organization_id, req.code)) }),
+    ListTaxes: async (req) => {
+      const page = pageRequestOf(req);
       const { items, total } = await listTaxes(deps, req.organization_id, page);
       return { taxes: items.map(taxView), meta: pageMeta(total, page) };
     },
-    ResolveTaxes: async (req: { organization_id: string; codes: string[]; ids: string[] }) => ({
+    ResolveTaxes: async (req) => ({
       taxes: (await resolveTaxes(deps, req.organization_id, { codes: req.codes, ids: req.ids })).map(taxView),
     }),
   };

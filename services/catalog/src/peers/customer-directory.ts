@@ -1,5 +1,6 @@
+import { Rpc, type CustomerMessages, type CustomerRpc } from "@billing/contracts";
 import { AppError } from "@billing/errors";
-import { loadService, RpcClient } from "@billing/grpc";
+import { RpcClient } from "@billing/grpc";
 
 /** What the catalog needs to know of a customer (the customer service owns the rest). */
 export interface CustomerRef {
@@ -18,21 +19,22 @@ export interface CustomerDirectory {
   ensure(organizationId: string, externalId: string, currency: string, requestId?: string): Promise<CustomerRef>;
 }
 
-type CustomerMessage = { svc_id: string; external_id: string; currency?: string | null; applicable_timezone?: string };
-
-const refOf = (c: CustomerMessage): CustomerRef => ({
+const refOf = (c: CustomerMessages.Customer__Output | null): CustomerRef => {
+  if (!c) throw new AppError("internal", undefined, undefined, "customer service answered without a customer");
+  return {
   id: c.svc_id,
   external_id: c.external_id,
   currency: c.currency ?? null,
   timezone: c.applicable_timezone || "UTC",
-});
+  };
+};
 
 /** The customer directory over the customer service's gRPC API. */
 export function grpcCustomerDirectory(address: string, deadlineMs = 5000): CustomerDirectory & { close(): void } {
-  const client = new RpcClient(loadService("billing/customer/v1/customer.proto", "billing.customer.v1.CustomerService"), address, deadlineMs);
+  const client = new RpcClient<CustomerRpc>(Rpc.customer, address, deadlineMs);
   const find = async (organizationId: string, externalId: string, requestId?: string) => {
     try {
-      const res = await client.call<{ customer: CustomerMessage }>("GetCustomer", { organization_id: organizationId, external_id: externalId }, { requestId });
+      const res = await client.call("GetCustomer", { organization_id: organizationId, external_id: externalId }, { requestId });
       return refOf(res.customer);
     } catch (err) {
       if (err instanceof AppError && err.kind === "not_found") return null;
@@ -44,7 +46,7 @@ export function grpcCustomerDirectory(address: string, deadlineMs = 5000): Custo
     async ensure(organizationId, externalId, currency, requestId) {
       const found = await find(organizationId, externalId, requestId);
       if (found?.currency) return found;
-      const res = await client.call<{ customer: CustomerMessage }>(
+      const res = await client.call(
         "UpsertCustomer",
         { organization_id: organizationId, customer: { external_id: externalId, currency } },
         { requestId },

@@ -1,0 +1,41 @@
+import type { CatalogMessages as M } from "@billing/contracts";
+import type { SubscriptionView } from "../domain/subscription-view";
+import type { PlanView } from "../domain/views";
+import type { CreateSubscriptionInput } from "../use-cases/subscriptions/create-subscription";
+import type { PlanOverrides } from "../use-cases/subscriptions/plan-overrides";
+import { json, patchOf } from "./patch-messages";
+import { chargeFilterOf, minimumCommitmentOf, planMessage, usageThresholdsOf } from "./plan-messages";
+
+/** Proto ⇄ domain for subscriptions. */
+
+/** The proto PlanOverridesInput → the use cases' PlanOverrides. */
+export function overridesOf(m: M.PlanOverridesInput__Output | null | undefined): PlanOverrides | null {
+  if (!m) return null;
+  return {
+    patch: patchOf(m, ["amount_cents", "amount_currency", "description", "invoice_display_name", "name", "trial_period"]),
+    taxCodes: m.tax_codes_set ? (m.tax_codes ?? []) : undefined,
+    charges: m.charges_set
+      ? (m.charges ?? []).map((c) => ({
+          id: c.id,
+          ...patchOf(c, ["invoice_display_name", "min_amount_cents"]),
+          properties: json(c.properties_json),
+          filters: c.filters_set ? (c.filters ?? []).map(chargeFilterOf) : undefined,
+          tax_codes: c.tax_codes_set ? (c.tax_codes ?? []) : undefined,
+        }))
+      : undefined,
+    minimumCommitment: minimumCommitmentOf(m),
+    usageThresholds: usageThresholdsOf(m),
+  };
+}
+
+/** The proto SubscriptionInput → the use cases' input (absent = not sent, null_fields = sent as null). */
+export function subscriptionInputOf(m: M.SubscriptionInput__Output | null): CreateSubscriptionInput {
+  const fields = patchOf(m, ["external_customer_id", "plan_code", "external_id", "name", "billing_time", "subscription_at", "ending_at"]);
+  return { ...fields, plan_overrides: overridesOf(m?.plan_overrides) };
+}
+
+/** A subscription view (with or without its plan) → the proto Subscription. */
+export function subscriptionMessage(s: SubscriptionView & { plan?: PlanView; applicable_usage_thresholds?: unknown[] }) {
+  return { ...s, plan: s.plan ? planMessage(s.plan) : undefined, applicable_usage_thresholds: s.applicable_usage_thresholds ?? [] };
+}
+
