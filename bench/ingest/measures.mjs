@@ -4,11 +4,11 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
-const { loadService, RpcClient } = require("../../libs/grpc/dist/index.js");
+const { RpcClient } = require("../../libs/grpc/dist/index.js");
 const mongoose = require("mongoose");
 
 export function usageClient(platform) {
-  return new RpcClient(loadService("billing/usage/v1/usage.proto", "billing.usage.v1.UsageService"), `127.0.0.1:${platform.env.usage.GRPC_PORT}`, 60_000);
+  return new RpcClient({ file: "billing/usage/v1/usage.proto", name: "billing.usage.v1.UsageService" }, `127.0.0.1:${platform.env.usage.GRPC_PORT}`, 60_000);
 }
 
 export const MAY = { from: "2026-05-01T00:00:00Z", to: "2026-06-01T00:00:00Z" };

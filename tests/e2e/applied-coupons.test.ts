@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadService, RpcClient } from "@billing/grpc";
+import { Rpc, type CatalogRpc } from "@billing/contracts";
+import { RpcClient } from "@billing/grpc";
 import { startE2E, type E2E } from "../support/platform";
 import { api } from "../support/api";
 import { openapiErrors } from "../support/openapi";
 
 let e2e: E2E;
-let catalog: RpcClient;
+let catalog: RpcClient<CatalogRpc["appliedCoupons"]>;
 let orgA: { organization_id: string; api_key: string };
 let asA: ReturnType<typeof api>;
 let asB: ReturnType<typeof api>;
@@ -16,7 +17,7 @@ beforeAll(async () => {
   asA = api(e2e.platform.baseUrl, orgA.api_key);
   asB = api(e2e.platform.baseUrl, e2e.organization("Globex").api_key);
   const address = `127.0.0.1:${e2e.platform.env.catalog.GRPC_PORT}`;
-  catalog = new RpcClient(loadService("billing/catalog/v1/applied_coupons.proto", "billing.catalog.v1.AppliedCouponService"), address);
+  catalog = new RpcClient(Rpc.catalog.appliedCoupons, address);
 });
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { Client } from "lago-javascript-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadService, RpcClient } from "@billing/grpc";
+import { Rpc, type UsageRpc } from "@billing/contracts";
+import { RpcClient } from "@billing/grpc";
 import { waitFor } from "@billing/testkit";
 import { api } from "../support/api";
 import { openapiCheckedFetch } from "../support/openapi-checked-fetch";
@@ -8,14 +9,14 @@ import { startE2E, type E2E } from "../support/platform";
 
 /** POST /events and /events/batch through the whole platform; aggregates asked of the usage service over gRPC. */
 let e2e: E2E;
-let usage: RpcClient;
+let usage: RpcClient<UsageRpc>;
 const orgs: Record<"a" | "b", { organization_id: string; api_key: string; call: ReturnType<typeof api> }> = {} as never;
 const MAY = { from: "2026-05-01T00:00:00Z", to: "2026-06-01T00:00:00Z" };
 const may = (day: number) => String(Date.parse(`2026-05-${String(day).padStart(2, "0")}T12:00:00Z`) / 1000);
 
 type Aggregated = { units: string; events_count: number; groups: Array<{ key_json: string; units: string }> };
 const aggregate = (org: "a" | "b", code: string, sub = "sub_1", extra: Record<string, unknown> = {}) =>
-  usage.call<Aggregated>("Aggregate", { organization_id: orgs[org].organization_id, external_subscription_id: sub, code, ...MAY, ...extra });
+  usage.call("Aggregate", { organization_id: orgs[org].organization_id, external_subscription_id: sub, code, ...MAY, ...extra });
 
 beforeAll(async () => {
   e2e = await startE2E("events");
@@ -29,7 +30,7 @@ beforeAll(async () => {
       expect((await orgs[key].call("POST", "/billable_metrics", { billable_metric: metric })).status).toBe(200);
     }
   }
-  usage = new RpcClient(loadService("billing/usage/v1/usage.proto", "billing.usage.v1.UsageService"), `127.0.0.1:${e2e.platform.env.usage.GRPC_PORT}`);
+  usage = new RpcClient(Rpc.usage, `127.0.0.1:${e2e.platform.env.usage.GRPC_PORT}`);
   // the usage service knows a metric once the catalog's event reached its read copy
   await waitFor(() => aggregate("b", "storage").then(() => true), { what: "the usage service's copy of the metrics", timeoutMs: 20_000 });
 });

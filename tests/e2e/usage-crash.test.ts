@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import mongoose from "mongoose";
-import { loadService, RpcClient } from "@billing/grpc";
+import { Rpc, type UsageRpc } from "@billing/contracts";
+import { RpcClient } from "@billing/grpc";
 import { waitFor } from "@billing/testkit";
 import { api } from "../support/api";
 import { startE2E, type E2E } from "../support/platform";
@@ -15,7 +16,7 @@ const CLIENTS = 4;
 const KILLS = 3;
 
 let e2e: E2E;
-let usage: RpcClient;
+let usage: RpcClient<UsageRpc>;
 let call: ReturnType<typeof api>;
 let organizationId: string;
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
   call = api(e2e.platform.baseUrl, org.api_key);
   const metric = { name: "Crash", code: "crash", aggregation_type: "sum_agg", field_name: "v" };
   expect((await call("POST", "/billable_metrics", { billable_metric: metric })).status).toBe(200);
-  usage = new RpcClient(loadService("billing/usage/v1/usage.proto", "billing.usage.v1.UsageService"), `127.0.0.1:${e2e.platform.env.usage.GRPC_PORT}`);
+  usage = new RpcClient(Rpc.usage, `127.0.0.1:${e2e.platform.env.usage.GRPC_PORT}`);
   await waitFor(() => aggregate().then(() => true), { what: "the usage service's copy of the metric", timeoutMs: 20_000 });
 });
 
@@ -36,7 +37,7 @@ afterAll(async () => {
 });
 
 const aggregate = (extra: Record<string, unknown> = {}) =>
-  usage.call<{ units: string; events_count: number; groups: Array<{ events_count: number }> }>("Aggregate", {
+  usage.call("Aggregate", {
     organization_id: organizationId, external_subscription_id: "sub_crash", code: "crash",
     from: "2026-05-01T00:00:00Z", to: "2026-06-01T00:00:00Z", ...extra,
   });

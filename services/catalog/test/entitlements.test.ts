@@ -13,7 +13,7 @@ import { deleteFeaturePrivilege } from "../src/use-cases/features/delete-feature
 import { createPlan } from "../src/use-cases/plans/create-plan";
 import { getPlan } from "../src/use-cases/plans/get-plan";
 import { createSubscription } from "../src/use-cases/subscriptions/create-subscription";
-import { getSubscription } from "../src/use-cases/subscriptions/read-subscriptions";
+import { getSubscription } from "../src/use-cases/subscriptions/get-subscription";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;

@@ -9,8 +9,9 @@ import { listPlans } from "../src/use-cases/plans/list-plans";
 import { applyDueTransitions } from "../src/use-cases/subscriptions/activate-due";
 import { createSubscription } from "../src/use-cases/subscriptions/create-subscription";
 import { endSubscription } from "../src/use-cases/subscriptions/end-subscription";
-import { terminateSubscription } from "../src/use-cases/subscriptions/lifecycle";
-import { getSubscription, listSubscriptions } from "../src/use-cases/subscriptions/read-subscriptions";
+import { terminateSubscription } from "../src/use-cases/subscriptions/terminate-subscription";
+import { getSubscription } from "../src/use-cases/subscriptions/get-subscription";
+import { listSubscriptions } from "../src/use-cases/subscriptions/list-subscriptions";
 import { updateSubscription } from "../src/use-cases/subscriptions/update-subscription";
 import { startHarness, type Harness } from "./harness";
 

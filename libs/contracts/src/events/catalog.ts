@@ -65,7 +65,7 @@ export const planView = z.object({
   interval: text,
   amount_cents: z.number().int(),
   amount_currency: text,
-  trial_period: z.number().default(0),
+  trial_period: z.number().nullish().transform((v) => v ?? 0),
   pay_in_advance: z.boolean().default(false),
   bill_charges_monthly: maybe(z.boolean()),
   bill_fixed_charges_monthly: maybe(z.boolean()),

@@ -1,4 +1,5 @@
-import { makeEnvelope, Subjects, type Envelope } from "@billing/bus";
+import type { Envelope, Subjects } from "@billing/bus";
+import { domainEvent, type EventDataInput } from "@billing/contracts";
 import type { BillableMetric } from "../domain/types";
 import { billableMetricView, type BillableMetricView } from "../domain/views";
 
@@ -15,9 +16,8 @@ export function billableMetricEvent(
   metric: BillableMetric,
   now: Date,
   correlationId?: string,
-): Envelope<BillableMetricEventData> {
-  return makeEnvelope({
-    type,
+): Envelope<EventDataInput<typeof type>> {
+  return domainEvent(type, {
     organizationId: metric.organization_id,
     data: { billable_metric: billableMetricView(metric) },
     occurredAt: now,

@@ -1,4 +1,5 @@
-import { makeEnvelope, Subjects, type Envelope } from "@billing/bus";
+import type { Envelope, Subjects } from "@billing/bus";
+import { domainEvent, type EventDataInput } from "@billing/contracts";
 import type { PlanView } from "../domain/views";
 
 type Catalog = typeof Subjects.catalog;
@@ -9,6 +10,6 @@ export interface PlanEventData {
 }
 
 /** billing.catalog.plan.created|updated|deleted, carrying the plan's whole view, charges included (usage and invoicing keep copies). */
-export function planEvent(type: PlanEventType, organizationId: string, plan: PlanView, now: Date, correlationId?: string): Envelope<PlanEventData> {
-  return makeEnvelope({ type, organizationId, data: { plan }, occurredAt: now, correlationId: correlationId ?? null });
+export function planEvent(type: PlanEventType, organizationId: string, plan: PlanView, now: Date, correlationId?: string): Envelope<EventDataInput<typeof type>> {
+  return domainEvent(type, { organizationId, data: { plan }, occurredAt: now, correlationId: correlationId ?? null });
 }

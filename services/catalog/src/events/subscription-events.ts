@@ -1,4 +1,5 @@
-import { makeEnvelope, Subjects, type Envelope } from "@billing/bus";
+import type { Envelope, Subjects } from "@billing/bus";
+import { domainEvent, type EventDataInput } from "@billing/contracts";
 import type { SubscriptionView } from "../domain/subscription-view";
 import type { PlanView } from "../domain/views";
 
@@ -24,6 +25,6 @@ export function subscriptionEvent(
   data: SubscriptionEventData,
   now: Date,
   correlationId?: string,
-): Envelope<SubscriptionEventData> {
-  return makeEnvelope({ type, organizationId, data, occurredAt: now, correlationId: correlationId ?? null });
+): Envelope<EventDataInput<typeof type>> {
+  return domainEvent(type, { organizationId, data, occurredAt: now, correlationId: correlationId ?? null });
 }

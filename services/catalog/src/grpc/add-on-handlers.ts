@@ -4,7 +4,7 @@ import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { Patch } from "../domain/patch";
 import type { AddOn } from "../domain/types";
 import { addOnView } from "../domain/views";
-import type { AddOnWithTaxes } from "../use-cases/add-ons/add-on-taxes";
+import type { AddOnWithTaxes } from "../use-cases/taxes/tax-refs";
 import { createAddOn, type AddOnChange } from "../use-cases/add-ons/create-add-on";
 import { deleteAddOn } from "../use-cases/add-ons/delete-add-on";
 import { getAddOn } from "../use-cases/add-ons/get-add-on";

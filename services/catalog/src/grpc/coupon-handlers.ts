@@ -4,7 +4,7 @@ import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { Patch } from "../domain/patch";
 import type { Coupon } from "../domain/types";
 import { couponView } from "../domain/views";
-import type { CouponWithMetrics } from "../use-cases/coupons/coupon-metrics";
+import type { CouponWithMetrics } from "../use-cases/coupons/coupon-metric-refs";
 import { createCoupon, type CouponChange } from "../use-cases/coupons/create-coupon";
 import { getCoupon } from "../use-cases/coupons/get-coupon";
 import { listCoupons } from "../use-cases/coupons/list-coupons";

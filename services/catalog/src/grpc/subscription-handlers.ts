@@ -5,7 +5,8 @@ import type { SubscriptionStatus } from "../domain/subscription";
 import type { CatalogDeps } from "../use-cases/deps";
 import { createSubscription } from "../use-cases/subscriptions/create-subscription";
 import { endSubscription } from "../use-cases/subscriptions/end-subscription";
-import { getSubscription, listSubscriptions } from "../use-cases/subscriptions/read-subscriptions";
+import { getSubscription } from "../use-cases/subscriptions/get-subscription";
+import { listSubscriptions } from "../use-cases/subscriptions/list-subscriptions";
 import { updateSubscription } from "../use-cases/subscriptions/update-subscription";
 import { subscriptionInputOf, subscriptionMessage } from "./subscription-messages";
 

@@ -3,8 +3,8 @@ import { addOnViolations, ADD_ON_PATCHABLE } from "../../domain/add-on-rules";
 import { applyPatch, type Patch } from "../../domain/patch";
 import type { AddOn } from "../../domain/types";
 import type { CatalogDeps } from "../deps";
-import { insertRecord, refuseIfInvalid } from "../write";
-import { taxIdsOf, withTaxes, type AddOnWithTaxes } from "./add-on-taxes";
+import { insertRecord, refuseIfInvalid } from "../catalog-record-writes";
+import { taxIdsOf, withTaxes, type AddOnWithTaxes } from "../taxes/tax-refs";
 
 export interface AddOnChange {
   patch: Patch<AddOn>;

@@ -1,6 +1,6 @@
 import type { CatalogDeps } from "../deps";
-import { deleteRecord } from "../write";
-import { withTaxes, type AddOnWithTaxes } from "./add-on-taxes";
+import { deleteRecord } from "../catalog-record-writes";
+import { withTaxes, type AddOnWithTaxes } from "../taxes/tax-refs";
 
 /** DELETE /add_ons/{code}: a soft delete; the code is free again. */
 export async function deleteAddOn(deps: CatalogDeps, organizationId: string, code: string): Promise<AddOnWithTaxes> {

@@ -1,6 +1,6 @@
 import { AppError } from "@billing/errors";
 import type { CatalogDeps } from "../deps";
-import { withTaxes, type AddOnWithTaxes } from "./add-on-taxes";
+import { withTaxes, type AddOnWithTaxes } from "../taxes/tax-refs";
 
 /** GET /add_ons/{code}. */
 export async function getAddOn(deps: CatalogDeps, organizationId: string, code: string): Promise<AddOnWithTaxes> {

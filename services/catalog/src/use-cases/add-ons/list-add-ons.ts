@@ -1,6 +1,6 @@
 import type { PageRequest } from "@billing/mongo";
 import type { CatalogDeps } from "../deps";
-import { withTaxes } from "./add-on-taxes";
+import { withTaxes } from "../taxes/tax-refs";
 
 /** GET /add_ons: newest first, each with its taxes. */
 export async function listAddOns(deps: CatalogDeps, organizationId: string, page: PageRequest) {

@@ -1,6 +1,6 @@
 import type { CatalogDeps } from "../deps";
-import { changeRecord } from "../write";
-import { withTaxes, type AddOnWithTaxes } from "./add-on-taxes";
+import { changeRecord } from "../catalog-record-writes";
+import { withTaxes, type AddOnWithTaxes } from "../taxes/tax-refs";
 import { changedAddOn, type AddOnChange } from "./create-add-on";
 
 /** PUT /add_ons/{code}: only the fields sent change; tax_codes, when sent, replace the taxes. */

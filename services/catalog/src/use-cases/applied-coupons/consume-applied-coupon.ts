@@ -1,14 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { isCurrencyCode } from "@billing/codes";
 import { AppError } from "@billing/errors";
+import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import type { AppliedCouponCredit, AppliedCouponWithCoupon } from "../../domain/applied-coupon";
 import { consume, consumptionRefusal } from "../../domain/applied-coupon-consumption";
 import { Violations } from "../../domain/patch";
 import type { CatalogDeps } from "../deps";
-import { refuseIfInvalid } from "../write";
-import { withCoupons } from "./applied-coupon-coupons";
-
-const MAX_ATTEMPTS = 10;
+import { refuseIfInvalid } from "../catalog-record-writes";
+import { withCoupons } from "./applied-coupon-refs";
 
 export interface CreditRequest {
   appliedCouponId: string;
@@ -40,7 +39,7 @@ function requestViolations(request: CreditRequest) {
  */
 export async function consumeAppliedCoupon(deps: CatalogDeps, organizationId: string, request: CreditRequest): Promise<ConsumedCoupon> {
   refuseIfInvalid(requestViolations(request));
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOnLostRace("applied coupon", async () => {
     const current = await deps.appliedCoupons.find(organizationId, request.appliedCouponId);
     if (!current) throw AppError.notFound("applied_coupon");
     const [withCoupon] = await withCoupons(deps, organizationId, [current]);
@@ -54,8 +53,6 @@ export async function consumeAppliedCoupon(deps: CatalogDeps, organizationId: st
     const now = deps.clock.now();
     const entry: AppliedCouponCredit = { id: randomUUID(), invoice_id: request.invoiceId, ...credit, created_at: now };
     const updated = await deps.appliedCoupons.recordCredit(current, entry, consume(current, couponType, credit.amount_cents), now);
-    if (updated) return { credit: entry, appliedCoupon: { ...withCoupon!, applied: updated } };
-    await new Promise((r) => setTimeout(r, Math.random() * 2 * (attempt + 1)));
-  }
-  throw new AppError("unavailable", undefined, undefined, "applied coupon is being consumed concurrently; retry");
+    return updated ? { credit: entry, appliedCoupon: { ...withCoupon!, applied: updated } } : LOST_RACE;
+  }, 10);
 }

@@ -5,8 +5,8 @@ import {
   appliedCouponTerms, appliedCouponViolations, initialRemainders, isCouponApplicable, reuseKeyOf, type TermOverrides,
 } from "../../domain/applied-coupon-rules";
 import type { CatalogDeps } from "../deps";
-import { refuseIfInvalid } from "../write";
-import { withCoupons } from "./applied-coupon-coupons";
+import { refuseIfInvalid } from "../catalog-record-writes";
+import { withCoupons } from "./applied-coupon-refs";
 import { refuseOverlappingLimitations } from "./plan-overlap";
 
 export interface ApplyCouponRequest {

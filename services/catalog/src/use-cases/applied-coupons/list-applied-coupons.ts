@@ -2,7 +2,7 @@ import type { PageRequest } from "@billing/mongo";
 import { APPLIED_COUPON_STATUSES, type AppliedCouponStatus } from "../../domain/applied-coupon";
 import type { AppliedCouponFilter } from "../../persistence/applied-coupon-repository";
 import type { CatalogDeps } from "../deps";
-import { withCoupons } from "./applied-coupon-coupons";
+import { withCoupons } from "./applied-coupon-refs";
 
 export interface AppliedCouponQuery {
   /** active | terminated; anything else is ignored, as Lago does. */

@@ -1,7 +1,7 @@
 import { AppError } from "@billing/errors";
 import type { AppliedCouponWithCoupon } from "../../domain/applied-coupon";
 import type { CatalogDeps } from "../deps";
-import { withCoupons } from "./applied-coupon-coupons";
+import { withCoupons } from "./applied-coupon-refs";
 
 /** DELETE /customers/{external_customer_id}/applied_coupons/{id}: terminates it (again is harmless) and returns it. */
 export async function terminateAppliedCoupon(

@@ -5,7 +5,7 @@ import { applyPatch, type Patch } from "../../domain/patch";
 import type { BillableMetric } from "../../domain/types";
 import { billableMetricEvent } from "../../events/billable-metric-events";
 import type { CatalogDeps } from "../deps";
-import { insertRecord, refuseIfInvalid } from "../write";
+import { insertRecord, refuseIfInvalid } from "../catalog-record-writes";
 
 /** Normalizes and validates a metric, or throws 422 with every problem at once. */
 export function checkedBillableMetric(metric: BillableMetric): BillableMetric {

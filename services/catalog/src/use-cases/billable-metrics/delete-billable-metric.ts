@@ -2,7 +2,7 @@ import { Subjects } from "@billing/bus";
 import type { BillableMetric } from "../../domain/types";
 import { billableMetricEvent } from "../../events/billable-metric-events";
 import type { CatalogDeps } from "../deps";
-import { deleteRecord } from "../write";
+import { deleteRecord } from "../catalog-record-writes";
 
 /** DELETE /billable_metrics/{code}: a soft delete (code free again); publishes billable_metric.deleted. */
 export async function deleteBillableMetric(deps: CatalogDeps, organizationId: string, code: string, requestId?: string): Promise<BillableMetric> {

@@ -4,7 +4,7 @@ import { applyPatch, type Patch } from "../../domain/patch";
 import type { BillableMetric } from "../../domain/types";
 import { billableMetricEvent } from "../../events/billable-metric-events";
 import type { CatalogDeps } from "../deps";
-import { changeRecord } from "../write";
+import { changeRecord } from "../catalog-record-writes";
 import { checkedBillableMetric } from "./create-billable-metric";
 
 /** PUT /billable_metrics/{code}: only the fields sent change; publishes billable_metric.updated. */

@@ -5,9 +5,9 @@ import { decimalString } from "@billing/pricing";
 import { applyPatch, type Patch } from "../../domain/patch";
 import type { Coupon } from "../../domain/types";
 import type { CatalogDeps } from "../deps";
-import { insertRecord, refuseIfInvalid } from "../write";
-import { billableMetricIdsOf, withMetricCodes, type CouponWithMetrics } from "./coupon-metrics";
-import { refuseUnknownPlans } from "./coupon-plans";
+import { insertRecord, refuseIfInvalid } from "../catalog-record-writes";
+import { billableMetricIdsOf, withMetricCodes, type CouponWithMetrics } from "./coupon-metric-refs";
+import { refuseUnknownPlans } from "./refuse-unknown-plans";
 
 export interface CouponChange {
   patch: Patch<Coupon>;

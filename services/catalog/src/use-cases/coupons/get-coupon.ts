@@ -1,6 +1,6 @@
 import { AppError } from "@billing/errors";
 import type { CatalogDeps } from "../deps";
-import { withMetricCodes, type CouponWithMetrics } from "./coupon-metrics";
+import { withMetricCodes, type CouponWithMetrics } from "./coupon-metric-refs";
 
 /** GET /coupons/{code}. */
 export async function getCoupon(deps: CatalogDeps, organizationId: string, code: string): Promise<CouponWithMetrics> {

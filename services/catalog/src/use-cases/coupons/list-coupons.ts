@@ -1,6 +1,6 @@
 import type { PageRequest } from "@billing/mongo";
 import type { CatalogDeps } from "../deps";
-import { withMetricCodes } from "./coupon-metrics";
+import { withMetricCodes } from "./coupon-metric-refs";
 
 /** GET /coupons: newest first. */
 export async function listCoupons(deps: CatalogDeps, organizationId: string, page: PageRequest) {

@@ -1,6 +1,6 @@
 import type { CatalogDeps } from "../deps";
-import { deleteRecord } from "../write";
-import { withMetricCodes, type CouponWithMetrics } from "./coupon-metrics";
+import { deleteRecord } from "../catalog-record-writes";
+import { withMetricCodes, type CouponWithMetrics } from "./coupon-metric-refs";
 
 /**
  * DELETE /coupons/{code}: Lago terminates the coupon and discards it; its code is free again,

@@ -1,6 +1,6 @@
 import type { CatalogDeps } from "../deps";
-import { changeRecord } from "../write";
-import { withMetricCodes, type CouponWithMetrics } from "./coupon-metrics";
+import { changeRecord } from "../catalog-record-writes";
+import { withMetricCodes, type CouponWithMetrics } from "./coupon-metric-refs";
 import { changedCoupon, type CouponChange } from "./create-coupon";
 
 /** What Lago still changes on a coupon that has been applied (the rest, limitations included, is kept). */

@@ -1,9 +1,7 @@
-import { AppError } from "@billing/errors";
+import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import type { PlanEntitlement } from "../../domain/feature";
 import type { Plan } from "../../domain/types";
 import type { CatalogDeps } from "../deps";
-
-const MAX_ATTEMPTS = 10;
 
 /**
  * Reads the plan's entitlements, computes the next list and writes it if nobody wrote meanwhile (reading again
@@ -14,13 +12,11 @@ export async function changePlanEntitlements(
   plan: Plan,
   change: (current: PlanEntitlement[], now: Date) => PlanEntitlement[],
 ): Promise<PlanEntitlement[]> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOnLostRace("plan entitlements", async () => {
     const set = await deps.planEntitlements.find(plan.organization_id, plan.id);
     const now = deps.clock.now();
     const entitlements = change(set?.entitlements ?? [], now);
     const next = { plan_id: plan.id, organization_id: plan.organization_id, entitlements, version: set?.version ?? 0, updated_at: now };
-    if (await deps.planEntitlements.save(next, !set)) return entitlements;
-    await new Promise((r) => setTimeout(r, Math.random() * 2 * (attempt + 1)));
-  }
-  throw new AppError("unavailable", undefined, undefined, "plan entitlements are being changed concurrently; retry");
+    return (await deps.planEntitlements.save(next, !set)) ? entitlements : LOST_RACE;
+  }, 10);
 }

@@ -4,7 +4,7 @@ import { planEntitlementView, type PlanEntitlementView } from "../../domain/feat
 import type { CatalogDeps } from "../deps";
 import { changePlanEntitlements } from "./change-plan-entitlements";
 import { entitledFeature } from "./delete-plan-entitlement";
-import { livePlan } from "./plan-entitlement-views";
+import { livePlan } from "./plan-entitlement-refs";
 
 /**
  * DELETE /plans/{code}/entitlements/{feature_code}/privileges/{privilege_code}: the plan no longer sets that

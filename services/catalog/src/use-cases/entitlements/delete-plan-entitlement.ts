@@ -3,7 +3,7 @@ import type { Feature, PlanEntitlement } from "../../domain/feature";
 import { planEntitlementView, type PlanEntitlementView } from "../../domain/feature-view";
 import type { CatalogDeps } from "../deps";
 import { changePlanEntitlements } from "./change-plan-entitlements";
-import { livePlan } from "./plan-entitlement-views";
+import { livePlan } from "./plan-entitlement-refs";
 
 /** The live feature a plan entitlement names, or 404 entitlement_not_found. */
 export async function entitledFeature(deps: CatalogDeps, organizationId: string, featureCode: string): Promise<Feature> {

@@ -1,6 +1,6 @@
 import type { PlanEntitlementView } from "../../domain/feature-view";
 import type { CatalogDeps } from "../deps";
-import { entitlementViewsOf, livePlan } from "./plan-entitlement-views";
+import { entitlementViewsOf, livePlan } from "./plan-entitlement-refs";
 
 /** GET /plans/{code}/entitlements. */
 export async function listPlanEntitlements(deps: CatalogDeps, organizationId: string, planCode: string): Promise<PlanEntitlementView[]> {

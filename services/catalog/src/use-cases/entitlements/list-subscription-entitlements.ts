@@ -2,8 +2,8 @@ import { AppError } from "@billing/errors";
 import type { PlanEntitlementView } from "../../domain/feature-view";
 import type { SubscriptionStatus } from "../../domain/subscription";
 import type { CatalogDeps } from "../deps";
-import { plansOf } from "../subscriptions/subscription-plans";
-import { entitlementViewsOf } from "./plan-entitlement-views";
+import { plansOf } from "../subscriptions/subscription-plan-refs";
+import { entitlementViewsOf } from "./plan-entitlement-refs";
 
 /**
  * GET /subscriptions/{external_id}/entitlements: what the subscription's plan grants (a private plan's parent

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Feature } from "../../domain/feature";
 import { changedFeature, featureViolations, type FeatureChange } from "../../domain/feature-rules";
 import type { CatalogDeps } from "../deps";
-import { insertRecord, refuseIfInvalid } from "../write";
+import { insertRecord, refuseIfInvalid } from "../catalog-record-writes";
 
 /** Applies a change to a feature or throws 422 with every problem at once. */
 export function checkedFeature(current: Feature, change: FeatureChange, now: Date): Feature {

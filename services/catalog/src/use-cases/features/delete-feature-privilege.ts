@@ -1,7 +1,7 @@
 import { AppError } from "@billing/errors";
 import type { Feature, Privilege } from "../../domain/feature";
 import type { CatalogDeps } from "../deps";
-import { changeRecord } from "../write";
+import { changeRecord } from "../catalog-record-writes";
 
 /** DELETE /features/{code}/privileges/{privilege_code}: the privilege leaves the feature and every plan's values. */
 export async function deleteFeaturePrivilege(deps: CatalogDeps, organizationId: string, code: string, privilegeCode: string): Promise<Feature> {

@@ -1,7 +1,7 @@
 import type { Feature } from "../../domain/feature";
 import type { FeatureChange } from "../../domain/feature-rules";
 import type { CatalogDeps } from "../deps";
-import { changeRecord } from "../write";
+import { changeRecord } from "../catalog-record-writes";
 import { checkedFeature } from "./create-feature";
 
 /**

@@ -4,7 +4,7 @@ import {
 } from "../../domain/invoice-custom-section";
 import { applyPatch, type Patch } from "../../domain/patch";
 import type { CatalogDeps } from "../deps";
-import { insertRecord, refuseIfInvalid } from "../write";
+import { insertRecord, refuseIfInvalid } from "../catalog-record-writes";
 
 /** Validates a section or throws 422 with every problem at once. */
 export function checkedSection(section: InvoiceCustomSection): InvoiceCustomSection {

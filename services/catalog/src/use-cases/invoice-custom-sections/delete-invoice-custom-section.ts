@@ -1,6 +1,6 @@
 import type { InvoiceCustomSection } from "../../domain/invoice-custom-section";
 import type { CatalogDeps } from "../deps";
-import { deleteRecord } from "../write";
+import { deleteRecord } from "../catalog-record-writes";
 
 /**
  * DELETE /invoice_custom_sections/{code}: the section disappears, from the organization and from the

@@ -1,7 +1,7 @@
 import { INVOICE_CUSTOM_SECTION_PATCHABLE, type InvoiceCustomSection } from "../../domain/invoice-custom-section";
 import { applyPatch, type Patch } from "../../domain/patch";
 import type { CatalogDeps } from "../deps";
-import { changeRecord } from "../write";
+import { changeRecord } from "../catalog-record-writes";
 import { checkedSection } from "./create-invoice-custom-section";
 
 /** PUT /invoice_custom_sections/{code}: only the fields sent change (the code too). */

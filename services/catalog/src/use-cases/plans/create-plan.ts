@@ -4,7 +4,7 @@ import type { Plan } from "../../domain/types";
 import type { PlanView } from "../../domain/views";
 import { planEvent } from "../../events/plan-events";
 import type { CatalogDeps } from "../deps";
-import { insertRecord } from "../write";
+import { insertRecord } from "../catalog-record-writes";
 import { changedPlan, type PlanChange } from "./plan-change";
 import { planViews } from "./plan-refs";
 

@@ -3,9 +3,9 @@ import { AppError } from "@billing/errors";
 import { applyPatch, Violations, type Patch } from "../../domain/patch";
 import { checkCharge, checkFixedCharge, PLAN_PATCHABLE, planViolations } from "../../domain/plan-rules";
 import type { Charge, FixedCharge, Plan } from "../../domain/types";
-import { taxIdsOf } from "../add-ons/add-on-taxes";
+import { taxIdsOf } from "../taxes/tax-refs";
 import type { CatalogDeps } from "../deps";
-import { refuseIfInvalid } from "../write";
+import { refuseIfInvalid } from "../catalog-record-writes";
 
 export interface ChargeFilterInput {
   invoice_display_name?: string | null;

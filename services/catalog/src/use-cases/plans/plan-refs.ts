@@ -1,7 +1,7 @@
 import type { Plan, Tax } from "../../domain/types";
 import { planView, type PlanRefs, type PlanView } from "../../domain/views";
 import type { CatalogDeps } from "../deps";
-import { entitlementViewsOf } from "../entitlements/plan-entitlement-views";
+import { entitlementViewsOf } from "../entitlements/plan-entitlement-refs";
 
 /** The live taxes, metric codes, add-on codes and entitlements the plans refer to, one query each (two for entitlements). */
 export async function planRefs(deps: CatalogDeps, organizationId: string, plans: Plan[]): Promise<PlanRefs> {

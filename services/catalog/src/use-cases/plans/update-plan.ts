@@ -3,7 +3,7 @@ import type { Plan } from "../../domain/types";
 import { planView, type PlanRefs, type PlanView } from "../../domain/views";
 import { planEvent, type PlanEventType } from "../../events/plan-events";
 import type { CatalogDeps } from "../deps";
-import { changeRecord } from "../write";
+import { changeRecord } from "../catalog-record-writes";
 import { changedPlan, type PlanChange } from "./plan-change";
 import { planRefs } from "./plan-refs";
 
@@ -35,9 +35,4 @@ export async function writePlan(
 /** PUT /plans/{code}: only the fields sent change; charges sent replace the list (an `id` keeps that charge). */
 export function updatePlan(deps: CatalogDeps, organizationId: string, code: string, change: PlanChange, requestId?: string): Promise<PlanView> {
   return writePlan(deps, organizationId, code, Subjects.catalog.planUpdated, (current, now) => changedPlan(deps, current, change, now), requestId);
-}
-
-/** DELETE /plans/{code}: a soft delete (the code is free again); publishes plan.deleted. */
-export function deletePlan(deps: CatalogDeps, organizationId: string, code: string, requestId?: string): Promise<PlanView> {
-  return writePlan(deps, organizationId, code, Subjects.catalog.planDeleted, async (current, now) => ({ ...current, deleted_at: now }), requestId);
 }

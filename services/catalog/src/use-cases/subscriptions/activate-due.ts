@@ -1,6 +1,7 @@
 import type { Logger } from "@billing/logger";
 import type { CatalogDeps } from "../deps";
-import { activateSubscription, terminateSubscription } from "./lifecycle";
+import { activateSubscription } from "./activate-subscription";
+import { terminateSubscription } from "./terminate-subscription";
 
 /**
  * One pass of the subscription scheduler: pending subscriptions whose start has come become

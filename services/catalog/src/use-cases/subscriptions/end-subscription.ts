@@ -1,9 +1,10 @@
 import { AppError } from "@billing/errors";
 import { checkTermination } from "../../domain/subscription-rules";
 import type { CatalogDeps } from "../deps";
-import { refuseIfInvalid } from "../write";
-import { cancelSubscription, terminateSubscription } from "./lifecycle";
-import { presentSubscription, type SubscriptionWithPlan } from "./subscription-plans";
+import { refuseIfInvalid } from "../catalog-record-writes";
+import { cancelSubscription } from "./cancel-subscription";
+import { terminateSubscription } from "./terminate-subscription";
+import { presentSubscription, type SubscriptionWithPlan } from "./subscription-plan-refs";
 
 export interface EndSubscriptionInput {
   /** "pending" cancels the pending subscription; otherwise the active one is terminated. */

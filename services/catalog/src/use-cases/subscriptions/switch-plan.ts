@@ -4,8 +4,9 @@ import { isUpgrade, localDateOf, nextBillingDate, startOfLocalDay, type PlanInte
 import type { Subscription } from "../../domain/subscription";
 import type { Plan } from "../../domain/types";
 import type { CatalogDeps } from "../deps";
-import { cancelSubscription, terminateSubscription } from "./lifecycle";
-import { plansOf, subscriptionEventOf } from "./subscription-plans";
+import { cancelSubscription } from "./cancel-subscription";
+import { terminateSubscription } from "./terminate-subscription";
+import { plansOf, subscriptionEventOf } from "./subscription-plan-refs";
 import { changeSubscription, insertSubscription } from "./write-subscription";
 
 const S = Subjects.catalog;

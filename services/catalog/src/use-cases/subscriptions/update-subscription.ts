@@ -5,10 +5,10 @@ import type { Subscription, SubscriptionStatus } from "../../domain/subscription
 import { checkEndingAt, checkSubscriptionUpdate } from "../../domain/subscription-rules";
 import type { Plan } from "../../domain/types";
 import type { CatalogDeps } from "../deps";
-import { refuseIfInvalid } from "../write";
-import { activateSubscription } from "./lifecycle";
+import { refuseIfInvalid } from "../catalog-record-writes";
+import { activateSubscription } from "./activate-subscription";
 import { childPlanOf, overriddenAgain, type PlanOverrides } from "./plan-overrides";
-import { presentSubscription, subscriptionEventOf, type SubscriptionWithPlan } from "./subscription-plans";
+import { presentSubscription, subscriptionEventOf, type SubscriptionWithPlan } from "./subscription-plan-refs";
 import { changeSubscription } from "./write-subscription";
 
 export interface SubscriptionChange {

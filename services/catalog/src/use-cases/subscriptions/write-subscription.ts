@@ -1,9 +1,8 @@
 import type { Envelope } from "@billing/bus";
 import { AppError } from "@billing/errors";
+import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import type { Subscription } from "../../domain/subscription";
 import type { CatalogDeps } from "../deps";
-
-const MAX_ATTEMPTS = 10;
 
 /** Another current subscription of the organization already uses this external id. */
 export const externalIdTaken = () => AppError.validation({ external_id: ["value_already_exist"] });
@@ -26,7 +25,7 @@ export async function changeSubscription(
   change: (current: Subscription, now: Date) => Promise<Subscription | null> | Subscription | null,
   eventOf?: (next: Subscription, now: Date) => Promise<Envelope | undefined> | Envelope | undefined,
 ): Promise<Subscription> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOnLostRace("subscription", async () => {
     const current = await deps.subscriptions.findById(organizationId, id);
     if (!current) throw AppError.notFound("subscription");
     const now = deps.clock.now();
@@ -40,7 +39,6 @@ export async function changeSubscription(
       if (event) await deps.publishSubscriptionEvent(next.id, event);
       return next;
     }
-    await new Promise((r) => setTimeout(r, Math.random() * 2 * (attempt + 1)));
-  }
-  throw new AppError("unavailable", undefined, undefined, "subscription is being changed concurrently; retry");
+    return LOST_RACE;
+  }, 10);
 }

@@ -4,7 +4,7 @@ import { applyPatch, type Patch } from "../../domain/patch";
 import { TAX_PATCHABLE, taxViolations } from "../../domain/tax-rules";
 import type { Tax } from "../../domain/types";
 import type { CatalogDeps } from "../deps";
-import { insertRecord, refuseIfInvalid } from "../write";
+import { insertRecord, refuseIfInvalid } from "../catalog-record-writes";
 
 /** Validates a tax (rate normalized) or throws 422 with every problem at once. */
 export function checkedTax(tax: Tax): Tax {

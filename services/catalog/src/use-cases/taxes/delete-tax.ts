@@ -1,6 +1,6 @@
 import type { Tax } from "../../domain/types";
 import type { CatalogDeps } from "../deps";
-import { deleteRecord } from "../write";
+import { deleteRecord } from "../catalog-record-writes";
 
 /** DELETE /taxes/{code}: the tax disappears (and from the add-ons it was applied to); its code is free again. */
 export async function deleteTax(deps: CatalogDeps, organizationId: string, code: string): Promise<Tax> {

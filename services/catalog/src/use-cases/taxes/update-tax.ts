@@ -2,7 +2,7 @@ import { applyPatch, type Patch } from "../../domain/patch";
 import { TAX_PATCHABLE } from "../../domain/tax-rules";
 import type { Tax } from "../../domain/types";
 import type { CatalogDeps } from "../deps";
-import { changeRecord } from "../write";
+import { changeRecord } from "../catalog-record-writes";
 import { checkedTax } from "./create-tax";
 
 /** PUT /taxes/{code}: only the fields sent change (the code too). */

@@ -3,7 +3,7 @@ import type { PageRequest } from "@billing/mongo";
 import type { SubscriptionStatus } from "../../domain/subscription";
 import type { SubscriptionFilter } from "../../persistence/subscription-repository";
 import type { CatalogDeps } from "../deps";
-import { presentSubscription, presentSubscriptions, type SubscriptionWithPlan } from "./subscription-plans";
+import { presentSubscription, presentSubscriptions, type SubscriptionWithPlan } from "./subscription-plan-refs";
 
 /** GET /subscriptions/{external_id}: the active one unless `status` says otherwise (the newest of several terminated). */
 export async function getSubscription(
@@ -15,10 +15,4 @@ export async function getSubscription(
   const found = await deps.subscriptions.findByExternalId(organizationId, externalId, [status]);
   if (!found) throw AppError.notFound("subscription");
   return presentSubscription(deps, found);
-}
-
-/** GET /subscriptions: newest first, active ones unless statuses are given; items carry no plan. */
-export async function listSubscriptions(deps: CatalogDeps, organizationId: string, filter: SubscriptionFilter, page: PageRequest) {
-  const { items, total } = await deps.subscriptions.list(organizationId, filter, page);
-  return { items: await presentSubscriptions(deps, organizationId, items), total };
 }

@@ -1,10 +1,9 @@
 import type { Envelope } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import { AppError, type ErrorDetails } from "@billing/errors";
+import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import type { CatalogRecord } from "../domain/types";
 import type { CatalogRepository } from "../persistence/catalog-repository";
-
-const MAX_ATTEMPTS = 10;
 
 export const duplicateCode = () => AppError.validation({ code: ["value_already_exist"] });
 
@@ -29,7 +28,7 @@ export async function changeRecord<T extends CatalogRecord>(
   change: (current: T, now: Date) => Promise<T> | T,
   eventOf?: (next: T, now: Date) => Envelope,
 ): Promise<{ next: T; event?: Envelope }> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOnLostRace(key.resource, async () => {
     const current = await repo.findLive(key.organizationId, key.code);
     if (!current) throw AppError.notFound(key.resource);
     const now = clock.now();
@@ -39,9 +38,8 @@ export async function changeRecord<T extends CatalogRecord>(
     const outcome = await repo.replace(next, current.updated_at, event);
     if (outcome === "ok") return { next, event };
     if (outcome === "duplicate_code") throw duplicateCode();
-    await new Promise((r) => setTimeout(r, Math.random() * 2 * (attempt + 1)));
-  }
-  throw new AppError("unavailable", undefined, undefined, `${key.resource} is being changed concurrently; retry`);
+    return LOST_RACE;
+  }, 10);
 }
 
 /** A soft delete: the record disappears from reads and its code becomes free. */
