@@ -33,14 +33,3 @@ export const Streams = {
 } as const;
 
 export type StreamSpec = { name: string; subjects: readonly string[] };
-
-/**
- * The usage service's ingest log (not domain events; no other service reads it): accepted usage
- * events wait there, durable, until the usage service has stored them. One subject per
- * deployment, `ingest.usage.<DURABLE_PREFIX>`.
- */
-export const IngestStreams = {
-  usage: { name: "BILLING_USAGE_INGEST", subjects: ["ingest.usage.>"] },
-} as const;
-
-export const ingestSubject = (deployment: string) => `ingest.usage.${deployment}`;

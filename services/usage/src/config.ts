@@ -2,7 +2,7 @@ import { z } from "zod";
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
-/** The usage service's own settings (the shared ones are parsed by runBackendService). */
+/** The usage service's own settings (the shared ones are parsed beside them by @billing/runtime). */
 export const usageConfigSchema = z.object({
   /** Several platforms sharing one NATS: each has its own ingest subject and consumers. */
   DURABLE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default("billing"),
@@ -29,6 +29,8 @@ export const usageConfigSchema = z.object({
   /** Storage waits while ingest requests are in flight or keep arriving (none for STORE_YIELD_IDLE_MS) and fewer events than this await it (0: never waits). */
   STORE_YIELD_BACKLOG_EVENTS: int(1_000_000, 0),
   STORE_YIELD_IDLE_MS: int(100, 1),
+  /** Estimates read a period's stored events at most once per this long (0: every time). */
+  ESTIMATE_USAGE_CACHE_MS: int(1_000, 0),
 });
 
 export type UsageConfig = z.infer<typeof usageConfigSchema>;

@@ -9,9 +9,9 @@ import { connectMongo } from "@billing/mongo";
 import { infraUrls, uniqueName, waitFor } from "@billing/testkit";
 import { openapiErrors } from "../../../tests/support/openapi";
 import type { PeriodQuery, UsageEventRecord, UsageReader } from "../src/domain/usage-event";
-import { CachedUsageReader } from "../src/estimate/cached-usage-reader";
-import { estimateFees, type EstimateDeps } from "../src/estimate/estimate-fees";
-import { startReadCopies, type ReadCopies } from "../src/read-copies/start-read-copies";
+import { CachedUsageReader } from "../src/use-cases/estimate/cached-usage-reader";
+import { estimateFees, type EstimateDeps } from "../src/use-cases/estimate/estimate-fees";
+import { startReadCopies, type ReadCopies } from "../src/events/catalog-copies/start-read-copies";
 import { chargeView, metricEvent, metricView, planView, publish, subscriptionEvent, subscriptionView } from "./read-copies-fixtures";
 
 /** Stored usage in memory, read the way the real reader answers: one subscription, one code, [from, to), time order. */

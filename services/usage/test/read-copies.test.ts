@@ -5,7 +5,7 @@ import { connectBus, type Bus } from "@billing/bus";
 import { silentLogger } from "@billing/logger";
 import { connectMongo } from "@billing/mongo";
 import { infraUrls, uniqueName, waitFor } from "@billing/testkit";
-import { startReadCopies, type ReadCopies } from "../src/read-copies/start-read-copies";
+import { startReadCopies, type ReadCopies } from "../src/events/catalog-copies/start-read-copies";
 import { chargeView, metricEvent, metricView, planEvent, planView, publish, subscriptionEvent, subscriptionView } from "./read-copies-fixtures";
 
 let connection: Connection;

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestSubject, Streams, Subjects } from "@billing/bus";
+import { Streams, Subjects } from "@billing/bus";
+import { ingestSubject } from "../src/use-cases/ingest/ingest-stream";
 import { AppError } from "@billing/errors";
 import { decodeMessage, encodeMessage, encodeRequestLines, eventText, type EventLine } from "../src/domain/ingest-message";
 import type { IngestRecord } from "../src/domain/stored-event";
-import { applyBuckets } from "../src/store/apply-buckets";
-import { applyUnit } from "../src/store/apply-unit";
-import { storeKeys } from "../src/store/store-keys";
+import { applyBuckets } from "../src/use-cases/store/apply-buckets";
+import { applyUnit } from "../src/use-cases/store/apply-unit";
+import { storeKeys } from "../src/use-cases/store/store-keys";
 import { startUsageHarness, type UsageHarness } from "./usage-harness";
 
 let h: UsageHarness;

@@ -8,7 +8,7 @@ import { infraUrls, uniqueName } from "@billing/testkit";
 import { usageConfigSchema } from "../src/config";
 import type { CatalogCopies, MetricCopy, SubscriptionCopy } from "../src/domain/read-copies";
 import { usageCollections, type UsageCollections } from "../src/persistence/collections";
-import { startUsage, type UsageParts } from "../src/start-usage";
+import { wireUsage, type UsageParts } from "../src/wiring";
 
 /** The catalog's read copies as a tiny in-memory fixture: only metrics matter to ingestion and aggregation. */
 export class FixtureCopies implements CatalogCopies {
@@ -68,7 +68,7 @@ export async function startUsageHarness(label: string, env: Record<string, strin
   const copies = new FixtureCopies();
   const prefix = uniqueName(label);
   const start = (extra: Record<string, string>) =>
-    startUsage({
+    wireUsage({
       config: { ...parseConfig(usageConfigSchema, { DURABLE_PREFIX: prefix, ...env, ...extra }), JETSTREAM_REPLICAS: 1 },
       connection, bus, clock, copies,
       logger: process.env.USAGE_TEST_LOG ? createLogger({ service: "usage-test", level: process.env.USAGE_TEST_LOG }) : silentLogger,

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { instant, maybe, properties, taxView, text } from "./fields";
 
+export { taxView };
+
 /** billing.catalog.billable_metric.*: `{billable_metric}`, the metric's whole view. */
 export const billableMetricView = z.object({
   svc_id: text,
@@ -116,3 +118,11 @@ export const subscriptionView = z.object({
  * is billed on (a private copy included) and the customer's time zone, so read copies need no call.
  */
 export const subscriptionEventData = z.object({ subscription: subscriptionView, plan: planView });
+
+/** The views as consumers read them (defaults applied, absent nullable fields as null). */
+export type TaxViewData = z.output<typeof taxView>;
+export type BillableMetricViewData = z.output<typeof billableMetricView>;
+export type ChargeViewData = z.output<typeof chargeView>;
+export type FixedChargeViewData = z.output<typeof fixedChargeView>;
+export type PlanViewData = z.output<typeof planView>;
+export type SubscriptionViewData = z.output<typeof subscriptionView>;

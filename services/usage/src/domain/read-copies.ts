@@ -1,92 +1,29 @@
+import type { BillableMetricViewData, ChargeViewData, PlanViewData, SubscriptionViewData, TaxViewData } from "@billing/contracts";
+
 /**
  * The catalog's definitions as the usage service keeps them (read copies fed by the catalog's
- * events, never a call per event). Shapes are the parts of the catalog's event views we use.
+ * events, never a call per event): the catalog's event views as @billing/contracts parses them,
+ * with the organization they belong to.
  */
 
 /** billing.catalog.billable_metric.* `data.billable_metric` (the catalog's public view). */
-export interface MetricCopy {
-  svc_id: string;
-  organization_id: string;
-  code: string;
-  name: string;
-  description: string | null;
-  aggregation_type: string;
-  field_name: string | null;
-  recurring: boolean;
-  rounding_function: string | null;
-  rounding_precision: number | null;
-  weighted_interval: string | null;
-  expression: string | null;
-  filters: { key: string; values: string[] }[];
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-}
+export type MetricCopy = BillableMetricViewData & { organization_id: string };
 
 /** A tax as the plan view shows it (charge and plan taxes). */
-export interface TaxCopy {
-  svc_id: string;
-  code: string;
-  name: string;
-  rate: string | number;
-  description: string | null;
-}
+export type TaxCopy = TaxViewData;
 
-export interface ChargeFilterCopy {
-  invoice_display_name: string | null;
-  properties: Record<string, unknown>;
-  values: Record<string, string[]>;
-}
+export type ChargeFilterCopy = ChargeViewData["filters"][number];
 
-export interface ChargeCopy {
-  svc_id: string;
-  svc_billable_metric_id: string;
-  billable_metric_code: string;
-  charge_model: string;
-  pay_in_advance: boolean;
-  invoiceable: boolean;
-  prorated: boolean;
-  properties: Record<string, unknown>;
-  filters: ChargeFilterCopy[];
-  taxes: TaxCopy[];
-  invoice_display_name: string | null;
-  created_at: string | null;
-}
+export type ChargeCopy = ChargeViewData;
 
-/** A plan a subscription is billed on (billing.catalog.plan.* `data.plan`, or `data.plan` of a subscription event). */
-export interface PlanCopy {
-  svc_id: string;
-  organization_id: string;
-  /** For a subscription's private plan: the parent's code, as the subscription shows it. */
-  code: string;
-  name: string;
-  interval: string;
-  amount_currency: string;
-  bill_charges_monthly: boolean | null;
-  taxes: TaxCopy[];
-  charges: ChargeCopy[];
-  updated_at: string;
-  deleted_at: string | null;
-}
+/**
+ * A plan a subscription is billed on (billing.catalog.plan.* `data.plan`, or `data.plan` of a
+ * subscription event). For a subscription's private plan, `code` is the parent's code.
+ */
+export type PlanCopy = PlanViewData & { organization_id: string };
 
 /** billing.catalog.subscription.* `data.subscription`: the view, plus plan_id and the customer's time zone. */
-export interface SubscriptionState {
-  svc_id: string;
-  organization_id: string;
-  external_id: string;
-  svc_customer_id: string;
-  external_customer_id: string;
-  status: string;
-  billing_time: string;
-  subscription_at: string;
-  started_at: string | null;
-  terminated_at: string | null;
-  canceled_at: string | null;
-  created_at: string;
-  plan_id: string;
-  plan_code: string;
-  timezone: string;
-}
+export type SubscriptionState = SubscriptionViewData & { organization_id: string };
 
 /** A subscription and the plan it is billed on (charges included). */
 export interface SubscriptionCopy {

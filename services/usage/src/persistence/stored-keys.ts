@@ -1,4 +1,4 @@
-import type { BloomFilter } from "../ingest/bloom-filter";
+import type { BloomFilter } from "../use-cases/ingest/bloom-filter";
 import { findByIds, type UsageCollections } from "./collections";
 
 /** Which of these event keys are stored (one `_id $in` per 100). */

@@ -1,0 +1,145 @@
+import type { Connection } from "mongoose";
+import { ensureStream, Streams, type Bus } from "@billing/bus";
+import type { Clock } from "@billing/clock";
+import { Rpc } from "@billing/contracts";
+import { bind, type ServiceBinding } from "@billing/grpc";
+import type { Logger } from "@billing/logger";
+import { defineService, type BackendConfig } from "@billing/runtime";
+import { usageConfigSchema, type UsageConfig } from "./config";
+import type { CatalogCopies } from "./domain/read-copies";
+import type { UsageReader } from "./domain/usage-event";
+import { startReadCopies } from "./events/catalog-copies/start-read-copies";
+import { estimateHandlers } from "./grpc/estimate-handlers";
+import { usageHandlers } from "./grpc/usage-handlers";
+import { createCollections, usageCollections } from "./persistence/collections";
+import { loadStoredKeys, storedAmong } from "./persistence/stored-keys";
+import { startDedupSweep } from "./schedule/dedup-sweep";
+import { storedUsageReader } from "./use-cases/aggregate/usage-reader";
+import { CachedUsageReader } from "./use-cases/estimate/cached-usage-reader";
+import { BloomFilter } from "./use-cases/ingest/bloom-filter";
+import { DedupWindow } from "./use-cases/ingest/dedup-window";
+import { GroupCommit } from "./use-cases/ingest/group-commit";
+import { ensureIngestStream, ingestSubject, lastSequence } from "./use-cases/ingest/ingest-stream";
+import { ingestPublisher } from "./use-cases/ingest/publish-ingest-message";
+import { IngestActivity } from "./use-cases/store/ingest-activity";
+import { IngestApplier } from "./use-cases/store/ingest-applier";
+import { IngestCursor } from "./use-cases/store/ingest-cursor";
+import { LocalBatches } from "./use-cases/store/local-batches";
+
+export interface UsageParts {
+  handlers: ReturnType<typeof usageHandlers>;
+  reader: UsageReader;
+  stop(): Promise<void>;
+}
+
+/**
+ * Ingestion, storage and aggregation, ready to serve: the Bloom filter holds every stored key
+ * and the ingest stream's backlog is stored (so a duplicate of anything acknowledged before a
+ * crash is recognised) before this resolves — that is, before the gRPC server answers. The
+ * service and its integration tests wire it the same way.
+ */
+export async function wireUsage(ctx: {
+  config: UsageConfig & Pick<BackendConfig, "JETSTREAM_REPLICAS">;
+  connection: Connection;
+  bus: Bus;
+  clock: Clock;
+  logger: Logger;
+  copies: CatalogCopies;
+}): Promise<UsageParts> {
+  const { config, bus, logger } = ctx;
+  await createCollections(ctx.connection);
+  const collections = usageCollections(ctx.connection);
+  const subject = ingestSubject(config.DURABLE_PREFIX);
+  const stream = await ensureIngestStream(bus.jsm, config.JETSTREAM_REPLICAS);
+  // where `billing.usage.event.ingested` goes (runService creates it too)
+  await ensureStream(bus.jsm, Streams.usage, config.JETSTREAM_REPLICAS);
+
+  const bloom = new BloomFilter(config.BLOOM_CAPACITY, config.BLOOM_FP_RATE);
+  const window = new DedupWindow(config.DEDUP_WINDOW_MS);
+  const local = new LocalBatches(config.STORE_LOCAL_EVENTS);
+  const started = performance.now();
+  const loaded = await loadStoredKeys(collections, bloom);
+  const activity = new IngestActivity({
+    yieldBacklog: Math.min(config.STORE_YIELD_BACKLOG_EVENTS, config.INGEST_MAX_BACKLOG_EVENTS),
+    idleMs: config.STORE_YIELD_IDLE_MS,
+  });
+  const applier = new IngestApplier(
+    {
+      collections,
+      bus,
+      clock: ctx.clock,
+      fieldOf: (org, code) => ctx.copies.metricByCode(org, code)?.field_name ?? null,
+      onStored: (keys) => {
+        for (const key of keys) bloom.add(key);
+        window.stored(keys);
+      },
+    },
+    {
+      stream, subject, cursor: new IngestCursor(collections, subject), logger: logger.child({ part: "ingest-store" }),
+      unitEvents: config.STORE_UNIT_EVENTS, lingerMs: config.STORE_LINGER_MS, local,
+      yieldToIngest: () => activity.storageShouldYield(window.awaitingStorage),
+    },
+  );
+  await applier.start();
+  const backlog = await lastSequence(bus.jsm, stream, subject);
+  await applier.appliedThrough(backlog);
+  logger.info({ stored_keys: loaded, drained_through: backlog, ms: Math.round(performance.now() - started) }, "usage storage ready");
+
+  const maxPayload = bus.nc.info?.max_payload ?? 1024 * 1024;
+  const commit = new GroupCommit(
+    {
+      publish: ingestPublisher(bus, subject, config.INGEST_PUBLISH_TIMEOUT_MS),
+      // real time: local batches are swept by their age (schedule/dedup-sweep.ts)
+      keep: (batchId, data, events) => local.add(batchId, data, events, Date.now()),
+    },
+    { maxFlushes: config.INGEST_MAX_FLUSHES, maxBytes: Math.min(config.INGEST_FLUSH_MAX_BYTES, maxPayload - 1024) },
+  );
+  const sweep = startDedupSweep({ window, local, clock: ctx.clock, windowMs: config.DEDUP_WINDOW_MS, logger });
+
+  const reader = storedUsageReader(collections);
+  const handlers = usageHandlers({
+    ingest: {
+      window,
+      bloom,
+      storedAmong: (keys) => storedAmong(collections, keys),
+      commit,
+      clock: ctx.clock,
+      copies: ctx.copies,
+      limits: { maxInFlightEvents: config.INGEST_MAX_IN_FLIGHT_EVENTS, maxBacklogEvents: config.INGEST_MAX_BACKLOG_EVENTS },
+      state: activity,
+    },
+    aggregate: { collections, reader, copies: ctx.copies },
+    logger: logger.child({ part: "ingest" }),
+  });
+  return {
+    handlers,
+    reader,
+    stop: async () => {
+      await sweep.stop();
+      await applier.stop();
+    },
+  };
+}
+
+/** The usage service owns usage events and their aggregates, with read copies of the catalog. */
+export const usageService = defineService({
+  name: "usage",
+  config: usageConfigSchema,
+  wire: async ({ config, connection, bus, clock, logger }) => {
+    // Catalog read copies (metrics, subscriptions with their plans): loaded from MongoDB, then fed by the catalog's events.
+    const readCopies = await startReadCopies({ connection, bus, logger, durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS });
+    // Ingestion, storage (the ingest stream's backlog drained first) and aggregation.
+    const stored = await wireUsage({ config, connection, bus, clock, logger, copies: readCopies.copies });
+    const usage: UsageReader = new CachedUsageReader(stored.reader, { ttlMs: config.ESTIMATE_USAGE_CACHE_MS, maxEntries: 10_000 });
+    const bindings: ServiceBinding[] = [
+      bind(Rpc.usage, { ...stored.handlers, ...estimateHandlers({ copies: readCopies.copies, usage, clock }) }),
+    ];
+    return {
+      bindings,
+      onStop: async () => {
+        await stored.stop();
+        await readCopies.stop();
+      },
+    };
+  },
+});
