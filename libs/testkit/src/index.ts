@@ -1,5 +1,5 @@
 export * from "./helpers";
 export * from "./infrastructure";
-export * from "./platform";
+export * from "./launch-platform";
 export * from "./organizations";
 export * from "./events";

@@ -44,7 +44,7 @@ export function createGateway(config: GatewayConfig, clients: Clients, logger: L
   const metrics = createMetrics();
   const resolveApiKey = apiKeyResolver(clients.customer, config.API_KEY_CACHE_TTL_MS);
   const events = eventsRoute({
-    usage: clients.usage, resolveApiKey, bodyLimit: config.BODY_LIMIT, logger, metrics: metrics.middleware, maxCalls: config.INGEST_CALLS_IN_FLIGHT,
+    usage: clients.usage, resolveApiKey, bodyLimit: config.BODY_LIMIT, logger, metrics, maxCalls: config.INGEST_CALLS_IN_FLIGHT,
   });
   const app = createApp(config, clients, logger, { metrics, resolveApiKey });
   return (req: IncomingMessage, res: ServerResponse) => {

@@ -1,26 +1,17 @@
 import { GRPC_PORTS, peerAddress, type BackendService } from "@billing/config";
-import { loadService, RpcClient } from "@billing/grpc";
+import { Rpc, type CatalogRpc } from "@billing/contracts";
+import { RpcClient } from "@billing/grpc";
 import type { GatewayConfig } from "./config";
 
-/** The catalog service's gRPC services (one proto file each), all at the catalog's address. */
-function catalogClients(address: string, deadline: number) {
-  const client = (file: string, service: string) => new RpcClient(loadService(`billing/catalog/v1/${file}`, `billing.catalog.v1.${service}`), address, deadline);
-  return {
-    taxes: client("taxes.proto", "TaxService"),
-    billableMetrics: client("billable_metrics.proto", "BillableMetricService"),
-    addOns: client("add_ons.proto", "AddOnService"),
-    coupons: client("coupons.proto", "CouponService"),
-    appliedCoupons: client("applied_coupons.proto", "AppliedCouponService"),
-    plans: client("plans.proto", "PlanService"),
-    subscriptions: client("subscriptions.proto", "SubscriptionService"),
-    invoiceCustomSections: client("invoice_custom_sections.proto", "InvoiceCustomSectionService"),
-    features: client("features.proto", "FeatureService"),
-    entitlements: client("entitlements.proto", "EntitlementService"),
-  };
-}
-export type CatalogClients = ReturnType<typeof catalogClients>;
+type CatalogClients = { [K in keyof CatalogRpc]: RpcClient<CatalogRpc[K]> };
 
-/** One gRPC client per backend service, plus their addresses for health checks. */
+/** The catalog service's gRPC services (one proto file each), all at the catalog's address. */
+function catalogClients(address: string, deadline: number): CatalogClients {
+  const entries = Object.entries(Rpc.catalog).map(([name, ref]) => [name, new RpcClient(ref as { file: string; name: string }, address, deadline)]);
+  return Object.fromEntries(entries) as CatalogClients;
+}
+
+/** One typed gRPC client per backend service, plus their addresses for health checks. */
 export function createClients(config: GatewayConfig) {
   const deadline = config.GRPC_DEADLINE_MS;
   const addresses = Object.fromEntries(
@@ -28,10 +19,12 @@ export function createClients(config: GatewayConfig) {
   ) as Record<BackendService, string>;
   return {
     addresses,
-    customer: new RpcClient(loadService("billing/customer/v1/customer.proto", "billing.customer.v1.CustomerService"), addresses.customer, deadline),
+    customer: new RpcClient(Rpc.customer, addresses.customer, deadline),
     catalog: catalogClients(addresses.catalog, deadline),
-    usage: new RpcClient(loadService("billing/usage/v1/usage.proto", "billing.usage.v1.UsageService"), addresses.usage, deadline),
+    usage: new RpcClient(Rpc.usage, addresses.usage, deadline),
   };
 }
 
 export type Clients = ReturnType<typeof createClients>;
+export type CustomerClient = Clients["customer"];
+export type UsageClient = Clients["usage"];

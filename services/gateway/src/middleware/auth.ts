@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { RequestHandler } from "express";
 import { AppError } from "@billing/errors";
-import type { RpcClient } from "@billing/grpc";
+import type { CustomerClient } from "../clients";
 import { ctx } from "../http/context";
 
 interface CacheEntry {
@@ -18,7 +18,7 @@ export type ApiKeyResolver = (authorization: string | undefined, requestId: stri
  * Bearer API key → organization, asked of the customer service and cached
  * briefly in process (by the key's hash, never the key itself).
  */
-export function apiKeyResolver(customer: RpcClient, ttlMs: number): ApiKeyResolver {
+export function apiKeyResolver(customer: CustomerClient, ttlMs: number): ApiKeyResolver {
   const cache = new Map<string, CacheEntry>();
   return async (authorization, requestId) => {
     // Like Lago, take the second token of the header: "Bearer <key>".
@@ -28,7 +28,7 @@ export function apiKeyResolver(customer: RpcClient, ttlMs: number): ApiKeyResolv
     const now = Date.now();
     let entry = cache.get(hash);
     if (!entry || entry.expiresAt <= now) {
-      const res = await customer.call<{ organization_id: string }>("AuthenticateApiKey", { api_key: key }, { requestId });
+      const res = await customer.call("AuthenticateApiKey", { api_key: key }, { requestId });
       entry = { organizationId: res.organization_id, expiresAt: now + ttlMs };
       if (cache.size >= MAX_ENTRIES) cache.clear();
       if (ttlMs > 0) cache.set(hash, entry);
@@ -37,7 +37,7 @@ export function apiKeyResolver(customer: RpcClient, ttlMs: number): ApiKeyResolv
   };
 }
 
-export function authenticate(customer: RpcClient, ttlMs: number, resolve = apiKeyResolver(customer, ttlMs)): RequestHandler {
+export function authenticate(customer: CustomerClient, ttlMs: number, resolve = apiKeyResolver(customer, ttlMs)): RequestHandler {
   return async (req, _res, next) => {
     try {
       const c = ctx(req);

@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 
@@ -15,15 +16,19 @@ export function createMetrics() {
     registers: [registry],
   });
 
-  const middleware: RequestHandler = (req, res, next) => {
+  /** Counts and times one request when its response ends; `routeOf` names its route pattern then. */
+  const track = (method: string, res: ServerResponse, routeOf: () => string) => {
     const end = latency.startTimer();
     res.on("finish", () => {
-      // the route pattern, never the raw path: ids must not explode the label set
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : "unmatched";
-      const labels = { method: req.method, route, status: String(res.statusCode) };
+      const labels = { method, route: routeOf(), status: String(res.statusCode) };
       requests.inc(labels);
       end(labels);
     });
+  };
+
+  const middleware: RequestHandler = (req, res, next) => {
+    // the route pattern, never the raw path: ids must not explode the label set
+    track(req.method, res, () => (req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : "unmatched"));
     next();
   };
 
@@ -32,5 +37,7 @@ export function createMetrics() {
     res.send(await registry.metrics());
   };
 
-  return { middleware, handler, registry };
+  return { middleware, track, handler, registry };
 }
+
+export type Metrics = ReturnType<typeof createMetrics>;

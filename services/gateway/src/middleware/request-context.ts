@@ -1,13 +1,12 @@
-import { randomUUID } from "node:crypto";
 import type { RequestHandler } from "express";
 import type { Logger } from "@billing/logger";
 import { setCtx } from "../http/context";
+import { requestIdOf } from "../http/request-id";
 
 /** Gives each request an id (the caller's X-Request-Id when sane) and logs one line when it ends. */
 export function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const given = req.get("x-request-id");
-    const requestId = given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
+    const requestId = requestIdOf(req.get("x-request-id"));
     const log = logger.child({ request_id: requestId });
     setCtx(req, { requestId, logger: log });
     res.setHeader("x-request-id", requestId);

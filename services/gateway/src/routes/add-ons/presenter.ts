@@ -1,9 +1,9 @@
+import type { CatalogMessages as M } from "@billing/contracts";
 import { or, presentTax } from "../../http/presenting";
 
-type Message = Record<string, any>;
 
 /** Lago's AddOnObject. */
-export function presentAddOn(a: Message) {
+export function presentAddOn(a: M.AddOn__Output) {
   return {
     svc_id: a.svc_id,
     name: a.name,

@@ -1,6 +1,8 @@
 import { Router, type Request } from "express";
+import type { CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
 import { ctx, organizationId } from "../../http/context";
+import { codeKey, replySender, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
 import { presentMeta } from "../../http/presenting";
 import { topLevelKey } from "../../http/fields";
@@ -8,40 +10,37 @@ import { presentAddOn } from "./presenter";
 import { toAddOnInputMessage } from "./to-message";
 import { addOnCreateSchema, addOnUpdateSchema } from "./validators";
 
-type AddOnReply = { add_on: Record<string, unknown> };
 
 /** /api/v1/add_ons: validation and shape only; the catalog service decides. */
-export function addOnsRouter(addOns: RpcClient): Router {
+export function addOnsRouter(addOns: RpcClient<CatalogRpc["addOns"]>): Router {
   const router = Router();
-  const opts = (req: Request) => ({ requestId: ctx(req).requestId });
-  const key = (req: Request) => ({ organization_id: organizationId(req), code: req.params.code });
-  const send = (res: { json(body: unknown): void }, reply: AddOnReply) => res.json({ add_on: presentAddOn(reply.add_on) });
+  const send = replySender("add_on", presentAddOn);
 
   router.post("/add_ons", async (req, res) => {
     const input = parseFields(addOnCreateSchema, wrapped(req, "add_on"), topLevelKey);
-    send(res, await addOns.call<AddOnReply>("CreateAddOn", { organization_id: organizationId(req), add_on: toAddOnInputMessage(input) }, opts(req)));
+    send(res, await addOns.call("CreateAddOn", { organization_id: organizationId(req), add_on: toAddOnInputMessage(input) }, rpcOptions(req)));
   });
 
   router.get("/add_ons", async (req, res) => {
-    const reply = await addOns.call<{ add_ons: Array<Record<string, unknown>>; meta: Record<string, unknown> }>(
+    const reply = await addOns.call(
       "ListAddOns",
       { organization_id: organizationId(req), page: pageQuery(req) },
-      opts(req),
+      rpcOptions(req),
     );
     res.json({ add_ons: reply.add_ons.map(presentAddOn), meta: presentMeta(reply.meta) });
   });
 
   router.get("/add_ons/:code", async (req, res) => {
-    send(res, await addOns.call<AddOnReply>("GetAddOn", key(req), opts(req)));
+    send(res, await addOns.call("GetAddOn", codeKey(req), rpcOptions(req)));
   });
 
   router.put("/add_ons/:code", async (req, res) => {
     const input = parseFields(addOnUpdateSchema, wrapped(req, "add_on"), topLevelKey);
-    send(res, await addOns.call<AddOnReply>("UpdateAddOn", { ...key(req), add_on: toAddOnInputMessage(input) }, opts(req)));
+    send(res, await addOns.call("UpdateAddOn", { ...codeKey(req), add_on: toAddOnInputMessage(input) }, rpcOptions(req)));
   });
 
   router.delete("/add_ons/:code", async (req, res) => {
-    send(res, await addOns.call<AddOnReply>("DeleteAddOn", key(req), opts(req)));
+    send(res, await addOns.call("DeleteAddOn", codeKey(req), rpcOptions(req)));
   });
 
   return router;

@@ -1,19 +1,20 @@
-import { or, type Message } from "../../http/presenting";
+import type { CatalogMessages as M } from "@billing/contracts";
+import { or } from "../../http/presenting";
 
 /** Lago's CreditObject. */
-export function presentCredit(c: Message) {
+export function presentCredit(c: M.Credit__Output) {
   return {
     svc_id: c.svc_id,
     amount_cents: c.amount_cents,
     amount_currency: c.amount_currency,
     before_taxes: c.before_taxes,
-    item: { svc_item_id: c.item.svc_item_id, type: c.item.type, code: c.item.code, name: c.item.name },
-    invoice: { svc_id: c.invoice.svc_id, payment_status: c.invoice.payment_status },
+    item: { svc_item_id: c.item?.svc_item_id, type: c.item?.type, code: c.item?.code, name: c.item?.name },
+    invoice: { svc_id: c.invoice?.svc_id, payment_status: c.invoice?.payment_status },
   };
 }
 
 /** Lago's AppliedCouponObject (every key present, null where Lago sends null); list items add `credits`. */
-export function presentAppliedCoupon(a: Message, options: { withCredits?: boolean } = {}) {
+export function presentAppliedCoupon(a: M.AppliedCoupon__Output, options: { withCredits?: boolean } = {}) {
   const view = {
     svc_id: a.svc_id,
     svc_coupon_id: a.svc_coupon_id,

@@ -1,6 +1,8 @@
 import { Router, type Request } from "express";
+import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
 import { ctx, organizationId } from "../../http/context";
+import { pathParam, replySender, rpcOptions } from "../../http/rpc-route";
 import { topLevelKey } from "../../http/fields";
 import { presentMeta } from "../../http/presenting";
 import { parseFields, wrapped } from "../../http/validation";
@@ -8,41 +10,36 @@ import { presentAppliedCoupon } from "./presenter";
 import { toAppliedCouponMessage, toListMessage } from "./to-message";
 import { appliedCouponSchema } from "./validators";
 
-type AppliedCouponReply = { applied_coupon: Record<string, unknown> };
-type ListReply = { applied_coupons: Array<Record<string, unknown>>; meta: Record<string, unknown> };
-
 /** /api/v1/applied_coupons and Lago's DELETE under the customer: validation and shape only; the catalog decides. */
-export function appliedCouponsRouter(appliedCoupons: RpcClient): Router {
+export function appliedCouponsRouter(appliedCoupons: RpcClient<CatalogRpc["appliedCoupons"]>): Router {
   const router = Router();
-  const opts = (req: Request) => ({ requestId: ctx(req).requestId });
-  const send = (res: { json(body: unknown): void }, reply: AppliedCouponReply) =>
-    res.json({ applied_coupon: presentAppliedCoupon(reply.applied_coupon) });
+  const send = replySender("applied_coupon", (a: CatalogMessages.AppliedCoupon__Output) => presentAppliedCoupon(a));
 
   router.post("/applied_coupons", async (req, res) => {
     const input = parseFields(appliedCouponSchema, wrapped(req, "applied_coupon"), topLevelKey);
     const message = { organization_id: organizationId(req), applied_coupon: toAppliedCouponMessage(input) };
-    send(res, await appliedCoupons.call<AppliedCouponReply>("CreateAppliedCoupon", message, opts(req)));
+    send(res, await appliedCoupons.call("CreateAppliedCoupon", message, rpcOptions(req)));
   });
 
   const list = async (req: Request, res: { json(body: unknown): void }, externalCustomerId?: string) => {
     const message = toListMessage(organizationId(req), req);
     if (externalCustomerId !== undefined) message.external_customer_id = externalCustomerId;
-    const reply = await appliedCoupons.call<ListReply>("ListAppliedCoupons", message, opts(req));
+    const reply = await appliedCoupons.call("ListAppliedCoupons", message, rpcOptions(req));
     res.json({
       applied_coupons: reply.applied_coupons.map((a) => presentAppliedCoupon(a, { withCredits: true })),
       meta: presentMeta(reply.meta),
     });
   };
   router.get("/applied_coupons", (req, res) => list(req, res));
-  router.get("/customers/:external_customer_id/applied_coupons", (req, res) => list(req, res, req.params.external_customer_id));
+  router.get("/customers/:external_customer_id/applied_coupons", (req, res) => list(req, res, pathParam(req, "external_customer_id")));
 
   router.delete("/customers/:external_customer_id/applied_coupons/:applied_coupon_id", async (req, res) => {
     const message = {
       organization_id: organizationId(req),
-      external_customer_id: req.params.external_customer_id,
-      applied_coupon_id: req.params.applied_coupon_id,
+      external_customer_id: pathParam(req, "external_customer_id"),
+      applied_coupon_id: pathParam(req, "applied_coupon_id"),
     };
-    send(res, await appliedCoupons.call<AppliedCouponReply>("TerminateAppliedCoupon", message, opts(req)));
+    send(res, await appliedCoupons.call("TerminateAppliedCoupon", message, rpcOptions(req)));
   });
 
   return router;

@@ -1,9 +1,9 @@
+import type { CatalogMessages as M } from "@billing/contracts";
 import { or } from "../../http/presenting";
 
-type Message = Record<string, any>;
 
 /** Lago's BillableMetricObject. */
-export function presentBillableMetric(m: Message) {
+export function presentBillableMetric(m: M.BillableMetric__Output) {
   return {
     svc_id: m.svc_id,
     name: m.name,
@@ -17,6 +17,6 @@ export function presentBillableMetric(m: Message) {
     created_at: m.created_at,
     field_name: or(m.field_name),
     expression: or(m.expression),
-    filters: (m.filters ?? []).map((f: Message) => ({ key: f.key, values: f.values ?? [] })),
+    filters: (m.filters ?? []).map((f) => ({ key: f.key, values: f.values ?? [] })),
   };
 }

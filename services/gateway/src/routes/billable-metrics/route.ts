@@ -1,6 +1,8 @@
 import { Router, type Request } from "express";
+import type { CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
 import { ctx, organizationId } from "../../http/context";
+import { codeKey, replySender, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
 import { presentMeta } from "../../http/presenting";
 import { topLevelKey } from "../../http/fields";
@@ -8,41 +10,38 @@ import { presentBillableMetric } from "./presenter";
 import { toBillableMetricInputMessage } from "./to-message";
 import { billableMetricCreateSchema, billableMetricUpdateSchema } from "./validators";
 
-type MetricReply = { billable_metric: Record<string, unknown> };
 
 /** /api/v1/billable_metrics: validation and shape only; the catalog service decides. */
-export function billableMetricsRouter(metrics: RpcClient): Router {
+export function billableMetricsRouter(metrics: RpcClient<CatalogRpc["billableMetrics"]>): Router {
   const router = Router();
-  const opts = (req: Request) => ({ requestId: ctx(req).requestId });
-  const key = (req: Request) => ({ organization_id: organizationId(req), code: req.params.code });
-  const send = (res: { json(body: unknown): void }, reply: MetricReply) => res.json({ billable_metric: presentBillableMetric(reply.billable_metric) });
+  const send = replySender("billable_metric", presentBillableMetric);
 
   router.post("/billable_metrics", async (req, res) => {
     const input = parseFields(billableMetricCreateSchema, wrapped(req, "billable_metric"), topLevelKey);
     const message = { organization_id: organizationId(req), billable_metric: toBillableMetricInputMessage(input) };
-    send(res, await metrics.call<MetricReply>("CreateBillableMetric", message, opts(req)));
+    send(res, await metrics.call("CreateBillableMetric", message, rpcOptions(req)));
   });
 
   router.get("/billable_metrics", async (req, res) => {
-    const reply = await metrics.call<{ billable_metrics: Array<Record<string, unknown>>; meta: Record<string, unknown> }>(
+    const reply = await metrics.call(
       "ListBillableMetrics",
       { organization_id: organizationId(req), page: pageQuery(req) },
-      opts(req),
+      rpcOptions(req),
     );
     res.json({ billable_metrics: reply.billable_metrics.map(presentBillableMetric), meta: presentMeta(reply.meta) });
   });
 
   router.get("/billable_metrics/:code", async (req, res) => {
-    send(res, await metrics.call<MetricReply>("GetBillableMetric", key(req), opts(req)));
+    send(res, await metrics.call("GetBillableMetric", codeKey(req), rpcOptions(req)));
   });
 
   router.put("/billable_metrics/:code", async (req, res) => {
     const input = parseFields(billableMetricUpdateSchema, wrapped(req, "billable_metric"), topLevelKey);
-    send(res, await metrics.call<MetricReply>("UpdateBillableMetric", { ...key(req), billable_metric: toBillableMetricInputMessage(input) }, opts(req)));
+    send(res, await metrics.call("UpdateBillableMetric", { ...codeKey(req), billable_metric: toBillableMetricInputMessage(input) }, rpcOptions(req)));
   });
 
   router.delete("/billable_metrics/:code", async (req, res) => {
-    send(res, await metrics.call<MetricReply>("DeleteBillableMetric", key(req), opts(req)));
+    send(res, await metrics.call("DeleteBillableMetric", codeKey(req), rpcOptions(req)));
   });
 
   return router;

@@ -1,10 +1,12 @@
 import { Router } from "express";
+import type { CustomerMessages, CustomerRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
-import { ctx, organizationId } from "../../http/context";
-import { or, presentTax, type Message } from "../../http/presenting";
+import { organizationId } from "../../http/context";
+import { codeKey, replySender, rpcOptions } from "../../http/rpc-route";
+import { or, presentTax } from "../../http/presenting";
 
-
-export function presentBillingEntity(e: Message) {
+/** Lago's BillingEntityObject. */
+export function presentBillingEntity(e: CustomerMessages.BillingEntity__Output) {
   return {
     svc_id: e.svc_id, code: e.code, name: e.name, default_currency: e.default_currency,
     document_locale: e.document_locale, document_numbering: e.document_numbering,
@@ -23,17 +25,15 @@ export function presentBillingEntity(e: Message) {
 }
 
 /** /api/v1/billing_entities (endpoint 13 and its list). */
-export function billingEntitiesRouter(customer: RpcClient): Router {
+export function billingEntitiesRouter(customer: RpcClient<CustomerRpc>): Router {
   const router = Router();
+  const send = replySender("billing_entity", presentBillingEntity);
   router.get("/billing_entities", async (req, res) => {
-    const reply = await customer.call<{ billing_entities: Message[] }>(
-      "ListBillingEntities", { organization_id: organizationId(req) }, { requestId: ctx(req).requestId });
+    const reply = await customer.call("ListBillingEntities", { organization_id: organizationId(req) }, rpcOptions(req));
     res.json({ billing_entities: reply.billing_entities.map(presentBillingEntity) });
   });
   router.get("/billing_entities/:code", async (req, res) => {
-    const reply = await customer.call<{ billing_entity: Message }>(
-      "GetBillingEntity", { organization_id: organizationId(req), code: req.params.code }, { requestId: ctx(req).requestId });
-    res.json({ billing_entity: presentBillingEntity(reply.billing_entity) });
+    send(res, await customer.call("GetBillingEntity", codeKey(req), rpcOptions(req)));
   });
   return router;
 }

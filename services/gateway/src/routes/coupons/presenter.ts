@@ -1,9 +1,9 @@
+import type { CatalogMessages as M } from "@billing/contracts";
 import { or } from "../../http/presenting";
 
-type Message = Record<string, any>;
 
 /** Lago's CouponObject: percentage_rate is a decimal string. */
-export function presentCoupon(c: Message) {
+export function presentCoupon(c: M.Coupon__Output) {
   return {
     svc_id: c.svc_id,
     name: c.name,

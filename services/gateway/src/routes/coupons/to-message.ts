@@ -1,4 +1,4 @@
-import { presence } from "../../http/presenting";
+import { withNullFields } from "../../http/null-fields";
 import type { CouponInput } from "./validators";
 
 /**
@@ -8,7 +8,7 @@ import type { CouponInput } from "./validators";
 export function toCouponInputMessage(input: CouponInput) {
   const appliesTo = input.applies_to;
   return {
-    ...presence(input, ["applies_to"]),
+    ...withNullFields(input, ["applies_to"]),
     applies_to:
       appliesTo === undefined
         ? null

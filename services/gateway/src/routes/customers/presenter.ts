@@ -1,15 +1,16 @@
-import { or, presentTax, type Message } from "../../http/presenting";
+import type { CustomerMessages as M } from "@billing/contracts";
+import { or, presentTax } from "../../http/presenting";
 import { presentInvoiceCustomSection } from "../invoice-custom-sections/presenter";
 
-function address(a: Message | null | undefined) {
+function address(a: M.Address__Output | null | undefined) {
   return {
     address_line1: or(a?.address_line1), address_line2: or(a?.address_line2), city: or(a?.city),
     country: or(a?.country), state: or(a?.state), zipcode: or(a?.zipcode),
   };
 }
 
-export function presentCustomer(c: Message) {
-  const bc = c.billing_configuration ?? {};
+export function presentCustomer(c: M.Customer__Output) {
+  const bc: Partial<M.BillingConfiguration__Output> = c.billing_configuration ?? {};
   return {
     svc_id: c.svc_id,
     sequential_id: c.sequential_id,
@@ -55,10 +56,10 @@ export function presentCustomer(c: Message) {
       subscription_invoice_issuing_date_adjustment: or(bc.subscription_invoice_issuing_date_adjustment),
     },
     shipping_address: address(c.shipping_address),
-    metadata: (c.metadata ?? []).map((m: Message) => ({
+    metadata: (c.metadata ?? []).map((m) => ({
       svc_id: m.svc_id, key: m.key, value: m.value, display_in_invoice: m.display_in_invoice, created_at: m.created_at,
     })),
-    integration_customers: (c.integration_customers ?? []).map((i: Message) => ({
+    integration_customers: (c.integration_customers ?? []).map((i) => ({
       svc_id: i.svc_id, type: i.type, integration_code: or(i.integration_code), external_customer_id: or(i.external_customer_id),
       sync_with_provider: i.sync_with_provider, subsidiary_id: or(i.subsidiary_id), targeted_object: or(i.targeted_object), email: or(i.email),
     })),

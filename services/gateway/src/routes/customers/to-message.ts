@@ -1,19 +1,19 @@
-import { presence } from "../../http/presenting";
+import { withNullFields } from "../../http/null-fields";
 import type { CustomerInput } from "./validators";
 
 export function toCustomerInputMessage(input: CustomerInput) {
   const lists = ["billing_configuration", "shipping_address", "metadata", "tax_codes", "integration_customers", "invoice_custom_section_codes"];
   const bc = input.billing_configuration;
   return {
-    ...presence(input, lists),
+    ...withNullFields(input, lists),
     billing_configuration: bc
       ? {
-          ...presence(bc, ["provider_payment_methods"]),
+          ...withNullFields(bc, ["provider_payment_methods"]),
           provider_payment_methods_set: bc.provider_payment_methods !== undefined,
           provider_payment_methods: bc.provider_payment_methods ?? [],
         }
       : null,
-    shipping_address: input.shipping_address ? presence(input.shipping_address) : null,
+    shipping_address: input.shipping_address ? withNullFields(input.shipping_address) : null,
     metadata_set: input.metadata !== undefined,
     metadata: (input.metadata ?? []).map((m) => ({ ...m, id: m.id ?? undefined })),
     tax_codes_set: input.tax_codes !== undefined,
@@ -22,6 +22,6 @@ export function toCustomerInputMessage(input: CustomerInput) {
     invoice_custom_section_codes_set: input.invoice_custom_section_codes != null,
     invoice_custom_section_codes: input.invoice_custom_section_codes ?? [],
     integration_customers_set: input.integration_customers !== undefined,
-    integration_customers: (input.integration_customers ?? []).map((i) => presence(i)),
+    integration_customers: (input.integration_customers ?? []).map((i) => withNullFields(i)),
   };
 }

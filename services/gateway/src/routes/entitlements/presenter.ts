@@ -1,20 +1,21 @@
-import { or, type Message } from "../../http/presenting";
+import type { CatalogMessages as M } from "@billing/contracts";
+import { or } from "../../http/presenting";
 import { presentPrivilege } from "../features/presenter";
 
 /** Lago's PlanEntitlementObject: the feature and the values the plan gives its privileges. */
-export function presentPlanEntitlement(e: Message) {
+export function presentPlanEntitlement(e: M.PlanEntitlement__Output) {
   return {
     code: e.code, name: or(e.name), description: or(e.description),
-    privileges: (e.privileges ?? []).map((p: Message) => ({ ...presentPrivilege(p), value: JSON.parse(p.value_json) })),
+    privileges: (e.privileges ?? []).map((p) => ({ ...presentPrivilege(p), value: JSON.parse(p.value_json) })),
   };
 }
 
 /** Lago's SubscriptionEntitlementObject: the plan's values, with no subscription override. */
-export function presentSubscriptionEntitlement(e: Message) {
+export function presentSubscriptionEntitlement(e: M.PlanEntitlement__Output) {
   const entitlement = presentPlanEntitlement(e);
   return {
     ...entitlement,
-    privileges: entitlement.privileges.map((p: Message) => ({ ...p, plan_value: p.value, override_value: null })),
+    privileges: entitlement.privileges.map((p) => ({ ...p, plan_value: p.value, override_value: null })),
     overrides: {},
   };
 }

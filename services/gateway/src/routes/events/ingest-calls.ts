@@ -1,15 +1,9 @@
-import type { RpcClient } from "@billing/grpc";
+import type { UsageMessages } from "@billing/contracts";
+import type { UsageClient } from "../../clients";
 
-/** IngestHttp's HttpIngest and HttpAnswer (proto `bytes` are Buffers). */
-export interface HttpIngest {
-  organization_id: string;
-  batch: boolean;
-  body: Buffer;
-}
-export interface HttpAnswer {
-  status: number;
-  body: Buffer;
-}
+/** IngestHttp's HttpIngest and HttpAnswer, from the contract (proto `bytes` are Buffers). */
+export type HttpIngest = UsageMessages.HttpIngest__Output;
+export type HttpAnswer = UsageMessages.HttpAnswer__Output;
 
 interface Waiting {
   request: HttpIngest;
@@ -33,7 +27,7 @@ export class IngestCalls {
   private waiting: Waiting[] = [];
   private calls = 0;
 
-  constructor(private readonly usage: RpcClient, private readonly options: IngestCallOptions) {}
+  constructor(private readonly usage: UsageClient, private readonly options: IngestCallOptions) {}
 
   submit(request: HttpIngest): Promise<HttpAnswer> {
     return new Promise((resolve, reject) => {
@@ -57,9 +51,9 @@ export class IngestCalls {
     if (taken.length === 0) return;
     this.calls++;
     this.usage
-      .call<{ answers?: HttpAnswer[] }>("IngestHttp", { requests: taken.map((w) => w.request) })
+      .call("IngestHttp", { requests: taken.map((w) => w.request) })
       .then(
-        ({ answers = [] }) => taken.forEach((w, i) => (answers[i] ? w.resolve(answers[i]) : w.reject(new Error("IngestHttp answered fewer requests than sent")))),
+        ({ answers }) => taken.forEach((w, i) => (answers[i] ? w.resolve(answers[i]) : w.reject(new Error("IngestHttp answered fewer requests than sent")))),
         (err: unknown) => taken.forEach((w) => w.reject(err)),
       )
       .finally(() => {

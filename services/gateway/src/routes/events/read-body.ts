@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { HttpStatus } from "../../http/error-response";
 
 /** "1mb", "100kb", "512" → bytes (the BODY_LIMIT setting). */
 export function byteLimit(limit: string): number {
@@ -8,12 +9,6 @@ export function byteLimit(limit: string): number {
   return Math.floor(Number(m[1]) * unit);
 }
 
-/** An HTTP error that is not one of Lago's AppErrors (body-parser's 413 and 400, as the other routes answer). */
-export class HttpStatus extends Error {
-  constructor(readonly status: number, readonly text: string) {
-    super(text);
-  }
-}
 
 /**
  * The body's bytes, unparsed (the usage service parses and validates them: the gateway passes the

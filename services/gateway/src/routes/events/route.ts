@@ -1,21 +1,21 @@
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { RequestHandler } from "express";
-import { toHttpError } from "@billing/errors";
-import type { RpcClient } from "@billing/grpc";
+import type { UsageClient } from "../../clients";
 import type { Logger } from "@billing/logger";
+import { errorResponse } from "../../http/error-response";
+import { requestIdOf } from "../../http/request-id";
 import type { ApiKeyResolver } from "../../middleware/auth";
-import { estimateFees } from "./estimate-route";
+import type { Metrics } from "../../middleware/metrics";
+import { estimateFees } from "../estimate-fees/route";
 import { IngestCalls } from "./ingest-calls";
-import { byteLimit, HttpStatus, readBody } from "./read-body";
+import { byteLimit, readBody } from "./read-body";
 
 export interface EventsRouteDeps {
-  usage: RpcClient;
+  usage: UsageClient;
   resolveApiKey: ApiKeyResolver;
   bodyLimit: string;
   logger: Logger;
-  /** The gateway's metrics middleware (request count and latency by route). */
-  metrics: RequestHandler;
+  /** The gateway's metrics (request count and latency by route). */
+  metrics: Metrics;
   /** IngestHttp calls in flight (requests arriving meanwhile share the next call). */
   maxCalls: number;
 }
@@ -52,8 +52,7 @@ export function eventsRoute(deps: EventsRouteDeps): (req: IncomingMessage, res: 
       const answer = await calls.submit({ organization_id: organizationId, batch: kind === "batch", body });
       send(res, answer.status, answer.body);
     } catch (err) {
-      if (err instanceof HttpStatus) return send(res, err.status, JSON.stringify({ status: err.status, error: err.text }));
-      const { status, body } = toHttpError(err);
+      const { status, body } = errorResponse(err);
       if (status >= 500) deps.logger.error({ err, request_id: requestId }, "request failed");
       send(res, status, JSON.stringify(body));
     } finally {
@@ -67,12 +66,9 @@ export function eventsRoute(deps: EventsRouteDeps): (req: IncomingMessage, res: 
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
     if (PATHS[path] === undefined) return false;
-    const given = req.headers["x-request-id"];
-    const requestId = typeof given === "string" && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
+    const requestId = requestIdOf(req.headers["x-request-id"]);
     res.setHeader("x-request-id", requestId);
-    // what the metrics middleware reads of an express request: the route pattern
-    Object.assign(req, { route: { path }, baseUrl: "" });
-    deps.metrics(req as never, res as never, () => undefined);
+    deps.metrics.track("POST", res, () => path);
     void handle(req, res, path, requestId);
     return true;
   };

@@ -1,15 +1,18 @@
-import { or, type Message } from "../../http/presenting";
+import type { CatalogMessages as M } from "@billing/contracts";
+import { or } from "../../http/presenting";
+
+type Privilege = Pick<M.FeaturePrivilege__Output, "code" | "name" | "value_type" | "select_options">;
 
 /** A privilege's config as Lago shows it: the options of a select, {} for every other type. */
-export const privilegeConfig = (p: Message) => (p.select_options?.length ? { select_options: p.select_options } : {});
+export const privilegeConfig = (p: Privilege) => (p.select_options?.length ? { select_options: p.select_options } : {});
 
 /** Lago's FeaturePrivilegeObject. */
-export function presentPrivilege(p: Message) {
+export function presentPrivilege(p: Privilege) {
   return { code: p.code, name: or(p.name), value_type: p.value_type, config: privilegeConfig(p) };
 }
 
 /** Lago's FeatureObject. */
-export function presentFeature(f: Message) {
+export function presentFeature(f: M.Feature__Output) {
   return {
     code: f.code, name: or(f.name), description: or(f.description), privileges: (f.privileges ?? []).map(presentPrivilege),
     created_at: f.created_at,

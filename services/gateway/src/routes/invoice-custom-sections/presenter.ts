@@ -1,7 +1,8 @@
-import { or, type Message } from "../../http/presenting";
+import type { CatalogMessages as M } from "@billing/contracts";
+import { or } from "../../http/presenting";
 
 /** Lago's InvoiceCustomSectionObject (also the customer's `applicable_invoice_custom_sections[]` items). */
-export function presentInvoiceCustomSection(s: Message) {
+export function presentInvoiceCustomSection(s: M.InvoiceCustomSection__Output) {
   return {
     svc_id: s.svc_id, name: s.name, code: s.code, description: or(s.description), details: or(s.details),
     display_name: or(s.display_name), applied_to_organization: s.applied_to_organization ?? false,

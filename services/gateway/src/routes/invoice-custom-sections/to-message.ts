@@ -1,4 +1,4 @@
-import { presence } from "../../http/presenting";
+import { withNullFields } from "../../http/null-fields";
 import type { InvoiceCustomSectionInput } from "./validators";
 
-export const toInvoiceCustomSectionInputMessage = (input: InvoiceCustomSectionInput) => presence(input);
+export const toInvoiceCustomSectionInputMessage = (input: InvoiceCustomSectionInput) => withNullFields(input);

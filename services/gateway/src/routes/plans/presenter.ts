@@ -1,24 +1,24 @@
+import type { CatalogMessages as M } from "@billing/contracts";
 import { or, presentTax } from "../../http/presenting";
 import { presentPlanEntitlement } from "../entitlements/presenter";
 
-type Message = Record<string, any>;
 
 const parsed = (text: unknown) => (typeof text === "string" && text ? JSON.parse(text) : {});
 
-function presentCharge(c: Message) {
+function presentCharge(c: M.Charge__Output) {
   return {
     svc_id: c.svc_id, svc_billable_metric_id: c.svc_billable_metric_id, billable_metric_code: c.billable_metric_code, code: or(c.code),
     invoice_display_name: or(c.invoice_display_name), created_at: c.created_at, charge_model: c.charge_model,
     pay_in_advance: c.pay_in_advance, invoiceable: c.invoiceable, regroup_paid_fees: or(c.regroup_paid_fees), prorated: c.prorated,
     min_amount_cents: c.min_amount_cents, properties: parsed(c.properties_json),
-    filters: (c.filters ?? []).map((f: Message) => ({
+    filters: (c.filters ?? []).map((f) => ({
       invoice_display_name: or(f.invoice_display_name), properties: parsed(f.properties_json), values: parsed(f.values_json),
     })),
     taxes: (c.taxes ?? []).map(presentTax),
   };
 }
 
-function presentFixedCharge(f: Message) {
+function presentFixedCharge(f: M.FixedCharge__Output) {
   return {
     svc_id: f.svc_id, svc_add_on_id: f.svc_add_on_id, code: f.code ?? f.add_on_code, invoice_display_name: f.invoice_display_name ?? "",
     add_on_code: f.add_on_code, created_at: f.created_at, charge_model: f.charge_model, pay_in_advance: f.pay_in_advance,
@@ -31,8 +31,8 @@ function presentFixedCharge(f: Message) {
  * is sent as null (description, invoice_display_name, trial_period), as Lago's server does, although
  * the OpenAPI document types those keys as non-null.
  */
-export function presentPlan(p: Message) {
-  const mc = p.minimum_commitment as Message | null | undefined;
+export function presentPlan(p: M.Plan__Output) {
+  const mc = p.minimum_commitment;
   return {
     svc_id: p.svc_id, name: p.name, code: p.code, invoice_display_name: or(p.invoice_display_name), description: or(p.description),
     created_at: p.created_at, interval: p.interval, amount_cents: p.amount_cents, amount_currency: p.amount_currency,
@@ -47,11 +47,11 @@ export function presentPlan(p: Message) {
     charges: (p.charges ?? []).map(presentCharge),
     fixed_charges: (p.fixed_charges ?? []).map(presentFixedCharge),
     taxes: (p.taxes ?? []).map(presentTax),
-    usage_thresholds: (p.usage_thresholds ?? []).map((t: Message) => ({
+    usage_thresholds: (p.usage_thresholds ?? []).map((t) => ({
       svc_id: t.svc_id, threshold_display_name: or(t.threshold_display_name), amount_cents: t.amount_cents, recurring: t.recurring,
       created_at: t.created_at, updated_at: t.updated_at,
     })),
-    entitlements: (p.entitlements ?? []).map((e: Message) => ({ entitlement: presentPlanEntitlement(e) })),
+    entitlements: (p.entitlements ?? []).map((e) => ({ entitlement: presentPlanEntitlement(e) })),
     metadata: p.metadata_json ? JSON.parse(p.metadata_json) : null,
   };
 }

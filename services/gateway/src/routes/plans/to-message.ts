@@ -1,4 +1,4 @@
-import { presence } from "../../http/presenting";
+import { withNullFields } from "../../http/null-fields";
 import type { PlanInput } from "./validators";
 
 type Charge = NonNullable<PlanInput["charges"]>[number];
@@ -8,7 +8,7 @@ const json = (value: unknown) => (value === undefined || value === null ? undefi
 
 function chargeMessage(c: Charge) {
   return {
-    ...presence(c, ["properties", "filters", "tax_codes"]),
+    ...withNullFields(c, ["properties", "filters", "tax_codes"]),
     properties_json: json(c.properties),
     filters_set: c.filters !== undefined,
     filters: (c.filters ?? []).map((f) => ({
@@ -21,7 +21,7 @@ function chargeMessage(c: Charge) {
 
 function fixedChargeMessage(c: FixedCharge) {
   return {
-    ...presence(c, ["properties", "tax_codes"]),
+    ...withNullFields(c, ["properties", "tax_codes"]),
     properties_json: json(c.properties),
     tax_codes_set: c.tax_codes !== undefined,
     tax_codes: c.tax_codes ?? [],
@@ -32,7 +32,7 @@ function fixedChargeMessage(c: FixedCharge) {
 export function toPlanInputMessage(input: PlanInput) {
   const mc = input.minimum_commitment;
   return {
-    ...presence(input, ["tax_codes", "usage_thresholds", "charges", "fixed_charges", "metadata", "minimum_commitment"]),
+    ...withNullFields(input, ["tax_codes", "usage_thresholds", "charges", "fixed_charges", "metadata", "minimum_commitment"]),
     tax_codes_set: input.tax_codes !== undefined,
     tax_codes: input.tax_codes ?? [],
     minimum_commitment: mc ? { amount_cents: mc.amount_cents, invoice_display_name: mc.invoice_display_name ?? undefined, tax_codes: mc.tax_codes ?? [] } : undefined,
@@ -48,7 +48,7 @@ export function toPlanInputMessage(input: PlanInput) {
     null_fields: [
       ...(input.minimum_commitment === null ? ["minimum_commitment"] : []),
       ...(input.metadata === null ? ["metadata"] : []),
-      ...presence(input, ["tax_codes", "usage_thresholds", "charges", "fixed_charges", "metadata", "minimum_commitment"]).null_fields,
+      ...withNullFields(input, ["tax_codes", "usage_thresholds", "charges", "fixed_charges", "metadata", "minimum_commitment"]).null_fields,
     ],
   };
 }

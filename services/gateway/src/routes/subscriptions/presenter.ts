@@ -1,8 +1,9 @@
-import { or, type Message } from "../../http/presenting";
+import type { CatalogMessages as M } from "@billing/contracts";
+import { or } from "../../http/presenting";
 import { presentPlan } from "../plans/presenter";
 
 /** Lago's SubscriptionObject (nulls where Lago sends null); `plan` and `applicable_usage_thresholds` when the reply has them. */
-export function presentSubscription(s: Message, options: { withPlan: boolean }) {
+export function presentSubscription(s: M.Subscription__Output, options: { withPlan: boolean }) {
   const view = {
     svc_id: s.svc_id, external_id: s.external_id, svc_customer_id: s.svc_customer_id, external_customer_id: s.external_customer_id,
     billing_time: s.billing_time, name: or(s.name), plan_code: s.plan_code, status: s.status, created_at: s.created_at,
@@ -20,7 +21,7 @@ export function presentSubscription(s: Message, options: { withPlan: boolean }) 
   return {
     ...view,
     plan: presentPlan(s.plan),
-    applicable_usage_thresholds: (s.applicable_usage_thresholds ?? []).map((t: Message) => ({
+    applicable_usage_thresholds: (s.applicable_usage_thresholds ?? []).map((t) => ({
       threshold_display_name: or(t.threshold_display_name), amount_cents: t.amount_cents, recurring: t.recurring,
     })),
   };

@@ -1,27 +1,25 @@
 import { Router, type Request } from "express";
+import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
 import { ctx, organizationId } from "../../http/context";
-import { presentMeta, type Message } from "../../http/presenting";
+import { externalIdKey, pathParam, replied, rpcOptions } from "../../http/rpc-route";
+import { presentMeta } from "../../http/presenting";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
 import { presentSubscription } from "./presenter";
 import { toSubscriptionInputMessage } from "./to-message";
 import { listQuery, statusQuery, subscriptionCreateSchema, subscriptionErrorKey, subscriptionUpdateSchema, terminationQuery } from "./validators";
 
-type Reply = { subscription: Message };
-
 /** /api/v1/subscriptions: validation and shape only; the catalog service decides. */
-export function subscriptionsRouter(subscriptions: RpcClient): Router {
+export function subscriptionsRouter(subscriptions: RpcClient<CatalogRpc["subscriptions"]>): Router {
   const router = Router();
-  const opts = (req: Request) => ({ requestId: ctx(req).requestId });
-  const key = (req: Request) => ({ organization_id: organizationId(req), external_id: req.params.external_id });
   const status = (value: unknown) => parseFields(statusQuery, value ?? undefined, () => "status");
-  const send = (res: { json(body: unknown): void }, reply: Reply, withPlan = true) =>
-    res.json({ subscription: presentSubscription(reply.subscription, { withPlan }) });
+  const send = (res: { json(body: unknown): void }, reply: { subscription: CatalogMessages.Subscription__Output | null }) =>
+    res.json({ subscription: presentSubscription(replied(reply.subscription, "subscription"), { withPlan: true }) });
 
   router.post("/subscriptions", async (req, res) => {
     const input = parseFields(subscriptionCreateSchema, wrapped(req, "subscription"), subscriptionErrorKey);
     const message = { organization_id: organizationId(req), subscription: toSubscriptionInputMessage(input) };
-    send(res, await subscriptions.call<Reply>("CreateSubscription", message, opts(req)));
+    send(res, await subscriptions.call("CreateSubscription", message, rpcOptions(req)));
   });
 
   const list = async (req: Request, res: { json(body: unknown): void }, externalCustomerId?: string) => {
@@ -31,28 +29,28 @@ export function subscriptionsRouter(subscriptions: RpcClient): Router {
       organization_id: organizationId(req), page: pageQuery(req), statuses, plan_code: query.plan_code,
       external_customer_id: externalCustomerId ?? query.external_customer_id,
     };
-    const reply = await subscriptions.call<{ subscriptions: Message[]; meta: Message }>("ListSubscriptions", message, opts(req));
+    const reply = await subscriptions.call("ListSubscriptions", message, rpcOptions(req));
     res.json({ subscriptions: reply.subscriptions.map((s) => presentSubscription(s, { withPlan: false })), meta: presentMeta(reply.meta) });
   };
   router.get("/subscriptions", (req, res) => list(req, res));
-  router.get("/customers/:external_customer_id/subscriptions", (req, res) => list(req, res, req.params.external_customer_id));
+  router.get("/customers/:external_customer_id/subscriptions", (req, res) => list(req, res, pathParam(req, "external_customer_id")));
 
   router.get("/subscriptions/:external_id", async (req, res) => {
-    send(res, await subscriptions.call<Reply>("GetSubscription", { ...key(req), status: status(req.query.status) }, opts(req)));
+    send(res, await subscriptions.call("GetSubscription", { ...externalIdKey(req), status: status(req.query.status) }, rpcOptions(req)));
   });
 
   router.put("/subscriptions/:external_id", async (req, res) => {
     const input = parseFields(subscriptionUpdateSchema, wrapped(req, "subscription"), subscriptionErrorKey);
     // Lago reads `status` from the query or beside `subscription`; we also take it inside.
-    const picked = status(req.query.status ?? (req.body as Message).status ?? input.status);
+    const picked = status(req.query.status ?? (req.body as { status?: unknown }).status ?? input.status);
     if (picked && picked !== "active" && picked !== "pending") parseFields(subscriptionUpdateSchema, { status: picked }, () => "status");
-    const message = { ...key(req), status: picked, subscription: toSubscriptionInputMessage(input) };
-    send(res, await subscriptions.call<Reply>("UpdateSubscription", message, opts(req)));
+    const message = { ...externalIdKey(req), status: picked, subscription: toSubscriptionInputMessage(input) };
+    send(res, await subscriptions.call("UpdateSubscription", message, rpcOptions(req)));
   });
 
   router.delete("/subscriptions/:external_id", async (req, res) => {
     const query = parseFields(terminationQuery, req.query);
-    send(res, await subscriptions.call<Reply>("EndSubscription", { ...key(req), ...query }, opts(req)));
+    send(res, await subscriptions.call("EndSubscription", { ...externalIdKey(req), ...query }, rpcOptions(req)));
   });
 
   return router;

@@ -1,19 +1,19 @@
-import { presence } from "../../http/presenting";
+import { withNullFields } from "../../http/null-fields";
 import type { PlanOverrides, SubscriptionCreate, SubscriptionUpdate } from "./validators";
 
 const json = (value: unknown) => (value === undefined || value === null ? undefined : JSON.stringify(value));
-const optional = (value: unknown) => (value === null ? undefined : value);
+const optional = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
 
 function overridesMessage(o: PlanOverrides | null | undefined) {
   if (!o) return undefined;
   const mc = o.minimum_commitment;
   return {
-    ...presence(o, ["tax_codes", "charges", "minimum_commitment", "usage_thresholds"]),
+    ...withNullFields(o, ["tax_codes", "charges", "minimum_commitment", "usage_thresholds"]),
     tax_codes_set: o.tax_codes !== undefined,
     tax_codes: o.tax_codes ?? [],
     charges_set: o.charges !== undefined,
     charges: (o.charges ?? []).map((c) => ({
-      ...presence(c, ["billable_metric_id", "properties", "filters", "tax_codes"]),
+      ...withNullFields(c, ["billable_metric_id", "properties", "filters", "tax_codes"]),
       properties_json: json(c.properties),
       filters_set: c.filters !== undefined && c.filters !== null,
       filters: (c.filters ?? []).map((f) => ({
@@ -33,5 +33,5 @@ function overridesMessage(o: PlanOverrides | null | undefined) {
 /** The proto SubscriptionInput (absent = not sent, null_fields = sent as null). */
 export function toSubscriptionInputMessage(input: Partial<SubscriptionCreate> & Partial<SubscriptionUpdate>) {
   const { plan_overrides, status: _status, ...fields } = input;
-  return { ...presence(fields), plan_overrides: overridesMessage(plan_overrides) };
+  return { ...withNullFields(fields), plan_overrides: overridesMessage(plan_overrides) };
 }

@@ -1,4 +1,4 @@
-import { presence } from "../../http/presenting";
+import { withNullFields } from "../../http/null-fields";
 import type { TaxInput } from "./validators";
 
-export const toTaxInputMessage = (input: TaxInput) => presence(input);
+export const toTaxInputMessage = (input: TaxInput) => withNullFields(input);

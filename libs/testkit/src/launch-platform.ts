@@ -1,3 +1,7 @@
+/**
+ * Starts the whole platform as processes (the six services and the gateway), on given or free
+ * ports: `npm start` (scripts/start-platform.mjs), the end-to-end tests and the benchmarks use it.
+ */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import { join } from "node:path";

@@ -1,9 +1,9 @@
 import { AppError } from "@billing/errors";
-import type { RpcClient } from "@billing/grpc";
+import type { UsageClient } from "../../clients";
 import { topLevelKey } from "../../http/fields";
 import { parseFields, wrappedIn } from "../../http/validation";
-import { estimatedFeesBody } from "./estimate-presenter";
-import { estimateEventSchema } from "./estimate-validators";
+import { estimatedFeesBody } from "./presenter";
+import { estimateEventSchema } from "./validators";
 
 /** A JSON body: invalid JSON, or a NUL character (a JSON string can only carry one escaped), is Lago's bare 400. */
 function parseJson(body: Buffer): unknown {
@@ -16,9 +16,9 @@ function parseJson(body: Buffer): unknown {
 }
 
 /** POST /api/v1/events/estimate_fees: validation and shape only; the usage service prices. */
-export async function estimateFees(usage: RpcClient, organizationId: string, body: Buffer, requestId: string): Promise<string> {
+export async function estimateFees(usage: UsageClient, organizationId: string, body: Buffer, requestId: string): Promise<string> {
   const input = parseFields(estimateEventSchema, wrappedIn(parseJson(body), "event"), topLevelKey);
-  const reply = await usage.call<{ fees_json: string }>(
+  const reply = await usage.call(
     "EstimateFees",
     {
       organization_id: organizationId,
