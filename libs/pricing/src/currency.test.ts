@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { currencyExponent, shiftedDecimalString, roundedMinorUnits, toCents } from "./currency";
+import { centsNumber, currencyExponent, fromCents, roundCents, shiftedDecimalString, roundedMinorUnits, toCents } from "./currency";
 import { minorUnits, splitPlain } from "./plain-decimal";
 import { Decimal, decimalString } from "./decimal";
 
@@ -30,6 +30,18 @@ describe("currencies", () => {
     ["0.0049", "USD", "0"],
   ])("rounds %s %s half away from zero to %s minor units", (amount, currency, cents) => {
     expect(toCents(amount, currency).toString()).toBe(cents);
+  });
+
+  it("never gives negative zero cents (moved from the former libs/money)", () => {
+    expect(Object.is(centsNumber(toCents("-0.001", "USD")), 0)).toBe(true);
+  });
+
+  it("converts cents back to exact major units at the currency's exponent, and rounds precise cents half away from zero", () => {
+    expect(fromCents(1235, "USD").toString()).toBe("12.35");
+    expect(fromCents(1235, "JPY").toString()).toBe("1235");
+    expect(fromCents(1235, "KWD").toString()).toBe("1.235");
+    expect(roundCents("10.5").toNumber()).toBe(11);
+    expect(roundCents("-10.5").toNumber()).toBe(-11);
   });
 
   it("has string-based fast paths equal to decimal arithmetic", () => {

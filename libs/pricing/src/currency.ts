@@ -52,7 +52,8 @@ export function roundCents(cents: DecimalLike): Decimal {
 
 /** A whole, JSON-safe number of cents. */
 export function centsNumber(cents: DecimalLike): number {
-  return roundCents(cents).toNumber();
+  const n = roundCents(cents).toNumber();
+  return n === 0 ? 0 : n; // never -0 (a refund of -0.001 rounds to no cents, not "minus no cents")
 }
 
 /** round(amount, exponent) × 10^exponent as a JS integer (half away from zero). */
