@@ -6,6 +6,8 @@ export interface E2E {
   mongoUrl: string;
   natsUrl: string;
   organization(name: string): { organization_id: string; api_key: string };
+  /** A sandbox organization whose time stands still at `frozenTime` until its test clock advances. */
+  sandbox(name: string, frozenTime: string): { organization_id: string; api_key: string };
   stop(): Promise<void>;
 }
 
@@ -19,6 +21,7 @@ export async function startE2E(label: string, env?: Record<string, string>): Pro
     mongoUrl,
     natsUrl,
     organization: (name) => createOrganization({ name, mongoUrl, dbName: `${prefix}_customer` }),
+    sandbox: (name, frozenTime) => createOrganization({ name, mongoUrl, dbName: `${prefix}_customer`, frozenTime }),
     stop: async () => {
       await platform.stop();
       await dropDatabases(mongoUrl, BACKEND_SERVICES.map((s) => `${prefix}_${s}`));

@@ -4,3 +4,4 @@ export * from "./connection";
 export * from "./publish";
 export * from "./consumer";
 export * from "./outbox";
+export * from "./derived-id";

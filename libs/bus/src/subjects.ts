@@ -20,6 +20,11 @@ export const Subjects = {
   usage: {
     eventIngested: "billing.usage.event.ingested",
   },
+  invoicing: {
+    invoiceCreated: "billing.invoicing.invoice.created",
+    invoiceDrafted: "billing.invoicing.invoice.drafted",
+    invoiceFinalized: "billing.invoicing.invoice.finalized",
+  },
 } as const;
 
 /** One stream per producing service, holding all of its subjects. */

@@ -10,6 +10,7 @@ import type { PlanServiceDefinition } from "./generated/billing/catalog/v1/PlanS
 import type { SubscriptionServiceDefinition } from "./generated/billing/catalog/v1/SubscriptionService";
 import type { TaxServiceDefinition } from "./generated/billing/catalog/v1/TaxService";
 import type { ScheduledWorkServiceDefinition } from "./generated/billing/common/v1/ScheduledWorkService";
+import type { InvoiceServiceDefinition } from "./generated/billing/invoicing/v1/InvoiceService";
 import type { CustomerServiceDefinition } from "./generated/billing/customer/v1/CustomerService";
 import type { ChargeUsageServiceDefinition } from "./generated/billing/usage/v1/ChargeUsageService";
 import type { UsageServiceDefinition } from "./generated/billing/usage/v1/UsageService";
@@ -36,6 +37,7 @@ export const Rpc = {
     entitlements: catalog<EntitlementServiceDefinition>("entitlements.proto", "EntitlementService"),
   },
   usage: serviceRef<UsageServiceDefinition>("billing/usage/v1/usage.proto", "billing.usage.v1.UsageService"),
+  invoicing: serviceRef<InvoiceServiceDefinition>("billing/invoicing/v1/invoicing.proto", "billing.invoicing.v1.InvoiceService"),
   /** Usage priced for billing, in batches (served by the usage service, at its address). */
   chargeUsage: serviceRef<ChargeUsageServiceDefinition>("billing/usage/v1/charge_usage.proto", "billing.usage.v1.ChargeUsageService"),
   /** Served by every backend service with time-driven work, at its own address (test clocks drive it). */
@@ -44,6 +46,7 @@ export const Rpc = {
 
 export type ScheduledWorkRpc = ScheduledWorkServiceDefinition;
 export type ChargeUsageRpc = ChargeUsageServiceDefinition;
+export type InvoicingRpc = InvoiceServiceDefinition;
 
 export type CustomerRpc = CustomerServiceDefinition;
 export type UsageRpc = UsageServiceDefinition;

@@ -70,7 +70,7 @@ export {
   type PlanTerms,
   type InvoicingReason,
 } from "./periods/invoice-periods";
-export { invoiceIssuingDates, paymentDueDate, type IssuingDateInput, type IssuingDates } from "./periods/issuing-date";
+export { invoiceIssuingDates, paymentDueDate, type IssuingDateInput, type IssuingDates, type IssuingDateAnchor, type IssuingDateAdjustment } from "./periods/issuing-date";
 
 // Invoice math
 export type {

@@ -16,6 +16,7 @@ import { entitlementHandlers } from "./grpc/entitlement-handlers";
 import { featureHandlers } from "./grpc/feature-handlers";
 import { invoiceCustomSectionHandlers } from "./grpc/invoice-custom-section-handlers";
 import { planHandlers } from "./grpc/plan-handlers";
+import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
 import { subscriptionHandlers } from "./grpc/subscription-handlers";
 import { taxHandlers } from "./grpc/tax-handlers";
 import { grpcCustomerDirectory, type CustomerDirectory } from "./peers/customer-directory";
@@ -88,6 +89,7 @@ export function catalogBindings(deps: CatalogDeps): ServiceBinding[] {
     bind(Rpc.catalog.features, featureHandlers(deps)),
     bind(Rpc.catalog.entitlements, entitlementHandlers(deps)),
     bind(Rpc.catalog.invoiceCustomSections, invoiceCustomSectionHandlers(deps)),
+    bind(Rpc.scheduledWork, scheduledWorkHandlers(deps)),
   ];
 }
 

@@ -11,6 +11,8 @@ import { billingEntityHandlers } from "./grpc/billing-entity-handlers";
 import { customerHandlers } from "./grpc/customer-handlers";
 import { organizationHandlers } from "./grpc/organization-handlers";
 import { grpcCatalog, type Catalog } from "./peers/catalog";
+import { grpcScheduledWork, type ScheduledWorkPeer } from "./peers/scheduled-work";
+import { TestClockDriver } from "./schedule/test-clock-driver";
 import { CustomerRepository } from "./persistence/customer-repository";
 import { registerModels, type Models } from "./persistence/models";
 import { OrganizationRepository } from "./persistence/organization-repository";
@@ -29,7 +31,10 @@ export interface CustomerWiring {
  * initialised), the use cases' dependencies and the gRPC handlers; the service and its
  * integration tests wire it the same way.
  */
-export function wireCustomer(connection: Connection, parts: { bus: Bus; clock: Clock; catalog: Catalog; logger: Logger }): CustomerWiring {
+export function wireCustomer(
+  connection: Connection,
+  parts: { bus: Bus; clock: Clock; catalog: Catalog; logger: Logger; scheduledWork?: ScheduledWorkPeer[]; testClocks?: TestClockDriver },
+): CustomerWiring {
   const models = registerModels(connection);
   const customers = new CustomerRepository(models);
   const outbox = customers.outbox();
@@ -38,6 +43,8 @@ export function wireCustomer(connection: Connection, parts: { bus: Bus; clock: C
     organizations: new OrganizationRepository(models),
     clock: parts.clock,
     catalog: parts.catalog,
+    scheduledWork: parts.scheduledWork ?? [],
+    testClocks: parts.testClocks ?? { drive: () => undefined },
     publish: (customerId, event) => publishFromOutbox(parts.bus, outbox, customerId, event, parts.logger),
   };
   const handlers: Handlers<CustomerRpc> = { ...organizationHandlers(deps), ...customerHandlers(deps), ...billingEntityHandlers(deps) };
@@ -50,13 +57,19 @@ export const customerService = defineService({
   config: customerConfigSchema,
   wire: async ({ config, connection, bus, clock, logger }) => {
     const catalog = grpcCatalog(peerAddress(config, "catalog"));
-    const { handlers, outboxes } = wireCustomer(connection, { bus, clock, catalog, logger });
+    const scheduledWork = config.TEST_CLOCK_PEERS.map((peer) => grpcScheduledWork(peer, peerAddress(config, peer)));
+    const testClocks = new TestClockDriver(logger.child({ part: "test-clocks" }));
+    const { handlers, outboxes, deps } = wireCustomer(connection, { bus, clock, catalog, logger, scheduledWork, testClocks });
     const relay = startOutboxRelay(bus, outboxes, logger);
+    testClocks.start(deps);
+    void testClocks.resume().catch((err) => logger.error({ err }, "could not resume advancing test clocks"));
     return {
       bindings: [bind(Rpc.customer, handlers)],
       onStop: async () => {
+        await testClocks.stop();
         relay.stop();
         catalog.close();
+        for (const peer of scheduledWork) peer.close();
       },
     };
   },

@@ -17,10 +17,12 @@ import { eventsRoute } from "./routes/events/route";
 import { entitlementsRouter } from "./routes/entitlements/route";
 import { featuresRouter } from "./routes/features/route";
 import { healthRouter } from "./routes/health";
+import { invoicesRouter } from "./routes/invoices/route";
 import { invoiceCustomSectionsRouter } from "./routes/invoice-custom-sections/route";
 import { plansRouter } from "./routes/plans/route";
 import { subscriptionsRouter } from "./routes/subscriptions/route";
 import { taxesRouter } from "./routes/taxes/route";
+import { testClockRouter } from "./routes/test-clock/route";
 
 /** Rejects NUL characters anywhere in a JSON body (they break logs, indexes and downstream stores). */
 function noNul(_key: string, value: unknown): unknown {
@@ -83,6 +85,8 @@ function createApp(
   api.use(invoiceCustomSectionsRouter(clients.catalog.invoiceCustomSections));
   api.use(featuresRouter(clients.catalog.features));
   api.use(entitlementsRouter(clients.catalog.entitlements));
+  api.use(testClockRouter(clients.customer));
+  api.use(invoicesRouter(clients.invoicing));
   app.use("/api/v1", api);
 
   app.use(notFound);

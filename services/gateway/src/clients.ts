@@ -22,6 +22,7 @@ export function createClients(config: GatewayConfig) {
     customer: new RpcClient(Rpc.customer, addresses.customer, deadline),
     catalog: catalogClients(addresses.catalog, deadline),
     usage: new RpcClient(Rpc.usage, addresses.usage, deadline),
+    invoicing: new RpcClient(Rpc.invoicing, addresses.invoicing, deadline),
   };
 }
 

@@ -1,6 +1,13 @@
 import { z } from "zod";
 
-/** The invoicing service's own settings (the shared ones are parsed beside them by @billing/runtime). None yet. */
-export const invoicingConfigSchema = z.object({});
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+/** The invoicing service's own settings (the shared ones are parsed beside them by @billing/runtime). */
+export const invoicingConfigSchema = z.object({
+  /** Several platforms sharing one NATS: each has its own durable consumers. */
+  DURABLE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default("billing"),
+  /** How often (real time) ordinary organizations' due invoices and grace periods are looked for. */
+  BILLING_SCHEDULER_MS: int(1000, 10),
+});
 
 export type InvoicingConfig = z.infer<typeof invoicingConfigSchema>;

@@ -9,6 +9,7 @@ import { usageConfigSchema, type UsageConfig } from "./config";
 import type { CatalogCopies } from "./domain/read-copies";
 import type { UsageReader } from "./domain/usage-event";
 import { startReadCopies } from "./events/catalog-copies/start-read-copies";
+import { chargeUsageHandlers } from "./grpc/charge-usage-handlers";
 import { estimateHandlers } from "./grpc/estimate-handlers";
 import { usageHandlers } from "./grpc/usage-handlers";
 import { createCollections, usageCollections } from "./persistence/collections";
@@ -29,6 +30,8 @@ import { LocalBatches } from "./use-cases/store/local-batches";
 export interface UsageParts {
   handlers: ReturnType<typeof usageHandlers>;
   reader: UsageReader;
+  /** Resolves once every event the ingest stream acknowledged before the call is stored. */
+  storedThroughNow(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -114,6 +117,7 @@ export async function wireUsage(ctx: {
   return {
     handlers,
     reader,
+    storedThroughNow: async () => applier.appliedThrough(await lastSequence(bus.jsm, stream, subject)),
     stop: async () => {
       await sweep.stop();
       await applier.stop();
@@ -133,6 +137,8 @@ export const usageService = defineService({
     const usage: UsageReader = new CachedUsageReader(stored.reader, { ttlMs: config.ESTIMATE_USAGE_CACHE_MS, maxEntries: 10_000 });
     const bindings: ServiceBinding[] = [
       bind(Rpc.usage, { ...stored.handlers, ...estimateHandlers({ copies: readCopies.copies, usage, clock }) }),
+      // billing reads stored usage itself, never the estimates' cache
+      bind(Rpc.chargeUsage, chargeUsageHandlers({ copies: readCopies.copies, usage: stored.reader, storedThroughNow: stored.storedThroughNow })),
     ];
     return {
       bindings,

@@ -16,9 +16,19 @@ export const customerView = z.object({
   net_payment_term: maybe(z.number().int()),
   finalize_zero_amount_invoice: maybe(text),
   taxes: z.array(taxView).default([]),
+  billing_configuration: z
+    .object({
+      invoice_grace_period: maybe(z.number().int()),
+      subscription_invoice_issuing_date_anchor: maybe(text),
+      subscription_invoice_issuing_date_adjustment: maybe(text),
+    })
+    .nullish()
+    .transform((v) => v ?? { invoice_grace_period: null, subscription_invoice_issuing_date_anchor: null, subscription_invoice_issuing_date_adjustment: null }),
   created_at: instant,
   updated_at: instant,
   deleted_at: maybe(instant),
 });
 /** billing.customer.customer.created|updated|deleted: the customer's whole public view. */
 export const customerEventData = z.object({ customer: customerView });
+
+export type CustomerViewData = z.output<typeof customerView>;

@@ -2,6 +2,7 @@ import { makeEnvelope, PoisonMessage, Subjects, type Envelope } from "@billing/b
 import type { z } from "zod";
 import { billableMetricEventData, planEventData, subscriptionEventData } from "./catalog";
 import { customerEventData } from "./customer";
+import { invoiceEventData } from "./invoicing";
 import { eventIngestedData } from "./usage";
 
 const C = Subjects.catalog;
@@ -22,6 +23,9 @@ export const EventSchemas = {
   [C.billableMetricUpdated]: billableMetricEventData,
   [C.billableMetricDeleted]: billableMetricEventData,
   [Subjects.usage.eventIngested]: eventIngestedData,
+  [Subjects.invoicing.invoiceCreated]: invoiceEventData,
+  [Subjects.invoicing.invoiceDrafted]: invoiceEventData,
+  [Subjects.invoicing.invoiceFinalized]: invoiceEventData,
 } as const;
 
 export type Subject = keyof typeof EventSchemas;
@@ -63,3 +67,4 @@ export function eventData<S extends Subject>(envelope: Envelope & { type: S }): 
 export * from "./catalog";
 export * from "./customer";
 export * from "./usage";
+export * from "./invoicing";

@@ -15,7 +15,7 @@ const subscriptionSchema = new Schema(
     subscription_at: Date, started_at: Date, initial_started_at: Date, ending_at: Date, terminated_at: Date, canceled_at: Date,
     activation_at: Date, previous_subscription_id: String, previous_plan_code: String, next_subscription_id: String,
     next_plan_code: String, downgrade_plan_date: String, on_termination_credit_note: String, on_termination_invoice: String,
-    timezone: String, created_at: Date, updated_at: Date,
+    timezone: String, sandbox: Boolean, created_at: Date, updated_at: Date,
     outbox: [Schema.Types.Mixed],
   },
   { versionKey: false, minimize: false, collection: "subscriptions" },
@@ -23,8 +23,11 @@ const subscriptionSchema = new Schema(
 subscriptionSchema.index({ organization_id: 1, slot: 1 }, { unique: true });
 subscriptionSchema.index({ organization_id: 1, external_id: 1, status: 1, created_at: -1 });
 subscriptionSchema.index({ organization_id: 1, status: 1, created_at: -1, _id: -1 });
+// the schedulers' due lists: ordinary organizations (sandbox ≠ true) and one sandbox organization
 subscriptionSchema.index({ status: 1, activation_at: 1 });
 subscriptionSchema.index({ status: 1, ending_at: 1 });
+subscriptionSchema.index({ organization_id: 1, status: 1, activation_at: 1 });
+subscriptionSchema.index({ organization_id: 1, status: 1, ending_at: 1 });
 
 export function registerSubscriptionModel(connection: Connection) {
   return connection.model("Subscription", subscriptionSchema);

@@ -18,6 +18,12 @@ const toDomain = ({ _id, slot: _slot, outbox: _outbox, ...rest }: Doc): Subscrip
 const toDoc = ({ id, ...rest }: Subscription) => ({ ...rest, _id: id, slot: slotOf({ id, ...rest }) });
 const NO_OUTBOX = { outbox: 0 };
 
+/** Whose due work a pass takes: every ordinary organization's (default), or one sandbox organization's. */
+export interface DueScope {
+  organizationId?: string;
+}
+const scopeFilter = (scope: DueScope) => (scope.organizationId ? { organization_id: scope.organizationId } : { sandbox: { $ne: true } });
+
 /** Every subscription query is scoped to an organization, except the scheduler's due lists. */
 export class SubscriptionRepository {
   constructor(private readonly model: Model<any>) {}
@@ -51,16 +57,30 @@ export class SubscriptionRepository {
     return { items: docs.map(toDomain), total };
   }
 
-  /** Pending subscriptions whose activation time has come, every organization. */
-  async duePending(now: Date, limit: number): Promise<Subscription[]> {
-    const docs = await this.model.find({ status: "pending", activation_at: { $lte: now } }, NO_OUTBOX).sort({ activation_at: 1 }).limit(limit).lean<Doc[]>();
+  /** Pending subscriptions whose activation time has come: every ordinary organization's, or one sandbox organization's. */
+  async duePending(now: Date, limit: number, scope: DueScope = {}): Promise<Subscription[]> {
+    const docs = await this.model.find({ status: "pending", activation_at: { $lte: now }, ...scopeFilter(scope) }, NO_OUTBOX)
+      .sort({ activation_at: 1 }).limit(limit).lean<Doc[]>();
     return docs.map(toDomain);
   }
 
-  /** Active subscriptions whose ending_at has passed, every organization. */
-  async dueEnding(now: Date, limit: number): Promise<Subscription[]> {
-    const docs = await this.model.find({ status: "active", ending_at: { $lte: now } }, NO_OUTBOX).sort({ ending_at: 1 }).limit(limit).lean<Doc[]>();
+  /** Active subscriptions whose ending_at has passed, in the same scope. */
+  async dueEnding(now: Date, limit: number, scope: DueScope = {}): Promise<Subscription[]> {
+    const docs = await this.model.find({ status: "active", ending_at: { $lte: now }, ...scopeFilter(scope) }, NO_OUTBOX)
+      .sort({ ending_at: 1 }).limit(limit).lean<Doc[]>();
     return docs.map(toDomain);
+  }
+
+  /** The organization's first activation or ending strictly after `after`, if any. */
+  async nextDue(organizationId: string, after: Date): Promise<Date | null> {
+    const [pending, ending] = await Promise.all([
+      this.model.findOne({ organization_id: organizationId, status: "pending", activation_at: { $gt: after } }, { activation_at: 1 })
+        .sort({ activation_at: 1 }).lean<{ activation_at: Date }>(),
+      this.model.findOne({ organization_id: organizationId, status: "active", ending_at: { $gt: after } }, { ending_at: 1 })
+        .sort({ ending_at: 1 }).lean<{ ending_at: Date }>(),
+    ]);
+    const times = [pending?.activation_at, ending?.ending_at].filter((d): d is Date => d instanceof Date);
+    return times.length ? new Date(Math.min(...times.map((d) => d.getTime()))) : null;
   }
 
   async insert(subscription: Subscription, event?: Envelope): Promise<SubscriptionWrite> {

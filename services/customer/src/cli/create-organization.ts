@@ -9,16 +9,24 @@ import { OrganizationRepository } from "../persistence/organization-repository";
 import { createOrganization } from "../use-cases/organizations/create-organization";
 
 /**
- * npm run org:create -- --name <name> [--api-key <key>] [--json]
- * Creates an organization with its default billing entity and prints its API key.
+ * npm run org:create -- --name <name> [--api-key <key>] [--sandbox [--frozen-time <ISO 8601>]] [--json]
+ * Creates an organization with its default billing entity and prints its API key. A sandbox
+ * organization's time stands still (at --frozen-time, default now) until its test clock is advanced.
  * With --api-key, an organization that already has that key is reused.
  */
 async function main() {
-  const { values } = parseArgs({ options: { name: { type: "string" }, "api-key": { type: "string" }, json: { type: "boolean" } } });
-  if (!values.name) {
-    console.error("usage: npm run org:create -- --name <name> [--api-key <key>] [--json]");
+  const { values } = parseArgs({
+    options: {
+      name: { type: "string" }, "api-key": { type: "string" }, json: { type: "boolean" },
+      sandbox: { type: "boolean" }, "frozen-time": { type: "string" },
+    },
+  });
+  const frozenTime = values["frozen-time"] ? new Date(values["frozen-time"]) : undefined;
+  if (!values.name || (frozenTime && Number.isNaN(frozenTime.getTime())) || (frozenTime && !values.sandbox)) {
+    console.error("usage: npm run org:create -- --name <name> [--api-key <key>] [--sandbox [--frozen-time <ISO 8601>]] [--json]");
     process.exit(2);
   }
+  const sandbox = values.sandbox ? { frozenTime: frozenTime ?? new Date() } : undefined;
   // the service's own configuration (MONGO_URL, MONGO_DB: billing_customer by default)
   const config = parseServiceConfig("customer", customerConfigSchema);
   const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB });
@@ -30,12 +38,14 @@ async function main() {
     const existing = requested ? await organizations.findByKeyHash(hashApiKey(requested)) : null;
     const result = existing
       ? { organization: existing, apiKey: requested! }
-      : await createOrganization({ organizations, clock: systemClock }, { name: values.name, apiKey: requested });
+      : await createOrganization({ organizations, clock: systemClock }, { name: values.name, apiKey: requested, sandbox });
     if (values.json) {
-      console.log(JSON.stringify({ organization_id: result.organization.id, name: result.organization.name, api_key: result.apiKey }));
+      const clock = result.organization.test_clock ? { frozen_time: result.organization.test_clock.frozen_time.toISOString() } : {};
+      console.log(JSON.stringify({ organization_id: result.organization.id, name: result.organization.name, api_key: result.apiKey, ...clock }));
     } else {
       console.log(`organization: ${result.organization.name} (${result.organization.id})${existing ? " [existing]" : ""}`);
       console.log(`api key:      ${result.apiKey}`);
+      if (result.organization.test_clock) console.log(`test clock:   sandbox, frozen at ${result.organization.test_clock.frozen_time.toISOString()}`);
     }
   } finally {
     await connection.close();

@@ -78,6 +78,18 @@ export interface Organization {
   name: string;
   document_number_prefix: string;
   created_at: Date;
+  /** A sandbox organization's test clock; null for an ordinary organization (system clock). */
+  test_clock?: TestClock | null;
+}
+
+/**
+ * A sandbox organization's time: it stands still at `frozen_time` until told to move. While
+ * `advancing`, it steps towards `target` through every instant at which some service has work due.
+ */
+export interface TestClock {
+  frozen_time: Date;
+  status: "ready" | "advancing";
+  target: Date | null;
 }
 
 export interface BillingEntity {

@@ -45,9 +45,14 @@ customerSchema.index({ organization_id: 1, live_key: 1 }, { unique: true });
 customerSchema.index({ organization_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 
 const organizationSchema = new Schema(
-  { _id: String, name: String, document_number_prefix: String, created_at: Date },
+  {
+    _id: String, name: String, document_number_prefix: String, created_at: Date,
+    test_clock: { type: { _id: false, frozen_time: Date, status: String, target: Date }, default: null },
+  },
   { versionKey: false, collection: "organizations" },
 );
+// clocks left advancing by a stop, resumed at start (a natural query; rare documents)
+organizationSchema.index({ "test_clock.status": 1 });
 
 const apiKeySchema = new Schema(
   { _id: String, organization_id: String, key_hash: String, created_at: Date },

@@ -36,6 +36,39 @@ export class OrganizationRepository {
     return doc ? fromDoc(doc) : null;
   }
 
+  /** ready → advancing towards `to`, only from a time before it; null when the clock is not in that state. */
+  async beginAdvance(id: string, to: Date): Promise<Organization | null> {
+    const doc = await this.models.organizations.findOneAndUpdate(
+      { _id: id, "test_clock.status": "ready", "test_clock.frozen_time": { $lt: to } },
+      { $set: { "test_clock.status": "advancing", "test_clock.target": to } },
+      { new: true },
+    ).lean<WithMongoId<Organization>>();
+    return doc ? fromDoc(doc) : null;
+  }
+
+  /** One step of an advance: from `from` (the time every service has run up to) to `to`. */
+  async stepTestClock(id: string, from: Date, to: Date): Promise<boolean> {
+    const result = await this.models.organizations.updateOne(
+      { _id: id, "test_clock.status": "advancing", "test_clock.frozen_time": from },
+      { $set: { "test_clock.frozen_time": to } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /** The advance has reached its target: ready again. */
+  async finishAdvance(id: string, target: Date): Promise<void> {
+    await this.models.organizations.updateOne(
+      { _id: id, "test_clock.status": "advancing", "test_clock.frozen_time": target },
+      { $set: { "test_clock.status": "ready", "test_clock.target": null } },
+    );
+  }
+
+  /** Organizations whose clock is advancing (a stop interrupted them, or another replica drives them). */
+  async listAdvancing(): Promise<Organization[]> {
+    const docs = await this.models.organizations.find({ "test_clock.status": "advancing" }).lean<Array<WithMongoId<Organization>>>();
+    return docs.map((d) => fromDoc<Organization>(d));
+  }
+
   async findBillingEntity(organizationId: string, code: string): Promise<BillingEntity | null> {
     const doc = await this.models.billingEntities.findOne({ organization_id: organizationId, code }).lean<WithMongoId<BillingEntity>>();
     return doc ? fromDoc(doc) : null;

@@ -1,19 +1,9 @@
-import { createHash } from "node:crypto";
-import { envelopeSchema, Subjects } from "@billing/bus";
+import { derivedUuid, envelopeSchema, Subjects } from "@billing/bus";
 import type { IngestRecord } from "../domain/stored-event";
 
 /** Events per envelope: keeps each well under NATS's default 1 MB max_payload. */
 const PER_ENVELOPE = 1000;
 const EVENTS = '"__EVENTS__"';
-
-/** A UUID (version 5 layout) derived from a name: a redelivered batch yields the same envelope ids. */
-export function derivedUuid(name: string): string {
-  const h = createHash("sha1").update(name).digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const x = h.subarray(0, 16).toString("hex");
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
-}
 
 export interface IngestedEnvelope {
   id: string;

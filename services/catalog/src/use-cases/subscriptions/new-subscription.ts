@@ -1,3 +1,4 @@
+import { frozenTime } from "@billing/clock";
 import { randomUUID } from "node:crypto";
 import type { Subscription } from "../../domain/subscription";
 import type { Plan } from "../../domain/types";
@@ -47,6 +48,7 @@ export function newSubscription(f: NewSubscriptionFields): Subscription {
     // Lago credits the unused part of an in-advance plan on termination; arrears plans have nothing to credit.
     on_termination_credit_note: f.billed.pay_in_advance ? "credit" : null,
     on_termination_invoice: "generate",
+    sandbox: frozenTime() !== undefined,
     timezone: f.customer.timezone,
     created_at: f.now,
     updated_at: f.now,

@@ -35,12 +35,15 @@ function defaultBillingEntity(organization: Organization): BillingEntity {
 /** Creates an organization with its default billing entity and one API key (given, or generated). */
 export async function createOrganization(
   deps: Pick<CustomerDeps, "organizations" | "clock">,
-  input: { name: string; apiKey?: string },
+  input: { name: string; apiKey?: string; sandbox?: { frozenTime: Date } },
 ): Promise<{ organization: Organization; apiKey: string }> {
   const name = input.name.trim();
   if (!name) throw AppError.validation({ name: ["value_is_mandatory"] });
   const id = randomUUID();
-  const organization: Organization = { id, name, document_number_prefix: documentNumberPrefix(name, id), created_at: deps.clock.now() };
+  const test_clock = input.sandbox ? { frozen_time: input.sandbox.frozenTime, status: "ready" as const, target: null } : null;
+  // a sandbox organization is born at its clock's time
+  const created_at = input.sandbox ? input.sandbox.frozenTime : deps.clock.now();
+  const organization: Organization = { id, name, document_number_prefix: documentNumberPrefix(name, id), created_at, test_clock };
   const apiKey = input.apiKey ?? generateApiKey();
   await deps.organizations.create(organization, hashApiKey(apiKey), randomUUID(), defaultBillingEntity(organization));
   return { organization, apiKey };

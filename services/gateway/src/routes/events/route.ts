@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { UsageClient } from "../../clients";
+import { atFrozenTime } from "@billing/clock";
 import type { Logger } from "@billing/logger";
 import { errorResponse } from "../../http/error-response";
 import { requestIdOf } from "../../http/request-id";
@@ -45,11 +46,16 @@ export function eventsRoute(deps: EventsRouteDeps): (req: IncomingMessage, res: 
   const handle = async (req: IncomingMessage, res: ServerResponse, path: string, requestId: string) => {
     const started = performance.now();
     try {
-      const organizationId = await deps.resolveApiKey(req.headers.authorization, requestId);
+      const caller = await deps.resolveApiKey(req.headers.authorization, requestId);
       const body = await readBody(req, limit);
       const kind = PATHS[path]!;
-      if (kind === "estimate") return send(res, 200, await estimateFees(deps.usage, organizationId, body, requestId));
-      const answer = await calls.submit({ organization_id: organizationId, batch: kind === "batch", body });
+      if (kind === "estimate") {
+        const estimate = () => estimateFees(deps.usage, caller.organizationId, body, requestId);
+        return send(res, 200, await (caller.frozenTime ? atFrozenTime(caller.frozenTime, estimate) : estimate()));
+      }
+      // requests share IngestHttp calls across organizations: a sandbox one's time travels in its own request
+      const frozen = caller.frozenTime ? { frozen_time: caller.frozenTime.toISOString() } : {};
+      const answer = await calls.submit({ organization_id: caller.organizationId, batch: kind === "batch", body, ...frozen });
       send(res, answer.status, answer.body);
     } catch (err) {
       const { status, body } = errorResponse(err);

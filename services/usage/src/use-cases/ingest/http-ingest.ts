@@ -1,4 +1,5 @@
 import { AppError, toHttpError, type ErrorDetails } from "@billing/errors";
+import { atFrozenTime } from "@billing/clock";
 import type { UsageMessages } from "@billing/contracts";
 import type { Logger } from "@billing/logger";
 import { validateEvent, type ValidEvent } from "../../domain/event-validation";
@@ -70,7 +71,9 @@ function unindexed(err: unknown): unknown {
  */
 export async function answerHttpIngest(deps: IngestDeps, request: HttpIngest, logger: Logger): Promise<HttpAnswer> {
   try {
-    const { texts } = await ingestEvents(deps, request.organization_id, bodyEvents(request));
+    // a sandbox organization's request runs at its test clock's time (events without a timestamp get it)
+    const ingest = () => ingestEvents(deps, request.organization_id, bodyEvents(request));
+    const { texts } = await (request.frozen_time ? atFrozenTime(new Date(request.frozen_time), ingest) : ingest());
     return { status: 200, body: Buffer.from(request.batch ? `{"events":[${texts.join(",")}]}` : `{"event":${texts[0]}}`) };
   } catch (err) {
     const { status, body } = toHttpError(request.batch ? err : unindexed(err));

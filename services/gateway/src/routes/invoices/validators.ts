@@ -1,0 +1,15 @@
+import { z } from "zod";
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "invalid_date");
+
+/** GET /invoices filters (Lago's names; a single value or the first of a `[]` list). */
+export const invoiceListQuery = z.object({
+  external_customer_id: z.string().optional(),
+  status: z.enum(["draft", "finalized", "voided", "failed", "pending", "closed"]).optional(),
+  payment_status: z.enum(["pending", "succeeded", "failed"]).optional(),
+  invoice_type: z.enum(["subscription", "add_on", "credit", "one_off", "progressive_billing"]).optional(),
+  issuing_date_from: date.optional(),
+  issuing_date_to: date.optional(),
+});
+
+export const currentUsageQuery = z.object({ external_subscription_id: z.string().min(1, "value_is_mandatory") });

@@ -1,0 +1,30 @@
+import { Router } from "express";
+import type { CustomerMessages, CustomerRpc } from "@billing/contracts";
+import type { RpcClient } from "@billing/grpc";
+import { z } from "zod";
+import { organizationId } from "../../http/context";
+import { topLevelKey } from "../../http/fields";
+import { replySender, rpcOptions } from "../../http/rpc-route";
+import { parseFields, wrapped } from "../../http/validation";
+
+/** `{"test_clock": {"frozen_time": "…", "status": "ready" | "advancing"}}`. */
+const presentTestClock = (c: CustomerMessages.TestClock__Output) => ({ frozen_time: c.frozen_time, status: c.status });
+
+const advanceSchema = z.object({ frozen_time: z.string().datetime({ offset: true, message: "invalid_date" }) });
+
+/**
+ * /api/v1/test_clock (beyond Lago; Stripe's test clocks are the model): a sandbox organization's
+ * time, and moving it forward. The customer service owns the clock and drives every service.
+ */
+export function testClockRouter(customer: RpcClient<CustomerRpc>): Router {
+  const router = Router();
+  const send = replySender("test_clock", presentTestClock);
+  router.get("/test_clock", async (req, res) => {
+    send(res, await customer.call("GetTestClock", { organization_id: organizationId(req) }, rpcOptions(req)));
+  });
+  router.post("/test_clock/advance", async (req, res) => {
+    const input = parseFields(advanceSchema, wrapped(req, "test_clock"), topLevelKey);
+    send(res, await customer.call("AdvanceTestClock", { organization_id: organizationId(req), frozen_time: input.frozen_time }, rpcOptions(req)));
+  });
+  return router;
+}

@@ -1,0 +1,28 @@
+import { atFrozenTime } from "@billing/clock";
+import type { ScheduledWorkRpc } from "@billing/contracts";
+import { AppError } from "@billing/errors";
+import type { Handlers } from "@billing/grpc";
+import type { InvoicingDeps } from "../use-cases/deps";
+import { nextDueWork, runDueWork } from "../use-cases/scheduled-work/run-due-work";
+
+const instant = (value: string, field: string) => {
+  const at = new Date(value);
+  if (!value || Number.isNaN(at.getTime())) throw AppError.validation({ [field]: ["invalid_date"] });
+  return at;
+};
+
+/** billing.common.v1.ScheduledWorkService: invoicing's time-driven work for one sandbox organization. */
+export function scheduledWorkHandlers(deps: InvoicingDeps): Handlers<ScheduledWorkRpc> {
+  return {
+    NextDue: async (req) => {
+      const due = await nextDueWork(deps, req.organization_id, instant(req.after, "after"));
+      return due ? { due_at: due.toISOString() } : {};
+    },
+    RunDue: async (req) => {
+      const at = instant(req.at, "at");
+      // the previous step's effects (the catalog's subscription events) first
+      await deps.caughtUp();
+      return { done: await atFrozenTime(at, () => runDueWork(deps, { organizationId: req.organization_id })) };
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { Rpc, type ChargeUsageRpc, type UsageMessages } from "@billing/contracts";
+import { RpcClient } from "@billing/grpc";
+
+export interface ChargesPeriodAsk {
+  organizationId: string;
+  subscriptionId: string;
+  externalSubscriptionId: string;
+  from: Date;
+  to: Date;
+  periodDays: number;
+  billedDays?: number;
+}
+
+/** The usage service's priced usage, many charges periods per call. */
+export interface UsagePeer {
+  chargeUsage(periods: ChargesPeriodAsk[], consistent: boolean): Promise<UsageMessages.PeriodUsage__Output[]>;
+  close(): void;
+}
+
+export function grpcUsage(address: string, deadlineMs = 60_000): UsagePeer {
+  const client = new RpcClient<ChargeUsageRpc>(Rpc.chargeUsage, address, deadlineMs);
+  return {
+    async chargeUsage(periods, consistent) {
+      if (periods.length === 0) return [];
+      const res = await client.call("ChargeUsage", {
+        consistent,
+        periods: periods.map((p) => ({
+          organization_id: p.organizationId, subscription_id: p.subscriptionId, external_subscription_id: p.externalSubscriptionId,
+          from: p.from.toISOString(), to: p.to.toISOString(), period_days: p.periodDays, ...(p.billedDays ? { billed_days: p.billedDays } : {}),
+        })),
+      });
+      return res.periods;
+    },
+    close: () => client.close(),
+  };
+}

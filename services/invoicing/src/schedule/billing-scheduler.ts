@@ -1,0 +1,8 @@
+import { startPeriodic, type Periodic } from "@billing/runtime";
+import type { InvoicingDeps } from "../use-cases/deps";
+import { runDueWork } from "../use-cases/scheduled-work/run-due-work";
+
+/** Ordinary organizations' billing, on the system clock: the same use case a test clock runs. */
+export function startBillingScheduler(deps: InvoicingDeps, intervalMs: number): Periodic {
+  return startPeriodic("billing scheduler", async () => (await runDueWork(deps)) > 0, { intervalMs, logger: deps.logger, maxRounds: 10 });
+}

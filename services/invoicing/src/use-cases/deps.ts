@@ -1,0 +1,23 @@
+import type { Envelope } from "@billing/bus";
+import type { Clock } from "@billing/clock";
+import type { Logger } from "@billing/logger";
+import type { BillingEntities } from "../peers/billing-entities";
+import type { UsagePeer } from "../peers/usage";
+import type { CopyRepository } from "../persistence/copy-repository";
+import type { InvoiceNumbers } from "../persistence/invoice-numbers";
+import type { InvoiceRepository } from "../persistence/invoice-repository";
+
+/** What every use case of the invoicing service is given. */
+export interface InvoicingDeps {
+  copies: CopyRepository;
+  invoices: InvoiceRepository;
+  numbers: InvoiceNumbers;
+  usage: UsagePeer;
+  billingEntities: BillingEntities;
+  clock: Clock;
+  logger: Logger;
+  /** Publishes events already written to an invoice's outbox. */
+  publish(invoiceId: string, events: Envelope[]): Promise<void>;
+  /** Resolves once the consumers have handled every event already published to them (a test clock step). */
+  caughtUp(): Promise<void>;
+}
