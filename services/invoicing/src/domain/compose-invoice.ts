@@ -149,15 +149,16 @@ export function composeInvoice(input: ComposeInput): InvoiceView {
     taxes_precise_amount: money(taxes_precise_amount_cents as string),
     precise_total_amount: money(Number(rest.total_amount_cents)),
     sub_total_excluding_taxes_amount_cents: Math.round(Number(sub_total_excluding_taxes_amount_cents)),
-    sub_total_excluding_taxes_precise_amount: money(sub_total_excluding_taxes_amount_cents as string),
+    sub_total_excluding_taxes_precise_amount_cents: decimalString(sub_total_excluding_taxes_amount_cents as string),
   }));
 
   const billingPeriods = input.lines.map((line) => ({
     svc_subscription_id: line.copy.subscription.svc_id, external_subscription_id: line.copy.subscription.external_id, svc_plan_id: line.copy.plan.svc_id,
     subscription_from_datetime: (line.periods.subscription?.period ?? line.periods.charges)?.from_datetime.toISOString() ?? null,
     subscription_to_datetime: (line.periods.subscription?.period ?? line.periods.charges)?.to_datetime.toISOString() ?? null,
-    charges_from_datetime: line.periods.charges?.from_datetime.toISOString() ?? null,
-    charges_to_datetime: line.periods.charges?.to_datetime.toISOString() ?? null,
+    // a starting invoice bills no usage: its charges span is the period it starts (as Lago shows it)
+    charges_from_datetime: (line.periods.charges ?? line.periods.subscription?.period)?.from_datetime.toISOString() ?? null,
+    charges_to_datetime: (line.periods.charges ?? line.periods.subscription?.period)?.to_datetime.toISOString() ?? null,
     invoicing_reason: line.reason,
   }));
 

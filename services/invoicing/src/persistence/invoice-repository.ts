@@ -36,8 +36,9 @@ export class InvoiceRepository {
     }
   }
 
+  /** One of the organization's visible invoices (a `closed` zero-amount invoice is kept but not shown, as Lago). */
   async find(organizationId: string, id: string): Promise<Invoice | null> {
-    const doc = await this.models.invoices.findOne({ _id: id, organization_id: organizationId }, NO_OUTBOX).lean<InvoiceDoc>();
+    const doc = await this.models.invoices.findOne({ _id: id, organization_id: organizationId, status: { $ne: "closed" } }, NO_OUTBOX).lean<InvoiceDoc>();
     return doc ? invoiceOf(doc) : null;
   }
 
@@ -47,7 +48,7 @@ export class InvoiceRepository {
   }
 
   async list(organizationId: string, filter: InvoiceFilter, page: PageRequest): Promise<{ items: Invoice[]; total: number }> {
-    const query: Record<string, unknown> = { organization_id: organizationId };
+    const query: Record<string, unknown> = { organization_id: organizationId, status: { $ne: "closed" } };
     if (filter.externalCustomerId) query.external_customer_id = filter.externalCustomerId;
     if (filter.status) query.status = filter.status;
     if (filter.paymentStatus) query["view.payment_status"] = filter.paymentStatus;
