@@ -12,6 +12,8 @@ export class InvoiceNumbers {
   constructor(private readonly models: Models) {}
 
   async allocate(scope: string, invoiceId: string): Promise<number> {
+    const given = await this.sequenceOf(invoiceId, scope); // a retry after the number was written
+    if (given !== null) return given;
     for (let attempt = 0; attempt < 200; attempt++) {
       const counter = await this.models.counters.findById(scope).lean<{ last: number; last_invoice: string | null }>();
       const last = counter?.last ?? 0;
