@@ -51,6 +51,7 @@ export { localDateOf, startOfLocalDay, endOfLocalDay, instantMs, type Instant } 
 export {
   billingPeriodFor,
   previousBillingPeriod,
+  oneIntervalBack,
   nextBillingDate,
   periodContaining,
   planChangeBoundaries,

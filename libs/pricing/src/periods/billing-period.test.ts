@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type SubscriptionTiming, billingPeriodFor, isUpgrade, nextBillingDate, periodContaining, planChangeBoundaries, previousBillingPeriod } from "./billing-period";
+import { type SubscriptionTiming, billingPeriodFor, isUpgrade, nextBillingDate, periodContaining, planChangeBoundaries, previousBillingPeriod, oneIntervalBack } from "./billing-period";
 
 const timing = (overrides: Partial<SubscriptionTiming>): SubscriptionTiming => ({
   interval: "monthly",
@@ -58,5 +58,23 @@ describe("billing periods", () => {
   it("compares plans on their yearly-equivalent amount", () => {
     expect(isUpgrade({ interval: "monthly", amount_cents: 1000 }, { interval: "yearly", amount_cents: 12000 })).toBe(true);
     expect(isUpgrade({ interval: "monthly", amount_cents: 1000 }, { interval: "yearly", amount_cents: 11999 })).toBe(false);
+  });
+});
+
+describe("which period a billing date bills (billing-rules §4: one interval back)", () => {
+  const calendar = { interval: "monthly" as const, billing_time: "calendar" as const, subscription_at: "2023-06-01T00:00:00Z", started_at: "2023-06-01T00:00:00Z", timezone: "UTC" };
+  it("bills the month that just ended on a period start", () => {
+    const p = previousBillingPeriod(calendar, "2024-03-01");
+    expect([p.from_date, p.to_date]).toEqual(["2024-02-01", "2024-02-29"]);
+  });
+  it("bills the previous whole month off a boundary, not the current one", () => {
+    const p = previousBillingPeriod(calendar, "2024-03-15");
+    expect([p.from_date, p.to_date]).toEqual(["2024-02-01", "2024-02-29"]);
+  });
+  it("clamps a month back from the 31st to the shorter month's end", () => {
+    expect(oneIntervalBack("monthly", "2024-03-31")).toBe("2024-02-29");
+    expect(oneIntervalBack("quarterly", "2024-05-31")).toBe("2024-02-29");
+    expect(oneIntervalBack("yearly", "2024-02-29")).toBe("2023-02-28");
+    expect(oneIntervalBack("weekly", "2024-03-04")).toBe("2024-02-26");
   });
 });

@@ -84,9 +84,21 @@ export function billingPeriodFor(timing: SubscriptionTiming, at: Instant | Local
   };
 }
 
-/** The period an invoice issued on `billingDate` bills in arrears: the one that ended the day before. */
+/** The billing date stepped back one interval (a month back from Mar 31 is Feb 29 or 28: clamped, as Lago). */
+export function oneIntervalBack(interval: PlanInterval, date: LocalDate): LocalDate {
+  if (interval === "weekly") return addDays(date, -7);
+  const d = parts(date);
+  return monthDay(d.year, d.month, -MONTHS[interval], d.day);
+}
+
+/**
+ * The period an invoice issued on `billingDate` bills in arrears (billing-rules §4): step one
+ * interval back from the billing date (in the customer's zone) and bill the period holding that
+ * date. At a period start this is the period that ended the day before; off a boundary (an
+ * invoice triggered mid-period) it is the previous whole period, not the current one.
+ */
 export function previousBillingPeriod(timing: SubscriptionTiming, billingDate: LocalDate): BillingPeriod {
-  return billingPeriodFor(timing, addDays(billingDate, -1));
+  return billingPeriodFor(timing, oneIntervalBack(timing.interval, billingDate));
 }
 
 /** The next billing day: the first day after the period holding `date`. */
