@@ -240,3 +240,31 @@ describe("the Lago JavaScript client", () => {
     });
   });
 });
+
+describe("the Lago JavaScript client on invoices", () => {
+  it("lists invoices, finalizes a draft once, and gets invoice_not_found for a second finalization and an unknown id", async () => {
+    const sandbox = e2e.sandbox("Lago Client Billing", "2024-01-01T00:00:00Z");
+    const client = Client(sandbox.api_key, { baseUrl: `${e2e.platform.baseUrl}/api/v1`, customFetch: checked.fetch as typeof fetch });
+    await client.plans.createPlan({ plan: { name: "Monthly", code: "monthly", interval: "monthly", amount_cents: 1_500, amount_currency: "EUR", pay_in_advance: false } });
+    await client.customers.createCustomer({ customer: { external_id: "lago_cus", currency: "EUR", billing_configuration: { invoice_grace_period: 2 } } });
+    await client.subscriptions.createSubscription({ subscription: { external_customer_id: "lago_cus", plan_code: "monthly", external_id: "lago_sub" } });
+    // the test clock is beyond Lago's API: moved with a plain request
+    const headers = { "content-type": "application/json", authorization: `Bearer ${sandbox.api_key}` };
+    await fetch(`${e2e.platform.baseUrl}/api/v1/test_clock/advance`, { method: "POST", headers, body: JSON.stringify({ test_clock: { frozen_time: "2024-02-01T00:00:00Z" } }) });
+    for (let i = 0; i < 200; i++) {
+      const clock = await (await fetch(`${e2e.platform.baseUrl}/api/v1/test_clock`, { headers })).json();
+      if (clock.test_clock.status === "ready") break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const drafts = (await client.invoices.findAllInvoices({ external_customer_id: "lago_cus", "statuses[]": ["draft"] })).data;
+    expect(drafts.invoices).toHaveLength(1);
+    expect(drafts.invoices[0]).toMatchObject({ status: "draft", fees_amount_cents: 1_500, currency: "EUR" });
+    const id = drafts.invoices[0]!.lago_id ?? (drafts.invoices[0] as unknown as { svc_id: string }).svc_id;
+    const finalized = (await client.invoices.finalizeInvoice(id)).data.invoice;
+    expect(finalized).toMatchObject({ status: "finalized", total_amount_cents: 1_500 });
+    expect((await client.invoices.findInvoice(id)).data.invoice.status).toBe("finalized");
+    expect(await failure(client.invoices.finalizeInvoice(id))).toMatchObject({ status: 404, error: { code: "invoice_not_found" } });
+    expect(await failure(client.invoices.findInvoice("00000000-0000-4000-8000-000000000000"))).toMatchObject({ status: 404, error: { code: "invoice_not_found" } });
+    expect((await client.invoices.findAllInvoices({ "statuses[]": ["finalized"] })).data.invoices).toHaveLength(1);
+  });
+});

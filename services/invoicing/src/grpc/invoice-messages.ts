@@ -13,5 +13,7 @@ export function invoiceFilterOf(req: InvoicingMessages.ListInvoicesRequest__Outp
     invoiceType: req.invoice_type || undefined,
     issuingDateFrom: req.issuing_date_from || undefined,
     issuingDateTo: req.issuing_date_to || undefined,
+    statuses: req.statuses.length ? req.statuses : undefined,
+    paymentStatuses: req.payment_statuses.length ? req.payment_statuses : undefined,
   };
 }

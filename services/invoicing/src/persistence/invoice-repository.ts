@@ -15,6 +15,8 @@ export interface InvoiceFilter {
   invoiceType?: string;
   issuingDateFrom?: string;
   issuingDateTo?: string;
+  statuses?: string[];
+  paymentStatuses?: string[];
 }
 
 export class InvoiceRepository {
@@ -52,6 +54,8 @@ export class InvoiceRepository {
     if (filter.externalCustomerId) query.external_customer_id = filter.externalCustomerId;
     if (filter.status) query.status = filter.status;
     if (filter.paymentStatus) query["view.payment_status"] = filter.paymentStatus;
+    if (filter.statuses) query.status = { $in: filter.statuses.filter((s) => s !== "closed") };
+    if (filter.paymentStatuses) query["view.payment_status"] = { $in: filter.paymentStatuses };
     if (filter.invoiceType) query["view.invoice_type"] = filter.invoiceType;
     if (filter.issuingDateFrom || filter.issuingDateTo) {
       query.issuing_date = { ...(filter.issuingDateFrom ? { $gte: filter.issuingDateFrom } : {}), ...(filter.issuingDateTo ? { $lte: filter.issuingDateTo } : {}) };

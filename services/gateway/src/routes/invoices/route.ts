@@ -7,9 +7,8 @@ import { pathParam, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields } from "../../http/validation";
 import { currentUsageQuery, invoiceListQuery } from "./validators";
 
-/** Query values as Lago clients send them: `status=x` or `status[]=x` (the first). */
-const first = (query: Request["query"]) =>
-  Object.fromEntries(Object.entries(query).map(([k, v]) => [k.replace(/\[\]$/, ""), Array.isArray(v) ? v[0] : v]));
+/** Query keys as Lago clients send them: `statuses[]=a&statuses[]=b` (also percent-encoded) → `statuses`. */
+const unbracketed = (query: Request["query"]) => Object.fromEntries(Object.entries(query).map(([k, v]) => [k.replace(/\[\]$/, ""), v]));
 
 /**
  * /api/v1/invoices and the customers' usage: validation and shape only; the invoicing service
@@ -21,7 +20,7 @@ export function invoicesRouter(invoicing: RpcClient<InvoicingRpc>): Router {
   const key = (req: Request) => ({ organization_id: organizationId(req), id: pathParam(req, "id") });
 
   router.get("/invoices", async (req, res) => {
-    const q = parseFields(invoiceListQuery, first(req.query));
+    const q = parseFields(invoiceListQuery, unbracketed(req.query));
     const reply = await invoicing.call("ListInvoices", { organization_id: organizationId(req), page: pageQuery(req), ...q }, rpcOptions(req));
     res.type("json").send(`{"invoices":[${reply.invoices_json.join(",")}],"meta":${JSON.stringify(presentMeta(reply.meta))}}`);
   });

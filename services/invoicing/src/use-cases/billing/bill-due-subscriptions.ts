@@ -5,6 +5,9 @@ import type { DueScope } from "../../persistence/copy-repository";
 import type { InvoicingDeps } from "../deps";
 import { issueInvoice } from "./issue-invoice";
 
+/** Invoices priced and stored at once in a pass. */
+const CONCURRENCY = 8;
+
 /** The periodic invoice lines of subscriptions billed at `at`. */
 export function periodicLine(copy: SubscriptionCopy, at: Date) {
   const s = copy.subscription;
@@ -32,13 +35,13 @@ export async function billDueSubscriptions(deps: InvoicingDeps, scope: DueScope 
     groups.set(key, [...(groups.get(key) ?? []), copy]);
   }
   let billed = 0;
-  for (const copies of groups.values()) {
+  const bill = async (copies: SubscriptionCopy[]) => {
     const first = copies[0]!;
     const at = first.next_billing_at!;
     const customer = await deps.copies.customer(first.subscription.svc_customer_id);
     if (!customer) {
       deps.logger.warn({ customer_id: first.subscription.svc_customer_id }, "customer copy not known yet; billing waits");
-      continue;
+      return;
     }
     try {
       await issueInvoice(deps, {
@@ -47,12 +50,18 @@ export async function billDueSubscriptions(deps: InvoicingDeps, scope: DueScope 
       });
     } catch (err) {
       deps.logger.error({ err, customer_id: customer.id, at }, "billing failed; will retry");
-      continue;
+      return;
     }
     for (const copy of copies) {
       await deps.copies.moveNextBilling(copy.id, at, billingBoundaryAfter(copy.subscription, copy.plan, at));
       billed++;
     }
-  }
+  };
+  // customers are independent: several invoices are priced and stored at once (I/O bound: the
+  // usage service's reads and this service's writes overlap)
+  const queue = [...groups.values()];
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await bill(next);
+  }));
   return billed;
 }
