@@ -23,27 +23,40 @@ export async function publishFromOutbox(bus: Bus, store: OutboxStore, documentId
   }
 }
 
+export interface OutboxRelay {
+  stop(): void;
+  /** Publishes everything pending now (a test clock step waits for its events to be out); throws if it cannot. */
+  flush(): Promise<void>;
+}
+
 /** Sweeps the outbox on an interval and republishes what is still pending. */
-export function startOutboxRelay(bus: Bus, stores: OutboxStore[], logger: Logger, intervalMs = 2000): { stop(): void } {
-  let running = false;
+export function startOutboxRelay(bus: Bus, stores: OutboxStore[], logger: Logger, intervalMs = 2000): OutboxRelay {
+  let running: Promise<void> | null = null;
+  const publishPending = async () => {
+    for (const store of stores) {
+      for (const { documentId, envelope } of await store.pending(500)) {
+        await publishEnvelope(bus.js, envelope);
+        await store.markPublished(documentId, envelope.id);
+      }
+    }
+  };
   const sweep = async () => {
     if (running) return;
-    running = true;
+    running = publishPending().catch((err) => logger.warn({ err }, "outbox sweep failed; will retry"));
     try {
-      for (const store of stores) {
-        for (const { documentId, envelope } of await store.pending(500)) {
-          await publishEnvelope(bus.js, envelope);
-          await store.markPublished(documentId, envelope.id);
-        }
-      }
-    } catch (err) {
-      logger.warn({ err }, "outbox sweep failed; will retry");
+      await running;
     } finally {
-      running = false;
+      running = null;
     }
   };
   void sweep();
   const timer = setInterval(sweep, intervalMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: () => clearInterval(timer),
+    flush: async () => {
+      await running;
+      await publishPending();
+    },
+  };
 }

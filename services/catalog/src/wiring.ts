@@ -77,7 +77,7 @@ export function wireCatalog(
 }
 
 /** The catalog's gRPC services, one per proto file, on the use cases' dependencies. */
-export function catalogBindings(deps: CatalogDeps): ServiceBinding[] {
+export function catalogBindings(deps: CatalogDeps, flushEvents?: () => Promise<void>): ServiceBinding[] {
   return [
     bind(Rpc.catalog.taxes, taxHandlers(deps)),
     bind(Rpc.catalog.billableMetrics, billableMetricHandlers(deps)),
@@ -89,7 +89,7 @@ export function catalogBindings(deps: CatalogDeps): ServiceBinding[] {
     bind(Rpc.catalog.features, featureHandlers(deps)),
     bind(Rpc.catalog.entitlements, entitlementHandlers(deps)),
     bind(Rpc.catalog.invoiceCustomSections, invoiceCustomSectionHandlers(deps)),
-    bind(Rpc.scheduledWork, scheduledWorkHandlers(deps)),
+    bind(Rpc.scheduledWork, scheduledWorkHandlers(deps, flushEvents)),
   ];
 }
 
@@ -103,7 +103,7 @@ export const catalogService = defineService({
     const relay = startOutboxRelay(bus, outboxes, logger);
     const scheduler = startSubscriptionScheduler(deps, logger, config.SUBSCRIPTION_SCHEDULER_MS);
     return {
-      bindings: catalogBindings(deps),
+      bindings: catalogBindings(deps, relay.flush),
       onStop: async () => {
         await scheduler.stop();
         relay.stop();

@@ -1,5 +1,5 @@
 import type { Connection } from "mongoose";
-import { publishFromOutbox, startOutboxRelay, type Bus, type OutboxStore } from "@billing/bus";
+import { publishFromOutbox, startOutboxRelay, type Bus, type OutboxRelay, type OutboxStore } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import { peerAddress } from "@billing/config";
 import { Rpc, type CustomerRpc } from "@billing/contracts";
@@ -33,7 +33,7 @@ export interface CustomerWiring {
  */
 export function wireCustomer(
   connection: Connection,
-  parts: { bus: Bus; clock: Clock; catalog: Catalog; logger: Logger; scheduledWork?: ScheduledWorkPeer[]; testClocks?: TestClockDriver },
+  parts: { bus: Bus; clock: Clock; catalog: Catalog; logger: Logger; scheduledWork?: ScheduledWorkPeer[]; testClocks?: TestClockDriver; flushEvents?: () => Promise<void> },
 ): CustomerWiring {
   const models = registerModels(connection);
   const customers = new CustomerRepository(models);
@@ -45,6 +45,7 @@ export function wireCustomer(
     catalog: parts.catalog,
     scheduledWork: parts.scheduledWork ?? [],
     testClocks: parts.testClocks ?? { drive: () => undefined },
+    flushEvents: parts.flushEvents ?? (async () => undefined),
     publish: (customerId, event) => publishFromOutbox(parts.bus, outbox, customerId, event, parts.logger),
   };
   const handlers: Handlers<CustomerRpc> = { ...organizationHandlers(deps), ...customerHandlers(deps), ...billingEntityHandlers(deps) };
@@ -59,15 +60,17 @@ export const customerService = defineService({
     const catalog = grpcCatalog(peerAddress(config, "catalog"));
     const scheduledWork = config.TEST_CLOCK_PEERS.map((peer) => grpcScheduledWork(peer, peerAddress(config, peer)));
     const testClocks = new TestClockDriver(logger.child({ part: "test-clocks" }));
-    const { handlers, outboxes, deps } = wireCustomer(connection, { bus, clock, catalog, logger, scheduledWork, testClocks });
-    const relay = startOutboxRelay(bus, outboxes, logger);
+    let relay: OutboxRelay | undefined;
+    const flushEvents = async () => relay?.flush();
+    const { handlers, outboxes, deps } = wireCustomer(connection, { bus, clock, catalog, logger, scheduledWork, testClocks, flushEvents });
+    relay = startOutboxRelay(bus, outboxes, logger);
     testClocks.start(deps);
     void testClocks.resume().catch((err) => logger.error({ err }, "could not resume advancing test clocks"));
     return {
       bindings: [bind(Rpc.customer, handlers)],
       onStop: async () => {
         await testClocks.stop();
-        relay.stop();
+        relay?.stop();
         catalog.close();
         for (const peer of scheduledWork) peer.close();
       },

@@ -12,15 +12,18 @@ const instant = (value: string, field: string) => {
 };
 
 /** billing.common.v1.ScheduledWorkService: the catalog's time-driven work for one sandbox organization. */
-export function scheduledWorkHandlers(deps: CatalogDeps): Handlers<ScheduledWorkRpc> {
+export function scheduledWorkHandlers(deps: CatalogDeps, flushEvents: () => Promise<void> = async () => undefined): Handlers<ScheduledWorkRpc> {
   return {
     NextDue: async (req) => {
       const due = await nextDueTransition(deps, req.organization_id, instant(req.after, "after"));
       return due ? { due_at: due.toISOString() } : {};
     },
     // run at `at`: deps.clock answers that instant for everything this pass does
-    RunDue: async (req, ctx) => ({
-      done: await atFrozenTime(instant(req.at, "at"), () => runDueTransitions(deps, req.organization_id, ctx.logger)),
-    }),
+    RunDue: async (req, ctx) => {
+      const done = await atFrozenTime(instant(req.at, "at"), () => runDueTransitions(deps, req.organization_id, ctx.logger));
+      // the step is over only once its events are out: the next service's RunDue catches up with them
+      await flushEvents();
+      return { done };
+    },
   };
 }

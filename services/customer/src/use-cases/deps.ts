@@ -14,6 +14,8 @@ export interface CustomerDeps {
   catalog: Catalog;
   /** The services with time-driven work, in the order a test clock step runs them. */
   scheduledWork: ScheduledWorkPeer[];
+  /** Publishes every event still in the outbox (before a test clock step, so peers see them). */
+  flushEvents(): Promise<void>;
   /** Moves advancing test clocks in the background. */
   testClocks: { drive(organizationId: string): void };
   /** Publishes an event already written to a customer's outbox. */

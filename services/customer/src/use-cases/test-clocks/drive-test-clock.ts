@@ -17,6 +17,7 @@ export async function driveTestClock(deps: CustomerDeps, organizationId: string,
     const clock = organization?.test_clock;
     if (!clock || clock.status !== "advancing" || !clock.target) return;
     const from = clock.frozen_time;
+    await deps.flushEvents(); // customers created at this time must reach the peers before they bill
     const dues = await Promise.all(deps.scheduledWork.map((peer) => peer.nextDue(organizationId, from)));
     const step = nextStep(clock.target, dues);
     for (const peer of deps.scheduledWork) {

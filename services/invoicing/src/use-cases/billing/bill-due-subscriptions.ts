@@ -49,7 +49,7 @@ export async function billDueSubscriptions(deps: InvoicingDeps, scope: DueScope 
         lines: copies.map((c) => periodicLine(c, at)), sandbox: first.sandbox,
       });
     } catch (err) {
-      deps.logger.error({ err, customer_id: customer.id, at }, "billing failed; will retry");
+      deps.logger.error({ err, organization_id: first.organization_id, customer_id: customer.id, at }, "billing failed; will retry");
       return;
     }
     for (const copy of copies) {

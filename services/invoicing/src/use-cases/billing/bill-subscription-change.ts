@@ -12,25 +12,26 @@ import { issueInvoice } from "./issue-invoice";
  */
 export async function billSubscriptionChange(deps: InvoicingDeps, copy: SubscriptionCopy, change: "started" | "terminated"): Promise<void> {
   const s = copy.subscription;
+  const starting = change === "started" && copy.plan.pay_in_advance && !!s.started_at && !((copy.plan.trial_period ?? 0) > 0);
+  const terminating = change === "terminated" && !!s.terminated_at && s.on_termination_invoice !== "skip";
+  if (!starting && !terminating) return; // nothing to invoice for this change
   const customer = await deps.copies.customer(s.svc_customer_id);
   if (!customer) throw new Error(`customer ${s.svc_customer_id} not known yet`); // redelivered later
   const plan = { amount_cents: copy.plan.amount_cents, pay_in_advance: copy.plan.pay_in_advance, trial_period: copy.plan.trial_period };
   if (change === "started") {
-    if (!copy.plan.pay_in_advance || !s.started_at || (copy.plan.trial_period ?? 0) > 0) return;
     const periods = subscriptionInvoicePeriods({
-      timing: timingOf(s, copy.plan), plan, reason: "subscription_starting", billing_date: localDateOf(s.started_at, s.timezone),
+      timing: timingOf(s, copy.plan), plan, reason: "subscription_starting", billing_date: localDateOf(s.started_at!, s.timezone),
     });
     if (!periods.subscription) return;
     await issueInvoice(deps, {
-      organizationId: copy.organization_id, customer, billedAt: new Date(s.started_at), reason: "subscription_starting",
+      organizationId: copy.organization_id, customer, billedAt: new Date(s.started_at!), reason: "subscription_starting",
       lines: [{ copy, reason: "subscription_starting", periods }], sandbox: copy.sandbox,
     });
     return;
   }
-  if (!s.terminated_at || s.on_termination_invoice === "skip") return;
   const periods = subscriptionInvoicePeriods({ timing: timingOf(s, copy.plan), plan, reason: "subscription_terminating" });
   await issueInvoice(deps, {
-    organizationId: copy.organization_id, customer, billedAt: new Date(s.terminated_at), reason: "subscription_terminating",
+    organizationId: copy.organization_id, customer, billedAt: new Date(s.terminated_at!), reason: "subscription_terminating",
     lines: [{ copy, reason: "subscription_terminating", periods }], sandbox: copy.sandbox,
   });
 }

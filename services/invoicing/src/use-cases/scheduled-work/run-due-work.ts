@@ -16,7 +16,16 @@ export async function runDueWork(deps: InvoicingDeps, scope: DueScope = {}): Pro
     done += billed;
     if (billed === 0) break;
   }
-  return done + (await finalizeDueDrafts(deps, scope));
+  done += await finalizeDueDrafts(deps, scope);
+  if (scope.organizationId) {
+    // a test clock must not move on while work due at its time is left undone (a failed invoice):
+    // the step fails, and the clock's driver runs it again
+    const now = deps.clock.now();
+    const [subscription] = await deps.copies.dueSubscriptions(now, 1, scope);
+    const [draft] = await deps.invoices.dueDrafts(now, 1, scope);
+    if (subscription || draft) throw new Error(`work due at ${now.toISOString()} is left undone for ${scope.organizationId}; retry`);
+  }
+  return done;
 }
 
 /** When the organization's next invoicing work is due after `after` (a billing instant or a grace end). */
