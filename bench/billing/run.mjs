@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
+import { startBenchInfrastructure } from "../bench-infrastructure.mjs";
 
 const require = createRequire(import.meta.url);
 const kit = require("../../libs/testkit/dist/index.js");
@@ -15,12 +16,7 @@ const EVENTS_PER_SUB = Number(process.env.BENCH_BILLING_EVENTS_PER_SUB ?? 100);
 const TARGETS = { billing_run_s: 20, invoicing_rss_mb: 512, current_usage_p99_ms: 25, growth: 10 };
 
 console.log(`load before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)`);
-process.env.INFRA_MONGO_BACKEND ??= "memory";
-process.env.INFRA_DIR ??= new URL("../../.infra/bench", import.meta.url).pathname;
-process.env.INFRA_MONGO_PORT ??= "27019";
-process.env.INFRA_NATS_PORT ??= "4224";
-process.env.INFRA_NATS_HTTP_PORT ??= "8224";
-const infra = await kit.startInfrastructure();
+const infra = await startBenchInfrastructure();
 const prefix = kit.uniqueName("bench_billing");
 let platform;
 try {

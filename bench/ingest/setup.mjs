@@ -1,5 +1,6 @@
 // The platform under load: infrastructure, the seven services, one organization and its catalog.
 import { createRequire } from "node:module";
+import { startBenchInfrastructure } from "../bench-infrastructure.mjs";
 
 const require = createRequire(import.meta.url);
 const kit = require("../../libs/testkit/dist/index.js");
@@ -30,13 +31,7 @@ async function createCatalog(baseUrl, apiKey) {
 }
 
 export async function startBench(logLevel) {
-  // Servers it starts itself use MongoDB's memory backend: on H2 the figures would measure the test server's disk writes.
-  process.env.INFRA_MONGO_BACKEND ??= "memory";
-  process.env.INFRA_DIR ??= new URL("../../.infra/bench", import.meta.url).pathname;
-  process.env.INFRA_MONGO_PORT ??= "27019";
-  process.env.INFRA_NATS_PORT ??= "4224";
-  process.env.INFRA_NATS_HTTP_PORT ??= "8224";
-  const infra = await kit.startInfrastructure();
+  const infra = await startBenchInfrastructure();
   const prefix = kit.uniqueName("bench_ingest");
   // BENCH_PROFILE_DIR: every service writes a V8 CPU profile there when it stops
   const hook = new URL("./cpu-profile-hook.cjs", import.meta.url).pathname;

@@ -1,0 +1,15 @@
+// The servers a benchmark starts for itself: memory-backed MongoDB test server (on H2 the figures
+// would measure its disk writes) and NATS, on ports of their own, under .infra/bench.
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const kit = require("../libs/testkit/dist/index.js");
+
+export function startBenchInfrastructure() {
+  process.env.INFRA_MONGO_BACKEND ??= "memory";
+  process.env.INFRA_DIR ??= new URL("../.infra/bench", import.meta.url).pathname;
+  process.env.INFRA_MONGO_PORT ??= "27019";
+  process.env.INFRA_NATS_PORT ??= "4224";
+  process.env.INFRA_NATS_HTTP_PORT ??= "8224";
+  return kit.startInfrastructure();
+}
