@@ -92,12 +92,11 @@ export async function wireUsage(ctx: {
   const commit = new GroupCommit(
     {
       publish: ingestPublisher(bus, subject, config.INGEST_PUBLISH_TIMEOUT_MS),
-      // real time: local batches are swept by their age (schedule/dedup-sweep.ts)
-      keep: (batchId, data, events) => local.add(batchId, data, events, Date.now()),
+      keep: (batchId, data, events) => local.add(batchId, data, events),
     },
     { maxFlushes: config.INGEST_MAX_FLUSHES, maxBytes: Math.min(config.INGEST_FLUSH_MAX_BYTES, maxPayload - 1024) },
   );
-  const sweep = startDedupSweep({ window, local, clock: ctx.clock, windowMs: config.DEDUP_WINDOW_MS, logger });
+  const sweep = startDedupSweep({ window, local, windowMs: config.DEDUP_WINDOW_MS, logger });
 
   const reader = storedUsageReader(collections);
   const handlers = usageHandlers({

@@ -56,7 +56,7 @@ const WINDOWS = [
   ["2026-05-07T08:00:00Z", "2026-05-07T08:40:00Z"],
   ["2026-04-01T00:00:00Z", "2026-07-01T00:00:00Z"],
 ] as const;
-const FILTERS = [{ region: ["eu"] }, { region: ["us"], tier: ["a"] }, { tier: ["b"] }];
+const FILTERS: Record<string, string[]>[] = [{ region: ["eu"] }, { region: ["us"], tier: ["a"] }, { tier: ["b"] }];
 
 /** The pricing library on the same events: the reference. */
 function expected(code: string, from: string, to: string) {

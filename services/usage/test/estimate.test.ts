@@ -1,18 +1,15 @@
 import { randomUUID } from "node:crypto";
-import type { Connection } from "mongoose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { connectBus, type Bus } from "@billing/bus";
 import { ManualClock } from "@billing/clock";
 import { AppError } from "@billing/errors";
-import { silentLogger } from "@billing/logger";
-import { connectMongo } from "@billing/mongo";
-import { infraUrls, uniqueName, waitFor } from "@billing/testkit";
+import { waitFor } from "@billing/testkit";
 import { openapiErrors } from "../../../tests/support/openapi";
 import type { PeriodQuery, UsageEventRecord, UsageReader } from "../src/domain/usage-event";
 import { CachedUsageReader } from "../src/use-cases/estimate/cached-usage-reader";
 import { estimateFees, type EstimateDeps } from "../src/use-cases/estimate/estimate-fees";
-import { startReadCopies, type ReadCopies } from "../src/events/catalog-copies/start-read-copies";
-import { chargeView, metricEvent, metricView, planView, publish, subscriptionEvent, subscriptionView } from "./read-copies-fixtures";
+import {
+  chargeView, metricEvent, metricView, planView, publish, startCopiesFixture, subscriptionEvent, subscriptionView, type CopiesFixture,
+} from "./read-copies-fixtures";
 
 /** Stored usage in memory, read the way the real reader answers: one subscription, one code, [from, to), time order. */
 class MemoryUsage implements UsageReader {
@@ -71,34 +68,25 @@ const plan = planView({
 });
 const taxedPlan = planView({ code: "taxed", updated_at, taxes: [vat, { ...vat, svc_id: randomUUID(), code: "local", name: "Local", rate: "5.5" }], charges: [chargeView(m.calls)] });
 
-let connection: Connection;
-let bus: Bus;
-let copies: ReadCopies;
+let f: CopiesFixture;
 const usage = new MemoryUsage();
 const clock = new ManualClock("2025-09-04T10:00:00Z");
 let deps: EstimateDeps;
-const durablePrefix = uniqueName("usage_estimate");
 
 beforeAll(async () => {
-  connection = await connectMongo({ url: infraUrls().mongoUrl, dbName: uniqueName("usage_estimate") });
-  bus = await connectBus({ url: infraUrls().natsUrl, name: "usage-estimate-test" });
-  copies = await startReadCopies({ connection, bus, logger: silentLogger, durablePrefix });
-  deps = { copies: copies.copies, usage, clock };
+  f = await startCopiesFixture("usage_estimate");
+  deps = { copies: f.copies, usage, clock };
   const started = (external_id: string, p: typeof plan, since = "2025-09-01T00:00:00.000Z") =>
     subscriptionEvent("Started", org, subscriptionView(p, { external_id, started_at: since, subscription_at: since, created_at: since }), p, new Date(since));
-  await publish(bus, ...Object.values(m).map((metric) => metricEvent("Created", org, metric)));
-  await publish(bus, started("sub_1", plan), started("sub_old", plan, "2024-09-01T00:00:00.000Z"), started("sub_taxed", taxedPlan));
-  await waitFor(() => ["sub_1", "sub_old", "sub_taxed"].every((s) => copies.copies.activeSubscription(org, s)) && copies.copies.metricByCode(org, "arrears"), {
+  await publish(f.bus, ...Object.values(m).map((metric) => metricEvent("Created", org, metric)));
+  await publish(f.bus, started("sub_1", plan), started("sub_old", plan, "2024-09-01T00:00:00.000Z"), started("sub_taxed", taxedPlan));
+  await waitFor(() => ["sub_1", "sub_old", "sub_taxed"].every((s) => f.copies.activeSubscription(org, s)) && f.copies.metricByCode(org, "arrears"), {
     what: "read copies",
   });
 });
 
 afterAll(async () => {
-  await copies?.stop();
-  await bus?.jsm.consumers.delete("BILLING_CATALOG", `${durablePrefix}_usage_catalog_copies`).catch(() => undefined);
-  await connection?.dropDatabase();
-  await connection?.close();
-  await bus?.close();
+  await f?.close();
 });
 
 beforeEach(() => {

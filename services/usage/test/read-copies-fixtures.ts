@@ -1,5 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { makeEnvelope, publishEnvelope, Subjects, type Bus, type Envelope } from "@billing/bus";
+import type { Connection } from "mongoose";
+import { connectBus, makeEnvelope, publishEnvelope, Streams, Subjects, type Bus, type Envelope } from "@billing/bus";
+import { silentLogger } from "@billing/logger";
+import { connectMongo } from "@billing/mongo";
+import { infraUrls, uniqueName } from "@billing/testkit";
+import type { CatalogCopies } from "../src/domain/read-copies";
+import { durableName, startReadCopies, type ReadCopies } from "../src/events/catalog-copies/start-read-copies";
 
 /**
  * Catalog events as the catalog publishes them (services/catalog/src/events/*.ts): the whole
@@ -59,4 +65,46 @@ export const subscriptionEvent = (
 
 export async function publish(bus: Bus, ...envelopes: Envelope[]): Promise<void> {
   for (const envelope of envelopes) await publishEnvelope(bus.js, envelope);
+}
+
+/** The read copies as the service runs them, on a database and a durable consumer of their own. */
+export interface CopiesFixture {
+  readonly connection: Connection;
+  readonly bus: Bus;
+  /** What the service's code reads (memory, fed by the catalog's events). */
+  readonly copies: CatalogCopies;
+  /** A restart: the consumer stops, a new process connects to the same database. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startCopiesFixture(label: string, options: { concurrency?: number } = {}): Promise<CopiesFixture> {
+  const dbName = uniqueName(label);
+  const durablePrefix = uniqueName(label);
+  const bus = await connectBus({ url: infraUrls().natsUrl, name: `${label}-test` });
+  let connection = await connectMongo({ url: infraUrls().mongoUrl, dbName });
+  const start = () => startReadCopies({ connection, bus, logger: silentLogger, durablePrefix, concurrency: options.concurrency });
+  let readCopies: ReadCopies = await start();
+  return {
+    bus,
+    get connection() {
+      return connection;
+    },
+    get copies() {
+      return readCopies.copies;
+    },
+    async restart() {
+      await readCopies.stop();
+      await connection.close();
+      connection = await connectMongo({ url: infraUrls().mongoUrl, dbName });
+      readCopies = await start();
+    },
+    async close() {
+      await readCopies.stop();
+      await bus.jsm.consumers.delete(Streams.catalog.name, durableName(durablePrefix)).catch(() => undefined);
+      await connection.dropDatabase();
+      await connection.close();
+      await bus.close();
+    },
+  };
 }

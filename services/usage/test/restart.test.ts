@@ -2,13 +2,12 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Streams, Subjects } from "@billing/bus";
 import { ingestSubject } from "../src/use-cases/ingest/ingest-stream";
-import { AppError } from "@billing/errors";
 import { decodeMessage, encodeMessage, encodeRequestLines, eventText, type EventLine } from "../src/domain/ingest-message";
 import type { IngestRecord } from "../src/domain/stored-event";
 import { applyBuckets } from "../src/use-cases/store/apply-buckets";
 import { applyUnit } from "../src/use-cases/store/apply-unit";
 import { storeKeys } from "../src/use-cases/store/store-keys";
-import { startUsageHarness, type UsageHarness } from "./usage-harness";
+import { startUsageHarness, type IngestRefused, type UsageHarness } from "./usage-harness";
 
 let h: UsageHarness;
 const MAY = { from: "2026-05-01T00:00:00Z", to: "2026-06-01T00:00:00Z" };
@@ -77,7 +76,7 @@ describe("storage across restarts", () => {
     await publishMessages(org, [lines("a", 50), lines("b", 50)]);
     await h.restart();
     expect(await usage(org)).toEqual({ units: String(2 * Number(sumTo(50))), count: 100, events: 100, distinct: 100, keys: 100 });
-    const again = await h.ingest(org, [{ transaction_id: "a-7", external_subscription_id: "sub_1", code: "gb" }]).catch((e: AppError) => e.details);
+    const again = await h.ingest(org, [{ transaction_id: "a-7", external_subscription_id: "sub_1", code: "gb" }]).catch((e: IngestRefused) => e.details);
     expect(again).toEqual({ "0": { transaction_id: ["value_already_exist"] } });
   });
 
@@ -113,7 +112,7 @@ describe("storage across restarts", () => {
     const sent = Array.from({ length: 20 }, (_, i) => ({ transaction_id: `r-${i}`, external_subscription_id: "sub_1", code: "gb", timestamp_ms: base, properties_json: `{"v":${i}}` }));
     await h.ingest(org, sent);
     await h.restart();
-    const refused = await h.ingest(org, sent.slice(5, 7)).catch((e: AppError) => e.details);
+    const refused = await h.ingest(org, sent.slice(5, 7)).catch((e: IngestRefused) => e.details);
     expect(refused).toEqual({ "0": { transaction_id: ["value_already_exist"] }, "1": { transaction_id: ["value_already_exist"] } });
     expect(await usage(org)).toEqual({ units: sumTo(20), count: 20, events: 20, distinct: 20, keys: 20 });
   });

@@ -16,9 +16,9 @@ export class FixtureCopies implements CatalogCopies {
 
   addMetric(org: string, fields: Partial<MetricCopy> & { code: string }): MetricCopy {
     const metric: MetricCopy = {
-      svc_id: `bm_${fields.code}`, organization_id: org, name: fields.code, aggregation_type: "count_agg", field_name: null,
+      svc_id: `bm_${fields.code}`, organization_id: org, name: fields.code, description: null, aggregation_type: "count_agg", field_name: null,
       recurring: false, rounding_function: null, rounding_precision: null, weighted_interval: null, expression: null,
-      filters: [], deleted_at: null, ...fields,
+      filters: [], created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z", deleted_at: null, ...fields,
     };
     this.metrics.set(`${org}|${fields.code}`, metric);
     return metric;
@@ -37,6 +37,7 @@ export class FixtureCopies implements CatalogCopies {
   }
 }
 
+/** An event as the tests write it: its timestamp in ms, its properties as JSON text. */
 export interface EventIn {
   transaction_id: string;
   external_subscription_id: string;
@@ -44,6 +45,30 @@ export interface EventIn {
   timestamp_ms?: number;
   properties_json?: string;
   precise_total_amount_cents?: string;
+}
+
+/** Unix ms → the API's Unix seconds, milliseconds kept exactly (anything else is sent as it comes). */
+const seconds = (ms: number) => (Number.isSafeInteger(ms) && ms >= 0 ? `${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, "0")}` : String(ms / 1000));
+
+/** The API's event object (POST /events/batch), as the gateway passes it through. */
+const apiEvent = (e: EventIn) => ({
+  transaction_id: e.transaction_id,
+  external_subscription_id: e.external_subscription_id,
+  code: e.code,
+  timestamp: e.timestamp_ms === undefined ? undefined : seconds(e.timestamp_ms),
+  properties: e.properties_json === undefined ? undefined : JSON.parse(e.properties_json),
+  precise_total_amount_cents: e.precise_total_amount_cents,
+});
+
+/** An ingest request the service refused: its HTTP status and Lago's error_details. */
+export class IngestRefused extends Error {
+  constructor(readonly status: number, readonly body: { error_details?: Record<string, unknown> }) {
+    super(`ingest refused: ${status} ${JSON.stringify(body)}`);
+  }
+
+  get details(): Record<string, unknown> | undefined {
+    return this.body.error_details;
+  }
 }
 
 /** The usage service's parts in this process, on a database and an ingest subject of their own. */
@@ -54,6 +79,7 @@ export interface UsageHarness {
   copies: FixtureCopies;
   prefix: string;
   parts: UsageParts;
+  /** One POST /events/batch through IngestHttp, as the gateway passes it: the stored events, or IngestRefused. */
   ingest(org: string, events: EventIn[]): Promise<{ events: Array<Record<string, unknown>> }>;
   aggregate(request: Record<string, unknown>): Promise<{ units: string; events_count: number; filters: unknown[]; groups: unknown[]; running_totals_json?: string }>;
   /** Stops ingestion and storage, then starts them again on the same data (what a restart does). */
@@ -77,8 +103,14 @@ export async function startUsageHarness(label: string, env: Record<string, strin
     connection, bus, copies, prefix,
     collections: usageCollections(connection),
     parts: await start({}),
-    ingest: (org, events) => harness.parts.handlers.IngestEvents!({ organization_id: org, events }, {} as never),
-    aggregate: (request) => harness.parts.handlers.Aggregate!({ grouped_by: [], ...request }, {} as never),
+    async ingest(org, events) {
+      const body = Buffer.from(JSON.stringify({ events: events.map(apiEvent) }));
+      const { answers } = await harness.parts.handlers.IngestHttp({ requests: [{ organization_id: org, batch: true, body }] }, {} as never);
+      const answer = JSON.parse(answers[0]!.body.toString());
+      if (answers[0]!.status !== 200) throw new IngestRefused(answers[0]!.status, answer);
+      return answer;
+    },
+    aggregate: (request) => harness.parts.handlers.Aggregate({ grouped_by: [], ...request }, {} as never),
     async restart(extra = {}) {
       await harness.parts.stop();
       harness.parts = await start(extra);

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { envelopeSchema, Subjects } from "@billing/bus";
-import { eventData } from "@billing/contracts";
+import { eventData, eventIngestedData } from "@billing/contracts";
 import type { EventView, IngestRecord } from "../domain/stored-event";
 import { ingestedEnvelopes } from "./ingested-envelopes";
 
-function record(org: string, batch: string, n: number): IngestRecord {
+function record(org: string, batch: string, n: number, fields: Partial<EventView> = {}): IngestRecord {
   const view: EventView = {
     svc_id: `ev_${n}`, transaction_id: `tx_${n}`, svc_customer_id: null, svc_subscription_id: null,
     external_subscription_id: "sub_1", code: "calls", timestamp: "2026-01-15T10:00:00.000Z",
-    properties: { n }, precise_total_amount_cents: null, created_at: "2026-01-15T10:00:01.000Z",
+    properties: { n }, precise_total_amount_cents: null, created_at: "2026-01-15T10:00:01.000Z", ...fields,
   };
   return { org, sub: "sub_1", x: view.transaction_id, code: "calls", t: Date.parse(view.timestamp), properties: view.properties, raw: JSON.stringify(view), s: n, batch };
 }
@@ -25,6 +25,18 @@ describe("billing.usage.event.ingested envelopes", () => {
     expect(data.batch_id).toBe("b1");
     expect(data.events.map((e) => e.transaction_id)).toEqual(["tx_1", "tx_2"]);
     expect(data.events[0]).toMatchObject({ external_subscription_id: "sub_1", code: "calls", properties: { n: 1 }, precise_total_amount_cents: null });
+  });
+
+  it("hold, chunked by 1000, every stored event exactly as the contract's eventIngestedData reads it", () => {
+    const tricky = { 'quote"d': "a\\b\n", "a.b": 2.5, $c: ["é", null, { deep: true }] };
+    const records = Array.from({ length: 1001 }, (_, i) =>
+      record("org_a", "b2", i, i === 1000 ? { properties: tricky, precise_total_amount_cents: "12.5", transaction_id: "tx \"last\"" } : {}),
+    );
+    const envelopes = ingestedEnvelopes(records, new Date("2026-01-15T10:00:02Z"));
+    expect(envelopes).toHaveLength(2);
+    const events = envelopes.flatMap((e) => eventIngestedData.parse(JSON.parse(e.text).data).events);
+    expect(events).toEqual(records.map((r) => JSON.parse(r.raw)).map(({ svc_customer_id, svc_subscription_id, ...view }) => view));
+    expect(events[1000]).toMatchObject({ transaction_id: 'tx "last"', properties: tricky, precise_total_amount_cents: "12.5" });
   });
 
   it("derive their ids from the batch, so a redelivered batch publishes nothing new", () => {

@@ -1,4 +1,4 @@
-import { derivedUuid, envelopeSchema, Subjects } from "@billing/bus";
+import { derivedUuid, envelopeSchema, Subjects, type Bus } from "@billing/bus";
 import type { IngestRecord } from "../domain/stored-event";
 
 /** Events per envelope: keeps each well under NATS's default 1 MB max_payload. */
@@ -43,4 +43,14 @@ export function ingestedEnvelopes(records: readonly IngestRecord[], occurredAt: 
     }
   }
   return envelopes;
+}
+
+/**
+ * Publishes a stored unit's `ingested` envelopes (msgID = envelope id: the usage stream keeps one
+ * copy of a redelivered batch's envelopes).
+ */
+export async function publishIngested(bus: Bus, records: readonly IngestRecord[], occurredAt: Date): Promise<void> {
+  await Promise.all(
+    ingestedEnvelopes(records, occurredAt).map((e) => bus.js.publish(Subjects.usage.eventIngested, Buffer.from(e.text), { msgID: e.id })),
+  );
 }

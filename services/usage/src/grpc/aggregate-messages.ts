@@ -2,17 +2,12 @@ import { AppError } from "@billing/errors";
 import type { ChargeFilter } from "@billing/pricing";
 import type { UsageMessages } from "@billing/contracts";
 import type { AggregateQuery, Aggregated, Bucket } from "../use-cases/aggregate/aggregate-usage";
+import { instantField } from "./instant-field";
 
 /** Proto ⇄ domain for Aggregate. */
 export type AggregateRequest = UsageMessages.AggregateRequest__Output;
 
 const invalid = (field: string) => AppError.validation({ [field]: ["value_is_invalid"] });
-
-function instant(value: string, field: string): Date {
-  const d = new Date(value);
-  if (!value || Number.isNaN(d.getTime())) throw invalid(field);
-  return d;
-}
 
 const isValues = (v: unknown): v is Record<string, string[]> =>
   !!v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => Array.isArray(x) && x.every((s) => typeof s === "string"));
@@ -40,8 +35,8 @@ export function toAggregateQuery(r: AggregateRequest): AggregateQuery {
     organizationId: r.organization_id,
     externalSubscriptionId: r.external_subscription_id,
     code: r.code,
-    from: instant(r.from, "from"),
-    to: instant(r.to, "to"),
+    from: instantField(r.from, "from", "value_is_invalid"),
+    to: instantField(r.to, "to", "value_is_invalid"),
     filters: filters(r.filters_json),
     groupedBy: r.grouped_by ?? [],
     withRunningTotals: r.with_running_totals === true,

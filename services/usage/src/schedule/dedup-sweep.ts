@@ -1,22 +1,25 @@
-import type { Clock } from "@billing/clock";
 import type { Logger } from "@billing/logger";
 import { startPeriodic, type Periodic } from "@billing/runtime";
 import type { DedupWindow } from "../use-cases/ingest/dedup-window";
 import type { LocalBatches } from "../use-cases/store/local-batches";
 
+/** How often the sweep runs (real time). */
+const SWEEP_EVERY_MS = 30_000;
+
 /**
- * Every 30 s of real time: forgets duplicate-check keys older than the window (their events are
- * stored, the Bloom filter answers for them) and the kept ingest messages past it. The dedup window
- * runs on the service clock (the time events are acknowledged at); local batches on real time (Date.now,
- * when they were kept), so each side is compared with the time it was stamped with.
+ * Every 30 s: forgets the duplicate-check keys acknowledged longer than the window ago (storage is
+ * that far behind; the unique `_id` still stores a late duplicate once) and the published messages
+ * kept that long for storage (a failed publish, a message stored by another replica). Real time
+ * only (domain/real-time.ts): both bound memory, and a sandbox organization's frozen business time
+ * must not age them.
  */
-export function startDedupSweep(parts: { window: DedupWindow; local: LocalBatches; clock: Clock; windowMs: number; logger: Logger }): Periodic {
+export function startDedupSweep(parts: { window: DedupWindow; local: LocalBatches; windowMs: number; logger: Logger }): Periodic {
   return startPeriodic(
     "dedup sweep",
     async () => {
-      parts.window.sweep(parts.clock.now().getTime());
-      parts.local.sweep(Date.now() - parts.windowMs);
+      parts.window.sweep();
+      parts.local.sweep(parts.windowMs);
     },
-    { intervalMs: 30_000, logger: parts.logger },
+    { intervalMs: SWEEP_EVERY_MS, logger: parts.logger },
   );
 }

@@ -1,42 +1,31 @@
-import { PoisonMessage, Subjects, type Envelope } from "@billing/bus";
-import { metricOf, planOf, subscriptionOf } from "./catalog-views";
+import type { Envelope } from "@billing/bus";
+import { isEvent } from "@billing/contracts";
 import type { CopyStores } from "../../persistence/read-copies/copy-stores";
 import type { MemoryCopies } from "../../persistence/read-copies/memory-copies";
-
-const C = Subjects.catalog;
-const METRIC = new Set<string>([C.billableMetricCreated, C.billableMetricUpdated, C.billableMetricDeleted]);
-const PLAN = new Set<string>([C.planUpdated, C.planDeleted]);
-const SUBSCRIPTION = new Set<string>([C.subscriptionStarted, C.subscriptionUpdated, C.subscriptionTerminated, C.subscriptionCanceled]);
+import { metricCopy, METRIC_SUBJECTS, planEventCopy, PLAN_SUBJECTS, subscriptionCopies, SUBSCRIPTION_SUBJECTS } from "./catalog-views";
 
 /** The catalog subjects the read copies follow. */
-export const COPIED_SUBJECTS = [...METRIC, ...PLAN, ...SUBSCRIPTION];
-
-/** Parses a view, or refuses the message for good: a malformed view never becomes valid on redelivery. */
-function parse<T>(what: string, read: () => T): T {
-  try {
-    return read();
-  } catch (err) {
-    throw new PoisonMessage(`malformed ${what} event: ${(err as Error).message}`);
-  }
-}
+export const COPIED_SUBJECTS = [...METRIC_SUBJECTS, ...PLAN_SUBJECTS, ...SUBSCRIPTION_SUBJECTS];
 
 /**
  * Applies one catalog event: MongoDB first (a conditional write that keeps the newest version),
  * then memory (same rule), so a redelivered, late or reordered event changes nothing it should not.
+ * A malformed event throws PoisonMessage (from the contracts' `eventData`): it is terminated, never
+ * retried, and nothing of it is stored.
  */
 export function catalogEventApplier(stores: CopyStores, memory: MemoryCopies) {
   return async (envelope: Envelope): Promise<void> => {
     const org = envelope.organization_id;
-    if (METRIC.has(envelope.type)) {
-      const metric = parse("billable metric", () => metricOf(envelope));
+    if (isEvent(envelope, METRIC_SUBJECTS)) {
+      const metric = metricCopy(envelope);
       await stores.metrics.put(metric.value.svc_id, org, metric);
       memory.putMetric(metric);
-    } else if (PLAN.has(envelope.type)) {
-      const plan = parse("plan", () => planOf(org, (envelope.data as { plan?: unknown })?.plan));
+    } else if (isEvent(envelope, PLAN_SUBJECTS)) {
+      const plan = planEventCopy(envelope);
       await stores.plans.put(plan.value.svc_id, org, plan);
       memory.putPlan(plan);
-    } else if (SUBSCRIPTION.has(envelope.type)) {
-      const { subscription, plan } = parse("subscription", () => subscriptionOf(envelope));
+    } else if (isEvent(envelope, SUBSCRIPTION_SUBJECTS)) {
+      const { subscription, plan } = subscriptionCopies(envelope);
       await stores.plans.put(plan.value.svc_id, org, plan);
       await stores.subscriptions.put(subscription.value.svc_id, org, subscription);
       memory.putPlan(plan);

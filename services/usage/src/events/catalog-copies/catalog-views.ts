@@ -1,39 +1,55 @@
-import type { Envelope } from "@billing/bus";
-import { billableMetricEventData, planView, subscriptionEventData } from "@billing/contracts";
+import { PoisonMessage, Subjects, type Envelope } from "@billing/bus";
+import { eventData, type PlanViewData } from "@billing/contracts";
 import type { MetricCopy, PlanCopy, SubscriptionState } from "../../domain/read-copies";
 import type { Versioned } from "../../persistence/read-copies/copy-repository";
 
+const C = Subjects.catalog;
+
+/** The catalog subjects the read copies follow, by what they carry. */
+export const METRIC_SUBJECTS = [C.billableMetricCreated, C.billableMetricUpdated, C.billableMetricDeleted] as const;
+export const PLAN_SUBJECTS = [C.planUpdated, C.planDeleted] as const;
+export const SUBSCRIPTION_SUBJECTS = [C.subscriptionStarted, C.subscriptionUpdated, C.subscriptionTerminated, C.subscriptionCanceled] as const;
+
+type Of<S extends readonly string[]> = Envelope & { type: S[number] };
+
+/** An instant of a view, as a version; a malformed one never becomes valid on redelivery. */
 const ms = (iso: string) => {
   const t = Date.parse(iso);
-  if (Number.isNaN(t)) throw new Error(`not an instant: ${iso}`);
+  if (Number.isNaN(t)) throw new PoisonMessage(`not an instant: ${iso}`);
   return t;
 };
 
 /** A subscription's lifecycle rank: on the same instant, the later state wins. */
-const STATUS_RANK: Record<string, number> = { pending: 0, active: 1, terminated: 2, canceled: 2 };
+const STATUS_RANK: Record<SubscriptionState["status"], number> = { pending: 0, active: 1, terminated: 2, canceled: 2 };
 
-/** billing.catalog.billable_metric.*: versioned by the metric's updated_at (it always moves forward). */
-export function metricOf(envelope: Envelope): Versioned<MetricCopy> {
-  const view = billableMetricEventData.parse(envelope.data).billable_metric;
+/**
+ * billing.catalog.billable_metric.*: the contract's view (parsed by `eventData`, PoisonMessage when
+ * malformed), versioned by the metric's updated_at (it always moves forward).
+ */
+export function metricCopy(envelope: Of<typeof METRIC_SUBJECTS>): Versioned<MetricCopy> {
+  const view = eventData(envelope).billable_metric;
   return { value: { ...view, organization_id: envelope.organization_id }, version: ms(view.updated_at) };
 }
 
-/** A plan view (plan.* `data.plan` or a subscription event's `data.plan`): versioned by its updated_at. */
-export function planOf(organizationId: string, plan: unknown): Versioned<PlanCopy> {
-  const view = planView.parse(plan);
+/** A plan view (plan.* `data.plan`, or a subscription event's `data.plan`): versioned by its updated_at. */
+function planCopy(organizationId: string, view: PlanViewData): Versioned<PlanCopy> {
   return { value: { ...view, organization_id: organizationId }, version: ms(view.updated_at) };
+}
+
+/** billing.catalog.plan.updated|deleted. */
+export function planEventCopy(envelope: Of<typeof PLAN_SUBJECTS>): Versioned<PlanCopy> {
+  return planCopy(envelope.organization_id, eventData(envelope).plan);
 }
 
 /**
  * billing.catalog.subscription.*: the subscription (versioned by the event's occurred_at, ties
- * broken by lifecycle) and the plan it is billed on.
+ * broken by lifecycle: occurred_at × 4 + rank) and the plan it is billed on.
  */
-export function subscriptionOf(envelope: Envelope): { subscription: Versioned<SubscriptionState>; plan: Versioned<PlanCopy> } {
-  const data = subscriptionEventData.parse(envelope.data);
-  const view = data.subscription;
-  const version = ms(envelope.occurred_at) * 4 + (STATUS_RANK[view.status] ?? 0);
+export function subscriptionCopies(envelope: Of<typeof SUBSCRIPTION_SUBJECTS>): { subscription: Versioned<SubscriptionState>; plan: Versioned<PlanCopy> } {
+  const data = eventData(envelope);
+  const version = ms(envelope.occurred_at) * 4 + STATUS_RANK[data.subscription.status];
   return {
-    subscription: { value: { ...view, organization_id: envelope.organization_id }, version },
-    plan: { value: { ...data.plan, organization_id: envelope.organization_id }, version: ms(data.plan.updated_at) },
+    subscription: { value: { ...data.subscription, organization_id: envelope.organization_id }, version },
+    plan: planCopy(envelope.organization_id, data.plan),
   };
 }

@@ -1,34 +1,28 @@
 import type { MetricCopy } from "../../domain/read-copies";
 import type { Versioned } from "./copy-repository";
+import { IdsByKey } from "./ids-by-key";
 
 const key = (organizationId: string, code: string) => `${organizationId}\u0000${code}`;
 
 /** Billable metrics in memory: by id (deleted ones kept, for ordering) and live ones by code. */
 export class MetricIndex {
   private readonly byId = new Map<string, Versioned<MetricCopy>>();
-  private readonly liveByCode = new Map<string, Set<string>>();
+  private readonly liveByCode = new IdsByKey();
 
   /** Keeps the copy unless a newer or equal version is already held; true when it was taken. */
   put(copy: Versioned<MetricCopy>): boolean {
     const current = this.byId.get(copy.value.svc_id);
     if (current && current.version >= copy.version) return false;
-    if (current) this.unindex(current.value);
+    if (current) this.liveByCode.delete(key(current.value.organization_id, current.value.code), current.value.svc_id);
     this.byId.set(copy.value.svc_id, copy);
-    if (!copy.value.deleted_at) {
-      const k = key(copy.value.organization_id, copy.value.code);
-      let ids = this.liveByCode.get(k);
-      if (!ids) this.liveByCode.set(k, (ids = new Set()));
-      ids.add(copy.value.svc_id);
-    }
+    if (!copy.value.deleted_at) this.liveByCode.add(key(copy.value.organization_id, copy.value.code), copy.value.svc_id);
     return true;
   }
 
   /** The live metric of a code; should two be live (a deletion not yet received), the newest. */
   live(organizationId: string, code: string): MetricCopy | null {
-    const ids = this.liveByCode.get(key(organizationId, code));
-    if (!ids) return null;
     let best: MetricCopy | null = null;
-    for (const id of ids) {
+    for (const id of this.liveByCode.get(key(organizationId, code))) {
       const metric = this.byId.get(id)!.value;
       if (!best || metric.created_at > best.created_at) best = metric;
     }
@@ -37,12 +31,5 @@ export class MetricIndex {
 
   get size(): number {
     return this.byId.size;
-  }
-
-  private unindex(metric: MetricCopy): void {
-    const k = key(metric.organization_id, metric.code);
-    const ids = this.liveByCode.get(k);
-    ids?.delete(metric.svc_id);
-    if (ids?.size === 0) this.liveByCode.delete(k);
   }
 }

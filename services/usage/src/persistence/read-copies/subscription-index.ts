@@ -1,5 +1,6 @@
 import type { PlanCopy, SubscriptionCopy, SubscriptionState } from "../../domain/read-copies";
 import type { Versioned } from "./copy-repository";
+import { IdsByKey } from "./ids-by-key";
 
 const key = (organizationId: string, externalId: string) => `${organizationId}\u0000${externalId}`;
 const startOf = (s: SubscriptionState) => s.started_at ?? s.subscription_at;
@@ -11,7 +12,7 @@ const startOf = (s: SubscriptionState) => s.started_at ?? s.subscription_at;
 export class SubscriptionIndex {
   private readonly plans = new Map<string, Versioned<PlanCopy>>();
   private readonly byId = new Map<string, Versioned<SubscriptionState>>();
-  private readonly byExternalId = new Map<string, Set<string>>();
+  private readonly byExternalId = new IdsByKey();
 
   putPlan(copy: Versioned<PlanCopy>): boolean {
     const current = this.plans.get(copy.value.svc_id);
@@ -23,14 +24,9 @@ export class SubscriptionIndex {
   putSubscription(copy: Versioned<SubscriptionState>): boolean {
     const current = this.byId.get(copy.value.svc_id);
     if (current && current.version >= copy.version) return false;
-    if (current && current.value.external_id !== copy.value.external_id) {
-      this.byExternalId.get(key(current.value.organization_id, current.value.external_id))?.delete(current.value.svc_id);
-    }
+    if (current) this.byExternalId.delete(key(current.value.organization_id, current.value.external_id), current.value.svc_id);
     this.byId.set(copy.value.svc_id, copy);
-    const k = key(copy.value.organization_id, copy.value.external_id);
-    let ids = this.byExternalId.get(k);
-    if (!ids) this.byExternalId.set(k, (ids = new Set()));
-    ids.add(copy.value.svc_id);
+    this.byExternalId.add(key(copy.value.organization_id, copy.value.external_id), copy.value.svc_id);
     return true;
   }
 
@@ -56,7 +52,7 @@ export class SubscriptionIndex {
   }
 
   private *copies(organizationId: string, externalId: string): Generator<SubscriptionCopy> {
-    for (const id of this.byExternalId.get(key(organizationId, externalId)) ?? []) {
+    for (const id of this.byExternalId.get(key(organizationId, externalId))) {
       const subscription = this.byId.get(id)!.value;
       const plan = this.plans.get(subscription.plan_id)?.value;
       // The plan always comes with the subscription's events; it must belong to the same organization.

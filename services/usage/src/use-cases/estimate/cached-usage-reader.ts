@@ -1,3 +1,4 @@
+import { realTime, type RealTime } from "../../domain/real-time";
 import type { PeriodQuery, UsageEventRecord, UsageReader } from "../../domain/usage-event";
 
 export interface CachedUsageOptions {
@@ -5,7 +6,8 @@ export interface CachedUsageOptions {
   ttlMs: number;
   /** Most periods kept (the least recently read go first). */
   maxEntries: number;
-  now?: () => number;
+  /** Real time (the cache's age is not business time). */
+  now?: RealTime;
 }
 
 interface Entry {
@@ -25,13 +27,13 @@ interface Entry {
  */
 export class CachedUsageReader implements UsageReader {
   private readonly entries = new Map<string, Entry>();
-  private readonly now: () => number;
+  private readonly now: RealTime;
 
   constructor(
     private readonly reader: UsageReader,
     private readonly options: CachedUsageOptions,
   ) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? realTime;
   }
 
   events(query: PeriodQuery): Promise<UsageEventRecord[]> {

@@ -1,3 +1,5 @@
+import { realTime, type RealTime } from "../../domain/real-time";
+
 /** A reservation of keys by one request until its events are acknowledged by JetStream, or not. */
 export interface Ticket {
   settled: Promise<void>;
@@ -13,14 +15,17 @@ export function newTicket(): Ticket {
 /**
  * The keys this process has reserved (a request is publishing them) or acknowledged and not yet
  * stored. A stored key leaves the window (the Bloom filter has it from then on); an acknowledged
- * key also leaves it after `windowMs` (storage that far behind: the unique `_id` still keeps a
- * late duplicate from being counted twice).
+ * key also leaves it after `windowMs` of real time (storage that far behind: the unique `_id` still
+ * keeps a late duplicate from being counted twice), whatever business time its request ran at.
  */
 export class DedupWindow {
   private readonly entries = new Map<string, Ticket | number>();
   private acknowledged = 0;
 
-  constructor(private readonly windowMs: number) {}
+  constructor(
+    private readonly windowMs: number,
+    private readonly now: RealTime = realTime,
+  ) {}
 
   get(key: string): Ticket | number | undefined {
     return this.entries.get(key);
@@ -42,10 +47,12 @@ export class DedupWindow {
     ticket.settle();
   }
 
-  acknowledge(keys: readonly string[], ticket: Ticket, nowMs: number): void {
+  /** JetStream acknowledged the request's events: their keys stay until stored, or for the window. */
+  acknowledge(keys: readonly string[], ticket: Ticket): void {
+    const at = this.now();
     for (const key of keys) {
       if (this.entries.get(key) === ticket) {
-        this.entries.set(key, nowMs);
+        this.entries.set(key, at);
         this.acknowledged++;
       }
     }
@@ -63,8 +70,8 @@ export class DedupWindow {
   }
 
   /** Drops acknowledged keys older than the window. */
-  sweep(nowMs: number): void {
-    const oldest = nowMs - this.windowMs;
+  sweep(): void {
+    const oldest = this.now() - this.windowMs;
     for (const [key, entry] of this.entries) {
       if (typeof entry === "number" && entry < oldest) {
         this.entries.delete(key);

@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "@billing/clock";
 import { AppError, type ErrorDetails } from "@billing/errors";
 import type { ValidEvent } from "../../domain/event-validation";
-import { encodeRequestLines, eventText, type EventLine } from "../../domain/ingest-message";
+import { encodeRequestLines, eventText } from "../../domain/ingest-message";
 import type { CatalogCopies, MetricCopy } from "../../domain/read-copies";
+import { realTime } from "../../domain/real-time";
 import { eventKey } from "../../domain/usage-event";
 import { checkDuplicates, type DuplicateSources } from "./duplicate-check";
 import { newTicket } from "./dedup-window";
@@ -12,16 +13,16 @@ import { applyExpression } from "./metric-expressions";
 
 export interface IngestDeps extends DuplicateSources {
   commit: GroupCommit;
+  /** Business time: an event's default timestamp and its created_at. */
   clock: Clock;
   copies?: CatalogCopies;
   limits: { maxInFlightEvents: number; maxBacklogEvents: number };
-  /** Events accepted and not yet answered, for the in-flight cap (shared by all requests). */
+  /** Events accepted and not yet answered, for the in-flight cap (shared by all requests), and when the last request arrived (real time). */
   state: { inFlight: number; lastRequestAt?: number };
 }
 
-/** A request's events as stored, in order: their fields, and their JSON text (EventView). */
+/** A request's events as stored, in order: their JSON text (EventView, Lago's EventObject). */
 export interface IngestedEvents {
-  lines: EventLine[];
   texts: string[];
 }
 
@@ -30,7 +31,6 @@ const tooBusy = (what: string) => new AppError("too_many_requests", "too_many_re
 /** The stored form of each event (expressions evaluated), or the request's validation errors by index. */
 function prepare(deps: IngestDeps, organizationId: string, events: readonly ValidEvent[], nowMs: number): IngestedEvents & { keys: string[] } {
   const createdAt = new Date(nowMs).toISOString();
-  const lines: EventLine[] = new Array(events.length);
   const texts: string[] = new Array(events.length);
   const keys: string[] = new Array(events.length);
   let details: ErrorDetails | null = null;
@@ -47,7 +47,7 @@ function prepare(deps: IngestDeps, organizationId: string, events: readonly Vali
       continue;
     }
     const properties = computed?.properties ?? e.properties;
-    const line: EventLine = (lines[i] = {
+    texts[i] = eventText({
       svcId: randomUUID(),
       transactionId: e.transaction_id,
       externalSubscriptionId: e.external_subscription_id,
@@ -57,11 +57,10 @@ function prepare(deps: IngestDeps, organizationId: string, events: readonly Vali
       preciseTotalAmountCents: e.precise_total_amount_cents ?? null,
       createdAt,
     });
-    texts[i] = eventText(line);
     keys[i] = eventKey(organizationId, e.external_subscription_id, e.transaction_id);
   }
   if (details) throw AppError.validation(details);
-  return { lines, texts, keys };
+  return { texts, keys };
 }
 
 /**
@@ -72,8 +71,8 @@ function prepare(deps: IngestDeps, organizationId: string, events: readonly Vali
 export async function ingestEvents(deps: IngestDeps, organizationId: string, events: readonly ValidEvent[]): Promise<IngestedEvents> {
   if (!organizationId) throw AppError.validation({ organization_id: ["value_is_mandatory"] });
   if (events.length === 0) throw AppError.validation({ events: ["value_is_mandatory"] });
-  deps.state.lastRequestAt = performance.now();
-  const { lines, texts, keys } = prepare(deps, organizationId, events, deps.clock.now().getTime());
+  deps.state.lastRequestAt = realTime();
+  const { texts, keys } = prepare(deps, organizationId, events, deps.clock.now().getTime());
 
   if (deps.state.inFlight + events.length > deps.limits.maxInFlightEvents) throw tooBusy("too many events in flight");
   if (deps.window.awaitingStorage > deps.limits.maxBacklogEvents) throw tooBusy("storage is behind");
@@ -91,9 +90,9 @@ export async function ingestEvents(deps: IngestDeps, organizationId: string, eve
       if (err instanceof RangeError) throw AppError.badRequest(err.message);
       throw new AppError("unavailable", undefined, undefined, "events not acknowledged by the ingest stream");
     }
-    deps.window.acknowledge(keys, ticket, deps.clock.now().getTime());
+    deps.window.acknowledge(keys, ticket);
   } finally {
     deps.state.inFlight -= events.length;
   }
-  return { lines, texts };
+  return { texts };
 }

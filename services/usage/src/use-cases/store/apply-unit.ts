@@ -1,14 +1,15 @@
-import { Subjects, type Bus } from "@billing/bus";
+import type { Bus } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import type { IngestRecord } from "../../domain/stored-event";
 import type { UsageCollections } from "../../persistence/collections";
 import { applyBuckets, type FieldOf } from "./apply-buckets";
-import { ingestedEnvelopes } from "../../events/ingested-envelopes";
+import { publishIngested } from "../../events/ingested-envelopes";
 import { storeKeys } from "./store-keys";
 
 export interface StoreDeps {
   collections: UsageCollections;
   bus: Bus;
+  /** Business time: the `ingested` envelopes' occurred_at. */
   clock: Clock;
   /** The property a series' metric aggregates (partials are kept for it only). */
   fieldOf: FieldOf;
@@ -25,10 +26,7 @@ export async function applyUnit(deps: StoreDeps, records: readonly IngestRecord[
   const { kept, keys } = await storeKeys(deps.collections.events, records);
   const stored = kept.map((k) => k.record);
   await applyBuckets(deps.collections, stored, lastSeq, deps.fieldOf);
-  // msgID = envelope id: the usage stream keeps one copy of a redelivered batch's envelopes
-  await Promise.all(
-    ingestedEnvelopes(stored, deps.clock.now()).map((e) => deps.bus.js.publish(Subjects.usage.eventIngested, Buffer.from(e.text), { msgID: e.id })),
-  );
+  await publishIngested(deps.bus, stored, deps.clock.now());
   deps.onStored(keys);
   return stored.length;
 }

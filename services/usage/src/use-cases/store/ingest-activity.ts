@@ -1,12 +1,14 @@
+import { realTime } from "../../domain/real-time";
+
 /**
  * How busy the ingest path is, and the policy that follows from it: storage waits while ingest
  * requests are in flight or keep arriving (none for `idleMs`), as long as fewer than
- * `yieldBacklog` acknowledged events await storage. Real time (performance.now), not business time.
+ * `yieldBacklog` acknowledged events await storage. Real time (domain/real-time.ts), not business time.
  */
 export class IngestActivity {
-  /** ingest requests being answered now */
+  /** events of the ingest requests being answered now (also the in-flight cap's count) */
   inFlight = 0;
-  /** when the last ingest request arrived (performance.now) */
+  /** when the last ingest request arrived (real time) */
   lastRequestAt = -Infinity;
 
   constructor(private readonly policy: { yieldBacklog: number; idleMs: number }) {}
@@ -15,7 +17,7 @@ export class IngestActivity {
   storageShouldYield(awaitingStorage: number): boolean {
     return (
       awaitingStorage < this.policy.yieldBacklog &&
-      (this.inFlight > 0 || performance.now() - this.lastRequestAt < this.policy.idleMs)
+      (this.inFlight > 0 || realTime() - this.lastRequestAt < this.policy.idleMs)
     );
   }
 }
