@@ -16,8 +16,12 @@ export interface ServiceRef<D> {
 
 export const serviceRef = <D>(file: string, name: string): ServiceRef<D> => ({ file, name });
 
-/** The RPC names of a definition (the generated definitions only hold the PascalCase names). */
-export type MethodName<D> = Extract<keyof D, string>;
+/**
+ * The RPC names of a definition (the generated definitions only hold the PascalCase names). The
+ * generated interfaces extend grpc's ServiceDefinition, whose string index signature would make
+ * every string a method name: it is removed, so only the declared RPCs remain.
+ */
+export type MethodName<D> = keyof { [K in keyof D as string extends K ? never : K]: D[K] } & string;
 
 // Read structurally from the generated MethodDefinition (its four type parameters are the
 // serializers' and deserializers' value types), whichever copy of @grpc/proto-loader declared it.

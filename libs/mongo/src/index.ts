@@ -2,3 +2,4 @@ export * from "./connection";
 export * from "./pagination";
 export * from "./outbox-store";
 export * from "./optimistic";
+export * from "./sequence";

@@ -1,6 +1,6 @@
 import mongoose, { Schema, type Connection } from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectMongo, initModels, isDuplicateKeyError } from "@billing/mongo";
+import { connectMongo, initModels, isDuplicateKeyError, takeNextInSequence } from "@billing/mongo";
 import { infraUrls, uniqueName } from "@billing/testkit";
 
 // Proves the MongoDB server under test serves what our code relies on (mongo-compat.md).
@@ -51,6 +51,14 @@ describe("MongoDB server compatibility", () => {
   it("increments atomically under concurrency", async () => {
     await Promise.all(Array.from({ length: 50 }, () => items().updateOne({ _id: "a" }, { $inc: { n: 1 } })));
     expect((await items().findById("a").lean<{ n: number }>())?.n).toBe(51);
+  });
+
+  it("hands out each number of a sequence once, however many callers race for it", async () => {
+    // findOneAndUpdate($inc, new) is not enough here: the test server re-reads the document after
+    // the update, so two racing callers can both be told the later value.
+    const Counter = conn.model("Counter", new Schema({ _id: String, seq: Number }, { versionKey: false }));
+    const taken = await Promise.all(Array.from({ length: 100 }, () => takeNextInSequence(Counter, "org:customers")));
+    expect([...taken].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
   });
 
   it("guards a conditional update", async () => {

@@ -46,7 +46,23 @@ export async function dropDatabases(mongoUrl: string, names: string[]): Promise<
   const { default: mongoose } = await import("mongoose");
   for (const name of names) {
     const conn = await mongoose.createConnection(mongoUrl, { dbName: name }).asPromise();
-    await conn.dropDatabase();
-    await conn.close();
+    try {
+      // the test server sometimes refuses a drop racing a late index build ("index not found with
+      // name [_id_]"); a second try succeeds, and a database left behind harms no other test
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await conn.dropDatabase();
+          break;
+        } catch (err) {
+          if (attempt === 3) {
+            console.warn(`could not drop the test database ${name}: ${String(err)}`);
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 200 * attempt));
+        }
+      }
+    } finally {
+      await conn.close();
+    }
   }
 }

@@ -1,4 +1,4 @@
-import type { CatalogRpc } from "@billing/contracts";
+import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { Patch } from "../domain/patch";
@@ -14,7 +14,7 @@ import type { CatalogDeps } from "../use-cases/deps";
 import { patchOf } from "./patch-messages";
 
 type Key = { organization_id: string; code: string };
-type Input = Record<string, unknown> & { tax_codes_set?: boolean; tax_codes?: string[] };
+type Input = CatalogMessages.AddOnInput__Output;
 
 function addOnChange(input: Input | null): AddOnChange {
   const patch = patchOf(input, ["name", "code", "invoice_display_name", "description", "amount_cents", "amount_currency"]) as Patch<AddOn>;

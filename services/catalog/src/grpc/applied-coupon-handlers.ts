@@ -12,7 +12,6 @@ import type { CatalogDeps } from "../use-cases/deps";
 import { patchOf } from "./patch-messages";
 
 type Org = { organization_id: string };
-type Input = Record<string, unknown> & { external_customer_id?: string; coupon_code?: string };
 
 const OVERRIDES = ["frequency", "frequency_duration", "amount_cents", "amount_currency", "percentage_rate"] as const;
 
@@ -20,10 +19,10 @@ const OVERRIDES = ["frequency", "frequency_duration", "amount_cents", "amount_cu
 export function appliedCouponHandlers(deps: CatalogDeps): Handlers<CatalogRpc["appliedCoupons"]> {
   return {
     CreateAppliedCoupon: async (req, ctx) => {
-      const input = req.applied_coupon ?? {};
+      const input = req.applied_coupon;
       const request = {
-        external_customer_id: input.external_customer_id ?? "",
-        coupon_code: input.coupon_code ?? "",
+        external_customer_id: input?.external_customer_id ?? "",
+        coupon_code: input?.coupon_code ?? "",
         overrides: patchOf(input, OVERRIDES) as TermOverrides,
       };
       return { applied_coupon: appliedCouponView(await createAppliedCoupon(deps, req.organization_id, request, ctx.requestId)) };

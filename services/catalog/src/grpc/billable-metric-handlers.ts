@@ -1,4 +1,4 @@
-import type { CatalogRpc } from "@billing/contracts";
+import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { Patch } from "../domain/patch";
@@ -13,7 +13,7 @@ import type { CatalogDeps } from "../use-cases/deps";
 import { patchOf } from "./patch-messages";
 
 type Key = { organization_id: string; code: string };
-type Input = Record<string, unknown> & { filters_set?: boolean; filters?: MetricFilter[] };
+type Input = CatalogMessages.BillableMetricInput__Output;
 
 function metricPatch(input: Input | null): Patch<BillableMetric> {
   const patch = patchOf(input, [

@@ -1,4 +1,4 @@
-import type { CatalogRpc } from "@billing/contracts";
+import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { Patch } from "../domain/patch";
@@ -14,8 +14,7 @@ import type { CatalogDeps } from "../use-cases/deps";
 import { patchOf } from "./patch-messages";
 
 type Key = { organization_id: string; code: string };
-type AppliesTo = { plan_codes_set: boolean; plan_codes: string[]; billable_metric_codes_set: boolean; billable_metric_codes: string[] };
-type Input = Record<string, unknown> & { applies_to?: AppliesTo | null };
+type Input = CatalogMessages.CouponInput__Output;
 
 function couponChange(input: Input | null): CouponChange {
   const fields = patchOf(input, [

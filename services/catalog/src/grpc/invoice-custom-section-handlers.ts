@@ -16,7 +16,7 @@ import { patchOf } from "./patch-messages";
 
 type Key = { organization_id: string; code: string };
 type Input = { invoice_custom_section: Record<string, unknown> | null };
-const patch = (input: Record<string, unknown> | null) => patchOf(input, INVOICE_CUSTOM_SECTION_PATCHABLE) as Patch<InvoiceCustomSection>;
+const patch = (input: object | null) => patchOf(input, INVOICE_CUSTOM_SECTION_PATCHABLE) as Patch<InvoiceCustomSection>;
 const one = (section: InvoiceCustomSection) => ({ invoice_custom_section: invoiceCustomSectionView(section) });
 const many = (sections: InvoiceCustomSection[]) => ({ invoice_custom_sections: sections.map(invoiceCustomSectionView) });
 

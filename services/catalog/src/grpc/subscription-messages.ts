@@ -35,7 +35,7 @@ export function subscriptionInputOf(m: M.SubscriptionInput__Output | null): Crea
 }
 
 /** A subscription view (with or without its plan) → the proto Subscription. */
-export function subscriptionMessage(s: SubscriptionView & { plan?: PlanView; applicable_usage_thresholds?: unknown[] }) {
+export function subscriptionMessage(s: SubscriptionView & { plan?: PlanView; applicable_usage_thresholds?: Array<{ threshold_display_name: string | null; amount_cents: number; recurring: boolean }> }) {
   return { ...s, plan: s.plan ? planMessage(s.plan) : undefined, applicable_usage_thresholds: s.applicable_usage_thresholds ?? [] };
 }
 

@@ -14,7 +14,7 @@ import { updateTax } from "../use-cases/taxes/update-tax";
 import { patchOf } from "./patch-messages";
 
 type Key = { organization_id: string; code: string };
-const taxPatch = (input: Record<string, unknown> | null) =>
+const taxPatch = (input: object | null) =>
   patchOf(input, ["name", "code", "rate", "description", "applied_to_organization"]) as Patch<Tax>;
 
 /** billing.catalog.v1.TaxService: proto in, use case, proto out. */

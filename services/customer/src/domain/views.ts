@@ -1,4 +1,4 @@
-import type { CustomerRefs } from "./catalog-refs";
+import type { CustomerRefs, TaxRef } from "./catalog-refs";
 import type { BillingEntity, Customer } from "./types";
 
 /**
@@ -54,5 +54,5 @@ export type CustomerView = ReturnType<typeof customerView>;
 
 export function billingEntityView(e: BillingEntity) {
   const { id, organization_id: _org, created_at, updated_at, ...rest } = e;
-  return { svc_id: id, ...rest, created_at: created_at.toISOString(), updated_at: updated_at.toISOString(), taxes: [] as unknown[] };
+  return { svc_id: id, ...rest, created_at: created_at.toISOString(), updated_at: updated_at.toISOString(), taxes: [] as TaxRef[] };
 }

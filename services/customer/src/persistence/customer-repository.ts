@@ -1,5 +1,5 @@
 import type { Envelope } from "@billing/bus";
-import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import { embeddedOutboxStore, isDuplicateKeyError, skipOf, takeNextInSequence, type PageRequest } from "@billing/mongo";
 import type { Customer } from "../domain/types";
 import type { Models } from "./models";
 
@@ -65,9 +65,6 @@ export class CustomerRepository {
   }
 
   async nextSequentialId(organizationId: string): Promise<number> {
-    const counter = await this.models.counters
-      .findOneAndUpdate({ _id: `${organizationId}:customers` }, { $inc: { seq: 1 } }, { upsert: true, new: true })
-      .lean<{ seq: number }>();
-    return counter!.seq;
+    return takeNextInSequence(this.models.counters, `${organizationId}:customers`);
   }
 }
