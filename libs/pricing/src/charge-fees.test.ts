@@ -60,3 +60,28 @@ describe("computeChargeFees", () => {
     expect(computeChargeFees({ charge, metric, events: priced, currency: "EUR", period }).fees[0]?.amount_cents).toBe(1235);
   });
 });
+
+describe("dynamic charges count only in-period events (billing-rules §1.7)", () => {
+  const charge = { charge_model: "dynamic" as const, properties: {} };
+  const events = [
+    { timestamp: "2024-02-20T12:00:00Z", properties: { gb: 5 }, precise_total_amount_cents: "5000" },
+    { timestamp: "2024-03-10T12:00:00Z", properties: { gb: 1 }, precise_total_amount_cents: "1234.56" },
+    { timestamp: "2024-04-01T12:00:00Z", properties: { gb: 2 }, precise_total_amount_cents: "700" },
+  ];
+
+  it("ignores amounts and units carried by a recurring metric", () => {
+    const recurring = { ...metric, recurring: true };
+    const fee = computeChargeFees({ charge, metric: recurring, events, currency: "EUR", period }).fees[0]!;
+    expect([fee.amount_cents, fee.units, fee.events_count]).toEqual([1235, "1.0", 1]);
+  });
+
+  it("ignores events passed in from earlier or later periods", () => {
+    const fee = computeChargeFees({ charge, metric, events, currency: "EUR", period }).fees[0]!;
+    expect([fee.amount_cents, fee.precise_amount_cents, fee.units]).toEqual([1235, "1234.56", "1.0"]);
+  });
+
+  it("is zero when the period has no event", () => {
+    const fee = computeChargeFees({ charge, metric: { ...metric, recurring: true }, events: events.slice(0, 1), currency: "EUR", period }).fees[0]!;
+    expect([fee.amount_cents, fee.units]).toEqual([0, "0.0"]);
+  });
+});

@@ -4,7 +4,8 @@ import { type ChargeDefinition, type ChargeFeeAmounts, computeChargeFee } from "
 import { type Decimal, ZERO, parseDecimal } from "./decimal";
 import { type ChargeFilter, type MetricFilter, bucketEventsByFilter } from "./filters";
 import { type GroupedBy, groupEvents, pricingGroupKeys } from "./grouping";
-import type { Instant } from "./periods/timezone";
+import { type Instant, instantMs } from "./periods/timezone";
+import { eventTime } from "./aggregations/values";
 import { type TrueUpFee, computeTrueUpFee } from "./true-up";
 
 /** A plan charge with everything pricing needs (spec: Charge). */
@@ -57,6 +58,7 @@ export function aggregationOptionsFor(
   return {
     ...(period ? { from: period.from, to: period.to, periodDays: period.periodDays, timeZone: period.timeZone ?? "UTC" } : {}),
     prorated: definition.prorated === true,
+    payInAdvance: (definition as UsageCharge).pay_in_advance === true,
     withEventValues: minMax,
     freeUnits: percentage
       ? { free_units_per_events: p["free_units_per_events"] as number, free_units_per_total_aggregation: p["free_units_per_total_aggregation"] as string }
@@ -69,10 +71,25 @@ export function preciseTotalAmountCents(events: readonly UsageEvent[]): Decimal 
   return events.reduce((sum, e) => sum.plus(parseDecimal(e.precise_total_amount_cents) ?? ZERO), ZERO);
 }
 
-function bucketAggregations(input: ChargeFeesInput, events: readonly UsageEvent[], definition: ChargeDefinition) {
+/** The events timestamped inside [from, to] (both included); all of them when a bound is absent. */
+export function eventsInPeriod(events: readonly UsageEvent[], period: { from?: Instant | null; to?: Instant | null } | undefined): readonly UsageEvent[] {
+  const fromMs = period?.from == null ? -Infinity : instantMs(period.from);
+  const toMs = period?.to == null ? Infinity : instantMs(period.to);
+  if (fromMs === -Infinity && toMs === Infinity) return events;
+  return events.filter((e) => {
+    const t = eventTime(e);
+    return t >= fromMs && t <= toMs;
+  });
+}
+
+function bucketAggregations(input: ChargeFeesInput, bucketEvents: readonly UsageEvent[], definition: ChargeDefinition) {
   const options = { ...aggregationOptionsFor(definition, input.period, input.premium === true), initialValue: input.initialValue };
+  // dynamic (billing-rules §1.7): only the period's own events count, for the amount as for the
+  // units; events carried by a recurring metric or passed in from earlier periods add nothing.
+  const dynamic = definition.charge_model === "dynamic";
+  const events = dynamic ? eventsInPeriod(bucketEvents, input.period) : bucketEvents;
   const withDynamic = (result: AggregationResult, bucket: readonly UsageEvent[]) =>
-    definition.charge_model === "dynamic" ? { ...result, preciseTotalAmountCents: preciseTotalAmountCents(bucket) } : result;
+    dynamic ? { ...result, preciseTotalAmountCents: preciseTotalAmountCents(bucket) } : result;
   const keys = pricingGroupKeys(definition.properties);
   const groups = keys.length > 0 ? groupEvents(events, keys) : [];
   if (groups.length === 0) return [{ groupedBy: {}, aggregation: withDynamic(aggregate(input.metric, events, options), events) }];

@@ -28,6 +28,12 @@ describe("currencies", () => {
     ["1.2345", "KWD", "1235"],
     ["0.005", "USD", "1"],
     ["0.0049", "USD", "0"],
+    // moved from the former libs/money: each side of the half, negative halves, every exponent
+    ["12.344", "USD", "1234"],
+    ["-0.005", "EUR", "-1"],
+    ["1234.4", "JPY", "1234"],
+    ["1.23449", "KWD", "1234"],
+    ["0.00004", "USD", "0"],
   ])("rounds %s %s half away from zero to %s minor units", (amount, currency, cents) => {
     expect(toCents(amount, currency).toString()).toBe(cents);
   });
@@ -42,6 +48,13 @@ describe("currencies", () => {
     expect(fromCents(1235, "KWD").toString()).toBe("1.235");
     expect(roundCents("10.5").toNumber()).toBe(11);
     expect(roundCents("-10.5").toNumber()).toBe(-11);
+  });
+
+  it("converts negative cents, truncates unit amounts toward zero and adds decimals exactly (moved from the former libs/money)", () => {
+    expect(fromCents("-5", "USD").toString()).toBe("-0.05");
+    expect(minorUnits(splitPlain("10.99"), 0, "truncate")).toBe(10);
+    expect(minorUnits(splitPlain("-10.99"), 0, "truncate")).toBe(-10);
+    expect(new Decimal("0.1").plus("0.2").toFixed()).toBe("0.3");
   });
 
   it("has string-based fast paths equal to decimal arithmetic", () => {

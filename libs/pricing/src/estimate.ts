@@ -1,5 +1,6 @@
 import type { BillableMetric, UsageEvent } from "./aggregations/types";
 import type { ChargeDefinition } from "./charge-fee";
+import type { ChargePeriod } from "./charge-fees";
 import { type ChargeFilter, type MetricFilter, payInAdvanceFilterIndex } from "./filters";
 import { groupEvents, pricingGroupKeys } from "./grouping";
 import { type FeeTaxes, computeFeeTaxes } from "./invoice/fee-taxes";
@@ -19,6 +20,8 @@ export interface EstimateInput {
   currency: string;
   taxes?: readonly TaxInput[];
   premium?: boolean;
+  /** The current charges period: required for a prorated charge (see payInAdvanceFee). */
+  period?: ChargePeriod;
 }
 
 export interface EstimatedFee extends PayInAdvanceFee, FeeTaxes {
@@ -50,6 +53,7 @@ export function estimateEventFee(input: EstimateInput): EstimatedFee {
     currency: input.currency,
     premium: input.premium,
     persisted: false,
+    period: input.period,
   });
   const taxes = computeFeeTaxes({ fee_type: "charge", amount_cents: fee.amount_cents, precise_amount_cents: fee.precise_amount_cents, taxes: input.taxes ?? [] });
   return { ...fee, ...taxes, charge_filter_index: filterIndex, grouped_by: group, pay_in_advance: true };

@@ -18,9 +18,20 @@ export {
 export type { ChargeModelName, ChargeModelInput, ChargeModelResult, AmountDetails } from "./charge-models/types";
 export { chargeModels, CHARGE_MODEL_NAMES, compileCharge, applyChargeModel, isChargeModelName, type CompiledCharge } from "./charge-models/factory";
 export { computeChargeFee, compiledChargeFor, type ChargeDefinition, type ChargeFeeAmounts, type ChargeFeeInput } from "./charge-fee";
-export { computeChargeFees, type UsageCharge, type ChargePeriod, type ChargeFee, type ChargeFeesInput } from "./charge-fees";
+export { computeChargeFees, eventsInPeriod, type UsageCharge, type ChargePeriod, type ChargeFee, type ChargeFeesInput } from "./charge-fees";
 export { computeTrueUpFee, type TrueUpInput, type TrueUpFee } from "./true-up";
 export { payInAdvanceFee, type PayInAdvanceInput, type PayInAdvanceFee, type HighWaterMark } from "./pay-in-advance";
+export { proratedPayInAdvanceFee } from "./pay-in-advance-prorated";
+export { highWaterStep, type HighWaterStep } from "./aggregations/high-water-mark";
+export { paidInAdvanceProratedAggregation } from "./aggregations/prorated-in-advance";
+export {
+  computeFixedChargeFee,
+  fixedChargeAggregation,
+  type FixedChargeDefinition,
+  type FixedChargeUnitsLevel,
+  type FixedChargeFeeInput,
+} from "./fixed-charge-fee";
+export { computeCommitmentTrueUp, type CommitmentTrueUpInput, type CommitmentTrueUpFee } from "./commitment";
 export { estimateEventFee, type EstimateInput, type EstimatedFee } from "./estimate";
 export { PRECISE_SCALE } from "./unit-amount";
 
@@ -50,6 +61,7 @@ export { addDays, daysBetween, inclusiveDays } from "./periods/local-date";
 export { localDateOf, startOfLocalDay, endOfLocalDay, instantMs, type Instant } from "./periods/timezone";
 export {
   billingPeriodFor,
+  customerDate,
   previousBillingPeriod,
   oneIntervalBack,
   nextBillingDate,
@@ -65,6 +77,8 @@ export { dateDiffWithTimezone } from "./periods/proration";
 export { computeSubscriptionFee, trialEndedAt, unusedDays, type SubscriptionFee, type SubscriptionFeeInput } from "./periods/subscription-fee";
 export {
   subscriptionInvoicePeriods,
+  billingCadence,
+  opensPlanPeriod,
   firstAdvanceBillingDate,
   type SubscriptionInvoiceInput,
   type SubscriptionInvoicePeriods,
@@ -85,6 +99,14 @@ export type {
 } from "./invoice/types";
 export { computeInvoiceTotals, type InvoiceTotals, type InvoiceTotalsInput, type InvoiceFeeTotals } from "./invoice/totals";
 export { computeFeeTaxes, type FeeTaxes } from "./invoice/fee-taxes";
+export {
+  formatInvoiceNumber,
+  draftInvoiceNumber,
+  defaultDocumentNumberPrefix,
+  documentNumberPrefix,
+  type DocumentNumbering,
+  type InvoiceNumberInput,
+} from "./invoice/numbering";
 export { couponAmount, orderCoupons, type CouponCredit } from "./invoice/coupons";
 export type { InvoiceAppliedTax } from "./invoice/taxes";
 export type { CreditNoteCredit } from "./invoice/credit-notes";

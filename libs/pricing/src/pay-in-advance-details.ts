@@ -1,5 +1,31 @@
+import type { HighWaterStep } from "./aggregations/high-water-mark";
 import type { AmountDetails, ChargeModelName } from "./charge-models/types";
-import { Decimal, decimalString } from "./decimal";
+import { roundedMinorUnits, shiftedDecimalString } from "./currency";
+import { Decimal, ZERO, decimalString, maxDecimal } from "./decimal";
+import { PRECISE_SCALE, unitAmountFields } from "./unit-amount";
+
+/** The units a pay-in-advance fee shows: its contribution, or the units it applied without raising the mark. */
+export function displayedUnits(mark: HighWaterStep): Decimal {
+  return mark.applied !== null && mark.current.lte(mark.max) && mark.contribution.isZero() ? maxDecimal(mark.applied, ZERO) : mark.contribution;
+}
+
+/** The amount fields of a pay-in-advance fee: amount_cents rounded, unit amount from the rounded amount. */
+export function inAdvanceAmountFields(amount: Decimal, units: Decimal, exponent: number) {
+  const unit = unitAmountFields(amount.toDecimalPlaces(exponent), units, exponent);
+  return {
+    units: decimalString(units),
+    events_count: 1 as const,
+    amount_cents: roundedMinorUnits(amount, exponent),
+    precise_amount_cents: shiftedDecimalString(amount.toDecimalPlaces(PRECISE_SCALE + exponent), exponent),
+    unit_amount_cents: unit.unit_amount_cents,
+    precise_unit_amount: unit.precise_unit_amount,
+  };
+}
+
+/** The contribution and the cache to store after a pay-in-advance event. */
+export function markFields(mark: HighWaterStep) {
+  return { contribution: decimalString(mark.contribution), high_water_mark: { current: decimalString(mark.current), max: decimalString(mark.max) } };
+}
 
 const PERCENTAGE_KEYS = ["units", "free_units", "paid_units", "free_events", "paid_events", "fixed_fee_total_amount", "min_max_adjustment_total_amount", "per_unit_total_amount"];
 

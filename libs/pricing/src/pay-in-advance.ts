@@ -1,21 +1,17 @@
 import { aggregate } from "./aggregations/factory";
 import type { BillableMetric, UsageEvent } from "./aggregations/types";
-import { operationOf, uniqueKey, uniqueTimelines } from "./aggregations/unique-count";
+import { type HighWaterMark, highWaterStep } from "./aggregations/high-water-mark";
 import { eventTime, numericValue } from "./aggregations/values";
 import { type ChargeDefinition, compiledChargeFor } from "./charge-fee";
-import { aggregationOptionsFor, preciseTotalAmountCents } from "./charge-fees";
+import { type ChargePeriod, aggregationOptionsFor, eventsInPeriod, preciseTotalAmountCents } from "./charge-fees";
 import { applyChargeModel } from "./charge-models/factory";
 import type { AmountDetails } from "./charge-models/types";
-import { currencyInfo, roundedMinorUnits, shiftedDecimalString } from "./currency";
-import { type Decimal, type DecimalLike, ONE, ZERO, decimalString, maxDecimal, toDecimal } from "./decimal";
-import { deltaAmountDetails } from "./pay-in-advance-details";
-import { PRECISE_SCALE, unitAmountFields } from "./unit-amount";
+import { currencyInfo } from "./currency";
+import type { Decimal } from "./decimal";
+import { deltaAmountDetails, displayedUnits, inAdvanceAmountFields, markFields } from "./pay-in-advance-details";
+import { proratedPayInAdvanceFee } from "./pay-in-advance-prorated";
 
-/** The cached aggregation of a (subscription, charge, filter, group, period): running value and period maximum. */
-export interface HighWaterMark {
-  current: DecimalLike;
-  max: DecimalLike;
-}
+export type { HighWaterMark };
 
 export interface PayInAdvanceInput {
   /** The charge (or matched filter) definition: model, properties, prorated. */
@@ -31,6 +27,11 @@ export interface PayInAdvanceInput {
   premium?: boolean;
   /** false for an estimate: the event is not stored, so not among periodEvents. Default true. */
   persisted?: boolean;
+  /**
+   * The current charges period. Required for a prorated charge (the days left to its end);
+   * a dynamic charge counts only the amounts of events inside it (billing-rules §1.7).
+   */
+  period?: ChargePeriod;
 }
 
 export interface PayInAdvanceFee {
@@ -47,39 +48,14 @@ export interface PayInAdvanceFee {
   high_water_mark: { current: string; max: string };
 }
 
-/** Contribution of the event above the high-water mark (sum / unique count), and the new mark. */
-function contributionOf(input: PayInAdvanceInput, prior: readonly UsageEvent[]) {
-  const { metric, event } = input;
-  if (metric.aggregation_type === "unique_count_agg") {
-    const key = uniqueKey(event, metric.field_name ?? "");
-    const timeline = key === null ? undefined : uniqueTimelines(prior, metric.field_name ?? "").get(key);
-    const active = timeline?.[timeline.length - 1]?.op === "add";
-    const adding = operationOf(event) === "add";
-    const newly = adding && !active ? ONE : ZERO;
-    if (!input.highWaterMark) return { contribution: newly, current: newly, max: newly, applied: newly };
-    const current = toDecimal(input.highWaterMark.current).plus(adding ? newly : active ? -1 : 0);
-    return raise(current, toDecimal(input.highWaterMark.max), newly);
-  }
-  if (metric.aggregation_type !== "sum_agg") {
-    const value = metric.aggregation_type === "count_agg" ? ONE : (numericValue(event, metric.field_name) ?? ZERO);
-    return { contribution: value, current: value, max: value, applied: null };
-  }
-  const value = numericValue(event, metric.field_name) ?? ZERO;
-  if (!input.highWaterMark) return { contribution: maxDecimal(value, ZERO), current: value, max: value, applied: value };
-  return raise(toDecimal(input.highWaterMark.current).plus(value), toDecimal(input.highWaterMark.max), value);
-}
-
-function raise(current: Decimal, oldMax: Decimal, applied: Decimal) {
-  if (current.gt(oldMax)) return { contribution: current.minus(oldMax), current, max: current, applied: null };
-  return { contribution: ZERO, current, max: oldMax, applied };
-}
-
 /**
  * The fee of one pay-in-advance event: model(total with the event) − model(total without it),
  * where the event contributes only what raises the period's high-water mark (so negative events
- * and re-added units are free). Metric rounding is not applied.
+ * and re-added units are free). Metric rounding is not applied. A prorated charge is priced by
+ * `proratedPayInAdvanceFee` (the contribution for the days left in the period).
  */
 export function payInAdvanceFee(input: PayInAdvanceInput): PayInAdvanceFee {
+  if (input.charge.prorated === true) return proratedPayInAdvanceFee(input);
   const persisted = input.persisted !== false;
   const at = eventTime(input.event);
   const upTo = input.periodEvents.filter((e) => e !== input.event && eventTime(e) <= at);
@@ -88,7 +64,7 @@ export function payInAdvanceFee(input: PayInAdvanceInput): PayInAdvanceFee {
   // Percentage free units: both calls reuse the running total computed with the event.
   const full = aggregate(input.metric, withEvent, { ...options, withEventValues: true });
   const stored = persisted ? full : aggregate(input.metric, upTo, options);
-  const mark = contributionOf(input, upTo);
+  const mark = highWaterStep(input.metric, input.event, upTo, input.highWaterMark);
   const eventCounted = input.metric.aggregation_type === "count_agg" || numericValue(input.event, input.metric.field_name) !== null;
   const valuesBefore = eventCounted ? full.eventValues?.slice(0, -1) : full.eventValues;
 
@@ -101,7 +77,7 @@ export function payInAdvanceFee(input: PayInAdvanceInput): PayInAdvanceFee {
       eventsCount,
       runningTotal: full.runningTotal,
       eventValues: events === upTo ? valuesBefore : full.eventValues,
-      preciseTotalAmountCents: dynamic ? preciseTotalAmountCents(events) : undefined,
+      preciseTotalAmountCents: dynamic ? preciseTotalAmountCents(eventsInPeriod(events, input.period)) : undefined,
       subunit,
       excludeEvent,
       premium: input.premium,
@@ -114,18 +90,9 @@ export function payInAdvanceFee(input: PayInAdvanceInput): PayInAdvanceFee {
   const beforeResult = price(beforeTotal, afterCount - 1, upTo, persisted);
   const amount = afterResult.amount.minus(beforeResult.amount);
 
-  const units = mark.applied !== null && mark.current.lte(mark.max) && mark.contribution.isZero() ? maxDecimal(mark.applied, ZERO) : mark.contribution;
-  const rounded = amount.toDecimalPlaces(exponent);
-  const unit = unitAmountFields(rounded, units, exponent);
   return {
-    units: decimalString(units),
-    events_count: 1,
-    amount_cents: roundedMinorUnits(amount, exponent),
-    precise_amount_cents: shiftedDecimalString(amount.toDecimalPlaces(PRECISE_SCALE + exponent), exponent),
-    unit_amount_cents: unit.unit_amount_cents,
-    precise_unit_amount: unit.precise_unit_amount,
+    ...inAdvanceAmountFields(amount, displayedUnits(mark), exponent),
     amount_details: persisted ? deltaAmountDetails(input.charge.charge_model, afterResult.amountDetails, beforeResult.amountDetails) : {},
-    contribution: decimalString(mark.contribution),
-    high_water_mark: { current: decimalString(mark.current), max: decimalString(mark.max) },
+    ...markFields(mark),
   };
 }

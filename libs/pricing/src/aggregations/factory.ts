@@ -1,6 +1,7 @@
 import { type DecimalLike } from "../decimal";
 import { localDateOf, type Instant, instantMs } from "../periods/timezone";
 import { applyMetricRounding } from "../rounding";
+import { paidInAdvanceProratedAggregation } from "./prorated-in-advance";
 import { proratedSumAggregation, proratedUniqueCountAggregation, type ProrationWindow } from "./prorated";
 import { type FreeUnitsOptions, countingRunningTotal, runningTotal } from "./running-total";
 import { countAggregation, latestAggregation, maxAggregation, sumAggregation } from "./simple";
@@ -26,6 +27,8 @@ export interface AggregateOptions {
   withEventValues?: boolean;
   /** Prorated charge (sum_agg / unique_count_agg only). */
   prorated?: boolean;
+  /** With `prorated`: a pay-in-advance charge, whose usage keeps what was paid (billing-rules §1.11). */
+  payInAdvance?: boolean;
   /** Apply rounding_function (default true; pay-in-advance aggregation does not round). */
   applyRounding?: boolean;
 }
@@ -54,6 +57,7 @@ function baseAggregation(metric: BillableMetric, events: readonly UsageEvent[], 
     case "count_agg":
       return countAggregation(events, withValues);
     case "sum_agg":
+      if (options.prorated && options.payInAdvance) return paidInAdvanceProratedAggregation(metric, events, prorationWindow(options, fromMs, toMs));
       if (options.prorated) return proratedSumAggregation(events, field, prorationWindow(options, fromMs, toMs));
       return sumAggregation(withValues ? byTimestamp(events) : events, field, withValues);
     case "max_agg":
@@ -61,6 +65,7 @@ function baseAggregation(metric: BillableMetric, events: readonly UsageEvent[], 
     case "latest_agg":
       return latestAggregation(events, field);
     case "unique_count_agg":
+      if (options.prorated && options.payInAdvance) return paidInAdvanceProratedAggregation(metric, events, prorationWindow(options, fromMs, toMs));
       if (options.prorated) return proratedUniqueCountAggregation(events, field, prorationWindow(options, fromMs, toMs));
       return uniqueCountAggregation(events, field, withValues);
     case "weighted_sum_agg":

@@ -1,4 +1,4 @@
-import { type LocalDate, addDays, inclusiveDays, isoWeekday, maxDate, minDate, monthDay, parts } from "./local-date";
+import { type LocalDate, addDays, daysInMonth, inclusiveDays, isoWeekday, maxDate, minDate, monthDay, parts } from "./local-date";
 import { type Instant, endOfLocalDay, instantMs, localDateOf, startOfLocalDay } from "./timezone";
 
 export type PlanInterval = "weekly" | "monthly" | "quarterly" | "semiannual" | "yearly";
@@ -60,10 +60,17 @@ export function periodContaining(timing: SubscriptionTiming, date: LocalDate): {
   return { start, end: addDays(next, -1) };
 }
 
+const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A local date ("2024-03-01") as is; an instant as its date in the customer's zone. */
+export function customerDate(timing: Pick<SubscriptionTiming, "timezone">, at: Instant | LocalDate): LocalDate {
+  return typeof at === "string" && LOCAL_DATE.test(at) ? at : localDateOf(at, timing.timezone ?? "UTC");
+}
+
 /** The billing period holding `at`, clamped to the subscription's start and termination. */
 export function billingPeriodFor(timing: SubscriptionTiming, at: Instant | LocalDate): BillingPeriod {
   const zone = timing.timezone ?? "UTC";
-  const date = typeof at === "string" && /^\d{4}-\d{2}-\d{2}$/.test(at) ? at : localDateOf(at, zone);
+  const date = customerDate(timing, at);
   const full = periodContaining(timing, date);
   const from = maxDate(full.start, localDateOf(timing.started_at, zone));
   let to = full.end;
@@ -84,26 +91,42 @@ export function billingPeriodFor(timing: SubscriptionTiming, at: Instant | Local
   };
 }
 
-/** The billing date stepped back one interval (a month back from Mar 31 is Feb 29 or 28: clamped, as Lago). */
-export function oneIntervalBack(interval: PlanInterval, date: LocalDate): LocalDate {
+/**
+ * The date one interval (1 week, 1, 3, 6 or 12 months) before `date`, the day of month clamped
+ * to a shorter month (a month back from Mar 31 is Feb 29 or 28, as Lago). With `anniversaryDay`
+ * (29–31), a date on its month's last day stands for that anniversary day, so a clamped
+ * boundary steps back to the previous boundary (Feb 29 → Jan 31 for a subscription on the 31st).
+ */
+export function oneIntervalBack(interval: PlanInterval, date: LocalDate, anniversaryDay?: number): LocalDate {
   if (interval === "weekly") return addDays(date, -7);
   const d = parts(date);
-  return monthDay(d.year, d.month, -MONTHS[interval], d.day);
+  const monthEnd = d.day === daysInMonth(d.year, d.month);
+  const day = monthEnd && anniversaryDay !== undefined && anniversaryDay > d.day ? anniversaryDay : d.day;
+  return monthDay(d.year, d.month, -MONTHS[interval], day);
 }
 
 /**
- * The period an invoice issued on `billingDate` bills in arrears (billing-rules §4): step one
- * interval back from the billing date (in the customer's zone) and bill the period holding that
- * date. At a period start this is the period that ended the day before; off a boundary (an
- * invoice triggered mid-period) it is the previous whole period, not the current one.
+ * The period an invoice issued at `billingAt` bills in arrears (billing-rules §4): the billing
+ * date in the customer's zone (an instant at 00:00Z is still the previous day in New York),
+ * stepped back one interval, and the period holding that date. At a period start this is the
+ * period that ended the day before; off a boundary (an invoice triggered mid-period) it is the
+ * previous whole period, not the current one. On an anniversary on the 29th–31st, where a
+ * clamped step could land in the current period or two back, it is the period right before the
+ * one holding the billing date (month ends don't drift the grid).
  */
-export function previousBillingPeriod(timing: SubscriptionTiming, billingDate: LocalDate): BillingPeriod {
-  return billingPeriodFor(timing, oneIntervalBack(timing.interval, billingDate));
+export function previousBillingPeriod(timing: SubscriptionTiming, billingAt: Instant | LocalDate): BillingPeriod {
+  const date = customerDate(timing, billingAt);
+  const anniversaryDay = timing.billing_time === "anniversary" ? parts(localDateOf(timing.subscription_at, timing.timezone ?? "UTC")).day : undefined;
+  let stepped = oneIntervalBack(timing.interval, date, anniversaryDay);
+  const current = periodContaining(timing, date).start;
+  const held = periodContaining(timing, stepped);
+  if (held.start >= current || held.end < addDays(current, -1)) stepped = addDays(current, -1);
+  return billingPeriodFor(timing, stepped);
 }
 
-/** The next billing day: the first day after the period holding `date`. */
-export function nextBillingDate(timing: SubscriptionTiming, date: LocalDate): LocalDate {
-  return addDays(periodContaining(timing, date).end, 1);
+/** The next billing day: the first day after the period holding `date` (an instant is read in the customer's zone). */
+export function nextBillingDate(timing: SubscriptionTiming, date: Instant | LocalDate): LocalDate {
+  return addDays(periodContaining(timing, customerDate(timing, date)).end, 1);
 }
 
 /**
