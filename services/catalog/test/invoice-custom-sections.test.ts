@@ -7,9 +7,8 @@ import { createInvoiceCustomSection } from "../src/use-cases/invoice-custom-sect
 import { deleteInvoiceCustomSection } from "../src/use-cases/invoice-custom-sections/delete-invoice-custom-section";
 import { getInvoiceCustomSection } from "../src/use-cases/invoice-custom-sections/get-invoice-custom-section";
 import { listInvoiceCustomSections } from "../src/use-cases/invoice-custom-sections/list-invoice-custom-sections";
-import {
-  listAppliedInvoiceCustomSections, resolveInvoiceCustomSections,
-} from "../src/use-cases/invoice-custom-sections/resolve-invoice-custom-sections";
+import { listAppliedInvoiceCustomSections } from "../src/use-cases/invoice-custom-sections/list-applied-invoice-custom-sections";
+import { resolveInvoiceCustomSections } from "../src/use-cases/invoice-custom-sections/resolve-invoice-custom-sections";
 import { updateInvoiceCustomSection } from "../src/use-cases/invoice-custom-sections/update-invoice-custom-section";
 import { createTax } from "../src/use-cases/taxes/create-tax";
 import { deleteTax } from "../src/use-cases/taxes/delete-tax";

@@ -6,7 +6,7 @@ import { createBillableMetric } from "../src/use-cases/billable-metrics/create-b
 import { createPlan } from "../src/use-cases/plans/create-plan";
 import { getPlan } from "../src/use-cases/plans/get-plan";
 import { listPlans } from "../src/use-cases/plans/list-plans";
-import { applyDueTransitions } from "../src/use-cases/subscriptions/activate-due";
+import { applyDueTransitions } from "../src/use-cases/subscriptions/apply-due-transitions";
 import { createSubscription } from "../src/use-cases/subscriptions/create-subscription";
 import { endSubscription } from "../src/use-cases/subscriptions/end-subscription";
 import { terminateSubscription } from "../src/use-cases/subscriptions/terminate-subscription";

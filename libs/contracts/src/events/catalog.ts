@@ -47,6 +47,8 @@ export const fixedChargeView = z.object({
   svc_id: text,
   svc_add_on_id: text,
   add_on_code: text,
+  /** The add-on's name (what a fixed-charge fee is called on an invoice); null from producers that do not send it. */
+  add_on_name: maybe(text),
   code: maybe(text),
   charge_model: text,
   pay_in_advance: z.boolean(),

@@ -5,7 +5,7 @@ import { PRIVILEGE_VALUE_TYPES, type Feature, type Privilege } from "./feature";
 export interface PrivilegeInput {
   code: string;
   name?: string | null;
-  value_type?: string;
+  value_type?: string | null;
   config?: unknown;
 }
 

@@ -50,6 +50,8 @@ export interface PlanRefs {
   taxes: Map<string, Tax>;
   metricCodes: Map<string, string>;
   addOnCodes: Map<string, string>;
+  /** The add-ons' names: what a fixed charge's fee is called on an invoice (carried by plan events, not shown by the API). */
+  addOnNames?: Map<string, string>;
   /** Entitlement views by plan id (a subscription's private plan shows its parent's). */
   entitlements?: Map<string, PlanEntitlementView[]>;
 }
@@ -83,7 +85,8 @@ export function planView(p: Plan, refs: PlanRefs) {
       taxes: taxesOf(c.tax_ids, refs), created_at: c.created_at.toISOString(),
     })),
     fixed_charges: p.fixed_charges.map((f) => ({
-      svc_id: f.id, svc_add_on_id: f.add_on_id, add_on_code: refs.addOnCodes.get(f.add_on_id) ?? f.add_on_code, code: f.code,
+      svc_id: f.id, svc_add_on_id: f.add_on_id, add_on_code: refs.addOnCodes.get(f.add_on_id) ?? f.add_on_code,
+      add_on_name: refs.addOnNames?.get(f.add_on_id) ?? null, code: f.code,
       charge_model: f.charge_model, pay_in_advance: f.pay_in_advance, prorated: f.prorated, units: f.units,
       invoice_display_name: f.invoice_display_name, properties: f.properties, taxes: taxesOf(f.tax_ids, refs),
       created_at: f.created_at.toISOString(),

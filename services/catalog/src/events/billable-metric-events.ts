@@ -1,16 +1,15 @@
 import type { Envelope, Subjects } from "@billing/bus";
 import { domainEvent, type EventDataInput } from "@billing/contracts";
 import type { BillableMetric } from "../domain/types";
-import { billableMetricView, type BillableMetricView } from "../domain/views";
+import { billableMetricView } from "../domain/views";
 
 type Catalog = typeof Subjects.catalog;
 export type BillableMetricEventType = Catalog["billableMetricCreated"] | Catalog["billableMetricUpdated"] | Catalog["billableMetricDeleted"];
 
-export interface BillableMetricEventData {
-  billable_metric: BillableMetricView;
-}
-
-/** billing.catalog.billable_metric.created|updated|deleted, carrying the metric's whole view (usage keeps a copy). */
+/**
+ * billing.catalog.billable_metric.created|updated|deleted, carrying the metric's whole view (usage keeps a copy).
+ * `domainEvent` checks the data against the subject's schema in @billing/contracts, at build and when built.
+ */
 export function billableMetricEvent(
   type: BillableMetricEventType,
   metric: BillableMetric,

@@ -5,10 +5,6 @@ import type { PlanView } from "../domain/views";
 type Catalog = typeof Subjects.catalog;
 export type PlanEventType = Catalog["planCreated"] | Catalog["planUpdated"] | Catalog["planDeleted"];
 
-export interface PlanEventData {
-  plan: PlanView;
-}
-
 /** billing.catalog.plan.created|updated|deleted, carrying the plan's whole view, charges included (usage and invoicing keep copies). */
 export function planEvent(type: PlanEventType, organizationId: string, plan: PlanView, now: Date, correlationId?: string): Envelope<EventDataInput<typeof type>> {
   return domainEvent(type, { organizationId, data: { plan }, occurredAt: now, correlationId: correlationId ?? null });

@@ -1,8 +1,6 @@
-import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
+import type { CatalogRpc } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
-import type { Patch } from "../domain/patch";
-import type { BillableMetric, MetricFilter } from "../domain/types";
 import { billableMetricView } from "../domain/views";
 import { createBillableMetric } from "../use-cases/billable-metrics/create-billable-metric";
 import { deleteBillableMetric } from "../use-cases/billable-metrics/delete-billable-metric";
@@ -10,32 +8,22 @@ import { getBillableMetric } from "../use-cases/billable-metrics/get-billable-me
 import { listBillableMetrics } from "../use-cases/billable-metrics/list-billable-metrics";
 import { updateBillableMetric } from "../use-cases/billable-metrics/update-billable-metric";
 import type { CatalogDeps } from "../use-cases/deps";
-import { patchOf } from "./patch-messages";
-
-type Key = { organization_id: string; code: string };
-type Input = CatalogMessages.BillableMetricInput__Output;
-
-function metricPatch(input: Input | null): Patch<BillableMetric> {
-  const patch = patchOf(input, [
-    "name", "code", "description", "aggregation_type", "field_name", "recurring", "rounding_function",
-    "rounding_precision", "weighted_interval", "expression",
-  ]) as Patch<BillableMetric>;
-  if (input?.filters_set) patch.filters = (input.filters ?? []).map((f) => ({ key: f.key, values: f.values ?? [] }));
-  return patch;
-}
+import { billableMetricPatchOf } from "./billable-metric-messages";
 
 /** billing.catalog.v1.BillableMetricService: proto in, use case, proto out. */
 export function billableMetricHandlers(deps: CatalogDeps): Handlers<CatalogRpc["billableMetrics"]> {
   return {
     CreateBillableMetric: async (req, ctx) => ({
-      billable_metric: billableMetricView(await createBillableMetric(deps, req.organization_id, metricPatch(req.billable_metric), ctx.requestId)),
+      billable_metric: billableMetricView(
+        await createBillableMetric(deps, req.organization_id, billableMetricPatchOf(req.billable_metric), ctx.requestId),
+      ),
     }),
     GetBillableMetric: async (req) => ({
       billable_metric: billableMetricView(await getBillableMetric(deps, req.organization_id, req.code)),
     }),
     UpdateBillableMetric: async (req, ctx) => ({
       billable_metric: billableMetricView(
-        await updateBillableMetric(deps, req.organization_id, req.code, metricPatch(req.billable_metric), ctx.requestId),
+        await updateBillableMetric(deps, req.organization_id, req.code, billableMetricPatchOf(req.billable_metric), ctx.requestId),
       ),
     }),
     DeleteBillableMetric: async (req, ctx) => ({

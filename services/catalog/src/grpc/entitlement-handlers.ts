@@ -1,6 +1,5 @@
 import type { CatalogRpc } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
-import type { SubscriptionStatus } from "../domain/subscription";
 import type { CatalogDeps } from "../use-cases/deps";
 import { deletePlanEntitlement } from "../use-cases/entitlements/delete-plan-entitlement";
 import { deletePlanEntitlementPrivilege } from "../use-cases/entitlements/delete-plan-entitlement-privilege";
@@ -9,7 +8,7 @@ import { listPlanEntitlements } from "../use-cases/entitlements/list-plan-entitl
 import { listSubscriptionEntitlements } from "../use-cases/entitlements/list-subscription-entitlements";
 import { updatePlanEntitlements } from "../use-cases/entitlements/update-plan-entitlements";
 import { entitlementInputsOf, entitlementMessage } from "./entitlement-messages";
-
+import { subscriptionStatusOf } from "./subscription-messages";
 
 /** billing.catalog.v1.EntitlementService: proto in, use case, proto out. */
 export function entitlementHandlers(deps: CatalogDeps): Handlers<CatalogRpc["entitlements"]> {
@@ -33,9 +32,10 @@ export function entitlementHandlers(deps: CatalogDeps): Handlers<CatalogRpc["ent
         await deletePlanEntitlementPrivilege(deps, req.organization_id, req.plan_code, req.feature_code, req.privilege_code),
       ),
     }),
-    ListSubscriptionEntitlements: async (req) => {
-      const status = (req.status || undefined) as SubscriptionStatus | undefined;
-      return { entitlements: (await listSubscriptionEntitlements(deps, req.organization_id, req.external_id, status)).map(entitlementMessage) };
-    },
+    ListSubscriptionEntitlements: async (req) => ({
+      entitlements: (
+        await listSubscriptionEntitlements(deps, req.organization_id, req.external_id, subscriptionStatusOf(req.status))
+      ).map(entitlementMessage),
+    }),
   };
 }

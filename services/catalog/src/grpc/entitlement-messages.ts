@@ -30,4 +30,3 @@ export const entitlementInputsOf = (entitlements: M.EntitlementInput__Output[] |
     feature_code: e.feature_code,
     privileges: (e.privileges ?? []).map((p) => ({ privilege_code: p.privilege_code, value: valueOf(p.value_json) })),
   }));
-

@@ -10,8 +10,6 @@ import { listFeatures } from "../use-cases/features/list-features";
 import { updateFeature } from "../use-cases/features/update-feature";
 import { featureChangeOf, featureMessage } from "./feature-messages";
 
-type Key = { organization_id: string; code: string };
-
 /** billing.catalog.v1.FeatureService: proto in, use case, proto out. */
 export function featureHandlers(deps: CatalogDeps): Handlers<CatalogRpc["features"]> {
   return {

@@ -26,4 +26,3 @@ export function featureMessage(f: Feature) {
     privileges: view.privileges.map((p) => ({ ...p, select_options: (p.config.select_options as string[] | undefined) ?? [] })),
   };
 }
-

@@ -1,14 +1,19 @@
 /** Proto inputs → patches: shared by the catalog's message mappers. */
 
-/** A proto input (optional fields absent when not sent, `null_fields` for explicit nulls) → a patch of those fields. */
-export function patchOf(message: object | null | undefined, fields: readonly string[]): Record<string, unknown> {
-  const patch: Record<string, unknown> = {};
+/** The fields of a proto input a patch takes: each as sent, null when sent as null, absent when not sent. */
+export type PatchOf<M, K extends keyof M> = { [P in K]?: Exclude<M[P], undefined> | null };
+
+/**
+ * A proto input (optional fields absent when not sent, `null_fields` for explicit nulls) → a patch
+ * of those fields. The field names are checked against the message type.
+ */
+export function patchOf<M extends object, K extends keyof M & string>(message: M | null | undefined, fields: readonly K[]): PatchOf<M, K> {
+  const patch: PatchOf<M, K> = {};
   if (!message) return patch;
-  const values = message as Record<string, unknown>;
-  const nulls = (values.null_fields as string[] | undefined) ?? [];
+  const nulls = (message as { null_fields?: string[] }).null_fields ?? [];
   for (const field of fields) {
     if (nulls.includes(field)) patch[field] = null;
-    else if (values[field] !== undefined && values[field] !== null) patch[field] = values[field];
+    else if (message[field] !== undefined && message[field] !== null) patch[field] = message[field] as Exclude<M[K], undefined>;
   }
   return patch;
 }

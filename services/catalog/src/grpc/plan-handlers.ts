@@ -9,8 +9,6 @@ import { listPlans } from "../use-cases/plans/list-plans";
 import { updatePlan } from "../use-cases/plans/update-plan";
 import { planChangeOf, planMessage } from "./plan-messages";
 
-type Key = { organization_id: string; code: string };
-
 /** billing.catalog.v1.PlanService: proto in, use case, proto out. */
 export function planHandlers(deps: CatalogDeps): Handlers<CatalogRpc["plans"]> {
   return {

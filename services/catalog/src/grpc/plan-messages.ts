@@ -87,4 +87,3 @@ export function planMessage(p: PlanView) {
     entitlements: p.entitlements.map(entitlementMessage),
   };
 }
-

@@ -1,16 +1,13 @@
 import type { CatalogRpc } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
-import type { SubscriptionStatus } from "../domain/subscription";
 import type { CatalogDeps } from "../use-cases/deps";
 import { createSubscription } from "../use-cases/subscriptions/create-subscription";
 import { endSubscription } from "../use-cases/subscriptions/end-subscription";
 import { getSubscription } from "../use-cases/subscriptions/get-subscription";
 import { listSubscriptions } from "../use-cases/subscriptions/list-subscriptions";
 import { updateSubscription } from "../use-cases/subscriptions/update-subscription";
-import { subscriptionInputOf, subscriptionMessage } from "./subscription-messages";
-
-type Key = { organization_id: string; external_id: string; status?: string };
+import { subscriptionFilterOf, subscriptionInputOf, subscriptionMessage, subscriptionStatusOf } from "./subscription-messages";
 
 /** billing.catalog.v1.SubscriptionService: proto in, use case, proto out. */
 export function subscriptionHandlers(deps: CatalogDeps): Handlers<CatalogRpc["subscriptions"]> {
@@ -19,12 +16,12 @@ export function subscriptionHandlers(deps: CatalogDeps): Handlers<CatalogRpc["su
       subscription: subscriptionMessage(await createSubscription(deps, req.organization_id, subscriptionInputOf(req.subscription), ctx.requestId)),
     }),
     GetSubscription: async (req) => ({
-      subscription: subscriptionMessage(await getSubscription(deps, req.organization_id, req.external_id, (req.status || undefined) as SubscriptionStatus | undefined)),
+      subscription: subscriptionMessage(await getSubscription(deps, req.organization_id, req.external_id, subscriptionStatusOf(req.status))),
     }),
     UpdateSubscription: async (req, ctx) => ({
       subscription: subscriptionMessage(
         await updateSubscription(
-          deps, req.organization_id, req.external_id, (req.status || undefined) as SubscriptionStatus | undefined,
+          deps, req.organization_id, req.external_id, subscriptionStatusOf(req.status),
           subscriptionInputOf(req.subscription), ctx.requestId,
         ),
       ),
@@ -34,9 +31,7 @@ export function subscriptionHandlers(deps: CatalogDeps): Handlers<CatalogRpc["su
     }),
     ListSubscriptions: async (req) => {
       const page = pageRequestOf(req);
-      const statuses = (req.statuses?.length ? req.statuses : ["active"]) as SubscriptionStatus[];
-      const filter = { externalCustomerId: req.external_customer_id ?? undefined, planCode: req.plan_code ?? undefined, statuses };
-      const { items, total } = await listSubscriptions(deps, req.organization_id, filter, page);
+      const { items, total } = await listSubscriptions(deps, req.organization_id, subscriptionFilterOf(req), page);
       return { subscriptions: items.map(subscriptionMessage), meta: pageMeta(total, page) };
     },
   };

@@ -1,5 +1,7 @@
 import type { CatalogMessages as M } from "@billing/contracts";
+import type { SubscriptionStatus } from "../domain/subscription";
 import type { SubscriptionView } from "../domain/subscription-view";
+import type { SubscriptionFilter } from "../persistence/subscription-repository";
 import type { PlanView } from "../domain/views";
 import type { CreateSubscriptionInput } from "../use-cases/subscriptions/create-subscription";
 import type { PlanOverrides } from "../use-cases/subscriptions/plan-overrides";
@@ -34,8 +36,18 @@ export function subscriptionInputOf(m: M.SubscriptionInput__Output | null): Crea
   return { ...fields, plan_overrides: overridesOf(m?.plan_overrides) };
 }
 
+/** A request's optional `status` (empty = not sent: the use case's default). */
+export const subscriptionStatusOf = (status: string | undefined): SubscriptionStatus | undefined =>
+  (status || undefined) as SubscriptionStatus | undefined;
+
+/** ListSubscriptionsRequest → the repository's filter: active subscriptions unless statuses are sent. */
+export const subscriptionFilterOf = (m: M.ListSubscriptionsRequest__Output): SubscriptionFilter => ({
+  externalCustomerId: m.external_customer_id ?? undefined,
+  planCode: m.plan_code ?? undefined,
+  statuses: (m.statuses?.length ? m.statuses : ["active"]) as SubscriptionStatus[],
+});
+
 /** A subscription view (with or without its plan) → the proto Subscription. */
 export function subscriptionMessage(s: SubscriptionView & { plan?: PlanView; applicable_usage_thresholds?: Array<{ threshold_display_name: string | null; amount_cents: number; recurring: boolean }> }) {
   return { ...s, plan: s.plan ? planMessage(s.plan) : undefined, applicable_usage_thresholds: s.applicable_usage_thresholds ?? [] };
 }
-

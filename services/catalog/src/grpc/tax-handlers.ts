@@ -1,8 +1,6 @@
 import type { CatalogRpc } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
-import type { Patch } from "../domain/patch";
-import type { Tax } from "../domain/types";
 import { taxView } from "../domain/views";
 import type { CatalogDeps } from "../use-cases/deps";
 import { createTax } from "../use-cases/taxes/create-tax";
@@ -11,22 +9,14 @@ import { getTax } from "../use-cases/taxes/get-tax";
 import { listTaxes } from "../use-cases/taxes/list-taxes";
 import { resolveTaxes } from "../use-cases/taxes/resolve-taxes";
 import { updateTax } from "../use-cases/taxes/update-tax";
-import { patchOf } from "./patch-messages";
-
-type Key = { organization_id: string; code: string };
-const taxPatch = (input: object | null) =>
-  patchOf(input, ["name", "code", "rate", "description", "applied_to_organization"]) as Patch<Tax>;
+import { taxPatchOf } from "./tax-messages";
 
 /** billing.catalog.v1.TaxService: proto in, use case, proto out. */
 export function taxHandlers(deps: CatalogDeps): Handlers<CatalogRpc["taxes"]> {
   return {
-    CreateTax: async (req) => ({
-      tax: taxView(await createTax(deps, req.organization_id, taxPatch(req.tax))),
-    }),
+    CreateTax: async (req) => ({ tax: taxView(await createTax(deps, req.organization_id, taxPatchOf(req.tax))) }),
     GetTax: async (req) => ({ tax: taxView(await getTax(deps, req.organization_id, req.code)) }),
-    UpdateTax: async (req) => ({
-      tax: taxView(await updateTax(deps, req.organization_id, req.code, taxPatch(req.tax))),
-    }),
+    UpdateTax: async (req) => ({ tax: taxView(await updateTax(deps, req.organization_id, req.code, taxPatchOf(req.tax))) }),
     DeleteTax: async (req) => ({ tax: taxView(await deleteTax(deps, req.organization_id, req.code)) }),
     ListTaxes: async (req) => {
       const page = pageRequestOf(req);

@@ -2,7 +2,7 @@ import type { Model } from "mongoose";
 import { isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
 import type { AppliedCoupon, AppliedCouponCredit, AppliedCouponStatus } from "../domain/applied-coupon";
 import type { Consumption } from "../domain/applied-coupon-consumption";
-import { AppliedCouponCoupons } from "./applied-coupon-coupons";
+import { CouponSummaryReader } from "./coupon-summary-reader";
 
 type Doc = Omit<AppliedCoupon, "id"> & { _id: string };
 
@@ -18,13 +18,13 @@ const toDoc = ({ id, ...rest }: AppliedCoupon): Doc => ({ ...rest, _id: id });
 /** The applied coupons of every organization; every query is scoped to one organization. */
 export class AppliedCouponRepository {
   /** The coupons applied coupons come from, deleted ones included. */
-  readonly coupons: AppliedCouponCoupons;
+  readonly coupons: CouponSummaryReader;
 
   constructor(
     private readonly model: Model<any>,
     couponModel: Model<any>,
   ) {
-    this.coupons = new AppliedCouponCoupons(couponModel);
+    this.coupons = new CouponSummaryReader(couponModel);
   }
 
   /** "duplicate" when the coupon is not reusable and already applied to that customer. */

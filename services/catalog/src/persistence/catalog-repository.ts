@@ -1,7 +1,8 @@
 import type { Model } from "mongoose";
 import type { Envelope } from "@billing/bus";
-import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import { embeddedOutboxStore, skipOf, type PageRequest } from "@billing/mongo";
 import type { CatalogRecord } from "../domain/types";
+import { insertWithEvent, replaceWithEvent } from "./outbox-writes";
 
 type Doc<T extends CatalogRecord> = Omit<T, "id"> & { _id: string; live_key: string; outbox?: Envelope[] };
 
@@ -69,28 +70,12 @@ export class CatalogRepository<T extends CatalogRecord> {
   }
 
   async insert(record: T, event?: Envelope): Promise<WriteOutcome> {
-    try {
-      await this.model.collection.insertOne({ ...this.toDoc(record), outbox: event ? [event] : [] } as never);
-      return "ok";
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return "duplicate_code";
-      throw err;
-    }
+    return (await insertWithEvent(this.model, this.toDoc(record), event)) === "duplicate" ? "duplicate_code" : "ok";
   }
 
   /** Replaces a record if nobody changed it since `expectedUpdatedAt`. */
   async replace(record: T, expectedUpdatedAt: Date, event?: Envelope): Promise<WriteOutcome> {
-    const { _id, ...fields } = this.toDoc(record);
-    const update = event ? { $set: fields, $push: { outbox: event } } : { $set: fields };
-    try {
-      const result = await this.model.collection.updateOne(
-        { _id, organization_id: record.organization_id, updated_at: expectedUpdatedAt } as never,
-        update as never,
-      );
-      return result.matchedCount === 1 ? "ok" : "lost_race";
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return "duplicate_code";
-      throw err;
-    }
+    const outcome = await replaceWithEvent(this.model, this.toDoc(record), expectedUpdatedAt, event);
+    return outcome === "duplicate" ? "duplicate_code" : outcome;
   }
 }

@@ -1,7 +1,8 @@
 import type { Model } from "mongoose";
 import type { Envelope } from "@billing/bus";
-import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import { embeddedOutboxStore, skipOf, type PageRequest } from "@billing/mongo";
 import { slotOf, type Subscription, type SubscriptionStatus } from "../domain/subscription";
+import { insertWithEvent, replaceWithEvent } from "./outbox-writes";
 
 type Doc = Omit<Subscription, "id"> & { _id: string; slot: string; outbox?: Envelope[] };
 
@@ -84,28 +85,12 @@ export class SubscriptionRepository {
   }
 
   async insert(subscription: Subscription, event?: Envelope): Promise<SubscriptionWrite> {
-    try {
-      await this.model.collection.insertOne({ ...toDoc(subscription), outbox: event ? [event] : [] } as never);
-      return "ok";
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return "slot_taken";
-      throw err;
-    }
+    return (await insertWithEvent(this.model, toDoc(subscription), event)) === "duplicate" ? "slot_taken" : "ok";
   }
 
   /** Replaces a subscription if nobody changed it since `expectedUpdatedAt`. */
   async replace(subscription: Subscription, expectedUpdatedAt: Date, event?: Envelope): Promise<SubscriptionWrite> {
-    const { _id, ...fields } = toDoc(subscription);
-    const update = event ? { $set: fields, $push: { outbox: event } } : { $set: fields };
-    try {
-      const result = await this.model.collection.updateOne(
-        { _id, organization_id: subscription.organization_id, updated_at: expectedUpdatedAt } as never,
-        update as never,
-      );
-      return result.matchedCount === 1 ? "ok" : "lost_race";
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return "slot_taken";
-      throw err;
-    }
+    const outcome = await replaceWithEvent(this.model, toDoc(subscription), expectedUpdatedAt, event);
+    return outcome === "duplicate" ? "slot_taken" : outcome;
   }
 }

@@ -1,7 +1,7 @@
 import type { Logger } from "@billing/logger";
 import { startPeriodic, type Periodic } from "@billing/runtime";
 import type { CatalogDeps } from "../use-cases/deps";
-import { applyDueTransitions } from "../use-cases/subscriptions/activate-due";
+import { applyDueTransitions } from "../use-cases/subscriptions/apply-due-transitions";
 
 /**
  * Runs the subscription transitions due on the injected clock every `intervalMs` of real time;

@@ -1,24 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { addOnViolations, ADD_ON_PATCHABLE } from "../../domain/add-on-rules";
-import { applyPatch, type Patch } from "../../domain/patch";
 import type { AddOn } from "../../domain/types";
 import type { CatalogDeps } from "../deps";
-import { insertRecord, refuseIfInvalid } from "../catalog-record-writes";
-import { taxIdsOf, withTaxes, type AddOnWithTaxes } from "../taxes/tax-refs";
-
-export interface AddOnChange {
-  patch: Patch<AddOn>;
-  /** Codes of the taxes to apply, when sent (replacing the current ones). */
-  taxCodes?: string[];
-}
-
-/** Applies a change to an add-on: field errors (422) first, then unknown taxes (404). */
-export async function changedAddOn(deps: CatalogDeps, base: AddOn, change: AddOnChange): Promise<AddOn> {
-  const next = applyPatch(base, change.patch, ADD_ON_PATCHABLE);
-  refuseIfInvalid(addOnViolations(next));
-  if (change.taxCodes !== undefined) next.tax_ids = await taxIdsOf(deps, base.organization_id, change.taxCodes);
-  return next;
-}
+import { insertRecord } from "../catalog-record-writes";
+import { withTaxes, type AddOnWithTaxes } from "../taxes/tax-refs";
+import { changedAddOn, type AddOnChange } from "./add-on-change";
 
 /** POST /add_ons. */
 export async function createAddOn(deps: CatalogDeps, organizationId: string, change: AddOnChange): Promise<AddOnWithTaxes> {

@@ -7,7 +7,7 @@ import {
 import type { CatalogDeps } from "../deps";
 import { refuseIfInvalid } from "../catalog-record-writes";
 import { withCoupons } from "./applied-coupon-refs";
-import { refuseOverlappingLimitations } from "./plan-overlap";
+import { refuseOverlappingLimitations } from "./refuse-overlapping-limitations";
 
 export interface ApplyCouponRequest {
   external_customer_id: string;

@@ -1,18 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { Subjects } from "@billing/bus";
-import { BILLABLE_METRIC_PATCHABLE, billableMetricViolations, normalizeBillableMetric } from "../../domain/billable-metric-rules";
-import { applyPatch, type Patch } from "../../domain/patch";
+import type { Patch } from "../../domain/patch";
 import type { BillableMetric } from "../../domain/types";
 import { billableMetricEvent } from "../../events/billable-metric-events";
 import type { CatalogDeps } from "../deps";
-import { insertRecord, refuseIfInvalid } from "../catalog-record-writes";
-
-/** Normalizes and validates a metric, or throws 422 with every problem at once. */
-export function checkedBillableMetric(metric: BillableMetric): BillableMetric {
-  const next = normalizeBillableMetric(metric);
-  refuseIfInvalid(billableMetricViolations(next));
-  return next;
-}
+import { insertRecord } from "../catalog-record-writes";
+import { changedBillableMetric } from "./billable-metric-change";
 
 /** POST /billable_metrics: stored with its billable_metric.created event, then published. */
 export async function createBillableMetric(
@@ -27,7 +20,7 @@ export async function createBillableMetric(
     field_name: null, recurring: false, rounding_function: null, rounding_precision: null, weighted_interval: null,
     expression: null, filters: [], created_at: now, updated_at: now, deleted_at: null,
   };
-  const metric = checkedBillableMetric(applyPatch(blank, patch, BILLABLE_METRIC_PATCHABLE));
+  const metric = changedBillableMetric(blank, patch);
   const event = billableMetricEvent(Subjects.catalog.billableMetricCreated, metric, now, requestId);
   await insertRecord(deps.billableMetrics, metric, event);
   await deps.publishBillableMetricEvent(metric.id, event);

@@ -1,11 +1,10 @@
 import { Subjects } from "@billing/bus";
-import { BILLABLE_METRIC_PATCHABLE } from "../../domain/billable-metric-rules";
-import { applyPatch, type Patch } from "../../domain/patch";
+import type { Patch } from "../../domain/patch";
 import type { BillableMetric } from "../../domain/types";
 import { billableMetricEvent } from "../../events/billable-metric-events";
 import type { CatalogDeps } from "../deps";
 import { changeRecord } from "../catalog-record-writes";
-import { checkedBillableMetric } from "./create-billable-metric";
+import { changedBillableMetric } from "./billable-metric-change";
 
 /** PUT /billable_metrics/{code}: only the fields sent change; publishes billable_metric.updated. */
 export async function updateBillableMetric(
@@ -19,7 +18,7 @@ export async function updateBillableMetric(
     deps.billableMetrics,
     deps.clock,
     { organizationId, code, resource: "billable_metric" },
-    (current) => checkedBillableMetric(applyPatch(current, patch, BILLABLE_METRIC_PATCHABLE)),
+    (current) => changedBillableMetric(current, patch),
     (metric, now) => billableMetricEvent(Subjects.catalog.billableMetricUpdated, metric, now, requestId),
   );
   await deps.publishBillableMetricEvent(next.id, event!);

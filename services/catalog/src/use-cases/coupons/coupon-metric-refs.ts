@@ -1,6 +1,6 @@
-import { AppError } from "@billing/errors";
 import type { Coupon } from "../../domain/types";
 import type { CatalogDeps } from "../deps";
+import { liveIdsOf } from "../catalog-record-refs";
 
 export interface CouponWithMetrics {
   coupon: Coupon;
@@ -9,15 +9,8 @@ export interface CouponWithMetrics {
 }
 
 /** The ids of the organization's live metrics of these codes; an unknown code → 404 billable_metric_not_found. */
-export async function billableMetricIdsOf(deps: CatalogDeps, organizationId: string, codes: string[]): Promise<string[]> {
-  const unique = [...new Set(codes)];
-  const metrics = await deps.billableMetrics.findLiveByCodes(organizationId, unique);
-  const byCode = new Map(metrics.map((m) => [m.code, m.id]));
-  return unique.map((code) => {
-    const id = byCode.get(code);
-    if (!id) throw AppError.notFound("billable_metric");
-    return id;
-  });
+export function billableMetricIdsOf(deps: CatalogDeps, organizationId: string, codes: string[]): Promise<string[]> {
+  return liveIdsOf(deps.billableMetrics, organizationId, codes, "billable_metric");
 }
 
 /** Each coupon with the current codes of its metrics, one query for all of them. */

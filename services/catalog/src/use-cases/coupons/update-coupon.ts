@@ -1,7 +1,7 @@
 import type { CatalogDeps } from "../deps";
 import { changeRecord } from "../catalog-record-writes";
 import { withMetricCodes, type CouponWithMetrics } from "./coupon-metric-refs";
-import { changedCoupon, type CouponChange } from "./create-coupon";
+import { changedCoupon, type CouponChange } from "./coupon-change";
 
 /** What Lago still changes on a coupon that has been applied (the rest, limitations included, is kept). */
 const CHANGEABLE_ONCE_APPLIED = ["name", "description", "expiration", "expiration_at"] as const;

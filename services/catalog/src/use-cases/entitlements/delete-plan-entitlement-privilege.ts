@@ -3,8 +3,7 @@ import type { PlanEntitlement } from "../../domain/feature";
 import { planEntitlementView, type PlanEntitlementView } from "../../domain/feature-view";
 import type { CatalogDeps } from "../deps";
 import { changePlanEntitlements } from "./change-plan-entitlements";
-import { entitledFeature } from "./delete-plan-entitlement";
-import { livePlan } from "./plan-entitlement-refs";
+import { entitledFeature, livePlan } from "./entitlement-targets";
 
 /**
  * DELETE /plans/{code}/entitlements/{feature_code}/privileges/{privilege_code}: the plan no longer sets that

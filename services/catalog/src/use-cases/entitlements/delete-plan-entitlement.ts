@@ -1,16 +1,9 @@
 import { AppError } from "@billing/errors";
-import type { Feature, PlanEntitlement } from "../../domain/feature";
+import type { PlanEntitlement } from "../../domain/feature";
 import { planEntitlementView, type PlanEntitlementView } from "../../domain/feature-view";
 import type { CatalogDeps } from "../deps";
 import { changePlanEntitlements } from "./change-plan-entitlements";
-import { livePlan } from "./plan-entitlement-refs";
-
-/** The live feature a plan entitlement names, or 404 entitlement_not_found. */
-export async function entitledFeature(deps: CatalogDeps, organizationId: string, featureCode: string): Promise<Feature> {
-  const feature = await deps.features.findLive(organizationId, featureCode);
-  if (!feature) throw AppError.notFound("entitlement");
-  return feature;
-}
+import { entitledFeature, livePlan } from "./entitlement-targets";
 
 /** DELETE /plans/{code}/entitlements/{feature_code}: the plan no longer grants the feature; answers the entitlement as it was. */
 export async function deletePlanEntitlement(deps: CatalogDeps, organizationId: string, planCode: string, featureCode: string): Promise<PlanEntitlementView> {

@@ -1,6 +1,7 @@
 import type { PlanEntitlementView } from "../../domain/feature-view";
 import type { CatalogDeps } from "../deps";
-import { entitlementViewsOf, livePlan } from "./plan-entitlement-refs";
+import { livePlan } from "./entitlement-targets";
+import { entitlementViewsOf } from "./plan-entitlement-refs";
 
 /** GET /plans/{code}/entitlements. */
 export async function listPlanEntitlements(deps: CatalogDeps, organizationId: string, planCode: string): Promise<PlanEntitlementView[]> {

@@ -1,15 +1,6 @@
-import { AppError } from "@billing/errors";
 import type { PlanEntitlement } from "../../domain/feature";
 import { planEntitlementViews, type PlanEntitlementView } from "../../domain/feature-view";
-import type { Plan } from "../../domain/types";
 import type { CatalogDeps } from "../deps";
-
-/** The organization's live plan of that code, or 404 plan_not_found. */
-export async function livePlan(deps: CatalogDeps, organizationId: string, code: string): Promise<Plan> {
-  const plan = await deps.plans.findLive(organizationId, code);
-  if (!plan) throw AppError.notFound("plan");
-  return plan;
-}
 
 /** The views of entitlements whose feature is live (one query for the features). */
 export async function entitlementViews(deps: CatalogDeps, organizationId: string, entitlements: PlanEntitlement[]): Promise<PlanEntitlementView[]> {

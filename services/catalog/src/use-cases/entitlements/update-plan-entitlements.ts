@@ -4,7 +4,8 @@ import { nextEntitlements, privilegeValue, type EntitlementWriteMode } from "../
 import type { PlanEntitlementView } from "../../domain/feature-view";
 import type { CatalogDeps } from "../deps";
 import { changePlanEntitlements } from "./change-plan-entitlements";
-import { entitlementViews, livePlan } from "./plan-entitlement-refs";
+import { livePlan } from "./entitlement-targets";
+import { entitlementViews } from "./plan-entitlement-refs";
 
 /** One feature as sent: privilege code → value as the client sent it (checked against the privilege's type). */
 export interface EntitlementInput {

@@ -2,7 +2,7 @@ import type { Feature } from "../../domain/feature";
 import type { FeatureChange } from "../../domain/feature-rules";
 import type { CatalogDeps } from "../deps";
 import { changeRecord } from "../catalog-record-writes";
-import { checkedFeature } from "./create-feature";
+import { checkedFeature } from "./feature-change";
 
 /**
  * PUT /features/{code}: name and description when sent; privileges sent are added, or renamed and given more

@@ -1,16 +1,9 @@
 import { randomUUID } from "node:crypto";
-import {
-  INVOICE_CUSTOM_SECTION_PATCHABLE, invoiceCustomSectionViolations, type InvoiceCustomSection,
-} from "../../domain/invoice-custom-section";
-import { applyPatch, type Patch } from "../../domain/patch";
+import type { InvoiceCustomSection } from "../../domain/invoice-custom-section";
+import type { Patch } from "../../domain/patch";
 import type { CatalogDeps } from "../deps";
-import { insertRecord, refuseIfInvalid } from "../catalog-record-writes";
-
-/** Validates a section or throws 422 with every problem at once. */
-export function checkedSection(section: InvoiceCustomSection): InvoiceCustomSection {
-  refuseIfInvalid(invoiceCustomSectionViolations(section));
-  return section;
-}
+import { insertRecord } from "../catalog-record-writes";
+import { changedSection } from "./invoice-custom-section-change";
 
 /** POST /invoice_custom_sections. */
 export async function createInvoiceCustomSection(
@@ -23,7 +16,7 @@ export async function createInvoiceCustomSection(
     id: randomUUID(), organization_id: organizationId, code: "", name: "", description: null, details: null, display_name: null,
     applied_to_organization: false, created_at: now, updated_at: now, deleted_at: null,
   };
-  const section = checkedSection(applyPatch(blank, patch, INVOICE_CUSTOM_SECTION_PATCHABLE));
+  const section = changedSection(blank, patch);
   await insertRecord(deps.invoiceCustomSections, section);
   return section;
 }

@@ -1,8 +1,8 @@
-import { INVOICE_CUSTOM_SECTION_PATCHABLE, type InvoiceCustomSection } from "../../domain/invoice-custom-section";
-import { applyPatch, type Patch } from "../../domain/patch";
+import type { InvoiceCustomSection } from "../../domain/invoice-custom-section";
+import type { Patch } from "../../domain/patch";
 import type { CatalogDeps } from "../deps";
 import { changeRecord } from "../catalog-record-writes";
-import { checkedSection } from "./create-invoice-custom-section";
+import { changedSection } from "./invoice-custom-section-change";
 
 /** PUT /invoice_custom_sections/{code}: only the fields sent change (the code too). */
 export async function updateInvoiceCustomSection(
@@ -12,8 +12,6 @@ export async function updateInvoiceCustomSection(
   patch: Patch<InvoiceCustomSection>,
 ): Promise<InvoiceCustomSection> {
   const key = { organizationId, code, resource: "invoice_custom_section" };
-  const { next } = await changeRecord(deps.invoiceCustomSections, deps.clock, key, (current) =>
-    checkedSection(applyPatch(current, patch, INVOICE_CUSTOM_SECTION_PATCHABLE)),
-  );
+  const { next } = await changeRecord(deps.invoiceCustomSections, deps.clock, key, (current) => changedSection(current, patch));
   return next;
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { AppError } from "@billing/errors";
 import { applyPatch, Violations, type Patch } from "../../domain/patch";
 import { checkCharge, checkFixedCharge, PLAN_PATCHABLE, planViolations } from "../../domain/plan-rules";
 import type { Charge, FixedCharge, Plan } from "../../domain/types";
 import { taxIdsOf } from "../taxes/tax-refs";
 import type { CatalogDeps } from "../deps";
+import { liveRecordsById } from "../catalog-record-refs";
 import { refuseIfInvalid } from "../catalog-record-writes";
 
 export interface ChargeFilterInput {
@@ -67,9 +67,7 @@ export async function changedPlan(deps: CatalogDeps, base: Plan, change: PlanCha
   const v = new Violations();
 
   if (change.charges !== undefined) {
-    const ids = [...new Set(change.charges.map((c) => c.billable_metric_id))];
-    const metrics = new Map((await deps.billableMetrics.findLiveByIds(org, ids)).map((m) => [m.id, m]));
-    if (ids.some((id) => !metrics.has(id))) throw AppError.notFound("billable_metric");
+    const metrics = await liveRecordsById(deps.billableMetrics, org, change.charges.map((c) => c.billable_metric_id), "billable_metric");
     const existing = new Map(base.charges.map((c) => [c.id, c]));
     const charges: Charge[] = [];
     for (const [i, input] of change.charges.entries()) {
@@ -105,9 +103,7 @@ export async function changedPlan(deps: CatalogDeps, base: Plan, change: PlanCha
   }
 
   if (change.fixedCharges !== undefined) {
-    const ids = [...new Set(change.fixedCharges.map((c) => c.add_on_id))];
-    const addOns = new Map((await deps.addOns.findLiveByIds(org, ids)).map((a) => [a.id, a]));
-    if (ids.some((id) => !addOns.has(id))) throw AppError.notFound("add_on");
+    const addOns = await liveRecordsById(deps.addOns, org, change.fixedCharges.map((c) => c.add_on_id), "add_on");
     const existing = new Map(base.fixed_charges.map((c) => [c.id, c]));
     next.fixed_charges = change.fixedCharges.map((input, i) => {
       const addOn = addOns.get(input.add_on_id)!;

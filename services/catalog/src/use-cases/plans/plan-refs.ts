@@ -3,7 +3,7 @@ import { planView, type PlanRefs, type PlanView } from "../../domain/views";
 import type { CatalogDeps } from "../deps";
 import { entitlementViewsOf } from "../entitlements/plan-entitlement-refs";
 
-/** The live taxes, metric codes, add-on codes and entitlements the plans refer to, one query each (two for entitlements). */
+/** The live taxes, metric codes, add-on codes and names, and entitlements the plans refer to, one query each (two for entitlements). */
 export async function planRefs(deps: CatalogDeps, organizationId: string, plans: Plan[]): Promise<PlanRefs> {
   const taxIds = new Set<string>();
   const metricIds = new Set<string>();
@@ -30,6 +30,7 @@ export async function planRefs(deps: CatalogDeps, organizationId: string, plans:
     taxes: new Map<string, Tax>(taxes.map((t) => [t.id, t])),
     metricCodes: new Map(metrics.map((m) => [m.id, m.code])),
     addOnCodes: new Map(addOns.map((a) => [a.id, a.code])),
+    addOnNames: new Map(addOns.map((a) => [a.id, a.name])),
     entitlements,
   };
 }

@@ -5,11 +5,12 @@ import { checkEndingAt, checkSubscriptionCreate, type SubscriptionCreateFields }
 import { Violations } from "../../domain/patch";
 import type { CatalogDeps } from "../deps";
 import { refuseIfInvalid } from "../catalog-record-writes";
+import { applySubscriptionChange } from "./apply-subscription-change";
 import { newSubscription } from "./new-subscription";
 import { childPlanOf, type PlanOverrides } from "./plan-overrides";
 import { presentSubscription, subscriptionEventOf, type SubscriptionWithPlan } from "./subscription-plan-refs";
-import { interruptedUpgrade, resumeUpgrade, switchPlan } from "./switch-plan";
-import { applySubscriptionChange } from "./update-subscription";
+import { resumeInterruptedUpgrade } from "./resume-interrupted-upgrade";
+import { switchPlan } from "./switch-plan";
 import { externalIdTaken, insertSubscription } from "./write-subscription";
 
 export interface CreateSubscriptionInput extends SubscriptionCreateFields {
@@ -64,10 +65,10 @@ export async function createSubscription(
     return presentSubscription(deps, changed);
   }
 
-  const interrupted = await interruptedUpgrade(deps, organizationId, externalId);
-  if (interrupted && interrupted.external_customer_id === customer.external_id) {
-    return presentSubscription(deps, await resumeUpgrade(deps, { current: interrupted, plan, billed, name: input.name, endingAt, requestId }));
-  }
+  const resumed = await resumeInterruptedUpgrade(deps, {
+    organizationId, externalId, externalCustomerId: customer.external_id, plan, billed, name: input.name, endingAt, requestId,
+  });
+  if (resumed) return presentSubscription(deps, resumed);
   const subscription = newSubscription({
     organizationId, externalId, customer, plan, billed, now,
     name: input.name ?? null,

@@ -1,9 +1,7 @@
-import { AppError } from "@billing/errors";
 import type { PageRequest } from "@billing/mongo";
-import type { SubscriptionStatus } from "../../domain/subscription";
 import type { SubscriptionFilter } from "../../persistence/subscription-repository";
 import type { CatalogDeps } from "../deps";
-import { presentSubscription, presentSubscriptions, type SubscriptionWithPlan } from "./subscription-plan-refs";
+import { presentSubscriptions } from "./subscription-plan-refs";
 
 /** GET /subscriptions: newest first, active ones unless statuses are given; items carry no plan. */
 export async function listSubscriptions(deps: CatalogDeps, organizationId: string, filter: SubscriptionFilter, page: PageRequest) {

@@ -1,6 +1,6 @@
 import type { Logger } from "@billing/logger";
 import type { CatalogDeps } from "../deps";
-import { applyDueTransitions } from "./activate-due";
+import { applyDueTransitions } from "./apply-due-transitions";
 
 /**
  * A sandbox organization's test clock has reached now (`deps.clock` answers its frozen time):
@@ -15,9 +15,4 @@ export async function runDueTransitions(deps: CatalogDeps, organizationId: strin
     done += changed;
   }
   return done;
-}
-
-/** When the organization's next transition is due, after `after` (none scheduled: null). */
-export function nextDueTransition(deps: CatalogDeps, organizationId: string, after: Date): Promise<Date | null> {
-  return deps.subscriptions.nextDue(organizationId, after);
 }

@@ -1,6 +1,6 @@
-import { AppError } from "@billing/errors";
 import type { AddOn, Tax } from "../../domain/types";
 import type { CatalogDeps } from "../deps";
+import { liveIdsOf } from "../catalog-record-refs";
 
 export interface AddOnWithTaxes {
   addOn: AddOn;
@@ -8,15 +8,8 @@ export interface AddOnWithTaxes {
 }
 
 /** The ids of the organization's live taxes of these codes, in the order given; an unknown code → 404 tax_not_found. */
-export async function taxIdsOf(deps: CatalogDeps, organizationId: string, codes: string[]): Promise<string[]> {
-  const unique = [...new Set(codes)];
-  const taxes = await deps.taxes.findLiveByCodes(organizationId, unique);
-  const byCode = new Map(taxes.map((t) => [t.code, t.id]));
-  return unique.map((code) => {
-    const id = byCode.get(code);
-    if (!id) throw AppError.notFound("tax");
-    return id;
-  });
+export function taxIdsOf(deps: CatalogDeps, organizationId: string, codes: string[]): Promise<string[]> {
+  return liveIdsOf(deps.taxes, organizationId, codes, "tax");
 }
 
 /** Each add-on with its live taxes (a deleted tax no longer applies), one query for all of them. */

@@ -10,7 +10,7 @@ type Doc = Omit<CouponSummary, "id"> & { _id: string };
  * Coupons as applied coupons show them: read-only, deleted ones included (Lago shows the code
  * and name of a deleted coupon on the coupons that were applied from it).
  */
-export class AppliedCouponCoupons {
+export class CouponSummaryReader {
   constructor(private readonly coupons: Model<any>) {}
 
   async byIds(organizationId: string, ids: string[]): Promise<CouponSummary[]> {
