@@ -5,7 +5,7 @@ import type { Clients } from "./clients";
 import type { GatewayConfig } from "./config";
 import { apiKeyResolver, authenticate, type ApiKeyResolver } from "./middleware/auth";
 import { errorHandler, notFound } from "./middleware/errors";
-import { createMetrics } from "./middleware/metrics";
+import { createMetrics, type Metrics } from "./middleware/metrics";
 import { requestContext } from "./middleware/request-context";
 import { addOnsRouter } from "./routes/add-ons/route";
 import { appliedCouponsRouter } from "./routes/applied-coupons/route";
@@ -59,7 +59,7 @@ function createApp(
   config: GatewayConfig,
   clients: Clients,
   logger: Logger,
-  shared: { metrics: ReturnType<typeof createMetrics>; resolveApiKey: ApiKeyResolver },
+  shared: { metrics: Metrics; resolveApiKey: ApiKeyResolver },
 ) {
   const app = express();
   applyHttpSettings(app);

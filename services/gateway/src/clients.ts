@@ -1,28 +1,33 @@
 import { GRPC_PORTS, peerAddress, type BackendService } from "@billing/config";
 import { Rpc, type CatalogRpc } from "@billing/contracts";
-import { RpcClient } from "@billing/grpc";
+import { RpcClient, type ServiceRef } from "@billing/grpc";
 import type { GatewayConfig } from "./config";
 
 type CatalogClients = { [K in keyof CatalogRpc]: RpcClient<CatalogRpc[K]> };
 
 /** The catalog service's gRPC services (one proto file each), all at the catalog's address. */
 function catalogClients(address: string, deadline: number): CatalogClients {
-  const entries = Object.entries(Rpc.catalog).map(([name, ref]) => [name, new RpcClient(ref as { file: string; name: string }, address, deadline)]);
+  const entries = Object.entries(Rpc.catalog).map(([name, ref]) => [name, new RpcClient(ref as ServiceRef<unknown>, address, deadline)]);
   return Object.fromEntries(entries) as CatalogClients;
 }
 
-/** One typed gRPC client per backend service, plus their addresses for health checks. */
+/** One typed gRPC client per backend service the gateway calls, plus every service's address for health checks. */
 export function createClients(config: GatewayConfig) {
   const deadline = config.GRPC_DEADLINE_MS;
   const addresses = Object.fromEntries(
     (Object.keys(GRPC_PORTS) as BackendService[]).map((s) => [s, peerAddress(config, s)]),
   ) as Record<BackendService, string>;
+  const customer = new RpcClient(Rpc.customer, addresses.customer, deadline);
+  const catalog = catalogClients(addresses.catalog, deadline);
+  const usage = new RpcClient(Rpc.usage, addresses.usage, deadline);
+  const invoicing = new RpcClient(Rpc.invoicing, addresses.invoicing, deadline);
   return {
     addresses,
-    customer: new RpcClient(Rpc.customer, addresses.customer, deadline),
-    catalog: catalogClients(addresses.catalog, deadline),
-    usage: new RpcClient(Rpc.usage, addresses.usage, deadline),
-    invoicing: new RpcClient(Rpc.invoicing, addresses.invoicing, deadline),
+    customer,
+    catalog,
+    usage,
+    invoicing,
+    close: () => [customer, usage, invoicing, ...Object.values(catalog)].forEach((client) => client.close()),
   };
 }
 

@@ -26,7 +26,7 @@ function stop(signal: string) {
   stopping = true;
   logger.info({ signal }, "shutting down");
   server.close(() => {
-    clients.customer.close();
+    clients.close();
     logger.info("stopped");
     process.exit(0);
   });

@@ -1,5 +1,6 @@
 import type { CustomerMessages } from "@billing/contracts";
 import type { CustomerRefs } from "../domain/catalog-refs";
+import { BILLING_ENTITY_FIELDS, type BillingEntityPatch } from "../domain/billing-entity-patch";
 import type { CustomerPatch } from "../domain/customer-patch";
 import { CUSTOMER_TEXT_FIELDS, type BillingEntity, type Customer } from "../domain/types";
 import { billingEntityView, customerView } from "../domain/views";
@@ -25,6 +26,14 @@ const BILLING_CONFIGURATION = [
   "sync_with_provider", "document_locale", "subscription_invoice_issuing_date_anchor", "subscription_invoice_issuing_date_adjustment",
 ];
 const ADDRESS = ["address_line1", "address_line2", "city", "state", "zipcode", "country"];
+
+/** A BillingEntityInput message → the patch the update applies (only what was sent). */
+export function toBillingEntityPatch(message: CustomerMessages.BillingEntityInput__Output | null): BillingEntityPatch {
+  if (!message) return {};
+  const patch = pick(message, BILLING_ENTITY_FIELDS.filter((f) => f !== "email_settings"), message.null_fields) as BillingEntityPatch;
+  if (message.email_settings_set) patch.email_settings = message.email_settings;
+  return patch;
+}
 
 /** A CustomerInput message → the patch the upsert applies (only what was sent; nulls where null was sent). */
 export function toCustomerPatch(message: CustomerInputMessage): CustomerPatch {

@@ -74,6 +74,12 @@ export class OrganizationRepository {
     return doc ? fromDoc(doc) : null;
   }
 
+  /** Writes an entity's settings (keyed by `_id`; the organization and code never change). */
+  async saveBillingEntity(entity: BillingEntity): Promise<void> {
+    const { id, organization_id: _org, code: _code, created_at: _created, ...fields } = entity;
+    await this.models.billingEntities.collection.updateOne({ _id: id } as never, { $set: fields });
+  }
+
   async defaultBillingEntity(organizationId: string): Promise<BillingEntity | null> {
     const doc = await this.models.billingEntities
       .findOne({ organization_id: organizationId, is_default: true })

@@ -1,4 +1,6 @@
-import { AppError, toHttpError } from "@billing/errors";
+import type { ServerResponse } from "node:http";
+import { AppError, toHttpError, type HttpErrorBody } from "@billing/errors";
+import type { Logger } from "@billing/logger";
 
 /** An HTTP error that is not one of Lago's AppErrors (a body over the limit, an aborted upload). */
 export class HttpStatus extends Error {
@@ -25,12 +27,28 @@ function fromBodyParser(err: { type?: string }): AppError | HttpStatus | undefin
 }
 
 /**
- * The one function that turns any error into the HTTP status and Lago body the client gets, for
- * the express routes and the events fast path alike. No internal text reaches the client: an
- * unknown error is a bare 500 (the caller logs it under the request id).
+ * Any error → the HTTP status and Lago body the client gets (`libs/errors`' table for AppErrors).
+ * No internal text reaches the client: an unknown error is a bare 500.
  */
-export function errorResponse(err: unknown): { status: number; body: object } {
+export function errorResponse(err: unknown): { status: number; body: HttpErrorBody } {
   const known = err instanceof HttpStatus || err instanceof AppError ? err : (err && typeof err === "object" && fromBodyParser(err)) || err;
   if (known instanceof HttpStatus) return { status: known.status, body: { status: known.status, error: known.text } };
   return toHttpError(known);
+}
+
+/** A JSON answer written straight to node's response (no framework: the fast path uses it too). */
+export function writeJson(res: ServerResponse, status: number, body: string | Buffer): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/**
+ * The one place where an error becomes the client's answer, for the express routes (the error
+ * middleware) and the events fast path alike: its status and Lago body from `errorResponse`; a 5xx
+ * is logged with its stack on `logger` (bound to the request id).
+ */
+export function sendError(res: ServerResponse, err: unknown, logger: Logger | undefined): void {
+  const { status, body } = errorResponse(err);
+  if (status >= 500) logger?.error({ err }, "request failed");
+  if (!res.headersSent) writeJson(res, status, JSON.stringify(body));
 }

@@ -19,6 +19,9 @@ export function pathParam(req: Request, name: string): string {
 /** `{organization_id, code}` of a resource addressed by its code (`/taxes/:code`). */
 export const codeKey = (req: Request) => ({ organization_id: organizationId(req), code: pathParam(req, "code") });
 
+/** `{organization_id, id}` of a resource addressed by its id (`/invoices/:id`). */
+export const idKey = (req: Request) => ({ organization_id: organizationId(req), id: pathParam(req, "id") });
+
 /** `{organization_id, external_id}` of a resource addressed by its external id. */
 export const externalIdKey = (req: Request, param = "external_id") => ({ organization_id: organizationId(req), external_id: pathParam(req, param) });
 

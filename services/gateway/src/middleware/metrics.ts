@@ -3,7 +3,18 @@ import type { RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 
 /** Prometheus metrics: request count and latency by method, route and status. */
-export function createMetrics() {
+export interface Metrics {
+  /** Counts and times one request when its response ends; `routeOf` names its route pattern then. */
+  track(method: string, res: ServerResponse, routeOf: () => string): void;
+  /** Express: `track` with the matched route's pattern. */
+  middleware: RequestHandler;
+  /** GET /metrics. */
+  handler: RequestHandler;
+  registry: Registry;
+}
+
+/** The gateway's one set of metrics, shared by the express app and the events fast path. */
+export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ["method", "route", "status"] as const;
@@ -16,7 +27,6 @@ export function createMetrics() {
     registers: [registry],
   });
 
-  /** Counts and times one request when its response ends; `routeOf` names its route pattern then. */
   const track = (method: string, res: ServerResponse, routeOf: () => string) => {
     const end = latency.startTimer();
     res.on("finish", () => {
@@ -39,5 +49,3 @@ export function createMetrics() {
 
   return { middleware, track, handler, registry };
 }
-
-export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,7 +1,7 @@
-import { Router, type Request } from "express";
+import { Router, type Request, type Response } from "express";
 import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
-import { ctx, organizationId } from "../../http/context";
+import { organizationId } from "../../http/context";
 import { pathParam, replySender, rpcOptions } from "../../http/rpc-route";
 import { topLevelKey } from "../../http/fields";
 import { presentMeta } from "../../http/presenting";
@@ -21,7 +21,7 @@ export function appliedCouponsRouter(appliedCoupons: RpcClient<CatalogRpc["appli
     send(res, await appliedCoupons.call("CreateAppliedCoupon", message, rpcOptions(req)));
   });
 
-  const list = async (req: Request, res: { json(body: unknown): void }, externalCustomerId?: string) => {
+  const list = async (req: Request, res: Response, externalCustomerId?: string) => {
     const message = toListMessage(organizationId(req), req);
     if (externalCustomerId !== undefined) message.external_customer_id = externalCustomerId;
     const reply = await appliedCoupons.call("ListAppliedCoupons", message, rpcOptions(req));

@@ -1,30 +1,14 @@
 import { Router } from "express";
-import type { CustomerMessages, CustomerRpc } from "@billing/contracts";
+import type { CustomerRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
 import { organizationId } from "../../http/context";
 import { codeKey, replySender, rpcOptions } from "../../http/rpc-route";
-import { or, presentTax } from "../../http/presenting";
+import { withNullFields } from "../../http/null-fields";
+import { parseFields, wrapped } from "../../http/validation";
+import { presentBillingEntity } from "./presenter";
+import { billingEntityUpdateSchema } from "./validators";
 
-/** Lago's BillingEntityObject. */
-export function presentBillingEntity(e: CustomerMessages.BillingEntity__Output) {
-  return {
-    svc_id: e.svc_id, code: e.code, name: e.name, default_currency: e.default_currency,
-    document_locale: e.document_locale, document_numbering: e.document_numbering,
-    document_number_prefix: or(e.document_number_prefix), finalize_zero_amount_invoice: e.finalize_zero_amount_invoice,
-    invoice_footer: or(e.invoice_footer), invoice_grace_period: e.invoice_grace_period,
-    subscription_invoice_issuing_date_anchor: e.subscription_invoice_issuing_date_anchor,
-    subscription_invoice_issuing_date_adjustment: e.subscription_invoice_issuing_date_adjustment,
-    is_default: e.is_default, net_payment_term: e.net_payment_term,
-    address_line1: or(e.address_line1), address_line2: or(e.address_line2), city: or(e.city), state: or(e.state),
-    country: or(e.country), zipcode: or(e.zipcode), email: or(e.email), legal_name: or(e.legal_name),
-    legal_number: or(e.legal_number), tax_identification_number: or(e.tax_identification_number),
-    timezone: e.timezone, email_settings: e.email_settings ?? [], eu_tax_management: e.eu_tax_management,
-    logo_url: or(e.logo_url), created_at: e.created_at, updated_at: e.updated_at,
-    taxes: (e.taxes ?? []).map(presentTax), selected_invoice_custom_sections: [],
-  };
-}
-
-/** /api/v1/billing_entities (endpoint 13 and its list). */
+/** /api/v1/billing_entities (endpoint 13, its list, and Lago's update). */
 export function billingEntitiesRouter(customer: RpcClient<CustomerRpc>): Router {
   const router = Router();
   const send = replySender("billing_entity", presentBillingEntity);
@@ -34,6 +18,15 @@ export function billingEntitiesRouter(customer: RpcClient<CustomerRpc>): Router 
   });
   router.get("/billing_entities/:code", async (req, res) => {
     send(res, await customer.call("GetBillingEntity", codeKey(req), rpcOptions(req)));
+  });
+  router.put("/billing_entities/:code", async (req, res) => {
+    const { billing_configuration, email_settings, ...fields } = parseFields(billingEntityUpdateSchema, wrapped(req, "billing_entity"));
+    // the entity holds its billing configuration flat, as the API presents it
+    const flat = { ...fields, ...(billing_configuration ?? {}) };
+    send(res, await customer.call("UpdateBillingEntity", {
+      ...codeKey(req),
+      billing_entity: { ...withNullFields(flat), email_settings_set: email_settings !== undefined, email_settings: email_settings ?? [] },
+    }, rpcOptions(req)));
   });
   return router;
 }

@@ -1,14 +1,13 @@
 import { Router } from "express";
 import type { CustomerRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
-import { ctx, organizationId } from "../../http/context";
+import { organizationId } from "../../http/context";
 import { externalIdKey, replySender, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
 import { presentMeta } from "../../http/presenting";
 import { presentCustomer } from "./presenter";
 import { toCustomerInputMessage } from "./to-message";
 import { customerErrorKey, customerInputSchema } from "./validators";
-
 
 /** /api/v1/customers: validation and shape only; the customer service decides. */
 export function customersRouter(customer: RpcClient<CustomerRpc>): Router {
@@ -17,39 +16,21 @@ export function customersRouter(customer: RpcClient<CustomerRpc>): Router {
 
   router.post("/customers", async (req, res) => {
     const input = parseFields(customerInputSchema, wrapped(req, "customer"), customerErrorKey);
-    const reply = await customer.call(
-      "UpsertCustomer",
-      { organization_id: organizationId(req), customer: toCustomerInputMessage(input) },
-      rpcOptions(req),
-    );
-    send(res, reply);
+    const message = { organization_id: organizationId(req), customer: toCustomerInputMessage(input) };
+    send(res, await customer.call("UpsertCustomer", message, rpcOptions(req)));
   });
 
   router.get("/customers", async (req, res) => {
-    const reply = await customer.call(
-      "ListCustomers",
-      { organization_id: organizationId(req), page: pageQuery(req) },
-      rpcOptions(req),
-    );
+    const reply = await customer.call("ListCustomers", { organization_id: organizationId(req), page: pageQuery(req) }, rpcOptions(req));
     res.json({ customers: reply.customers.map(presentCustomer), meta: presentMeta(reply.meta) });
   });
 
   router.get("/customers/:external_id", async (req, res) => {
-    const reply = await customer.call(
-      "GetCustomer",
-      externalIdKey(req),
-      rpcOptions(req),
-    );
-    send(res, reply);
+    send(res, await customer.call("GetCustomer", externalIdKey(req), rpcOptions(req)));
   });
 
   router.delete("/customers/:external_id", async (req, res) => {
-    const reply = await customer.call(
-      "DeleteCustomer",
-      externalIdKey(req),
-      rpcOptions(req),
-    );
-    send(res, reply);
+    send(res, await customer.call("DeleteCustomer", externalIdKey(req), rpcOptions(req)));
   });
 
   return router;

@@ -1,7 +1,7 @@
-import { Router, type Request } from "express";
+import { Router, type Request, type Response } from "express";
 import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
-import { ctx, organizationId } from "../../http/context";
+import { organizationId } from "../../http/context";
 import { pathParam, replySender, rpcOptions } from "../../http/rpc-route";
 import { parseFields, wrapped } from "../../http/validation";
 import { presentPlanEntitlement, presentSubscriptionEntitlement } from "./presenter";
@@ -14,9 +14,9 @@ export function entitlementsRouter(entitlements: RpcClient<CatalogRpc["entitleme
   const plan = (req: Request) => ({ organization_id: organizationId(req), plan_code: pathParam(req, "code") });
   const feature = (req: Request) => ({ ...plan(req), feature_code: pathParam(req, "feature_code") });
   const sendOne = replySender("entitlement", presentPlanEntitlement);
-  const sendMany = (res: { json(body: unknown): void }, reply: { entitlements: CatalogMessages.PlanEntitlement__Output[] }) => res.json({ entitlements: reply.entitlements.map(presentPlanEntitlement) });
+  const sendMany = (res: Response, reply: { entitlements: CatalogMessages.PlanEntitlement__Output[] }) => res.json({ entitlements: reply.entitlements.map(presentPlanEntitlement) });
 
-  const write = (replace: boolean) => async (req: Request, res: { json(body: unknown): void }) => {
+  const write = (replace: boolean) => async (req: Request, res: Response) => {
     const input = parseFields(entitlementsSchema, wrapped(req, "entitlements"), () => "entitlements");
     const message = { ...plan(req), entitlements: toEntitlementInputMessages(input), replace };
     sendMany(res, await entitlements.call("UpdatePlanEntitlements", message, rpcOptions(req)));

@@ -9,7 +9,6 @@ export function byteLimit(limit: string): number {
   return Math.floor(Number(m[1]) * unit);
 }
 
-
 /**
  * The body's bytes, unparsed (the usage service parses and validates them: the gateway passes the
  * ingestion hot path through). A body over the limit is 413, as the API's other routes answer.

@@ -1,7 +1,7 @@
 import { Router, type Request } from "express";
 import type { CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
-import { ctx, organizationId } from "../../http/context";
+import { organizationId } from "../../http/context";
 import { codeKey, pathParam, replySender, rpcOptions } from "../../http/rpc-route";
 import { presentMeta } from "../../http/presenting";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";

@@ -3,9 +3,9 @@ import type { InvoicingRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
 import { organizationId } from "../../http/context";
 import { presentMeta } from "../../http/presenting";
-import { pathParam, rpcOptions } from "../../http/rpc-route";
-import { pageQuery, parseFields } from "../../http/validation";
-import { currentUsageQuery, invoiceListQuery } from "./validators";
+import { idKey, pathParam, rpcOptions } from "../../http/rpc-route";
+import { pageQuery, parseFields, wrapped } from "../../http/validation";
+import { currentUsageQuery, invoiceListQuery, invoiceUpdate, pastUsageQuery } from "./validators";
 
 /** Query keys as Lago clients send them: `statuses[]=a&statuses[]=b` (also percent-encoded) → `statuses`. */
 const unbracketed = (query: Request["query"]) => Object.fromEntries(Object.entries(query).map(([k, v]) => [k.replace(/\[\]$/, ""), v]));
@@ -17,22 +17,35 @@ const unbracketed = (query: Request["query"]) => Object.fromEntries(Object.entri
 export function invoicesRouter(invoicing: RpcClient<InvoicingRpc>): Router {
   const router = Router();
   const sendInvoice = (res: Response, reply: { invoice_json: string }) => res.type("json").send(`{"invoice":${reply.invoice_json}}`);
-  const key = (req: Request) => ({ organization_id: organizationId(req), id: pathParam(req, "id") });
 
   router.get("/invoices", async (req, res) => {
     const q = parseFields(invoiceListQuery, unbracketed(req.query));
     const reply = await invoicing.call("ListInvoices", { organization_id: organizationId(req), page: pageQuery(req), ...q }, rpcOptions(req));
     res.type("json").send(`{"invoices":[${reply.invoices_json.join(",")}],"meta":${JSON.stringify(presentMeta(reply.meta))}}`);
   });
-  router.get("/invoices/:id", async (req, res) => sendInvoice(res, await invoicing.call("GetInvoice", key(req), rpcOptions(req))));
-  router.put("/invoices/:id/finalize", async (req, res) => sendInvoice(res, await invoicing.call("FinalizeInvoice", key(req), rpcOptions(req))));
-  router.put("/invoices/:id/refresh", async (req, res) => sendInvoice(res, await invoicing.call("RefreshInvoice", key(req), rpcOptions(req))));
+  router.get("/invoices/:id", async (req, res) => sendInvoice(res, await invoicing.call("GetInvoice", idKey(req), rpcOptions(req))));
+  router.put("/invoices/:id", async (req, res) => {
+    const update = parseFields(invoiceUpdate, wrapped(req, "invoice"));
+    sendInvoice(res, await invoicing.call("UpdateInvoice", {
+      ...idKey(req), payment_status: update.payment_status, metadata: update.metadata ?? [], update_metadata: update.metadata !== undefined,
+    }, rpcOptions(req)));
+  });
+  router.put("/invoices/:id/finalize", async (req, res) => sendInvoice(res, await invoicing.call("FinalizeInvoice", idKey(req), rpcOptions(req))));
+  router.put("/invoices/:id/refresh", async (req, res) => sendInvoice(res, await invoicing.call("RefreshInvoice", idKey(req), rpcOptions(req))));
   router.get("/customers/:external_customer_id/current_usage", async (req, res) => {
     const q = parseFields(currentUsageQuery, req.query);
     const reply = await invoicing.call("GetCurrentUsage", {
       organization_id: organizationId(req), external_customer_id: pathParam(req, "external_customer_id"), external_subscription_id: q.external_subscription_id,
     }, rpcOptions(req));
     res.type("json").send(`{"customer_usage":${reply.usage_json}}`);
+  });
+  router.get("/customers/:external_customer_id/past_usage", async (req, res) => {
+    const q = parseFields(pastUsageQuery, req.query);
+    const reply = await invoicing.call("GetPastUsage", {
+      organization_id: organizationId(req), external_customer_id: pathParam(req, "external_customer_id"), external_subscription_id: q.external_subscription_id,
+      billable_metric_code: q.billable_metric_code, periods_count: q.periods_count, page: pageQuery(req),
+    }, rpcOptions(req));
+    res.type("json").send(`{"usage_periods":[${reply.usage_periods_json.join(",")}],"meta":${JSON.stringify(presentMeta(reply.meta))}}`);
   });
   return router;
 }

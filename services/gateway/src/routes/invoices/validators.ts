@@ -19,3 +19,20 @@ export const invoiceListQuery = z.object({
 });
 
 export const currentUsageQuery = z.object({ external_subscription_id: z.string().min(1, "value_is_mandatory") });
+
+/** GET /customers/{id}/past_usage: the subscription, and optionally one metric and how many periods. */
+export const pastUsageQuery = z.object({
+  external_subscription_id: z.string().min(1, "value_is_mandatory"),
+  billable_metric_code: z.string().min(1).optional(),
+  periods_count: z.string().regex(/^\d+$/, "value_is_invalid").transform(Number).pipe(z.number().int().min(1).max(1000)).optional(),
+});
+
+/** PUT /invoices/{id}: Lago's InvoiceUpdateInput (payment status, metadata replaced as a list). */
+export const invoiceUpdate = z.object({
+  payment_status: paymentStatuses.optional(),
+  metadata: z.array(z.object({
+    id: z.string().min(1).optional(),
+    key: z.string().min(1, "value_is_mandatory"),
+    value: z.string().max(140, "value_is_too_long"),
+  })).max(50, "too_many_metadata").optional(),
+});

@@ -1,8 +1,8 @@
-import { Router, type Request } from "express";
+import { Router, type Request, type Response } from "express";
 import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
-import { ctx, organizationId } from "../../http/context";
-import { externalIdKey, pathParam, replied, rpcOptions } from "../../http/rpc-route";
+import { organizationId } from "../../http/context";
+import { externalIdKey, pathParam, replySender, rpcOptions } from "../../http/rpc-route";
 import { presentMeta } from "../../http/presenting";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
 import { presentSubscription } from "./presenter";
@@ -13,8 +13,7 @@ import { listQuery, statusQuery, subscriptionCreateSchema, subscriptionErrorKey,
 export function subscriptionsRouter(subscriptions: RpcClient<CatalogRpc["subscriptions"]>): Router {
   const router = Router();
   const status = (value: unknown) => parseFields(statusQuery, value ?? undefined, () => "status");
-  const send = (res: { json(body: unknown): void }, reply: { subscription: CatalogMessages.Subscription__Output | null }) =>
-    res.json({ subscription: presentSubscription(replied(reply.subscription, "subscription"), { withPlan: true }) });
+  const send = replySender("subscription", (s: CatalogMessages.Subscription__Output) => presentSubscription(s, { withPlan: true }));
 
   router.post("/subscriptions", async (req, res) => {
     const input = parseFields(subscriptionCreateSchema, wrapped(req, "subscription"), subscriptionErrorKey);
@@ -22,7 +21,7 @@ export function subscriptionsRouter(subscriptions: RpcClient<CatalogRpc["subscri
     send(res, await subscriptions.call("CreateSubscription", message, rpcOptions(req)));
   });
 
-  const list = async (req: Request, res: { json(body: unknown): void }, externalCustomerId?: string) => {
+  const list = async (req: Request, res: Response, externalCustomerId?: string) => {
     const query = parseFields(listQuery, req.query);
     const statuses = query.status === undefined ? [] : [query.status].flat();
     const message = {

@@ -1,16 +1,12 @@
 import { Router } from "express";
-import type { CustomerMessages, CustomerRpc } from "@billing/contracts";
+import type { CustomerRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
-import { z } from "zod";
 import { organizationId } from "../../http/context";
 import { topLevelKey } from "../../http/fields";
 import { replySender, rpcOptions } from "../../http/rpc-route";
 import { parseFields, wrapped } from "../../http/validation";
-
-/** `{"test_clock": {"frozen_time": "…", "status": "ready" | "advancing"}}`. */
-const presentTestClock = (c: CustomerMessages.TestClock__Output) => ({ frozen_time: c.frozen_time, status: c.status });
-
-const advanceSchema = z.object({ frozen_time: z.string().datetime({ offset: true, message: "invalid_date" }) });
+import { presentTestClock } from "./presenter";
+import { advanceSchema } from "./validators";
 
 /**
  * /api/v1/test_clock (beyond Lago; Stripe's test clocks are the model): a sandbox organization's
