@@ -38,6 +38,8 @@ function tolerateNulls(node: unknown): unknown {
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 addFormats(ajv);
+// Lago's document writes a decimal's pattern as its `format` in a few places; checked as the pattern it is
+ajv.addFormat("^[0-9]+.?[0-9]*$", /^[0-9]+.?[0-9]*$/);
 ajv.addSchema({ $id: "lago", components: tolerateNulls(document.components) });
 
 /** Validation errors of a body against a component schema (e.g. "Customer"); empty when valid. */

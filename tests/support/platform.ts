@@ -1,4 +1,4 @@
-import { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPlatform, uniqueName, type Platform } from "@billing/testkit";
+import { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPlatform, startOwnNats, uniqueName, type Platform } from "@billing/testkit";
 
 /** One end-to-end test file's own platform: its databases, its processes, its organizations. */
 export interface E2E {
@@ -11,11 +11,23 @@ export interface E2E {
   stop(): Promise<void>;
 }
 
-/** `env` is added to every service's environment (e.g. a faster subscription scheduler). */
+/**
+ * `env` is added to every service's environment (e.g. a faster subscription scheduler). Each
+ * platform has a NATS server of its own (when the installed binary is there), so no platform's
+ * consumers read another's events.
+ */
 export async function startE2E(label: string, env?: Record<string, string>): Promise<E2E> {
-  const { mongoUrl, natsUrl } = infraUrls();
+  const { mongoUrl } = infraUrls();
+  const ownNats = await startOwnNats();
+  const natsUrl = ownNats?.url ?? infraUrls().natsUrl;
   const prefix = uniqueName(`e2e_${label}`);
-  const platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true, env });
+  let platform: Platform;
+  try {
+    platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true, env });
+  } catch (err) {
+    await ownNats?.stop();
+    throw err;
+  }
   return {
     platform,
     mongoUrl,
@@ -24,6 +36,7 @@ export async function startE2E(label: string, env?: Record<string, string>): Pro
     sandbox: (name, frozenTime) => createOrganization({ name, mongoUrl, dbName: `${prefix}_customer`, frozenTime }),
     stop: async () => {
       await platform.stop();
+      await ownNats?.stop();
       await dropDatabases(mongoUrl, BACKEND_SERVICES.map((s) => `${prefix}_${s}`));
     },
   };

@@ -1,23 +1,98 @@
-import { expect } from "vitest";
-import type { api } from "./api";
+import { afterAll, beforeAll, expect } from "vitest";
+import { startE2E, type E2E } from "./platform";
+import { checkedApi, customer, instant, type Api, type Json } from "./scenario";
 
-type Api = ReturnType<typeof api>;
+/** A sandbox organization of a test file's platform, and its API client (answers checked against Lago's OpenAPI). */
+export interface Sandbox {
+  organization_id: string;
+  api_key: string;
+  as: Api;
+}
 
-/** Moves a sandbox organization's test clock to `to` and waits until every service has caught up. */
-export async function advanceClock(call: Api, to: string, timeoutMs = 60_000): Promise<void> {
-  const started = await call("POST", "/test_clock/advance", { test_clock: { frozen_time: to } });
-  expect(started.status, JSON.stringify(started.body)).toBe(200);
+/**
+ * Creates a sandbox organization whose time stands still at `frozenTime` until its test clock is
+ * advanced, through the customer CLI
+ * (`create-organization.js --name N --sandbox --frozen-time ISO --json`, run by `e2e.sandbox`).
+ */
+export function openSandbox(e2e: E2E, name: string, frozenTime: string): Sandbox {
+  const organization = e2e.sandbox(name, frozenTime);
+  return { ...organization, as: checkedApi(e2e.platform.baseUrl, organization.api_key) };
+}
+
+/** An ordinary organization (system clock) of a test file's platform, and its API client. */
+export function openOrganization(e2e: E2E, name: string): Sandbox {
+  const organization = e2e.organization(name);
+  return { ...organization, as: checkedApi(e2e.platform.baseUrl, organization.api_key) };
+}
+
+/** A scenario file's platform: started once before its stories, stopped after them. */
+export interface ScenarioPlatform {
+  /** a sandbox organization frozen at `frozenTime` */
+  sandbox(name: string, frozenTime: string): Sandbox;
+  /** an ordinary organization (system clock) */
+  organization(name: string): Sandbox;
+  /**
+   * A story's start: a sandbox organization frozen at `frozenTime` with its customer "acme"
+   * (EUR; `customerFields` add to or override that), and its API client.
+   */
+  story(name: string, frozenTime: string, customerFields?: Json): Promise<Api>;
+}
+
+/** Starts ONE platform for a scenario file (`beforeAll`) and stops it after the file (`afterAll`). */
+export function scenarioPlatform(label: string): ScenarioPlatform {
+  let e2e: E2E | undefined;
+  beforeAll(async () => {
+    e2e = await startE2E(label);
+    // A fresh platform's durable consumers first replay what the shared NATS streams still hold of
+    // earlier runs, and a test clock cannot step until they have caught up: wait for that here, once
+    // (a probe organization's clock moves one minute), rather than in the file's first story.
+    const probe = openSandbox(e2e, `${label} warm-up`, "2024-01-01T00:00:00Z");
+    await advanceClock(probe.as, "2024-01-01T00:01:00Z", 170_000);
+  }, 180_000);
+  afterAll(async () => {
+    await e2e?.stop();
+  });
+  const started = () => {
+    if (!e2e) throw new Error(`the ${label} platform is not started`);
+    return e2e;
+  };
+  const sandbox = (name: string, frozenTime: string) => openSandbox(started(), name, frozenTime);
+  return {
+    sandbox,
+    organization: (name) => openOrganization(started(), name),
+    story: async (name, frozenTime, customerFields = {}) => {
+      const { as } = sandbox(name, frozenTime);
+      await customer(as, "acme", customerFields);
+      return as;
+    },
+  };
+}
+
+/** GET /test_clock's clock. */
+export async function clockOf(as: Api): Promise<{ frozen_time: string; status: string }> {
+  const reply = await as("GET", "/test_clock");
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body.test_clock;
+}
+
+/** Polls GET /test_clock until the clock is `ready` (bounded), and returns it. */
+export async function awaitReady(as: Api, timeoutMs = 60_000): Promise<{ frozen_time: string; status: string }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const clock = await call("GET", "/test_clock");
-    if (clock.body?.test_clock?.status === "ready") {
-      expect(clock.body.test_clock.frozen_time).toBe(new Date(to).toISOString());
-      return;
-    }
-    if (Date.now() > deadline) throw new Error(`test clock still advancing after ${timeoutMs} ms: ${JSON.stringify(clock.body)}`);
-    await new Promise((r) => setTimeout(r, 100));
+    const clock = await clockOf(as);
+    if (clock.status === "ready") return clock;
+    if (Date.now() > deadline) throw new Error(`test clock still ${clock.status} after ${timeoutMs} ms: ${JSON.stringify(clock)}`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-/** Unix seconds of an ISO instant, as the events API takes timestamps. */
-export const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+/**
+ * Moves a sandbox organization's test clock to `to`: POST /test_clock/advance, then GET /test_clock
+ * until `ready` (every effect due up to `to` has happened in every service), bounded.
+ */
+export async function advanceClock(as: Api, to: string, timeoutMs = 60_000): Promise<void> {
+  const started = await as("POST", "/test_clock/advance", { test_clock: { frozen_time: to } });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  const clock = await awaitReady(as, timeoutMs);
+  expect(instant(clock.frozen_time)).toBe(instant(to));
+}

@@ -24,6 +24,7 @@ export const Subjects = {
     invoiceCreated: "billing.invoicing.invoice.created",
     invoiceDrafted: "billing.invoicing.invoice.drafted",
     invoiceFinalized: "billing.invoicing.invoice.finalized",
+    feeCreated: "billing.invoicing.fee.created",
   },
 } as const;
 

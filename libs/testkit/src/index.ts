@@ -3,3 +3,4 @@ export * from "./infrastructure";
 export * from "./launch-platform";
 export * from "./organizations";
 export * from "./events";
+export * from "./own-nats";

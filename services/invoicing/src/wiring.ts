@@ -11,6 +11,8 @@ import { SUBSCRIPTION_SUBJECTS, subscriptionEventHandler } from "./events/catalo
 import { CUSTOMER_SUBJECTS, customerEventHandler } from "./events/customers";
 import { invoiceHandlers } from "./grpc/invoice-handlers";
 import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
+import { usageHandlers } from "./grpc/usage-handlers";
+import { grpcAppliedCoupons, type AppliedCoupons } from "./peers/applied-coupons";
 import { grpcBillingEntities, type BillingEntities } from "./peers/billing-entities";
 import { grpcUsage, type UsagePeer } from "./peers/usage";
 import { CopyRepository } from "./persistence/copy-repository";
@@ -18,13 +20,23 @@ import { InvoiceNumbers } from "./persistence/invoice-numbers";
 import { InvoiceRepository } from "./persistence/invoice-repository";
 import { registerModels } from "./persistence/models";
 import { startBillingScheduler } from "./schedule/billing-scheduler";
-import type { InvoicingDeps } from "./use-cases/deps";
+import type { BillingLimits, InvoicingDeps } from "./use-cases/deps";
 
-/** The durable consumers that feed the read copies: [stream, durable, subjects]. */
-const consumersOf = (prefix: string) => [
-  { stream: Streams.catalog, durable: `${prefix}_invoicing_subscriptions`, subjects: SUBSCRIPTION_SUBJECTS, handler: subscriptionEventHandler },
-  { stream: Streams.customer, durable: `${prefix}_invoicing_customers`, subjects: CUSTOMER_SUBJECTS, handler: customerEventHandler },
-];
+/** The peers invoicing calls: the usage service (priced usage), the customer service (billing entities), the catalog (applied coupons). */
+export interface InvoicingPeers {
+  usage: UsagePeer;
+  billingEntities: BillingEntities;
+  appliedCoupons: AppliedCoupons;
+}
+
+/** The peers over gRPC at their addresses (the service and its integration tests alike). */
+export function grpcPeers(addresses: { usage: string; customer: string; catalog: string }): InvoicingPeers {
+  return {
+    usage: grpcUsage(addresses.usage),
+    billingEntities: grpcBillingEntities(addresses.customer),
+    appliedCoupons: grpcAppliedCoupons(addresses.catalog),
+  };
+}
 
 export interface InvoicingWiring {
   deps: InvoicingDeps;
@@ -32,27 +44,37 @@ export interface InvoicingWiring {
   stop(): Promise<void>;
 }
 
+export interface InvoicingParts {
+  bus: Bus;
+  clock: Clock;
+  logger: Logger;
+  peers: InvoicingPeers;
+  durablePrefix: string;
+  limits?: Partial<BillingLimits>;
+  replicas?: number;
+}
+
 /**
  * The invoicing service on one connection: repositories, peers, the consumers of the catalog's
  * subscriptions and the customer service's customers, the outbox relay and the gRPC bindings;
  * the service and its integration tests wire it the same way.
  */
-export async function wireInvoicing(
-  connection: Connection,
-  parts: { bus: Bus; clock: Clock; logger: Logger; usage: UsagePeer; billingEntities: BillingEntities; durablePrefix: string; replicas?: number },
-): Promise<InvoicingWiring> {
+export async function wireInvoicing(connection: Connection, parts: InvoicingParts): Promise<InvoicingWiring> {
   const models = registerModels(connection);
   const invoices = new InvoiceRepository(models);
   const outbox = invoices.outbox();
-  const consumers = consumersOf(parts.durablePrefix);
+  const consumers = [
+    { stream: Streams.catalog, durable: `${parts.durablePrefix}_invoicing_subscriptions`, subjects: SUBSCRIPTION_SUBJECTS, handler: subscriptionEventHandler },
+    { stream: Streams.customer, durable: `${parts.durablePrefix}_invoicing_customers`, subjects: CUSTOMER_SUBJECTS, handler: customerEventHandler },
+  ];
   const deps: InvoicingDeps = {
     copies: new CopyRepository(models),
     invoices,
     numbers: new InvoiceNumbers(models),
-    usage: parts.usage,
-    billingEntities: parts.billingEntities,
+    ...parts.peers,
     clock: parts.clock,
     logger: parts.logger,
+    limits: { batch: parts.limits?.batch ?? 500, concurrency: parts.limits?.concurrency ?? 8 },
     publish: async (invoiceId, events) => {
       for (const event of events) await publishFromOutbox(parts.bus, outbox, invoiceId, event, parts.logger);
     },
@@ -76,7 +98,10 @@ export async function wireInvoicing(
   const relay = startOutboxRelay(parts.bus, [outbox], parts.logger);
   return {
     deps,
-    bindings: [bind(Rpc.invoicing, invoiceHandlers(deps)), bind(Rpc.scheduledWork, scheduledWorkHandlers(deps))],
+    bindings: [
+      bind(Rpc.invoicing, { ...invoiceHandlers(deps), ...usageHandlers(deps) }),
+      bind(Rpc.scheduledWork, scheduledWorkHandlers(deps)),
+    ],
     stop: async () => {
       relay.stop();
       await Promise.all(handles.map((h) => h.stop()));
@@ -85,17 +110,17 @@ export async function wireInvoicing(
 }
 
 /**
- * The invoicing service owns invoices, fees, invoice numbering and billing runs (credit notes come
- * next). See services/README.md for where each part goes.
+ * The invoicing service owns invoices, fees, invoice numbering and billing runs. See
+ * services/README.md for where each part goes, and README.md here for how billing runs.
  */
 export const invoicingService = defineService({
   name: "invoicing",
   config: invoicingConfigSchema,
   wire: async ({ config, connection, bus, clock, logger }) => {
-    const usage = grpcUsage(peerAddress(config, "usage"));
-    const billingEntities = grpcBillingEntities(peerAddress(config, "customer"));
+    const peers = grpcPeers({ usage: peerAddress(config, "usage"), customer: peerAddress(config, "customer"), catalog: peerAddress(config, "catalog") });
     const wiring = await wireInvoicing(connection, {
-      bus, clock, logger, usage, billingEntities, durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS,
+      bus, clock, logger, peers, durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS,
+      limits: { batch: config.BILLING_BATCH, concurrency: config.BILLING_CONCURRENCY },
     });
     const scheduler = startBillingScheduler(wiring.deps, config.BILLING_SCHEDULER_MS);
     return {
@@ -103,8 +128,9 @@ export const invoicingService = defineService({
       onStop: async () => {
         await scheduler.stop();
         await wiring.stop();
-        usage.close();
-        billingEntities.close();
+        peers.usage.close();
+        peers.billingEntities.close();
+        peers.appliedCoupons.close();
       },
     };
   },

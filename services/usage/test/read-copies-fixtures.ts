@@ -3,7 +3,7 @@ import type { Connection } from "mongoose";
 import { connectBus, makeEnvelope, publishEnvelope, Streams, Subjects, type Bus, type Envelope } from "@billing/bus";
 import { silentLogger } from "@billing/logger";
 import { connectMongo } from "@billing/mongo";
-import { infraUrls, uniqueName } from "@billing/testkit";
+import { infraUrls, uniqueName, startOwnNats } from "@billing/testkit";
 import type { CatalogCopies } from "../src/domain/read-copies";
 import { durableName, startReadCopies, type ReadCopies } from "../src/events/catalog-copies/start-read-copies";
 
@@ -81,7 +81,9 @@ export interface CopiesFixture {
 export async function startCopiesFixture(label: string, options: { concurrency?: number } = {}): Promise<CopiesFixture> {
   const dbName = uniqueName(label);
   const durablePrefix = uniqueName(label);
-  const bus = await connectBus({ url: infraUrls().natsUrl, name: `${label}-test` });
+  // a NATS server of its own: the catalog stream's consumer does not replay every other test's history
+  const ownNats = await startOwnNats();
+  const bus = await connectBus({ url: ownNats?.url ?? infraUrls().natsUrl, name: `${label}-test` });
   let connection = await connectMongo({ url: infraUrls().mongoUrl, dbName });
   const start = () => startReadCopies({ connection, bus, logger: silentLogger, durablePrefix, concurrency: options.concurrency });
   let readCopies: ReadCopies = await start();
@@ -105,6 +107,7 @@ export async function startCopiesFixture(label: string, options: { concurrency?:
       await connection.dropDatabase();
       await connection.close();
       await bus.close();
+      await ownNats?.stop();
     },
   };
 }

@@ -2,7 +2,7 @@ import { makeEnvelope, PoisonMessage, Subjects, type Envelope } from "@billing/b
 import type { z } from "zod";
 import { billableMetricEventData, planEventData, subscriptionEventData } from "./catalog";
 import { customerEventData } from "./customer";
-import { invoiceEventData } from "./invoicing";
+import { feeEventData, invoiceEventData } from "./invoicing";
 import { eventIngestedData } from "./usage";
 
 const C = Subjects.catalog;
@@ -26,6 +26,7 @@ export const EventSchemas = {
   [Subjects.invoicing.invoiceCreated]: invoiceEventData,
   [Subjects.invoicing.invoiceDrafted]: invoiceEventData,
   [Subjects.invoicing.invoiceFinalized]: invoiceEventData,
+  [Subjects.invoicing.feeCreated]: feeEventData,
 } as const;
 
 export type Subject = keyof typeof EventSchemas;

@@ -1,18 +1,38 @@
 import { z } from "zod";
-import { instant, text } from "./fields";
+import { instant, maybe, text } from "./fields";
 
-/** An invoice as the invoicing service publishes it (the API's InvoiceObjectExtended; consumers read these fields). */
+const cents = z.number().int();
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/**
+ * An invoice as the invoicing service announces it (the fields of Lago's InvoiceObject that the
+ * payment and wallet services and webhooks act on; its fees come one event each, and the whole
+ * object is the InvoiceService's GetInvoice).
+ */
 export const invoiceView = z.object({
   svc_id: text,
   number: text,
   status: z.enum(["draft", "finalized", "closed", "voided"]),
   payment_status: z.enum(["pending", "succeeded", "failed"]),
   invoice_type: text,
+  billing_entity_code: maybe(text),
+  sequential_id: maybe(z.number().int()),
   currency: text,
   issuing_date: text,
-  fees_amount_cents: z.number().int(),
-  taxes_amount_cents: z.number().int(),
-  total_amount_cents: z.number().int(),
+  payment_due_date: maybe(day),
+  net_payment_term: maybe(z.number().int()),
+  fees_amount_cents: cents,
+  coupons_amount_cents: cents.default(0),
+  credit_notes_amount_cents: cents.default(0),
+  prepaid_credit_amount_cents: cents.default(0),
+  progressive_billing_credit_amount_cents: cents.default(0),
+  sub_total_excluding_taxes_amount_cents: cents.optional(),
+  taxes_amount_cents: cents,
+  sub_total_including_taxes_amount_cents: cents.optional(),
+  total_amount_cents: cents,
+  fees_count: z.number().int().optional(),
+  /** The subscriptions it bills (svc_ids). */
+  subscription_ids: z.array(text).default([]),
   customer: z.object({ svc_id: text, external_id: text }),
   created_at: instant,
   updated_at: instant,
@@ -20,3 +40,36 @@ export const invoiceView = z.object({
 /** billing.invoicing.invoice.created|drafted|finalized (Lago's invoice.created, invoice.drafted, invoice.generated). */
 export const invoiceEventData = z.object({ invoice: invoiceView });
 export type InvoiceViewData = z.output<typeof invoiceView>;
+
+/** One fee of a finalized invoice (Lago's FeeObject essentials; svc_ ids). */
+export const feeView = z.object({
+  svc_id: text,
+  svc_invoice_id: text,
+  /** subscription | charge | fixed_charge | commitment */
+  fee_type: text,
+  item_code: text,
+  item_name: text,
+  svc_subscription_id: maybe(text),
+  external_subscription_id: maybe(text),
+  svc_customer_id: text,
+  external_customer_id: text,
+  svc_charge_id: maybe(text),
+  svc_fixed_charge_id: maybe(text),
+  billable_metric_code: maybe(text),
+  amount_cents: cents,
+  amount_currency: text,
+  precise_amount_cents: text,
+  precise_coupons_amount_cents: text,
+  taxes_amount_cents: cents,
+  total_amount_cents: cents,
+  units: text,
+  events_count: maybe(z.number().int()),
+  pay_in_advance: z.boolean(),
+  invoiceable: z.boolean(),
+  from_date: maybe(instant),
+  to_date: maybe(instant),
+  created_at: instant,
+});
+/** billing.invoicing.fee.created: each fee of an invoice when it is finalized (fees never change after). */
+export const feeEventData = z.object({ fee: feeView });
+export type FeeViewData = z.output<typeof feeView>;

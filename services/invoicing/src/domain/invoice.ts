@@ -1,35 +1,191 @@
+import type { CustomerViewData, TaxViewData } from "@billing/contracts";
+import type { AppliedCouponInput, InvoiceTotals } from "@billing/pricing";
+import type { InvoicingReason } from "./copies";
+
+/**
+ * `generating`: stored, being finalized at once (no grace period); `draft`: in its grace period;
+ * `finalized`; `closed`: a zero-amount invoice the customer does not want (kept, never shown).
+ * `generating` and `closed` are invisible, as in Lago.
+ */
+export type InvoiceStatus = "generating" | "draft" | "finalized" | "closed";
+export type PaymentStatus = "pending" | "succeeded" | "failed";
+export const VISIBLE_STATUSES: readonly InvoiceStatus[] = ["draft", "finalized"];
+export const OPEN_STATUSES: readonly InvoiceStatus[] = ["generating", "draft"];
+
+/** One subscription on an invoice: which billing of it, and the spans it covers. */
+export interface InvoiceLine {
+  subscription_id: string;
+  external_subscription_id: string;
+  plan_id: string;
+  plan_code: string;
+  reason: InvoicingReason;
+  /** what billing_periods[] shows: the reason, or in_advance_charge for an arrears plan's pay-in-advance fixed charges at its start */
+  invoicing_reason: string;
+  /** the billing entry's instant */
+  at: Date;
+  subscription_from: Date | null;
+  subscription_to: Date | null;
+  charges_from: Date | null;
+  charges_to: Date | null;
+  /** the fixed charges' span when the line bills neither a base fee nor usage (pay-in-advance fixed charges at a start) */
+  fixed_from?: Date | null;
+  fixed_to?: Date | null;
+}
+
+export type FeeType = "subscription" | "charge" | "fixed_charge" | "commitment";
+
+/** What a fee shows of the item it bills (Lago's fee `item`). */
+export interface FeeItem {
+  code: string;
+  name: string;
+  description: string | null;
+  invoice_display_name: string;
+  filter_invoice_display_name: string | null;
+  filters: Record<string, string[]> | null;
+  item_id: string;
+  item_type: "Subscription" | "BillableMetric" | "AddOn";
+  grouped_by: Record<string, string>;
+}
+
+/** A fee before the invoice pipeline (coupons, taxes) has run: what was priced and from what. */
+export interface FeeDraft {
+  /** stable within the invoice (the same fee keeps its id when a draft is refreshed) */
+  id: string;
+  fee_type: FeeType;
+  subscription_id: string;
+  external_subscription_id: string;
+  plan_code: string;
+  charge_id: string | null;
+  charge_filter_index: number | null;
+  fixed_charge_id: string | null;
+  billable_metric_code: string | null;
+  /** a charge fee's model and its metric's aggregation (what current and past usage show) */
+  charge_model: string | null;
+  aggregation_type: string | null;
+  /** the charge fee this min_amount true-up completes */
+  true_up_parent_fee_id: string | null;
+  /** a charge's min_amount true-up fee */
+  true_up: boolean;
+  item: FeeItem;
+  units: string;
+  total_aggregated_units: string;
+  events_count: number | null;
+  precise_unit_amount: string;
+  amount_cents: number;
+  precise_amount_cents: string;
+  pay_in_advance: boolean;
+  invoiceable: boolean;
+  from: Date | null;
+  to: Date | null;
+  amount_details: Record<string, unknown>;
+  /** the properties it was priced with (the filter's or the charge's), as billed */
+  properties: Record<string, unknown>;
+  /** the taxes it carries (billing-rules §3 selection) */
+  taxes: TaxViewData[];
+  description: string | null;
+}
+
+export interface AppliedTaxAmount {
+  tax_code: string;
+  tax_name: string;
+  tax_rate: string;
+  tax_id: string | null;
+  tax_description: string | null;
+  amount_cents: number;
+}
+
+/** A fee once the invoice pipeline has run. */
+export interface Fee extends FeeDraft {
+  precise_coupons_amount_cents: string;
+  taxes_amount_cents: number;
+  taxes_precise_amount_cents: string;
+  taxes_rate: number;
+  sub_total_excluding_taxes_precise_amount_cents: string;
+  total_amount_cents: number;
+  applied_taxes: AppliedTaxAmount[];
+}
+
+/** An invoice's amounts, as the pricing library's pipeline gives them (billing-rules §3). */
+export type InvoiceAmounts = Pick<InvoiceTotals, (typeof AMOUNT_FIELDS)[number]>;
+export const AMOUNT_FIELDS = [
+  "fees_amount_cents", "progressive_billing_credit_amount_cents", "coupons_amount_cents", "sub_total_excluding_taxes_amount_cents", "taxes_amount_cents",
+  "taxes_rate", "sub_total_including_taxes_amount_cents", "credit_notes_amount_cents", "prepaid_credit_amount_cents", "total_amount_cents",
+] as const;
+
+export interface InvoiceAppliedTax extends AppliedTaxAmount {
+  fees_amount_cents: number;
+}
+
+/** A coupon's credit on the invoice, as the catalog recorded it. */
+export interface InvoiceCredit {
+  id: string;
+  applied_coupon_id: string;
+  amount_cents: number;
+  currency: string;
+  item: { id: string; type: string; code: string; name: string };
+}
+
+export interface InvoiceMetadata {
+  id: string;
+  key: string;
+  value: string;
+  created_at: Date;
+}
+
+/**
+ * What a finalization decided before it consumed anything: the fees it finalizes and the coupon
+ * credits it takes. Stored first, so a finalization resumed after a crash takes the same credits
+ * (consumption is idempotent per invoice) and never a second set.
+ */
+export interface FinalizationPlan {
+  fees: FeeDraft[];
+  coupons: PlannedCoupon[];
+}
+
+export interface PlannedCoupon {
+  coupon: AppliedCouponInput;
+  amount_cents: number;
+}
+
 /** An invoice as this service stores it: one document, its fees embedded (never a half invoice). */
 export interface Invoice {
   id: string;
   organization_id: string;
   customer_id: string;
   external_customer_id: string;
-  /** the billing instant or change that produced it (with `reason`, what makes its id) */
-  billed_at: Date;
-  reason: "subscription_starting" | "subscription_periodic" | "subscription_terminating";
-  status: "draft" | "finalized" | "closed";
-  /** the grace period's end: a draft is finalized then */
-  finalize_at: Date | null;
+  billing_entity_code: string | null;
   sandbox: boolean;
-  /** The subscriptions it bills and what each covers, to rebuild a draft from usage. */
-  lines: BilledSubscription[];
-  /** The API's InvoiceObjectExtended, svc_ ids: what every read answers. */
-  view: InvoiceView;
+  invoice_type: "subscription";
+  /** the billing instant it was issued for; with `part`, what its id is derived from */
+  billed_at: Date;
+  part: number;
+  lines: InvoiceLine[];
+  status: InvoiceStatus;
+  payment_status: PaymentStatus;
+  number: string;
+  /** the customer's sequence of finalized invoices (per billing entity) */
+  sequential_id: number | null;
+  currency: string;
+  issuing_date: string;
+  payment_due_date: string;
+  net_payment_term: number;
+  /** a draft's last day of grace + 1: the day it is finalized (customer's zone) */
+  expected_finalization_date: string | null;
+  /** when an open invoice is finalized (a draft: the end of its grace period) */
+  finalize_at: Date | null;
+  customer: CustomerViewData;
+  fees: Fee[];
+  amounts: InvoiceAmounts;
+  applied_taxes: InvoiceAppliedTax[];
+  credits: InvoiceCredit[];
+  metadata: InvoiceMetadata[];
+  finalizing: FinalizationPlan | null;
+  /** incremented by every change: a draft is rewritten only from the revision it was read at */
+  revision: number;
   created_at: Date;
   updated_at: Date;
 }
 
-export interface BilledSubscription {
-  subscription_id: string;
-  reason: Invoice["reason"];
-}
-
-export type InvoiceView = Record<string, unknown> & {
-  svc_id: string;
-  number: string;
-  status: string;
-  payment_status: string;
-  invoice_type: string;
-  issuing_date: string;
-  fees: Array<Record<string, unknown>>;
-};
+/** The line identity an invoice bills: a subscription's billing entry. */
+export const lineKey = (line: { subscription_id: string; reason: InvoicingReason; at: Date }) =>
+  `${line.subscription_id}|${line.reason}|${line.at.toISOString()}`;

@@ -1,11 +1,187 @@
-import type { InvoicingMessages } from "@billing/contracts";
-import type { Invoice } from "../domain/invoice";
+import type { InvoicingMessages as M } from "@billing/contracts";
+import type { Nullable } from "@billing/grpc";
+import { decimalString, fromCents } from "@billing/pricing";
+import { derivedUuid } from "@billing/bus";
+import { AppError } from "@billing/errors";
+import type { Fee, Invoice } from "../domain/invoice";
+import { trueUpFeeOf } from "../domain/invoice-fees";
 import type { InvoiceFilter } from "../persistence/invoice-repository";
+import type { InvoiceUpdate } from "../use-cases/invoices/update-invoice";
 
-/** Proto ⇄ domain for invoices. */
-export const invoiceMessage = (invoice: Invoice) => ({ invoice_json: JSON.stringify(invoice.view) });
+/** Proto ⇄ domain for invoices: Lago's InvoiceObjectExtended and FeeObject, field for field. */
 
-export function invoiceFilterOf(req: InvoicingMessages.ListInvoicesRequest__Output): InvoiceFilter {
+type InvoiceMessage = Nullable<M.Invoice>;
+type FeeMessage = Nullable<M.Fee>;
+
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+const str = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? null : String(v));
+const num = (v: unknown) => (typeof v === "number" ? v : v === null || v === undefined || v === "" ? null : Number(v));
+
+/** The pricing library's amount_details, typed: only the fields a charge model fills. */
+function amountDetails(d: Record<string, unknown>): Nullable<M.FeeAmountDetails> {
+  const ranges = (key: string) => (Array.isArray(d[key]) ? (d[key] as Array<Record<string, unknown>>) : []);
+  return {
+    plan_amount_cents: num(d.plan_amount_cents),
+    graduated_ranges: ranges("graduated_ranges").map((r) => ({
+      units: str(r.units) ?? "0.0", from_value: num(r.from_value) ?? 0, to_value: num(r.to_value), flat_unit_amount: str(r.flat_unit_amount) ?? "0.0",
+      per_unit_amount: str(r.per_unit_amount) ?? "0.0", per_unit_total_amount: str(r.per_unit_total_amount) ?? "0.0", total_with_flat_amount: str(r.total_with_flat_amount) ?? "0.0",
+    })),
+    graduated_percentage_ranges: ranges("graduated_percentage_ranges").map((r) => ({
+      units: str(r.units) ?? "0.0", from_value: num(r.from_value) ?? 0, to_value: num(r.to_value), flat_unit_amount: str(r.flat_unit_amount) ?? "0.0",
+      rate: str(r.rate) ?? "0.0", per_unit_total_amount: str(r.per_unit_total_amount) ?? "0.0", total_with_flat_amount: str(r.total_with_flat_amount) ?? "0.0",
+    })),
+    free_units: str(d.free_units), paid_units: str(d.paid_units), per_package_size: num(d.per_package_size),
+    per_package_unit_amount: str(d.per_package_unit_amount), per_unit_total_amount: str(d.per_unit_total_amount), units: str(d.units),
+    free_events: num(d.free_events), rate: str(d.rate), paid_events: num(d.paid_events), fixed_fee_unit_amount: str(d.fixed_fee_unit_amount),
+    fixed_fee_total_amount: str(d.fixed_fee_total_amount), min_max_adjustment_total_amount: str(d.min_max_adjustment_total_amount),
+    per_unit_amount: str(d.per_unit_amount), flat_unit_amount: str(d.flat_unit_amount),
+  };
+}
+
+export function feeMessage(invoice: Invoice, fee: Fee): FeeMessage {
+  const money = (cents: string | number) => decimalString(fromCents(cents, invoice.currency));
+  const created = iso(invoice.created_at);
+  return {
+    svc_id: fee.id,
+    svc_charge_id: fee.charge_id,
+    svc_charge_filter_id: null,
+    svc_fixed_charge_id: fee.fixed_charge_id,
+    svc_invoice_id: invoice.id,
+    svc_true_up_fee_id: trueUpFeeOf(invoice.fees, fee),
+    svc_true_up_parent_fee_id: fee.true_up_parent_fee_id,
+    svc_subscription_id: fee.subscription_id,
+    svc_customer_id: invoice.customer_id,
+    external_customer_id: invoice.external_customer_id,
+    external_subscription_id: fee.external_subscription_id,
+    amount_cents: fee.amount_cents,
+    precise_amount: money(fee.precise_amount_cents),
+    precise_total_amount: money(fee.total_amount_cents),
+    amount_currency: invoice.currency,
+    taxes_amount_cents: fee.taxes_amount_cents,
+    taxes_precise_amount: money(fee.taxes_precise_amount_cents),
+    taxes_rate: fee.taxes_rate,
+    units: fee.units,
+    precise_unit_amount: fee.precise_unit_amount,
+    total_aggregated_units: fee.total_aggregated_units,
+    total_amount_cents: fee.total_amount_cents,
+    total_amount_currency: invoice.currency,
+    events_count: fee.events_count,
+    pay_in_advance: fee.pay_in_advance,
+    invoiceable: fee.invoiceable,
+    from_date: iso(fee.from),
+    to_date: iso(fee.to),
+    payment_status: invoice.payment_status,
+    created_at: created,
+    succeeded_at: null,
+    failed_at: null,
+    refunded_at: null,
+    event_transaction_id: null,
+    description: fee.description,
+    precise_coupons_amount_cents: decimalString(fee.precise_coupons_amount_cents),
+    sub_total_excluding_taxes_amount_cents: Math.round(Number(fee.sub_total_excluding_taxes_precise_amount_cents)),
+    sub_total_excluding_taxes_precise_amount_cents: decimalString(fee.sub_total_excluding_taxes_precise_amount_cents),
+    amount_details: amountDetails(fee.amount_details),
+    self_billed: false,
+    item: {
+      type: fee.fee_type, code: fee.item.code, name: fee.item.name, description: fee.item.description,
+      invoice_display_name: fee.item.invoice_display_name, filter_invoice_display_name: fee.item.filter_invoice_display_name,
+      filters: fee.item.filters ? { values: Object.fromEntries(Object.entries(fee.item.filters).map(([k, values]) => [k, { values }])) } : null,
+      svc_item_id: fee.item.item_id, item_type: fee.item.item_type, grouped_by: fee.item.grouped_by,
+    },
+    applied_taxes: fee.applied_taxes.map((t) => ({
+      svc_id: derivedUuid(`${fee.id}|tax|${t.tax_code}`), svc_tax_id: t.tax_id, tax_name: t.tax_name, tax_code: t.tax_code, tax_rate: Number(t.tax_rate),
+      tax_description: t.tax_description, amount_cents: t.amount_cents, amount_currency: invoice.currency, created_at: created, svc_fee_id: fee.id,
+    })),
+    properties_json: JSON.stringify(fee.properties),
+  };
+}
+
+export function invoiceMessage(invoice: Invoice): InvoiceMessage {
+  const a = invoice.amounts;
+  const c = invoice.customer;
+  const created = iso(invoice.created_at)!;
+  return {
+    svc_id: invoice.id,
+    billing_entity_code: invoice.billing_entity_code,
+    sequential_id: invoice.sequential_id,
+    number: invoice.number,
+    issuing_date: invoice.issuing_date,
+    payment_dispute_lost_at: null,
+    payment_due_date: invoice.payment_due_date,
+    payment_overdue: false,
+    net_payment_term: invoice.net_payment_term,
+    invoice_type: invoice.invoice_type,
+    status: invoice.status,
+    payment_status: invoice.payment_status,
+    currency: invoice.currency,
+    fees_amount_cents: a.fees_amount_cents,
+    coupons_amount_cents: a.coupons_amount_cents,
+    credit_notes_amount_cents: a.credit_notes_amount_cents,
+    sub_total_excluding_taxes_amount_cents: a.sub_total_excluding_taxes_amount_cents,
+    taxes_amount_cents: a.taxes_amount_cents,
+    sub_total_including_taxes_amount_cents: a.sub_total_including_taxes_amount_cents,
+    prepaid_credit_amount_cents: a.prepaid_credit_amount_cents,
+    prepaid_granted_credit_amount_cents: 0,
+    prepaid_purchased_credit_amount_cents: 0,
+    progressive_billing_credit_amount_cents: a.progressive_billing_credit_amount_cents,
+    total_amount_cents: a.total_amount_cents,
+    version_number: 4,
+    self_billed: false,
+    file_url: null,
+    web_url: null,
+    created_at: created,
+    updated_at: iso(invoice.updated_at)!,
+    customer: {
+      svc_id: c.svc_id, sequential_id: c.sequential_id, slug: c.slug, external_id: c.external_id, billing_entity_code: c.billing_entity_code,
+      name: c.name, email: c.email, currency: c.currency, country: c.country, timezone: c.timezone, applicable_timezone: c.applicable_timezone,
+      net_payment_term: c.net_payment_term, finalize_zero_amount_invoice: c.finalize_zero_amount_invoice, created_at: c.created_at, updated_at: c.updated_at,
+    },
+    metadata: invoice.metadata.map((m) => ({ svc_id: m.id, key: m.key, value: m.value, created_at: iso(m.created_at)! })),
+    applied_taxes: invoice.applied_taxes.map((t) => ({
+      svc_id: derivedUuid(`${invoice.id}|tax|${t.tax_code}`), svc_tax_id: t.tax_id, tax_name: t.tax_name, tax_code: t.tax_code, tax_rate: Number(t.tax_rate),
+      tax_description: t.tax_description, amount_cents: t.amount_cents, amount_currency: invoice.currency, created_at: created,
+      svc_invoice_id: invoice.id, fees_amount_cents: t.fees_amount_cents,
+    })),
+    billing_periods: invoice.lines.map((l) => {
+      // a starting invoice bills no usage: its charges span is the period it starts (as Lago shows it), and conversely
+      const subFrom = l.subscription_from ?? l.charges_from ?? l.fixed_from;
+      const subTo = l.subscription_to ?? l.charges_to ?? l.fixed_to;
+      return {
+        svc_subscription_id: l.subscription_id, external_subscription_id: l.external_subscription_id, svc_plan_id: l.plan_id,
+        subscription_from_datetime: iso(subFrom) ?? "", subscription_to_datetime: iso(subTo) ?? "",
+        charges_from_datetime: iso(l.charges_from ?? subFrom) ?? "", charges_to_datetime: iso(l.charges_to ?? subTo) ?? "",
+        invoicing_reason: l.invoicing_reason ?? l.reason,
+      };
+    }),
+    credits: invoice.credits.map((cr) => ({
+      svc_id: cr.id, amount_cents: cr.amount_cents, amount_currency: cr.currency, before_taxes: true,
+      item: { svc_item_id: cr.item.id, type: cr.item.type, code: cr.item.code, name: cr.item.name },
+      invoice: { svc_id: invoice.id, payment_status: invoice.payment_status },
+    })),
+    fees: invoice.fees.map((f) => feeMessage(invoice, f)),
+    taxes_rate: a.taxes_rate,
+    expected_finalization_date: invoice.expected_finalization_date,
+  };
+}
+
+/**
+ * TRANSITIONAL (until the gateway presents the typed message): the same invoice as Lago's JSON
+ * object — the message with its nulls, filters as `{key: [values]}`, the charge properties as an
+ * object, and Lago's lists this service does not fill yet as [].
+ */
+export function lagoInvoiceJson(message: InvoiceMessage): string {
+  const fees = (message.fees ?? []).map((f) => {
+    const { properties_json, item, amount_details, ...fee } = f!;
+    const details = Object.fromEntries(Object.entries(amount_details ?? {}).filter(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0)));
+    const filters = item?.filters ? Object.fromEntries(Object.entries(item.filters.values ?? {}).map(([k, v]) => [k, v?.values ?? []])) : null;
+    return { ...fee, amount_details: details, item: { ...item, filters }, properties: JSON.parse(properties_json ?? "{}") };
+  });
+  return JSON.stringify({
+    ...message, fees, applied_invoice_custom_sections: [], applied_usage_thresholds: [], subscriptions: [], error_details: [],
+  });
+}
+
+export function invoiceFilterOf(req: M.ListInvoicesRequest__Output): InvoiceFilter {
   return {
     externalCustomerId: req.external_customer_id || undefined,
     status: req.status || undefined,
@@ -15,5 +191,15 @@ export function invoiceFilterOf(req: InvoicingMessages.ListInvoicesRequest__Outp
     issuingDateTo: req.issuing_date_to || undefined,
     statuses: req.statuses.length ? req.statuses : undefined,
     paymentStatuses: req.payment_statuses.length ? req.payment_statuses : undefined,
+  };
+}
+
+const PAYMENT_STATUSES = ["pending", "succeeded", "failed"];
+
+export function invoiceUpdateOf(req: M.UpdateInvoiceRequest__Output): InvoiceUpdate {
+  if (req.payment_status && !PAYMENT_STATUSES.includes(req.payment_status)) throw AppError.validation({ payment_status: ["value_is_invalid"] });
+  return {
+    paymentStatus: (req.payment_status || undefined) as InvoiceUpdate["paymentStatus"],
+    metadata: req.update_metadata ? req.metadata.map((m) => ({ id: m.id ?? null, key: m.key, value: m.value })) : undefined,
   };
 }

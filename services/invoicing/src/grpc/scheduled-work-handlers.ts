@@ -3,7 +3,8 @@ import type { ScheduledWorkRpc } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import type { Handlers } from "@billing/grpc";
 import type { InvoicingDeps } from "../use-cases/deps";
-import { nextDueWork, runDueWork } from "../use-cases/scheduled-work/run-due-work";
+import { nextDueWork } from "../use-cases/scheduled-work/next-due-work";
+import { runDueWork } from "../use-cases/scheduled-work/run-due-work";
 
 const instant = (value: string, field: string) => {
   const at = new Date(value);

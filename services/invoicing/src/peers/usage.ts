@@ -1,6 +1,7 @@
 import { Rpc, type ChargeUsageRpc, type UsageMessages } from "@billing/contracts";
 import { RpcClient } from "@billing/grpc";
 
+/** One subscription's charges period to price. */
 export interface ChargesPeriodAsk {
   organizationId: string;
   subscriptionId: string;
@@ -11,8 +12,9 @@ export interface ChargesPeriodAsk {
   billedDays?: number;
 }
 
-/** The usage service's priced usage, many charges periods per call. */
+/** The usage service's priced usage, many subscriptions' charges periods per call (never one per charge). */
 export interface UsagePeer {
+  /** `consistent`: wait until every event acknowledged before the call is stored (invoices); else what is stored now. */
   chargeUsage(periods: ChargesPeriodAsk[], consistent: boolean): Promise<UsageMessages.PeriodUsage__Output[]>;
   close(): void;
 }

@@ -1,15 +1,31 @@
+import type { mongo } from "mongoose";
 import { isDuplicateKeyError } from "@billing/mongo";
-import type { CustomerCopy, SubscriptionCopy } from "../domain/copies";
+import type { BillingEntry, CustomerCopy, SubscriptionCopy } from "../domain/copies";
 import type { Models } from "./models";
 
-/** Whose due work a pass takes: every ordinary organization's (default), or one sandbox organization's. */
+/**
+ * Whose due work a pass takes: every ordinary organization's (no organization), one sandbox
+ * organization's (its test clock), or one customer's (what a subscription event made due).
+ */
 export interface DueScope {
   organizationId?: string;
+  customerId?: string;
 }
-export const scopeFilter = (scope: DueScope) => (scope.organizationId ? { organization_id: scope.organizationId } : { sandbox: { $ne: true } });
+export function scopeFilter(scope: DueScope): Record<string, unknown> {
+  if (!scope.organizationId) return { sandbox: { $ne: true } };
+  return scope.customerId ? { organization_id: scope.organizationId, customer_id: scope.customerId } : { organization_id: scope.organizationId };
+}
 
-type SubscriptionDoc = Omit<SubscriptionCopy, "id"> & { _id: string };
-const subscriptionOf = ({ _id, ...rest }: SubscriptionDoc): SubscriptionCopy => ({ ...rest, id: _id });
+type Schedule = "next_billing_at" | "next_billing_reason" | "last_billed_at" | "last_billed_reason";
+type SubscriptionDoc = Omit<SubscriptionCopy, "id" | Schedule> & Partial<Pick<SubscriptionCopy, Schedule>> & { _id: string };
+const subscriptionOf = ({ _id, ...rest }: SubscriptionDoc): SubscriptionCopy => ({
+  next_billing_at: null, next_billing_reason: null, last_billed_at: null, last_billed_reason: null, ...rest, id: _id,
+});
+type CustomerDoc = Omit<CustomerCopy, "id"> & { _id: string };
+const customerOf = ({ _id, ...rest }: CustomerDoc): CustomerCopy => ({ ...rest, id: _id });
+
+/** The fields a subscription event writes; the schedule is written only by `setSchedule`. */
+export type SubscriptionFields = Pick<SubscriptionCopy, "id" | "organization_id" | "subscription" | "plan" | "sandbox" | "version">;
 
 /** The read copies: a newer version replaces an older one; an older or equal one changes nothing. */
 export class CopyRepository {
@@ -20,33 +36,42 @@ export class CopyRepository {
     return doc ? subscriptionOf(doc) : null;
   }
 
-  /** Stores the copy if it is newer than the stored one (keyed by _id: fast on the test server too). */
-  async putSubscription(copy: SubscriptionCopy): Promise<boolean> {
+  /** Stores the copy if it is newer than the stored one (keyed by _id: fast on the test server too); its schedule is kept. */
+  async putSubscription(copy: SubscriptionFields): Promise<boolean> {
     const { id, ...fields } = copy;
-    try {
-      const res = await this.models.subscriptions.updateOne({ _id: id, version: { $lt: copy.version } }, { $set: fields }, { upsert: true });
-      return res.modifiedCount + res.upsertedCount > 0;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false; // a newer version is stored
-      throw err;
-    }
+    return this.putNewer(this.models.subscriptions, id, copy.version, { ...fields, customer_id: copy.subscription.svc_customer_id });
   }
 
-  /** Moves a subscription's next billing instant forward, only from the one it was billed at. */
-  async moveNextBilling(id: string, from: Date, to: Date | null): Promise<boolean> {
-    const res = await this.models.subscriptions.updateOne({ _id: id, next_billing_at: from }, { $set: { next_billing_at: to } });
+  /**
+   * Replaces the subscription's schedule only if its copy is still at `expected.version` and its
+   * next billing still `expected.next` (a billing pass and an event never overwrite each other's
+   * decision). False when either changed: read again and decide again.
+   */
+  async setSchedule(
+    id: string,
+    expected: { version: number; next: BillingEntry | null },
+    change: { next: BillingEntry | null; last?: BillingEntry },
+  ): Promise<boolean> {
+    const res = await this.models.subscriptions.updateOne(
+      { _id: id, version: expected.version, next_billing_at: expected.next?.at ?? null, next_billing_reason: expected.next?.reason ?? null },
+      {
+        $set: {
+          next_billing_at: change.next?.at ?? null,
+          next_billing_reason: change.next?.reason ?? null,
+          ...(change.last ? { last_billed_at: change.last.at, last_billed_reason: change.last.reason } : {}),
+        },
+      },
+    );
     return res.modifiedCount === 1;
   }
 
-  async setNextBilling(id: string, to: Date | null): Promise<void> {
-    await this.models.subscriptions.updateOne({ _id: id }, { $set: { next_billing_at: to } });
-  }
-
-  /** Subscriptions whose periodic invoice is due (natural query, index next_billing_at). */
-  async dueSubscriptions(now: Date, limit: number, scope: DueScope = {}): Promise<SubscriptionCopy[]> {
-    const docs = await this.models.subscriptions.find({ next_billing_at: { $lte: now }, ...scopeFilter(scope) })
-      .sort({ next_billing_at: 1 }).limit(limit).lean<SubscriptionDoc[]>();
-    return docs.map(subscriptionOf);
+  /** Subscriptions whose next billing has come, in scope (natural query, index next_billing_at). */
+  async dueSubscriptions(now: Date, limit: number | null, scope: DueScope = {}): Promise<SubscriptionCopy[]> {
+    // ordered by instant, then customer: a batch cut splits at most its last customer's group
+    const query = this.models.subscriptions.find({ next_billing_at: { $lte: now }, ...scopeFilter(scope) }).sort({ next_billing_at: 1, customer_id: 1, _id: 1 });
+    const docs = await (limit === null ? query : query.limit(limit)).lean<SubscriptionDoc[]>();
+    // the test server may answer a document changed after it matched (a replica moved its schedule): keep what is due
+    return docs.map(subscriptionOf).filter((c) => c.next_billing_at !== null && c.next_billing_at <= now);
   }
 
   async nextBillingAfter(organizationId: string, after: Date): Promise<Date | null> {
@@ -55,34 +80,73 @@ export class CopyRepository {
     return doc?.next_billing_at ?? null;
   }
 
+  /** Every copy of an external id (a subscription and the ones that replaced it or that it replaced). */
   async subscriptionsOf(organizationId: string, externalId: string): Promise<SubscriptionCopy[]> {
     const docs = await this.models.subscriptions.find({ organization_id: organizationId, "subscription.external_id": externalId }).lean<SubscriptionDoc[]>();
-    return docs.map(subscriptionOf).sort((a, b) => b.version - a.version);
+    return docs.map(subscriptionOf);
+  }
+
+  /** The first start of any subscription with this external id (upgrades don't restart a trial). */
+  async initialStartedAt(organizationId: string, externalId: string): Promise<Date | null> {
+    const docs = await this.models.subscriptions.find({ organization_id: organizationId, "subscription.external_id": externalId }, { "subscription.started_at": 1 })
+      .lean<Array<{ subscription: { started_at: string | null } }>>();
+    const starts = docs.map((d) => d.subscription.started_at).filter((s): s is string => !!s).map((s) => Date.parse(s));
+    return starts.length ? new Date(Math.min(...starts)) : null;
   }
 
   async customer(id: string): Promise<CustomerCopy | null> {
-    const doc = await this.models.customers.findById(id).lean<Omit<CustomerCopy, "id"> & { _id: string }>();
-    return doc ? { ...doc, id: doc._id } : null;
+    const doc = await this.models.customers.findById(id).lean<CustomerDoc>();
+    return doc ? customerOf(doc) : null;
   }
 
+  /** The organization's customer of that external id (keyed read); null when unknown or deleted. */
   async customerByExternalId(organizationId: string, externalId: string): Promise<CustomerCopy | null> {
-    const docs = await this.models.customers.find({ organization_id: organizationId, external_id: externalId })
-      .sort({ version: -1 }).limit(1).lean<Array<Omit<CustomerCopy, "id"> & { _id: string }>>();
-    const doc = docs[0];
-    return doc && !doc.customer.deleted_at ? { ...doc, id: doc._id } : null;
+    const doc = await this.models.customerKeys.findById(`${organizationId}|${externalId}`).lean<{ customer_id: string; customer: CustomerCopy["customer"]; version: number }>();
+    return doc && !doc.customer.deleted_at ? { id: doc.customer_id, organization_id: organizationId, customer: doc.customer, version: doc.version } : null;
   }
 
   async putCustomer(copy: CustomerCopy): Promise<boolean> {
     const { id, ...fields } = copy;
+    const stored = await this.putNewer(this.models.customers, id, copy.version, { ...fields, external_id: copy.customer.external_id });
+    await this.putNewer(this.models.customerKeys, `${copy.organization_id}|${copy.customer.external_id}`, copy.version, { customer_id: id, customer: copy.customer });
+    return stored;
+  }
+
+  /** Notes that a customer's due billing waits for its copy. */
+  async markWaiting(organizationId: string, customerId: string): Promise<void> {
+    await this.models.waiting.collection.updateOne({ _id: `${organizationId}|${customerId}` as never }, { $set: { at: 1 } }, { upsert: true });
+  }
+
+  /** True (once) when a customer's billing was waiting for its copy. */
+  async takeWaiting(organizationId: string, customerId: string): Promise<boolean> {
+    const res = await this.models.waiting.collection.deleteOne({ _id: `${organizationId}|${customerId}` as never });
+    return res.deletedCount === 1;
+  }
+
+  /** Points current_usage's key (organization, external subscription id) at the newest copy of that external id. */
+  async putUsageKey(copy: SubscriptionFields): Promise<void> {
+    const s = copy.subscription;
+    await this.putNewer(this.models.usageKeys, `${copy.organization_id}|${s.external_id}`, copy.version, {
+      subscription_id: copy.id, customer_id: s.svc_customer_id, external_customer_id: s.external_customer_id, subscription: s, plan: copy.plan,
+    });
+  }
+
+  /** The newest subscription copy of an external id (keyed read: current usage). */
+  async usageKey(organizationId: string, externalSubscriptionId: string): Promise<(SubscriptionFields & { external_customer_id: string }) | null> {
+    const doc = await this.models.usageKeys.findById(`${organizationId}|${externalSubscriptionId}`)
+      .lean<{ subscription_id: string; external_customer_id: string; subscription: SubscriptionCopy["subscription"]; plan: SubscriptionCopy["plan"]; version: number }>();
+    return doc
+      ? { id: doc.subscription_id, organization_id: organizationId, subscription: doc.subscription, plan: doc.plan, sandbox: false, version: doc.version, external_customer_id: doc.external_customer_id }
+      : null;
+  }
+
+  /** Upserts `fields` under `_id` unless a version at least as new is stored. */
+  private async putNewer(model: { collection: mongo.Collection }, id: string, version: number, fields: Record<string, unknown>): Promise<boolean> {
     try {
-      const res = await this.models.customers.updateOne(
-        { _id: id, version: { $lt: copy.version } },
-        { $set: { ...fields, external_id: copy.customer.external_id } },
-        { upsert: true },
-      );
+      const res = await model.collection.updateOne({ _id: id as never, version: { $lt: version } }, { $set: { ...fields, version } }, { upsert: true });
       return res.modifiedCount + res.upsertedCount > 0;
     } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
+      if (isDuplicateKeyError(err)) return false; // a version at least as new is stored
       throw err;
     }
   }

@@ -1,12 +1,12 @@
 import type { Envelope } from "@billing/bus";
 import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
-import type { Invoice } from "../domain/invoice";
+import { OPEN_STATUSES, VISIBLE_STATUSES, type Fee, type Invoice, type InvoiceStatus } from "../domain/invoice";
 import { scopeFilter, type DueScope } from "./copy-repository";
 import type { Models } from "./models";
 
 type InvoiceDoc = Omit<Invoice, "id"> & { _id: string };
-const invoiceOf = ({ _id, ...rest }: InvoiceDoc): Invoice => ({ ...rest, id: _id } as Invoice);
-const NO_OUTBOX = { outbox: 0 };
+const invoiceOf = ({ _id, ...rest }: InvoiceDoc): Invoice => ({ ...rest, id: _id });
+const NO_OUTBOX = { outbox: 0, sequences: 0 };
 
 export interface InvoiceFilter {
   externalCustomerId?: string;
@@ -17,6 +17,15 @@ export interface InvoiceFilter {
   issuingDateTo?: string;
   statuses?: string[];
   paymentStatuses?: string[];
+}
+
+/** What an invoice write changes: fields to set, fields to clear, events to add to its outbox. */
+export interface InvoiceChange {
+  set: Partial<Omit<Invoice, "id">>;
+  unset?: Array<keyof Invoice>;
+  /** raise finalize_at to at most this instant (an interrupted finalization is resumed by the due pass) */
+  finalizeBy?: Date;
+  events?: Envelope[];
 }
 
 export class InvoiceRepository {
@@ -38,57 +47,94 @@ export class InvoiceRepository {
     }
   }
 
-  /** One of the organization's visible invoices (a `closed` zero-amount invoice is kept but not shown, as Lago). */
-  async find(organizationId: string, id: string): Promise<Invoice | null> {
-    const doc = await this.models.invoices.findOne({ _id: id, organization_id: organizationId, status: { $ne: "closed" } }, NO_OUTBOX).lean<InvoiceDoc>();
-    return doc ? invoiceOf(doc) : null;
-  }
-
   async findById(id: string): Promise<Invoice | null> {
     const doc = await this.models.invoices.findById(id, NO_OUTBOX).lean<InvoiceDoc>();
     return doc ? invoiceOf(doc) : null;
   }
 
+  async findByIds(ids: readonly string[]): Promise<Invoice[]> {
+    if (ids.length === 0) return [];
+    const docs = await this.models.invoices.find({ _id: { $in: ids } }, NO_OUTBOX).lean<InvoiceDoc[]>();
+    return docs.map(invoiceOf);
+  }
+
+  /** One of the organization's invoices with one of `statuses` (by default the visible ones). */
+  async find(organizationId: string, id: string, statuses: readonly InvoiceStatus[] = VISIBLE_STATUSES): Promise<Invoice | null> {
+    const doc = await this.models.invoices.findOne({ _id: id, organization_id: organizationId, status: { $in: statuses } }, NO_OUTBOX).lean<InvoiceDoc>();
+    return doc ? invoiceOf(doc) : null;
+  }
+
+  /** The organization's visible invoices, newest first, filtered as Lago's list is. */
   async list(organizationId: string, filter: InvoiceFilter, page: PageRequest): Promise<{ items: Invoice[]; total: number }> {
-    const query: Record<string, unknown> = { organization_id: organizationId, status: { $ne: "closed" } };
+    const visible = (wanted: readonly string[]) => wanted.filter((s) => (VISIBLE_STATUSES as readonly string[]).includes(s));
+    let statuses: readonly string[] = VISIBLE_STATUSES;
+    if (filter.status) statuses = visible([filter.status]);
+    if (filter.statuses) statuses = visible(filter.statuses).filter((s) => statuses.includes(s));
+    const query: Record<string, unknown> = { organization_id: organizationId, status: { $in: statuses } };
     if (filter.externalCustomerId) query.external_customer_id = filter.externalCustomerId;
-    if (filter.status) query.status = filter.status;
-    if (filter.paymentStatus) query["view.payment_status"] = filter.paymentStatus;
-    if (filter.statuses) query.status = { $in: filter.statuses.filter((s) => s !== "closed") };
-    if (filter.paymentStatuses) query["view.payment_status"] = { $in: filter.paymentStatuses };
-    if (filter.invoiceType) query["view.invoice_type"] = filter.invoiceType;
+    const payment = [filter.paymentStatus, ...(filter.paymentStatuses ?? [])].filter((p): p is string => !!p);
+    if (filter.paymentStatus && filter.paymentStatuses) {
+      query.payment_status = filter.paymentStatuses.includes(filter.paymentStatus) ? filter.paymentStatus : { $in: [] };
+    } else if (payment.length) query.payment_status = { $in: payment };
+    if (filter.invoiceType) query.invoice_type = filter.invoiceType;
     if (filter.issuingDateFrom || filter.issuingDateTo) {
       query.issuing_date = { ...(filter.issuingDateFrom ? { $gte: filter.issuingDateFrom } : {}), ...(filter.issuingDateTo ? { $lte: filter.issuingDateTo } : {}) };
     }
     const [docs, total] = await Promise.all([
-      this.models.invoices.find(query, NO_OUTBOX).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<InvoiceDoc[]>(),
+      this.models.invoices.find(query, NO_OUTBOX).sort({ created_at: -1, billed_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<InvoiceDoc[]>(),
       this.models.invoices.countDocuments(query),
     ]);
     return { items: docs.map(invoiceOf), total };
   }
 
+  /** A subscription's fees on the invoices of its billings before `before` (a minimum commitment spans several). */
+  async feesBilledBefore(organizationId: string, subscriptionId: string, before: Date): Promise<Fee[]> {
+    const docs = await this.models.invoices.find({
+      organization_id: organizationId, "lines.subscription_id": subscriptionId, billed_at: { $lt: before }, status: { $in: [...OPEN_STATUSES, "finalized"] },
+    }, { fees: 1 }).lean<Array<Pick<Invoice, "fees">>>();
+    return docs.flatMap((d) => d.fees.filter((f) => f.subscription_id === subscriptionId));
+  }
+
+  /** The invoices that billed a subscription's periods (past usage), newest first. */
+  async billedPeriodsOf(organizationId: string, externalCustomerId: string, externalSubscriptionId: string, limit: number): Promise<Invoice[]> {
+    const docs = await this.models.invoices.find({
+      organization_id: organizationId, external_customer_id: externalCustomerId, "lines.external_subscription_id": externalSubscriptionId,
+      status: { $in: VISIBLE_STATUSES },
+    }, NO_OUTBOX).sort({ billed_at: -1, _id: -1 }).limit(limit).lean<InvoiceDoc[]>();
+    return docs.map(invoiceOf);
+  }
+
   /**
-   * Replaces a draft (refreshed or finalized) if nobody changed it since it was read, with the
-   * events of that change; false on a lost race or when it is no longer a draft.
+   * Changes an invoice only if it is still open with the revision it was read at (one conditional
+   * write: the change and its events together). False on a lost race or once it is no longer open.
    */
-  async replaceDraft(next: Invoice, expectedUpdatedAt: Date, events: Envelope[]): Promise<boolean> {
-    const { id, ...fields } = next;
-    const res = await this.models.invoices.updateOne(
-      { _id: id, status: "draft", updated_at: expectedUpdatedAt },
-      { $set: fields, ...(events.length ? { $push: { outbox: { $each: events } } } : {}) },
-    );
+  async changeOpen(invoice: Pick<Invoice, "id" | "revision">, change: InvoiceChange): Promise<boolean> {
+    return this.change({ _id: invoice.id, status: { $in: OPEN_STATUSES }, revision: invoice.revision }, invoice.revision, change);
+  }
+
+  /** Changes a finalized invoice only from the revision it was read at. */
+  async changeFinalized(invoice: Pick<Invoice, "id" | "revision">, change: InvoiceChange): Promise<boolean> {
+    return this.change({ _id: invoice.id, status: "finalized", revision: invoice.revision }, invoice.revision, change);
+  }
+
+  private async change(filter: Record<string, unknown>, revision: number, change: InvoiceChange): Promise<boolean> {
+    const update: Record<string, unknown> = { $set: { ...change.set, revision: revision + 1 } };
+    if (change.unset?.length) update.$unset = Object.fromEntries(change.unset.map((k) => [k, ""]));
+    if (change.finalizeBy) update.$min = { finalize_at: change.finalizeBy };
+    if (change.events?.length) update.$push = { outbox: { $each: change.events } };
+    const res = await this.models.invoices.updateOne(filter, update);
     return res.modifiedCount === 1;
   }
 
-  /** Drafts whose grace period has ended. */
-  async dueDrafts(now: Date, limit: number, scope: DueScope = {}): Promise<Invoice[]> {
-    const docs = await this.models.invoices.find({ status: "draft", finalize_at: { $lte: now }, ...scopeFilter(scope) }, NO_OUTBOX)
-      .sort({ finalize_at: 1 }).limit(limit).lean<InvoiceDoc[]>();
+  /** Open invoices whose time to be finalized has come (drafts at the end of their grace period). */
+  async dueOpen(now: Date, limit: number, scope: DueScope = {}): Promise<Invoice[]> {
+    const docs = await this.models.invoices.find({ status: { $in: OPEN_STATUSES }, finalize_at: { $lte: now }, ...scopeFilter(scope) }, NO_OUTBOX)
+      .sort({ finalize_at: 1, _id: 1 }).limit(limit).lean<InvoiceDoc[]>();
     return docs.map(invoiceOf);
   }
 
   async nextFinalizationAfter(organizationId: string, after: Date): Promise<Date | null> {
-    const doc = await this.models.invoices.findOne({ organization_id: organizationId, status: "draft", finalize_at: { $gt: after } }, { finalize_at: 1 })
+    const doc = await this.models.invoices.findOne({ organization_id: organizationId, status: { $in: OPEN_STATUSES }, finalize_at: { $gt: after } }, { finalize_at: 1 })
       .sort({ finalize_at: 1 }).lean<{ finalize_at: Date }>();
     return doc?.finalize_at ?? null;
   }

@@ -2,15 +2,20 @@ import { Schema, type Connection } from "mongoose";
 
 const mixed = Schema.Types.Mixed;
 
-/** Read copies of the catalog's subscriptions, with this service's billing state. */
+/** Read copies of the catalog's subscriptions, with this service's billing schedule. */
 const subscriptionSchema = new Schema(
-  { _id: String, organization_id: String, subscription: mixed, plan: mixed, sandbox: Boolean, version: Number, next_billing_at: Date },
+  {
+    _id: String, organization_id: String, customer_id: String, subscription: mixed, plan: mixed, sandbox: Boolean, version: Number,
+    next_billing_at: Date, next_billing_reason: String, last_billed_at: Date, last_billed_reason: String,
+  },
   { versionKey: false, minimize: false, collection: "subscriptions" },
 );
-// The billing scheduler's due list (ordinary organizations) and a test clock's (one organization).
-// Natural queries for real MongoDB; on the test server they scan, which the copies' size allows.
+// What is due (natural queries for real MongoDB; the test server scans, which the copies' size allows):
+// the scheduler's pass over ordinary organizations, a test clock's organization, one customer (a
+// subscription event bills what it made due at once), and the start of a trial across upgrades.
 subscriptionSchema.index({ next_billing_at: 1, sandbox: 1 });
 subscriptionSchema.index({ organization_id: 1, next_billing_at: 1 });
+subscriptionSchema.index({ organization_id: 1, customer_id: 1, next_billing_at: 1 });
 subscriptionSchema.index({ organization_id: 1, "subscription.external_id": 1 });
 
 /** Read copies of the customer service's customers. */
@@ -20,16 +25,43 @@ const customerSchema = new Schema(
 );
 customerSchema.index({ organization_id: 1, external_id: 1 });
 
+/**
+ * current_usage's lookups, keyed by `_id` (one read each, fast on every server, read in parallel):
+ * organization|external subscription id → the newest copy of that external id (subscription and
+ * plan); organization|external customer id → the customer's copy.
+ */
+const usageKeySchema = new Schema(
+  { _id: String, subscription_id: String, customer_id: String, external_customer_id: String, subscription: mixed, plan: mixed, version: Number },
+  { versionKey: false, minimize: false, collection: "usage_keys" },
+);
+const customerKeySchema = new Schema(
+  { _id: String, customer_id: String, customer: mixed, version: Number },
+  { versionKey: false, minimize: false, collection: "customer_keys" },
+);
+
+/**
+ * Customers whose due billing waited for their copy (`_id` = organization|customer): the customer's
+ * event, on another stream, bills it on arrival (keyed: one read per customer event).
+ */
+const waitingSchema = new Schema({ _id: String }, { versionKey: false, collection: "waiting_customers" });
+
+/** Invoices: one document each, fees embedded, events in its outbox. */
 const invoiceSchema = new Schema(
   {
-    _id: String, organization_id: String, customer_id: String, external_customer_id: String, billed_at: Date, reason: String,
-    status: String, finalize_at: Date, sandbox: Boolean, lines: mixed, view: mixed, issuing_date: String,
-    sequences: mixed, created_at: Date, updated_at: Date, outbox: [mixed],
+    _id: String, organization_id: String, customer_id: String, external_customer_id: String, billing_entity_code: String, sandbox: Boolean,
+    invoice_type: String, billed_at: Date, part: Number, lines: mixed, status: String, payment_status: String, number: String,
+    sequential_id: Number, currency: String, issuing_date: String, payment_due_date: String, net_payment_term: Number,
+    expected_finalization_date: String, finalize_at: Date, customer: mixed, fees: mixed, amounts: mixed, applied_taxes: mixed,
+    credits: mixed, metadata: mixed, finalizing: mixed, revision: Number, sequences: mixed, created_at: Date, updated_at: Date,
+    outbox: [mixed],
   },
   { versionKey: false, minimize: false, collection: "invoices" },
 );
-invoiceSchema.index({ organization_id: 1, created_at: -1, _id: -1 });
+invoiceSchema.index({ organization_id: 1, created_at: -1, billed_at: -1, _id: -1 });
 invoiceSchema.index({ organization_id: 1, external_customer_id: 1, created_at: -1 });
+invoiceSchema.index({ organization_id: 1, external_customer_id: 1, "lines.external_subscription_id": 1, billed_at: -1 });
+invoiceSchema.index({ organization_id: 1, "lines.subscription_id": 1, billed_at: -1 });
+// open invoices to finalize: the scheduler's pass, a test clock's organization
 invoiceSchema.index({ status: 1, finalize_at: 1, sandbox: 1 });
 invoiceSchema.index({ organization_id: 1, status: 1, finalize_at: 1 });
 
@@ -40,6 +72,9 @@ export function registerModels(connection: Connection) {
   return {
     subscriptions: connection.model("SubscriptionCopy", subscriptionSchema),
     customers: connection.model("CustomerCopy", customerSchema),
+    usageKeys: connection.model("UsageKey", usageKeySchema),
+    customerKeys: connection.model("CustomerKey", customerKeySchema),
+    waiting: connection.model("WaitingCustomer", waitingSchema),
     invoices: connection.model("Invoice", invoiceSchema),
     counters: connection.model("InvoiceCounter", counterSchema),
   };

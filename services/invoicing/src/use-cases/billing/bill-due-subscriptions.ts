@@ -1,67 +1,130 @@
-import { localDateOf, subscriptionInvoicePeriods } from "@billing/pricing";
-import { billingBoundaryAfter, timingOf } from "../../domain/billing-schedule";
-import type { SubscriptionCopy } from "../../domain/copies";
+import { nextEntryOf, type CustomerCopy, type SubscriptionCopy } from "../../domain/copies";
+import { invoiceIdOf, newInvoice } from "../../domain/compose-invoice";
+import type { PricedLine } from "../../domain/invoice-fees";
+import { lineKey, type Invoice } from "../../domain/invoice";
+import { invoicingTerms } from "../../domain/invoicing-terms";
+import { storedEvents } from "../../events/invoice-events";
 import type { DueScope } from "../../persistence/copy-repository";
 import type { InvoicingDeps } from "../deps";
-import { issueInvoice } from "./issue-invoice";
+import { finalizeOpenInvoice } from "../invoices/finalize-open-invoice";
+import { priceLines } from "./price-lines";
+import { scheduleSubscription } from "./schedule-subscription";
+import { runBounded } from "./run-bounded";
 
-/** Invoices priced and stored at once in a pass. */
-const CONCURRENCY = 8;
+/** The subscriptions of one customer due at one instant: they go on one invoice. */
+interface DueGroup {
+  organizationId: string;
+  customerId: string;
+  at: Date;
+  copies: SubscriptionCopy[];
+}
 
-/** The periodic invoice lines of subscriptions billed at `at`. */
-export function periodicLine(copy: SubscriptionCopy, at: Date) {
-  const s = copy.subscription;
-  const periods = subscriptionInvoicePeriods({
-    timing: timingOf(s, copy.plan),
-    plan: { amount_cents: copy.plan.amount_cents, pay_in_advance: copy.plan.pay_in_advance, trial_period: copy.plan.trial_period },
-    reason: "subscription_periodic",
-    billing_date: localDateOf(at, s.timezone),
-  });
-  return { copy, reason: "subscription_periodic" as const, periods };
+const entryKey = (copy: SubscriptionCopy) => lineKey({ subscription_id: copy.id, ...nextEntryOf(copy)! });
+
+function groupsOf(due: readonly SubscriptionCopy[]): DueGroup[] {
+  const groups = new Map<string, DueGroup>();
+  for (const copy of due) {
+    const at = copy.next_billing_at!;
+    const key = `${copy.organization_id}|${copy.subscription.svc_customer_id}|${at.toISOString()}`;
+    const group = groups.get(key) ?? { organizationId: copy.organization_id, customerId: copy.subscription.svc_customer_id, at, copies: [] };
+    group.copies.push(copy);
+    groups.set(key, group);
+  }
+  // on an invoice: what ends first (an upgrade's old plan), then what continues, then what starts; older subscriptions first
+  const rank = { subscription_terminating: 0, subscription_periodic: 1, subscription_starting: 2 };
+  const order = (c: SubscriptionCopy) => `${rank[c.next_billing_reason!]}|${c.subscription.started_at ?? ""}|${c.id}`;
+  for (const g of groups.values()) g.copies.sort((a, b) => order(a).localeCompare(order(b)));
+  return [...groups.values()];
 }
 
 /**
- * One pass of billing: every subscription whose billing instant has come, in scope, is invoiced,
- * one invoice per customer and instant covering all of that customer's subscriptions billed then;
- * each subscription's next billing instant then moves forward, conditionally on the one it was
- * billed at (a second replica, or a retry, changes nothing). Returns how many subscriptions were billed.
+ * One billing pass: the subscriptions whose next billing has come (in scope, a batch at a time)
+ * are invoiced, ONE invoice per customer and instant covering all of that customer's subscriptions
+ * due then (periodic, starting, termination and upgrade lines alike), priced with one usage call
+ * for the whole batch. Each invoice is one document with a derived id (a retry, a restart or a
+ * second replica writes it once); each subscription's schedule then moves on conditionally; an
+ * invoice without a grace period is finalized at once. Returns how many billings were done.
  */
-export async function billDueSubscriptions(deps: InvoicingDeps, scope: DueScope = {}, batch = 500): Promise<number> {
+export async function billDueSubscriptions(deps: InvoicingDeps, scope: DueScope = {}): Promise<number> {
   const now = deps.clock.now();
-  const due = await deps.copies.dueSubscriptions(now, batch, scope);
-  const groups = new Map<string, SubscriptionCopy[]>();
-  for (const copy of due) {
-    const key = `${copy.organization_id}|${copy.subscription.svc_customer_id}|${copy.next_billing_at!.toISOString()}|${copy.plan.amount_currency}`;
-    groups.set(key, [...(groups.get(key) ?? []), copy]);
+  const due = await deps.copies.dueSubscriptions(now, deps.limits.batch, scope);
+  if (due.length === 0) return 0;
+  if (due.length >= deps.limits.batch) {
+    // the batch may have cut its last customer's group: complete it (all of them go on one invoice)
+    const last = due[due.length - 1]!;
+    const rest = await deps.copies.dueSubscriptions(last.next_billing_at!, null, { organizationId: last.organization_id, customerId: last.subscription.svc_customer_id });
+    const have = new Set(due.map((c) => c.id));
+    due.push(...rest.filter((c) => !have.has(c.id) && c.next_billing_at!.getTime() === last.next_billing_at!.getTime()));
   }
+  const groups = groupsOf(due);
+
+  // what is invoiced already (a retry, another replica): those billings only move their schedule on
+  const existing = new Map((await deps.invoices.findByIds(groups.map((g) => invoiceIdOf(g.organizationId, g.customerId, g.at, 0)))).map((i) => [i.id, i]));
+  const customers = new Map<string, CustomerCopy | null>();
+  await Promise.all([...new Set(groups.map((g) => g.customerId))].map(async (id) => customers.set(id, await deps.copies.customer(id))));
+  const billable: DueGroup[] = [];
+  for (const g of groups) {
+    if (!customers.get(g.customerId)) {
+      // billed when its copy arrives (events/customers); unless it arrived meanwhile
+      await deps.copies.markWaiting(g.organizationId, g.customerId);
+      const arrived = await deps.copies.customer(g.customerId);
+      if (!arrived || !(await deps.copies.takeWaiting(g.organizationId, g.customerId))) continue;
+      customers.set(g.customerId, arrived);
+    }
+    billable.push(g);
+  }
+  const toPrice = billable.flatMap((g) => {
+    const covered = new Set(existing.get(invoiceIdOf(g.organizationId, g.customerId, g.at, 0))?.lines.map(lineKey) ?? []);
+    return g.copies.filter((c) => !covered.has(entryKey(c))).map((copy) => ({ copy, entry: nextEntryOf(copy)! }));
+  });
+  const priced = new Map((await priceLines(deps, toPrice)).map((p) => [p.copy.id, p]));
+
   let billed = 0;
-  const bill = async (copies: SubscriptionCopy[]) => {
-    const first = copies[0]!;
-    const at = first.next_billing_at!;
-    const customer = await deps.copies.customer(first.subscription.svc_customer_id);
-    if (!customer) {
-      deps.logger.warn({ customer_id: first.subscription.svc_customer_id }, "customer copy not known yet; billing waits");
-      return;
-    }
+  await runBounded(billable, deps.limits.concurrency, async (group) => {
     try {
-      await issueInvoice(deps, {
-        organizationId: first.organization_id, customer, billedAt: at, reason: "subscription_periodic",
-        lines: copies.map((c) => periodicLine(c, at)), sandbox: first.sandbox,
-      });
+      const open = await invoiceGroup(deps, group, customers.get(group.customerId)!, priced, now);
+      for (const copy of group.copies) {
+        await scheduleSubscription(deps, copy.id, nextEntryOf(copy)!);
+        billed++;
+      }
+      for (const invoice of open) await finalizeOpenInvoice(deps, invoice.id, { refresh: false });
     } catch (err) {
-      deps.logger.error({ err, organization_id: first.organization_id, customer_id: customer.id, at }, "billing failed; will retry");
-      return;
+      deps.logger.error({ err, organization_id: group.organizationId, customer_id: group.customerId, at: group.at }, "billing failed; will retry");
     }
-    for (const copy of copies) {
-      await deps.copies.moveNextBilling(copy.id, at, billingBoundaryAfter(copy.subscription, copy.plan, at));
-      billed++;
-    }
-  };
-  // customers are independent: several invoices are priced and stored at once (I/O bound: the
-  // usage service's reads and this service's writes overlap)
-  const queue = [...groups.values()];
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await bill(next);
-  }));
+  });
   return billed;
+}
+
+/**
+ * Stores the invoice(s) of a group: part 0 normally; a further part only for subscriptions an
+ * existing part does not cover. Returns the stored invoices still to finalize at once.
+ */
+async function invoiceGroup(deps: InvoicingDeps, group: DueGroup, customer: CustomerCopy, priced: Map<string, PricedLine>, now: Date): Promise<Invoice[]> {
+  const open: Invoice[] = [];
+  let remaining = group.copies;
+  for (let part = 0; remaining.length > 0; part++) {
+    const id = invoiceIdOf(group.organizationId, group.customerId, group.at, part);
+    let stored = await deps.invoices.findById(id);
+    if (!stored) {
+      const lines = remaining.map((c) => priced.get(c.id)).filter((p): p is PricedLine => !!p);
+      const c = customer.customer;
+      const entity = c.billing_entity_code ? await deps.billingEntities.get(group.organizationId, c.billing_entity_code) : null;
+      const invoice = newInvoice({
+        organizationId: group.organizationId, customer, entity, terms: invoicingTerms(c, entity), billedAt: group.at, part,
+        sandbox: remaining[0]!.sandbox, lines, now,
+      });
+      const events = storedEvents(invoice, now);
+      if (await deps.invoices.insert(invoice, events)) {
+        await deps.publish(invoice.id, events);
+        stored = invoice;
+      } else {
+        stored = await deps.invoices.findById(id); // another replica stored it first
+      }
+    }
+    if (!stored) throw new Error(`invoice ${id} vanished`);
+    if (stored.status === "generating") open.push(stored);
+    const covered = new Set(stored.lines.map(lineKey));
+    remaining = remaining.filter((c) => !covered.has(entryKey(c)));
+  }
+  return open;
 }

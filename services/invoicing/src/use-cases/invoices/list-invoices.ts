@@ -2,7 +2,7 @@ import type { PageRequest } from "@billing/mongo";
 import type { InvoiceFilter } from "../../persistence/invoice-repository";
 import type { InvoicingDeps } from "../deps";
 
-/** GET /invoices: newest first, filtered as Lago's list is. */
+/** GET /invoices: the organization's visible invoices, newest first, filtered as Lago's list is. */
 export function listInvoices(deps: InvoicingDeps, organizationId: string, filter: InvoiceFilter, page: PageRequest) {
   return deps.invoices.list(organizationId, filter, page);
 }

@@ -1,39 +1,37 @@
 import type { DueScope } from "../../persistence/copy-repository";
 import { billDueSubscriptions } from "../billing/bill-due-subscriptions";
 import type { InvoicingDeps } from "../deps";
-import { finalizeDueDrafts } from "../invoices/finalize-due-drafts";
+import { finalizeDueInvoices } from "../invoices/finalize-due-invoices";
+
+/** Passes in a row at most (a batch each): a jump across many boundaries takes one pass per batch and boundary. */
+const MAX_PASSES = 10_000;
 
 /**
- * Everything due at `deps.clock.now()` in scope: periodic invoices (passes repeated while they
- * find work: a jump may cross several boundaries), then drafts whose grace period has ended.
- * The scheduler runs it for ordinary organizations; a test clock's RunDue for one sandbox one,
- * after the consumers have caught up with what the previous step published.
+ * Everything due at `deps.clock.now()` in scope: billings (passes repeated while they find work:
+ * a test clock's jump may cross several boundaries), then open invoices whose time has come
+ * (drafts at the end of their grace period). The scheduler runs it for ordinary organizations; a
+ * test clock's RunDue for one sandbox organization, after the consumers have caught up. Returns
+ * how many pieces of work were done.
  */
 export async function runDueWork(deps: InvoicingDeps, scope: DueScope = {}): Promise<number> {
   let done = 0;
-  for (let round = 0; round < 100; round++) {
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
     const billed = await billDueSubscriptions(deps, scope);
     done += billed;
     if (billed === 0) break;
   }
-  done += await finalizeDueDrafts(deps, scope);
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const finalized = await finalizeDueInvoices(deps, scope);
+    done += finalized;
+    if (finalized === 0) break;
+  }
   if (scope.organizationId) {
-    // a test clock must not move on while work due at its time is left undone (a failed invoice):
-    // the step fails, and the clock's driver runs it again
+    // a test clock must not move on while work due at its time is left undone (a failed invoice,
+    // a customer copy not there yet): the step fails, and the clock's driver runs it again
     const now = deps.clock.now();
     const [subscription] = await deps.copies.dueSubscriptions(now, 1, scope);
-    const [draft] = await deps.invoices.dueDrafts(now, 1, scope);
-    if (subscription || draft) throw new Error(`work due at ${now.toISOString()} is left undone for ${scope.organizationId}; retry`);
+    const [invoice] = await deps.invoices.dueOpen(now, 1, scope);
+    if (subscription || invoice) throw new Error(`invoicing work due at ${now.toISOString()} is left undone for ${scope.organizationId}; retry`);
   }
   return done;
-}
-
-/** When the organization's next invoicing work is due after `after` (a billing instant or a grace end). */
-export async function nextDueWork(deps: InvoicingDeps, organizationId: string, after: Date): Promise<Date | null> {
-  const [billing, finalization] = await Promise.all([
-    deps.copies.nextBillingAfter(organizationId, after),
-    deps.invoices.nextFinalizationAfter(organizationId, after),
-  ]);
-  const times = [billing, finalization].filter((d): d is Date => d !== null).map((d) => d.getTime());
-  return times.length ? new Date(Math.min(...times)) : null;
 }

@@ -1,0 +1,26 @@
+import type { InvoicingRpc } from "@billing/contracts";
+import type { Handlers } from "@billing/grpc";
+import { pageMeta, pageRequestOf } from "@billing/mongo";
+import type { InvoicingDeps } from "../use-cases/deps";
+import { getCurrentUsage } from "../use-cases/usage/get-current-usage";
+import { getPastUsage } from "../use-cases/usage/get-past-usage";
+import { lagoUsageJson, usageMessage } from "./usage-messages";
+
+/** billing.invoicing.v1.InvoiceService, the customers' usage: proto in, use case, proto out. */
+export function usageHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc>, "GetCurrentUsage" | "GetPastUsage"> {
+  return {
+    GetCurrentUsage: async (req) => {
+      const usage = usageMessage(await getCurrentUsage(deps, req.organization_id, req.external_customer_id, req.external_subscription_id));
+      return { customer_usage: usage, usage_json: lagoUsageJson(usage) };
+    },
+    GetPastUsage: async (req) => {
+      const page = pageRequestOf(req);
+      const { items, total } = await getPastUsage(deps, req.organization_id, {
+        externalCustomerId: req.external_customer_id, externalSubscriptionId: req.external_subscription_id,
+        billableMetricCode: req.billable_metric_code || undefined, periodsCount: req.periods_count ?? undefined,
+      }, page);
+      const periods = items.map(usageMessage);
+      return { usage_periods: periods, usage_periods_json: periods.map(lagoUsageJson), meta: pageMeta(total, page) };
+    },
+  };
+}
