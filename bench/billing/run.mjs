@@ -13,6 +13,11 @@ const require = createRequire(import.meta.url);
 const kit = require("../../libs/testkit/dist/index.js");
 const SUBS = Number(process.env.BENCH_BILLING_SUBSCRIPTIONS ?? 10_000);
 const EVENTS_PER_SUB = Number(process.env.BENCH_BILLING_EVENTS_PER_SUB ?? 100);
+// BENCH_PROFILE_DIR: the invoicing, usage and gateway services write V8 CPU profiles of the
+// current_usage load (…-1) and of the billing run (…-2) there, as <service>-<n>.cpuprofile
+const profileDir = process.env.BENCH_PROFILE_DIR;
+const profiled = ["invoicing", "usage", "gateway"];
+const toggleProfiles = () => profileDir && profiled.forEach((s) => platform.processes.get(s)?.kill("SIGUSR2"));
 const TARGETS = { billing_run_s: 20, invoicing_rss_mb: 512, current_usage_p99_ms: 25, growth: 10 };
 
 console.log(`load before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)`);
@@ -20,7 +25,10 @@ const infra = await startBenchInfrastructure();
 const prefix = kit.uniqueName("bench_billing");
 let platform;
 try {
-  platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env: { LOG_LEVEL: "warn" } });
+  platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env: {
+    LOG_LEVEL: "warn",
+    ...(profileDir ? { NODE_OPTIONS: `--require ${new URL("../ingest/cpu-profile-hook.cjs", import.meta.url).pathname}`, BENCH_PROFILE_DIR: profileDir } : {}),
+  } });
   const small = await run(Math.max(10, Math.round(SUBS / 10)), "1k");
   const large = await run(SUBS, "10k");
   const result = {
@@ -123,6 +131,7 @@ async function run(subs, label) {
   // current_usage at 100 req/s for 10 s on random subscriptions (open loop)
   const latencies = [];
   let refused = 0;
+  toggleProfiles();
   const inFlight = [];
   for (let i = 0; i < 1_000; i++) {
     const s = Math.floor(Math.random() * subs);
@@ -132,10 +141,12 @@ async function run(subs, label) {
     await new Promise((r) => setTimeout(r, 10));
   }
   await Promise.all(inFlight);
+  toggleProfiles();
   latencies.sort((a, b) => a - b);
   const p99 = Math.round(latencies[Math.floor(latencies.length * 0.99)] * 100) / 100;
   // the billing run: the boundary crossed, until every invoice is out and the clock is ready
   started = performance.now();
+  toggleProfiles();
   await call("POST", "/test_clock/advance", { test_clock: { frozen_time: "2024-02-01T00:00:00Z" } });
   // polled gently (a refused poll, e.g. a timeout while the servers are busy, is retried)
   for (;;) {
@@ -143,6 +154,7 @@ async function run(subs, label) {
     if (clock?.test_clock.status === "ready") break;
     await new Promise((r) => setTimeout(r, 250));
   }
+  toggleProfiles();
   const billingRunS = Math.round((performance.now() - started) / 10) / 100;
   const invoices = (await call("GET", "/invoices?per_page=1")).meta.total_count;
   const out = {
