@@ -4,8 +4,7 @@ import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.MongoVersion;
 import de.bwaldvogel.mongo.ServerVersion;
-import de.bwaldvogel.mongo.backend.h2.H2Backend;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import de.bwaldvogel.mongo.backend.h2.KeyFirstH2Backend;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -49,13 +48,13 @@ public final class MongoServerLauncher {
         String kind = options.getOrDefault("backend", "memory");
         switch (kind) {
             case "memory":
-                return new MemoryBackend();
+                return new KeyFirstMemoryBackend();
             case "h2":
                 String file = options.get("file");
                 if (file == null) {
                     throw new IllegalArgumentException("--backend h2 needs --file <path>");
                 }
-                return new H2Backend(file);
+                return new KeyFirstH2Backend(file);
             default:
                 throw new IllegalArgumentException("unknown backend: " + kind);
         }
