@@ -10,16 +10,32 @@ import { publishEnvelope } from "./publish";
  */
 export interface OutboxStore {
   pending(limit: number): Promise<Array<{ documentId: string; envelope: Envelope }>>;
-  markPublished(documentId: string, envelopeId: string): Promise<void>;
+  /** Clears these events of one document from its outbox (one write). */
+  markPublished(documentId: string, envelopeIds: string[]): Promise<void>;
 }
 
-/** Publishes one event now and clears it from the outbox; the relay retries whatever fails. */
-export async function publishFromOutbox(bus: Bus, store: OutboxStore, documentId: string, envelope: Envelope, logger: Logger) {
+/**
+ * Publishes the events of one document: all sent at once (one connection keeps their order in the
+ * stream), then every acknowledged one cleared from the outbox in one write. Resolves with the ids
+ * published; what was not acknowledged stays in the outbox for the relay.
+ */
+async function publishDocumentEvents(bus: Bus, store: OutboxStore, documentId: string, envelopes: readonly Envelope[]) {
+  const outcomes = await Promise.allSettled(envelopes.map((envelope) => publishEnvelope(bus.js, envelope)));
+  const published = envelopes.filter((_, i) => outcomes[i]!.status === "fulfilled").map((e) => e.id);
+  if (published.length > 0) await store.markPublished(documentId, published);
+  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
+  return { published, failure: failed?.reason as unknown };
+}
+
+/** Publishes a change's events now and clears them from the outbox; the relay retries whatever fails. */
+export async function publishFromOutbox(bus: Bus, store: OutboxStore, documentId: string, events: Envelope | readonly Envelope[], logger: Logger) {
+  const envelopes = Array.isArray(events) ? (events as readonly Envelope[]) : [events as Envelope];
+  if (envelopes.length === 0) return;
   try {
-    await publishEnvelope(bus.js, envelope);
-    await store.markPublished(documentId, envelope.id);
+    const { failure } = await publishDocumentEvents(bus, store, documentId, envelopes);
+    if (failure) logger.warn({ err: failure, document_id: documentId }, "events left in outbox for the relay");
   } catch (err) {
-    logger.warn({ err, event_id: envelope.id }, "event left in outbox for the relay");
+    logger.warn({ err, document_id: documentId }, "events left in outbox for the relay");
   }
 }
 
@@ -34,9 +50,11 @@ export function startOutboxRelay(bus: Bus, stores: OutboxStore[], logger: Logger
   let running: Promise<void> | null = null;
   const publishPending = async () => {
     for (const store of stores) {
-      for (const { documentId, envelope } of await store.pending(500)) {
-        await publishEnvelope(bus.js, envelope);
-        await store.markPublished(documentId, envelope.id);
+      const byDocument = new Map<string, Envelope[]>();
+      for (const { documentId, envelope } of await store.pending(500)) byDocument.set(documentId, [...(byDocument.get(documentId) ?? []), envelope]);
+      for (const [documentId, envelopes] of byDocument) {
+        const { failure } = await publishDocumentEvents(bus, store, documentId, envelopes);
+        if (failure) throw failure;
       }
     }
   };

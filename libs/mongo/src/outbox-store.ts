@@ -15,8 +15,8 @@ export function embeddedOutboxStore(model: Model<any>): OutboxStore {
         .lean<Array<{ _id: string; outbox: Envelope[] }>>();
       return docs.flatMap((doc) => doc.outbox.map((envelope) => ({ documentId: doc._id, envelope })));
     },
-    async markPublished(documentId, envelopeId) {
-      await model.updateOne({ _id: documentId }, { $pull: { outbox: { id: envelopeId } } });
+    async markPublished(documentId, envelopeIds) {
+      await model.updateOne({ _id: documentId }, { $pull: { outbox: { id: { $in: envelopeIds } } } });
     },
   };
 }
