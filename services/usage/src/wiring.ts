@@ -15,7 +15,7 @@ import { usageHandlers } from "./grpc/usage-handlers";
 import { createCollections, usageCollections } from "./persistence/collections";
 import { loadStoredKeys, storedAmong } from "./persistence/stored-keys";
 import { startDedupSweep } from "./schedule/dedup-sweep";
-import { storedUsageReader } from "./use-cases/aggregate/usage-reader";
+import { storedUsageReader, type StoredUsageReader } from "./use-cases/aggregate/usage-reader";
 import { CachedUsageReader } from "./use-cases/estimate/cached-usage-reader";
 import { BloomFilter } from "./use-cases/ingest/bloom-filter";
 import { DedupWindow } from "./use-cases/ingest/dedup-window";
@@ -29,7 +29,7 @@ import { LocalBatches } from "./use-cases/store/local-batches";
 
 export interface UsageParts {
   handlers: ReturnType<typeof usageHandlers>;
-  reader: UsageReader;
+  reader: StoredUsageReader;
   /** Resolves once every event the ingest stream acknowledged before the call is stored. */
   storedThroughNow(): Promise<void>;
   stop(): Promise<void>;

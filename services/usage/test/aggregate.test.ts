@@ -114,6 +114,19 @@ describe("Aggregate", () => {
     }
   });
 
+  it("reads many periods at once as it reads each one (a billing batch's single read)", async () => {
+    const queries = metrics.flatMap((m) => WINDOWS.map(([from, to]) => ({
+      organizationId: org, externalSubscriptionId: "sub_agg", code: m.code, from: new Date(from), to: new Date(to),
+    })));
+    queries.push({ ...queries[0]!, organizationId: randomUUID() }, { ...queries[1]!, externalSubscriptionId: "nobody" });
+    const many = await h.parts.reader.eventsOfMany(queries);
+    const one = await Promise.all(queries.map((q) => h.parts.reader.events(q)));
+    expect(many).toEqual(one);
+    // the events fall late in May: the whole-month windows hold them for every metric, the others none
+    expect(many.slice(0, -2).filter((_, i) => i % WINDOWS.length === 0 || i % WINDOWS.length === 3).every((list) => list.length > 0)).toBe(true);
+    expect(many.slice(-2)).toEqual([[], []]);
+  });
+
   it("sees nothing of another organization's subscription", async () => {
     const other = randomUUID();
     h.copies.addMetric(other, { code: "count" });

@@ -1,6 +1,6 @@
 import type { ChargeUsageRpc, UsageMessages } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
-import { priceChargesPeriod, type ChargeUsageDeps } from "../use-cases/charge-usage/price-charges-periods";
+import { priceChargesPeriods, type ChargeUsageDeps } from "../use-cases/charge-usage/price-charges-periods";
 import { chargeFeeMessage, chargesPeriodQuery } from "./charge-usage-messages";
 
 /**
@@ -11,13 +11,10 @@ export function chargeUsageHandlers(deps: ChargeUsageDeps & { storedThroughNow()
   return {
     ChargeUsage: async (req) => {
       if (req.consistent) await deps.storedThroughNow();
-      const periods = await Promise.all(
-        req.periods.map(async (p: UsageMessages.ChargesPeriod__Output) => {
-          const priced = await priceChargesPeriod(deps, chargesPeriodQuery(p));
-          return { subscription_id: p.subscription_id, found: priced.found, fees: priced.fees.map(chargeFeeMessage) };
-        }),
-      );
-      return { periods };
+      const priced = await priceChargesPeriods(deps, req.periods.map((p: UsageMessages.ChargesPeriod__Output) => chargesPeriodQuery(p)));
+      return {
+        periods: req.periods.map((p, i) => ({ subscription_id: p.subscription_id, found: priced[i]!.found, fees: priced[i]!.fees.map(chargeFeeMessage) })),
+      };
     },
   };
 }
