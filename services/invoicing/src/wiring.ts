@@ -76,7 +76,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     logger: parts.logger,
     limits: { batch: parts.limits?.batch ?? 500, concurrency: parts.limits?.concurrency ?? 8 },
     publish: async (invoiceId, events) => {
-      for (const event of events) await publishFromOutbox(parts.bus, outbox, invoiceId, event, parts.logger);
+      await publishFromOutbox(parts.bus, outbox, invoiceId, events, parts.logger);
     },
     caughtUp: async () => {
       for (let i = 0; i < 300; i++) {

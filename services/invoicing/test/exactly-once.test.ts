@@ -163,4 +163,22 @@ describe("numbering", () => {
     expect([b, c].sort()).toEqual([2, 3]);
     expect(customers).toHaveLength(3);
   });
+
+  it("numbers many invoices as one block; a block stopped before its invoices were written is completed by the next mover", async () => {
+    const { org } = await seed(4, 1, 5);
+    await h.scheduled.call("RunDue", { organization_id: org, at: "2024-02-01T00:00:00.000Z" });
+    const ids = (await allInvoices(org)).items.map((i) => i.id);
+    expect(ids).toHaveLength(4);
+    const numbers = h.replicas[0]!.deps.numbers;
+    const scope = { key: `entity:${org}:block`, role: "entity" as const };
+    const block = await numbers.allocateMany(scope, ids.slice(0, 3));
+    expect(ids.slice(0, 3).map((id) => block.get(id))).toEqual([1, 2, 3]);
+    // the block's writer stopped before writing two of its numbers
+    await h.connection.collection("invoices").updateMany({ _id: { $in: ids.slice(1, 3) as never[] } }, { $unset: { "sequences.entity": "" } });
+    const [late, again] = await Promise.all([numbers.allocate(scope, ids[3]!), numbers.allocateMany(scope, ids.slice(1, 3))]);
+    expect(late).toBe(4);
+    expect(ids.slice(1, 3).map((id) => again.get(id))).toEqual([2, 3]);
+    const stored = await h.connection.collection("invoices").find({ _id: { $in: ids as never[] } }).toArray();
+    expect(ids.map((id) => stored.find((d) => d._id === (id as never))!.sequences.entity)).toEqual([1, 2, 3, 4]);
+  });
 });

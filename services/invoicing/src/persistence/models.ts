@@ -66,7 +66,10 @@ invoiceSchema.index({ status: 1, finalize_at: 1, sandbox: 1 });
 invoiceSchema.index({ organization_id: 1, status: 1, finalize_at: 1 });
 
 /** Numbering: `{_id: scope, last, last_invoice}` — the last number given and the invoice it went to. */
-const counterSchema = new Schema({ _id: String, last: Number, last_invoice: String }, { versionKey: false, collection: "counters" });
+const counterSchema = new Schema(
+  { _id: String, last: Number, block: { first: Number, invoices: [String] }, last_invoice: String },
+  { versionKey: false, collection: "counters" },
+);
 
 export function registerModels(connection: Connection) {
   return {

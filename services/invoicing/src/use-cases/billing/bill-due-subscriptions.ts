@@ -6,7 +6,7 @@ import { invoicingTerms } from "../../domain/invoicing-terms";
 import { storedEvents } from "../../events/invoice-events";
 import type { DueScope } from "../../persistence/copy-repository";
 import type { InvoicingDeps } from "../deps";
-import { finalizeOpenInvoice } from "../invoices/finalize-open-invoice";
+import { finalizeOpenInvoices } from "../invoices/finalize-open-invoice";
 import { priceLines } from "./price-lines";
 import { scheduleSubscription } from "./schedule-subscription";
 import { runBounded } from "./run-bounded";
@@ -47,6 +47,7 @@ function groupsOf(due: readonly SubscriptionCopy[]): DueGroup[] {
  */
 export async function billDueSubscriptions(deps: InvoicingDeps, scope: DueScope = {}): Promise<number> {
   const now = deps.clock.now();
+  const started = performance.now();
   const due = await deps.copies.dueSubscriptions(now, deps.limits.batch, scope);
   if (due.length === 0) return 0;
   if (due.length >= deps.limits.batch) {
@@ -77,21 +78,43 @@ export async function billDueSubscriptions(deps: InvoicingDeps, scope: DueScope 
     const covered = new Set(existing.get(invoiceIdOf(g.organizationId, g.customerId, g.at, 0))?.lines.map(lineKey) ?? []);
     return g.copies.filter((c) => !covered.has(entryKey(c))).map((copy) => ({ copy, entry: nextEntryOf(copy)! }));
   });
+  const read = performance.now();
   const priced = new Map((await priceLines(deps, toPrice)).map((p) => [p.copy.id, p]));
+  const pricedAt = performance.now();
 
   let billed = 0;
+  const toFinalize: string[] = [];
+  const spent = { invoice_ms: 0, schedule_ms: 0, finalize_ms: 0 };
+  const lap = (since: number, part: keyof typeof spent) => {
+    const t = performance.now();
+    spent[part] += t - since;
+    return t;
+  };
   await runBounded(billable, deps.limits.concurrency, async (group) => {
     try {
+      let t = performance.now();
       const open = await invoiceGroup(deps, group, customers.get(group.customerId)!, priced, now);
-      for (const copy of group.copies) {
-        await scheduleSubscription(deps, copy.id, nextEntryOf(copy)!);
-        billed++;
-      }
-      for (const invoice of open) await finalizeOpenInvoice(deps, invoice.id, { refresh: false });
+      t = lap(t, "invoice_ms");
+      // each subscription's schedule is its own document: moved on together
+      await Promise.all(group.copies.map((copy) => scheduleSubscription(deps, copy.id, nextEntryOf(copy)!)));
+      billed += group.copies.length;
+      lap(t, "schedule_ms");
+      toFinalize.push(...open.map((i) => i.id));
     } catch (err) {
       deps.logger.error({ err, organization_id: group.organizationId, customer_id: group.customerId, at: group.at }, "billing failed; will retry");
     }
   });
+  // invoices without a grace period are finalized at once, together (numbered as one block per counter)
+  const finalizing = performance.now();
+  await finalizeOpenInvoices(deps, toFinalize, { refresh: false }).catch((err) =>
+    deps.logger.error({ err }, "finalizing the pass's invoices failed; the next due pass resumes them"));
+  spent.finalize_ms = performance.now() - finalizing;
+  const ms = (t: number) => Math.round(t);
+  deps.logger.info({
+    subscriptions: due.length, invoices: billable.length, billed, read_ms: ms(read - started), pricing_ms: ms(pricedAt - read),
+    writing_ms: ms(performance.now() - pricedAt), invoice_ms_total: ms(spent.invoice_ms), schedule_ms_total: ms(spent.schedule_ms),
+    finalize_ms: ms(spent.finalize_ms),
+  }, "billing pass");
   return billed;
 }
 

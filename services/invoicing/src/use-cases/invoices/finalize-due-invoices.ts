@@ -1,21 +1,23 @@
 import type { DueScope } from "../../persistence/copy-repository";
-import { runBounded } from "../billing/run-bounded";
 import type { InvoicingDeps } from "../deps";
-import { finalizeOpenInvoice } from "./finalize-open-invoice";
+import { finalizeOpenInvoices } from "./finalize-open-invoice";
 
 /**
- * Open invoices whose time has come are finalized: drafts at the end of their grace period
- * (refreshed first), and any finalization a crash interrupted. Returns how many.
+ * Open invoices whose time has come are finalized, together: drafts at the end of their grace
+ * period (refreshed first), and any finalization a crash interrupted. Returns how many.
  */
 export async function finalizeDueInvoices(deps: InvoicingDeps, scope: DueScope = {}): Promise<number> {
+  const due = await deps.invoices.dueOpen(deps.clock.now(), deps.limits.batch, scope);
   let done = 0;
-  await runBounded(await deps.invoices.dueOpen(deps.clock.now(), deps.limits.batch, scope), deps.limits.concurrency, async (invoice) => {
+  for (const refresh of [true, false]) {
+    const ids = due.filter((invoice) => (invoice.status === "draft") === refresh).map((invoice) => invoice.id);
+    if (ids.length === 0) continue;
     try {
-      await finalizeOpenInvoice(deps, invoice.id, { refresh: invoice.status === "draft" });
-      done++;
+      await finalizeOpenInvoices(deps, ids, { refresh });
+      done += ids.length;
     } catch (err) {
-      deps.logger.error({ err, invoice_id: invoice.id }, "could not finalize a due invoice; will retry");
+      deps.logger.error({ err, invoices: ids.length }, "could not finalize every due invoice; will retry");
     }
-  });
+  }
   return done;
 }

@@ -7,9 +7,21 @@ import { priceInvoice } from "../../domain/invoice-totals";
 import { finalizationDates, invoicingTerms, type BillingEntityTerms } from "../../domain/invoicing-terms";
 import { finalizedEvents } from "../../events/invoice-events";
 import type { InvoicingDeps } from "../deps";
+import { runBounded } from "../billing/run-bounded";
 import { refreshDraft } from "./refresh-draft";
 
 const isOpen = (invoice: Invoice | null): invoice is Invoice => !!invoice && OPEN_STATUSES.includes(invoice.status);
+
+/** An open invoice whose finalization plan is stored and whose credits are consumed: what numbering and the final write need. */
+interface Prepared {
+  planned: Invoice;
+  plan: FinalizationPlan;
+  customer: Invoice["customer"];
+  entity: BillingEntityTerms | null;
+  consumed: PlannedCoupon[];
+  credits: InvoiceCredit[];
+  closed: boolean;
+}
 
 /**
  * THE way an invoice is finalized (at once without a grace period, at the end of its grace period,
@@ -24,6 +36,31 @@ const isOpen = (invoice: Invoice | null): invoice is Invoice => !!invoice && OPE
  * Returns the invoice as stored; null when it does not exist.
  */
 export async function finalizeOpenInvoice(deps: InvoicingDeps, invoiceId: string, options: { refresh: boolean }): Promise<Invoice | null> {
+  return (await finalizeOpenInvoices(deps, [invoiceId], options))[0]!;
+}
+
+/**
+ * Many invoices finalized together (a billing pass's, the drafts whose grace period ended): steps 1,
+ * 2 and 4 per invoice, `deps.limits.concurrency` at once; step 3 as one block per counter, so the
+ * invoices of a pass never race each other for their organization's counter. Each answer is that
+ * of `finalizeOpenInvoice`, in the order of `invoiceIds`; an invoice that fails rejects the call
+ * after the others are done (the next due pass resumes it).
+ */
+export async function finalizeOpenInvoices(deps: InvoicingDeps, invoiceIds: readonly string[], options: { refresh: boolean }): Promise<Array<Invoice | null>> {
+  const prepared = await settleBounded(invoiceIds, deps.limits.concurrency, (id) => prepare(deps, id, options));
+  const ready = prepared.flatMap((p) => (p.status === "fulfilled" && p.value && "plan" in p.value ? [p.value] : []));
+  const numbers = await numbersOf(deps, ready.filter((p) => !p.closed));
+  const done = await settleBounded(prepared, deps.limits.concurrency, async (p) => {
+    if (p.status === "rejected") throw p.reason;
+    return p.value && "plan" in p.value ? complete(deps, p.value, numbers.get(p.value.planned.id) ?? null) : (p.value?.invoice ?? null);
+  });
+  const failed = done.find((d): d is PromiseRejectedResult => d.status === "rejected");
+  if (failed) throw failed.reason;
+  return done.map((d) => (d as PromiseFulfilledResult<Invoice | null>).value);
+}
+
+/** Steps 1 and 2: the plan stored, the credits consumed; or the invoice as it is when it is not open (or is another's to finalize). */
+async function prepare(deps: InvoicingDeps, invoiceId: string, options: { refresh: boolean }): Promise<Prepared | { invoice: Invoice | null }> {
   const planned = await retryOnLostRace(`finalization of invoice ${invoiceId}`, async () => {
     const invoice = await deps.invoices.findById(invoiceId);
     if (!isOpen(invoice) || invoice.finalizing) return invoice;
@@ -31,29 +68,44 @@ export async function finalizeOpenInvoice(deps: InvoicingDeps, invoiceId: string
     const stored = await deps.invoices.changeOpen(invoice, { set: { finalizing: plan }, finalizeBy: deps.clock.now() });
     return stored ? { ...invoice, finalizing: plan, revision: invoice.revision + 1 } : LOST_RACE;
   });
-  if (!isOpen(planned) || !planned.finalizing) return planned;
+  if (!isOpen(planned) || !planned.finalizing) return { invoice: planned };
   const plan = planned.finalizing;
-
   const customer = (await deps.copies.customer(planned.customer_id))?.customer ?? planned.customer;
   const entity = planned.billing_entity_code ? await deps.billingEntities.get(planned.organization_id, planned.billing_entity_code) : null;
   const { consumed, credits } = await consumeCoupons(deps, planned, plan);
   const terms = invoicingTerms(customer, entity);
-  const feesAmount = plan.fees.reduce((n, f) => n + f.amount_cents, 0);
-  const closed = feesAmount === 0 && !terms.finalizeZero;
-  const numbered = closed ? null : await numberOf(deps, planned, customer.sequential_id, entity);
-  const now = deps.clock.now();
-  const dates = planned.status === "draft" ? finalizationDates(planned, terms, now) : null;
-  const final = finalizedInvoice(planned, { fees: plan.fees, consumed, credits, numbered, customer, dates, now });
+  const closed = plan.fees.reduce((n, f) => n + f.amount_cents, 0) === 0 && !terms.finalizeZero;
+  return { planned, plan, customer, entity, consumed, credits, closed };
+}
 
-  return retryOnLostRace(`finalization of invoice ${invoiceId}`, async () => {
-    const current = await deps.invoices.findById(invoiceId);
+/** Step 4: the finalized invoice and its events, in one conditional write. */
+async function complete(deps: InvoicingDeps, p: Prepared, numbered: Numbered | null): Promise<Invoice | null> {
+  const { planned } = p;
+  const now = deps.clock.now();
+  const dates = planned.status === "draft" ? finalizationDates(planned, invoicingTerms(p.customer, p.entity), now) : null;
+  const final = finalizedInvoice(planned, { fees: p.plan.fees, consumed: p.consumed, credits: p.credits, numbered, customer: p.customer, dates, now });
+  return retryOnLostRace(`finalization of invoice ${planned.id}`, async () => {
+    const current = await deps.invoices.findById(planned.id);
     if (!isOpen(current)) return current; // finalized by someone else meanwhile
     const events = finalizedEvents(final, current.status === "draft", now);
     const { id: _id, revision: _revision, ...fields } = final;
     if (!(await deps.invoices.changeOpen(current, { set: fields, events }))) return LOST_RACE;
-    await deps.publish(invoiceId, events);
+    await deps.publish(planned.id, events);
     return { ...final, revision: current.revision + 1 };
   });
+}
+
+/** Runs `work` on each item, `concurrency` at once, and reports each outcome (one failure stops nothing). */
+async function settleBounded<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+  const out: PromiseSettledResult<R>[] = new Array(items.length);
+  await runBounded(items.map((item, index) => ({ item, index })), concurrency, async ({ item, index }) => {
+    try {
+      out[index] = { status: "fulfilled", value: await work(item) };
+    } catch (reason) {
+      out[index] = { status: "rejected", reason };
+    }
+  });
+  return out;
 }
 
 /** The fees to finalize and the coupon credits they take (billing-rules §3: coupons only when finalizing, on positive fees). */
@@ -80,19 +132,35 @@ async function consumeCoupons(deps: InvoicingDeps, invoice: Invoice, plan: Final
   return { consumed, credits };
 }
 
-/** The invoice's numbers from the billing entity's and the customer's counters, and its document number. */
-async function numberOf(deps: InvoicingDeps, invoice: Invoice, customerSequentialId: number, entity: BillingEntityTerms | null) {
-  const scopes = numberingScopes(invoice.organization_id, invoice.billing_entity_code ?? "default", invoice.customer_id);
-  const entitySequence = await deps.numbers.allocate({ key: scopes.entity, role: "entity" }, invoice.id);
-  const customerSequence = await deps.numbers.allocate({ key: scopes.customer, role: "customer" }, invoice.id);
-  const numbering = (entity?.document_numbering ?? "per_customer") as DocumentNumbering;
-  const number = formatInvoiceNumber({
-    document_numbering: numbering,
-    prefix: entity ? documentNumberPrefix(entity) : "INV",
-    sequence: numbering === "per_customer" ? customerSequence : entitySequence,
-    customer_sequential_id: customerSequentialId,
-    finalized_at: deps.clock.now(),
-    timezone: entity?.timezone || invoice.customer.applicable_timezone || "UTC",
+type Numbered = { number: string; sequential_id: number };
+
+/**
+ * The invoices' numbers: each takes one from its billing entity's counter (one block per counter
+ * for all of them) and one from its customer's, and its document number follows the entity's
+ * numbering (billing-rules §4).
+ */
+async function numbersOf(deps: InvoicingDeps, invoices: readonly Prepared[]): Promise<Map<string, Numbered>> {
+  const scopes = new Map(invoices.map((p) => [p.planned.id, numberingScopes(p.planned.organization_id, p.planned.billing_entity_code ?? "default", p.planned.customer_id)]));
+  const byEntity = new Map<string, string[]>();
+  for (const p of invoices) {
+    const key = scopes.get(p.planned.id)!.entity;
+    byEntity.set(key, [...(byEntity.get(key) ?? []), p.planned.id]);
+  }
+  const entitySequences = new Map<string, number>();
+  for (const [key, ids] of byEntity) for (const [id, n] of await deps.numbers.allocateMany({ key, role: "entity" }, ids)) entitySequences.set(id, n);
+  const numbered = new Map<string, Numbered>();
+  await runBounded(invoices, deps.limits.concurrency, async ({ planned, customer, entity }) => {
+    const customerSequence = await deps.numbers.allocate({ key: scopes.get(planned.id)!.customer, role: "customer" }, planned.id);
+    const numbering = (entity?.document_numbering ?? "per_customer") as DocumentNumbering;
+    const number = formatInvoiceNumber({
+      document_numbering: numbering,
+      prefix: entity ? documentNumberPrefix(entity) : "INV",
+      sequence: numbering === "per_customer" ? customerSequence : entitySequences.get(planned.id)!,
+      customer_sequential_id: customer.sequential_id,
+      finalized_at: deps.clock.now(),
+      timezone: entity?.timezone || planned.customer.applicable_timezone || "UTC",
+    });
+    numbered.set(planned.id, { number, sequential_id: customerSequence });
   });
-  return { number, sequential_id: customerSequence };
+  return numbered;
 }
