@@ -10,6 +10,8 @@ import os from "node:os";
 import { startBenchInfrastructure } from "../bench-infrastructure.mjs";
 
 const require = createRequire(import.meta.url);
+const { MongoClient } = require("mongodb");
+const { connect } = require("nats");
 const kit = require("../../libs/testkit/dist/index.js");
 const SUBS = Number(process.env.BENCH_BILLING_SUBSCRIPTIONS ?? 10_000);
 const EVENTS_PER_SUB = Number(process.env.BENCH_BILLING_EVENTS_PER_SUB ?? 100);
@@ -26,7 +28,7 @@ const prefix = kit.uniqueName("bench_billing");
 let platform;
 try {
   platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env: {
-    LOG_LEVEL: "warn",
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
     ...(profileDir ? { NODE_OPTIONS: `--require ${new URL("../ingest/cpu-profile-hook.cjs", import.meta.url).pathname}`, BENCH_PROFILE_DIR: profileDir } : {}),
   } });
   const small = await run(Math.max(10, Math.round(SUBS / 10)), "1k");
@@ -34,7 +36,7 @@ try {
   const result = {
     subscriptions: SUBS, events: SUBS * EVENTS_PER_SUB, billing_run_s: large.billing_run_s, invoices: large.invoices,
     invoices_per_s: large.invoices_per_s, subscriptions_per_s: large.subscriptions_per_s, invoicing_rss_mb: large.invoicing_rss_mb,
-    current_usage_p99_ms: large.current_usage_p99_ms, billing_run_1k_s: small.billing_run_s,
+    current_usage_p99_ms: large.current_usage_p99_ms, billing_run_1k_s: small.billing_run_s, events_stored_after_s: large.events_stored_after_s,
     growth: Math.round((large.billing_run_s / small.billing_run_s) * 100) / 100, load_avg: os.loadavg().map((l) => Math.round(l * 100) / 100),
   };
   result.targets_met = {
@@ -62,6 +64,22 @@ async function pool(count, concurrency, work) {
   await Promise.all(Array.from({ length: concurrency }, async () => {
     for (let i = next++; i < count; i = next++) await work(i);
   }));
+}
+
+/** Resolves once the usage service's ingest cursor has reached the ingest stream's last message. */
+async function storageCaughtUp() {
+  const subject = `ingest.usage.${prefix}`;
+  const nc = await connect({ servers: infra.natsUrl });
+  const mongo = await MongoClient.connect(infra.mongoUrl);
+  try {
+    const jsm = await nc.jetstreamManager();
+    const last = (await jsm.streams.getMessage("BILLING_USAGE_INGEST", { last_by_subj: subject })).seq;
+    const cursors = mongo.db(`${prefix}_usage`).collection("ingest_cursors");
+    while (((await cursors.findOne({ _id: subject }))?.seq ?? 0) < last) await new Promise((r) => setTimeout(r, 100));
+  } finally {
+    await nc.close();
+    await mongo.close();
+  }
 }
 
 function peakRssMb(pid) {
@@ -121,6 +139,11 @@ async function run(subs, label) {
     }),
   }));
   const seedEventsS = (performance.now() - started) / 1000;
+  // the burst's storage: until the usage service has stored the last acknowledged event (a month's
+  // events arrive over the month in real life; the seeding burst lands in seconds)
+  started = performance.now();
+  await storageCaughtUp();
+  const storeLagS = (performance.now() - started) / 1000;
   // the invoicing service's copies of every subscription arrive by events: wait for the last one
   const last = subs - 1;
   for (let i = 0; i < 600; i++) {
@@ -137,7 +160,7 @@ async function run(subs, label) {
     const s = Math.floor(Math.random() * subs);
     const t = performance.now();
     inFlight.push(call("GET", `/customers/cus_${Math.floor(s / 10)}/current_usage?external_subscription_id=sub_${s}`)
-      .then(() => latencies.push(performance.now() - t), () => refused++));
+      .then(() => latencies.push(performance.now() - t), (err) => (refused++ === 0 ? console.log(`first refused current_usage: ${err}`) : undefined)));
     await new Promise((r) => setTimeout(r, 10));
   }
   await Promise.all(inFlight);
@@ -160,7 +183,8 @@ async function run(subs, label) {
   const out = {
     billing_run_s: billingRunS, invoices, invoices_per_s: Math.round(invoices / billingRunS), subscriptions_per_s: Math.round(subs / billingRunS),
     invoicing_rss_mb: peakRssMb(platform.processes.get("invoicing").pid), current_usage_p99_ms: p99, current_usage_refused: refused,
+    events_stored_after_s: Math.round(storeLagS * 10) / 10,
   };
-  console.log(`${label}: ${subs} subscriptions (${seedSubsS.toFixed(1)} s to create), ${total} events (${seedEventsS.toFixed(1)} s), ${JSON.stringify(out)}`);
+  console.log(`${label}: ${subs} subscriptions (${seedSubsS.toFixed(1)} s to create), ${total} events (${seedEventsS.toFixed(1)} s, stored ${storeLagS.toFixed(1)} s after), ${JSON.stringify(out)}`);
   return out;
 }
