@@ -7,6 +7,8 @@ const kit = require("../libs/testkit/dist/index.js");
 
 export function startBenchInfrastructure() {
   process.env.INFRA_MONGO_BACKEND ??= "memory";
+  // 1M events' pages, buckets and dedup keys live in the memory backend's heap
+  process.env.INFRA_MONGO_HEAP ??= "8g";
   process.env.INFRA_DIR ??= new URL("../.infra/bench", import.meta.url).pathname;
   process.env.INFRA_MONGO_PORT ??= "27019";
   process.env.INFRA_NATS_PORT ??= "4224";

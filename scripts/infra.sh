@@ -11,7 +11,9 @@
 # When MONGO_URL and NATS_URL are set, those are used and nothing is started.
 # Env: INFRA_DIR (.infra), INFRA_MONGO_PORT (27017), INFRA_NATS_PORT (4222),
 #      INFRA_NATS_HTTP_PORT (8222), INFRA_MONGO_BACKEND (h2|memory, default h2),
-#      INFRA_NATS_SYNC (JetStream sync_interval, e.g. "always"; default: server default).
+#      INFRA_NATS_SYNC (JetStream sync_interval, e.g. "always"; default: server default),
+#      INFRA_MONGO_HEAP (the test server's Java heap, default 2g; the memory backend holds every
+#      document in it).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,6 +23,7 @@ MONGO_PORT="${INFRA_MONGO_PORT:-27017}"
 NATS_PORT="${INFRA_NATS_PORT:-4222}"
 NATS_HTTP_PORT="${INFRA_NATS_HTTP_PORT:-8222}"
 MONGO_BACKEND="${INFRA_MONGO_BACKEND:-h2}"
+MONGO_HEAP="${INFRA_MONGO_HEAP:-2g}"
 NATS_BIN="$INFRA_DIR/bin/nats-server"
 MONGO_TOOL="$ROOT/tools/mongo-server"
 MONGO_JAR="$MONGO_TOOL/target/mongo-server.jar"
@@ -81,7 +84,7 @@ start_mongo() {
   mkdir -p "$INFRA_DIR/mongo"
   local args=(--port "$MONGO_PORT" --backend "$MONGO_BACKEND")
   [[ "$MONGO_BACKEND" == h2 ]] && args+=(--file "$INFRA_DIR/mongo/data.mv")
-  setsid nohup java -Xmx2g -cp "$MONGO_JAR:$MONGO_TOOL/target/lib/*" billing.tools.MongoServerLauncher \
+  setsid nohup java "-Xmx$MONGO_HEAP" -cp "$MONGO_JAR:$MONGO_TOOL/target/lib/*" billing.tools.MongoServerLauncher \
     "${args[@]}" >"$INFRA_DIR/mongo.log" 2>&1 </dev/null &
   echo $! >"$pidf"
   wait_for "MongoDB test server" 30 port_open "$MONGO_PORT"
