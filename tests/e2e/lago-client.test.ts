@@ -1,5 +1,6 @@
 import { Client } from "lago-javascript-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lagoFailure } from "../support/lago-client";
 import { openapiCheckedFetch } from "../support/openapi-checked-fetch";
 import { startE2E, type E2E } from "../support/platform";
 
@@ -23,15 +24,7 @@ afterAll(async () => {
   await e2e?.stop();
 });
 
-/** The client rejects with the Response itself on an error status; this keeps the status and Lago's error body. */
-const failure = (call: Promise<unknown>) =>
-  call.then(
-    () => expect.fail("expected the call to fail"),
-    (rejection: Error | { status: number; error: unknown }) => {
-      if (rejection instanceof Error) throw rejection; // the response did not match the document
-      return { status: rejection.status, error: rejection.error };
-    },
-  );
+const failure = lagoFailure;
 
 /** Lago's PaginationMeta for a page of a collection. */
 const meta = (page: number, perPage: number, total: number) => {

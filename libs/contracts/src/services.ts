@@ -14,6 +14,7 @@ import type { InvoiceServiceDefinition } from "./generated/billing/invoicing/v1/
 import type { CustomerServiceDefinition } from "./generated/billing/customer/v1/CustomerService";
 import type { ChargeUsageServiceDefinition } from "./generated/billing/usage/v1/ChargeUsageService";
 import type { UsageServiceDefinition } from "./generated/billing/usage/v1/UsageService";
+import type { WalletServiceDefinition } from "./generated/billing/wallet/v1/WalletService";
 
 const catalog = <D>(file: string, service: string) => serviceRef<D>(`billing/catalog/v1/${file}`, `billing.catalog.v1.${service}`);
 
@@ -38,6 +39,7 @@ export const Rpc = {
   },
   usage: serviceRef<UsageServiceDefinition>("billing/usage/v1/usage.proto", "billing.usage.v1.UsageService"),
   invoicing: serviceRef<InvoiceServiceDefinition>("billing/invoicing/v1/invoicing.proto", "billing.invoicing.v1.InvoiceService"),
+  wallet: serviceRef<WalletServiceDefinition>("billing/wallet/v1/wallet.proto", "billing.wallet.v1.WalletService"),
   /** Usage priced for billing, in batches (served by the usage service, at its address). */
   chargeUsage: serviceRef<ChargeUsageServiceDefinition>("billing/usage/v1/charge_usage.proto", "billing.usage.v1.ChargeUsageService"),
   /** Served by every backend service with time-driven work, at its own address (test clocks drive it). */
@@ -47,6 +49,7 @@ export const Rpc = {
 export type ScheduledWorkRpc = ScheduledWorkServiceDefinition;
 export type ChargeUsageRpc = ChargeUsageServiceDefinition;
 export type InvoicingRpc = InvoiceServiceDefinition;
+export type WalletRpc = WalletServiceDefinition;
 
 export type CustomerRpc = CustomerServiceDefinition;
 export type UsageRpc = UsageServiceDefinition;

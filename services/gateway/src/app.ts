@@ -23,6 +23,7 @@ import { plansRouter } from "./routes/plans/route";
 import { subscriptionsRouter } from "./routes/subscriptions/route";
 import { taxesRouter } from "./routes/taxes/route";
 import { testClockRouter } from "./routes/test-clock/route";
+import { walletsRouter } from "./routes/wallets/route";
 
 /** Rejects NUL characters anywhere in a JSON body (they break logs, indexes and downstream stores). */
 function noNul(_key: string, value: unknown): unknown {
@@ -87,6 +88,7 @@ function createApp(
   api.use(entitlementsRouter(clients.catalog.entitlements));
   api.use(testClockRouter(clients.customer));
   api.use(invoicesRouter(clients.invoicing));
+  api.use(walletsRouter(clients.wallet));
   app.use("/api/v1", api);
 
   app.use(notFound);

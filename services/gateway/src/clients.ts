@@ -21,13 +21,15 @@ export function createClients(config: GatewayConfig) {
   const catalog = catalogClients(addresses.catalog, deadline);
   const usage = new RpcClient(Rpc.usage, addresses.usage, deadline);
   const invoicing = new RpcClient(Rpc.invoicing, addresses.invoicing, deadline);
+  const wallet = new RpcClient(Rpc.wallet, addresses.wallet, deadline);
   return {
     addresses,
     customer,
     catalog,
     usage,
     invoicing,
-    close: () => [customer, usage, invoicing, ...Object.values(catalog)].forEach((client) => client.close()),
+    wallet,
+    close: () => [customer, usage, invoicing, wallet, ...Object.values(catalog)].forEach((client) => client.close()),
   };
 }
 

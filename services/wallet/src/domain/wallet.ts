@@ -1,0 +1,83 @@
+/** A wallet of prepaid credits (Lago's Wallet). Balances are in the wallet's currency's minor units. */
+export interface Wallet {
+  id: string;
+  organization_id: string;
+  customer_id: string;
+  external_customer_id: string;
+  billing_entity_code: string;
+  status: "active" | "terminated";
+  currency: string;
+  name: string | null;
+  code: string | null;
+  priority: number;
+  /** money per credit, a decimal string */
+  rate_amount: string;
+  balance_cents: number;
+  consumed_amount_cents: number;
+  invoice_requires_successful_payment: boolean;
+  paid_top_up_min_amount_cents: number | null;
+  paid_top_up_max_amount_cents: number | null;
+  applies_to: { fee_types: string[]; billable_metric_codes: string[] };
+  metadata: Record<string, string | null>;
+  purchase_order_number: string | null;
+  expiration_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  terminated_at: Date | null;
+  last_balance_sync_at: Date | null;
+  last_consumed_credit_at: Date | null;
+  ledger: LedgerHead;
+}
+
+/**
+ * The wallet's ledger head: how many movements were applied, and the block of transactions its
+ * last move decided (each with its sequence and amount, or its failure). The next move is a write
+ * conditional on `seq` that names its own block; so every transaction is decided once, and a block
+ * whose transactions were not all marked yet can be recognized and completed (billing-rules §6;
+ * `../shared/design/mongo-compat.md` rule 3).
+ */
+export interface LedgerHead {
+  seq: number;
+  block: LedgerEntry[];
+}
+
+/** One transaction's fate in a ledger move: applied with a sequence and an amount, or failed. */
+export interface LedgerEntry {
+  tx: string;
+  seq: number | null;
+  amount_cents: number;
+  failure: string | null;
+}
+
+export type TransactionStatus = "pending" | "settled" | "failed";
+export type TransactionKind = "purchased" | "granted" | "voided" | "invoiced";
+
+/** A movement of a wallet (Lago's WalletTransaction). */
+export interface WalletTransaction {
+  id: string;
+  organization_id: string;
+  wallet_id: string;
+  status: TransactionStatus;
+  source: "manual" | "interval" | "threshold";
+  transaction_status: TransactionKind;
+  transaction_type: "inbound" | "outbound";
+  /** money in minor units, positive; its sign is the transaction's type */
+  amount_cents: number;
+  /** void everything left when applied (a wallet's termination): the amount is fixed then */
+  void_remaining: boolean;
+  invoice_id: string | null;
+  invoice_requires_successful_payment: boolean;
+  name: string | null;
+  metadata: Array<{ key: string; value: string | null }>;
+  /** its place in the wallet's ledger once applied; null while not applied */
+  sequence: number | null;
+  /** why it failed, when it did */
+  failure: string | null;
+  created_at: Date;
+  settled_at: Date | null;
+  failed_at: Date | null;
+}
+
+/** The signed change a transaction makes to its wallet's balance. */
+export const balanceDelta = (tx: Pick<WalletTransaction, "transaction_type" | "amount_cents">) =>
+  tx.transaction_type === "inbound" ? tx.amount_cents : -tx.amount_cents;

@@ -1,0 +1,89 @@
+import { Schema, type Connection, type Model } from "mongoose";
+
+/**
+ * Wallets, keyed by their svc id. `code_key` is the wallet's code, or its id when it has none:
+ * unique per customer, so two live wallets of a customer never share a code.
+ */
+const walletSchema = new Schema(
+  {
+    _id: String,
+    organization_id: { type: String, required: true },
+    customer_id: { type: String, required: true },
+    external_customer_id: String,
+    billing_entity_code: String,
+    code_key: { type: String, required: true },
+    status: String,
+    currency: String,
+    name: String,
+    code: String,
+    priority: Number,
+    rate_amount: String,
+    balance_cents: Number,
+    consumed_amount_cents: Number,
+    invoice_requires_successful_payment: Boolean,
+    paid_top_up_min_amount_cents: Number,
+    paid_top_up_max_amount_cents: Number,
+    applies_to: { _id: false, fee_types: [String], billable_metric_codes: [String] },
+    metadata: Schema.Types.Mixed,
+    purchase_order_number: String,
+    expiration_at: Date,
+    created_at: Date,
+    updated_at: Date,
+    terminated_at: Date,
+    last_balance_sync_at: Date,
+    last_consumed_credit_at: Date,
+    ledger: { _id: false, seq: Number, block: [{ _id: false, tx: String, seq: Number, amount_cents: Number, failure: String }] },
+  },
+  { versionKey: false, minimize: false, collection: "wallets" },
+);
+walletSchema.index({ organization_id: 1, customer_id: 1, code_key: 1 }, { unique: true });
+// lists: newest first, by organization and by customer (real MongoDB; the test server scans)
+walletSchema.index({ organization_id: 1, created_at: -1, _id: -1 });
+walletSchema.index({ organization_id: 1, external_customer_id: 1, created_at: -1, _id: -1 });
+// a customer's active wallets, the order credits are taken in (invoicing's finalization)
+walletSchema.index({ organization_id: 1, customer_id: 1, status: 1, priority: 1, created_at: 1 });
+
+/**
+ * Wallet transactions: the ledger. Append-only but for their status and `sequence`, which is set
+ * once, when the transaction is decided (the wallet's ledger head names it first).
+ * A transaction's id is its idempotency key: a retried request or movement finds it there.
+ */
+const transactionSchema = new Schema(
+  {
+    _id: String,
+    organization_id: { type: String, required: true },
+    wallet_id: { type: String, required: true },
+    status: String,
+    source: String,
+    transaction_status: String,
+    transaction_type: String,
+    amount_cents: Number,
+    void_remaining: Boolean,
+    invoice_id: String,
+    invoice_requires_successful_payment: Boolean,
+    name: String,
+    metadata: [{ _id: false, key: String, value: String }],
+    sequence: Number,
+    failure: String,
+    created_at: Date,
+    settled_at: Date,
+    failed_at: Date,
+  },
+  { versionKey: false, minimize: false, collection: "wallet_transactions" },
+);
+// a wallet's ledger in order, and its lists newest first (real MongoDB; the test server scans)
+transactionSchema.index({ organization_id: 1, wallet_id: 1, sequence: 1 });
+transactionSchema.index({ organization_id: 1, wallet_id: 1, created_at: -1, _id: -1 });
+
+export interface Models {
+  wallets: Model<any>;
+  transactions: Model<any>;
+}
+
+/** Registers the wallet service's models on its connection (initialized by the runtime). */
+export function registerModels(connection: Connection): Models {
+  return {
+    wallets: connection.model("Wallet", walletSchema),
+    transactions: connection.model("WalletTransaction", transactionSchema),
+  };
+}

@@ -1,0 +1,122 @@
+import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
+import { decideBlock } from "../domain/wallet-rules";
+import type { LedgerEntry, LedgerHead, WalletTransaction } from "../domain/wallet";
+import type { Models } from "./models";
+
+interface WalletState {
+  _id: string;
+  status: "active" | "terminated";
+  balance_cents: number;
+  consumed_amount_cents: number;
+  ledger: LedgerHead;
+}
+
+type TransactionDoc = Omit<WalletTransaction, "id"> & { _id: string };
+
+/** Transactions decided by one ledger move at most (a hot wallet's queue is drained in blocks). */
+const MAX_BLOCK = 500;
+
+/**
+ * Applies a wallet's transactions to its balance, each once and in one order, without
+ * transactions (`../shared/design/mongo-compat.md`): the wallet document carries its ledger head
+ * (how many movements were applied and the block its last move decided). A move
+ *   1. marks the head's block on its transactions if a crashed mover left them unmarked
+ *      ("helping": the head says how each was decided);
+ *   2. decides its own transactions in order on the wallet as read (never below zero, nothing
+ *      into a terminated wallet);
+ *   3. moves the head from seq n to n+k naming its block, with the new balance, in ONE write
+ *      conditional on seq n (a concurrent move makes it decide again on the new state);
+ *   4. marks its transactions settled (with their sequences) or failed.
+ * A retry after any step finds the transaction marked, or in the head's block, and applies
+ * nothing twice. Within a process, the movements waiting for a wallet are decided together (one
+ * move for all of them), so a hot wallet costs a few writes per block rather than a race per
+ * movement. Every read and write here is by `_id` plus guards (fast on the test server too).
+ */
+export class WalletLedger {
+  /** Per wallet: the transactions waiting for the next move, and the move in flight. */
+  private readonly queues = new Map<string, { waiting: Array<{ id: string; done: (err?: unknown) => void }>; running: boolean }>();
+
+  constructor(private readonly models: Models) {}
+
+  /** Applies a stored transaction (pending → settled, or failed with its reason); answers it as stored. */
+  async apply(transactionId: string, now: Date): Promise<WalletTransaction> {
+    const tx = await this.transaction(transactionId);
+    if (tx.sequence !== null || tx.status === "failed") return tx;
+    await new Promise<void>((resolve, reject) => {
+      const queue = this.queues.get(tx.wallet_id) ?? { waiting: [], running: false };
+      this.queues.set(tx.wallet_id, queue);
+      queue.waiting.push({ id: tx.id, done: (err) => (err ? reject(err) : resolve()) });
+      if (!queue.running) void this.drain(tx.wallet_id, now);
+    });
+    return this.transaction(transactionId);
+  }
+
+  private async drain(walletId: string, now: Date): Promise<void> {
+    const queue = this.queues.get(walletId)!;
+    queue.running = true;
+    while (queue.waiting.length) {
+      const batch = queue.waiting.splice(0, MAX_BLOCK);
+      try {
+        await this.move(walletId, batch.map((w) => w.id), now);
+        for (const w of batch) w.done();
+      } catch (err) {
+        for (const w of batch) w.done(err);
+      }
+    }
+    queue.running = false;
+    this.queues.delete(walletId);
+  }
+
+  /** One ledger move for these transactions of one wallet (those already decided are left as they are). */
+  private async move(walletId: string, ids: readonly string[], now: Date): Promise<void> {
+    await retryOnLostRace(`wallet ${walletId} ledger move`, async () => {
+      const wallet = await this.models.wallets.findById(walletId, { status: 1, balance_cents: 1, consumed_amount_cents: 1, ledger: 1 }).lean<WalletState>();
+      if (!wallet) throw new Error(`wallet ${walletId} is missing`);
+      const head: LedgerHead = { seq: wallet.ledger?.seq ?? 0, block: wallet.ledger?.block ?? [] };
+      // read after the head: a transaction decided by a move before the one read is marked by now
+      const txs = await this.transactions(ids);
+      await this.mark(head.block, now);
+      const inHead = new Set(head.block.map((e) => e.tx));
+      const open = txs.filter((tx) => tx.sequence === null && tx.status !== "failed" && !inHead.has(tx.id));
+      if (open.length === 0) return true;
+      const decided = decideBlock({ ...wallet, ledger: head }, open);
+      const set: Record<string, unknown> = {
+        balance_cents: decided.balance_cents,
+        consumed_amount_cents: decided.consumed_amount_cents,
+        ledger: { seq: head.seq + decided.entries.filter((e) => e.seq !== null).length, block: decided.entries },
+        last_balance_sync_at: now,
+        updated_at: now,
+      };
+      if (decided.consumed_amount_cents !== wallet.consumed_amount_cents) set.last_consumed_credit_at = now;
+      if (decided.terminated && wallet.status !== "terminated") Object.assign(set, { status: "terminated", terminated_at: now });
+      const moved = await this.models.wallets.collection.updateOne({ _id: walletId, "ledger.seq": head.seq } as never, { $set: set });
+      if (moved.modifiedCount !== 1) return LOST_RACE;
+      await this.mark(decided.entries, now);
+      return true;
+    }, 200);
+  }
+
+  /** Writes a block's decisions on its transactions, once each (one bulk write). */
+  private async mark(entries: readonly LedgerEntry[], now: Date): Promise<void> {
+    if (entries.length === 0) return;
+    await this.models.transactions.bulkWrite(entries.map((e) => ({
+      updateOne: e.seq !== null
+        ? { filter: { _id: e.tx, sequence: null }, update: { $set: { sequence: e.seq, amount_cents: e.amount_cents, status: "settled", settled_at: now } } }
+        : { filter: { _id: e.tx, sequence: null, status: { $ne: "failed" } }, update: { $set: { status: "failed", failure: e.failure, failed_at: now } } },
+    })), { ordered: false });
+  }
+
+  private async transactions(ids: readonly string[]): Promise<WalletTransaction[]> {
+    const docs = await this.models.transactions.find({ _id: { $in: ids } }).lean<TransactionDoc[]>();
+    const byId = new Map(docs.map(({ _id, ...rest }) => [_id, { ...rest, id: _id, sequence: rest.sequence ?? null } as WalletTransaction]));
+    return ids.map((id) => {
+      const tx = byId.get(id);
+      if (!tx) throw new Error(`wallet transaction ${id} is missing`);
+      return tx;
+    });
+  }
+
+  private async transaction(id: string): Promise<WalletTransaction> {
+    return (await this.transactions([id]))[0]!;
+  }
+}

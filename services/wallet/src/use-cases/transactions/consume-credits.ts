@@ -1,0 +1,25 @@
+import { derivedUuid } from "@billing/bus";
+import { AppError } from "@billing/errors";
+import { consumptionOf } from "../../domain/wallet-transactions";
+import type { WalletTransaction } from "../../domain/wallet";
+import type { WalletDeps } from "../deps";
+
+/**
+ * Credits an invoice takes from a wallet (invoicing's finalization): one outbound `invoiced`
+ * transaction per (invoice, wallet), its id derived from both, so a retry, a crash or a second
+ * invoicing replica finds the same transaction and the ledger applies it once. It settles, or
+ * fails when the wallet no longer has that much (or ended) and takes nothing.
+ */
+export async function consumeCredits(
+  deps: WalletDeps,
+  organizationId: string,
+  request: { wallet_id: string; invoice_id: string; amount_cents: number },
+): Promise<WalletTransaction> {
+  if (!Number.isSafeInteger(request.amount_cents) || request.amount_cents <= 0) throw AppError.validation({ amount_cents: ["value_is_out_of_range"] });
+  const wallet = await deps.wallets.find(organizationId, request.wallet_id);
+  if (!wallet) throw AppError.notFound("wallet");
+  const id = derivedUuid(`invoice ${request.invoice_id} takes from wallet ${wallet.id}`);
+  const existing = await deps.wallets.findTransaction(organizationId, id);
+  if (!existing) await deps.wallets.insertTransactions([consumptionOf(wallet, id, request.invoice_id, request.amount_cents, deps.clock.now())]);
+  return deps.ledger.apply(id, deps.clock.now());
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import type { Connection } from "mongoose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "@billing/clock";
+import { AppError } from "@billing/errors";
+import { connectMongo, initModels } from "@billing/mongo";
+import { infraUrls, uniqueName } from "@billing/testkit";
+import type { Customers } from "../src/peers/customers";
+import { createWalletTransactions } from "../src/use-cases/transactions/create-wallet-transactions";
+import { createWallet } from "../src/use-cases/wallets/create-wallet";
+import { terminateWallet } from "../src/use-cases/wallets/terminate-wallet";
+import { wireWallet, type WalletWiring } from "../src/wiring";
+
+/**
+ * The wallet ledger on the real MongoDB test server, from several replicas (each its own
+ * connection, as separate processes would have): movements are applied once and in one order,
+ * the balance always equals the ledger's sum and never goes below zero.
+ */
+const REPLICAS = 4;
+const dbName = uniqueName("wallet_ledger");
+const clock = new ManualClock(new Date("2024-03-01T00:00:00Z"));
+const org = randomUUID();
+const customers: Customers = {
+  find: async (_org, externalId) => ({ id: `cus-${externalId}`, external_id: externalId, currency: "EUR", billing_entity_code: "default" }),
+  setCurrency: async () => { throw new Error("not expected"); },
+};
+const connections: Connection[] = [];
+let replicas: WalletWiring[];
+
+beforeAll(async () => {
+  for (let i = 0; i < REPLICAS; i++) connections.push(await connectMongo({ url: infraUrls().mongoUrl, dbName }));
+  replicas = connections.map((c) => wireWallet(c, { clock, customers }));
+  await initModels(connections[0]!);
+});
+
+afterAll(async () => {
+  await connections[0]?.dropDatabase().catch(() => undefined);
+  await Promise.all(connections.map((c) => c.close()));
+});
+
+async function expectLedgerHolds(walletId: string) {
+  const { deps } = replicas[0]!;
+  const wallet = (await deps.wallets.find(org, walletId))!;
+  const sum = await deps.wallets.ledgerSum(walletId);
+  expect(wallet.balance_cents).toBe(sum.balance_cents);
+  expect(wallet.balance_cents).toBeGreaterThanOrEqual(0);
+  expect(sum.applied).toBe(wallet.ledger.seq);
+  const sequences = (await replicas[0]!.models.transactions.find({ wallet_id: walletId, sequence: { $ne: null } }, { sequence: 1 }).lean<Array<{ sequence: number }>>())
+    .map((t) => t.sequence).sort((a, b) => a - b);
+  expect(sequences).toEqual(sequences.map((_, i) => i + 1));
+  return wallet;
+}
+
+describe("wallet ledger", () => {
+  it("applies 1,000 concurrent top-ups and voids from four replicas once each: balance = ledger sum, never negative", async () => {
+    const wallet = await createWallet(replicas[0]!.deps, org, { external_customer_id: "c1", rate_amount: "1", currency: "EUR", granted_credits: "100" });
+    let refused = 0;
+    const moves = Array.from({ length: 1000 }, (_, i) => {
+      const deps = replicas[i % REPLICAS]!.deps;
+      const input = i % 2 === 0 ? { wallet_id: wallet.id, granted_credits: "1" } : { wallet_id: wallet.id, voided_credits: "1.5" };
+      return createWalletTransactions(deps, org, input).catch((err) => {
+        // a void larger than the balance as read is refused (422), nothing stored
+        if (err instanceof AppError && err.details?.voided_credits) return void refused++;
+        throw err;
+      });
+    });
+    const done = (await Promise.all(moves)).flatMap((txs) => txs ?? []);
+    const after = await expectLedgerHolds(wallet.id);
+    const settled = done.filter((t) => t.status === "settled");
+    const failed = done.filter((t) => t.status === "failed");
+    expect(failed.every((t) => t.failure === "insufficient_credits")).toBe(true);
+    // what settled is exactly what moved: 100 € + settled top-ups − settled voids
+    const moved = settled.reduce((sum, t) => sum + (t.transaction_type === "inbound" ? t.amount_cents : -t.amount_cents), 10_000);
+    expect(after.balance_cents).toBe(moved);
+    expect(settled.length + failed.length + refused).toBe(1000);
+    // the voids outran the top-ups: some were refused up front or failed in the ledger
+    expect(failed.length + refused).toBeGreaterThan(0);
+    expect(after.ledger.seq).toBe(settled.length + 1);
+  }, 120_000);
+
+  it("completes a movement a crashed replica left half done, and applies nothing twice on a retry", async () => {
+    const { deps, models } = replicas[1]!;
+    const wallet = await createWallet(deps, org, { external_customer_id: "c2", rate_amount: "1", currency: "EUR", granted_credits: "10" });
+    const [pending] = await createWalletTransactions(deps, org, { wallet_id: wallet.id, paid_credits: "5" });
+    // a replica moved the head for this transaction, then died before marking it
+    await models.wallets.collection.updateOne({ _id: wallet.id } as never, {
+      $set: { balance_cents: 1500, ledger: { seq: 2, block: [{ tx: pending!.id, seq: 2, amount_cents: 500, failure: null }] } },
+    });
+    // the next movement, on another replica, marks it first
+    const [granted] = await createWalletTransactions(replicas[2]!.deps, org, { wallet_id: wallet.id, granted_credits: "1" });
+    expect(granted!.sequence).toBe(3);
+    expect((await deps.wallets.findTransaction(org, pending!.id))).toMatchObject({ status: "settled", sequence: 2 });
+    // retries of both change nothing
+    await replicas[3]!.deps.ledger.apply(pending!.id, clock.now());
+    await replicas[0]!.deps.ledger.apply(granted!.id, clock.now());
+    expect((await expectLedgerHolds(wallet.id)).balance_cents).toBe(1600);
+  });
+
+  it("terminates once under concurrent calls, voiding exactly what was left", async () => {
+    const wallet = await createWallet(replicas[0]!.deps, org, { external_customer_id: "c3", rate_amount: "2", currency: "EUR", granted_credits: "7" });
+    const ends = await Promise.all(replicas.map((r) => terminateWallet(r.deps, org, wallet.id)));
+    expect(ends.every((w) => w.status === "terminated" && w.balance_cents === 0)).toBe(true);
+    expect(new Set(ends.map((w) => w.terminated_at!.toISOString())).size).toBe(1);
+    const voids = await replicas[0]!.deps.wallets.listTransactions(org, wallet.id, { transaction_status: "voided" }, { page: 1, perPage: 10 });
+    expect(voids.items.map((t) => t.amount_cents)).toEqual([1400]);
+    await expectLedgerHolds(wallet.id);
+  });
+});
