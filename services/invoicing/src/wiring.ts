@@ -15,6 +15,7 @@ import { usageHandlers } from "./grpc/usage-handlers";
 import { grpcAppliedCoupons, type AppliedCoupons } from "./peers/applied-coupons";
 import { grpcBillingEntities, type BillingEntities } from "./peers/billing-entities";
 import { grpcUsage, type UsagePeer } from "./peers/usage";
+import { grpcWallets, type Wallets } from "./peers/wallets";
 import { CopyRepository } from "./persistence/copy-repository";
 import { InvoiceNumbers } from "./persistence/invoice-numbers";
 import { InvoiceRepository } from "./persistence/invoice-repository";
@@ -22,19 +23,21 @@ import { registerModels } from "./persistence/models";
 import { startBillingScheduler } from "./schedule/billing-scheduler";
 import type { BillingLimits, InvoicingDeps } from "./use-cases/deps";
 
-/** The peers invoicing calls: the usage service (priced usage), the customer service (billing entities), the catalog (applied coupons). */
+/** The peers invoicing calls: the usage service (priced usage), the customer service (billing entities), the catalog (applied coupons), the wallet service (prepaid credits). */
 export interface InvoicingPeers {
   usage: UsagePeer;
   billingEntities: BillingEntities;
   appliedCoupons: AppliedCoupons;
+  wallets: Wallets;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
-export function grpcPeers(addresses: { usage: string; customer: string; catalog: string }): InvoicingPeers {
+export function grpcPeers(addresses: { usage: string; customer: string; catalog: string; wallet: string }): InvoicingPeers {
   return {
     usage: grpcUsage(addresses.usage),
     billingEntities: grpcBillingEntities(addresses.customer),
     appliedCoupons: grpcAppliedCoupons(addresses.catalog),
+    wallets: grpcWallets(addresses.wallet),
   };
 }
 
@@ -117,7 +120,7 @@ export const invoicingService = defineService({
   name: "invoicing",
   config: invoicingConfigSchema,
   wire: async ({ config, connection, bus, clock, logger }) => {
-    const peers = grpcPeers({ usage: peerAddress(config, "usage"), customer: peerAddress(config, "customer"), catalog: peerAddress(config, "catalog") });
+    const peers = grpcPeers({ usage: peerAddress(config, "usage"), customer: peerAddress(config, "customer"), catalog: peerAddress(config, "catalog"), wallet: peerAddress(config, "wallet") });
     const wiring = await wireInvoicing(connection, {
       bus, clock, logger, peers, durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS,
       limits: { batch: config.BILLING_BATCH, concurrency: config.BILLING_CONCURRENCY },
@@ -131,6 +134,7 @@ export const invoicingService = defineService({
         peers.usage.close();
         peers.billingEntities.close();
         peers.appliedCoupons.close();
+        peers.wallets.close();
       },
     };
   },

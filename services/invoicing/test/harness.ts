@@ -59,7 +59,7 @@ export async function startInvoicingHarness(label: string, options: { replicas?:
   const prefix = uniqueName(label);
   const replicas: InvoicingWiring[] = [];
   for (let i = 0; i < (options.replicas ?? 1); i++) {
-    const peerClients = grpcPeers({ usage: peers.address, customer: peers.address, catalog: peers.address });
+    const peerClients = grpcPeers({ usage: peers.address, customer: peers.address, catalog: peers.address, wallet: peers.address });
     replicas.push(await wireInvoicing(connection, { bus, clock, logger: testLogger, peers: peerClients, durablePrefix: `${prefix}_${i}`, limits: options.limits }));
   }
   await initModels(connection);

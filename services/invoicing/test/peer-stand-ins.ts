@@ -1,4 +1,4 @@
-import { Rpc, type CatalogMessages, type CatalogRpc, type ChargeUsageRpc, type CustomerMessages, type CustomerRpc, type UsageMessages } from "@billing/contracts";
+import { Rpc, type CatalogMessages, type CatalogRpc, type WalletRpc, type ChargeUsageRpc, type CustomerMessages, type CustomerRpc, type UsageMessages } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { bind, startGrpcServer, type GrpcServerHandle, type Handlers } from "@billing/grpc";
 import { silentLogger } from "@billing/logger";
@@ -107,9 +107,14 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
     },
   } as unknown as Handlers<CatalogRpc["appliedCoupons"]>;
 
+  // customers here hold no wallets (the wallet service's own tests and the e2e suite cover prepaid credits)
+  const wallets = {
+    ListActiveWalletsForCustomer: async () => ({ wallets: [] }),
+  } as unknown as Handlers<WalletRpc>;
+
   const server: GrpcServerHandle = await startGrpcServer({
     host: "127.0.0.1", port: await freePort(), logger: silentLogger,
-    bindings: [bind(Rpc.customer, customer), bind(Rpc.chargeUsage, chargeUsage), bind(Rpc.catalog.appliedCoupons, appliedCoupons)],
+    bindings: [bind(Rpc.customer, customer), bind(Rpc.chargeUsage, chargeUsage), bind(Rpc.catalog.appliedCoupons, appliedCoupons), bind(Rpc.wallet, wallets)],
   });
   return {
     address: `127.0.0.1:${server.port}`, entities, usage, chargeUsageCalls, coupons, consumed,

@@ -129,6 +129,15 @@ describe("invoice totals: the rest of the pipeline", () => {
     expect(totals.credit_note_credits).toEqual([{ credit_note_id: "cn", amount_cents: 300, balance_amount_cents: 0, consumed: true }]);
   });
 
+  it("takes what the wallets recorded, in order and no more than is left to pay, instead of allocating again", () => {
+    const input = { currency: "EUR", fees: [fee("a", "p", 1000)], finalizing: true } as const;
+    const totals = computeInvoiceTotals({ ...input, prepaid_consumed: [{ wallet_id: "w1", amount_cents: 700 }, { wallet_id: "w2", amount_cents: 700 }] });
+    expect(totals).toMatchObject({ sub_total_including_taxes_amount_cents: 1100, prepaid_credit_amount_cents: 1100, total_amount_cents: 0 });
+    expect(totals.wallet_consumptions).toEqual([{ wallet_id: "w1", amount_cents: 700 }, { wallet_id: "w2", amount_cents: 400 }]);
+    // a wallet that gave nothing (its balance went meanwhile) is simply absent
+    expect(computeInvoiceTotals({ ...input, prepaid_consumed: [] })).toMatchObject({ prepaid_credit_amount_cents: 0, total_amount_cents: 1100 });
+  });
+
   it("never taxes a wallet top-up fee", () => {
     const totals = computeInvoiceTotals({ currency: "EUR", fees: [{ fee_type: "credit", amount_cents: 1000, taxes: [vat20] }], finalizing: true });
     expect(totals.taxes_amount_cents).toBe(0);

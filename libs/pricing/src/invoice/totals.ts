@@ -14,6 +14,11 @@ export interface InvoiceTotalsInput {
   credit_notes?: readonly CreditNoteInput[];
   wallets?: readonly WalletInput[];
   /**
+   * What the wallets gave when the invoice was finalized (recorded by the wallet service): used as
+   * is instead of allocating `wallets` again, capped at the total left (billing-rules §6).
+   */
+  prepaid_consumed?: readonly WalletConsumption[];
+  /**
    * true when finalizing: coupons, credit notes and prepaid credits are applied. Drafts (grace
    * period) show none of them, but do show progressive-billing credits.
    */
@@ -93,7 +98,11 @@ export function computeInvoiceTotals(input: InvoiceTotalsInput): InvoiceTotals {
   const creditNotesAmount = creditNoteCredits.reduce((sum, c) => sum + c.amount_cents, 0);
   let total = subTotalIncludingTaxes - creditNotesAmount;
 
-  const walletConsumptions = input.finalizing && total > 0 ? allocatePrepaidCredits(fees, input.wallets ?? [], total) : [];
+  const walletConsumptions = !input.finalizing || total <= 0
+    ? []
+    : input.prepaid_consumed
+      ? capConsumptions(input.prepaid_consumed, total)
+      : allocatePrepaidCredits(fees, input.wallets ?? [], total);
   const prepaid = walletConsumptions.reduce((sum, w) => sum + w.amount_cents, 0);
   total -= prepaid;
 
@@ -130,4 +139,14 @@ function feeTotals(fee: WorkingFee): InvoiceFeeTotals {
     sub_total_excluding_taxes_amount_cents: decimalString(fee.amountCents.minus(fee.preciseCoupons)),
     total_amount_cents: fee.amountCents.toNumber() + fee.taxesAmountCents,
   };
+}
+
+/** Recorded consumptions in their order, none beyond what is left to pay. */
+function capConsumptions(consumed: readonly WalletConsumption[], total: number): WalletConsumption[] {
+  let left = total;
+  return consumed.flatMap((c) => {
+    const amount = Math.min(c.amount_cents, left);
+    left -= amount;
+    return amount > 0 ? [{ wallet_id: c.wallet_id, amount_cents: amount }] : [];
+  });
 }

@@ -39,11 +39,12 @@ describe("a new invoice", () => {
     const coupon = { id: "c", coupon_type: "fixed_amount" as const, frequency: "once" as const, amount_cents: 500 };
     const final = finalizedInvoice(draft, {
       fees: draft.fees, consumed: [{ coupon, amount_cents: 500 }], credits: [{ id: "cr", applied_coupon_id: "c", amount_cents: 500, currency: "EUR", item: { id: "cp", type: "coupon", code: "w", name: "W" } }],
+      prepaid: [],
       numbered: { number: "ACM-9F3A-007-001", sequential_id: 1 }, customer: draft.customer, dates: null, now: new Date("2024-02-04T00:00:00Z"),
     });
     expect(final).toMatchObject({ status: "finalized", payment_status: "pending", number: "ACM-9F3A-007-001", sequential_id: 1, finalize_at: null, expected_finalization_date: null });
     expect(final.amounts).toMatchObject({ fees_amount_cents: 3_100, coupons_amount_cents: 500, total_amount_cents: 2_600 });
-    const closed = finalizedInvoice(draft, { fees: [], consumed: [], credits: [], numbered: null, customer: draft.customer, dates: null, now: new Date("2024-02-04T00:00:00Z") });
+    const closed = finalizedInvoice(draft, { fees: [], consumed: [], credits: [], prepaid: [], numbered: null, customer: draft.customer, dates: null, now: new Date("2024-02-04T00:00:00Z") });
     expect(closed).toMatchObject({ status: "closed", payment_status: "succeeded", number: "ACM-9F3A-DRAFT", sequential_id: null });
   });
 });

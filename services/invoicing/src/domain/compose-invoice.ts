@@ -97,6 +97,8 @@ export interface Finalization {
   /** the coupon credits the catalog recorded, in the order they applied */
   consumed: readonly PlannedCoupon[];
   credits: readonly InvoiceCredit[];
+  /** the prepaid credits the wallets recorded, in order */
+  prepaid: ReadonlyArray<{ wallet_id: string; amount_cents: number }>;
   /** null when closed (a zero-amount invoice the customer does not finalize): closed invoices take no number */
   numbered: { number: string; sequential_id: number } | null;
   customer: CustomerViewData;
@@ -107,7 +109,9 @@ export interface Finalization {
 
 /** The finalized (or closed) invoice: coupons as consumed, taxes, totals, number, payment status. Pure. */
 export function finalizedInvoice(invoice: Invoice, f: Finalization): Invoice {
-  const priced = priceInvoice({ currency: invoice.currency, fees: f.fees, coupons: consumedCoupons(f.consumed, invoice.currency), finalizing: true });
+  const priced = priceInvoice({
+    currency: invoice.currency, fees: f.fees, coupons: consumedCoupons(f.consumed, invoice.currency), prepaidConsumed: f.prepaid, finalizing: true,
+  });
   return {
     ...invoice,
     status: f.numbered ? "finalized" : "closed",

@@ -1,5 +1,5 @@
 import type { TaxViewData } from "@billing/contracts";
-import { computeInvoiceTotals, type AppliedCouponInput, type InvoiceFeeInput } from "@billing/pricing";
+import { computeInvoiceTotals, type AppliedCouponInput, type InvoiceFeeInput, type WalletConsumption, type WalletInput } from "@billing/pricing";
 import { AMOUNT_FIELDS, type AppliedTaxAmount, type Fee, type FeeDraft, type InvoiceAmounts, type InvoiceAppliedTax, type PlannedCoupon } from "./invoice";
 
 export interface PricedInvoice {
@@ -8,6 +8,8 @@ export interface PricedInvoice {
   applied_taxes: InvoiceAppliedTax[];
   /** the credit each coupon gives (finalizing only), in the order they apply */
   coupons: PlannedCoupon[];
+  /** what each wallet gives (finalizing only), in the order they are taken */
+  wallets: WalletConsumption[];
 }
 
 const feeInput = (fee: FeeDraft): InvoiceFeeInput => ({
@@ -25,13 +27,23 @@ const feeInput = (fee: FeeDraft): InvoiceFeeInput => ({
 /**
  * The invoice's amounts by billing-rules §3, all from the pricing library: fees → progressive
  * billing credit (none yet) → coupons (finalizing only) → taxes (rounded once on the invoice) →
- * credit notes and prepaid credits (none yet) → totals. Pure.
+ * credit notes (none yet) → prepaid credits (finalizing only: allocated over `wallets`, or as the
+ * wallets recorded them, `prepaidConsumed`) → totals. Pure.
  */
-export function priceInvoice(input: { currency: string; fees: readonly FeeDraft[]; coupons: readonly AppliedCouponInput[]; finalizing: boolean }): PricedInvoice {
+export function priceInvoice(input: {
+  currency: string;
+  fees: readonly FeeDraft[];
+  coupons: readonly AppliedCouponInput[];
+  finalizing: boolean;
+  wallets?: readonly WalletInput[];
+  prepaidConsumed?: readonly WalletConsumption[];
+}): PricedInvoice {
   const totals = computeInvoiceTotals({
     currency: input.currency,
     fees: input.fees.map(feeInput),
     applied_coupons: input.coupons,
+    wallets: input.wallets,
+    prepaid_consumed: input.prepaidConsumed,
     finalizing: input.finalizing,
   });
   const taxOf = new Map<string, TaxViewData>(input.fees.flatMap((f) => f.taxes).map((t) => [t.code, t]));
@@ -62,6 +74,7 @@ export function priceInvoice(input: { currency: string; fees: readonly FeeDraft[
     coupons: totals.coupon_credits
       .filter((c) => c.amount_cents > 0)
       .map((c) => ({ coupon: couponById.get(c.applied_coupon_id)!, amount_cents: c.amount_cents })),
+    wallets: totals.wallet_consumptions,
   };
 }
 

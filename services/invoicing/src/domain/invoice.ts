@@ -140,6 +140,8 @@ export interface InvoiceMetadata {
 export interface FinalizationPlan {
   fees: FeeDraft[];
   coupons: PlannedCoupon[];
+  /** the prepaid credits each wallet is to give, in order (absent in plans stored before wallets) */
+  wallets?: Array<{ wallet_id: string; amount_cents: number }>;
 }
 
 export interface PlannedCoupon {

@@ -4,6 +4,7 @@ import type { Logger } from "@billing/logger";
 import type { AppliedCoupons } from "../peers/applied-coupons";
 import type { BillingEntities } from "../peers/billing-entities";
 import type { UsagePeer } from "../peers/usage";
+import type { Wallets } from "../peers/wallets";
 import type { CopyRepository } from "../persistence/copy-repository";
 import type { InvoiceNumbers } from "../persistence/invoice-numbers";
 import type { InvoiceRepository } from "../persistence/invoice-repository";
@@ -24,6 +25,8 @@ export interface InvoicingDeps {
   usage: UsagePeer;
   billingEntities: BillingEntities;
   appliedCoupons: AppliedCoupons;
+  /** The wallet service: prepaid credits taken when an invoice is finalized. */
+  wallets: Wallets;
   clock: Clock;
   logger: Logger;
   limits: BillingLimits;

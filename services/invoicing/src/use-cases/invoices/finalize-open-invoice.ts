@@ -20,6 +20,8 @@ interface Prepared {
   entity: BillingEntityTerms | null;
   consumed: PlannedCoupon[];
   credits: InvoiceCredit[];
+  /** what each wallet gave, in order */
+  prepaid: Array<{ wallet_id: string; amount_cents: number }>;
   closed: boolean;
 }
 
@@ -73,9 +75,10 @@ async function prepare(deps: InvoicingDeps, invoiceId: string, options: { refres
   const customer = (await deps.copies.customer(planned.customer_id))?.customer ?? planned.customer;
   const entity = planned.billing_entity_code ? await deps.billingEntities.get(planned.organization_id, planned.billing_entity_code) : null;
   const { consumed, credits } = await consumeCoupons(deps, planned, plan);
+  const prepaid = await consumeWallets(deps, planned, plan);
   const terms = invoicingTerms(customer, entity);
   const closed = plan.fees.reduce((n, f) => n + f.amount_cents, 0) === 0 && !terms.finalizeZero;
-  return { planned, plan, customer, entity, consumed, credits, closed };
+  return { planned, plan, customer, entity, consumed, credits, prepaid, closed };
 }
 
 /** Step 4: the finalized invoice and its events, in one conditional write. */
@@ -83,7 +86,7 @@ async function complete(deps: InvoicingDeps, p: Prepared, numbered: Numbered | n
   const { planned } = p;
   const now = deps.clock.now();
   const dates = planned.status === "draft" ? finalizationDates(planned, invoicingTerms(p.customer, p.entity), now) : null;
-  const final = finalizedInvoice(planned, { fees: p.plan.fees, consumed: p.consumed, credits: p.credits, numbered, customer: p.customer, dates, now });
+  const final = finalizedInvoice(planned, { fees: p.plan.fees, consumed: p.consumed, credits: p.credits, prepaid: p.prepaid, numbered, customer: p.customer, dates, now });
   return retryOnLostRace(`finalization of invoice ${planned.id}`, async () => {
     const current = await deps.invoices.findById(planned.id);
     if (!isOpen(current)) return current; // finalized by someone else meanwhile
@@ -112,9 +115,27 @@ async function settleBounded<T, R>(items: readonly T[], concurrency: number, wor
 async function planFinalization(deps: InvoicingDeps, invoice: Invoice, refresh: boolean): Promise<FinalizationPlan> {
   const fees: FeeDraft[] = refresh ? (await refreshDraft(deps, invoice)).fees : invoice.fees;
   const positive = fees.reduce((n, f) => n + f.amount_cents, 0) > 0;
-  const coupons = positive ? await deps.appliedCoupons.active(invoice.organization_id, invoice.customer_id) : [];
-  const priced = priceInvoice({ currency: invoice.currency, fees, coupons: coupons.map((c) => c.input), finalizing: true });
-  return { fees, coupons: priced.coupons };
+  const [coupons, wallets] = positive
+    ? await Promise.all([deps.appliedCoupons.active(invoice.organization_id, invoice.customer_id), deps.wallets.active(invoice.organization_id, invoice.customer_id)])
+    : [[], []];
+  // a wallet in another currency than the invoice's gives nothing to it
+  const usable = wallets.filter((w) => !w.currency || w.currency === invoice.currency);
+  const priced = priceInvoice({ currency: invoice.currency, fees, coupons: coupons.map((c) => c.input), wallets: usable, finalizing: true });
+  return { fees, coupons: priced.coupons, wallets: priced.wallets };
+}
+
+/**
+ * Takes the planned prepaid credits (once per invoice and wallet: the wallet service keys the
+ * transaction by both); a wallet that can no longer give its share gives nothing, and the
+ * invoice's total keeps it (billing-rules §6: a wallet never goes below zero).
+ */
+async function consumeWallets(deps: InvoicingDeps, invoice: Invoice, plan: FinalizationPlan) {
+  const prepaid: Array<{ wallet_id: string; amount_cents: number }> = [];
+  for (const planned of plan.wallets ?? []) {
+    const given = await deps.wallets.consume(invoice.organization_id, invoice.id, planned.wallet_id, planned.amount_cents);
+    if (given > 0) prepaid.push({ wallet_id: planned.wallet_id, amount_cents: given });
+  }
+  return prepaid;
 }
 
 /** Consumes the planned credits (idempotent per invoice); a coupon the catalog refuses now gives nothing. */

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { advanceClock, scenarioPlatform } from "../../support/sandbox";
+import { events, feeOf, invoicesOf, metric, ok, plan, send, standard, subscribe, type Api, type Json } from "../../support/scenario";
+
+// Prepaid credits on sandbox organizations (billing-rules §6): wallets consumed by the invoices
+// they pay, by priority and applies_to, once per invoice and wallet. Frozen on Jan 1 2024;
+// customer acme (EUR); amounts in cents.
+const platform = scenarioPlatform("scn_wallets");
+
+async function wallet(as: Api, fields: Json): Promise<Json> {
+  return (await ok(as("POST", "/wallets", { wallet: { external_customer_id: "acme", currency: "EUR", rate_amount: "1", ...fields } }))).wallet as Json;
+}
+
+async function walletOf(as: Api, id: string): Promise<Json> {
+  return (await ok(as("GET", `/wallets/${id}`))).wallet as Json;
+}
+
+async function consumptionsOf(as: Api, id: string): Promise<Json[]> {
+  return (await ok(as("GET", `/wallets/${id}/wallet_transactions?transaction_status=invoiced`))).wallet_transactions as Json[];
+}
+
+describe("prepaid credits on invoices", () => {
+  it("takes credits by priority and applies_to, month after month, once per invoice and wallet", async () => {
+    // Basic: 10.00 a month in arrears, calls at 1.00. A charges-only wallet (priority 1, 4 credits)
+    // and an unrestricted one (priority 2, 15 credits), both granted at 1 € a credit.
+    const as = await platform.story("Two wallets", "2024-01-01T00:00:00Z");
+    const calls = await metric(as, "calls");
+    await plan(as, "basic", { amount_cents: 1_000, charges: [standard(calls, "1")] });
+    await subscribe(as, "acme", "basic", "sub_1");
+    const charges = await wallet(as, { name: "Charges", priority: 1, granted_credits: "4", applies_to: { fee_types: ["charge"] } });
+    const general = await wallet(as, { name: "General", priority: 2, granted_credits: "15" });
+    await send(as, events(3, "sub_1", "calls", "2024-01-10T00:00:00Z"));
+
+    // February 1: 1,000 base + 300 calls. Charges wallet: the 300 of calls; general: the 1,000 base. Nothing left to pay.
+    await advanceClock(as, "2024-02-01T00:30:00Z");
+    const [february] = await invoicesOf(as, "acme");
+    expect(feeOf(february!, "charge", "calls").amount_cents).toBe(300);
+    expect(february).toMatchObject({ fees_amount_cents: 1_300, prepaid_credit_amount_cents: 1_300, total_amount_cents: 0, payment_status: "succeeded" });
+    expect(await walletOf(as, charges.svc_id)).toMatchObject({ balance_cents: 100, credits_balance: "1.0", consumed_credits: "3.0" });
+    expect(await walletOf(as, general.svc_id)).toMatchObject({ balance_cents: 500, consumed_credits: "10.0" });
+
+    // March 1: 1,000 base, no calls. The charges wallet has nothing to pay; the general one gives its last 500.
+    await advanceClock(as, "2024-03-01T00:30:00Z");
+    const [, march] = await invoicesOf(as, "acme");
+    expect(march).toMatchObject({ fees_amount_cents: 1_000, prepaid_credit_amount_cents: 500, total_amount_cents: 500, payment_status: "pending" });
+    expect(await walletOf(as, general.svc_id)).toMatchObject({ balance_cents: 0, credits_balance: "0.0", consumed_credits: "15.0" });
+    expect(await walletOf(as, charges.svc_id)).toMatchObject({ balance_cents: 100 });
+
+    // one outbound `invoiced` transaction per wallet per invoice, naming it
+    const general_ = await consumptionsOf(as, general.svc_id);
+    expect(general_.map((t) => [t.svc_invoice_id, t.amount, t.transaction_type, t.status]).sort()).toEqual([
+      [february!.svc_id, "10.00", "outbound", "settled"], [march!.svc_id, "5.00", "outbound", "settled"],
+    ].sort());
+    expect((await consumptionsOf(as, charges.svc_id)).map((t) => [t.svc_invoice_id, t.amount])).toEqual([[february!.svc_id, "3.00"]]);
+  });
+
+  it("leaves a terminated wallet out of the invoice", async () => {
+    const as = await platform.story("Terminated wallet", "2024-01-01T00:00:00Z");
+    await plan(as, "basic", { amount_cents: 1_000 });
+    await subscribe(as, "acme", "basic", "sub_1");
+    const ended = await wallet(as, { granted_credits: "50" });
+    expect((await ok(as("DELETE", `/wallets/${ended.svc_id}`))).wallet).toMatchObject({ status: "terminated", balance_cents: 0 });
+    await advanceClock(as, "2024-02-01T00:30:00Z");
+    const [february] = await invoicesOf(as, "acme");
+    expect(february).toMatchObject({ prepaid_credit_amount_cents: 0, total_amount_cents: 1_000 });
+    expect(await consumptionsOf(as, ended.svc_id)).toEqual([]);
+  });
+});
