@@ -149,6 +149,20 @@ describe("wallet rules and errors", () => {
     expect((await asA("GET", "/customers/cust_none")).body.customer.currency).toBe("GBP");
   });
 
+  it("ends an ordinary organization's wallet when its expiration passes, on the system clock", async () => {
+    const expiration = new Date(Date.now() + 1_500).toISOString();
+    const w = (await asA("POST", "/wallets", { wallet: { external_customer_id: "cust_w", rate_amount: "1", currency: "EUR", granted_credits: "3", expiration_at: expiration } })).body.wallet;
+    expect(w).toMatchObject({ status: "active", balance_cents: 300 });
+    const deadline = Date.now() + 15_000;
+    let now = w;
+    while (now.status === "active" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      now = (await asA("GET", `/wallets/${w.svc_id}`)).body.wallet;
+    }
+    expect(now).toMatchObject({ status: "terminated", balance_cents: 0 });
+    expect(Date.parse(now.terminated_at)).toBeGreaterThanOrEqual(Date.parse(expiration));
+  });
+
   it("refuses recurring transaction rules until they can fire, rather than ignore them", async () => {
     expect(await asA("POST", "/wallets", {
       wallet: { external_customer_id: "cust_w", rate_amount: "1", currency: "EUR", recurring_transaction_rules: [{ trigger: "interval", interval: "monthly", granted_credits: "1" }] },

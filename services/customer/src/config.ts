@@ -7,11 +7,11 @@ import { z } from "zod";
 export const customerConfigSchema = z.object({
   /**
    * The services a test clock drives, in the order each step runs them (comma-separated): the
-   * catalog's subscription changes first, then what bills them.
+   * catalog's subscription changes first, then wallet expirations (an expiring wallet pays nothing at that instant), then what bills them.
    */
   TEST_CLOCK_PEERS: z
     .string()
-    .default("catalog,invoicing")
+    .default("catalog,wallet,invoicing")
     .transform((list) => list.split(",").map((s) => s.trim()).filter(Boolean))
     .pipe(z.array(z.enum(["catalog", "usage", "invoicing", "wallet", "payment"]))),
 });

@@ -1,6 +1,9 @@
 import { z } from "zod";
 
-/** The wallet service's own settings (the shared ones are parsed beside them by @billing/runtime). None yet. */
-export const walletConfigSchema = z.object({});
+/** The wallet service's own settings (the shared ones, peers' addresses included, are parsed beside them by @billing/runtime). */
+export const walletConfigSchema = z.object({
+  /** How often (real time) ordinary organizations' wallets past their expiration are looked for. */
+  WALLET_SCHEDULER_MS: z.coerce.number().int().min(10).default(1000),
+});
 
 export type WalletConfig = z.infer<typeof walletConfigSchema>;

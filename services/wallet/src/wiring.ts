@@ -5,11 +5,13 @@ import { Rpc, type WalletRpc } from "@billing/contracts";
 import { bind, type Handlers } from "@billing/grpc";
 import { defineService } from "@billing/runtime";
 import { walletConfigSchema } from "./config";
+import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
 import { walletHandlers } from "./grpc/wallet-handlers";
 import { grpcCustomers, type Customers } from "./peers/customers";
 import { registerModels, type Models } from "./persistence/models";
 import { WalletLedger } from "./persistence/wallet-ledger";
 import { WalletRepository } from "./persistence/wallet-repository";
+import { startExpirationScheduler } from "./schedule/expiration-scheduler";
 import type { WalletDeps } from "./use-cases/deps";
 
 export interface WalletWiring {
@@ -29,9 +31,16 @@ export function wireWallet(connection: Connection, parts: { clock: Clock; custom
 export const walletService = defineService({
   name: "wallet",
   config: walletConfigSchema,
-  wire: async ({ config, connection, clock }) => {
+  wire: async ({ config, connection, clock, logger }) => {
     const customers = grpcCustomers(peerAddress(config, "customer"));
-    const { handlers } = wireWallet(connection, { clock, customers });
-    return { bindings: [bind(Rpc.wallet, handlers)], onStop: async () => customers.close() };
+    const { handlers, deps } = wireWallet(connection, { clock, customers });
+    const expirations = startExpirationScheduler(deps, config.WALLET_SCHEDULER_MS, logger);
+    return {
+      bindings: [bind(Rpc.wallet, handlers), bind(Rpc.scheduledWork, scheduledWorkHandlers(deps))],
+      onStop: async () => {
+        await expirations.stop();
+        customers.close();
+      },
+    };
   },
 });

@@ -65,4 +65,20 @@ describe("prepaid credits on invoices", () => {
     expect(february).toMatchObject({ prepaid_credit_amount_cents: 0, total_amount_cents: 1_000 });
     expect(await consumptionsOf(as, ended.svc_id)).toEqual([]);
   });
+
+  it("ends a wallet at its expiration as the test clock passes it, voiding what is left, before the next invoice", async () => {
+    // 15 credits expiring Feb 15; 10.00 a month. February's invoice takes 10.00; on Feb 15 the last 5.00 are voided; March pays in full.
+    const as = await platform.story("Expiring wallet", "2024-01-01T00:00:00Z");
+    await plan(as, "basic", { amount_cents: 1_000 });
+    await subscribe(as, "acme", "basic", "sub_1");
+    const expiring = await wallet(as, { granted_credits: "15", expiration_at: "2024-02-15T00:00:00Z" });
+    await advanceClock(as, "2024-02-01T00:30:00Z");
+    expect(await walletOf(as, expiring.svc_id)).toMatchObject({ status: "active", balance_cents: 500 });
+    await advanceClock(as, "2024-03-01T00:30:00Z");
+    expect(await walletOf(as, expiring.svc_id)).toMatchObject({ status: "terminated", balance_cents: 0, terminated_at: "2024-02-15T00:00:00.000Z" });
+    const voided = (await ok(as("GET", `/wallets/${expiring.svc_id}/wallet_transactions?transaction_status=voided`))).wallet_transactions as Json[];
+    expect(voided.map((t) => [t.amount, t.settled_at])).toEqual([["5.00", "2024-02-15T00:00:00.000Z"]]);
+    const [february, march] = await invoicesOf(as, "acme");
+    expect([february!.prepaid_credit_amount_cents, march!.prepaid_credit_amount_cents, march!.total_amount_cents]).toEqual([1_000, 0, 1_000]);
+  });
 });

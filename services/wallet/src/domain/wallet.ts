@@ -27,6 +27,8 @@ export interface Wallet {
   last_balance_sync_at: Date | null;
   last_consumed_credit_at: Date | null;
   ledger: LedgerHead;
+  /** created for a sandbox organization: its time-driven work (expiration) runs when its test clock moves, not on the system clock */
+  sandbox: boolean;
 }
 
 /**

@@ -8,6 +8,7 @@ type TransactionDoc = Omit<WalletTransaction, "id"> & { _id: string };
 const walletOf = ({ _id, code_key: _key, ...rest }: WalletDoc): Wallet => ({
   ...rest,
   id: _id,
+  sandbox: rest.sandbox ?? false,
   metadata: rest.metadata ?? {},
   applies_to: { fee_types: rest.applies_to?.fee_types ?? [], billable_metric_codes: rest.applies_to?.billable_metric_codes ?? [] },
 });
@@ -67,6 +68,24 @@ export class WalletRepository {
       .sort({ priority: 1, created_at: 1, _id: 1 })
       .lean<WalletDoc[]>();
     return docs.map(walletOf);
+  }
+
+  /**
+   * Active wallets whose expiration has come: one sandbox organization's (a test clock's step),
+   * or every ordinary organization's (the scheduler). An index on real MongoDB, a scan on the test server.
+   */
+  async dueExpirations(now: Date, organizationId?: string, limit = 500): Promise<Wallet[]> {
+    const scope = organizationId ? { organization_id: organizationId } : { sandbox: { $ne: true } };
+    const docs = await this.models.wallets.find({ status: "active", expiration_at: { $ne: null, $lte: now }, ...scope })
+      .sort({ expiration_at: 1, _id: 1 }).limit(limit).lean<WalletDoc[]>();
+    return docs.map(walletOf);
+  }
+
+  /** The first expiration of an organization's active wallets strictly after `after`, or null. */
+  async nextExpirationAfter(organizationId: string, after: Date): Promise<Date | null> {
+    const doc = await this.models.wallets.findOne({ organization_id: organizationId, status: "active", expiration_at: { $gt: after } }, { expiration_at: 1 })
+      .sort({ expiration_at: 1 }).lean<{ expiration_at: Date }>();
+    return doc?.expiration_at ?? null;
   }
 
   /** Changes client-set fields of an active wallet; "duplicate" on a code the customer's other wallet has; "terminated" when it is no more. */

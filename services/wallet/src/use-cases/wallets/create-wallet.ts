@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { frozenTime } from "@billing/clock";
 import { AppError, type ErrorDetails } from "@billing/errors";
 import type { WalletInput } from "../../domain/wallet-input";
 import { PRIORITY, walletTermsViolations } from "../../domain/wallet-rules";
@@ -44,6 +45,7 @@ export async function createWallet(deps: WalletDeps, organizationId: string, inp
     last_balance_sync_at: null,
     last_consumed_credit_at: null,
     ledger: { seq: 0, block: [] },
+    sandbox: frozenTime() !== undefined,
   };
   const errors: ErrorDetails = walletTermsViolations(wallet, now);
   const { transactions, errors: creditErrors } = errors.rate_amount
