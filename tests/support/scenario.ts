@@ -23,6 +23,8 @@ function schemaOf(method: string, path: string, status: number): { schema: strin
   if (path.startsWith("/test_clock")) return null;
   // the document describes a billing entity inline (GET) or bare (PUT) while the server wraps it
   if (path.startsWith("/billing_entities/") && status === 200) return { schema: "BillingEntityObjectExtended", part: "billing_entity" };
+  // the document shows a wallet transaction bare; Lago's server wraps it, and so do we (the wallets issue)
+  if (method === "GET" && path.startsWith("/wallet_transactions/") && status === 200) return { schema: "WalletTransactionObject", part: "wallet_transaction" };
   const { schema } = documentedResponse(method, path, status);
   if (schema) return { schema };
   return ERROR_SCHEMAS[status] ? { schema: ERROR_SCHEMAS[status]! } : null;

@@ -24,6 +24,7 @@ export const Subjects = {
     invoiceCreated: "billing.invoicing.invoice.created",
     invoiceDrafted: "billing.invoicing.invoice.drafted",
     invoiceFinalized: "billing.invoicing.invoice.finalized",
+    invoicePaymentStatusUpdated: "billing.invoicing.invoice.payment_status_updated",
     feeCreated: "billing.invoicing.fee.created",
   },
 } as const;

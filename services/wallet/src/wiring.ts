@@ -1,13 +1,17 @@
 import type { Connection } from "mongoose";
+import { ensureStream, runConsumer, Streams, type Bus, type ConsumerHandle } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import { peerAddress } from "@billing/config";
 import { Rpc, type WalletRpc } from "@billing/contracts";
 import { bind, type Handlers } from "@billing/grpc";
+import type { Logger } from "@billing/logger";
 import { defineService } from "@billing/runtime";
 import { walletConfigSchema } from "./config";
+import { INVOICE_PAYMENT_SUBJECTS, invoicePaymentHandler } from "./events/invoice-payments";
 import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
 import { walletHandlers } from "./grpc/wallet-handlers";
 import { grpcCustomers, type Customers } from "./peers/customers";
+import { grpcInvoicing, type Invoicing } from "./peers/invoicing";
 import { registerModels, type Models } from "./persistence/models";
 import { WalletLedger } from "./persistence/wallet-ledger";
 import { WalletRepository } from "./persistence/wallet-repository";
@@ -21,25 +25,41 @@ export interface WalletWiring {
 }
 
 /** Every repository of the wallet service on one connection, the use cases' dependencies and the gRPC handlers; the service and its integration tests wire it the same way. */
-export function wireWallet(connection: Connection, parts: { clock: Clock; customers: Customers }): WalletWiring {
+export function wireWallet(connection: Connection, parts: { clock: Clock; customers: Customers; invoicing: Invoicing }): WalletWiring {
   const models = registerModels(connection);
-  const deps: WalletDeps = { wallets: new WalletRepository(models), ledger: new WalletLedger(models), customers: parts.customers, clock: parts.clock };
+  const deps: WalletDeps = {
+    wallets: new WalletRepository(models), ledger: new WalletLedger(models), customers: parts.customers, invoicing: parts.invoicing, clock: parts.clock,
+  };
   return { models, deps, handlers: walletHandlers(deps) };
+}
+
+/** The consumer of the invoicing service's payment events (paid top-ups settle on them). */
+export async function startInvoicePaymentConsumer(bus: Bus, deps: WalletDeps, options: { durablePrefix: string; replicas: number; logger: Logger }): Promise<ConsumerHandle> {
+  await ensureStream(bus.jsm, Streams.invoicing, options.replicas);
+  const durable = `${options.durablePrefix}_wallet_invoice_payments`;
+  return runConsumer({
+    bus, stream: Streams.invoicing.name, durable, filterSubjects: [...INVOICE_PAYMENT_SUBJECTS],
+    logger: options.logger.child({ consumer: durable }), handler: invoicePaymentHandler(deps), concurrency: 8, retryDelayMs: 500,
+  });
 }
 
 /** The wallet service owns wallets and their transactions (the ledger of every credit in and out). */
 export const walletService = defineService({
   name: "wallet",
   config: walletConfigSchema,
-  wire: async ({ config, connection, clock, logger }) => {
+  wire: async ({ config, connection, clock, logger, bus }) => {
     const customers = grpcCustomers(peerAddress(config, "customer"));
-    const { handlers, deps } = wireWallet(connection, { clock, customers });
+    const invoicing = grpcInvoicing(peerAddress(config, "invoicing"));
+    const { handlers, deps } = wireWallet(connection, { clock, customers, invoicing });
+    const payments = await startInvoicePaymentConsumer(bus, deps, { durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS, logger });
     const expirations = startExpirationScheduler(deps, config.WALLET_SCHEDULER_MS, logger);
     return {
       bindings: [bind(Rpc.wallet, handlers), bind(Rpc.scheduledWork, scheduledWorkHandlers(deps))],
       onStop: async () => {
         await expirations.stop();
+        await payments.stop();
         customers.close();
+        invoicing.close();
       },
     };
   },

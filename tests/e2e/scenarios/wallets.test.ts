@@ -81,4 +81,43 @@ describe("prepaid credits on invoices", () => {
     const [february, march] = await invoicesOf(as, "acme");
     expect([february!.prepaid_credit_amount_cents, march!.prepaid_credit_amount_cents, march!.total_amount_cents]).toEqual([1_000, 0, 1_000]);
   });
+
+  it("invoices paid credits at once, and credits them when that invoice is paid; a failed payment credits nothing", async () => {
+    // 20 credits bought at 1.50 €: a credit invoice of 30.00, untaxed, numbered; the wallet moves only once it is paid.
+    const as = await platform.story("Paid credits", "2024-01-01T00:00:00Z");
+    const w = await wallet(as, { rate_amount: "1.5", paid_credits: "20" });
+    expect(w).toMatchObject({ balance_cents: 0 });
+    const [purchase] = (await ok(as("GET", `/wallets/${w.svc_id}/wallet_transactions`))).wallet_transactions as Json[];
+    expect(purchase).toMatchObject({ transaction_status: "purchased", status: "pending", amount: "30.00", credit_amount: "20.0" });
+    const [credit] = await invoicesOf(as, "acme");
+    expect(credit).toMatchObject({
+      svc_id: purchase!.svc_invoice_id, invoice_type: "credit", status: "finalized", payment_status: "pending", issuing_date: "2024-01-01",
+      fees_amount_cents: 3_000, taxes_amount_cents: 0, coupons_amount_cents: 0, prepaid_credit_amount_cents: 0, total_amount_cents: 3_000,
+    });
+    expect(credit!.fees).toHaveLength(1);
+    expect(credit!.fees[0]).toMatchObject({ amount_cents: 3_000, units: "20.0", item: { type: "credit", item_type: "WalletTransaction", svc_item_id: purchase!.svc_id } });
+
+    await ok(as("PUT", `/invoices/${credit!.svc_id}`, { invoice: { payment_status: "succeeded" } }));
+    const deadline = Date.now() + 10_000;
+    let paid = await walletOf(as, w.svc_id);
+    while (paid.balance_cents === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      paid = await walletOf(as, w.svc_id);
+    }
+    expect(paid).toMatchObject({ balance_cents: 3_000, credits_balance: "20.0" });
+    expect((await ok(as("GET", `/wallet_transactions/${purchase!.svc_id}`))).wallet_transaction).toMatchObject({ status: "settled", settled_at: "2024-01-01T00:00:00.000Z" });
+    // paying it again moves nothing more
+    await ok(as("PUT", `/invoices/${credit!.svc_id}`, { invoice: { payment_status: "succeeded" } }));
+
+    // a second purchase whose payment fails
+    const [second] = (await ok(as("POST", "/wallet_transactions", { wallet_transaction: { wallet_id: w.svc_id, paid_credits: "2" } }))).wallet_transactions as Json[];
+    await ok(as("PUT", `/invoices/${second!.svc_invoice_id}`, { invoice: { payment_status: "failed" } }));
+    let failed = second!;
+    while (failed.status === "pending" && Date.now() < deadline + 10_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      failed = (await ok(as("GET", `/wallet_transactions/${second!.svc_id}`))).wallet_transaction as Json;
+    }
+    expect(failed).toMatchObject({ status: "failed", failed_at: "2024-01-01T00:00:00.000Z" });
+    expect(await walletOf(as, w.svc_id)).toMatchObject({ balance_cents: 3_000 });
+  });
 });

@@ -26,6 +26,7 @@ export const EventSchemas = {
   [Subjects.invoicing.invoiceCreated]: invoiceEventData,
   [Subjects.invoicing.invoiceDrafted]: invoiceEventData,
   [Subjects.invoicing.invoiceFinalized]: invoiceEventData,
+  [Subjects.invoicing.invoicePaymentStatusUpdated]: invoiceEventData,
   [Subjects.invoicing.feeCreated]: feeEventData,
 } as const;
 

@@ -34,10 +34,12 @@ export const invoiceView = z.object({
   /** The subscriptions it bills (svc_ids). */
   subscription_ids: z.array(text).default([]),
   customer: z.object({ svc_id: text, external_id: text }),
+  /** a credit invoice's wallet transaction (its payment settles the top-up) */
+  svc_wallet_transaction_id: maybe(text).optional(),
   created_at: instant,
   updated_at: instant,
 });
-/** billing.invoicing.invoice.created|drafted|finalized (Lago's invoice.created, invoice.drafted, invoice.generated). */
+/** billing.invoicing.invoice.created|drafted|finalized|payment_status_updated (Lago's invoice.created, invoice.drafted, invoice.generated, invoice.payment_status_updated). */
 export const invoiceEventData = z.object({ invoice: invoiceView });
 export type InvoiceViewData = z.output<typeof invoiceView>;
 

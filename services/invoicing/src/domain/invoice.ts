@@ -32,7 +32,7 @@ export interface InvoiceLine {
   fixed_to?: Date | null;
 }
 
-export type FeeType = "subscription" | "charge" | "fixed_charge" | "commitment";
+export type FeeType = "subscription" | "charge" | "fixed_charge" | "commitment" | "credit";
 
 /** What a fee shows of the item it bills (Lago's fee `item`). */
 export interface FeeItem {
@@ -43,7 +43,7 @@ export interface FeeItem {
   filter_invoice_display_name: string | null;
   filters: Record<string, string[]> | null;
   item_id: string;
-  item_type: "Subscription" | "BillableMetric" | "AddOn";
+  item_type: "Subscription" | "BillableMetric" | "AddOn" | "WalletTransaction";
   grouped_by: Record<string, string>;
 }
 
@@ -157,7 +157,10 @@ export interface Invoice {
   external_customer_id: string;
   billing_entity_code: string | null;
   sandbox: boolean;
-  invoice_type: "subscription";
+  /** subscription: a billing of subscriptions; credit: a wallet's paid top-up (one untaxed fee) */
+  invoice_type: "subscription" | "credit";
+  /** a credit invoice's wallet transaction (settled by the wallet service when this invoice is paid) */
+  wallet_transaction_id?: string | null;
   /** the billing instant it was issued for; with `part`, what its id is derived from */
   billed_at: Date;
   part: number;

@@ -83,3 +83,9 @@ export function finalizationDates(invoice: { issuing_date: string; net_payment_t
   if ((terms.adjustment ?? "align_with_finalization_date") !== "align_with_finalization_date" || today >= invoice.issuing_date) return null;
   return { issuing_date: today, payment_due_date: paymentDueDate(today, invoice.net_payment_term) };
 }
+
+/** A credit invoice's dates: issued the day it is made (customer's zone), due after the net payment term. */
+export function creditInvoiceDates(terms: InvoicingTerms, at: Date): InvoiceDates {
+  const issuing = localDateOf(at, terms.timezone);
+  return { issuing_date: issuing, payment_due_date: paymentDueDate(issuing, terms.netPaymentTerm), net_payment_term: terms.netPaymentTerm, expected_finalization_date: null, grace_ends_at: null };
+}

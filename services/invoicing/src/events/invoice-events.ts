@@ -4,7 +4,7 @@ import { decimalString } from "@billing/pricing";
 import type { Fee, Invoice } from "../domain/invoice";
 
 const I = Subjects.invoicing;
-type InvoiceSubject = typeof I.invoiceCreated | typeof I.invoiceDrafted | typeof I.invoiceFinalized;
+type InvoiceSubject = typeof I.invoiceCreated | typeof I.invoiceDrafted | typeof I.invoiceFinalized | typeof I.invoicePaymentStatusUpdated;
 
 function invoiceData(invoice: Invoice): EventDataInput<typeof I.invoiceCreated> {
   const a = invoice.amounts;
@@ -20,6 +20,7 @@ function invoiceData(invoice: Invoice): EventDataInput<typeof I.invoiceCreated> 
       sub_total_including_taxes_amount_cents: a.sub_total_including_taxes_amount_cents, total_amount_cents: a.total_amount_cents,
       fees_count: invoice.fees.length, subscription_ids: [...new Set(invoice.lines.map((l) => l.subscription_id))],
       customer: { svc_id: invoice.customer_id, external_id: invoice.external_customer_id },
+      svc_wallet_transaction_id: invoice.wallet_transaction_id ?? null,
       created_at: invoice.created_at.toISOString(), updated_at: invoice.updated_at.toISOString(),
     },
   };
@@ -61,4 +62,9 @@ export function finalizedEvents(invoice: Invoice, wasDraft: boolean, at: Date): 
     event(I.invoiceFinalized, invoice, at),
     ...invoice.fees.map((fee) => domainEvent(I.feeCreated, { organizationId: invoice.organization_id, data: feeData(invoice, fee), occurredAt: at })),
   ];
+}
+
+/** A finalized invoice's new payment status (Lago's invoice.payment_status_updated). */
+export function paymentStatusEvents(invoice: Invoice, at: Date): Envelope[] {
+  return [event(I.invoicePaymentStatusUpdated, invoice, at)];
 }

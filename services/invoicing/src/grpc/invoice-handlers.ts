@@ -3,6 +3,7 @@ import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { Invoice } from "../domain/invoice";
 import type { InvoicingDeps } from "../use-cases/deps";
+import { createCreditInvoice } from "../use-cases/invoices/create-credit-invoice";
 import { finalizeInvoice } from "../use-cases/invoices/finalize-invoice";
 import { getInvoice } from "../use-cases/invoices/get-invoice";
 import { listInvoices } from "../use-cases/invoices/list-invoices";
@@ -10,7 +11,7 @@ import { refreshInvoice } from "../use-cases/invoices/refresh-invoice";
 import { updateInvoice } from "../use-cases/invoices/update-invoice";
 import { invoiceFilterOf, invoiceMessage, invoiceUpdateOf, lagoInvoiceJson } from "./invoice-messages";
 
-type InvoiceRpcs = "ListInvoices" | "GetInvoice" | "FinalizeInvoice" | "RefreshInvoice" | "UpdateInvoice";
+type InvoiceRpcs = "ListInvoices" | "GetInvoice" | "FinalizeInvoice" | "RefreshInvoice" | "UpdateInvoice" | "CreateCreditInvoice";
 
 const reply = (invoice: Invoice) => {
   const message = invoiceMessage(invoice);
@@ -30,5 +31,9 @@ export function invoiceHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc
     FinalizeInvoice: async (req) => reply(await finalizeInvoice(deps, req.organization_id, req.id)),
     RefreshInvoice: async (req) => reply(await refreshInvoice(deps, req.organization_id, req.id)),
     UpdateInvoice: async (req) => reply(await updateInvoice(deps, req.organization_id, req.id, invoiceUpdateOf(req))),
+    CreateCreditInvoice: async (req) => reply(await createCreditInvoice(deps, req.organization_id, req.customer_id, {
+      wallet_transaction_id: req.wallet_transaction_id, wallet_id: req.wallet_id, name: req.name ?? null, credits: req.credits,
+      rate_amount: req.rate_amount, amount_cents: Number(req.amount_cents), currency: req.currency,
+    })),
   };
 }

@@ -112,6 +112,19 @@ export class WalletRepository {
     }
   }
 
+  /** Records a purchase's credit invoice on its transaction. */
+  async setInvoice(transactionId: string, invoiceId: string): Promise<void> {
+    await this.models.transactions.collection.updateOne({ _id: transactionId } as never, { $set: { invoice_id: invoiceId } });
+  }
+
+  /** A pending transaction that will never settle (its invoice could not be made, or was not paid) fails, once. */
+  async failPending(transactionId: string, failure: string, now: Date): Promise<void> {
+    await this.models.transactions.collection.updateOne(
+      { _id: transactionId, sequence: null, status: "pending" } as never,
+      { $set: { status: "failed", failure, failed_at: now } },
+    );
+  }
+
   async findTransaction(organizationId: string, id: string): Promise<WalletTransaction | null> {
     const doc = await this.models.transactions.findById(id).lean<TransactionDoc>();
     return doc && doc.organization_id === organizationId ? transactionOf(doc) : null;

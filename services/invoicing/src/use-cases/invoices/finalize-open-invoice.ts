@@ -114,7 +114,8 @@ async function settleBounded<T, R>(items: readonly T[], concurrency: number, wor
 /** The fees to finalize and the coupon credits they take (billing-rules §3: coupons only when finalizing, on positive fees). */
 async function planFinalization(deps: InvoicingDeps, invoice: Invoice, refresh: boolean): Promise<FinalizationPlan> {
   const fees: FeeDraft[] = refresh ? (await refreshDraft(deps, invoice)).fees : invoice.fees;
-  const positive = fees.reduce((n, f) => n + f.amount_cents, 0) > 0;
+  // a credit invoice (a wallet top-up) takes neither coupons nor prepaid credits
+  const positive = fees.reduce((n, f) => n + f.amount_cents, 0) > 0 && invoice.invoice_type === "subscription";
   const [coupons, wallets] = positive
     ? await Promise.all([deps.appliedCoupons.active(invoice.organization_id, invoice.customer_id), deps.wallets.active(invoice.organization_id, invoice.customer_id)])
     : [[], []];

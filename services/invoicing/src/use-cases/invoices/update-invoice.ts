@@ -3,6 +3,7 @@ import { AppError } from "@billing/errors";
 import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import { laterOf } from "../../domain/compose-invoice";
 import type { Invoice, InvoiceMetadata, PaymentStatus } from "../../domain/invoice";
+import { paymentStatusEvents } from "../../events/invoice-events";
 import type { InvoicingDeps } from "../deps";
 
 export interface InvoiceUpdate {
@@ -32,7 +33,12 @@ export async function updateInvoice(deps: InvoicingDeps, organizationId: string,
     const set: Partial<Invoice> = { updated_at: laterOf(now, invoice.updated_at) };
     if (update.paymentStatus) set.payment_status = update.paymentStatus;
     if (update.metadata) set.metadata = updatedMetadata(invoice.metadata, update.metadata, now);
-    const written = invoice.status === "finalized" ? await deps.invoices.changeFinalized(invoice, { set }) : await deps.invoices.changeOpen(invoice, { set });
-    return written ? { ...invoice, ...set, revision: invoice.revision + 1 } : LOST_RACE;
+    const changed = { ...invoice, ...set, revision: invoice.revision + 1 };
+    // a new payment status is announced (Lago's invoice.payment_status_updated): a wallet top-up settles on it
+    const events = update.paymentStatus && update.paymentStatus !== invoice.payment_status ? paymentStatusEvents(changed, now) : [];
+    const written = invoice.status === "finalized" ? await deps.invoices.changeFinalized(invoice, { set, events }) : await deps.invoices.changeOpen(invoice, { set });
+    if (!written) return LOST_RACE;
+    if (events.length) await deps.publish(invoice.id, events);
+    return changed;
   });
 }

@@ -16,5 +16,5 @@ export async function createWalletTransactions(deps: WalletDeps, organizationId:
   if (wallet.status === "terminated") throw AppError.validation({ wallet: ["wallet_is_terminated"] });
   const { transactions, errors } = transactionsOf(wallet, input, deps.clock.now());
   if (Object.keys(errors).length) throw AppError.validation(errors);
-  return applyNew(deps, transactions);
+  return applyNew(deps, wallet, transactions);
 }

@@ -59,6 +59,6 @@ export async function createWallet(deps: WalletDeps, organizationId: string, inp
   if (customer.currency && customer.currency !== wallet.currency) throw AppError.validation({ currency: ["currencies_does_not_match"] });
   if (!customer.currency) await deps.customers.setCurrency(organizationId, customer.external_id, wallet.currency, requestId);
   if ((await deps.wallets.insert(wallet)) === "duplicate") throw AppError.validation({ code: ["value_already_exist"] });
-  await applyNew(deps, transactions);
+  await applyNew(deps, wallet, transactions);
   return (await deps.wallets.find(organizationId, wallet.id))!;
 }

@@ -1,0 +1,107 @@
+import { derivedUuid } from "@billing/bus";
+import type { CustomerViewData } from "@billing/contracts";
+import { documentNumberPrefix, draftInvoiceNumber } from "@billing/pricing";
+import type { FeeDraft, Invoice } from "./invoice";
+import { priceInvoice } from "./invoice-totals";
+import { creditInvoiceDates, type BillingEntityTerms, type InvoicingTerms } from "./invoicing-terms";
+
+/** A wallet's paid top-up, as the wallet service asks it to be invoiced. */
+export interface CreditPurchase {
+  wallet_transaction_id: string;
+  wallet_id: string;
+  /** the transaction's name, shown as the fee's (Lago: "credit" when none) */
+  name: string | null;
+  credits: string;
+  rate_amount: string;
+  amount_cents: number;
+  currency: string;
+}
+
+/** The credit invoice of a wallet transaction: derived from it, so a retry writes the same invoice once. */
+export const creditInvoiceIdOf = (organizationId: string, walletTransactionId: string) =>
+  derivedUuid(`credit invoice|${organizationId}|${walletTransactionId}`);
+
+/**
+ * A wallet top-up's invoice (Lago's `credit` invoice): one fee of the credits bought at the
+ * wallet's rate, never taxed, no coupons or prepaid credits; finalized at once. Pure.
+ */
+export function newCreditInvoice(input: {
+  organizationId: string;
+  customer: { id: string; customer: CustomerViewData };
+  entity: BillingEntityTerms | null;
+  terms: InvoicingTerms;
+  purchase: CreditPurchase;
+  sandbox: boolean;
+  now: Date;
+}): Invoice {
+  const { purchase, customer } = input;
+  const id = creditInvoiceIdOf(input.organizationId, purchase.wallet_transaction_id);
+  const fee: FeeDraft = {
+    id: derivedUuid(`${id}|credit`),
+    fee_type: "credit",
+    subscription_id: "",
+    external_subscription_id: "",
+    plan_code: "",
+    charge_id: null,
+    charge_filter_index: null,
+    fixed_charge_id: null,
+    billable_metric_code: null,
+    charge_model: null,
+    aggregation_type: null,
+    true_up_parent_fee_id: null,
+    true_up: false,
+    item: {
+      code: "credit", name: purchase.name ?? "credit", description: "credit", invoice_display_name: purchase.name ?? "Prepaid credits",
+      filter_invoice_display_name: null, filters: null, item_id: purchase.wallet_transaction_id, item_type: "WalletTransaction", grouped_by: {},
+    },
+    units: purchase.credits,
+    total_aggregated_units: purchase.credits,
+    events_count: null,
+    precise_unit_amount: purchase.rate_amount,
+    amount_cents: purchase.amount_cents,
+    precise_amount_cents: String(purchase.amount_cents),
+    pay_in_advance: true,
+    invoiceable: true,
+    from: null,
+    to: null,
+    amount_details: {},
+    properties: {},
+    taxes: [],
+    description: null,
+  };
+  const priced = priceInvoice({ currency: purchase.currency, fees: [fee], coupons: [], finalizing: false });
+  const dates = creditInvoiceDates(input.terms, input.now);
+  return {
+    id,
+    organization_id: input.organizationId,
+    customer_id: customer.id,
+    external_customer_id: customer.customer.external_id,
+    billing_entity_code: customer.customer.billing_entity_code ?? input.entity?.code ?? null,
+    sandbox: input.sandbox,
+    invoice_type: "credit",
+    wallet_transaction_id: purchase.wallet_transaction_id,
+    billed_at: input.now,
+    part: 0,
+    lines: [],
+    status: "generating",
+    payment_status: "pending",
+    number: draftInvoiceNumber(input.entity ? documentNumberPrefix(input.entity) : "INV"),
+    sequential_id: null,
+    currency: purchase.currency,
+    issuing_date: dates.issuing_date,
+    payment_due_date: dates.payment_due_date,
+    net_payment_term: dates.net_payment_term,
+    expected_finalization_date: null,
+    finalize_at: input.now,
+    customer: customer.customer,
+    fees: priced.fees,
+    amounts: priced.amounts,
+    applied_taxes: priced.applied_taxes,
+    credits: [],
+    metadata: [],
+    finalizing: null,
+    revision: 0,
+    created_at: input.now,
+    updated_at: input.now,
+  };
+}

@@ -1,0 +1,23 @@
+import { Subjects, type Envelope } from "@billing/bus";
+import { eventData, isEvent } from "@billing/contracts";
+import type { WalletDeps } from "../use-cases/deps";
+
+export const INVOICE_PAYMENT_SUBJECTS = [Subjects.invoicing.invoicePaymentStatusUpdated];
+
+/**
+ * billing.invoicing.invoice.payment_status_updated of a credit invoice: its purchase settles when
+ * the invoice is paid (the ledger applies it once, whatever the redeliveries) and fails when the
+ * payment fails. Other invoices are not the wallet service's business.
+ */
+export function invoicePaymentHandler(deps: WalletDeps) {
+  return async (envelope: Envelope): Promise<void> => {
+    if (!isEvent(envelope, INVOICE_PAYMENT_SUBJECTS)) return;
+    const { invoice } = eventData(envelope);
+    const txId = invoice.svc_wallet_transaction_id;
+    if (!txId) return;
+    const tx = await deps.wallets.findTransaction(envelope.organization_id, txId);
+    if (!tx || tx.transaction_status !== "purchased") return;
+    if (invoice.payment_status === "succeeded") await deps.ledger.apply(tx.id, deps.clock.now());
+    else if (invoice.payment_status === "failed") await deps.wallets.failPending(tx.id, "payment_failed", deps.clock.now());
+  };
+}
