@@ -1,4 +1,6 @@
+import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collectEvents, waitFor } from "@billing/testkit";
 import { api } from "../support/api";
 import { openapiErrors } from "../support/openapi";
 import { checkedLagoClient, lagoFailure } from "../support/lago-client";
@@ -13,10 +15,14 @@ let e2e: E2E;
 let lago: ReturnType<typeof checkedLagoClient>;
 let asA: ReturnType<typeof api>;
 let asB: ReturnType<typeof api>;
+let nc: NatsConnection;
+let walletEvents: ReturnType<typeof collectEvents<{ id: string; type: string; organization_id: string; data: any }>>;
 
 beforeAll(async () => {
   e2e = await startE2E("wallets");
   const a = e2e.organization("Wallet Co");
+  nc = await connect({ servers: e2e.natsUrl });
+  walletEvents = collectEvents(nc, "billing.wallet.>", a.organization_id);
   lago = checkedLagoClient(e2e.platform.baseUrl, a.api_key);
   asA = api(e2e.platform.baseUrl, a.api_key);
   asB = api(e2e.platform.baseUrl, e2e.organization("Other Co").api_key);
@@ -26,6 +32,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  walletEvents?.stop();
+  await nc?.close();
   await e2e?.stop();
 });
 
@@ -102,6 +110,24 @@ describe("wallets through the Lago client", () => {
     expect(await asA("POST", "/wallet_transactions", { wallet_transaction: { wallet_id: walletId, granted_credits: "1" } }))
       .toEqual(unprocessable({ wallet: ["wallet_is_terminated"] }));
     expect(await asA("PUT", `/wallets/${walletId}`, { wallet: { name: "again" } })).toEqual(unprocessable({ wallet: ["wallet_is_terminated"] }));
+  });
+});
+
+describe("wallet events", () => {
+  it("announced each change once: created, updated, transactions created and settled, terminated", async () => {
+    const first = (await asA("GET", "/wallets?external_customer_id=cust_w&per_page=100")).body.wallets.at(-1);
+    const of = () => {
+      const unique = new Map(walletEvents.received.map((e) => [e.id, e]));
+      return [...unique.values()].filter((e) => (e.data.wallet?.svc_id ?? e.data.wallet_transaction?.svc_wallet_id) === first.svc_id);
+    };
+    // created, updated, 4 transactions created (granted, purchased, granted, voided) + the termination's void, 4 settled, terminated
+    await waitFor(() => of().length >= 12, { what: "the wallet's events", timeoutMs: 10_000 });
+    const types = of().map((e) => e.type.replace("billing.wallet.", ""));
+    const count = (t: string) => types.filter((x) => x === t).length;
+    expect([count("wallet.created"), count("wallet.updated"), count("wallet.terminated")]).toEqual([1, 1, 1]);
+    expect(count("wallet_transaction.created")).toBe(5);
+    expect(of().filter((e) => e.type.endsWith("wallet_transaction.updated")).map((e) => e.data.wallet_transaction.status).sort()).toEqual(["settled", "settled", "settled", "settled"]);
+    expect(of().find((e) => e.type.endsWith("wallet.terminated"))!.data.wallet).toMatchObject({ status: "terminated", balance_cents: 0 });
   });
 });
 

@@ -27,6 +27,13 @@ export const Subjects = {
     invoicePaymentStatusUpdated: "billing.invoicing.invoice.payment_status_updated",
     feeCreated: "billing.invoicing.fee.created",
   },
+  wallet: {
+    walletCreated: "billing.wallet.wallet.created",
+    walletUpdated: "billing.wallet.wallet.updated",
+    walletTerminated: "billing.wallet.wallet.terminated",
+    transactionCreated: "billing.wallet.wallet_transaction.created",
+    transactionUpdated: "billing.wallet.wallet_transaction.updated",
+  },
 } as const;
 
 /** One stream per producing service, holding all of its subjects. */

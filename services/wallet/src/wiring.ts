@@ -1,10 +1,11 @@
 import type { Connection } from "mongoose";
-import { ensureStream, runConsumer, Streams, type Bus, type ConsumerHandle } from "@billing/bus";
+import { ensureStream, publishFromOutbox, runConsumer, startOutboxRelay, Streams, type Bus, type ConsumerHandle, type OutboxStore } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import { peerAddress } from "@billing/config";
 import { Rpc, type WalletRpc } from "@billing/contracts";
 import { bind, type Handlers } from "@billing/grpc";
 import type { Logger } from "@billing/logger";
+import { embeddedOutboxStore } from "@billing/mongo";
 import { defineService } from "@billing/runtime";
 import { walletConfigSchema } from "./config";
 import { INVOICE_PAYMENT_SUBJECTS, invoicePaymentHandler } from "./events/invoice-payments";
@@ -14,7 +15,7 @@ import { grpcCustomers, type Customers } from "./peers/customers";
 import { grpcInvoicing, type Invoicing } from "./peers/invoicing";
 import { registerModels, type Models } from "./persistence/models";
 import { WalletLedger } from "./persistence/wallet-ledger";
-import { WalletRepository } from "./persistence/wallet-repository";
+import { NO_PUBLISHER, WalletRepository, type WalletPublisher } from "./persistence/wallet-repository";
 import { startExpirationScheduler } from "./schedule/expiration-scheduler";
 import type { WalletDeps } from "./use-cases/deps";
 
@@ -22,15 +23,30 @@ export interface WalletWiring {
   models: Models;
   deps: WalletDeps;
   handlers: Handlers<WalletRpc>;
+  /** The embedded outboxes (wallets', transactions') whose leftovers a relay republishes. */
+  outboxes: OutboxStore[];
 }
 
-/** Every repository of the wallet service on one connection, the use cases' dependencies and the gRPC handlers; the service and its integration tests wire it the same way. */
-export function wireWallet(connection: Connection, parts: { clock: Clock; customers: Customers; invoicing: Invoicing }): WalletWiring {
+/**
+ * Every repository of the wallet service on one connection, the use cases' dependencies and the
+ * gRPC handlers; the service and its integration tests wire it the same way. With a bus, the
+ * events written into the documents' outboxes are published right after each write.
+ */
+export function wireWallet(connection: Connection, parts: { clock: Clock; customers: Customers; invoicing: Invoicing; bus?: Bus; logger?: Logger }): WalletWiring {
   const models = registerModels(connection);
+  const outboxes = { wallet: embeddedOutboxStore(models.wallets), transaction: embeddedOutboxStore(models.transactions) };
+  const { bus, logger } = parts;
+  const publish: WalletPublisher = bus && logger
+    ? {
+      wallet: (id, events) => publishFromOutbox(bus, outboxes.wallet, id, events, logger),
+      transaction: (id, events) => publishFromOutbox(bus, outboxes.transaction, id, events, logger),
+    }
+    : NO_PUBLISHER;
   const deps: WalletDeps = {
-    wallets: new WalletRepository(models), ledger: new WalletLedger(models), customers: parts.customers, invoicing: parts.invoicing, clock: parts.clock,
+    wallets: new WalletRepository(models, publish), ledger: new WalletLedger(models, publish), customers: parts.customers, invoicing: parts.invoicing,
+    clock: parts.clock,
   };
-  return { models, deps, handlers: walletHandlers(deps) };
+  return { models, deps, handlers: walletHandlers(deps), outboxes: [outboxes.wallet, outboxes.transaction] };
 }
 
 /** The consumer of the invoicing service's payment events (paid top-ups settle on them). */
@@ -50,13 +66,15 @@ export const walletService = defineService({
   wire: async ({ config, connection, clock, logger, bus }) => {
     const customers = grpcCustomers(peerAddress(config, "customer"));
     const invoicing = grpcInvoicing(peerAddress(config, "invoicing"));
-    const { handlers, deps } = wireWallet(connection, { clock, customers, invoicing });
+    const { handlers, deps, outboxes } = wireWallet(connection, { clock, customers, invoicing, bus, logger });
+    const relay = startOutboxRelay(bus, outboxes, logger);
     const payments = await startInvoicePaymentConsumer(bus, deps, { durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS, logger });
     const expirations = startExpirationScheduler(deps, config.WALLET_SCHEDULER_MS, logger);
     return {
       bindings: [bind(Rpc.wallet, handlers), bind(Rpc.scheduledWork, scheduledWorkHandlers(deps))],
       onStop: async () => {
         await expirations.stop();
+        relay.stop();
         await payments.stop();
         customers.close();
         invoicing.close();

@@ -4,6 +4,7 @@ import { billableMetricEventData, planEventData, subscriptionEventData } from ".
 import { customerEventData } from "./customer";
 import { feeEventData, invoiceEventData } from "./invoicing";
 import { eventIngestedData } from "./usage";
+import { walletEventData, walletTransactionEventData } from "./wallet";
 
 const C = Subjects.catalog;
 
@@ -28,6 +29,11 @@ export const EventSchemas = {
   [Subjects.invoicing.invoiceFinalized]: invoiceEventData,
   [Subjects.invoicing.invoicePaymentStatusUpdated]: invoiceEventData,
   [Subjects.invoicing.feeCreated]: feeEventData,
+  [Subjects.wallet.walletCreated]: walletEventData,
+  [Subjects.wallet.walletUpdated]: walletEventData,
+  [Subjects.wallet.walletTerminated]: walletEventData,
+  [Subjects.wallet.transactionCreated]: walletTransactionEventData,
+  [Subjects.wallet.transactionUpdated]: walletTransactionEventData,
 } as const;
 
 export type Subject = keyof typeof EventSchemas;
@@ -42,11 +48,11 @@ export type EventData<S extends Subject> = z.output<(typeof EventSchemas)[S]>;
  */
 export function domainEvent<S extends Subject>(
   type: S,
-  input: { organizationId: string; data: EventDataInput<S>; occurredAt: Date; correlationId?: string | null },
+  input: { organizationId: string; data: EventDataInput<S>; occurredAt: Date; correlationId?: string | null; id?: string },
 ): Envelope<EventDataInput<S>> {
   const checked = EventSchemas[type].safeParse(input.data);
   if (!checked.success) throw new Error(`invalid ${type} event: ${checked.error.message}`);
-  return makeEnvelope({ type, organizationId: input.organizationId, data: input.data, occurredAt: input.occurredAt, correlationId: input.correlationId });
+  return makeEnvelope({ type, organizationId: input.organizationId, data: input.data, occurredAt: input.occurredAt, correlationId: input.correlationId, id: input.id });
 }
 
 /** True when the envelope is of one of `types` (narrows its type for `eventData`). */
@@ -70,3 +76,4 @@ export * from "./catalog";
 export * from "./customer";
 export * from "./usage";
 export * from "./invoicing";
+export * from "./wallet";

@@ -33,6 +33,7 @@ const walletSchema = new Schema(
     last_balance_sync_at: Date,
     last_consumed_credit_at: Date,
     sandbox: Boolean,
+    outbox: [Schema.Types.Mixed],
     ledger: { _id: false, seq: Number, block: [{ _id: false, tx: String, seq: Number, amount_cents: Number, failure: String }] },
   },
   { versionKey: false, minimize: false, collection: "wallets" },
@@ -72,6 +73,7 @@ const transactionSchema = new Schema(
     created_at: Date,
     settled_at: Date,
     failed_at: Date,
+    outbox: [Schema.Types.Mixed],
   },
   { versionKey: false, minimize: false, collection: "wallet_transactions" },
 );

@@ -1,17 +1,9 @@
 import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import { decideBlock } from "../domain/wallet-rules";
 import type { LedgerEntry, LedgerHead, WalletTransaction } from "../domain/wallet";
+import { transactionEvent, walletEvent } from "../events/wallet-events";
 import type { Models } from "./models";
-
-interface WalletState {
-  _id: string;
-  status: "active" | "terminated";
-  balance_cents: number;
-  consumed_amount_cents: number;
-  ledger: LedgerHead;
-}
-
-type TransactionDoc = Omit<WalletTransaction, "id"> & { _id: string };
+import { NO_OUTBOX, NO_PUBLISHER, transactionOf, walletOf, type TransactionDoc, type WalletDoc, type WalletPublisher } from "./wallet-repository";
 
 /** Transactions decided by one ledger move at most (a hot wallet's queue is drained in blocks). */
 const MAX_BLOCK = 500;
@@ -36,7 +28,7 @@ export class WalletLedger {
   /** Per wallet: the transactions waiting for the next move, and the move in flight. */
   private readonly queues = new Map<string, { waiting: Array<{ id: string; done: (err?: unknown) => void }>; running: boolean }>();
 
-  constructor(private readonly models: Models) {}
+  constructor(private readonly models: Models, private readonly publish: WalletPublisher = NO_PUBLISHER) {}
 
   /** Applies a stored transaction (pending → settled, or failed with its reason); answers it as stored. */
   async apply(transactionId: string, now: Date): Promise<WalletTransaction> {
@@ -70,8 +62,9 @@ export class WalletLedger {
   /** One ledger move for these transactions of one wallet (those already decided are left as they are). */
   private async move(walletId: string, ids: readonly string[], now: Date): Promise<void> {
     await retryOnLostRace(`wallet ${walletId} ledger move`, async () => {
-      const wallet = await this.models.wallets.findById(walletId, { status: 1, balance_cents: 1, consumed_amount_cents: 1, ledger: 1 }).lean<WalletState>();
-      if (!wallet) throw new Error(`wallet ${walletId} is missing`);
+      const doc = await this.models.wallets.findById(walletId, NO_OUTBOX).lean<WalletDoc>();
+      if (!doc) throw new Error(`wallet ${walletId} is missing`);
+      const wallet = walletOf(doc);
       const head: LedgerHead = { seq: wallet.ledger?.seq ?? 0, block: wallet.ledger?.block ?? [] };
       // read after the head: a transaction decided by a move before the one read is marked by now
       const txs = await this.transactions(ids);
@@ -88,27 +81,51 @@ export class WalletLedger {
         updated_at: now,
       };
       if (decided.consumed_amount_cents !== wallet.consumed_amount_cents) set.last_consumed_credit_at = now;
-      if (decided.terminated && wallet.status !== "terminated") Object.assign(set, { status: "terminated", terminated_at: now });
-      const moved = await this.models.wallets.collection.updateOne({ _id: walletId, "ledger.seq": head.seq } as never, { $set: set });
+      const ends = decided.terminated && wallet.status !== "terminated";
+      if (ends) Object.assign(set, { status: "terminated", terminated_at: now });
+      // a termination is announced by the same write that ends the wallet
+      const events = ends ? [walletEvent("billing.wallet.wallet.terminated", { ...wallet, ...set, status: "terminated", terminated_at: now } as typeof wallet, now)] : [];
+      const update = events.length ? { $set: set, $push: { outbox: { $each: events } } } : { $set: set };
+      const moved = await this.models.wallets.collection.updateOne({ _id: walletId, "ledger.seq": head.seq } as never, update as never);
       if (moved.modifiedCount !== 1) return LOST_RACE;
+      if (events.length) await this.publish.wallet(walletId, events);
       await this.mark(decided.entries, now);
       return true;
     }, 200);
   }
 
-  /** Writes a block's decisions on its transactions, once each (one bulk write). */
+  /**
+   * Writes a block's decisions on its transactions, once each (one bulk write), each with its
+   * wallet_transaction.updated event (ids derived from the transaction and its end: the copies a
+   * helping replica makes are one message).
+   */
   private async mark(entries: readonly LedgerEntry[], now: Date): Promise<void> {
     if (entries.length === 0) return;
+    const txs = new Map((await this.transactions(entries.map((e) => e.tx))).map((tx) => [tx.id, tx]));
+    const events = new Map(entries.map((e) => {
+      const tx = txs.get(e.tx)!;
+      const ended: WalletTransaction = e.seq !== null
+        ? { ...tx, sequence: e.seq, amount_cents: e.amount_cents, status: "settled", settled_at: now }
+        : { ...tx, status: "failed", failure: e.failure, failed_at: now };
+      return [e.tx, [transactionEvent("billing.wallet.wallet_transaction.updated", ended, now)]];
+    }));
     await this.models.transactions.bulkWrite(entries.map((e) => ({
       updateOne: e.seq !== null
-        ? { filter: { _id: e.tx, sequence: null }, update: { $set: { sequence: e.seq, amount_cents: e.amount_cents, status: "settled", settled_at: now } } }
-        : { filter: { _id: e.tx, sequence: null, status: { $ne: "failed" } }, update: { $set: { status: "failed", failure: e.failure, failed_at: now } } },
-    })), { ordered: false });
+        ? {
+          filter: { _id: e.tx, sequence: null },
+          update: { $set: { sequence: e.seq, amount_cents: e.amount_cents, status: "settled", settled_at: now }, $push: { outbox: { $each: events.get(e.tx)! } } },
+        }
+        : {
+          filter: { _id: e.tx, sequence: null, status: { $ne: "failed" } },
+          update: { $set: { status: "failed", failure: e.failure, failed_at: now }, $push: { outbox: { $each: events.get(e.tx)! } } },
+        },
+    })) as never, { ordered: false });
+    await Promise.all([...events].map(([id, list]) => this.publish.transaction(id, list)));
   }
 
   private async transactions(ids: readonly string[]): Promise<WalletTransaction[]> {
-    const docs = await this.models.transactions.find({ _id: { $in: ids } }).lean<TransactionDoc[]>();
-    const byId = new Map(docs.map(({ _id, ...rest }) => [_id, { ...rest, id: _id, sequence: rest.sequence ?? null } as WalletTransaction]));
+    const docs = await this.models.transactions.find({ _id: { $in: ids } }, NO_OUTBOX).lean<TransactionDoc[]>();
+    const byId = new Map(docs.map((d) => [d._id, transactionOf({ ...d, sequence: d.sequence ?? null })]));
     return ids.map((id) => {
       const tx = byId.get(id);
       if (!tx) throw new Error(`wallet transaction ${id} is missing`);

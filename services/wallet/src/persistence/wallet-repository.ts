@@ -1,18 +1,29 @@
+import type { Envelope } from "@billing/bus";
 import { isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import { transactionEvent, walletEvent } from "../events/wallet-events";
 import type { Wallet, WalletTransaction } from "../domain/wallet";
 import type { Models } from "./models";
 
-type WalletDoc = Omit<Wallet, "id"> & { _id: string; code_key: string };
-type TransactionDoc = Omit<WalletTransaction, "id"> & { _id: string };
+export type WalletDoc = Omit<Wallet, "id"> & { _id: string; code_key: string };
+export type TransactionDoc = Omit<WalletTransaction, "id"> & { _id: string };
+/** Reads leave the embedded outboxes out. */
+export const NO_OUTBOX = { outbox: 0 };
 
-const walletOf = ({ _id, code_key: _key, ...rest }: WalletDoc): Wallet => ({
+/** Publishes events already written into a document's outbox (the relay republishes what this misses). */
+export interface WalletPublisher {
+  wallet(walletId: string, events: Envelope[]): Promise<void>;
+  transaction(transactionId: string, events: Envelope[]): Promise<void>;
+}
+export const NO_PUBLISHER: WalletPublisher = { wallet: async () => undefined, transaction: async () => undefined };
+
+export const walletOf = ({ _id, code_key: _key, ...rest }: WalletDoc): Wallet => ({
   ...rest,
   id: _id,
   sandbox: rest.sandbox ?? false,
   metadata: rest.metadata ?? {},
   applies_to: { fee_types: rest.applies_to?.fee_types ?? [], billable_metric_codes: rest.applies_to?.billable_metric_codes ?? [] },
 });
-const transactionOf = ({ _id, ...rest }: TransactionDoc): WalletTransaction => ({ ...rest, id: _id, metadata: rest.metadata ?? [] });
+export const transactionOf = ({ _id, ...rest }: TransactionDoc): WalletTransaction => ({ ...rest, id: _id, metadata: rest.metadata ?? [] });
 
 /** The fields of a wallet a client may change (its balances move only through the ledger). */
 export type WalletChanges = Partial<Pick<Wallet,
@@ -27,13 +38,15 @@ export interface TransactionFilter {
 
 /** Wallets and their transactions; every query is scoped to one organization. */
 export class WalletRepository {
-  constructor(readonly models: Models) {}
+  constructor(readonly models: Models, private readonly publish: WalletPublisher = NO_PUBLISHER) {}
 
-  /** "duplicate" when the customer already has a wallet with that code. */
+  /** "duplicate" when the customer already has a wallet with that code. Announces wallet.created. */
   async insert(wallet: Wallet): Promise<"ok" | "duplicate"> {
     const { id, ...rest } = wallet;
+    const events = [walletEvent("billing.wallet.wallet.created", wallet, wallet.created_at)];
     try {
-      await this.models.wallets.collection.insertOne({ _id: id, ...rest, code_key: wallet.code ?? id } as never);
+      await this.models.wallets.collection.insertOne({ _id: id, ...rest, code_key: wallet.code ?? id, outbox: events } as never);
+      await this.publish.wallet(id, events);
       return "ok";
     } catch (err) {
       if (isDuplicateKeyError(err)) return "duplicate";
@@ -43,7 +56,7 @@ export class WalletRepository {
 
   /** By id (an `_id` read, fast on the test server too), in its organization only. */
   async find(organizationId: string, id: string): Promise<Wallet | null> {
-    const doc = await this.models.wallets.findById(id).lean<WalletDoc>();
+    const doc = await this.models.wallets.findById(id, NO_OUTBOX).lean<WalletDoc>();
     return doc && doc.organization_id === organizationId ? walletOf(doc) : null;
   }
 
@@ -52,7 +65,7 @@ export class WalletRepository {
     const query: Record<string, unknown> = { organization_id: organizationId };
     if (externalCustomerId !== undefined) query.external_customer_id = externalCustomerId;
     const [docs, total] = await Promise.all([
-      this.models.wallets.find(query).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<WalletDoc[]>(),
+      this.models.wallets.find(query, NO_OUTBOX).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<WalletDoc[]>(),
       this.models.wallets.countDocuments(query),
     ]);
     return { items: docs.map(walletOf), total };
@@ -64,7 +77,7 @@ export class WalletRepository {
    */
   async activeOfCustomer(organizationId: string, customerId: string): Promise<Wallet[]> {
     const docs = await this.models.wallets
-      .find({ organization_id: organizationId, customer_id: customerId, status: "active", balance_cents: { $gt: 0 } })
+      .find({ organization_id: organizationId, customer_id: customerId, status: "active", balance_cents: { $gt: 0 } }, NO_OUTBOX)
       .sort({ priority: 1, created_at: 1, _id: 1 })
       .lean<WalletDoc[]>();
     return docs.map(walletOf);
@@ -76,7 +89,7 @@ export class WalletRepository {
    */
   async dueExpirations(now: Date, organizationId?: string, limit = 500): Promise<Wallet[]> {
     const scope = organizationId ? { organization_id: organizationId } : { sandbox: { $ne: true } };
-    const docs = await this.models.wallets.find({ status: "active", expiration_at: { $ne: null, $lte: now }, ...scope })
+    const docs = await this.models.wallets.find({ status: "active", expiration_at: { $ne: null, $lte: now }, ...scope }, NO_OUTBOX)
       .sort({ expiration_at: 1, _id: 1 }).limit(limit).lean<WalletDoc[]>();
     return docs.map(walletOf);
   }
@@ -92,9 +105,12 @@ export class WalletRepository {
   async change(wallet: Wallet, changes: WalletChanges, now: Date): Promise<"ok" | "duplicate" | "terminated"> {
     const set: Record<string, unknown> = { ...changes, updated_at: now };
     if ("code" in changes) set.code_key = changes.code ?? wallet.id;
+    const events = [walletEvent("billing.wallet.wallet.updated", { ...wallet, ...changes, updated_at: now }, now)];
     try {
-      const res = await this.models.wallets.collection.updateOne({ _id: wallet.id, status: "active" } as never, { $set: set });
-      return res.matchedCount === 1 ? "ok" : "terminated";
+      const res = await this.models.wallets.collection.updateOne({ _id: wallet.id, status: "active" } as never, { $set: set, $push: { outbox: { $each: events } } } as never);
+      if (res.matchedCount !== 1) return "terminated";
+      await this.publish.wallet(wallet.id, events);
+      return "ok";
     } catch (err) {
       if (isDuplicateKeyError(err)) return "duplicate";
       throw err;
@@ -104,12 +120,18 @@ export class WalletRepository {
   /** Stores transactions once: a transaction already there (a retry) is left as it is. */
   async insertTransactions(transactions: readonly WalletTransaction[]): Promise<void> {
     if (transactions.length === 0) return;
+    const events = new Map(transactions.map((tx) => [tx.id, [transactionEvent("billing.wallet.wallet_transaction.created", tx, tx.created_at)]]));
     try {
-      await this.models.transactions.collection.insertMany(transactions.map(({ id, ...rest }) => ({ _id: id, ...rest })) as never, { ordered: false });
+      await this.models.transactions.collection.insertMany(
+        transactions.map(({ id, ...rest }) => ({ _id: id, ...rest, outbox: events.get(id) })) as never,
+        { ordered: false },
+      );
     } catch (err) {
       const writeErrors = (err as { writeErrors?: Array<{ code?: number }> }).writeErrors;
       if (!isDuplicateKeyError(err) && !(writeErrors && writeErrors.every((e) => e.code === 11000))) throw err;
     }
+    // a retry's duplicate publishes the same message ids: JetStream keeps one
+    await Promise.all([...events].map(([id, list]) => this.publish.transaction(id, list)));
   }
 
   /** Records a purchase's credit invoice on its transaction. */
@@ -119,19 +141,24 @@ export class WalletRepository {
 
   /** A pending transaction that will never settle (its invoice could not be made, or was not paid) fails, once. */
   async failPending(transactionId: string, failure: string, now: Date): Promise<void> {
-    await this.models.transactions.collection.updateOne(
+    const doc = await this.models.transactions.findById(transactionId, NO_OUTBOX).lean<TransactionDoc>();
+    if (!doc || doc.status !== "pending" || doc.sequence != null) return;
+    const failed: WalletTransaction = { ...transactionOf(doc), status: "failed", failure, failed_at: now };
+    const events = [transactionEvent("billing.wallet.wallet_transaction.updated", failed, now)];
+    const res = await this.models.transactions.collection.updateOne(
       { _id: transactionId, sequence: null, status: "pending" } as never,
-      { $set: { status: "failed", failure, failed_at: now } },
+      { $set: { status: "failed", failure, failed_at: now }, $push: { outbox: { $each: events } } } as never,
     );
+    if (res.modifiedCount === 1) await this.publish.transaction(transactionId, events);
   }
 
   async findTransaction(organizationId: string, id: string): Promise<WalletTransaction | null> {
-    const doc = await this.models.transactions.findById(id).lean<TransactionDoc>();
+    const doc = await this.models.transactions.findById(id, NO_OUTBOX).lean<TransactionDoc>();
     return doc && doc.organization_id === organizationId ? transactionOf(doc) : null;
   }
 
   async transactionsByIds(ids: readonly string[]): Promise<WalletTransaction[]> {
-    const docs = await this.models.transactions.find({ _id: { $in: ids } }).lean<TransactionDoc[]>();
+    const docs = await this.models.transactions.find({ _id: { $in: ids } }, NO_OUTBOX).lean<TransactionDoc[]>();
     const byId = new Map(docs.map((d) => [d._id, transactionOf(d)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -141,7 +168,7 @@ export class WalletRepository {
     const query: Record<string, unknown> = { organization_id: organizationId, wallet_id: walletId, amount_cents: { $gt: 0 } };
     for (const key of ["status", "transaction_status", "transaction_type"] as const) if (filter[key]) query[key] = filter[key];
     const [docs, total] = await Promise.all([
-      this.models.transactions.find(query).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<TransactionDoc[]>(),
+      this.models.transactions.find(query, NO_OUTBOX).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<TransactionDoc[]>(),
       this.models.transactions.countDocuments(query),
     ]);
     return { items: docs.map(transactionOf), total };
