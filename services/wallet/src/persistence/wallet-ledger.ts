@@ -99,9 +99,12 @@ export class WalletLedger {
    * wallet_transaction.updated event (ids derived from the transaction and its end: the copies a
    * helping replica makes are one message).
    */
-  private async mark(entries: readonly LedgerEntry[], now: Date): Promise<void> {
+  private async mark(decided: readonly LedgerEntry[], now: Date): Promise<void> {
+    if (decided.length === 0) return;
+    const txs = new Map((await this.transactions(decided.map((e) => e.tx))).map((tx) => [tx.id, tx]));
+    // a block already marked (by its mover, or a helper) is left alone: nothing written or published again
+    const entries = decided.filter((e) => txs.get(e.tx)!.sequence === null && txs.get(e.tx)!.status !== "failed");
     if (entries.length === 0) return;
-    const txs = new Map((await this.transactions(entries.map((e) => e.tx))).map((tx) => [tx.id, tx]));
     const events = new Map(entries.map((e) => {
       const tx = txs.get(e.tx)!;
       const ended: WalletTransaction = e.seq !== null
