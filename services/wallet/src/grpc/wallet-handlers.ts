@@ -48,8 +48,8 @@ export function walletHandlers(deps: WalletDeps): Handlers<WalletRpc> {
     },
     ListActiveWalletsForCustomer: async (req) => ({ wallets: (await listActiveWallets(deps, req.organization_id, req.customer_id)).map(walletMessage) }),
     ConsumeCredits: async (req) => {
-      const tx = await consumeCredits(deps, req.organization_id, { wallet_id: req.wallet_id, invoice_id: req.invoice_id, amount_cents: Number(req.amount_cents) });
-      return { wallet_transaction: (await transactionsOf(req.organization_id, [tx]))[0]! };
+      const { transaction, wallet } = await consumeCredits(deps, req.organization_id, { wallet_id: req.wallet_id, invoice_id: req.invoice_id, amount_cents: Number(req.amount_cents) });
+      return { wallet_transaction: transactionMessage(transaction, wallet) };
     },
   };
 }

@@ -31,14 +31,19 @@ export class WalletLedger {
   constructor(private readonly models: Models, private readonly publish: WalletPublisher = NO_PUBLISHER) {}
 
   /** Applies a stored transaction (pending → settled, or failed with its reason); answers it as stored. */
-  async apply(transactionId: string, now: Date): Promise<WalletTransaction> {
-    const tx = await this.transaction(transactionId);
-    if (tx.sequence !== null || tx.status === "failed") return tx;
+  async apply(transactionId: string, now: Date, walletId?: string): Promise<WalletTransaction> {
+    let wallet = walletId;
+    if (!wallet) {
+      const tx = await this.transaction(transactionId);
+      if (tx.sequence !== null || tx.status === "failed") return tx;
+      wallet = tx.wallet_id;
+    }
+    const queued = wallet;
     await new Promise<void>((resolve, reject) => {
-      const queue = this.queues.get(tx.wallet_id) ?? { waiting: [], running: false };
-      this.queues.set(tx.wallet_id, queue);
-      queue.waiting.push({ id: tx.id, done: (err) => (err ? reject(err) : resolve()) });
-      if (!queue.running) void this.drain(tx.wallet_id, now);
+      const queue = this.queues.get(queued) ?? { waiting: [], running: false };
+      this.queues.set(queued, queue);
+      queue.waiting.push({ id: transactionId, done: (err) => (err ? reject(err) : resolve()) });
+      if (!queue.running) void this.drain(queued, now);
     });
     return this.transaction(transactionId);
   }
@@ -89,7 +94,7 @@ export class WalletLedger {
       const moved = await this.models.wallets.collection.updateOne({ _id: walletId, "ledger.seq": head.seq } as never, update as never);
       if (moved.modifiedCount !== 1) return LOST_RACE;
       if (events.length) await this.publish.wallet(walletId, events);
-      await this.mark(decided.entries, now);
+      await this.mark(decided.entries, now, new Map(open.map((tx) => [tx.id, tx])));
       return true;
     }, 200);
   }
@@ -99,9 +104,9 @@ export class WalletLedger {
    * wallet_transaction.updated event (ids derived from the transaction and its end: the copies a
    * helping replica makes are one message).
    */
-  private async mark(decided: readonly LedgerEntry[], now: Date): Promise<void> {
+  private async mark(decided: readonly LedgerEntry[], now: Date, known?: ReadonlyMap<string, WalletTransaction>): Promise<void> {
     if (decided.length === 0) return;
-    const txs = new Map((await this.transactions(decided.map((e) => e.tx))).map((tx) => [tx.id, tx]));
+    const txs = known ?? new Map((await this.transactions(decided.map((e) => e.tx))).map((tx) => [tx.id, tx]));
     // a block already marked (by its mover, or a helper) is left alone: nothing written or published again
     const entries = decided.filter((e) => txs.get(e.tx)!.sequence === null && txs.get(e.tx)!.status !== "failed");
     if (entries.length === 0) return;

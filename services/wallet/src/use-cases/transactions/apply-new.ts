@@ -14,7 +14,7 @@ export async function applyNew(deps: WalletDeps, wallet: Wallet, transactions: r
   const stored: WalletTransaction[] = [];
   for (const tx of transactions) {
     if (appliedAtOnce(tx)) {
-      stored.push(await deps.ledger.apply(tx.id, deps.clock.now()));
+      stored.push(await deps.ledger.apply(tx.id, deps.clock.now(), wallet.id));
       continue;
     }
     try {

@@ -1,7 +1,7 @@
 import { derivedUuid } from "@billing/bus";
 import { AppError } from "@billing/errors";
 import { consumptionOf } from "../../domain/wallet-transactions";
-import type { WalletTransaction } from "../../domain/wallet";
+import type { Wallet, WalletTransaction } from "../../domain/wallet";
 import type { WalletDeps } from "../deps";
 
 /**
@@ -14,12 +14,12 @@ export async function consumeCredits(
   deps: WalletDeps,
   organizationId: string,
   request: { wallet_id: string; invoice_id: string; amount_cents: number },
-): Promise<WalletTransaction> {
+): Promise<{ transaction: WalletTransaction; wallet: Wallet }> {
   if (!Number.isSafeInteger(request.amount_cents) || request.amount_cents <= 0) throw AppError.validation({ amount_cents: ["value_is_out_of_range"] });
   const wallet = await deps.wallets.find(organizationId, request.wallet_id);
   if (!wallet) throw AppError.notFound("wallet");
   const id = derivedUuid(`invoice ${request.invoice_id} takes from wallet ${wallet.id}`);
-  const existing = await deps.wallets.findTransaction(organizationId, id);
-  if (!existing) await deps.wallets.insertTransactions([consumptionOf(wallet, id, request.invoice_id, request.amount_cents, deps.clock.now())]);
-  return deps.ledger.apply(id, deps.clock.now());
+  // a retry's insert is a duplicate and changes nothing; the ledger then answers how it was decided
+  await deps.wallets.insertTransactions([consumptionOf(wallet, id, request.invoice_id, request.amount_cents, deps.clock.now())]);
+  return { transaction: await deps.ledger.apply(id, deps.clock.now(), wallet.id), wallet };
 }
