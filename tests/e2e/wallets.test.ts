@@ -189,14 +189,27 @@ describe("wallet rules and errors", () => {
     expect(Date.parse(now.terminated_at)).toBeGreaterThanOrEqual(Date.parse(expiration));
   });
 
-  it("refuses recurring transaction rules until they can fire, rather than ignore them", async () => {
+  it("keeps one interval rule per wallet, updates it by its id, and refuses threshold rules until ongoing balances exist", async () => {
+    const created = await lago.wallets.createWallet({
+      wallet: { external_customer_id: "cust_w", rate_amount: "1", currency: "EUR", recurring_transaction_rules: [{ trigger: "interval", interval: "monthly", granted_credits: "5" }] },
+    });
+    const [rule] = created.data.wallet.recurring_transaction_rules!;
+    expect(rule).toMatchObject({ trigger: "interval", interval: "monthly", method: "fixed", granted_credits: "5", paid_credits: "0", status: "active" });
+    const updated = await lago.wallets.updateWallet(created.data.wallet.svc_id, { wallet: { recurring_transaction_rules: [{ svc_id: rule!.svc_id, paid_credits: "2" }] } });
+    expect(updated.data.wallet.recurring_transaction_rules).toMatchObject([{ svc_id: rule!.svc_id, granted_credits: "5", paid_credits: "2" }]);
+    const cleared = await lago.wallets.updateWallet(created.data.wallet.svc_id, { wallet: { recurring_transaction_rules: [] } });
+    expect(cleared.data.wallet.recurring_transaction_rules).toEqual([]);
     expect(await asA("POST", "/wallets", {
-      wallet: { external_customer_id: "cust_w", rate_amount: "1", currency: "EUR", recurring_transaction_rules: [{ trigger: "interval", interval: "monthly", granted_credits: "1" }] },
-    })).toEqual(unprocessable({ recurring_transaction_rules: ["not_supported_yet"] }));
+      wallet: { external_customer_id: "cust_w", rate_amount: "1", currency: "EUR", recurring_transaction_rules: [{ trigger: "threshold", threshold_credits: "5", paid_credits: "10" }] },
+    })).toEqual(unprocessable({ recurring_transaction_rules: ["threshold_trigger_not_supported_yet"] }));
+    expect(await asA("POST", "/wallets", {
+      wallet: { external_customer_id: "cust_w", rate_amount: "1", currency: "EUR", recurring_transaction_rules: [{ trigger: "interval", interval: "daily", granted_credits: "1" }] },
+    })).toEqual(unprocessable({ recurring_transaction_rules: ["invalid_interval"] }));
   });
 
   it("never shows or changes another organization's wallets and transactions", async () => {
-    const w = (await asA("GET", "/wallets?external_customer_id=cust_w")).body.wallets[0];
+    // the customer's first wallet (it has transactions)
+    const w = (await asA("GET", "/wallets?external_customer_id=cust_w&per_page=100")).body.wallets.at(-1);
     const tx = (await asA("GET", `/wallets/${w.svc_id}/wallet_transactions`)).body.wallet_transactions[0];
     expect(await asB("GET", `/wallets/${w.svc_id}`)).toEqual(notFound("wallet_not_found"));
     expect(await asB("PUT", `/wallets/${w.svc_id}`, { wallet: { name: "mine" } })).toEqual(notFound("wallet_not_found"));

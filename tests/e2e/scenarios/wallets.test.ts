@@ -120,4 +120,31 @@ describe("prepaid credits on invoices", () => {
     expect(failed).toMatchObject({ status: "failed", failed_at: "2024-01-01T00:00:00.000Z" });
     expect(await walletOf(as, w.svc_id)).toMatchObject({ balance_cents: 3_000 });
   });
+
+  it("tops wallets up on their intervals as the test clock passes them, once per due time", async () => {
+    // Jan 1: a wallet granted 10 a month (first on Feb 1), and one topped up to 25 credits (granted) on the 15th of each month.
+    const as = await platform.story("Interval rules", "2024-01-01T00:00:00Z");
+    const monthly = await wallet(as, { granted_credits: "10", recurring_transaction_rules: [{ trigger: "interval", interval: "monthly", granted_credits: "10" }] });
+    const target = await wallet(as, {
+      code: "target", granted_credits: "5",
+      recurring_transaction_rules: [{
+        trigger: "interval", interval: "monthly", method: "target", target_ongoing_balance: "25", grants_target_top_up: true, started_at: "2024-01-15T00:00:00Z",
+      }],
+    });
+    expect(monthly.recurring_transaction_rules[0]).toMatchObject({ interval: "monthly", status: "active" });
+    // one jump across three anniversaries: Feb 1, Mar 1, Apr 1 (the monthly rule); Jan 15, Feb 15, Mar 15 (the target rule)
+    await advanceClock(as, "2024-04-01T00:30:00Z");
+    expect(await walletOf(as, monthly.svc_id)).toMatchObject({ balance_cents: 4_000 });
+    const grants = (await ok(as("GET", `/wallets/${monthly.svc_id}/wallet_transactions?transaction_status=granted&per_page=10`))).wallet_transactions as Json[];
+    expect(grants.map((t) => [t.source, t.amount, t.created_at]).sort()).toEqual([
+      ["interval", "10.00", "2024-02-01T00:00:00.000Z"], ["interval", "10.00", "2024-03-01T00:00:00.000Z"], ["interval", "10.00", "2024-04-01T00:00:00.000Z"],
+      ["manual", "10.00", "2024-01-01T00:00:00.000Z"],
+    ]);
+    // the target rule granted 20 credits on Jan 15 (5 → 25), then nothing while the balance stood at its target
+    const targetGrants = (await ok(as("GET", `/wallets/${target.svc_id}/wallet_transactions?transaction_status=granted`))).wallet_transactions as Json[];
+    expect(targetGrants.map((t) => [t.source, t.amount, t.created_at]).sort()).toEqual([
+      ["interval", "20.00", "2024-01-15T00:00:00.000Z"], ["manual", "5.00", "2024-01-01T00:00:00.000Z"],
+    ]);
+    expect(await walletOf(as, target.svc_id)).toMatchObject({ balance_cents: 2_500 });
+  });
 });

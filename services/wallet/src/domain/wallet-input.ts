@@ -1,3 +1,5 @@
+import type { RecurringRuleInput } from "./recurring-rules";
+
 /** A wallet as a client describes it (create or update); absent fields are undefined, sent nulls are null. */
 export interface WalletInput {
   external_customer_id?: string;
@@ -19,6 +21,7 @@ export interface WalletInput {
   ignore_paid_top_up_limits_on_creation?: boolean;
   billing_entity_code?: string;
   purchase_order_number?: string | null;
+  recurring_transaction_rules?: RecurringRuleInput[];
 }
 
 /** Credits a client moves in or out of a wallet (POST /wallet_transactions). */

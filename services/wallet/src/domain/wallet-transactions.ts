@@ -12,6 +12,9 @@ export interface CreditsRequest {
   metadata?: Array<{ key: string; value: string | null }>;
   invoice_requires_successful_payment?: boolean;
   ignore_paid_top_up_limits?: boolean;
+  /** a recurring rule's firing: its source, and ids derived from the firing so a retry makes the same transactions */
+  source?: WalletTransaction["source"];
+  idOf?: (kind: TransactionKind) => string;
 }
 
 const KINDS = [
@@ -42,7 +45,8 @@ export function transactionsOf(wallet: Wallet, request: CreditsRequest, now: Dat
       errors[field] = ["insufficient_credits"];
       continue;
     }
-    transactions.push(transaction(wallet, kind as TransactionKind, type, conversion.amount_cents, request, now));
+    const tx = transaction(wallet, kind as TransactionKind, type, conversion.amount_cents, request, now);
+    transactions.push({ ...tx, id: request.idOf?.(kind as TransactionKind) ?? tx.id, source: request.source ?? tx.source });
   }
   return { transactions, errors };
 }

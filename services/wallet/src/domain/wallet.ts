@@ -1,3 +1,5 @@
+import type { RecurringRule } from "./recurring-rules";
+
 /** A wallet of prepaid credits (Lago's Wallet). Balances are in the wallet's currency's minor units. */
 export interface Wallet {
   id: string;
@@ -27,6 +29,8 @@ export interface Wallet {
   last_balance_sync_at: Date | null;
   last_consumed_credit_at: Date | null;
   ledger: LedgerHead;
+  /** the rules that top it up on their own (one at most) */
+  recurring_rules: RecurringRule[];
   /** created for a sandbox organization: its time-driven work (expiration) runs when its test clock moves, not on the system clock */
   sandbox: boolean;
 }

@@ -1,6 +1,7 @@
 import { centsToCredits, currencyExponent, fromCents } from "@billing/pricing";
 import type { WalletMessages as M } from "@billing/contracts";
 import { AppError } from "@billing/errors";
+import type { RecurringRule, RecurringRuleInput } from "../domain/recurring-rules";
 import type { TransactionInput, WalletInput } from "../domain/wallet-input";
 import type { Wallet, WalletTransaction } from "../domain/wallet";
 
@@ -40,7 +41,36 @@ export function walletInputOf(m: M.WalletInput__Output | null): WalletInput {
   take("ignore_paid_top_up_limits_on_creation", m.ignore_paid_top_up_limits_on_creation ?? undefined);
   take("billing_entity_code", m.billing_entity_code ?? undefined);
   take("purchase_order_number", m.has_purchase_order_number ? (m.purchase_order_number ?? null) : undefined);
+  take("recurring_transaction_rules", m.has_recurring_transaction_rules ? m.recurring_transaction_rules.map(ruleInputOf) : undefined);
   return input;
+}
+
+function ruleInputOf(r: M.RecurringRuleInput__Output): RecurringRuleInput {
+  const rule: RecurringRuleInput = {};
+  for (const key of ["svc_id", "trigger", "interval", "method", "paid_credits", "granted_credits", "target_ongoing_balance", "threshold_credits", "transaction_name"] as const) {
+    const value = r[key];
+    if (value !== undefined && value !== null) rule[key] = value;
+  }
+  for (const key of ["invoice_requires_successful_payment", "grants_target_top_up", "ignore_paid_top_up_limits"] as const) {
+    const value = r[key];
+    if (value !== undefined && value !== null) rule[key] = value;
+  }
+  if (r.started_at) rule.started_at = instant(r.started_at, "recurring_transaction_rules");
+  if (r.expiration_at) rule.expiration_at = instant(r.expiration_at, "recurring_transaction_rules");
+  if (r.transaction_metadata.length) rule.transaction_metadata = keyValues(r.transaction_metadata);
+  return rule;
+}
+
+/** Lago's WalletRecurringTransactionRule. */
+function ruleMessage(r: RecurringRule): M.RecurringRule {
+  return {
+    svc_id: r.id, trigger: r.trigger, interval: r.interval, method: r.method, status: r.status, paid_credits: r.paid_credits,
+    granted_credits: r.granted_credits, target_ongoing_balance: r.target_ongoing_balance ?? undefined, started_at: iso(r.started_at),
+    expiration_at: iso(r.expiration_at), invoice_requires_successful_payment: r.invoice_requires_successful_payment,
+    transaction_metadata: r.transaction_metadata.map((kv) => ({ key: kv.key, value: kv.value ?? undefined })),
+    transaction_name: r.transaction_name ?? undefined, grants_target_top_up: r.grants_target_top_up,
+    ignore_paid_top_up_limits: r.ignore_paid_top_up_limits, created_at: r.created_at.toISOString(), next_due_at: iso(r.next_due_at),
+  };
 }
 
 export function transactionInputOf(m: M.WalletTransactionInput__Output | null): TransactionInput {
@@ -94,6 +124,7 @@ export function walletMessage(w: Wallet): M.Wallet {
     metadata: Object.entries(w.metadata).map(([key, value]) => ({ key, value: value ?? undefined })),
     ledger_sequence: w.ledger.seq,
     purchase_order_number: w.purchase_order_number ?? undefined,
+    recurring_transaction_rules: w.recurring_rules.map(ruleMessage),
   };
 }
 

@@ -33,6 +33,7 @@ const walletSchema = new Schema(
     last_balance_sync_at: Date,
     last_consumed_credit_at: Date,
     sandbox: Boolean,
+    recurring_rules: [Schema.Types.Mixed],
     outbox: [Schema.Types.Mixed],
     ledger: { _id: false, seq: Number, block: [{ _id: false, tx: String, seq: Number, amount_cents: Number, failure: String }] },
   },
@@ -44,6 +45,7 @@ walletSchema.index({ organization_id: 1, created_at: -1, _id: -1 });
 walletSchema.index({ organization_id: 1, external_customer_id: 1, created_at: -1, _id: -1 });
 // wallets whose expiration has come (the scheduler; a test clock's RunDue per organization)
 walletSchema.index({ status: 1, expiration_at: 1 });
+walletSchema.index({ status: 1, "recurring_rules.next_due_at": 1 });
 walletSchema.index({ organization_id: 1, status: 1, expiration_at: 1 });
 // a customer's active wallets, the order credits are taken in (invoicing's finalization)
 walletSchema.index({ organization_id: 1, customer_id: 1, status: 1, priority: 1, created_at: 1 });

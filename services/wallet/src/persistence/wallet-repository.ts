@@ -20,6 +20,7 @@ export const walletOf = ({ _id, code_key: _key, ...rest }: WalletDoc): Wallet =>
   ...rest,
   id: _id,
   sandbox: rest.sandbox ?? false,
+  recurring_rules: rest.recurring_rules ?? [],
   metadata: rest.metadata ?? {},
   applies_to: { fee_types: rest.applies_to?.fee_types ?? [], billable_metric_codes: rest.applies_to?.billable_metric_codes ?? [] },
 });
@@ -28,7 +29,7 @@ export const transactionOf = ({ _id, ...rest }: TransactionDoc): WalletTransacti
 /** The fields of a wallet a client may change (its balances move only through the ledger). */
 export type WalletChanges = Partial<Pick<Wallet,
   "name" | "code" | "priority" | "expiration_at" | "invoice_requires_successful_payment" | "paid_top_up_min_amount_cents"
-  | "paid_top_up_max_amount_cents" | "applies_to" | "metadata" | "purchase_order_number">>;
+  | "paid_top_up_max_amount_cents" | "applies_to" | "metadata" | "purchase_order_number" | "recurring_rules">>;
 
 export interface TransactionFilter {
   status?: string;
@@ -92,6 +93,33 @@ export class WalletRepository {
     const docs = await this.models.wallets.find({ status: "active", expiration_at: { $ne: null, $lte: now }, ...scope }, NO_OUTBOX)
       .sort({ expiration_at: 1, _id: 1 }).limit(limit).lean<WalletDoc[]>();
     return docs.map(walletOf);
+  }
+
+  /**
+   * Active wallets with a recurring rule due: one sandbox organization's, or every ordinary
+   * organization's. An index on real MongoDB, a scan on the test server.
+   */
+  async dueRules(now: Date, organizationId?: string, limit = 500): Promise<Wallet[]> {
+    const scope = organizationId ? { organization_id: organizationId } : { sandbox: { $ne: true } };
+    const docs = await this.models.wallets.find({ status: "active", "recurring_rules.next_due_at": { $lte: now }, ...scope }, NO_OUTBOX)
+      .sort({ _id: 1 }).limit(limit).lean<WalletDoc[]>();
+    return docs.map(walletOf);
+  }
+
+  /** The first firing of an organization's active wallets' rules strictly after `after`, or null. */
+  async nextRuleAfter(organizationId: string, after: Date): Promise<Date | null> {
+    const docs = await this.models.wallets.find({ organization_id: organizationId, status: "active", "recurring_rules.next_due_at": { $gt: after } }, { recurring_rules: 1 })
+      .lean<Array<{ recurring_rules: Array<{ next_due_at: Date | null }> }>>();
+    const times = docs.flatMap((d) => d.recurring_rules.map((r) => r.next_due_at?.getTime() ?? Infinity)).filter((t) => t > after.getTime() && t !== Infinity);
+    return times.length ? new Date(Math.min(...times)) : null;
+  }
+
+  /** Moves the wallet's rule (one at most) past a firing, once: from `due` to its next time (null: it has ended). */
+  async advanceRule(walletId: string, ruleId: string, due: Date, next: Date | null): Promise<void> {
+    await this.models.wallets.collection.updateOne(
+      { _id: walletId, "recurring_rules.0.id": ruleId, "recurring_rules.0.next_due_at": due } as never,
+      { $set: { "recurring_rules.0.next_due_at": next, ...(next ? {} : { "recurring_rules.0.status": "terminated" }) } } as never,
+    );
   }
 
   /** The first expiration of an organization's active wallets strictly after `after`, or null. */

@@ -37,6 +37,13 @@ export function toWalletMessage(body: WalletBody) {
     billing_entity_code: body.billing_entity_code,
     purchase_order_number: orUndefined(body.purchase_order_number),
     has_purchase_order_number: sent(body, "purchase_order_number"),
+    recurring_transaction_rules: (body.recurring_transaction_rules ?? []).map((rule) => {
+      const message: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(rule)) if (value !== null && value !== undefined) message[key] = value;
+      message.transaction_metadata = (rule.transaction_metadata ?? []).map(({ key, value }) => ({ key, value: value ?? undefined }));
+      return message;
+    }),
+    has_recurring_transaction_rules: body.recurring_transaction_rules !== undefined && body.recurring_transaction_rules !== null,
   };
 }
 

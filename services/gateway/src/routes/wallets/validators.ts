@@ -8,6 +8,25 @@ const instant = z.string().refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}
 const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const keyValues = z.array(z.object({ key: z.string().min(1).max(100), value: z.string().max(255).nullable() })).max(100);
 
+/** One recurring transaction rule (the wallet service checks what it means). */
+const ruleSchema = z.object({
+  svc_id: z.string().max(255).nullish(),
+  trigger: z.string().max(50).nullish(),
+  interval: z.string().max(50).nullish(),
+  method: z.string().max(50).nullish(),
+  paid_credits: decimalText.nullish(),
+  granted_credits: decimalText.nullish(),
+  target_ongoing_balance: decimalText.nullish(),
+  threshold_credits: decimalText.nullish(),
+  started_at: instant.nullish(),
+  expiration_at: instant.nullish(),
+  invoice_requires_successful_payment: z.boolean().nullish(),
+  transaction_metadata: keyValues.nullish(),
+  transaction_name: z.string().max(255).nullish(),
+  grants_target_top_up: z.boolean().nullish(),
+  ignore_paid_top_up_limits: z.boolean().nullish(),
+});
+
 /** The `wallet` object of POST and PUT /wallets: types here, rules (rate, priority, limits, currency) in the wallet service. */
 export const walletSchema = z.object({
   external_customer_id: z.string().trim().min(1).max(255).optional(),
@@ -29,8 +48,7 @@ export const walletSchema = z.object({
   transaction_name: z.string().max(255).nullish(),
   billing_entity_code: z.string().max(255).optional(),
   purchase_order_number: z.string().max(255).nullish(),
-  // Rules that top wallets up on their own come with the recurring rules' issue: refused until then, never silently ignored.
-  recurring_transaction_rules: z.array(z.unknown()).max(0, "not_supported_yet").nullish(),
+  recurring_transaction_rules: z.array(ruleSchema).max(10).nullish(),
 });
 
 export type WalletBody = z.infer<typeof walletSchema>;

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { frozenTime } from "@billing/clock";
 import { AppError, type ErrorDetails } from "@billing/errors";
 import type { WalletInput } from "../../domain/wallet-input";
+import { rulesAfter } from "../../domain/recurring-rules";
 import { PRIORITY, walletTermsViolations } from "../../domain/wallet-rules";
 import { transactionsOf } from "../../domain/wallet-transactions";
 import type { Wallet } from "../../domain/wallet";
@@ -46,8 +47,12 @@ export async function createWallet(deps: WalletDeps, organizationId: string, inp
     last_consumed_credit_at: null,
     ledger: { seq: 0, block: [] },
     sandbox: frozenTime() !== undefined,
+    recurring_rules: [],
   };
   const errors: ErrorDetails = walletTermsViolations(wallet, now);
+  const rules = rulesAfter([], input.recurring_transaction_rules ?? [], now, now);
+  Object.assign(errors, rules.errors);
+  wallet.recurring_rules = rules.rules;
   const { transactions, errors: creditErrors } = errors.rate_amount
     ? { transactions: [], errors: {} }
     : transactionsOf(wallet, {

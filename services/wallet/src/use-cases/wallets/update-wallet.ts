@@ -1,5 +1,6 @@
 import { AppError } from "@billing/errors";
 import type { WalletInput } from "../../domain/wallet-input";
+import { rulesAfter } from "../../domain/recurring-rules";
 import { walletTermsViolations } from "../../domain/wallet-rules";
 import type { Wallet } from "../../domain/wallet";
 import type { WalletChanges } from "../../persistence/wallet-repository";
@@ -26,8 +27,10 @@ export async function updateWallet(deps: WalletDeps, organizationId: string, wal
     changes.metadata = merged;
   }
   const now = deps.clock.now();
+  const rules = input.recurring_transaction_rules === undefined ? null : rulesAfter(wallet.recurring_rules, input.recurring_transaction_rules, wallet.created_at, now);
+  if (rules) changes.recurring_rules = rules.rules;
   const next = { ...wallet, ...changes };
-  const errors = walletTermsViolations(next, now);
+  const errors = { ...walletTermsViolations(next, now), ...(rules?.errors ?? {}) };
   // an expiration already in the past is refused only when it is being set now
   if (changes.expiration_at === undefined) delete errors.expiration_at;
   if (Object.keys(errors).length) throw AppError.validation(errors);

@@ -1,0 +1,115 @@
+import { randomUUID } from "node:crypto";
+import type { ErrorDetails } from "@billing/errors";
+import { isCreditAmount } from "./wallet-rules";
+
+export type RuleInterval = "weekly" | "monthly" | "quarterly" | "semiannual" | "yearly";
+const INTERVALS: readonly RuleInterval[] = ["weekly", "monthly", "quarterly", "semiannual", "yearly"];
+const MONTHS: Record<Exclude<RuleInterval, "weekly">, number> = { monthly: 1, quarterly: 3, semiannual: 6, yearly: 12 };
+
+/** A rule that tops a wallet up on its own (Lago's recurring transaction rule; interval trigger). */
+export interface RecurringRule {
+  id: string;
+  trigger: "interval";
+  interval: RuleInterval;
+  method: "fixed" | "target";
+  status: "active" | "terminated";
+  paid_credits: string;
+  granted_credits: string;
+  target_ongoing_balance: string | null;
+  started_at: Date | null;
+  expiration_at: Date | null;
+  invoice_requires_successful_payment: boolean;
+  transaction_metadata: Array<{ key: string; value: string | null }>;
+  transaction_name: string | null;
+  grants_target_top_up: boolean;
+  ignore_paid_top_up_limits: boolean;
+  created_at: Date;
+  /** when it fires next; null once it has ended */
+  next_due_at: Date | null;
+}
+
+/** What a client sends for a rule (absent fields keep a known rule's values, or take the defaults). */
+export interface RecurringRuleInput {
+  svc_id?: string;
+  trigger?: string;
+  interval?: string;
+  method?: string;
+  paid_credits?: string;
+  granted_credits?: string;
+  target_ongoing_balance?: string;
+  threshold_credits?: string;
+  started_at?: Date;
+  expiration_at?: Date;
+  invoice_requires_successful_payment?: boolean;
+  transaction_metadata?: Array<{ key: string; value: string | null }>;
+  transaction_name?: string;
+  grants_target_top_up?: boolean;
+  ignore_paid_top_up_limits?: boolean;
+}
+
+/** `anchor` moved by `n` intervals (months keep the anchor's day, clamped to the month's end; UTC). */
+export function stepOf(anchor: Date, interval: RuleInterval, n: number): Date {
+  if (interval === "weekly") return new Date(anchor.getTime() + n * 7 * 86_400_000);
+  const months = MONTHS[interval] * n;
+  const y = anchor.getUTCFullYear();
+  const m = anchor.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m, Math.min(anchor.getUTCDate(), lastDay), anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()));
+}
+
+/**
+ * The first firing strictly after `after`: the rule's start (or the wallet's creation) itself when
+ * that is later, else its next anniversary (never the creation instant itself); null once past the
+ * rule's expiration.
+ */
+export function nextDueAfter(rule: Pick<RecurringRule, "interval" | "started_at" | "expiration_at">, walletCreatedAt: Date, after: Date): Date | null {
+  const anchor = rule.started_at ?? walletCreatedAt;
+  let due = anchor;
+  for (let n = 1; due.getTime() <= after.getTime(); n++) due = stepOf(anchor, rule.interval, n);
+  return rule.expiration_at && due.getTime() > rule.expiration_at.getTime() ? null : due;
+}
+
+/**
+ * The rules a wallet has after a client's list (one at most, as Lago allows): a known svc_id
+ * updates that rule, an unknown one or none adds a rule, rules not listed go. Every field's
+ * problem is reported, keyed `recurring_transaction_rules`.
+ */
+export function rulesAfter(current: readonly RecurringRule[], inputs: readonly RecurringRuleInput[], walletCreatedAt: Date, now: Date): { rules: RecurringRule[]; errors: ErrorDetails } {
+  const problems: string[] = [];
+  if (inputs.length > 1) problems.push("only_one_rule_allowed");
+  const rules = inputs.slice(0, 1).flatMap((input): RecurringRule[] => {
+    const known = input.svc_id ? current.find((r) => r.id === input.svc_id) : undefined;
+    const trigger = input.trigger ?? known?.trigger ?? "interval";
+    if (trigger === "threshold") return problems.push("threshold_trigger_not_supported_yet"), [];
+    if (trigger !== "interval") return problems.push("invalid_trigger"), [];
+    const interval = (input.interval ?? known?.interval) as RuleInterval | undefined;
+    if (!interval || !INTERVALS.includes(interval)) return problems.push("invalid_interval"), [];
+    const method = input.method ?? known?.method ?? "fixed";
+    if (method !== "fixed" && method !== "target") return problems.push("invalid_method"), [];
+    const paid = input.paid_credits ?? known?.paid_credits ?? "0";
+    const granted = input.granted_credits ?? known?.granted_credits ?? "0";
+    const target = input.target_ongoing_balance ?? known?.target_ongoing_balance ?? null;
+    if (!isCreditAmount(paid)) problems.push("invalid_paid_credits");
+    if (!isCreditAmount(granted)) problems.push("invalid_granted_credits");
+    if (method === "fixed" && Number(paid) === 0 && Number(granted) === 0) problems.push("invalid_recurring_rule");
+    if (method === "target" && !isCreditAmount(target)) problems.push("invalid_target_ongoing_balance");
+    const started = input.started_at ?? known?.started_at ?? null;
+    const expires = input.expiration_at ?? known?.expiration_at ?? null;
+    if (expires && expires.getTime() <= now.getTime()) problems.push("invalid_expiration_at");
+    const rule: RecurringRule = {
+      id: known?.id ?? randomUUID(), trigger: "interval", interval, method, status: "active",
+      paid_credits: paid.trim(), granted_credits: granted.trim(), target_ongoing_balance: method === "target" ? target : null,
+      started_at: started, expiration_at: expires,
+      invoice_requires_successful_payment: input.invoice_requires_successful_payment ?? known?.invoice_requires_successful_payment ?? false,
+      transaction_metadata: input.transaction_metadata ?? known?.transaction_metadata ?? [],
+      transaction_name: input.transaction_name ?? known?.transaction_name ?? null,
+      grants_target_top_up: input.grants_target_top_up ?? known?.grants_target_top_up ?? false,
+      ignore_paid_top_up_limits: input.ignore_paid_top_up_limits ?? known?.ignore_paid_top_up_limits ?? false,
+      created_at: known?.created_at ?? now,
+      next_due_at: null,
+    };
+    rule.next_due_at = nextDueAfter(rule, walletCreatedAt, now);
+    return [rule];
+  });
+  return { rules, errors: problems.length ? { recurring_transaction_rules: [...new Set(problems)] } : {} };
+}
