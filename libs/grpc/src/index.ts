@@ -3,3 +3,4 @@ export * from "./server";
 export * from "./client";
 export * from "./health";
 export * from "./typed";
+export * from "./fields";

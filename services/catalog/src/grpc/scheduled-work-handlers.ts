@@ -1,10 +1,10 @@
 import { atFrozenTime } from "@billing/clock";
 import type { ScheduledWorkRpc } from "@billing/contracts";
-import type { Handlers } from "@billing/grpc";
+import { instantOf, type Handlers } from "@billing/grpc";
 import type { CatalogDeps } from "../use-cases/deps";
 import { nextDueTransition } from "../use-cases/subscriptions/next-due-transition";
 import { runDueTransitions } from "../use-cases/subscriptions/run-due-transitions";
-import { instantOf } from "./scheduled-work-messages";
+
 
 /** billing.common.v1.ScheduledWorkService: the catalog's time-driven work for one sandbox organization. */
 export function scheduledWorkHandlers(deps: CatalogDeps, flushEvents: () => Promise<void> = async () => undefined): Handlers<ScheduledWorkRpc> {

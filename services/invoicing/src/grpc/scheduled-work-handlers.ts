@@ -1,16 +1,10 @@
 import { atFrozenTime } from "@billing/clock";
 import type { ScheduledWorkRpc } from "@billing/contracts";
-import { AppError } from "@billing/errors";
-import type { Handlers } from "@billing/grpc";
+import { instantOf as instant, type Handlers } from "@billing/grpc";
 import type { InvoicingDeps } from "../use-cases/deps";
 import { nextDueWork } from "../use-cases/scheduled-work/next-due-work";
 import { runDueWork } from "../use-cases/scheduled-work/run-due-work";
 
-const instant = (value: string, field: string) => {
-  const at = new Date(value);
-  if (!value || Number.isNaN(at.getTime())) throw AppError.validation({ [field]: ["invalid_date"] });
-  return at;
-};
 
 /** billing.common.v1.ScheduledWorkService: invoicing's time-driven work for one sandbox organization. */
 export function scheduledWorkHandlers(deps: InvoicingDeps): Handlers<ScheduledWorkRpc> {

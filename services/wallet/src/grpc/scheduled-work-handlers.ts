@@ -1,16 +1,10 @@
 import { atFrozenTime } from "@billing/clock";
 import type { ScheduledWorkRpc } from "@billing/contracts";
-import { AppError } from "@billing/errors";
-import type { Handlers } from "@billing/grpc";
+import { instantOf as instant, type Handlers } from "@billing/grpc";
 import type { WalletDeps } from "../use-cases/deps";
 import { expireDueWallets } from "../use-cases/wallets/expire-due-wallets";
 import { fireDueRules } from "../use-cases/wallets/fire-due-rules";
 
-const instant = (value: string, field: string) => {
-  const at = new Date(value);
-  if (!value || Number.isNaN(at.getTime())) throw AppError.validation({ [field]: ["invalid_date"] });
-  return at;
-};
 
 /** billing.common.v1.ScheduledWorkService: the wallet service's time-driven work (expirations, then recurring top-ups) for one sandbox organization. */
 export function scheduledWorkHandlers(deps: WalletDeps): Handlers<ScheduledWorkRpc> {

@@ -1,17 +1,13 @@
 import { centsToCredits, currencyExponent, fromCents } from "@billing/pricing";
 import type { WalletMessages as M } from "@billing/contracts";
 import { AppError } from "@billing/errors";
+import { instantOf as instant } from "@billing/grpc";
 import type { RecurringRule, RecurringRuleInput } from "../domain/recurring-rules";
 import type { TransactionInput, WalletInput } from "../domain/wallet-input";
 import type { Wallet, WalletTransaction } from "../domain/wallet";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : undefined);
 
-const instant = (value: string, field: string): Date => {
-  const at = new Date(value);
-  if (Number.isNaN(at.getTime())) throw AppError.validation({ [field]: ["invalid_date"] });
-  return at;
-};
 
 const keyValues = (list: M.KeyValue__Output[]) => list.map((kv) => ({ key: kv.key, value: kv.value ?? null }));
 
