@@ -31,6 +31,7 @@ export const Subjects = {
     walletCreated: "billing.wallet.wallet.created",
     walletUpdated: "billing.wallet.wallet.updated",
     walletTerminated: "billing.wallet.wallet.terminated",
+    walletDepletedOngoingBalance: "billing.wallet.wallet.depleted_ongoing_balance",
     transactionCreated: "billing.wallet.wallet_transaction.created",
     transactionUpdated: "billing.wallet.wallet_transaction.updated",
   },

@@ -119,7 +119,9 @@ export {
   topUpRoundsToZero,
   thresholdTopUpPaidCredits,
   targetTopUpCredits,
+  allocateOngoingUsage,
   type CreditConversion,
+  type OngoingWallet,
   type ThresholdTopUpInput,
 } from "./wallet";
 

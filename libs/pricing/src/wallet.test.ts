@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { crossedUsageThresholds } from "./invoice/usage-thresholds";
-import { centsToCredits, creditsToCents, targetTopUpCredits, thresholdTopUpPaidCredits, topUpRoundsToZero } from "./wallet";
+import { allocateOngoingUsage, centsToCredits, creditsToCents, targetTopUpCredits, thresholdTopUpPaidCredits, topUpRoundsToZero } from "./wallet";
 
 describe("wallet conversions", () => {
   it("keeps only whole cents: 1034 credits @ 0.001 -> 1.03 EUR -> 1030 credits", () => {
@@ -52,5 +52,14 @@ describe("usage thresholds", () => {
     const later = { thresholds, historical_usage_cents: 0, invoiced_usage_cents: 6500, progressive_billed_cents: 0 };
     expect(crossedUsageThresholds({ ...later, current_usage_cents: 1000 })).toEqual([]); // 6500 mod 2000 = 500; 500 + 1000 < 2000
     expect(crossedUsageThresholds({ ...later, current_usage_cents: 1500 }).map((t) => t.amount_cents)).toEqual([2000]);
+  });
+});
+
+describe("ongoing usage over wallets", () => {
+  it("fills wallets in order up to their balances; the last takes the rest and may go below zero", () => {
+    const wallets = [{ id: "a", balance_cents: 500 }, { id: "b", balance_cents: 300 }];
+    expect(Object.fromEntries(allocateOngoingUsage(wallets, 600))).toEqual({ a: 500, b: 100 });
+    expect(Object.fromEntries(allocateOngoingUsage(wallets, 1_000))).toEqual({ a: 500, b: 500 });
+    expect(Object.fromEntries(allocateOngoingUsage(wallets, 0))).toEqual({ a: 0, b: 0 });
   });
 });

@@ -65,3 +65,25 @@ export function targetTopUpCredits(target: DecimalLike, ongoingBalance: DecimalL
   if (gap.lte(0)) return "0.0";
   return decimalString(minCredits == null ? gap : Decimal.max(gap, toDecimal(minCredits)));
 }
+
+/** A wallet as ongoing usage is spread over it: its settled balance, in the order credits are taken. */
+export interface OngoingWallet {
+  id: string;
+  balance_cents: number;
+}
+
+/**
+ * A customer's ongoing usage (current-period usage and drafts, in cents, taxes included) spread
+ * over its wallets in the order they pay (billing-rules §6): each takes up to its balance; the last
+ * wallet takes what is left, and may go below zero. Each wallet's share, in cents.
+ */
+export function allocateOngoingUsage(wallets: readonly OngoingWallet[], usageCents: number): Map<string, number> {
+  const shares = new Map<string, number>();
+  let left = Math.max(0, Math.round(usageCents));
+  wallets.forEach((w, i) => {
+    const share = i === wallets.length - 1 ? left : Math.min(left, Math.max(0, w.balance_cents));
+    shares.set(w.id, share);
+    left -= share;
+  });
+  return shares;
+}

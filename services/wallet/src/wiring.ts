@@ -9,6 +9,7 @@ import { embeddedOutboxStore } from "@billing/mongo";
 import { defineService } from "@billing/runtime";
 import { walletConfigSchema } from "./config";
 import { INVOICE_PAYMENT_SUBJECTS, invoicePaymentHandler } from "./events/invoice-payments";
+import { USAGE_SUBJECTS, usageIngestedHandler } from "./events/usage-ingested";
 import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
 import { walletHandlers } from "./grpc/wallet-handlers";
 import { grpcCustomers, type Customers } from "./peers/customers";
@@ -49,14 +50,24 @@ export function wireWallet(connection: Connection, parts: { clock: Clock; custom
   return { models, deps, handlers: walletHandlers(deps), outboxes: [outboxes.wallet, outboxes.transaction] };
 }
 
-/** The consumer of the invoicing service's payment events (paid top-ups settle on them). */
-export async function startInvoicePaymentConsumer(bus: Bus, deps: WalletDeps, options: { durablePrefix: string; replicas: number; logger: Logger }): Promise<ConsumerHandle> {
-  await ensureStream(bus.jsm, Streams.invoicing, options.replicas);
-  const durable = `${options.durablePrefix}_wallet_invoice_payments`;
-  return runConsumer({
-    bus, stream: Streams.invoicing.name, durable, filterSubjects: [...INVOICE_PAYMENT_SUBJECTS],
-    logger: options.logger.child({ consumer: durable }), handler: invoicePaymentHandler(deps), concurrency: 8, retryDelayMs: 500,
-  });
+/**
+ * The wallet service's consumers: the invoicing service's payment events (paid top-ups settle on
+ * them) and the usage service's stored batches (ongoing balances follow them).
+ */
+export async function startConsumers(bus: Bus, deps: WalletDeps, options: { durablePrefix: string; replicas: number; logger: Logger }): Promise<ConsumerHandle[]> {
+  const consumers = [
+    { stream: Streams.invoicing, durable: `${options.durablePrefix}_wallet_invoice_payments`, subjects: INVOICE_PAYMENT_SUBJECTS, handler: invoicePaymentHandler(deps) },
+    { stream: Streams.usage, durable: `${options.durablePrefix}_wallet_ongoing_usage`, subjects: USAGE_SUBJECTS, handler: usageIngestedHandler(deps) },
+  ];
+  const handles: ConsumerHandle[] = [];
+  for (const c of consumers) {
+    await ensureStream(bus.jsm, c.stream, options.replicas);
+    handles.push(await runConsumer({
+      bus, stream: c.stream.name, durable: c.durable, filterSubjects: [...c.subjects],
+      logger: options.logger.child({ consumer: c.durable }), handler: c.handler, concurrency: 8, retryDelayMs: 500,
+    }));
+  }
+  return handles;
 }
 
 /** The wallet service owns wallets and their transactions (the ledger of every credit in and out). */
@@ -68,14 +79,14 @@ export const walletService = defineService({
     const invoicing = grpcInvoicing(peerAddress(config, "invoicing"));
     const { handlers, deps, outboxes } = wireWallet(connection, { clock, customers, invoicing, bus, logger });
     const relay = startOutboxRelay(bus, outboxes, logger);
-    const payments = await startInvoicePaymentConsumer(bus, deps, { durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS, logger });
+    const consumers = await startConsumers(bus, deps, { durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS, logger });
     const expirations = startExpirationScheduler(deps, config.WALLET_SCHEDULER_MS, logger);
     return {
       bindings: [bind(Rpc.wallet, handlers), bind(Rpc.scheduledWork, scheduledWorkHandlers(deps))],
       onStop: async () => {
         await expirations.stop();
         relay.stop();
-        await payments.stop();
+        await Promise.all(consumers.map((c) => c.stop()));
         customers.close();
         invoicing.close();
       },

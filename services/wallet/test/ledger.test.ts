@@ -23,6 +23,7 @@ const org = randomUUID();
 const customers: Customers = {
   find: async (_org, externalId) => ({ id: `cus-${externalId}`, external_id: externalId, currency: "EUR", billing_entity_code: "default" }),
   setCurrency: async () => { throw new Error("not expected"); },
+  frozenTime: async () => null,
 };
 const connections: Connection[] = [];
 let replicas: WalletWiring[];
@@ -30,7 +31,7 @@ let replicas: WalletWiring[];
 beforeAll(async () => {
   for (let i = 0; i < REPLICAS; i++) connections.push(await connectMongo({ url: infraUrls().mongoUrl, dbName }));
   // a purchase's credit invoice is the invoicing service's (the e2e suite): here it is only named
-  const invoicing = { creditInvoice: async (_org: string, p: { wallet_transaction_id: string }) => `invoice-of-${p.wallet_transaction_id}` };
+  const invoicing = { creditInvoice: async (_org: string, p: { wallet_transaction_id: string }) => `invoice-of-${p.wallet_transaction_id}`, ongoingUsage: async () => [] };
   replicas = connections.map((c) => wireWallet(c, { clock, customers, invoicing }));
   await initModels(connections[0]!);
 });

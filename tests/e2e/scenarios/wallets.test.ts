@@ -147,4 +147,28 @@ describe("prepaid credits on invoices", () => {
     ]);
     expect(await walletOf(as, target.svc_id)).toMatchObject({ balance_cents: 2_500 });
   });
+
+  it("follows usage as it arrives: the ongoing balance is the balance less the current period's usage", async () => {
+    // 10 credits at 1 €; calls at 1.00 each. 3 calls → 3.00 of ongoing usage; 7 more → the wallet's ongoing balance reaches 0.
+    const as = await platform.story("Ongoing balance", "2024-01-01T00:00:00Z");
+    const calls = await metric(as, "calls");
+    await plan(as, "usage", { amount_cents: 0, charges: [standard(calls, "1")] });
+    await subscribe(as, "acme", "usage", "sub_1");
+    const w = await wallet(as, { granted_credits: "10" });
+    const ongoing = async (usage: number) => {
+      const deadline = Date.now() + 15_000;
+      let now = await walletOf(as, w.svc_id);
+      while (now.ongoing_usage_balance_cents !== usage && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        now = await walletOf(as, w.svc_id);
+      }
+      return now;
+    };
+    await send(as, events(3, "sub_1", "calls", "2024-01-01T00:00:00Z"));
+    expect(await ongoing(300)).toMatchObject({
+      balance_cents: 1_000, ongoing_usage_balance_cents: 300, ongoing_balance_cents: 700, credits_ongoing_balance: "7.0", credits_ongoing_usage_balance: "3.0",
+    });
+    await send(as, events(7, "sub_1", "calls", "2024-01-01T00:00:00Z"));
+    expect(await ongoing(1_000)).toMatchObject({ balance_cents: 1_000, ongoing_balance_cents: 0, credits_ongoing_balance: "0.0" });
+  });
 });

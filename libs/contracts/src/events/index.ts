@@ -32,6 +32,7 @@ export const EventSchemas = {
   [Subjects.wallet.walletCreated]: walletEventData,
   [Subjects.wallet.walletUpdated]: walletEventData,
   [Subjects.wallet.walletTerminated]: walletEventData,
+  [Subjects.wallet.walletDepletedOngoingBalance]: walletEventData,
   [Subjects.wallet.transactionCreated]: walletTransactionEventData,
   [Subjects.wallet.transactionUpdated]: walletTransactionEventData,
 } as const;

@@ -20,12 +20,14 @@ export const walletView = z.object({
   balance_cents: cents,
   credits_balance: text,
   consumed_amount_cents: cents,
+  /** the ongoing usage it is counted to pay (current-period usage not invoiced yet) */
+  ongoing_usage_cents: cents.default(0),
   expiration_at: maybe(instant),
   terminated_at: maybe(instant),
   created_at: instant,
   updated_at: instant,
 });
-/** billing.wallet.wallet.created|updated|terminated */
+/** billing.wallet.wallet.created|updated|terminated|depleted_ongoing_balance */
 export const walletEventData = z.object({ wallet: walletView });
 export type WalletViewData = z.output<typeof walletView>;
 

@@ -9,9 +9,10 @@ import { getInvoice } from "../use-cases/invoices/get-invoice";
 import { listInvoices } from "../use-cases/invoices/list-invoices";
 import { refreshInvoice } from "../use-cases/invoices/refresh-invoice";
 import { updateInvoice } from "../use-cases/invoices/update-invoice";
+import { getOngoingUsage } from "../use-cases/usage/get-ongoing-usage";
 import { invoiceFilterOf, invoiceMessage, invoiceUpdateOf, lagoInvoiceJson } from "./invoice-messages";
 
-type InvoiceRpcs = "ListInvoices" | "GetInvoice" | "FinalizeInvoice" | "RefreshInvoice" | "UpdateInvoice" | "CreateCreditInvoice";
+type InvoiceRpcs = "ListInvoices" | "GetInvoice" | "FinalizeInvoice" | "RefreshInvoice" | "UpdateInvoice" | "CreateCreditInvoice" | "OngoingUsage";
 
 const reply = (invoice: Invoice) => {
   const message = invoiceMessage(invoice);
@@ -35,5 +36,6 @@ export function invoiceHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc
       wallet_transaction_id: req.wallet_transaction_id, wallet_id: req.wallet_id, name: req.name ?? null, credits: req.credits,
       rate_amount: req.rate_amount, amount_cents: Number(req.amount_cents), currency: req.currency,
     })),
+    OngoingUsage: async (req) => ({ customers: await getOngoingUsage(deps, req.organization_id, req.external_subscription_ids, req.customer_ids) }),
   };
 }

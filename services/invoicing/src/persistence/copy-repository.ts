@@ -74,6 +74,12 @@ export class CopyRepository {
     return docs.map(subscriptionOf).filter((c) => c.next_billing_at !== null && c.next_billing_at <= now);
   }
 
+  /** A customer's active subscriptions (by customer: an index on real MongoDB, a scan on the test server). */
+  async activeOfCustomer(organizationId: string, customerId: string): Promise<SubscriptionCopy[]> {
+    const docs = await this.models.subscriptions.find({ organization_id: organizationId, customer_id: customerId, "subscription.status": "active" }).lean<SubscriptionDoc[]>();
+    return docs.map(subscriptionOf);
+  }
+
   async nextBillingAfter(organizationId: string, after: Date): Promise<Date | null> {
     const doc = await this.models.subscriptions.findOne({ organization_id: organizationId, next_billing_at: { $gt: after } }, { next_billing_at: 1 })
       .sort({ next_billing_at: 1 }).lean<{ next_billing_at: Date }>();

@@ -16,6 +16,8 @@ export interface Wallet {
   rate_amount: string;
   balance_cents: number;
   consumed_amount_cents: number;
+  /** the ongoing usage (current-period usage, taxes included) this wallet is counted to pay; its ongoing balance is balance − this */
+  ongoing_usage_cents: number;
   invoice_requires_successful_payment: boolean;
   paid_top_up_min_amount_cents: number | null;
   paid_top_up_max_amount_cents: number | null;

@@ -1,10 +1,13 @@
 import { Subjects, type Envelope } from "@billing/bus";
 import { eventData, isEvent } from "@billing/contracts";
 import type { WalletDeps } from "../use-cases/deps";
+import { refreshOngoingUsage } from "../use-cases/wallets/refresh-ongoing-usage";
 
-export const INVOICE_PAYMENT_SUBJECTS = [Subjects.invoicing.invoicePaymentStatusUpdated];
+export const INVOICE_PAYMENT_SUBJECTS = [Subjects.invoicing.invoicePaymentStatusUpdated, Subjects.invoicing.invoiceFinalized];
 
 /**
+ * billing.invoicing.invoice.finalized of a subscription invoice: its customer's ongoing usage is
+ * recomputed (the billed period left it).
  * billing.invoicing.invoice.payment_status_updated of a credit invoice: its purchase settles when
  * the invoice is paid (the ledger applies it once, whatever the redeliveries) and fails when the
  * payment fails. Other invoices are not the wallet service's business.
@@ -13,6 +16,13 @@ export function invoicePaymentHandler(deps: WalletDeps) {
   return async (envelope: Envelope): Promise<void> => {
     if (!isEvent(envelope, INVOICE_PAYMENT_SUBJECTS)) return;
     const { invoice } = eventData(envelope);
+    if (envelope.type === Subjects.invoicing.invoiceFinalized) {
+      // a billed period leaves the customer's ongoing usage: its wallets' ongoing balances follow
+      if (invoice.invoice_type === "subscription") {
+        await refreshOngoingUsage(deps, envelope.organization_id, { customerIds: [invoice.customer.svc_id] }, envelope.frozen_time ? new Date(envelope.frozen_time) : undefined);
+      }
+      return;
+    }
     const txId = invoice.svc_wallet_transaction_id;
     if (!txId) return;
     const tx = await deps.wallets.findTransaction(envelope.organization_id, txId);

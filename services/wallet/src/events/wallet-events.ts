@@ -11,9 +11,11 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
  * A creation and a termination happen once: their ids are derived from the wallet, so every
  * replica that builds one publishes the same message (JetStream drops the copies).
  */
-export function walletEvent(subject: typeof W.walletCreated | typeof W.walletUpdated | typeof W.walletTerminated, w: Wallet, at: Date): Envelope {
+export function walletEvent(
+  subject: typeof W.walletCreated | typeof W.walletUpdated | typeof W.walletTerminated | typeof W.walletDepletedOngoingBalance, w: Wallet, at: Date,
+): Envelope {
   return domainEvent(subject, {
-    id: subject === W.walletUpdated ? undefined : derivedUuid(`${subject}|${w.id}`),
+    id: subject === W.walletCreated || subject === W.walletTerminated ? derivedUuid(`${subject}|${w.id}`) : undefined,
     organizationId: w.organization_id,
     occurredAt: at,
     data: {
@@ -21,6 +23,7 @@ export function walletEvent(subject: typeof W.walletCreated | typeof W.walletUpd
         svc_id: w.id, svc_customer_id: w.customer_id, external_customer_id: w.external_customer_id, status: w.status, currency: w.currency,
         name: w.name, code: w.code, priority: w.priority, rate_amount: w.rate_amount, balance_cents: w.balance_cents,
         credits_balance: centsToCredits(w.balance_cents, w.rate_amount, w.currency), consumed_amount_cents: w.consumed_amount_cents,
+        ongoing_usage_cents: w.ongoing_usage_cents,
         expiration_at: iso(w.expiration_at), terminated_at: iso(w.terminated_at), created_at: w.created_at.toISOString(), updated_at: w.updated_at.toISOString(),
       },
     },

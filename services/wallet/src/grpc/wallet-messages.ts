@@ -86,7 +86,7 @@ export function transactionInputOf(m: M.WalletTransactionInput__Output | null): 
 /** Credits as the pricing library derives them from cents at the wallet's rate. */
 const creditsOf = (w: Pick<Wallet, "rate_amount" | "currency">, cents: number) => centsToCredits(cents, w.rate_amount, w.currency);
 
-/** Lago's WalletObject. Ongoing balances equal the settled ones until ongoing usage is tracked. */
+/** Lago's WalletObject: its ongoing balance is its balance less its share of the customer's ongoing usage. */
 export function walletMessage(w: Wallet): M.Wallet {
   const credits = creditsOf(w, w.balance_cents);
   return {
@@ -110,10 +110,10 @@ export function walletMessage(w: Wallet): M.Wallet {
     last_consumed_credit_at: iso(w.last_consumed_credit_at),
     terminated_at: iso(w.terminated_at),
     invoice_requires_successful_payment: w.invoice_requires_successful_payment,
-    ongoing_balance_cents: w.balance_cents,
-    ongoing_usage_balance_cents: 0,
-    credits_ongoing_balance: credits,
-    credits_ongoing_usage_balance: "0.0",
+    ongoing_balance_cents: w.balance_cents - w.ongoing_usage_cents,
+    ongoing_usage_balance_cents: w.ongoing_usage_cents,
+    credits_ongoing_balance: creditsOf(w, w.balance_cents - w.ongoing_usage_cents),
+    credits_ongoing_usage_balance: creditsOf(w, w.ongoing_usage_cents),
     paid_top_up_min_amount_cents: w.paid_top_up_min_amount_cents ?? undefined,
     paid_top_up_max_amount_cents: w.paid_top_up_max_amount_cents ?? undefined,
     applies_to: w.applies_to,

@@ -16,6 +16,8 @@ export interface Customers {
   find(organizationId: string, externalId: string, requestId?: string): Promise<CustomerRef | null>;
   /** Gives a customer without a currency this one (a wallet's currency becomes its customer's, as in Lago). */
   setCurrency(organizationId: string, externalId: string, currency: string, requestId?: string): Promise<CustomerRef>;
+  /** A sandbox organization's frozen time; null for an ordinary organization (the system clock). */
+  frozenTime(organizationId: string): Promise<Date | null>;
 }
 
 const refOf = (c: CustomerMessages.Customer__Output | null): CustomerRef => {
@@ -38,6 +40,15 @@ export function grpcCustomers(address: string, deadlineMs = 5000): Customers & {
     async setCurrency(organizationId, externalId, currency, requestId) {
       const res = await client.call("UpsertCustomer", { organization_id: organizationId, customer: { external_id: externalId, currency } }, { requestId });
       return refOf(res.customer);
+    },
+    async frozenTime(organizationId) {
+      try {
+        const res = await client.call("GetTestClock", { organization_id: organizationId });
+        return res.test_clock?.frozen_time ? new Date(res.test_clock.frozen_time) : null;
+      } catch (err) {
+        if (err instanceof AppError && err.kind === "not_found") return null;
+        throw err;
+      }
     },
     close: () => client.close(),
   };

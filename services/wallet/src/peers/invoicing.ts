@@ -8,6 +8,8 @@ export interface Invoicing {
     customer_id: string; wallet_transaction_id: string; wallet_id: string; name: string | null;
     credits: string; rate_amount: string; amount_cents: number; currency: string;
   }): Promise<string>;
+  /** The ongoing usage (cents, taxes included) of the customers of these subscriptions. */
+  ongoingUsage(organizationId: string, of: { externalSubscriptionIds?: readonly string[]; customerIds?: readonly string[] }): Promise<Array<{ customer_id: string; usage_cents: number; currency: string }>>;
 }
 
 export function grpcInvoicing(address: string): Invoicing & { close(): void } {
@@ -20,6 +22,12 @@ export function grpcInvoicing(address: string): Invoicing & { close(): void } {
       });
       if (!res.invoice) throw new Error("invoicing answered without the credit invoice");
       return res.invoice.svc_id;
+    },
+    async ongoingUsage(organizationId, of) {
+      const res = await client.call("OngoingUsage", {
+        organization_id: organizationId, external_subscription_ids: [...(of.externalSubscriptionIds ?? [])], customer_ids: [...(of.customerIds ?? [])],
+      });
+      return res.customers.map((c) => ({ customer_id: c.customer_id, usage_cents: Number(c.usage_cents), currency: c.currency }));
     },
     close: () => client.close(),
   };

@@ -20,6 +20,7 @@ const walletSchema = new Schema(
     rate_amount: String,
     balance_cents: Number,
     consumed_amount_cents: Number,
+    ongoing_usage_cents: Number,
     invoice_requires_successful_payment: Boolean,
     paid_top_up_min_amount_cents: Number,
     paid_top_up_max_amount_cents: Number,

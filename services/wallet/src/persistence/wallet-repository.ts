@@ -20,6 +20,7 @@ export const walletOf = ({ _id, code_key: _key, ...rest }: WalletDoc): Wallet =>
   ...rest,
   id: _id,
   sandbox: rest.sandbox ?? false,
+  ongoing_usage_cents: rest.ongoing_usage_cents ?? 0,
   recurring_rules: rest.recurring_rules ?? [],
   metadata: rest.metadata ?? {},
   applies_to: { fee_types: rest.applies_to?.fee_types ?? [], billable_metric_codes: rest.applies_to?.billable_metric_codes ?? [] },
@@ -70,6 +71,33 @@ export class WalletRepository {
       this.models.wallets.countDocuments(query),
     ]);
     return { items: docs.map(walletOf), total };
+  }
+
+  /** A customer's active wallets (any balance), by priority then creation: what its ongoing usage is spread over. */
+  async allActiveOfCustomer(organizationId: string, customerId: string): Promise<Wallet[]> {
+    const docs = await this.models.wallets.find({ organization_id: organizationId, customer_id: customerId, status: "active" }, NO_OUTBOX)
+      .sort({ priority: 1, created_at: 1, _id: 1 }).lean<WalletDoc[]>();
+    return docs.map(walletOf);
+  }
+
+  /**
+   * A wallet's share of its customer's ongoing usage. When its ongoing balance falls to zero or
+   * below by it, wallet.depleted_ongoing_balance is announced by the same write (once per fall:
+   * the write is conditional on the share it replaces).
+   */
+  async setOngoingUsage(wallet: Wallet, usageCents: number, now: Date): Promise<void> {
+    if (usageCents === wallet.ongoing_usage_cents) return;
+    const before = wallet.balance_cents - wallet.ongoing_usage_cents;
+    const after = wallet.balance_cents - usageCents;
+    const events = before > 0 && after <= 0
+      ? [walletEvent("billing.wallet.wallet.depleted_ongoing_balance", { ...wallet, ongoing_usage_cents: usageCents, updated_at: now }, now)]
+      : [];
+    const update = { $set: { ongoing_usage_cents: usageCents, last_ongoing_balance_sync_at: now }, ...(events.length ? { $push: { outbox: { $each: events } } } : {}) };
+    const res = await this.models.wallets.collection.updateOne(
+      { _id: wallet.id, ongoing_usage_cents: wallet.ongoing_usage_cents === 0 ? { $in: [0, null] } : wallet.ongoing_usage_cents } as never,
+      update as never,
+    );
+    if (res.modifiedCount === 1 && events.length) await this.publish.wallet(wallet.id, events);
   }
 
   /**

@@ -33,6 +33,7 @@ export async function createWallet(deps: WalletDeps, organizationId: string, inp
     rate_amount: (input.rate_amount ?? "").trim(),
     balance_cents: 0,
     consumed_amount_cents: 0,
+    ongoing_usage_cents: 0,
     invoice_requires_successful_payment: input.invoice_requires_successful_payment ?? false,
     paid_top_up_min_amount_cents: input.paid_top_up_min_amount_cents ?? null,
     paid_top_up_max_amount_cents: input.paid_top_up_max_amount_cents ?? null,

@@ -1,0 +1,41 @@
+import type { InvoicingDeps } from "../deps";
+import { getCurrentUsage } from "./get-current-usage";
+
+export interface CustomerOngoingUsage {
+  customer_id: string;
+  usage_cents: number;
+  currency: string;
+}
+
+/**
+ * The ongoing usage of the customers of these subscriptions (the wallet service subtracts it from
+ * their wallets): each customer's active subscriptions' current-period usage, taxes included, as
+ * current_usage prices it now. One answer per customer, whatever the number of events that made
+ * it change. Subscriptions invoicing does not know (yet) are left out.
+ */
+export async function getOngoingUsage(
+  deps: InvoicingDeps,
+  organizationId: string,
+  externalSubscriptionIds: readonly string[],
+  customerIds: readonly string[] = [],
+): Promise<CustomerOngoingUsage[]> {
+  const keys = await Promise.all([...new Set(externalSubscriptionIds)].map((id) => deps.copies.usageKey(organizationId, id)));
+  const customers = new Map<string, string>();
+  for (const key of keys) if (key) customers.set(key.subscription.svc_customer_id ?? "", key.external_customer_id);
+  for (const id of new Set(customerIds)) {
+    const copy = await deps.copies.customer(id);
+    if (copy && copy.organization_id === organizationId) customers.set(id, copy.customer.external_id);
+  }
+  customers.delete("");
+  return Promise.all([...customers].map(async ([customerId, externalCustomerId]) => {
+    const subscriptions = await deps.copies.activeOfCustomer(organizationId, customerId);
+    let usage = 0;
+    let currency = "";
+    for (const s of subscriptions) {
+      const view = await getCurrentUsage(deps, organizationId, externalCustomerId, s.subscription.external_id);
+      usage += view.total_amount_cents;
+      currency ||= view.currency;
+    }
+    return { customer_id: customerId, usage_cents: usage, currency };
+  }));
+}

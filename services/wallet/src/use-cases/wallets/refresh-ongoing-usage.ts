@@ -1,0 +1,26 @@
+import { atFrozenTime } from "@billing/clock";
+import { allocateOngoingUsage } from "@billing/pricing";
+import type { WalletDeps } from "../deps";
+
+/**
+ * The ongoing usage of some customers (those of these subscriptions, and these customers), asked
+ * from invoicing once, spread over each customer's active wallets in the order they pay
+ * (billing-rules §6). Runs at the organization's time: `frozenTime` when the caller knows it (an
+ * event that carries it), else the organization's test clock is asked (the system clock for an
+ * ordinary organization). A repeat recomputes the same figures.
+ */
+export async function refreshOngoingUsage(
+  deps: WalletDeps,
+  organizationId: string,
+  of: { externalSubscriptionIds?: readonly string[]; customerIds?: readonly string[] },
+  frozenTime?: Date,
+): Promise<void> {
+  const frozen = frozenTime ?? (await deps.customers.frozenTime(organizationId));
+  const ask = () => deps.invoicing.ongoingUsage(organizationId, of);
+  const customers = await (frozen ? atFrozenTime(frozen, ask) : ask());
+  for (const customer of customers) {
+    const wallets = (await deps.wallets.allActiveOfCustomer(organizationId, customer.customer_id)).filter((w) => !customer.currency || w.currency === customer.currency);
+    const shares = allocateOngoingUsage(wallets.map((w) => ({ id: w.id, balance_cents: w.balance_cents })), customer.usage_cents);
+    for (const wallet of wallets) await deps.wallets.setOngoingUsage(wallet, shares.get(wallet.id) ?? 0, deps.clock.now());
+  }
+}
