@@ -189,7 +189,7 @@ describe("wallet rules and errors", () => {
     expect(Date.parse(now.terminated_at)).toBeGreaterThanOrEqual(Date.parse(expiration));
   });
 
-  it("keeps one interval rule per wallet, updates it by its id, and refuses threshold rules until ongoing balances exist", async () => {
+  it("keeps one recurring rule per wallet, updates it by its id, and refuses rules that cannot fire", async () => {
     const created = await lago.wallets.createWallet({
       wallet: { external_customer_id: "cust_w", rate_amount: "1", currency: "EUR", recurring_transaction_rules: [{ trigger: "interval", interval: "monthly", granted_credits: "5" }] },
     });
@@ -199,9 +199,13 @@ describe("wallet rules and errors", () => {
     expect(updated.data.wallet.recurring_transaction_rules).toMatchObject([{ svc_id: rule!.svc_id, granted_credits: "5", paid_credits: "2" }]);
     const cleared = await lago.wallets.updateWallet(created.data.wallet.svc_id, { wallet: { recurring_transaction_rules: [] } });
     expect(cleared.data.wallet.recurring_transaction_rules).toEqual([]);
-    expect(await asA("POST", "/wallets", {
+    const threshold = await lago.wallets.createWallet({
       wallet: { external_customer_id: "cust_w", rate_amount: "1", currency: "EUR", recurring_transaction_rules: [{ trigger: "threshold", threshold_credits: "5", paid_credits: "10" }] },
-    })).toEqual(unprocessable({ recurring_transaction_rules: ["threshold_trigger_not_supported_yet"] }));
+    });
+    expect(threshold.data.wallet.recurring_transaction_rules).toMatchObject([{ trigger: "threshold", threshold_credits: "5", paid_credits: "10", status: "active" }]);
+    expect(await asA("POST", "/wallets", {
+      wallet: { external_customer_id: "cust_w", rate_amount: "1", currency: "EUR", recurring_transaction_rules: [{ trigger: "threshold", paid_credits: "10" }] },
+    })).toEqual(unprocessable({ recurring_transaction_rules: ["invalid_threshold_credits"] }));
     expect(await asA("POST", "/wallets", {
       wallet: { external_customer_id: "cust_w", rate_amount: "1", currency: "EUR", recurring_transaction_rules: [{ trigger: "interval", interval: "daily", granted_credits: "1" }] },
     })).toEqual(unprocessable({ recurring_transaction_rules: ["invalid_interval"] }));

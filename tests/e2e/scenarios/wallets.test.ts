@@ -171,4 +171,28 @@ describe("prepaid credits on invoices", () => {
     await send(as, events(7, "sub_1", "calls", "2024-01-01T00:00:00Z"));
     expect(await ongoing(1_000)).toMatchObject({ balance_cents: 1_000, ongoing_balance_cents: 0, credits_ongoing_balance: "0.0" });
   });
+
+  it("tops a wallet up when usage takes its ongoing balance to the threshold, once per fall", async () => {
+    // 10 credits, a threshold rule at 5 granting 10; calls at 1.00. 6 calls: ongoing 4 ≤ 5 → +10 granted (20 − 6 = 14 ongoing); 2 more: 12, no top-up.
+    const as = await platform.story("Threshold rule", "2024-01-01T00:00:00Z");
+    const calls = await metric(as, "calls");
+    await plan(as, "usage", { amount_cents: 0, charges: [standard(calls, "1")] });
+    await subscribe(as, "acme", "usage", "sub_1");
+    const w = await wallet(as, { granted_credits: "10", recurring_transaction_rules: [{ trigger: "threshold", threshold_credits: "5", granted_credits: "10" }] });
+    const settle = async (usage: number, balance: number) => {
+      const deadline = Date.now() + 15_000;
+      let now = await walletOf(as, w.svc_id);
+      while ((now.ongoing_usage_balance_cents !== usage || now.balance_cents !== balance) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        now = await walletOf(as, w.svc_id);
+      }
+      return now;
+    };
+    await send(as, events(6, "sub_1", "calls", "2024-01-01T00:00:00Z"));
+    expect(await settle(600, 2_000)).toMatchObject({ balance_cents: 2_000, ongoing_usage_balance_cents: 600, ongoing_balance_cents: 1_400 });
+    await send(as, events(2, "sub_1", "calls", "2024-01-01T00:00:00Z"));
+    expect(await settle(800, 2_000)).toMatchObject({ balance_cents: 2_000, ongoing_balance_cents: 1_200 });
+    const topUps = (await ok(as("GET", `/wallets/${w.svc_id}/wallet_transactions?transaction_status=granted`))).wallet_transactions as Json[];
+    expect(topUps.map((t) => [t.source, t.amount]).sort()).toEqual([["manual", "10.00"], ["threshold", "10.00"]]);
+  });
 });

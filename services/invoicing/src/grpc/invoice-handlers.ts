@@ -36,6 +36,6 @@ export function invoiceHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc
       wallet_transaction_id: req.wallet_transaction_id, wallet_id: req.wallet_id, name: req.name ?? null, credits: req.credits,
       rate_amount: req.rate_amount, amount_cents: Number(req.amount_cents), currency: req.currency,
     })),
-    OngoingUsage: async (req) => ({ customers: await getOngoingUsage(deps, req.organization_id, req.external_subscription_ids, req.customer_ids) }),
+    OngoingUsage: async (req) => ({ customers: await getOngoingUsage(deps, req.organization_id, req.external_subscription_ids, req.customer_ids, req.only_customer_ids) }),
   };
 }

@@ -28,8 +28,9 @@ describe("recurring rule times", () => {
     const updated = rulesAfter(rules, [{ svc_id: rules[0]!.id, paid_credits: "5" }], now, now).rules;
     expect(updated).toMatchObject([{ id: rules[0]!.id, granted_credits: "10", paid_credits: "5" }]);
     expect(rulesAfter(rules, [], now, now).rules).toEqual([]);
-    expect(rulesAfter([], [{ trigger: "threshold", threshold_credits: "5", paid_credits: "1" }], now, now).errors)
-      .toEqual({ recurring_transaction_rules: ["threshold_trigger_not_supported_yet"] });
+    expect(rulesAfter([], [{ trigger: "threshold", threshold_credits: "5", paid_credits: "1" }], now, now).rules)
+      .toMatchObject([{ trigger: "threshold", interval: null, threshold_credits: "5", next_due_at: null }]);
+    expect(rulesAfter([], [{ trigger: "threshold", paid_credits: "1" }], now, now).errors).toEqual({ recurring_transaction_rules: ["invalid_threshold_credits"] });
     expect(rulesAfter([], [{ interval: "daily" }], now, now).errors).toEqual({ recurring_transaction_rules: ["invalid_interval"] });
     expect(rulesAfter([], [{ interval: "monthly" }], now, now).errors).toEqual({ recurring_transaction_rules: ["invalid_recurring_rule"] });
     expect(rulesAfter([], [{ interval: "monthly", method: "target" }], now, now).errors).toEqual({ recurring_transaction_rules: ["invalid_target_ongoing_balance"] });

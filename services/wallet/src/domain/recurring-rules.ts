@@ -6,11 +6,17 @@ export type RuleInterval = "weekly" | "monthly" | "quarterly" | "semiannual" | "
 const INTERVALS: readonly RuleInterval[] = ["weekly", "monthly", "quarterly", "semiannual", "yearly"];
 const MONTHS: Record<Exclude<RuleInterval, "weekly">, number> = { monthly: 1, quarterly: 3, semiannual: 6, yearly: 12 };
 
-/** A rule that tops a wallet up on its own (Lago's recurring transaction rule; interval trigger). */
+/**
+ * A rule that tops a wallet up on its own (Lago's recurring transaction rule): on its interval's
+ * anniversaries, or when the wallet's ongoing balance falls to its threshold.
+ */
 export interface RecurringRule {
   id: string;
-  trigger: "interval";
-  interval: RuleInterval;
+  trigger: "interval" | "threshold";
+  /** the interval of an interval rule; null for a threshold rule */
+  interval: RuleInterval | null;
+  /** the threshold of a threshold rule (credits); null for an interval rule */
+  threshold_credits: string | null;
   method: "fixed" | "target";
   status: "active" | "terminated";
   paid_credits: string;
@@ -24,7 +30,7 @@ export interface RecurringRule {
   grants_target_top_up: boolean;
   ignore_paid_top_up_limits: boolean;
   created_at: Date;
-  /** when it fires next; null once it has ended */
+  /** when an interval rule fires next; null once it has ended, and for a threshold rule */
   next_due_at: Date | null;
 }
 
@@ -63,6 +69,7 @@ export function stepOf(anchor: Date, interval: RuleInterval, n: number): Date {
  * rule's expiration.
  */
 export function nextDueAfter(rule: Pick<RecurringRule, "interval" | "started_at" | "expiration_at">, walletCreatedAt: Date, after: Date): Date | null {
+  if (!rule.interval) return null;
   const anchor = rule.started_at ?? walletCreatedAt;
   let due = anchor;
   for (let n = 1; due.getTime() <= after.getTime(); n++) due = stepOf(anchor, rule.interval, n);
@@ -80,10 +87,11 @@ export function rulesAfter(current: readonly RecurringRule[], inputs: readonly R
   const rules = inputs.slice(0, 1).flatMap((input): RecurringRule[] => {
     const known = input.svc_id ? current.find((r) => r.id === input.svc_id) : undefined;
     const trigger = input.trigger ?? known?.trigger ?? "interval";
-    if (trigger === "threshold") return problems.push("threshold_trigger_not_supported_yet"), [];
-    if (trigger !== "interval") return problems.push("invalid_trigger"), [];
-    const interval = (input.interval ?? known?.interval) as RuleInterval | undefined;
-    if (!interval || !INTERVALS.includes(interval)) return problems.push("invalid_interval"), [];
+    if (trigger !== "interval" && trigger !== "threshold") return problems.push("invalid_trigger"), [];
+    const interval = trigger === "interval" ? ((input.interval ?? known?.interval) as RuleInterval | undefined) : null;
+    if (trigger === "interval" && (!interval || !INTERVALS.includes(interval))) return problems.push("invalid_interval"), [];
+    const threshold = trigger === "threshold" ? (input.threshold_credits ?? known?.threshold_credits ?? null) : null;
+    if (trigger === "threshold" && !isCreditAmount(threshold)) return problems.push("invalid_threshold_credits"), [];
     const method = input.method ?? known?.method ?? "fixed";
     if (method !== "fixed" && method !== "target") return problems.push("invalid_method"), [];
     const paid = input.paid_credits ?? known?.paid_credits ?? "0";
@@ -97,7 +105,7 @@ export function rulesAfter(current: readonly RecurringRule[], inputs: readonly R
     const expires = input.expiration_at ?? known?.expiration_at ?? null;
     if (expires && expires.getTime() <= now.getTime()) problems.push("invalid_expiration_at");
     const rule: RecurringRule = {
-      id: known?.id ?? randomUUID(), trigger: "interval", interval, method, status: "active",
+      id: known?.id ?? randomUUID(), trigger, interval: interval ?? null, threshold_credits: threshold ? threshold.trim() : null, method, status: "active",
       paid_credits: paid.trim(), granted_credits: granted.trim(), target_ongoing_balance: method === "target" ? target : null,
       started_at: started, expiration_at: expires,
       invoice_requires_successful_payment: input.invoice_requires_successful_payment ?? known?.invoice_requires_successful_payment ?? false,

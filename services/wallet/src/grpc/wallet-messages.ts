@@ -60,7 +60,7 @@ function ruleInputOf(r: M.RecurringRuleInput__Output): RecurringRuleInput {
 /** Lago's WalletRecurringTransactionRule. */
 function ruleMessage(r: RecurringRule): M.RecurringRule {
   return {
-    svc_id: r.id, trigger: r.trigger, interval: r.interval, method: r.method, status: r.status, paid_credits: r.paid_credits,
+    svc_id: r.id, trigger: r.trigger, interval: r.interval ?? "", threshold_credits: r.threshold_credits ?? undefined, method: r.method, status: r.status, paid_credits: r.paid_credits,
     granted_credits: r.granted_credits, target_ongoing_balance: r.target_ongoing_balance ?? undefined, started_at: iso(r.started_at),
     expiration_at: iso(r.expiration_at), invoice_requires_successful_payment: r.invoice_requires_successful_payment,
     transaction_metadata: r.transaction_metadata.map((kv) => ({ key: kv.key, value: kv.value ?? undefined })),

@@ -9,7 +9,7 @@ export interface Invoicing {
     credits: string; rate_amount: string; amount_cents: number; currency: string;
   }): Promise<string>;
   /** The ongoing usage (cents, taxes included) of the customers of these subscriptions. */
-  ongoingUsage(organizationId: string, of: { externalSubscriptionIds?: readonly string[]; customerIds?: readonly string[] }): Promise<Array<{ customer_id: string; usage_cents: number; currency: string }>>;
+  ongoingUsage(organizationId: string, of: { externalSubscriptionIds?: readonly string[]; customerIds?: readonly string[]; onlyCustomerIds?: readonly string[] }): Promise<Array<{ customer_id: string; usage_cents: number; currency: string }>>;
 }
 
 export function grpcInvoicing(address: string): Invoicing & { close(): void } {
@@ -26,6 +26,7 @@ export function grpcInvoicing(address: string): Invoicing & { close(): void } {
     async ongoingUsage(organizationId, of) {
       const res = await client.call("OngoingUsage", {
         organization_id: organizationId, external_subscription_ids: [...(of.externalSubscriptionIds ?? [])], customer_ids: [...(of.customerIds ?? [])],
+        only_customer_ids: [...(of.onlyCustomerIds ?? [])],
       });
       return res.customers.map((c) => ({ customer_id: c.customer_id, usage_cents: Number(c.usage_cents), currency: c.currency }));
     },

@@ -73,6 +73,18 @@ export class WalletRepository {
     return { items: docs.map(walletOf), total };
   }
 
+  /** What a wallet's purchases waiting for their payment will bring (cents): a threshold rule counts them as on their way. */
+  async pendingPurchasedCents(walletId: string): Promise<number> {
+    const docs = await this.models.transactions.find({ wallet_id: walletId, status: "pending", transaction_status: "purchased" }, { amount_cents: 1 })
+      .lean<Array<{ amount_cents: number }>>();
+    return docs.reduce((sum, d) => sum + d.amount_cents, 0);
+  }
+
+  /** The customers of an organization that hold an active wallet (by organization and status: an index on real MongoDB, a scan on the test server). */
+  async customersWithWallets(organizationId: string): Promise<string[]> {
+    return this.models.wallets.distinct("customer_id", { organization_id: organizationId, status: "active" });
+  }
+
   /** A customer's active wallets (any balance), by priority then creation: what its ongoing usage is spread over. */
   async allActiveOfCustomer(organizationId: string, customerId: string): Promise<Wallet[]> {
     const docs = await this.models.wallets.find({ organization_id: organizationId, customer_id: customerId, status: "active" }, NO_OUTBOX)

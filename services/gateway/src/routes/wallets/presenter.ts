@@ -30,7 +30,8 @@ export function presentWallet(w: M.Wallet__Output) {
       svc_id: r.svc_id,
       trigger: r.trigger,
       method: r.method,
-      interval: r.interval,
+      // a threshold rule has no interval: Lago's column default shows as weekly
+      interval: r.interval || "weekly",
       status: r.status,
       // an interval rule has no threshold: Lago shows 0.0
       threshold_credits: r.threshold_credits ?? "0.0",

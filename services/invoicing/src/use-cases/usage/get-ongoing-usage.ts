@@ -18,6 +18,7 @@ export async function getOngoingUsage(
   organizationId: string,
   externalSubscriptionIds: readonly string[],
   customerIds: readonly string[] = [],
+  onlyCustomerIds: readonly string[] = [],
 ): Promise<CustomerOngoingUsage[]> {
   const keys = await Promise.all([...new Set(externalSubscriptionIds)].map((id) => deps.copies.usageKey(organizationId, id)));
   const customers = new Map<string, string>();
@@ -27,6 +28,10 @@ export async function getOngoingUsage(
     if (copy && copy.organization_id === organizationId) customers.set(id, copy.customer.external_id);
   }
   customers.delete("");
+  if (onlyCustomerIds.length) {
+    const only = new Set(onlyCustomerIds);
+    for (const id of [...customers.keys()]) if (!only.has(id)) customers.delete(id);
+  }
   return Promise.all([...customers].map(async ([customerId, externalCustomerId]) => {
     const subscriptions = await deps.copies.activeOfCustomer(organizationId, customerId);
     let usage = 0;

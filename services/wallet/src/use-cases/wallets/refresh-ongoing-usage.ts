@@ -1,13 +1,15 @@
 import { atFrozenTime } from "@billing/clock";
 import { allocateOngoingUsage } from "@billing/pricing";
 import type { WalletDeps } from "../deps";
+import { fireThresholdRule } from "./fire-threshold-rule";
 
 /**
  * The ongoing usage of some customers (those of these subscriptions, and these customers), asked
  * from invoicing once, spread over each customer's active wallets in the order they pay
  * (billing-rules §6). Runs at the organization's time: `frozenTime` when the caller knows it (an
  * event that carries it), else the organization's test clock is asked (the system clock for an
- * ordinary organization). A repeat recomputes the same figures.
+ * ordinary organization). A repeat recomputes the same figures. A wallet whose threshold rule's
+ * threshold is reached is topped up (once per state).
  */
 export async function refreshOngoingUsage(
   deps: WalletDeps,
@@ -15,12 +17,22 @@ export async function refreshOngoingUsage(
   of: { externalSubscriptionIds?: readonly string[]; customerIds?: readonly string[] },
   frozenTime?: Date,
 ): Promise<void> {
+  // only customers holding wallets are priced: usage of the others changes no wallet
+  const holders = await deps.wallets.customersWithWallets(organizationId);
+  const wanted = of.customerIds ? of.customerIds.filter((id) => holders.includes(id)) : undefined;
+  if (holders.length === 0 || (wanted && wanted.length === 0 && !of.externalSubscriptionIds?.length)) return;
   const frozen = frozenTime ?? (await deps.customers.frozenTime(organizationId));
-  const ask = () => deps.invoicing.ongoingUsage(organizationId, of);
+  const ask = () => deps.invoicing.ongoingUsage(organizationId, { ...of, customerIds: wanted, onlyCustomerIds: holders });
   const customers = await (frozen ? atFrozenTime(frozen, ask) : ask());
   for (const customer of customers) {
     const wallets = (await deps.wallets.allActiveOfCustomer(organizationId, customer.customer_id)).filter((w) => !customer.currency || w.currency === customer.currency);
     const shares = allocateOngoingUsage(wallets.map((w) => ({ id: w.id, balance_cents: w.balance_cents })), customer.usage_cents);
-    for (const wallet of wallets) await deps.wallets.setOngoingUsage(wallet, shares.get(wallet.id) ?? 0, deps.clock.now());
+    for (const wallet of wallets) {
+      await deps.wallets.setOngoingUsage(wallet, shares.get(wallet.id) ?? 0, deps.clock.now());
+      if (wallet.recurring_rules.some((r) => r.trigger === "threshold" && r.status === "active")) {
+        const fresh = await deps.wallets.find(organizationId, wallet.id);
+        if (fresh) await fireThresholdRule(deps, fresh);
+      }
+    }
   }
 }
