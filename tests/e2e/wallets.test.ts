@@ -131,6 +131,33 @@ describe("wallet events", () => {
   });
 });
 
+describe("ongoing balance events", () => {
+  it("announces wallet.depleted_ongoing_balance once when usage takes the ongoing balance to zero", async () => {
+    // an ordinary organization (system clock): 2 credits, calls at 1.00; 1 call, then 1 more (0 left), then 1 more (below)
+    const metric = (await asA("POST", "/billable_metrics", { billable_metric: { name: "Calls", code: "calls_d", aggregation_type: "count_agg" } })).body.billable_metric;
+    await asA("POST", "/plans", {
+      plan: { name: "Usage", code: "usage_d", interval: "monthly", amount_cents: 0, amount_currency: "EUR", pay_in_advance: false,
+        charges: [{ billable_metric_id: metric.svc_id, charge_model: "standard", properties: { amount: "1" } }] },
+    });
+    expect((await asA("POST", "/customers", { customer: { external_id: "cust_d", currency: "EUR" } })).status).toBe(200);
+    expect((await asA("POST", "/subscriptions", { subscription: { external_customer_id: "cust_d", plan_code: "usage_d", external_id: "sub_d" } })).status).toBe(200);
+    const w = (await asA("POST", "/wallets", { wallet: { external_customer_id: "cust_d", rate_amount: "1", currency: "EUR", granted_credits: "2" } })).body.wallet;
+    const usage = async (cents: number) => waitFor(async () => (await asA("GET", `/wallets/${w.svc_id}`)).body.wallet.ongoing_usage_balance_cents === cents, { what: `ongoing usage ${cents}`, timeoutMs: 15_000 });
+    let n = 0;
+    const call = () => asA("POST", "/events", { event: { transaction_id: `d-${++n}-${w.svc_id}`, external_subscription_id: "sub_d", code: "calls_d" } });
+    await call();
+    await usage(100);
+    await call();
+    await usage(200);
+    await call();
+    await usage(300);
+    const depleted = () => [...new Map(walletEvents.received.filter((e) => e.type.endsWith("wallet.depleted_ongoing_balance") && e.data.wallet.svc_id === w.svc_id).map((e) => [e.id, e])).values()];
+    await waitFor(() => depleted().length > 0, { what: "the depleted event" });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(depleted().map((e) => e.data.wallet)).toMatchObject([{ balance_cents: 200, ongoing_usage_cents: 200 }]);
+  });
+});
+
 describe("wallet rules and errors", () => {
   it("converts credits to whole cents (1,034 credits at 0.001 € are 1.03 €, kept as 1,030 credits)", async () => {
     const w = (await asA("POST", "/wallets", { wallet: { external_customer_id: "cust_w", rate_amount: "0.001", currency: "EUR", granted_credits: "1034" } })).body.wallet;
