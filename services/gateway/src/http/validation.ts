@@ -66,3 +66,14 @@ export function pageQuery(req: Request): { page: number; per_page: number } {
   };
   return { page: int(req.query.page, 1), per_page: Math.min(int(req.query.per_page, 100), 1000) };
 }
+
+/** A query parameter that may be repeated (`coupon_code[]=a&coupon_code[]=b`) or sent once; anything else is ignored. */
+export function stringList(value: unknown): string[] {
+  const values = Array.isArray(value) ? value : [value];
+  return values.filter((v): v is string => typeof v === "string" && v.length > 0);
+}
+
+/** A single string query parameter, or undefined. */
+export function stringParam(value: unknown): string | undefined {
+  return typeof value === "string" && value.length > 0 ? value : undefined;
+}

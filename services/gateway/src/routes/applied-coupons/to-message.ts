@@ -1,6 +1,6 @@
 import type { Request } from "express";
-import { pageQuery } from "../../http/validation";
-import { stringList, stringParam, type AppliedCouponInput } from "./validators";
+import { pageQuery, stringList, stringParam } from "../../http/validation";
+import type { AppliedCouponInput } from "./validators";
 
 /** The proto AppliedCouponInput: overrides sent as null are left out (the coupon's value applies). */
 export function toAppliedCouponMessage(input: AppliedCouponInput) {

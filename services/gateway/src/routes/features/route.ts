@@ -4,7 +4,7 @@ import type { RpcClient } from "@billing/grpc";
 import { organizationId } from "../../http/context";
 import { codeKey, pathParam, replySender, rpcOptions } from "../../http/rpc-route";
 import { presentMeta } from "../../http/presenting";
-import { pageQuery, parseFields, wrapped } from "../../http/validation";
+import { pageQuery, parseFields, stringParam, wrapped } from "../../http/validation";
 import { presentFeature } from "./presenter";
 import { toFeatureInputMessage } from "./to-message";
 import { featureCreateSchema, featureErrorKey, featureUpdateSchema } from "./validators";
@@ -20,8 +20,7 @@ export function featuresRouter(features: RpcClient<CatalogRpc["features"]>): Rou
   });
 
   router.get("/features", async (req, res) => {
-    const term = typeof req.query.search_term === "string" && req.query.search_term ? req.query.search_term : undefined;
-    const message = { organization_id: organizationId(req), page: pageQuery(req), search_term: term };
+    const message = { organization_id: organizationId(req), page: pageQuery(req), search_term: stringParam(req.query.search_term) };
     const reply = await features.call("ListFeatures", message, rpcOptions(req));
     res.json({ features: reply.features.map(presentFeature), meta: presentMeta(reply.meta) });
   });

@@ -1,6 +1,5 @@
 import type { Request } from "express";
-import { pageQuery } from "../../http/validation";
-import { stringParam } from "../applied-coupons/validators";
+import { pageQuery, stringParam } from "../../http/validation";
 import type { WalletBody, WalletTransactionBody } from "./validators";
 
 const sent = (body: object, key: string) => Object.prototype.hasOwnProperty.call(body, key);
