@@ -1,7 +1,7 @@
 import type { Envelope } from "@billing/bus";
 import { isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
 import { transactionEvent, walletEvent } from "../events/wallet-events";
-import type { Wallet, WalletTransaction } from "../domain/wallet";
+import { balanceDelta, type Wallet, type WalletTransaction } from "../domain/wallet";
 import type { Models } from "./models";
 
 export type WalletDoc = Omit<Wallet, "id"> & { _id: string; code_key: string };
@@ -85,8 +85,11 @@ export class WalletRepository {
     return this.models.wallets.distinct("customer_id", { organization_id: organizationId, status: "active" });
   }
 
-  /** A customer's active wallets (any balance), by priority then creation: what its ongoing usage is spread over. */
-  async allActiveOfCustomer(organizationId: string, customerId: string): Promise<Wallet[]> {
+  /**
+   * A customer's active wallets, by priority then creation: the order prepaid credits are taken
+   * in, and ongoing usage spread. By customer and status: an index on real MongoDB, a scan on the test server.
+   */
+  async activeOfCustomer(organizationId: string, customerId: string): Promise<Wallet[]> {
     const docs = await this.models.wallets.find({ organization_id: organizationId, customer_id: customerId, status: "active" }, NO_OUTBOX)
       .sort({ priority: 1, created_at: 1, _id: 1 }).lean<WalletDoc[]>();
     return docs.map(walletOf);
@@ -106,22 +109,10 @@ export class WalletRepository {
       : [];
     const update = { $set: { ongoing_usage_cents: usageCents, last_ongoing_balance_sync_at: now }, ...(events.length ? { $push: { outbox: { $each: events } } } : {}) };
     const res = await this.models.wallets.collection.updateOne(
-      { _id: wallet.id, ongoing_usage_cents: wallet.ongoing_usage_cents === 0 ? { $in: [0, null] } : wallet.ongoing_usage_cents } as never,
+      { _id: wallet.id, ongoing_usage_cents: wallet.ongoing_usage_cents } as never,
       update as never,
     );
     if (res.modifiedCount === 1 && events.length) await this.publish.wallet(wallet.id, events);
-  }
-
-  /**
-   * A customer's active wallets with a balance, by priority then creation (the order prepaid
-   * credits are taken in). By customer and status: an index on real MongoDB, a scan on the test server.
-   */
-  async activeOfCustomer(organizationId: string, customerId: string): Promise<Wallet[]> {
-    const docs = await this.models.wallets
-      .find({ organization_id: organizationId, customer_id: customerId, status: "active", balance_cents: { $gt: 0 } }, NO_OUTBOX)
-      .sort({ priority: 1, created_at: 1, _id: 1 })
-      .lean<WalletDoc[]>();
-    return docs.map(walletOf);
   }
 
   /**
@@ -247,7 +238,7 @@ export class WalletRepository {
     const docs = await this.models.transactions.find({ wallet_id: walletId, sequence: { $ne: null } }, { transaction_type: 1, amount_cents: 1 })
       .lean<Array<Pick<TransactionDoc, "transaction_type" | "amount_cents">>>();
     return {
-      balance_cents: docs.reduce((sum, d) => sum + (d.transaction_type === "inbound" ? d.amount_cents : -d.amount_cents), 0),
+      balance_cents: docs.reduce((sum, d) => sum + balanceDelta(d), 0),
       applied: docs.length,
     };
   }

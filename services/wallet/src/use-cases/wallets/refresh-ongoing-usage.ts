@@ -17,15 +17,16 @@ export async function refreshOngoingUsage(
   of: { externalSubscriptionIds?: readonly string[]; customerIds?: readonly string[] },
   frozenTime?: Date,
 ): Promise<void> {
-  // only customers holding wallets are priced: usage of the others changes no wallet
+  // only customers holding wallets are priced (invoicing is told which): usage of the others changes no wallet
   const holders = await deps.wallets.customersWithWallets(organizationId);
-  const wanted = of.customerIds ? of.customerIds.filter((id) => holders.includes(id)) : undefined;
-  if (holders.length === 0 || (wanted && wanted.length === 0 && !of.externalSubscriptionIds?.length)) return;
+  const customerIds = of.customerIds?.filter((id) => holders.includes(id)) ?? [];
+  // (an empty only-list would mean "everyone" to invoicing: no holder, nothing to ask)
+  if (holders.length === 0 || (customerIds.length === 0 && !of.externalSubscriptionIds?.length)) return;
   const frozen = frozenTime ?? (await deps.customers.frozenTime(organizationId));
-  const ask = () => deps.invoicing.ongoingUsage(organizationId, { ...of, customerIds: wanted, onlyCustomerIds: holders });
+  const ask = () => deps.invoicing.ongoingUsage(organizationId, { externalSubscriptionIds: of.externalSubscriptionIds, customerIds, onlyCustomerIds: holders });
   const customers = await (frozen ? atFrozenTime(frozen, ask) : ask());
   for (const customer of customers) {
-    const wallets = (await deps.wallets.allActiveOfCustomer(organizationId, customer.customer_id)).filter((w) => !customer.currency || w.currency === customer.currency);
+    const wallets = (await deps.wallets.activeOfCustomer(organizationId, customer.customer_id)).filter((w) => !customer.currency || w.currency === customer.currency);
     const shares = allocateOngoingUsage(wallets.map((w) => ({ id: w.id, balance_cents: w.balance_cents })), customer.usage_cents);
     for (const wallet of wallets) {
       await deps.wallets.setOngoingUsage(wallet, shares.get(wallet.id) ?? 0, deps.clock.now());
