@@ -3,7 +3,7 @@ import type { CustomerViewData } from "@billing/contracts";
 import { documentNumberPrefix, draftInvoiceNumber } from "@billing/pricing";
 import type { FeeDraft, Invoice } from "./invoice";
 import { priceInvoice } from "./invoice-totals";
-import { creditInvoiceDates, type BillingEntityTerms, type InvoicingTerms } from "./invoicing-terms";
+import { invoiceDates, type BillingEntityTerms, type InvoicingTerms } from "./invoicing-terms";
 
 /** A wallet's paid top-up, as the wallet service asks it to be invoiced. */
 export interface CreditPurchase {
@@ -70,7 +70,7 @@ export function newCreditInvoice(input: {
     description: null,
   };
   const priced = priceInvoice({ currency: purchase.currency, fees: [fee], coupons: [], finalizing: false });
-  const dates = creditInvoiceDates(input.terms, input.now);
+  const dates = invoiceDates(input.terms, input.now, [], "credit");
   return {
     id,
     organization_id: input.organizationId,

@@ -58,12 +58,18 @@ export interface InvoiceDates {
  * (starting, upgrade and termination invoices); payment_due_date = issuing_date + net payment term;
  * a draft is finalized on the billing day + grace.
  */
-export function invoiceDates(terms: InvoicingTerms, billedAt: Date, reasons: readonly InvoicingReason[]): InvoiceDates {
+export function invoiceDates(
+  terms: InvoicingTerms,
+  billedAt: Date,
+  reasons: readonly InvoicingReason[],
+  invoiceType: "subscription" | "credit" = "subscription",
+): InvoiceDates {
   const dates = invoiceIssuingDates({
-    invoicing_at: billedAt, timezone: terms.timezone, invoice_type: "subscription", periodic: reasons.includes("subscription_periodic"),
+    invoicing_at: billedAt, timezone: terms.timezone, invoice_type: invoiceType, periodic: reasons.includes("subscription_periodic"),
     grace_period_days: terms.graceDays, anchor: terms.anchor, adjustment: terms.adjustment,
   });
-  const graceDay = terms.graceDays > 0 ? dates.expected_finalization_date ?? addDays(dates.issuing_date, terms.graceDays) : null;
+  // a credit invoice (a wallet top-up) has no grace period: it is finalized at once
+  const graceDay = invoiceType === "subscription" && terms.graceDays > 0 ? dates.expected_finalization_date ?? addDays(dates.issuing_date, terms.graceDays) : null;
   return {
     issuing_date: dates.issuing_date,
     payment_due_date: paymentDueDate(dates.issuing_date, terms.netPaymentTerm),
@@ -82,10 +88,4 @@ export function finalizationDates(invoice: { issuing_date: string; net_payment_t
   const today = localDateOf(finalizedAt, terms.timezone);
   if ((terms.adjustment ?? "align_with_finalization_date") !== "align_with_finalization_date" || today >= invoice.issuing_date) return null;
   return { issuing_date: today, payment_due_date: paymentDueDate(today, invoice.net_payment_term) };
-}
-
-/** A credit invoice's dates: issued the day it is made (customer's zone), due after the net payment term. */
-export function creditInvoiceDates(terms: InvoicingTerms, at: Date): InvoiceDates {
-  const issuing = localDateOf(at, terms.timezone);
-  return { issuing_date: issuing, payment_due_date: paymentDueDate(issuing, terms.netPaymentTerm), net_payment_term: terms.netPaymentTerm, expected_finalization_date: null, grace_ends_at: null };
 }
