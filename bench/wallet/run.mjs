@@ -2,8 +2,14 @@
 // server and the seven services, creates BENCH_WALLETS wallets (one per customer, 1,000 credits
 // each) through HTTP, then calls the wallet service's ConsumeCredits over gRPC, as invoicing does
 // when it finalizes invoices: BENCH_HOT_CONSUMPTIONS on ONE wallet, then one on each wallet, 64 at
-// once. Checks that every wallet's balance equals what it gave, and prints one JSON object as its
-// last line (consumptions per second and latency percentiles of each run).
+// once. Checks that every wallet's balance equals what it gave.
+// Then the ongoing balance: BENCH_ONGOING_CUSTOMERS customers with a wallet and a metered
+// subscription (1 cent a unit); events are ingested through HTTP (batches of 100, one unit for
+// each customer in turn) at BENCH_ONGOING_RATE events/s for BENCH_ONGOING_SECONDS, while the
+// wallets are read every 50 ms: a batch's delay runs from its acknowledgement (the 200) to the
+// first read where every wallet's ongoing usage counts it (and every batch sent before it: a
+// conservative figure, within one read period).
+// Prints one JSON object as its last line (rates, latency and delay percentiles).
 import { createRequire } from "node:module";
 import os from "node:os";
 import { startBenchInfrastructure } from "../bench-infrastructure.mjs";
@@ -18,7 +24,11 @@ const CONCURRENCY = 64;
 // BENCH_PROFILE_DIR: the wallet service writes a V8 CPU profile of the two consumption runs there (wallet-1.cpuprofile)
 const profileDir = process.env.BENCH_PROFILE_DIR;
 const toggleProfile = () => profileDir && platform.processes.get("wallet")?.kill("SIGUSR2");
-const TARGETS = { consumptions_per_s: 2_000 };
+const ONGOING = {
+  customers: Number(process.env.BENCH_ONGOING_CUSTOMERS ?? 100), rate: Number(process.env.BENCH_ONGOING_RATE ?? 10_000),
+  seconds: Number(process.env.BENCH_ONGOING_SECONDS ?? 10),
+};
+const TARGETS = { consumptions_per_s: 2_000, ongoing_delay_p99_ms: 2_000 };
 
 console.log(`load before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)`);
 const infra = await startBenchInfrastructure();
@@ -59,12 +69,17 @@ try {
   const hotWallet = (await call("GET", `/wallets/${ids[0]}`)).wallet;
   const sample = (await call("GET", `/wallets/${ids[WALLETS - 1]}`)).wallet;
   const exact = hotWallet.balance_cents === 100_000 - HOT - 250 && sample.balance_cents === 100_000 - 250;
+  console.log(JSON.stringify({ hot, spread, balances_exact: exact, load_avg: os.loadavg() }));
+  const ongoing = ONGOING.seconds > 0 ? await ongoingDelay() : null;
   const result = {
     wallets: WALLETS, seed_s: Math.round(seedS * 10) / 10,
-    hot_wallet: { consumptions: HOT, ...hot }, spread: { consumptions: WALLETS, ...spread }, balances_exact: exact,
+    hot_wallet: { consumptions: HOT, ...hot }, spread: { consumptions: WALLETS, ...spread }, balances_exact: exact, ongoing,
     load_avg: os.loadavg().map((l) => Math.round(l * 100) / 100),
   };
-  result.targets_met = { consumptions_per_s: spread.per_s >= TARGETS.consumptions_per_s };
+  result.targets_met = {
+    consumptions_per_s: spread.per_s >= TARGETS.consumptions_per_s,
+    ...(ongoing ? { ongoing_delay_p99_ms: ongoing.reflected === ongoing.batches && ongoing.delay_p99_ms < TARGETS.ongoing_delay_p99_ms } : {}),
+  };
   console.log(JSON.stringify(result));
   if (!exact) process.exitCode = 1;
 } finally {
@@ -72,6 +87,88 @@ try {
   await platform?.stop();
   await kit.dropDatabases(infra.mongoUrl, kit.BACKEND_SERVICES.map((s) => `${prefix}_${s}`)).catch(() => undefined);
   await infra.stop();
+}
+
+/** The ongoing-balance phase (see the top of this file). */
+async function ongoingDelay() {
+  const org = kit.createOrganization({ name: "Bench ongoing", mongoUrl: infra.mongoUrl, dbName: `${prefix}_customer` });
+  const call = async (method, path, body) => {
+    const res = await fetch(`${platform.baseUrl}/api/v1${path}`, {
+      method, headers: { authorization: `Bearer ${org.api_key}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = await res.json();
+    if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const C = ONGOING.customers;
+  if (100 % C !== 0) throw new Error("BENCH_ONGOING_CUSTOMERS must divide 100 (each batch gives every customer the same units)");
+  const metric = (await call("POST", "/billable_metrics", { billable_metric: { name: "Units", code: "units", aggregation_type: "sum_agg", field_name: "n" } })).billable_metric.svc_id;
+  await call("POST", "/plans", { plan: {
+    name: "Metered", code: "metered", interval: "monthly", amount_cents: 0, amount_currency: "EUR", pay_in_advance: false,
+    charges: [{ billable_metric_id: metric, charge_model: "standard", properties: { amount: "0.01" } }],
+  } });
+  await pool(C, 8, async (i) => {
+    await call("POST", "/customers", { customer: { external_id: `o${i}`, currency: "EUR" } });
+    await call("POST", "/wallets", { wallet: { external_customer_id: `o${i}`, currency: "EUR", rate_amount: "1", granted_credits: "1000000" } });
+    await call("POST", "/subscriptions", { subscription: { external_customer_id: `o${i}`, plan_code: "metered", external_id: `os${i}`, billing_time: "calendar" } });
+  });
+  const { MongoClient } = require("mongodb");
+  const mongo = await MongoClient.connect(infra.mongoUrl);
+  const wallets = mongo.db(`${prefix}_wallet`).collection("wallets");
+  // every wallet's ongoing usage counts a unit per batch: the fewest any wallet counts is the batches reflected everywhere
+  const reads = [];
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      const docs = await wallets.find({ organization_id: org.organization_id }, { projection: { ongoing_usage_cents: 1 } }).toArray();
+      reads.push({ at: performance.now(), batches: Math.min(...docs.map((d) => (d.ongoing_usage_cents ?? 0) * C / 100)) });
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  const perBatch = 100;
+  const batches = Math.round((ONGOING.rate * ONGOING.seconds) / perBatch);
+  const acked = new Array(batches);
+  const statuses = {};
+  const started = performance.now();
+  const inFlight = new Set();
+  const now = () => Math.floor(Date.now() / 1000);
+  for (let b = 0; b < batches; b++) {
+    // paced: batch b leaves at b / (rate / 100) seconds; at most 64 requests in flight
+    const due = started + (b * perBatch * 1000) / ONGOING.rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    while (inFlight.size >= 64) await Promise.race(inFlight);
+    const body = JSON.stringify({ events: Array.from({ length: perBatch }, (_, k) => ({
+      transaction_id: `ongoing_${b}_${k}`, external_subscription_id: `os${k % C}`, code: "units", timestamp: now(), properties: { n: 1 },
+    })) });
+    const request = fetch(`${platform.baseUrl}/api/v1/events/batch`, { method: "POST", headers: { authorization: `Bearer ${org.api_key}`, "content-type": "application/json" }, body })
+      .then(async (res) => {
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        await res.arrayBuffer();
+        if (res.status === 200) acked[b] = performance.now();
+      })
+      .finally(() => inFlight.delete(request));
+    inFlight.add(request);
+  }
+  await Promise.all(inFlight);
+  const sentSeconds = (performance.now() - started) / 1000;
+  const deadline = performance.now() + 60_000;
+  while (performance.now() < deadline && !(reads.at(-1)?.batches >= batches)) await new Promise((r) => setTimeout(r, 100));
+  polling = false;
+  await poller;
+  await mongo.close();
+  const delays = [];
+  for (let b = 0; b < batches; b++) {
+    if (acked[b] === undefined) continue;
+    const seen = reads.find((r) => r.batches >= b + 1 && r.at >= acked[b]) ?? null;
+    if (seen) delays.push(seen.at - acked[b]);
+  }
+  delays.sort((a, b) => a - b);
+  const at = (q) => delays.length ? Math.round(delays[Math.min(delays.length - 1, Math.floor(delays.length * q))]) : null;
+  return {
+    customers: C, target_eps: ONGOING.rate, events: batches * perBatch, eps: Math.round((batches * perBatch) / sentSeconds), statuses,
+    batches, reflected: delays.length, delay_p50_ms: at(0.5), delay_p99_ms: at(0.99), delay_max_ms: at(1), read_period_ms: 50,
+  };
 }
 
 async function pool(count, concurrency, work) {

@@ -10,32 +10,42 @@ import { publishEnvelope } from "./publish";
  */
 export interface OutboxStore {
   pending(limit: number): Promise<Array<{ documentId: string; envelope: Envelope }>>;
-  /** Clears these events of one document from its outbox (one write). */
-  markPublished(documentId: string, envelopeIds: string[]): Promise<void>;
+  /** Clears these events from their documents' outboxes (one write for them all). */
+  markPublished(published: ReadonlyMap<string, readonly string[]>): Promise<void>;
 }
 
 /**
- * Publishes the events of one document: all sent at once (one connection keeps their order in the
- * stream), then every acknowledged one cleared from the outbox in one write. Resolves with the ids
- * published; what was not acknowledged stays in the outbox for the relay.
+ * Publishes the events of some documents: all sent at once (one connection keeps each
+ * document's order in the stream), then every acknowledged one cleared from its outbox, one write
+ * for them all. What was not acknowledged stays in the outbox for the relay.
  */
-async function publishDocumentEvents(bus: Bus, store: OutboxStore, documentId: string, envelopes: readonly Envelope[]) {
-  const outcomes = await Promise.allSettled(envelopes.map((envelope) => publishEnvelope(bus.js, envelope)));
-  const published = envelopes.filter((_, i) => outcomes[i]!.status === "fulfilled").map((e) => e.id);
-  if (published.length > 0) await store.markPublished(documentId, published);
+async function publishDocumentEvents(bus: Bus, store: OutboxStore, byDocument: ReadonlyMap<string, readonly Envelope[]>) {
+  const sent = [...byDocument].flatMap(([documentId, envelopes]) => envelopes.map((envelope) => ({ documentId, envelope })));
+  const outcomes = await Promise.allSettled(sent.map(({ envelope }) => publishEnvelope(bus.js, envelope)));
+  const published = new Map<string, string[]>();
+  sent.forEach(({ documentId, envelope }, i) => {
+    if (outcomes[i]!.status === "fulfilled") published.set(documentId, [...(published.get(documentId) ?? []), envelope.id]);
+  });
+  if (published.size > 0) await store.markPublished(published);
   const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
-  return { published, failure: failed?.reason as unknown };
+  return { failure: failed?.reason as unknown };
 }
 
 /** Publishes a change's events now and clears them from the outbox; the relay retries whatever fails. */
 export async function publishFromOutbox(bus: Bus, store: OutboxStore, documentId: string, events: Envelope | readonly Envelope[], logger: Logger) {
   const envelopes = Array.isArray(events) ? (events as readonly Envelope[]) : [events as Envelope];
-  if (envelopes.length === 0) return;
+  await publishManyFromOutbox(bus, store, new Map([[documentId, envelopes]]), logger);
+}
+
+/** The same for the changes of many documents at once (one clearing write). */
+export async function publishManyFromOutbox(bus: Bus, store: OutboxStore, byDocument: ReadonlyMap<string, readonly Envelope[]>, logger: Logger) {
+  const nonEmpty = new Map([...byDocument].filter(([, envelopes]) => envelopes.length > 0));
+  if (nonEmpty.size === 0) return;
   try {
-    const { failure } = await publishDocumentEvents(bus, store, documentId, envelopes);
-    if (failure) logger.warn({ err: failure, document_id: documentId }, "events left in outbox for the relay");
+    const { failure } = await publishDocumentEvents(bus, store, nonEmpty);
+    if (failure) logger.warn({ err: failure, documents: nonEmpty.size }, "events left in outbox for the relay");
   } catch (err) {
-    logger.warn({ err, document_id: documentId }, "events left in outbox for the relay");
+    logger.warn({ err, documents: nonEmpty.size }, "events left in outbox for the relay");
   }
 }
 
@@ -52,10 +62,9 @@ export function startOutboxRelay(bus: Bus, stores: OutboxStore[], logger: Logger
     for (const store of stores) {
       const byDocument = new Map<string, Envelope[]>();
       for (const { documentId, envelope } of await store.pending(500)) byDocument.set(documentId, [...(byDocument.get(documentId) ?? []), envelope]);
-      for (const [documentId, envelopes] of byDocument) {
-        const { failure } = await publishDocumentEvents(bus, store, documentId, envelopes);
-        if (failure) throw failure;
-      }
+      if (byDocument.size === 0) continue;
+      const { failure } = await publishDocumentEvents(bus, store, byDocument);
+      if (failure) throw failure;
     }
   };
   const sweep = async () => {

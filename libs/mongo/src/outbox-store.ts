@@ -15,8 +15,10 @@ export function embeddedOutboxStore(model: Model<any>): OutboxStore {
         .lean<Array<{ _id: string; outbox: Envelope[] }>>();
       return docs.flatMap((doc) => doc.outbox.map((envelope) => ({ documentId: doc._id, envelope })));
     },
-    async markPublished(documentId, envelopeIds) {
-      await model.updateOne({ _id: documentId }, { $pull: { outbox: { id: { $in: envelopeIds } } } });
+    async markPublished(published) {
+      await model.bulkWrite([...published].map(([documentId, envelopeIds]) => ({
+        updateOne: { filter: { _id: documentId }, update: { $pull: { outbox: { id: { $in: envelopeIds } } } } },
+      })) as never, { ordered: false });
     },
   };
 }

@@ -6,6 +6,7 @@ import { AppError } from "@billing/errors";
 import { connectMongo, initModels } from "@billing/mongo";
 import { infraUrls, uniqueName } from "@billing/testkit";
 import type { Customers } from "../src/peers/customers";
+import { consumeCredits } from "../src/use-cases/transactions/consume-credits";
 import { createWalletTransactions } from "../src/use-cases/transactions/create-wallet-transactions";
 import { createWallet } from "../src/use-cases/wallets/create-wallet";
 import { terminateWallet } from "../src/use-cases/wallets/terminate-wallet";
@@ -97,6 +98,25 @@ describe("wallet ledger", () => {
     await replicas[3]!.deps.ledger.apply(pending!.id, clock.now());
     await replicas[0]!.deps.ledger.apply(granted!.id, clock.now());
     expect((await expectLedgerHolds(wallet.id)).balance_cents).toBe(1600);
+  });
+
+  it("takes an invoice's credits once however many replicas retry it, announcing it once, as created and settled", async () => {
+    const wallet = await createWallet(replicas[0]!.deps, org, { external_customer_id: "c4", rate_amount: "1", currency: "EUR", granted_credits: "10" });
+    const take = (invoice: string, cents: number) => Promise.all(replicas.flatMap((r) => [1, 2].map(() => consumeCredits(r.deps, org, { wallet_id: wallet.id, invoice_id: invoice, amount_cents: cents }))));
+    const taken = await take("inv-1", 600);
+    expect(new Set(taken.map((t) => t.transaction.id)).size).toBe(1);
+    expect(taken.every((t) => t.transaction.status === "settled" && t.transaction.amount_cents === 600 && t.transaction.sequence === 2)).toBe(true);
+    // more than is left: refused, once, and nothing taken
+    const refused = await take("inv-2", 500);
+    expect(refused.every((t) => t.transaction.status === "failed" && t.transaction.failure === "insufficient_credits")).toBe(true);
+    const outbox = (id: string) => replicas[0]!.models.transactions.findById(id, { outbox: 1 }).lean<{ outbox: Array<{ type: string; data: any }> }>();
+    for (const [id, status] of [[taken[0]!.transaction.id, "settled"], [refused[0]!.transaction.id, "failed"]] as const) {
+      const events = (await outbox(id))!.outbox;
+      expect(events.map((e) => [e.type, e.data.wallet_transaction.status])).toEqual([["billing.wallet.wallet_transaction.created", status]]);
+    }
+    // another organization's call reaches nothing
+    await expect(consumeCredits(replicas[1]!.deps, randomUUID(), { wallet_id: wallet.id, invoice_id: "inv-3", amount_cents: 1 })).rejects.toMatchObject({ httpStatus: 404 });
+    expect((await expectLedgerHolds(wallet.id)).balance_cents).toBe(400);
   });
 
   it("terminates once under concurrent calls, voiding exactly what was left", async () => {

@@ -47,6 +47,8 @@ export interface Wallet {
 export interface LedgerHead {
   seq: number;
   block: LedgerEntry[];
+  /** the id of the move that wrote this head (absent before the first move) */
+  move?: string;
 }
 
 /** One transaction's fate in a ledger move: applied with a sequence and an amount, or failed. */

@@ -36,7 +36,7 @@ const walletSchema = new Schema(
     sandbox: Boolean,
     recurring_rules: [Schema.Types.Mixed],
     outbox: [Schema.Types.Mixed],
-    ledger: { _id: false, seq: Number, block: [{ _id: false, tx: String, seq: Number, amount_cents: Number, failure: String }] },
+    ledger: { _id: false, seq: Number, move: String, block: [{ _id: false, tx: String, seq: Number, amount_cents: Number, failure: String }] },
   },
   { versionKey: false, minimize: false, collection: "wallets" },
 );

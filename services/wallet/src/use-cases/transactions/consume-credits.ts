@@ -16,10 +16,7 @@ export async function consumeCredits(
   request: { wallet_id: string; invoice_id: string; amount_cents: number },
 ): Promise<{ transaction: WalletTransaction; wallet: Wallet }> {
   if (!Number.isSafeInteger(request.amount_cents) || request.amount_cents <= 0) throw AppError.validation({ amount_cents: ["value_is_out_of_range"] });
-  const wallet = await deps.wallets.find(organizationId, request.wallet_id);
-  if (!wallet) throw AppError.notFound("wallet");
-  const id = derivedUuid(`invoice ${request.invoice_id} takes from wallet ${wallet.id}`);
-  // a retry's insert is a duplicate and changes nothing; the ledger then answers how it was decided
-  await deps.wallets.insertTransactions([consumptionOf(wallet, id, request.invoice_id, request.amount_cents, deps.clock.now())]);
-  return { transaction: await deps.ledger.apply(id, deps.clock.now(), wallet.id), wallet };
+  const id = derivedUuid(`invoice ${request.invoice_id} takes from wallet ${request.wallet_id}`);
+  // a retry's transaction is already stored: the ledger answers how it was decided
+  return deps.ledger.record(organizationId, request.wallet_id, id, (wallet) => consumptionOf(wallet, id, request.invoice_id, request.amount_cents, deps.clock.now()), deps.clock.now());
 }
