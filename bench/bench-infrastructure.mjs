@@ -1,5 +1,8 @@
 // The servers a benchmark starts for itself: memory-backed MongoDB test server (on H2 the figures
-// would measure its disk writes) and NATS, on ports of their own, under .infra/bench.
+// would measure its disk writes) and NATS, on ports of their own, under .infra/bench. NATS starts
+// with an empty JetStream store: streams left by an earlier run would be replayed to the new
+// run's consumers (every durable starts from the stream's first message) and skew its figures.
+import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
@@ -13,5 +16,6 @@ export function startBenchInfrastructure() {
   process.env.INFRA_MONGO_PORT ??= "27019";
   process.env.INFRA_NATS_PORT ??= "4224";
   process.env.INFRA_NATS_HTTP_PORT ??= "8224";
+  rmSync(`${process.env.INFRA_DIR}/nats/jetstream`, { recursive: true, force: true });
   return kit.startInfrastructure();
 }

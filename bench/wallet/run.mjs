@@ -8,7 +8,8 @@
 // each customer in turn) at BENCH_ONGOING_RATE events/s for BENCH_ONGOING_SECONDS, while the
 // wallets are read every 50 ms: a batch's delay runs from its acknowledgement (the 200) to the
 // first read where every wallet's ongoing usage counts it (and every batch sent before it: a
-// conservative figure, within one read period).
+// conservative figure, within one read period); the part of it spent before usage announced the
+// batch stored (billing.usage.event.ingested) is reported beside it.
 // Prints one JSON object as its last line (rates, latency and delay percentiles).
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -125,6 +126,17 @@ async function ongoingDelay() {
       await new Promise((r) => setTimeout(r, 50));
     }
   })();
+  // when usage has stored each batch: its billing.usage.event.ingested publication (what the wallet service waits for)
+  const { connect } = require("nats");
+  const nc = await connect({ servers: infra.natsUrl });
+  const storedAt = new Map();
+  const sub = nc.subscribe("billing.usage.event.ingested");
+  (async () => {
+    for await (const m of sub) {
+      const at = performance.now();
+      for (const match of m.string().matchAll(/"transaction_id":"ongoing_(\d+)_/g)) if (!storedAt.has(Number(match[1]))) storedAt.set(Number(match[1]), at);
+    }
+  })();
   const perBatch = 100;
   const batches = Math.round((ONGOING.rate * ONGOING.seconds) / perBatch);
   const acked = new Array(batches);
@@ -163,11 +175,19 @@ async function ongoingDelay() {
     const seen = reads.find((r) => r.batches >= b + 1 && r.at >= acked[b]) ?? null;
     if (seen) delays.push(seen.at - acked[b]);
   }
+  const stored = [];
+  for (let b = 0; b < batches; b++) if (acked[b] !== undefined && storedAt.has(b)) stored.push(Math.max(0, storedAt.get(b) - acked[b]));
+  sub.unsubscribe();
+  await nc.close();
   delays.sort((a, b) => a - b);
-  const at = (q) => delays.length ? Math.round(delays[Math.min(delays.length - 1, Math.floor(delays.length * q))]) : null;
+  stored.sort((a, b) => a - b);
+  const pct = (list, q) => list.length ? Math.round(list[Math.min(list.length - 1, Math.floor(list.length * q))]) : null;
+  const at = (q) => pct(delays, q);
   return {
     customers: C, target_eps: ONGOING.rate, events: batches * perBatch, eps: Math.round((batches * perBatch) / sentSeconds), statuses,
     batches, reflected: delays.length, delay_p50_ms: at(0.5), delay_p99_ms: at(0.99), delay_max_ms: at(1), read_period_ms: 50,
+    // of which: from the acknowledgement to usage's publication of the stored batch
+    stored_p50_ms: pct(stored, 0.5), stored_p99_ms: pct(stored, 0.99),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Connection } from "mongoose";
-import { ensureStream, publishFromOutbox, runConsumer, startOutboxRelay, Streams, type Bus, type ConsumerHandle, type OutboxStore } from "@billing/bus";
+import { ensureStream, publishManyFromOutbox, runConsumer, startOutboxRelay, Streams, type Bus, type ConsumerHandle, type OutboxStore } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import { peerAddress } from "@billing/config";
 import { Rpc, type WalletRpc } from "@billing/contracts";
@@ -39,8 +39,8 @@ export function wireWallet(connection: Connection, parts: { clock: Clock; custom
   const { bus, logger } = parts;
   const publish: WalletPublisher = bus && logger
     ? {
-      wallet: (id, events) => publishFromOutbox(bus, outboxes.wallet, id, events, logger),
-      transaction: (id, events) => publishFromOutbox(bus, outboxes.transaction, id, events, logger),
+      wallets: (events) => publishManyFromOutbox(bus, outboxes.wallet, events, logger),
+      transactions: (events) => publishManyFromOutbox(bus, outboxes.transaction, events, logger),
     }
     : NO_PUBLISHER;
   const deps: WalletDeps = {
@@ -56,15 +56,16 @@ export function wireWallet(connection: Connection, parts: { clock: Clock; custom
  */
 export async function startConsumers(bus: Bus, deps: WalletDeps, options: { durablePrefix: string; replicas: number; logger: Logger }): Promise<ConsumerHandle[]> {
   const consumers = [
-    { stream: Streams.invoicing, durable: `${options.durablePrefix}_wallet_invoice_payments`, subjects: INVOICE_PAYMENT_SUBJECTS, handler: invoicePaymentHandler(deps) },
-    { stream: Streams.usage, durable: `${options.durablePrefix}_wallet_ongoing_usage`, subjects: USAGE_SUBJECTS, handler: usageIngestedHandler(deps) },
+    { stream: Streams.invoicing, durable: `${options.durablePrefix}_wallet_invoice_payments`, subjects: INVOICE_PAYMENT_SUBJECTS, handler: invoicePaymentHandler(deps), concurrency: 8 },
+    // many batches in flight at once: they wait together for the refresh that covers them all
+    { stream: Streams.usage, durable: `${options.durablePrefix}_wallet_ongoing_usage`, subjects: USAGE_SUBJECTS, handler: usageIngestedHandler(deps), concurrency: 64 },
   ];
   const handles: ConsumerHandle[] = [];
   for (const c of consumers) {
     await ensureStream(bus.jsm, c.stream, options.replicas);
     handles.push(await runConsumer({
       bus, stream: c.stream.name, durable: c.durable, filterSubjects: [...c.subjects],
-      logger: options.logger.child({ consumer: c.durable }), handler: c.handler, concurrency: 8, retryDelayMs: 500,
+      logger: options.logger.child({ consumer: c.durable }), handler: c.handler, concurrency: c.concurrency, retryDelayMs: 500,
     }));
   }
   return handles;

@@ -11,10 +11,12 @@ export const NO_OUTBOX = { outbox: 0 };
 
 /** Publishes events already written into a document's outbox (the relay republishes what this misses). */
 export interface WalletPublisher {
-  wallet(walletId: string, events: Envelope[]): Promise<void>;
-  transaction(transactionId: string, events: Envelope[]): Promise<void>;
+  /** by wallet id */
+  wallets(events: ReadonlyMap<string, readonly Envelope[]>): Promise<void>;
+  /** by transaction id */
+  transactions(events: ReadonlyMap<string, readonly Envelope[]>): Promise<void>;
 }
-export const NO_PUBLISHER: WalletPublisher = { wallet: async () => undefined, transaction: async () => undefined };
+export const NO_PUBLISHER: WalletPublisher = { wallets: async () => undefined, transactions: async () => undefined };
 
 export const walletOf = ({ _id, code_key: _key, ...rest }: WalletDoc): Wallet => ({
   ...rest,
@@ -48,7 +50,7 @@ export class WalletRepository {
     const events = [walletEvent("billing.wallet.wallet.created", wallet, wallet.created_at)];
     try {
       await this.models.wallets.collection.insertOne({ _id: id, ...rest, code_key: wallet.code ?? id, outbox: events } as never);
-      await this.publish.wallet(id, events);
+      await this.publish.wallets(new Map([[id, events]]));
       return "ok";
     } catch (err) {
       if (isDuplicateKeyError(err)) return "duplicate";
@@ -90,9 +92,16 @@ export class WalletRepository {
    * in, and ongoing usage spread. By customer and status: an index on real MongoDB, a scan on the test server.
    */
   async activeOfCustomer(organizationId: string, customerId: string): Promise<Wallet[]> {
-    const docs = await this.models.wallets.find({ organization_id: organizationId, customer_id: customerId, status: "active" }, NO_OUTBOX)
+    return (await this.activeOfCustomers(organizationId, [customerId])).get(customerId) ?? [];
+  }
+
+  /** The same for several customers, in one query (by customer: those without an active wallet are absent). */
+  async activeOfCustomers(organizationId: string, customerIds: readonly string[]): Promise<Map<string, Wallet[]>> {
+    const docs = await this.models.wallets.find({ organization_id: organizationId, customer_id: { $in: customerIds }, status: "active" }, NO_OUTBOX)
       .sort({ priority: 1, created_at: 1, _id: 1 }).lean<WalletDoc[]>();
-    return docs.map(walletOf);
+    const byCustomer = new Map<string, Wallet[]>();
+    for (const wallet of docs.map(walletOf)) byCustomer.set(wallet.customer_id, [...(byCustomer.get(wallet.customer_id) ?? []), wallet]);
+    return byCustomer;
   }
 
   /**
@@ -112,7 +121,7 @@ export class WalletRepository {
       { _id: wallet.id, ongoing_usage_cents: wallet.ongoing_usage_cents } as never,
       update as never,
     );
-    if (res.modifiedCount === 1 && events.length) await this.publish.wallet(wallet.id, events);
+    if (res.modifiedCount === 1 && events.length) await this.publish.wallets(new Map([[wallet.id, events]]));
   }
 
   /**
@@ -168,7 +177,7 @@ export class WalletRepository {
     try {
       const res = await this.models.wallets.collection.updateOne({ _id: wallet.id, status: "active" } as never, { $set: set, $push: { outbox: { $each: events } } } as never);
       if (res.matchedCount !== 1) return "terminated";
-      await this.publish.wallet(wallet.id, events);
+      await this.publish.wallets(new Map([[wallet.id, events]]));
       return "ok";
     } catch (err) {
       if (isDuplicateKeyError(err)) return "duplicate";
@@ -190,7 +199,7 @@ export class WalletRepository {
       if (!isDuplicateKeyError(err) && !(writeErrors && writeErrors.every((e) => e.code === 11000))) throw err;
     }
     // a retry's duplicate publishes the same message ids: JetStream keeps one
-    await Promise.all([...events].map(([id, list]) => this.publish.transaction(id, list)));
+    await this.publish.transactions(events);
   }
 
   /** Records a purchase's credit invoice on its transaction. */
@@ -208,7 +217,7 @@ export class WalletRepository {
       { _id: transactionId, sequence: null, status: "pending" } as never,
       { $set: { status: "failed", failure, failed_at: now }, $push: { outbox: { $each: events } } } as never,
     );
-    if (res.modifiedCount === 1) await this.publish.transaction(transactionId, events);
+    if (res.modifiedCount === 1) await this.publish.transactions(new Map([[transactionId, events]]));
   }
 
   async findTransaction(organizationId: string, id: string): Promise<WalletTransaction | null> {
