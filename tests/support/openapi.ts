@@ -9,11 +9,24 @@ import { repoRoot } from "@billing/testkit";
  * here as reference data only. Tolerates the document's known errors
  * (lago-api-contract.md §6–7): optional fields it declares non-null but Lago sends as null,
  * enums typed nullable whose value list forgets null (on_termination_credit_note), and a wallet's
- * `balance`, listed as required but declared nowhere (Lago's server no longer sends it).
+ * `balance`, listed as required but declared nowhere (Lago's server no longer sends it), and a
+ * manual payment's provider keys, required non-null though Lago sends them null. Our one
+ * extension: the built-in `sandbox` payment provider joins every list of providers.
  */
 const document = JSON.parse(readFileSync(join(repoRoot(), "..", "shared", "reference", "lago-openapi-svc.json"), "utf8"));
 const wallet = document.components.schemas.WalletObject;
 wallet.required = (wallet.required as string[]).filter((name) => name !== "balance" || name in wallet.properties);
+const payment = document.components.schemas.PaymentObject;
+for (const key of ["payment_provider_code", "payment_provider_type", "provider_customer_id", "reference"]) {
+  payment.properties[key] = { anyOf: [payment.properties[key], { type: "null" }] };
+}
+(function withSandboxProvider(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(withSandboxProvider);
+  if (!node || typeof node !== "object") return;
+  const o = node as Record<string, unknown>;
+  if (Array.isArray(o.enum) && o.enum.includes("stripe") && o.enum.includes("adyen")) o.enum = [...o.enum, "sandbox"];
+  Object.values(o).forEach(withSandboxProvider);
+})(document.components);
 
 function tolerateNulls(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(tolerateNulls);

@@ -25,6 +25,10 @@ function schemaOf(method: string, path: string, status: number): { schema: strin
   if (path.startsWith("/billing_entities/") && status === 200) return { schema: "BillingEntityObjectExtended", part: "billing_entity" };
   // the document shows a wallet transaction bare; Lago's server wraps it, and so do we (the wallets issue)
   if (method === "GET" && path.startsWith("/wallet_transactions/") && status === 200) return { schema: "WalletTransactionObject", part: "wallet_transaction" };
+  // likewise a payment (the payments issue)
+  if (method === "GET" && path.startsWith("/payments/") && status === 200) return { schema: "PaymentObject", part: "payment" };
+  // beyond Lago: the sandbox provider's confirmation answers the payment
+  if (path.startsWith("/sandbox/payments/")) return status === 200 ? { schema: "PaymentObject", part: "payment" } : null;
   const { schema } = documentedResponse(method, path, status);
   if (schema) return { schema };
   return ERROR_SCHEMAS[status] ? { schema: ERROR_SCHEMAS[status]! } : null;

@@ -2,11 +2,12 @@
  * @billing/contracts — the platform's typed seams: gRPC service refs typed by the definitions
  * generated from proto/ at build, their message types, and one zod schema per event subject.
  */
-export { Rpc, type CatalogRpc, type CustomerRpc, type UsageRpc, type ScheduledWorkRpc, type ChargeUsageRpc, type InvoicingRpc, type WalletRpc } from "./services";
+export { Rpc, type CatalogRpc, type CustomerRpc, type UsageRpc, type ScheduledWorkRpc, type ChargeUsageRpc, type InvoicingRpc, type WalletRpc, type PaymentRpc } from "./services";
 export type * as CatalogMessages from "./generated/catalog-messages";
 export type * as CustomerMessages from "./generated/customer-messages";
 export type * as CommonMessages from "./generated/common-messages";
 export type * as UsageMessages from "./generated/usage-messages";
 export type * as InvoicingMessages from "./generated/invoicing-messages";
 export type * as WalletMessages from "./generated/wallet-messages";
+export type * as PaymentMessages from "./generated/payment-messages";
 export * from "./events/index";

@@ -15,6 +15,7 @@ import type { CustomerServiceDefinition } from "./generated/billing/customer/v1/
 import type { ChargeUsageServiceDefinition } from "./generated/billing/usage/v1/ChargeUsageService";
 import type { UsageServiceDefinition } from "./generated/billing/usage/v1/UsageService";
 import type { WalletServiceDefinition } from "./generated/billing/wallet/v1/WalletService";
+import type { PaymentServiceDefinition } from "./generated/billing/payment/v1/PaymentService";
 
 const catalog = <D>(file: string, service: string) => serviceRef<D>(`billing/catalog/v1/${file}`, `billing.catalog.v1.${service}`);
 
@@ -40,6 +41,7 @@ export const Rpc = {
   usage: serviceRef<UsageServiceDefinition>("billing/usage/v1/usage.proto", "billing.usage.v1.UsageService"),
   invoicing: serviceRef<InvoiceServiceDefinition>("billing/invoicing/v1/invoicing.proto", "billing.invoicing.v1.InvoiceService"),
   wallet: serviceRef<WalletServiceDefinition>("billing/wallet/v1/wallet.proto", "billing.wallet.v1.WalletService"),
+  payment: serviceRef<PaymentServiceDefinition>("billing/payment/v1/payment.proto", "billing.payment.v1.PaymentService"),
   /** Usage priced for billing, in batches (served by the usage service, at its address). */
   chargeUsage: serviceRef<ChargeUsageServiceDefinition>("billing/usage/v1/charge_usage.proto", "billing.usage.v1.ChargeUsageService"),
   /** Served by every backend service with time-driven work, at its own address (test clocks drive it). */
@@ -50,6 +52,7 @@ export type ScheduledWorkRpc = ScheduledWorkServiceDefinition;
 export type ChargeUsageRpc = ChargeUsageServiceDefinition;
 export type InvoicingRpc = InvoiceServiceDefinition;
 export type WalletRpc = WalletServiceDefinition;
+export type PaymentRpc = PaymentServiceDefinition;
 
 export type CustomerRpc = CustomerServiceDefinition;
 export type UsageRpc = UsageServiceDefinition;

@@ -24,6 +24,7 @@ import { subscriptionsRouter } from "./routes/subscriptions/route";
 import { taxesRouter } from "./routes/taxes/route";
 import { testClockRouter } from "./routes/test-clock/route";
 import { walletsRouter } from "./routes/wallets/route";
+import { paymentsRouter } from "./routes/payments/route";
 
 /** Rejects NUL characters anywhere in a JSON body (they break logs, indexes and downstream stores). */
 function noNul(_key: string, value: unknown): unknown {
@@ -89,6 +90,7 @@ function createApp(
   api.use(testClockRouter(clients.customer));
   api.use(invoicesRouter(clients.invoicing));
   api.use(walletsRouter(clients.wallet));
+  api.use(paymentsRouter(clients.payment));
   app.use("/api/v1", api);
 
   app.use(notFound);

@@ -22,6 +22,7 @@ export function createClients(config: GatewayConfig) {
   const usage = new RpcClient(Rpc.usage, addresses.usage, deadline);
   const invoicing = new RpcClient(Rpc.invoicing, addresses.invoicing, deadline);
   const wallet = new RpcClient(Rpc.wallet, addresses.wallet, deadline);
+  const payment = new RpcClient(Rpc.payment, addresses.payment, deadline);
   return {
     addresses,
     customer,
@@ -29,7 +30,8 @@ export function createClients(config: GatewayConfig) {
     usage,
     invoicing,
     wallet,
-    close: () => [customer, usage, invoicing, wallet, ...Object.values(catalog)].forEach((client) => client.close()),
+    payment,
+    close: () => [customer, usage, invoicing, wallet, payment, ...Object.values(catalog)].forEach((client) => client.close()),
   };
 }
 

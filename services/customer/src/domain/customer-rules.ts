@@ -5,7 +5,8 @@ import type { Customer } from "./types";
 export const ACCOUNT_TYPES = ["customer", "partner"];
 export const CUSTOMER_TYPES = ["company", "individual"];
 export const FINALIZE_ZERO_AMOUNT_INVOICE = ["inherit", "skip", "finalize"];
-export const PAYMENT_PROVIDERS = ["stripe", "adyen", "gocardless", "cashfree", "flutterwave", "moneyhash"];
+// Lago's providers, and our built-in `sandbox` (the payment service charges through it without the internet)
+export const PAYMENT_PROVIDERS = ["stripe", "adyen", "gocardless", "cashfree", "flutterwave", "moneyhash", "sandbox"];
 export const ISSUING_DATE_ANCHORS = ["current_period_end", "next_period_start"];
 export const ISSUING_DATE_ADJUSTMENTS = ["align_with_finalization_date", "keep_anchor"];
 

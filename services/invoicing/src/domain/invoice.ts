@@ -167,6 +167,10 @@ export interface Invoice {
   lines: InvoiceLine[];
   status: InvoiceStatus;
   payment_status: PaymentStatus;
+  /** what its payments brought so far (succeeded ones) */
+  total_paid_amount_cents?: number;
+  /** the payment outcomes applied to it (`payment id|outcome`): each once */
+  applied_payments?: string[];
   number: string;
   /** the customer's sequence of finalized invoices (per billing entity) */
   sequential_id: number | null;

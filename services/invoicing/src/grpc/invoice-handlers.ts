@@ -3,6 +3,7 @@ import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { Invoice } from "../domain/invoice";
 import type { InvoicingDeps } from "../use-cases/deps";
+import { applyPayment, type PaymentOutcome } from "../use-cases/invoices/apply-payment";
 import { createCreditInvoice } from "../use-cases/invoices/create-credit-invoice";
 import { finalizeInvoice } from "../use-cases/invoices/finalize-invoice";
 import { getInvoice } from "../use-cases/invoices/get-invoice";
@@ -12,20 +13,21 @@ import { updateInvoice } from "../use-cases/invoices/update-invoice";
 import { getOngoingUsage } from "../use-cases/usage/get-ongoing-usage";
 import { invoiceFilterOf, invoiceMessage, invoiceUpdateOf, lagoInvoiceJson } from "./invoice-messages";
 
-type InvoiceRpcs = "ListInvoices" | "GetInvoice" | "FinalizeInvoice" | "RefreshInvoice" | "UpdateInvoice" | "CreateCreditInvoice" | "OngoingUsage";
-
-const reply = (invoice: Invoice) => {
-  const message = invoiceMessage(invoice);
-  return { invoice: message, invoice_json: lagoInvoiceJson(message) };
-};
+type InvoiceRpcs = "ListInvoices" | "GetInvoice" | "FinalizeInvoice" | "RefreshInvoice" | "UpdateInvoice" | "CreateCreditInvoice" | "OngoingUsage" | "ApplyPayment";
 
 /** billing.invoicing.v1.InvoiceService, its invoices: proto in, use case, proto out (always within the caller's organization). */
 export function invoiceHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc>, InvoiceRpcs> {
+  // overdue is told at the organization's time (a sandbox organization's test clock)
+  const reply = (invoice: Invoice) => {
+    const message = invoiceMessage(invoice, deps.clock.now());
+    return { invoice: message, invoice_json: lagoInvoiceJson(message) };
+  };
   return {
     ListInvoices: async (req) => {
       const page = pageRequestOf(req);
       const { items, total } = await listInvoices(deps, req.organization_id, invoiceFilterOf(req), page);
-      const invoices = items.map(invoiceMessage);
+      const now = deps.clock.now();
+      const invoices = items.map((invoice) => invoiceMessage(invoice, now));
       return { invoices, meta: pageMeta(total, page), invoices_json: invoices.map(lagoInvoiceJson) };
     },
     GetInvoice: async (req) => reply(await getInvoice(deps, req.organization_id, req.id)),
@@ -35,6 +37,9 @@ export function invoiceHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc
     CreateCreditInvoice: async (req) => reply(await createCreditInvoice(deps, req.organization_id, req.customer_id, {
       wallet_transaction_id: req.wallet_transaction_id, wallet_id: req.wallet_id, name: req.name ?? null, credits: req.credits,
       rate_amount: req.rate_amount, amount_cents: Number(req.amount_cents), currency: req.currency,
+    })),
+    ApplyPayment: async (req) => reply(await applyPayment(deps, req.organization_id, {
+      invoice_id: req.invoice_id, payment_id: req.payment_id, amount_cents: Number(req.amount_cents), outcome: req.outcome as PaymentOutcome,
     })),
     OngoingUsage: async (req) => ({ customers: await getOngoingUsage(deps, req.organization_id, req.external_subscription_ids, req.customer_ids, req.only_customer_ids) }),
   };

@@ -6,6 +6,7 @@ import { AppError } from "@billing/errors";
 import type { Fee, Invoice } from "../domain/invoice";
 import { trueUpFeeOf } from "../domain/invoice-fees";
 import type { InvoiceFilter } from "../persistence/invoice-repository";
+import { dueOf } from "../use-cases/invoices/apply-payment";
 import type { InvoiceUpdate } from "../use-cases/invoices/update-invoice";
 
 /** Proto ⇄ domain for invoices: Lago's InvoiceObjectExtended and FeeObject, field for field. */
@@ -96,7 +97,11 @@ export function feeMessage(invoice: Invoice, fee: Fee): FeeMessage {
   };
 }
 
-export function invoiceMessage(invoice: Invoice): InvoiceMessage {
+/**
+ * Lago's InvoiceObject. `now` (the organization's) tells whether a finalized invoice not paid
+ * by its due date is overdue.
+ */
+export function invoiceMessage(invoice: Invoice, now?: Date): InvoiceMessage {
   const a = invoice.amounts;
   const c = invoice.customer;
   const created = iso(invoice.created_at)!;
@@ -108,7 +113,8 @@ export function invoiceMessage(invoice: Invoice): InvoiceMessage {
     issuing_date: invoice.issuing_date,
     payment_dispute_lost_at: null,
     payment_due_date: invoice.payment_due_date,
-    payment_overdue: false,
+    payment_overdue: Boolean(now) && invoice.status === "finalized" && invoice.payment_status !== "succeeded"
+      && invoice.payment_due_date < now!.toISOString().slice(0, 10),
     net_payment_term: invoice.net_payment_term,
     invoice_type: invoice.invoice_type,
     status: invoice.status,
@@ -161,6 +167,8 @@ export function invoiceMessage(invoice: Invoice): InvoiceMessage {
     fees: invoice.fees.map((f) => feeMessage(invoice, f)),
     taxes_rate: a.taxes_rate,
     expected_finalization_date: invoice.expected_finalization_date,
+    total_paid_amount_cents: invoice.total_paid_amount_cents ?? 0,
+    total_due_amount_cents: invoice.status !== "finalized" || invoice.payment_status === "succeeded" ? 0 : dueOf(invoice),
   };
 }
 

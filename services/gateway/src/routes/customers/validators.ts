@@ -28,7 +28,8 @@ export const customerInputSchema = z.object({
   skip_invoice_custom_sections: z.boolean().nullish(),
   billing_configuration: z.object({
     invoice_grace_period: z.number().int().min(0).max(365).nullish(),
-    payment_provider: z.enum(["stripe", "adyen", "gocardless", "cashfree", "flutterwave", "moneyhash"]).nullish(),
+    // Lago's providers, and our built-in `sandbox` (payments without the internet; the payment service's SANDBOX_CUSTOMERS)
+    payment_provider: z.enum(["stripe", "adyen", "gocardless", "cashfree", "flutterwave", "moneyhash", "sandbox"]).nullish(),
     payment_provider_code: text,
     provider_customer_id: text,
     sync: z.boolean().nullish(),

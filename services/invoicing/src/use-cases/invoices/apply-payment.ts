@@ -1,0 +1,51 @@
+import { AppError } from "@billing/errors";
+import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
+import { laterOf } from "../../domain/compose-invoice";
+import type { Invoice } from "../../domain/invoice";
+import { paymentStatusEvents } from "../../events/invoice-events";
+import type { InvoicingDeps } from "../deps";
+
+export type PaymentOutcome = "succeeded" | "failed" | "processing";
+
+/** What is still to be paid on an invoice (cents). */
+export const dueOf = (invoice: Pick<Invoice, "amounts" | "total_paid_amount_cents">) =>
+  Math.max(0, invoice.amounts.total_amount_cents - (invoice.total_paid_amount_cents ?? 0));
+
+/**
+ * A payment's outcome applied to its finalized invoice, once per (payment, outcome): the key is
+ * written by the same conditional write as the change, so a retry, a crash or a second caller
+ * finds it and changes nothing. A succeeded payment adds to what was paid (the invoice is paid
+ * once nothing is due); a failed one marks the payment failed unless the invoice is paid; a
+ * processing one changes nothing but is checked like the others.
+ */
+export async function applyPayment(
+  deps: InvoicingDeps,
+  organizationId: string,
+  request: { invoice_id: string; payment_id: string; amount_cents: number; outcome: PaymentOutcome },
+): Promise<Invoice> {
+  if (!["succeeded", "failed", "processing"].includes(request.outcome)) throw AppError.validation({ outcome: ["value_is_invalid"] });
+  if (!Number.isSafeInteger(request.amount_cents) || request.amount_cents <= 0) throw AppError.validation({ amount_cents: ["value_is_out_of_range"] });
+  const key = `${request.payment_id}|${request.outcome}`;
+  return retryOnLostRace(`payment of invoice ${request.invoice_id}`, async () => {
+    const invoice = await deps.invoices.find(organizationId, request.invoice_id);
+    if (!invoice) throw AppError.notFound("invoice");
+    if ((invoice.applied_payments ?? []).includes(key)) return invoice;
+    if (invoice.status !== "finalized") throw AppError.validation({ invoice: ["invoice_not_finalized"] });
+    // a succeeded amount must fit in what is due when it is applied (a provider payment charged the amount due)
+    if (request.outcome === "succeeded" && request.amount_cents > dueOf(invoice)) throw AppError.validation({ amount_cents: ["greater_than_amount_due"] });
+    const now = deps.clock.now();
+    const paid = (invoice.total_paid_amount_cents ?? 0) + (request.outcome === "succeeded" ? request.amount_cents : 0);
+    const status = request.outcome === "succeeded"
+      ? (paid >= invoice.amounts.total_amount_cents ? "succeeded" : invoice.payment_status === "failed" ? "pending" : invoice.payment_status)
+      : request.outcome === "failed" && invoice.payment_status !== "succeeded" ? "failed" : invoice.payment_status;
+    const set: Partial<Invoice> = {
+      total_paid_amount_cents: paid, payment_status: status, applied_payments: [...(invoice.applied_payments ?? []), key],
+      updated_at: laterOf(now, invoice.updated_at),
+    };
+    const changed = { ...invoice, ...set, revision: invoice.revision + 1 };
+    const events = status !== invoice.payment_status ? paymentStatusEvents(changed, now) : [];
+    if (!(await deps.invoices.changeFinalized(invoice, { set, events }))) return LOST_RACE;
+    if (events.length) await deps.publish(invoice.id, events);
+    return changed;
+  });
+}

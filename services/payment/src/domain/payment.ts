@@ -1,0 +1,37 @@
+/**
+ * A payment of an invoice (Lago's PaymentObject): recorded by a client (manual) or charged
+ * through the customer's payment provider. Stored before it is charged or applied; `applied`
+ * says its outcome reached the invoice (a sweeper finishes what a crash left).
+ */
+export interface Payment {
+  id: string;
+  organization_id: string;
+  customer_id: string;
+  external_customer_id: string;
+  invoice_id: string;
+  invoice_number: string;
+  amount_cents: number;
+  currency: string;
+  type: "manual" | "provider";
+  /** the provider's own word for its state (manual: "succeeded") */
+  status: string;
+  payment_status: PaymentStatus;
+  reference: string | null;
+  provider: { code: string; type: string; customer_id: string | null } | null;
+  provider_payment_id: string | null;
+  /** Lago's next_action ({} when none): what the customer must do for a processing payment */
+  next_action: Record<string, unknown>;
+  /** a provider payment's attempt for its invoice (1, 2, … with retries) */
+  attempt: number;
+  /** its current outcome was applied to the invoice */
+  applied: boolean;
+  paid_at: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type PaymentStatus = "pending" | "processing" | "succeeded" | "failed";
+
+/** The outcome the invoice is told of (pending: nothing yet). */
+export const invoiceOutcome = (p: Pick<Payment, "payment_status">): "succeeded" | "failed" | "processing" | null =>
+  p.payment_status === "pending" ? null : p.payment_status;

@@ -1,0 +1,51 @@
+import { Rpc, type InvoicingMessages, type InvoicingRpc } from "@billing/contracts";
+import { AppError } from "@billing/errors";
+import { RpcClient } from "@billing/grpc";
+
+/** What the payment service needs to know of an invoice. */
+export interface InvoiceRef {
+  id: string;
+  number: string;
+  status: string;
+  payment_status: string;
+  currency: string;
+  total_amount_cents: number;
+  total_due_amount_cents: number;
+  customer_id: string;
+  external_customer_id: string;
+}
+
+/** The invoicing service as the payment service sees it. */
+export interface Invoicing {
+  /** The invoice of this organization, or null. */
+  find(organizationId: string, invoiceId: string): Promise<InvoiceRef | null>;
+  /** A payment's outcome applied to its invoice (once per payment and outcome, however often asked). */
+  applyPayment(organizationId: string, p: { invoice_id: string; payment_id: string; amount_cents: number; outcome: string }): Promise<InvoiceRef>;
+}
+
+const refOf = (i: InvoicingMessages.Invoice__Output | null): InvoiceRef => {
+  if (!i) throw AppError.internal("invoicing answered without the invoice");
+  return {
+    id: i.svc_id, number: i.number, status: i.status, payment_status: i.payment_status, currency: i.currency,
+    total_amount_cents: Number(i.total_amount_cents), total_due_amount_cents: Number(i.total_due_amount_cents),
+    customer_id: i.customer?.svc_id ?? "", external_customer_id: i.customer?.external_id ?? "",
+  };
+};
+
+export function grpcInvoicing(address: string, deadlineMs = 10_000): Invoicing & { close(): void } {
+  const client = new RpcClient<InvoicingRpc>(Rpc.invoicing, address, deadlineMs);
+  return {
+    async find(organizationId, invoiceId) {
+      try {
+        return refOf((await client.call("GetInvoice", { organization_id: organizationId, id: invoiceId })).invoice);
+      } catch (err) {
+        if (err instanceof AppError && err.kind === "not_found") return null;
+        throw err;
+      }
+    },
+    async applyPayment(organizationId, p) {
+      return refOf((await client.call("ApplyPayment", { organization_id: organizationId, ...p })).invoice);
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,49 @@
+import { derivedUuid } from "@billing/bus";
+import type { Model } from "mongoose";
+import type { ChargeRequest, ChargeResult, PaymentProvider } from "./payment-provider";
+
+/**
+ * The built-in `sandbox` provider: the whole payment flow without the internet. The outcome
+ * follows the customer's `provider_customer_id`, like test card numbers at real providers:
+ * FAILS declines, REQUIRES_ACTION asks the customer to confirm (a redirect to our sandbox
+ * confirmation endpoint), anything else succeeds. Its charges are kept by idempotency key, as a
+ * real provider keeps them: the same key answers the same charge.
+ */
+export const SANDBOX_CUSTOMERS = { FAILS: "4000000000000002", REQUIRES_ACTION: "4000002500003155", SUCCEEDS: "4242424242424242" };
+
+interface ChargeDoc { _id: string; result: ChargeResult }
+
+export function sandboxProvider(charges: Model<ChargeDoc>, publicUrl: string): PaymentProvider {
+  const store = async (key: string, result: ChargeResult): Promise<ChargeResult> => {
+    // the first charge of a key wins (an upsert that never overwrites)
+    await charges.updateOne({ _id: key }, { $setOnInsert: { result } }, { upsert: true });
+    return (await charges.findById(key).lean<ChargeDoc>())!.result;
+  };
+  return {
+    type: "sandbox",
+    async charge(request: ChargeRequest) {
+      const id = `sbx_${derivedUuid(`sandbox charge ${request.idempotencyKey}`).replaceAll("-", "")}`;
+      const known = await charges.findById(request.idempotencyKey).lean<ChargeDoc>();
+      if (known) return known.result;
+      const outcome = request.providerCustomerId === SANDBOX_CUSTOMERS.FAILS ? "failed"
+        : request.providerCustomerId === SANDBOX_CUSTOMERS.REQUIRES_ACTION ? "processing" : "succeeded";
+      const result: ChargeResult = {
+        providerPaymentId: id,
+        status: outcome === "succeeded" ? "succeeded" : outcome === "failed" ? "card_declined" : "requires_action",
+        paymentStatus: outcome,
+        nextAction: outcome === "processing"
+          ? { type: "redirect_to_url", redirect_to_url: { url: `${publicUrl}/api/v1/sandbox/payments/${request.idempotencyKey}/confirm`, return_url: request.returnUrl } }
+          : {},
+      };
+      return store(request.idempotencyKey, result);
+    },
+    async confirm(idempotencyKey: string) {
+      const doc = await charges.findById(idempotencyKey).lean<ChargeDoc>();
+      if (!doc) throw new Error(`sandbox charge ${idempotencyKey} is unknown`);
+      if (doc.result.paymentStatus !== "processing") return doc.result;
+      const done: ChargeResult = { ...doc.result, status: "succeeded", paymentStatus: "succeeded", nextAction: {} };
+      await charges.updateOne({ _id: idempotencyKey, "result.paymentStatus": "processing" }, { $set: { result: done } });
+      return (await charges.findById(idempotencyKey).lean<ChargeDoc>())!.result;
+    },
+  };
+}

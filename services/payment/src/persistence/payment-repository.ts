@@ -1,0 +1,80 @@
+import { isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import type { Payment } from "../domain/payment";
+import type { Models } from "./models";
+
+type PaymentDoc = Omit<Payment, "id"> & { _id: string; sweep_at?: Date };
+const paymentOf = ({ _id, sweep_at: _sweep, ...rest }: PaymentDoc): Payment => ({ ...rest, id: _id });
+/** An unapplied payment is the sweeper's after this long (system time): its own request is done with it by then. */
+const SWEEP_AFTER_MS = 5_000;
+const sweepAt = () => new Date(Date.now() + SWEEP_AFTER_MS);
+
+export interface PaymentFilter {
+  externalCustomerId?: string;
+  invoiceId?: string;
+}
+
+/** Payments; every query is scoped to one organization. */
+export class PaymentRepository {
+  constructor(private readonly models: Models) {}
+
+  /** Stores a payment once: "duplicate" when its id is already there (a retry of the same attempt). */
+  async insert(payment: Payment): Promise<"ok" | "duplicate"> {
+    const { id, ...rest } = payment;
+    try {
+      await this.models.payments.collection.insertOne({ _id: id, ...rest, sweep_at: sweepAt() } as never);
+      return "ok";
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return "duplicate";
+      throw err;
+    }
+  }
+
+  /** By id (an `_id` read, fast on the test server too), in its organization only. */
+  async find(organizationId: string, id: string): Promise<Payment | null> {
+    const doc = await this.models.payments.findById(id).lean<PaymentDoc>();
+    return doc && doc.organization_id === organizationId ? paymentOf(doc) : null;
+  }
+
+  async findById(id: string): Promise<Payment | null> {
+    const doc = await this.models.payments.findById(id).lean<PaymentDoc>();
+    return doc ? paymentOf(doc) : null;
+  }
+
+  /** Newest first, `_id` as tiebreaker. */
+  async list(organizationId: string, filter: PaymentFilter, page: PageRequest): Promise<{ items: Payment[]; total: number }> {
+    const query: Record<string, unknown> = { organization_id: organizationId };
+    if (filter.externalCustomerId !== undefined) query.external_customer_id = filter.externalCustomerId;
+    if (filter.invoiceId !== undefined) query.invoice_id = filter.invoiceId;
+    const [docs, total] = await Promise.all([
+      this.models.payments.find(query).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<PaymentDoc[]>(),
+      this.models.payments.countDocuments(query),
+    ]);
+    return { items: docs.map(paymentOf), total };
+  }
+
+  /** An invoice's provider attempts, first to last. */
+  async attemptsOf(organizationId: string, invoiceId: string): Promise<Payment[]> {
+    const docs = await this.models.payments.find({ organization_id: organizationId, invoice_id: invoiceId, type: "provider" }).sort({ attempt: 1 }).lean<PaymentDoc[]>();
+    return docs.map(paymentOf);
+  }
+
+  /** A charge's result written on its payment, once: only over the state it was read in (pending or processing). */
+  async setOutcome(payment: Payment, change: Pick<Payment, "status" | "payment_status" | "provider_payment_id" | "next_action">, now: Date): Promise<boolean> {
+    const res = await this.models.payments.collection.updateOne(
+      { _id: payment.id, payment_status: payment.payment_status } as never,
+      { $set: { ...change, applied: false, updated_at: now, sweep_at: sweepAt() } },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /** Its current outcome reached the invoice. */
+  async markApplied(id: string, paymentStatus: string): Promise<void> {
+    await this.models.payments.collection.updateOne({ _id: id, payment_status: paymentStatus } as never, { $set: { applied: true } });
+  }
+
+  /** Payments whose outcome has not reached their invoice (a crash between the two), left alone long enough. */
+  async unapplied(limit = 200): Promise<Payment[]> {
+    const docs = await this.models.payments.find({ applied: false, sweep_at: { $lte: new Date() } }).sort({ sweep_at: 1 }).limit(limit).lean<PaymentDoc[]>();
+    return docs.map(paymentOf);
+  }
+}
