@@ -259,5 +259,17 @@ describe("the Lago JavaScript client on invoices", () => {
     expect(await failure(client.invoices.finalizeInvoice(id))).toMatchObject({ status: 404, error: { code: "invoice_not_found" } });
     expect(await failure(client.invoices.findInvoice("00000000-0000-4000-8000-000000000000"))).toMatchObject({ status: 404, error: { code: "invoice_not_found" } });
     expect((await client.invoices.findAllInvoices({ "statuses[]": ["finalized"] })).data.invoices).toHaveLength(1);
+
+    // payments: one manual payment of part of it, listed (all, by customer, by invoice); an unknown one is payment_not_found
+    const payment = (await client.payments.createPayment({ payment: { invoice_id: id, amount_cents: 500, reference: "lago client" } })).data.payment;
+    expect(payment).toMatchObject({ amount_cents: 500, payment_status: "succeeded", type: "manual", invoice_ids: [id] });
+    const paymentId = payment.lago_id ?? (payment as unknown as { svc_id: string }).svc_id;
+    const ids = (list: Array<{ lago_id?: string }>) => list.map((p) => p.lago_id ?? (p as unknown as { svc_id: string }).svc_id);
+    expect(ids((await client.payments.findAllPayments()).data.payments)).toEqual([paymentId]);
+    expect(ids((await client.payments.findAllPayments({ external_customer_id: "lago_cus" })).data.payments)).toEqual([paymentId]);
+    expect((await client.payments.findAllPayments({ external_customer_id: "someone_else" })).data.payments).toEqual([]);
+    expect(ids((await client.payments.findAllPayments({ invoice_id: id })).data.payments)).toEqual([paymentId]);
+    expect(await failure(client.payments.findPayment("00000000-0000-4000-8000-000000000000"))).toMatchObject({ status: 404, error: { code: "payment_not_found" } });
+    expect((await client.invoices.findInvoice(id)).data.invoice).toMatchObject({ payment_status: "pending" });
   });
 });

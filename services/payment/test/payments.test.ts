@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import type { Connection } from "mongoose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "@billing/clock";
+import { connectMongo, initModels } from "@billing/mongo";
+import { infraUrls, uniqueName } from "@billing/testkit";
+import type { Customers } from "../src/peers/customers";
+import type { InvoiceRef, Invoicing } from "../src/peers/invoicing";
+import { SANDBOX_CUSTOMERS } from "../src/peers/sandbox-provider";
+import { chargeInvoice } from "../src/use-cases/payments/charge-invoice";
+import { finishInterrupted } from "../src/use-cases/payments/finish-interrupted";
+import { retryInvoicePayment } from "../src/use-cases/payments/retry-invoice-payment";
+import { wirePayment, type PaymentWiring } from "../src/wiring";
+
+/**
+ * The payment service on the real MongoDB test server, from two replicas (each its own
+ * connection): a provider attempt is stored once, charged once per idempotency key, and its
+ * outcome reaches the invoice once, whatever the crash, redelivery or concurrent retry. The
+ * invoicing service is the e2e suite's; here it is a ledger of the outcomes it was told.
+ */
+const dbName = uniqueName("payments");
+const clock = new ManualClock(new Date("2024-02-01T00:00:00Z"));
+const org = randomUUID();
+const invoices = new Map<string, InvoiceRef>();
+const told: string[] = [];
+const invoicing: Invoicing = {
+  find: async (_org, id) => invoices.get(id) ?? null,
+  applyPayment: async (_org, p) => {
+    told.push(`${p.invoice_id}|${p.payment_id}|${p.outcome}`);
+    const invoice = invoices.get(p.invoice_id)!;
+    if (p.outcome === "succeeded") invoices.set(p.invoice_id, { ...invoice, payment_status: "succeeded", total_due_amount_cents: 0 });
+    if (p.outcome === "failed") invoices.set(p.invoice_id, { ...invoice, payment_status: "failed" });
+    return invoices.get(p.invoice_id)!;
+  },
+};
+let card = SANDBOX_CUSTOMERS.SUCCEEDS;
+const customers: Customers = { billing: async () => ({ payment_provider: "sandbox", payment_provider_code: "sandbox", provider_customer_id: card }) };
+const connections: Connection[] = [];
+let replicas: PaymentWiring[];
+
+const newInvoice = (): InvoiceRef => {
+  const invoice = {
+    id: randomUUID(), number: "INV-1", status: "finalized", payment_status: "pending", currency: "EUR", total_amount_cents: 1_000,
+    total_due_amount_cents: 1_000, customer_id: "cus-1", external_customer_id: "acme",
+  };
+  invoices.set(invoice.id, invoice);
+  return invoice;
+};
+const toldFor = (invoiceId: string) => told.filter((t) => t.startsWith(invoiceId));
+
+beforeAll(async () => {
+  for (let i = 0; i < 2; i++) connections.push(await connectMongo({ url: infraUrls().mongoUrl, dbName }));
+  replicas = connections.map((c) => wirePayment(c, { clock, customers, invoicing, publicUrl: "http://127.0.0.1:3000", returnUrl: "http://127.0.0.1:3000/done" }));
+  await initModels(connections[0]!);
+});
+
+afterAll(async () => {
+  await connections[0]?.dropDatabase().catch(() => undefined);
+  await Promise.all(connections.map((c) => c.close()));
+});
+
+describe("provider payments", () => {
+  it("charges an invoice once however often its finalization is delivered, on both replicas at once", async () => {
+    const invoice = newInvoice();
+    const attempts = await Promise.all(replicas.flatMap((r) => [1, 2, 3].map(() => chargeInvoice(r.deps, invoice, org, 1))));
+    expect(new Set(attempts.map((p) => p!.id)).size).toBe(1);
+    expect(attempts.every((p) => p!.payment_status === "succeeded" && p!.amount_cents === 1_000)).toBe(true);
+    expect(await replicas[0]!.models.sandboxCharges.countDocuments({ _id: attempts[0]!.id })).toBe(1);
+    expect(new Set(toldFor(invoice.id))).toEqual(new Set([`${invoice.id}|${attempts[0]!.id}|succeeded`]));
+    expect(await replicas[0]!.models.payments.countDocuments({ invoice_id: invoice.id })).toBe(1);
+  });
+
+  it("finishes an attempt a crash left between the charge and its record: charged once, applied once", async () => {
+    const invoice = newInvoice();
+    const { deps, models } = replicas[0]!;
+    // a replica stored the attempt and charged it, then died before writing the outcome
+    await deps.payments.insert({
+      id: "attempt-crashed", organization_id: org, customer_id: "cus-1", external_customer_id: "acme", invoice_id: invoice.id, invoice_number: "INV-1",
+      amount_cents: 1_000, currency: "EUR", type: "provider", status: "pending", payment_status: "pending", reference: null,
+      provider: { code: "sandbox", type: "sandbox", customer_id: card }, provider_payment_id: null, next_action: {}, attempt: 1, applied: false,
+      paid_at: null, created_at: clock.now(), updated_at: clock.now(),
+    });
+    const charged = await deps.providers.get("sandbox")!.charge({ idempotencyKey: "attempt-crashed", amountCents: 1_000, currency: "EUR", providerCustomerId: card, returnUrl: "x" });
+    await models.payments.updateOne({ _id: "attempt-crashed" }, { $set: { sweep_at: new Date(0) } });
+    // the other replica's sweeper finishes it (and a second sweep finds nothing)
+    expect(await finishInterrupted(replicas[1]!.deps)).toBeGreaterThanOrEqual(1);
+    expect(await finishInterrupted(replicas[1]!.deps)).toBe(0);
+    const done = (await deps.payments.findById("attempt-crashed"))!;
+    expect(done).toMatchObject({ payment_status: "succeeded", applied: true, provider_payment_id: charged.providerPaymentId });
+    expect(await models.sandboxCharges.countDocuments({ _id: "attempt-crashed" })).toBe(1);
+    expect(toldFor(invoice.id)).toEqual([`${invoice.id}|attempt-crashed|succeeded`]);
+  });
+
+  it("retries a declined payment once however many retries race, and not while paid", async () => {
+    card = SANDBOX_CUSTOMERS.FAILS;
+    const invoice = newInvoice();
+    const first = await chargeInvoice(replicas[0]!.deps, invoice, org, 1);
+    expect(first).toMatchObject({ payment_status: "failed", status: "card_declined" });
+    card = SANDBOX_CUSTOMERS.SUCCEEDS;
+    const retries = await Promise.allSettled(replicas.flatMap((r) => [1, 2].map(() => retryInvoicePayment(r.deps, org, invoice.id))));
+    const ids = new Set(retries.flatMap((r) => (r.status === "fulfilled" ? [r.value.id] : [])));
+    expect(ids.size).toBe(1);
+    expect(await replicas[0]!.models.payments.countDocuments({ invoice_id: invoice.id })).toBe(2);
+    // racing replicas may each tell invoicing the one outcome: invoicing applies a (payment, outcome) once
+    expect(new Set(toldFor(invoice.id).filter((t) => t.endsWith("succeeded")))).toEqual(new Set([`${invoice.id}|${[...ids][0]}|succeeded`]));
+    await expect(retryInvoicePayment(replicas[0]!.deps, org, invoice.id)).rejects.toMatchObject({ kind: "not_allowed" });
+  });
+});
