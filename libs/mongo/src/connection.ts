@@ -23,6 +23,18 @@ export async function initModels(connection: Connection): Promise<void> {
   }
 }
 
+/**
+ * The indexes of an unordered bulk insert's documents that were duplicates, when duplicates are
+ * all that failed; null when anything else went wrong (or it was not a bulk error).
+ */
+export function duplicateIndexes(err: unknown): number[] | null {
+  const e = err as { writeErrors?: unknown };
+  if (e?.writeErrors === undefined) return null;
+  const errors = ([] as Array<{ index: number; code?: number; err?: { code?: number } }>).concat(e.writeErrors as never);
+  if (errors.some((w) => (w.code ?? w.err?.code) !== 11000)) return null;
+  return errors.map((w) => w.index);
+}
+
 /** A duplicate key, told only by its code (never by the message). */
 export function isDuplicateKeyError(err: unknown): boolean {
   const e = err as { code?: number; writeErrors?: Array<{ code?: number; err?: { code?: number } }> };

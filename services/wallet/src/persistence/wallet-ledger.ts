@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Envelope } from "@billing/bus";
 import { AppError } from "@billing/errors";
+import { duplicateIndexes, isDuplicateKeyError } from "@billing/mongo";
 import { decideBlock } from "../domain/wallet-rules";
 import type { LedgerEntry, LedgerHead, Wallet, WalletTransaction } from "../domain/wallet";
 import { transactionEvent, walletEvent } from "../events/wallet-events";
@@ -258,10 +259,9 @@ export class WalletLedger {
       await this.models.transactions.collection.insertMany(docs as never, { ordered: false });
       return new Set();
     } catch (err) {
-      const writeErrors = (err as { writeErrors?: Array<{ code?: number; index: number }> }).writeErrors;
-      const code = (err as { code?: number }).code;
-      if (writeErrors?.length && writeErrors.every((e) => e.code === 11000)) return new Set(writeErrors.map((e) => transactions[e.index]!.id));
-      if (code === 11000 && transactions.length === 1) return new Set([transactions[0]!.id]);
+      const duplicates = duplicateIndexes(err);
+      if (duplicates) return new Set(duplicates.map((i) => transactions[i]!.id));
+      if (isDuplicateKeyError(err) && transactions.length === 1) return new Set([transactions[0]!.id]);
       throw err;
     }
   }

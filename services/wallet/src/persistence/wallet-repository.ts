@@ -195,8 +195,8 @@ export class WalletRepository {
         { ordered: false },
       );
     } catch (err) {
-      const writeErrors = (err as { writeErrors?: Array<{ code?: number }> }).writeErrors;
-      if (!isDuplicateKeyError(err) && !(writeErrors && writeErrors.every((e) => e.code === 11000))) throw err;
+      // duplicates only (isDuplicateKeyError covers a bulk insert's write errors too)
+      if (!isDuplicateKeyError(err)) throw err;
     }
     // a retry's duplicate publishes the same message ids: JetStream keeps one
     await this.publish.transactions(events);

@@ -1,6 +1,7 @@
 import { derivedUuid } from "@billing/bus";
 import type { Payment } from "../../domain/payment";
 import type { InvoiceRef } from "../../peers/invoicing";
+import type { ChargeResult } from "../../peers/payment-provider";
 import type { PaymentDeps } from "../deps";
 import { applyToInvoice } from "./apply-to-invoice";
 
@@ -28,23 +29,29 @@ export async function chargeInvoice(deps: PaymentDeps, invoice: InvoiceRef, orga
 }
 
 /** Charges a stored attempt that has no outcome yet (again, if a crash left it: same key, same charge), then applies it. */
-export async function settleAttempt(deps: PaymentDeps, stored: Payment): Promise<Payment> {
-  let payment = stored;
+export async function settleAttempt(deps: PaymentDeps, payment: Payment): Promise<Payment> {
   const provider = payment.provider ? deps.providers.get(payment.provider.type) : undefined;
   if (payment.payment_status === "pending" && provider) {
     const result = await provider.charge({
       idempotencyKey: payment.id, amountCents: payment.amount_cents, currency: payment.currency,
       providerCustomerId: payment.provider?.customer_id ?? null, returnUrl: deps.returnUrl,
     });
-    const now = deps.clock.now();
-    await deps.payments.setOutcome(payment, {
-      status: result.status, payment_status: result.paymentStatus, provider_payment_id: result.providerPaymentId, next_action: result.nextAction,
-    }, now);
-    payment = (await deps.payments.findById(payment.id))!;
+    return recordCharge(deps, payment, result);
   }
-  if (!payment.applied) {
-    await applyToInvoice(deps, payment);
-    payment = { ...payment, applied: true };
-  }
-  return payment;
+  return applyOnce(deps, payment);
+}
+
+/** A provider's answer written on its payment (over the state it was read in), then applied to the invoice. */
+export async function recordCharge(deps: PaymentDeps, payment: Payment, result: ChargeResult): Promise<Payment> {
+  await deps.payments.setOutcome(payment, {
+    status: result.status, payment_status: result.paymentStatus, provider_payment_id: result.providerPaymentId, next_action: result.nextAction,
+  }, deps.clock.now());
+  return applyOnce(deps, (await deps.payments.findById(payment.id))!);
+}
+
+/** Applies a payment's outcome to its invoice unless that was done. */
+export async function applyOnce(deps: PaymentDeps, payment: Payment): Promise<Payment> {
+  if (payment.applied) return payment;
+  await applyToInvoice(deps, payment);
+  return { ...payment, applied: true };
 }

@@ -1,7 +1,7 @@
 import { AppError } from "@billing/errors";
 import type { Payment } from "../../domain/payment";
 import type { PaymentDeps } from "../deps";
-import { applyToInvoice } from "./apply-to-invoice";
+import { applyOnce, recordCharge } from "./charge-invoice";
 
 /**
  * The sandbox provider's redirect came back: the customer completed the action a processing
@@ -12,13 +12,7 @@ export async function confirmSandboxPayment(deps: PaymentDeps, organizationId: s
   const payment = await deps.payments.find(organizationId, paymentId);
   const sandbox = deps.providers.get("sandbox");
   if (!payment || payment.provider?.type !== "sandbox" || !sandbox) throw AppError.notFound("payment");
-  if (payment.payment_status === "processing") {
-    const result = await sandbox.confirm(payment.id);
-    await deps.payments.setOutcome(payment, {
-      status: result.status, payment_status: result.paymentStatus, provider_payment_id: result.providerPaymentId, next_action: result.nextAction,
-    }, deps.clock.now());
-  }
-  const now = (await deps.payments.findById(payment.id))!;
-  if (!now.applied) await applyToInvoice(deps, now);
-  return { ...now, applied: true };
+  if (payment.payment_status === "processing") return recordCharge(deps, payment, await sandbox.confirm(payment.id));
+  // confirmed before: answered as it is (applied, if a crash left it unapplied)
+  return applyOnce(deps, payment);
 }

@@ -1,3 +1,4 @@
+import { duplicateIndexes } from "@billing/mongo";
 import type { mongo } from "mongoose";
 import type { IngestRecord } from "../../domain/stored-event";
 import { eventKey } from "../../domain/usage-event";
@@ -6,14 +7,6 @@ import { findByIds, type EventKeyDoc } from "../../persistence/collections";
 export interface KeyedRecord {
   key: string;
   record: IngestRecord;
-}
-
-function duplicateIndexes(err: unknown): number[] | null {
-  const e = err as { code?: number; writeErrors?: unknown };
-  if (e?.writeErrors === undefined) return null;
-  const errors = ([] as Array<{ index: number; code?: number; err?: { code?: number } }>).concat(e.writeErrors as never);
-  if (errors.some((w) => (w.code ?? w.err?.code) !== 11000)) return null;
-  return errors.map((w) => w.index);
 }
 
 /**
