@@ -31,10 +31,11 @@ export class PaymentRepository {
 
   /** By id (an `_id` read, fast on the test server too), in its organization only. */
   async find(organizationId: string, id: string): Promise<Payment | null> {
-    const doc = await this.models.payments.findById(id).lean<PaymentDoc>();
-    return doc && doc.organization_id === organizationId ? paymentOf(doc) : null;
+    const payment = await this.findById(id);
+    return payment?.organization_id === organizationId ? payment : null;
   }
 
+  /** By id alone (the service's own follow-ups of a payment it holds). */
   async findById(id: string): Promise<Payment | null> {
     const doc = await this.models.payments.findById(id).lean<PaymentDoc>();
     return doc ? paymentOf(doc) : null;

@@ -1,31 +1,13 @@
 import { Router } from "express";
-import { z } from "zod";
-import type { PaymentMessages, PaymentRpc } from "@billing/contracts";
+import type { PaymentRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
 import { organizationId } from "../../http/context";
 import { topLevelKey } from "../../http/fields";
 import { presentMeta } from "../../http/presenting";
 import { pathParam, replySender, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, stringParam, wrapped } from "../../http/validation";
-
-const paymentCreateSchema = z.object({
-  invoice_id: z.string().min(1).max(255),
-  amount_cents: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
-  reference: z.string().min(1).max(40),
-  paid_at: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "invalid_date").nullish(),
-});
-
-/** Lago's PaymentObject (a manual payment has no provider: its provider keys are null, as Lago sends them). */
-export function presentPayment(p: PaymentMessages.Payment__Output) {
-  return {
-    svc_id: p.svc_id, svc_customer_id: p.svc_customer_id, external_customer_id: p.external_customer_id,
-    invoice_ids: p.invoice_ids, invoice_numbers: p.invoice_numbers, svc_payable_id: p.svc_payable_id, payable_type: p.payable_type,
-    amount_cents: Number(p.amount_cents), amount_currency: p.amount_currency, status: p.status, payment_status: p.payment_status, type: p.type,
-    reference: p.reference ?? null, payment_provider_code: p.payment_provider_code ?? null, payment_provider_type: p.payment_provider_type ?? null,
-    external_payment_id: p.provider_payment_id ?? null, provider_payment_id: p.provider_payment_id ?? null,
-    provider_customer_id: p.provider_customer_id ?? null, next_action: JSON.parse(p.next_action_json || "{}") as unknown, created_at: p.created_at,
-  };
-}
+import { presentPayment } from "./presenter";
+import { paymentCreateSchema } from "./validators";
 
 /**
  * /api/v1/payments, POST /invoices/{id}/retry_payment and the sandbox provider's confirmation:

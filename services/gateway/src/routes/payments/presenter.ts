@@ -1,0 +1,13 @@
+import type { PaymentMessages } from "@billing/contracts";
+
+/** Lago's PaymentObject (a manual payment has no provider: its provider keys are null, as Lago sends them). */
+export function presentPayment(p: PaymentMessages.Payment__Output) {
+  return {
+    svc_id: p.svc_id, svc_customer_id: p.svc_customer_id, external_customer_id: p.external_customer_id,
+    invoice_ids: p.invoice_ids, invoice_numbers: p.invoice_numbers, svc_payable_id: p.svc_payable_id, payable_type: p.payable_type,
+    amount_cents: Number(p.amount_cents), amount_currency: p.amount_currency, status: p.status, payment_status: p.payment_status, type: p.type,
+    reference: p.reference ?? null, payment_provider_code: p.payment_provider_code ?? null, payment_provider_type: p.payment_provider_type ?? null,
+    external_payment_id: p.provider_payment_id ?? null, provider_payment_id: p.provider_payment_id ?? null,
+    provider_customer_id: p.provider_customer_id ?? null, next_action: JSON.parse(p.next_action_json || "{}") as unknown, created_at: p.created_at,
+  };
+}
