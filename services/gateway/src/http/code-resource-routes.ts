@@ -1,10 +1,10 @@
 import type { Request, Router } from "express";
 import type { z } from "zod";
 import type { MethodName, RequestOf, ResponseOf, RpcClient } from "@billing/grpc";
+import { presentMeta } from "@billing/views";
 import { organizationId } from "./context";
 import type { ErrorKeyOf } from "./validation";
 import { pageQuery, parseFields, wrapped } from "./validation";
-import { presentMeta } from "./presenting";
 import { codeKey, replied, rpcOptions } from "./rpc-route";
 
 /** The five RPCs behind a code-addressed resource's routes. */

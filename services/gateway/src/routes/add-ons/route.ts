@@ -1,9 +1,9 @@
 import { Router } from "express";
 import type { CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentAddOn } from "@billing/views";
 import { codeResourceRoutes } from "../../http/code-resource-routes";
 import { topLevelKey } from "../../http/fields";
-import { presentAddOn } from "./presenter";
 import { toAddOnInputMessage } from "./to-message";
 import { addOnCreateSchema, addOnUpdateSchema } from "./validators";
 

@@ -1,12 +1,11 @@
 import { Router, type Request, type Response } from "express";
 import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentAppliedCoupon, presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { pathParam, replySender, rpcOptions } from "../../http/rpc-route";
 import { topLevelKey } from "../../http/fields";
-import { presentMeta } from "../../http/presenting";
 import { parseFields, wrapped } from "../../http/validation";
-import { presentAppliedCoupon } from "./presenter";
 import { toAppliedCouponMessage, toListMessage } from "./to-message";
 import { appliedCouponSchema } from "./validators";
 

@@ -1,9 +1,9 @@
 import { Router } from "express";
 import type { CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentBillableMetric } from "@billing/views";
 import { codeResourceRoutes } from "../../http/code-resource-routes";
 import { topLevelKey } from "../../http/fields";
-import { presentBillableMetric } from "./presenter";
 import { toBillableMetricInputMessage } from "./to-message";
 import { billableMetricCreateSchema, billableMetricUpdateSchema } from "./validators";
 

@@ -1,11 +1,11 @@
 import { Router } from "express";
 import type { CustomerRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentBillingEntity } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { codeKey, replySender, rpcOptions } from "../../http/rpc-route";
 import { withNullFields } from "../../http/null-fields";
 import { parseFields, wrapped } from "../../http/validation";
-import { presentBillingEntity } from "./presenter";
 import { billingEntityUpdateSchema } from "./validators";
 
 /** /api/v1/billing_entities (endpoint 13, its list, and Lago's update). */

@@ -1,9 +1,9 @@
 import { Router } from "express";
 import type { CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentCoupon } from "@billing/views";
 import { codeResourceRoutes } from "../../http/code-resource-routes";
 import { topLevelKey } from "../../http/fields";
-import { presentCoupon } from "./presenter";
 import { toCouponInputMessage } from "./to-message";
 import { couponCreateSchema, couponUpdateSchema } from "./validators";
 

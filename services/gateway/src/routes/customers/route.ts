@@ -1,11 +1,10 @@
 import { Router } from "express";
 import type { CustomerRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentCustomer, presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { externalIdKey, replySender, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
-import { presentMeta } from "../../http/presenting";
-import { presentCustomer } from "./presenter";
 import { toCustomerInputMessage } from "./to-message";
 import { customerErrorKey, customerInputSchema } from "./validators";
 

@@ -1,10 +1,10 @@
 import { Router, type Request, type Response } from "express";
 import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentPlanEntitlement, presentSubscriptionEntitlement } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { pathParam, replySender, rpcOptions } from "../../http/rpc-route";
 import { parseFields, wrapped } from "../../http/validation";
-import { presentPlanEntitlement, presentSubscriptionEntitlement } from "./presenter";
 import { toEntitlementInputMessages } from "./to-message";
 import { entitlementsSchema, subscriptionStatusQuery } from "./validators";
 

@@ -1,8 +1,8 @@
 import { AppError } from "@billing/errors";
+import { estimatedFeesBody } from "@billing/views";
 import type { UsageClient } from "../../clients";
 import { topLevelKey } from "../../http/fields";
 import { parseFields, wrappedIn } from "../../http/validation";
-import { estimatedFeesBody } from "./presenter";
 import { estimateEventSchema } from "./validators";
 
 /** A JSON body: invalid JSON, or a NUL character (a JSON string can only carry one escaped), is Lago's bare 400. */

@@ -1,11 +1,10 @@
 import { Router, type Request } from "express";
 import type { CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentFeature, presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { codeKey, pathParam, replySender, rpcOptions } from "../../http/rpc-route";
-import { presentMeta } from "../../http/presenting";
 import { pageQuery, parseFields, stringParam, wrapped } from "../../http/validation";
-import { presentFeature } from "./presenter";
 import { toFeatureInputMessage } from "./to-message";
 import { featureCreateSchema, featureErrorKey, featureUpdateSchema } from "./validators";
 

@@ -1,9 +1,9 @@
 import { Router } from "express";
 import type { CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentInvoiceCustomSection } from "@billing/views";
 import { codeResourceRoutes } from "../../http/code-resource-routes";
 import { topLevelKey } from "../../http/fields";
-import { presentInvoiceCustomSection } from "./presenter";
 import { toInvoiceCustomSectionInputMessage } from "./to-message";
 import { invoiceCustomSectionCreateSchema, invoiceCustomSectionUpdateSchema } from "./validators";
 

@@ -1,8 +1,8 @@
 import { Router, type Request, type Response } from "express";
 import type { InvoicingRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
-import { presentMeta } from "../../http/presenting";
 import { idKey, pathParam, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
 import { currentUsageQuery, invoiceListQuery, invoiceUpdate, pastUsageQuery } from "./validators";

@@ -1,12 +1,11 @@
 import { Router } from "express";
 import type { PaymentRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentMeta, presentPayment } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { topLevelKey } from "../../http/fields";
-import { presentMeta } from "../../http/presenting";
 import { pathParam, replySender, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, stringParam, wrapped } from "../../http/validation";
-import { presentPayment } from "./presenter";
 import { paymentCreateSchema } from "./validators";
 
 /**

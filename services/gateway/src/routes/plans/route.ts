@@ -1,8 +1,8 @@
 import { Router } from "express";
 import type { CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentPlan } from "@billing/views";
 import { codeResourceRoutes } from "../../http/code-resource-routes";
-import { presentPlan } from "./presenter";
 import { toPlanInputMessage } from "./to-message";
 import { planCreateSchema, planErrorKey, planUpdateSchema } from "./validators";
 

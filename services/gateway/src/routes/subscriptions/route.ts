@@ -1,11 +1,10 @@
 import { Router, type Request, type Response } from "express";
 import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentMeta, presentSubscription } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { externalIdKey, pathParam, replySender, rpcOptions } from "../../http/rpc-route";
-import { presentMeta } from "../../http/presenting";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
-import { presentSubscription } from "./presenter";
 import { toSubscriptionInputMessage } from "./to-message";
 import { listQuery, statusQuery, subscriptionCreateSchema, subscriptionErrorKey, subscriptionUpdateSchema, terminationQuery } from "./validators";
 

@@ -1,9 +1,9 @@
 import { Router } from "express";
 import type { CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentTax } from "@billing/views";
 import { codeResourceRoutes } from "../../http/code-resource-routes";
 import { topLevelKey } from "../../http/fields";
-import { presentTax } from "../../http/presenting";
 import { toTaxInputMessage } from "./to-message";
 import { taxCreateSchema, taxUpdateSchema } from "./validators";
 

@@ -1,11 +1,11 @@
 import { Router } from "express";
 import type { CustomerRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentTestClock } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { topLevelKey } from "../../http/fields";
 import { replySender, rpcOptions } from "../../http/rpc-route";
 import { parseFields, wrapped } from "../../http/validation";
-import { presentTestClock } from "./presenter";
 import { advanceSchema } from "./validators";
 
 /**

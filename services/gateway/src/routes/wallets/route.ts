@@ -1,12 +1,11 @@
 import { Router } from "express";
 import type { WalletMessages, WalletRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
+import { presentMeta, presentWallet, presentWalletTransaction } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { topLevelKey } from "../../http/fields";
-import { presentMeta } from "../../http/presenting";
 import { pathParam, replied, replySender, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, stringParam, wrapped } from "../../http/validation";
-import { presentWallet, presentWalletTransaction } from "./presenter";
 import { toWalletMessage, toWalletTransactionMessage, transactionFilters } from "./to-message";
 import { walletCreateSchema, walletSchema, walletTransactionSchema } from "./validators";
 

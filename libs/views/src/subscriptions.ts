@@ -1,6 +1,6 @@
 import type { CatalogMessages as M } from "@billing/contracts";
-import { or } from "../../http/presenting";
-import { presentPlan } from "../plans/presenter";
+import { or } from "./presenting";
+import { presentPlan } from "./plans";
 
 /** Lago's SubscriptionObject (nulls where Lago sends null); `plan` and `applicable_usage_thresholds` when the reply has them. */
 export function presentSubscription(s: M.Subscription__Output, options: { withPlan: boolean }) {

@@ -1,5 +1,5 @@
 import type { CatalogMessages as M } from "@billing/contracts";
-import { or } from "../../http/presenting";
+import { or } from "./presenting";
 
 
 /** Lago's BillableMetricObject. */

@@ -1,6 +1,6 @@
 import type { CatalogMessages as M } from "@billing/contracts";
-import { or } from "../../http/presenting";
-import { presentPrivilege } from "../features/presenter";
+import { or } from "./presenting";
+import { presentPrivilege } from "./features";
 
 /** Lago's PlanEntitlementObject: the feature and the values the plan gives its privileges. */
 export function presentPlanEntitlement(e: M.PlanEntitlement__Output) {

@@ -1,5 +1,5 @@
 import type { WalletMessages as M } from "@billing/contracts";
-import { or } from "../../http/presenting";
+import { or } from "./presenting";
 
 const metadataMap = (list: M.KeyValue__Output[]) => Object.fromEntries(list.map((kv) => [kv.key, kv.value ?? null]));
 

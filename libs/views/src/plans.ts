@@ -1,6 +1,6 @@
 import type { CatalogMessages as M } from "@billing/contracts";
-import { or, presentTax } from "../../http/presenting";
-import { presentPlanEntitlement } from "../entitlements/presenter";
+import { or, presentTax } from "./presenting";
+import { presentPlanEntitlement } from "./entitlements";
 
 
 const parsed = (text: unknown) => (typeof text === "string" && text ? JSON.parse(text) : {});

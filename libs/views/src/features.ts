@@ -1,5 +1,5 @@
 import type { CatalogMessages as M } from "@billing/contracts";
-import { or } from "../../http/presenting";
+import { or } from "./presenting";
 
 type Privilege = Pick<M.FeaturePrivilege__Output, "code" | "name" | "value_type" | "select_options">;
 

@@ -1,5 +1,5 @@
 import type { CatalogMessages as M } from "@billing/contracts";
-import { or } from "../../http/presenting";
+import { or } from "./presenting";
 
 /** Lago's InvoiceCustomSectionObject (also the customer's `applicable_invoice_custom_sections[]` items). */
 export function presentInvoiceCustomSection(s: M.InvoiceCustomSection__Output) {

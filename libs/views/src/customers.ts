@@ -1,6 +1,6 @@
 import type { CustomerMessages as M } from "@billing/contracts";
-import { or, presentTax } from "../../http/presenting";
-import { presentInvoiceCustomSection } from "../invoice-custom-sections/presenter";
+import { or, presentTax } from "./presenting";
+import { presentInvoiceCustomSection } from "./invoice-custom-sections";
 
 function address(a: M.Address__Output | null | undefined) {
   return {

@@ -1,5 +1,5 @@
 import type { CatalogMessages as M } from "@billing/contracts";
-import { or, presentTax } from "../../http/presenting";
+import { or, presentTax } from "./presenting";
 
 
 /** Lago's AddOnObject. */

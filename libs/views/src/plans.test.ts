@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { presentPlan } from "./presenter";
+import { presentPlan } from "./plans";
 
 const stored = { svc_id: "p1", name: "Starter", code: "starter", interval: "monthly", amount_cents: 1000, amount_currency: "EUR", pay_in_advance: false };
 

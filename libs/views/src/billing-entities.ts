@@ -1,5 +1,5 @@
 import type { CustomerMessages } from "@billing/contracts";
-import { or, presentTax } from "../../http/presenting";
+import { or, presentTax } from "./presenting";
 
 /** Lago's BillingEntityObject. */
 export function presentBillingEntity(e: CustomerMessages.BillingEntity__Output) {
