@@ -25,6 +25,7 @@ export const Subjects = {
     invoiceDrafted: "billing.invoicing.invoice.drafted",
     invoiceFinalized: "billing.invoicing.invoice.finalized",
     invoicePaymentStatusUpdated: "billing.invoicing.invoice.payment_status_updated",
+    invoicePaymentOverdue: "billing.invoicing.invoice.payment_overdue",
     feeCreated: "billing.invoicing.fee.created",
   },
   wallet: {
@@ -34,6 +35,14 @@ export const Subjects = {
     walletDepletedOngoingBalance: "billing.wallet.wallet.depleted_ongoing_balance",
     transactionCreated: "billing.wallet.wallet_transaction.created",
     transactionUpdated: "billing.wallet.wallet_transaction.updated",
+  },
+  payment: {
+    paymentCreated: "billing.payment.payment.created",
+    paymentRequiresAction: "billing.payment.payment.requires_action",
+    paymentSucceeded: "billing.payment.payment.succeeded",
+    paymentFailed: "billing.payment.payment.failed",
+    paymentRequestCreated: "billing.payment.payment_request.created",
+    paymentRequestPaymentStatusUpdated: "billing.payment.payment_request.payment_status_updated",
   },
 } as const;
 

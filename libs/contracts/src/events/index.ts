@@ -4,6 +4,7 @@ import { billableMetricEventData, planEventData, subscriptionEventData } from ".
 import { customerEventData } from "./customer";
 import { feeEventData, invoiceEventData } from "./invoicing";
 import { eventIngestedData } from "./usage";
+import { paymentEventData, paymentRequestEventData } from "./payment";
 import { walletEventData, walletTransactionEventData } from "./wallet";
 
 const C = Subjects.catalog;
@@ -28,6 +29,7 @@ export const EventSchemas = {
   [Subjects.invoicing.invoiceDrafted]: invoiceEventData,
   [Subjects.invoicing.invoiceFinalized]: invoiceEventData,
   [Subjects.invoicing.invoicePaymentStatusUpdated]: invoiceEventData,
+  [Subjects.invoicing.invoicePaymentOverdue]: invoiceEventData,
   [Subjects.invoicing.feeCreated]: feeEventData,
   [Subjects.wallet.walletCreated]: walletEventData,
   [Subjects.wallet.walletUpdated]: walletEventData,
@@ -35,6 +37,12 @@ export const EventSchemas = {
   [Subjects.wallet.walletDepletedOngoingBalance]: walletEventData,
   [Subjects.wallet.transactionCreated]: walletTransactionEventData,
   [Subjects.wallet.transactionUpdated]: walletTransactionEventData,
+  [Subjects.payment.paymentCreated]: paymentEventData,
+  [Subjects.payment.paymentRequiresAction]: paymentEventData,
+  [Subjects.payment.paymentSucceeded]: paymentEventData,
+  [Subjects.payment.paymentFailed]: paymentEventData,
+  [Subjects.payment.paymentRequestCreated]: paymentRequestEventData,
+  [Subjects.payment.paymentRequestPaymentStatusUpdated]: paymentRequestEventData,
 } as const;
 
 export type Subject = keyof typeof EventSchemas;
@@ -78,3 +86,4 @@ export * from "./customer";
 export * from "./usage";
 export * from "./invoicing";
 export * from "./wallet";
+export * from "./payment";

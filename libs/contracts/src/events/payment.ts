@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { instant, maybe, text } from "./fields";
+
+const cents = z.number().int();
+
+/**
+ * A payment as the payment service announces it (Lago's payment.requires_action and
+ * payment.succeeded act on it; the whole object is PaymentService's GetPayment).
+ */
+export const paymentView = z.object({
+  svc_id: text,
+  svc_customer_id: text,
+  external_customer_id: text,
+  svc_invoice_ids: z.array(text),
+  amount_cents: cents,
+  amount_currency: text,
+  /** succeeded | failed | pending | processing */
+  payment_status: text,
+  /** manual | provider */
+  type: text,
+  created_at: instant,
+});
+/** billing.payment.payment.created|requires_action|succeeded|failed */
+export const paymentEventData = z.object({ payment: paymentView });
+export type PaymentViewData = z.output<typeof paymentView>;
+
+/** A payment request (Lago's payment_request.created and payment_request.payment_status_updated). */
+export const paymentRequestView = z.object({
+  svc_id: text,
+  svc_customer_id: text,
+  external_customer_id: text,
+  svc_invoice_ids: z.array(text),
+  amount_cents: cents,
+  amount_currency: text,
+  payment_status: z.enum(["pending", "succeeded", "failed"]),
+  email: maybe(text),
+  created_at: instant,
+});
+/** billing.payment.payment_request.created|payment_status_updated */
+export const paymentRequestEventData = z.object({ payment_request: paymentRequestView });
+export type PaymentRequestViewData = z.output<typeof paymentRequestView>;
