@@ -68,9 +68,11 @@ describe("subscription invoices", () => {
       svc_subscription_id: subscription.svc_id, invoicing_reason: "subscription_periodic",
       subscription_from_datetime: "2024-01-01T00:00:00.000Z", charges_to_datetime: "2024-01-31T23:59:59.999Z",
     })]);
-    // the next boundary is a month on, and a second run at the same time bills nothing more
+    // the next boundary is a month on (after the unpaid invoice becomes overdue the next day), and
+    // a second run at the same time bills nothing more
     expect((await runDue(org, "2024-02-01T00:00:00.000Z")).done).toBe(0);
-    expect((await h.scheduled.call("NextDue", { organization_id: org, after: "2024-02-01T00:00:00.000Z" })).due_at).toBe("2024-03-01T00:00:00.000Z");
+    expect((await h.scheduled.call("NextDue", { organization_id: org, after: "2024-02-01T00:00:00.000Z" })).due_at).toBe("2024-02-02T00:00:00.000Z");
+    expect((await h.scheduled.call("NextDue", { organization_id: org, after: "2024-02-02T00:00:00.000Z" })).due_at).toBe("2024-03-01T00:00:00.000Z");
   });
 
   it("bills a pay-in-advance plan when it starts, within seconds of the catalog's event", async () => {
@@ -91,8 +93,9 @@ describe("subscription invoices", () => {
     // 10 days of 31 × 3100 = 1000; 4 calls up to the termination = 200
     expect(invoice).toMatchObject({ status: "finalized", fees_amount_cents: 1_200, issuing_date: "2024-01-10" });
     expect(invoice!.billing_periods[0]).toMatchObject({ invoicing_reason: "subscription_terminating", charges_to_datetime: terminatedAt });
-    // nothing more is ever due for it
-    expect((await h.scheduled.call("NextDue", { organization_id: org, after: terminatedAt })).due_at ?? null).toBeNull();
+    // nothing more is ever billed for it: what is left is its invoice becoming overdue, unpaid, the next day
+    expect((await h.scheduled.call("NextDue", { organization_id: org, after: terminatedAt })).due_at).toBe("2024-01-11T00:00:00.000Z");
+    expect((await h.scheduled.call("NextDue", { organization_id: org, after: "2024-01-11T00:00:00.000Z" })).due_at ?? null).toBeNull();
   });
 
   it("bills an upgrade at once on one invoice: the old plan to the day before, its usage to the upgrade", async () => {

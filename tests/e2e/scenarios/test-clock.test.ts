@@ -1,4 +1,7 @@
+import { connect } from "nats";
 import { describe, expect, it } from "vitest";
+import { Subjects, type Envelope } from "@billing/bus";
+import { collectEvents, waitFor } from "@billing/testkit";
 import { advanceClock, awaitReady, clockOf, scenarioPlatform } from "../../support/sandbox";
 import { customer, events, instant, invoicesOf, metric, numberPrefix, ok, plan, send, standard, subscribe } from "../../support/scenario";
 
@@ -58,6 +61,40 @@ describe("test clocks", () => {
       Array.from({ length: 12 }, (_, m) => [new Date(Date.UTC(2024, m + 1, 1)).toISOString().slice(0, 10), 1_100, `${prefix}-001-${String(m + 1).padStart(3, "0")}`]),
     );
   }, 150_000);
+
+  it("announces an unpaid invoice overdue once, when the clock passes its due date (billing.invoicing.invoice.payment_overdue)", async () => {
+    // acme has 5 days to pay: the Feb 1 invoice is due Feb 6, overdue from Feb 7 00:00
+    const { organization_id, as } = platform.sandbox("Overdue", "2024-01-01T00:00:00Z");
+    await customer(as, "acme", { net_payment_term: 5 });
+    await plan(as, "basic", { amount_cents: 1_000 });
+    await subscribe(as, "acme", "basic", "sub_1");
+    const nc = await connect({ servers: platform.natsUrl() });
+    const overdue = collectEvents<Envelope & { data: { invoice: Record<string, unknown> } }>(nc, Subjects.invoicing.invoicePaymentOverdue, organization_id);
+    try {
+      await advanceClock(as, "2024-02-06T12:00:00Z");
+      const [invoice] = await invoicesOf(as, "acme");
+      expect(invoice).toMatchObject({ status: "finalized", payment_due_date: "2024-02-06", payment_overdue: false });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(overdue.received).toEqual([]);
+      // a jump past the due date: the clock stops at Feb 7 00:00 on its way, and the invoice is announced then, once
+      await advanceClock(as, "2024-02-20T00:00:00Z");
+      await waitFor(() => overdue.received.length > 0, { timeoutMs: 10_000, what: "payment_overdue" });
+      expect(overdue.received).toEqual([expect.objectContaining({
+        organization_id, occurred_at: "2024-02-07T00:00:00.000Z", frozen_time: "2024-02-07T00:00:00.000Z",
+        data: { invoice: expect.objectContaining({ svc_id: invoice!.svc_id, payment_status: "pending", payment_due_date: "2024-02-06" }) },
+      })]);
+      // the next month's invoice is paid before its due date: never announced; February's is not announced again
+      await advanceClock(as, "2024-03-01T00:30:00Z");
+      const march = (await invoicesOf(as, "acme")).find((i) => i.issuing_date === "2024-03-01")!;
+      await ok(as("PUT", `/invoices/${march.svc_id}`, { invoice: { payment_status: "succeeded" } }));
+      await advanceClock(as, "2024-03-20T00:00:00Z");
+      await new Promise((r) => setTimeout(r, 500));
+      expect(overdue.received.map((e) => e.data.invoice.svc_id)).toEqual([invoice!.svc_id]);
+    } finally {
+      overdue.stop();
+      await nc.close();
+    }
+  }, 120_000);
 });
 
 describe("isolation between organizations", () => {

@@ -11,6 +11,8 @@ export type InvoiceStatus = "generating" | "draft" | "finalized" | "closed";
 export type PaymentStatus = "pending" | "succeeded" | "failed";
 export const VISIBLE_STATUSES: readonly InvoiceStatus[] = ["draft", "finalized"];
 export const OPEN_STATUSES: readonly InvoiceStatus[] = ["generating", "draft"];
+/** A finalized invoice with one of these is still to be paid (it can become overdue). */
+export const UNPAID_STATUSES: readonly PaymentStatus[] = ["pending", "failed"];
 
 /** One subscription on an invoice: which billing of it, and the spans it covers. */
 export interface InvoiceLine {
@@ -189,6 +191,8 @@ export interface Invoice {
   credits: InvoiceCredit[];
   metadata: InvoiceMetadata[];
   finalizing: FinalizationPlan | null;
+  /** when its becoming overdue was announced (billing.invoicing.invoice.payment_overdue): set once, absent before */
+  payment_overdue_announced_at?: Date | null;
   /** incremented by every change: a draft is rewritten only from the revision it was read at */
   revision: number;
   created_at: Date;

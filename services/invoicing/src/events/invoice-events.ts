@@ -1,10 +1,11 @@
-import { Subjects, type Envelope } from "@billing/bus";
+import { derivedUuid, Subjects, type Envelope } from "@billing/bus";
 import { domainEvent, type EventDataInput } from "@billing/contracts";
 import { decimalString } from "@billing/pricing";
 import type { Fee, Invoice } from "../domain/invoice";
 
 const I = Subjects.invoicing;
-type InvoiceSubject = typeof I.invoiceCreated | typeof I.invoiceDrafted | typeof I.invoiceFinalized | typeof I.invoicePaymentStatusUpdated;
+type InvoiceSubject = typeof I.invoiceCreated | typeof I.invoiceDrafted | typeof I.invoiceFinalized | typeof I.invoicePaymentStatusUpdated
+  | typeof I.invoicePaymentOverdue;
 
 function invoiceData(invoice: Invoice): EventDataInput<typeof I.invoiceCreated> {
   const a = invoice.amounts;
@@ -42,8 +43,8 @@ function feeData(invoice: Invoice, fee: Fee): EventDataInput<typeof I.feeCreated
   };
 }
 
-const event = (subject: InvoiceSubject, invoice: Invoice, at: Date) =>
-  domainEvent(subject, { organizationId: invoice.organization_id, data: invoiceData(invoice), occurredAt: at });
+const event = (subject: InvoiceSubject, invoice: Invoice, at: Date, id?: string) =>
+  domainEvent(subject, { organizationId: invoice.organization_id, data: invoiceData(invoice), occurredAt: at, id });
 
 /** A new invoice's events: `created` and `drafted` for a draft in its grace period; none yet for one being finalized at once. */
 export function storedEvents(invoice: Invoice, at: Date): Envelope[] {
@@ -67,4 +68,12 @@ export function finalizedEvents(invoice: Invoice, wasDraft: boolean, at: Date): 
 /** A finalized invoice's new payment status (Lago's invoice.payment_status_updated). */
 export function paymentStatusEvents(invoice: Invoice, at: Date): Envelope[] {
   return [event(I.invoicePaymentStatusUpdated, invoice, at)];
+}
+
+/**
+ * An unpaid invoice's payment due date has passed (Lago's invoice.payment_overdue): once per
+ * invoice, so its id is derived from the invoice's (a republished copy is stored once).
+ */
+export function paymentOverdueEvents(invoice: Invoice, at: Date): Envelope[] {
+  return [event(I.invoicePaymentOverdue, invoice, at, derivedUuid(`${invoice.id}|payment_overdue`))];
 }

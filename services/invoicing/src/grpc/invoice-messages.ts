@@ -5,6 +5,7 @@ import { derivedUuid } from "@billing/bus";
 import { AppError } from "@billing/errors";
 import type { Fee, Invoice } from "../domain/invoice";
 import { trueUpFeeOf } from "../domain/invoice-fees";
+import { isPaymentOverdue } from "../domain/payment-overdue";
 import type { InvoiceFilter } from "../persistence/invoice-repository";
 import { dueOf } from "../use-cases/invoices/apply-payment";
 import type { InvoiceUpdate } from "../use-cases/invoices/update-invoice";
@@ -113,8 +114,7 @@ export function invoiceMessage(invoice: Invoice, now?: Date): InvoiceMessage {
     issuing_date: invoice.issuing_date,
     payment_dispute_lost_at: null,
     payment_due_date: invoice.payment_due_date,
-    payment_overdue: Boolean(now) && invoice.status === "finalized" && invoice.payment_status !== "succeeded"
-      && invoice.payment_due_date < now!.toISOString().slice(0, 10),
+    payment_overdue: Boolean(now) && isPaymentOverdue(invoice, now!),
     net_payment_term: invoice.net_payment_term,
     invoice_type: invoice.invoice_type,
     status: invoice.status,

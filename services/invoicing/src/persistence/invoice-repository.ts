@@ -1,6 +1,6 @@
 import type { Envelope } from "@billing/bus";
 import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
-import { OPEN_STATUSES, VISIBLE_STATUSES, type Fee, type Invoice, type InvoiceStatus } from "../domain/invoice";
+import { OPEN_STATUSES, UNPAID_STATUSES, VISIBLE_STATUSES, type Fee, type Invoice, type InvoiceStatus } from "../domain/invoice";
 import { scopeFilter, type DueScope } from "./copy-repository";
 import type { Models } from "./models";
 
@@ -117,6 +117,18 @@ export class InvoiceRepository {
     return this.change({ _id: invoice.id, status: "finalized", revision: invoice.revision }, invoice.revision, change);
   }
 
+  /**
+   * Announces that a finalized invoice became overdue: the flag and the event in one write, only
+   * from the revision it was read at and only while the flag is unset. Two replicas, a retry or a
+   * redelivered check write it once; a payment stored meanwhile makes it lose (false).
+   */
+  async announceOverdue(invoice: Pick<Invoice, "id" | "revision">, change: InvoiceChange): Promise<boolean> {
+    return this.change(
+      { _id: invoice.id, status: "finalized", revision: invoice.revision, payment_overdue_announced_at: null },
+      invoice.revision, change,
+    );
+  }
+
   private async change(filter: Record<string, unknown>, revision: number, change: InvoiceChange): Promise<boolean> {
     const update: Record<string, unknown> = { $set: { ...change.set, revision: revision + 1 } };
     if (change.unset?.length) update.$unset = Object.fromEntries(change.unset.map((k) => [k, ""]));
@@ -138,4 +150,24 @@ export class InvoiceRepository {
       .sort({ finalize_at: 1 }).lean<{ finalize_at: Date }>();
     return doc?.finalize_at ?? null;
   }
+
+  /**
+   * Finalized invoices not paid, due before `today` (the clock's day), whose becoming overdue was
+   * not announced yet; oldest due first. Indexed for real MongoDB (models.ts); the test server scans.
+   */
+  async dueOverdue(today: string, limit: number, scope: DueScope = {}): Promise<Invoice[]> {
+    const docs = await this.models.invoices.find({ ...overdueFilter(), payment_due_date: { $lt: today }, ...scopeFilter(scope) }, NO_OUTBOX)
+      .sort({ payment_due_date: 1, _id: 1 }).limit(limit).lean<InvoiceDoc[]>();
+    return docs.map(invoiceOf);
+  }
+
+  /** The earliest payment due date on or after `day` of the organization's unpaid, not yet announced invoices. */
+  async nextOverdueDueDate(organizationId: string, day: string): Promise<string | null> {
+    const doc = await this.models.invoices.findOne({ organization_id: organizationId, ...overdueFilter(), payment_due_date: { $gte: day } }, { payment_due_date: 1 })
+      .sort({ payment_due_date: 1 }).lean<{ payment_due_date: string }>();
+    return doc?.payment_due_date ?? null;
+  }
 }
+
+/** Unpaid finalized invoices not announced overdue yet (`null` also matches invoices stored before the flag existed). */
+const overdueFilter = () => ({ status: "finalized", payment_overdue_announced_at: null, payment_status: { $in: UNPAID_STATUSES } });

@@ -54,6 +54,7 @@ const invoiceSchema = new Schema(
     sequential_id: Number, currency: String, issuing_date: String, payment_due_date: String, net_payment_term: Number,
     expected_finalization_date: String, finalize_at: Date, customer: mixed, fees: mixed, amounts: mixed, applied_taxes: mixed,
     credits: mixed, metadata: mixed, finalizing: mixed, revision: Number, sequences: mixed, created_at: Date, updated_at: Date, wallet_transaction_id: String,
+    payment_overdue_announced_at: Date,
     outbox: [mixed],
   },
   { versionKey: false, minimize: false, collection: "invoices" },
@@ -65,6 +66,12 @@ invoiceSchema.index({ organization_id: 1, "lines.subscription_id": 1, billed_at:
 // open invoices to finalize: the scheduler's pass, a test clock's organization
 invoiceSchema.index({ status: 1, finalize_at: 1, sandbox: 1 });
 invoiceSchema.index({ organization_id: 1, status: 1, finalize_at: 1 });
+// unpaid finalized invoices whose becoming overdue is not announced yet, by due date: the
+// scheduler's pass, a test clock's organization (RunDue, NextDue). Real MongoDB walks these
+// (announced_at null = not yet, so paid or announced invoices stay out of the walk); the test
+// server (mongo-java-server) uses no index here and scans the invoices.
+invoiceSchema.index({ status: 1, payment_overdue_announced_at: 1, payment_status: 1, payment_due_date: 1, sandbox: 1 });
+invoiceSchema.index({ organization_id: 1, status: 1, payment_overdue_announced_at: 1, payment_status: 1, payment_due_date: 1 });
 
 /** Numbering: `{_id: scope, last, last_invoice}` — the last number given and the invoice it went to. */
 const counterSchema = new Schema(

@@ -1,6 +1,8 @@
+import { dayOf } from "../../domain/payment-overdue";
 import type { DueScope } from "../../persistence/copy-repository";
 import { billDueSubscriptions } from "../billing/bill-due-subscriptions";
 import type { InvoicingDeps } from "../deps";
+import { announceOverdueInvoices } from "../invoices/announce-overdue-invoices";
 import { finalizeDueInvoices } from "../invoices/finalize-due-invoices";
 
 /** Passes in a row at most (a batch each): a jump across many boundaries takes one pass per batch and boundary. */
@@ -9,9 +11,10 @@ const MAX_PASSES = 10_000;
 /**
  * Everything due at `deps.clock.now()` in scope: billings (passes repeated while they find work:
  * a test clock's jump may cross several boundaries), then open invoices whose time has come
- * (drafts at the end of their grace period). The scheduler runs it for ordinary organizations; a
- * test clock's RunDue for one sandbox organization, after the consumers have caught up. Returns
- * how many pieces of work were done.
+ * (drafts at the end of their grace period), then finalized invoices that became overdue
+ * (announced once each). The scheduler runs it for ordinary organizations; a test clock's RunDue
+ * for one sandbox organization, after the consumers have caught up. Returns how many pieces of
+ * work were done.
  */
 export async function runDueWork(deps: InvoicingDeps, scope: DueScope = {}): Promise<number> {
   let done = 0;
@@ -25,13 +28,19 @@ export async function runDueWork(deps: InvoicingDeps, scope: DueScope = {}): Pro
     done += finalized;
     if (finalized === 0) break;
   }
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const announced = await announceOverdueInvoices(deps, scope);
+    done += announced;
+    if (announced === 0) break;
+  }
   if (scope.organizationId) {
     // a test clock must not move on while work due at its time is left undone (a failed invoice,
     // a customer copy not there yet): the step fails, and the clock's driver runs it again
     const now = deps.clock.now();
     const [subscription] = await deps.copies.dueSubscriptions(now, 1, scope);
     const [invoice] = await deps.invoices.dueOpen(now, 1, scope);
-    if (subscription || invoice) throw new Error(`invoicing work due at ${now.toISOString()} is left undone for ${scope.organizationId}; retry`);
+    const [overdue] = await deps.invoices.dueOverdue(dayOf(now), 1, scope);
+    if (subscription || invoice || overdue) throw new Error(`invoicing work due at ${now.toISOString()} is left undone for ${scope.organizationId}; retry`);
   }
   return done;
 }
