@@ -10,8 +10,9 @@ import { repoRoot } from "@billing/testkit";
  * (lago-api-contract.md §6–7): optional fields it declares non-null but Lago sends as null,
  * enums typed nullable whose value list forgets null (on_termination_credit_note), and a wallet's
  * `balance`, listed as required but declared nowhere (Lago's server no longer sends it), and a
- * manual payment's provider keys, required non-null though Lago sends them null. Our one
- * extension: the built-in `sandbox` payment provider joins every list of providers.
+ * manual payment's provider keys, required non-null though Lago sends them null. Our
+ * extensions: the built-in `sandbox` payment provider joins every list of providers, and
+ * `standard` (Standard Webhooks) the webhook endpoints' signature algorithms.
  */
 const document = JSON.parse(readFileSync(join(repoRoot(), "..", "shared", "reference", "lago-openapi-svc.json"), "utf8"));
 const wallet = document.components.schemas.WalletObject;
@@ -20,6 +21,8 @@ const payment = document.components.schemas.PaymentObject;
 for (const key of ["payment_provider_code", "payment_provider_type", "provider_customer_id", "reference"]) {
   payment.properties[key] = { anyOf: [payment.properties[key], { type: "null" }] };
 }
+const endpoint = document.components.schemas.WebhookEndpointObject;
+endpoint.properties.signature_algo.enum = [...endpoint.properties.signature_algo.enum, "standard"];
 (function withSandboxProvider(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(withSandboxProvider);
   if (!node || typeof node !== "object") return;

@@ -23,7 +23,8 @@ export async function startE2E(label: string, env?: Record<string, string>): Pro
   const prefix = uniqueName(`e2e_${label}`);
   let platform: Platform;
   try {
-    platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true, env });
+    // the tests' webhook receivers listen on 127.0.0.1, which production refuses
+    platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true, env: { WEBHOOK_ALLOW_PRIVATE: "1", ...env } });
   } catch (err) {
     await ownNats?.stop();
     throw err;

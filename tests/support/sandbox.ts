@@ -36,13 +36,15 @@ export interface ScenarioPlatform {
    * (EUR; `customerFields` add to or override that), and its API client.
    */
   story(name: string, frozenTime: string, customerFields?: Json): Promise<Api>;
+  /** the platform's NATS server (a test reads the events its services publish) */
+  natsUrl(): string;
 }
 
 /** Starts ONE platform for a scenario file (`beforeAll`) and stops it after the file (`afterAll`). */
-export function scenarioPlatform(label: string): ScenarioPlatform {
+export function scenarioPlatform(label: string, env?: Record<string, string>): ScenarioPlatform {
   let e2e: E2E | undefined;
   beforeAll(async () => {
-    e2e = await startE2E(label);
+    e2e = await startE2E(label, env);
     // A fresh platform's durable consumers first replay what the shared NATS streams still hold of
     // earlier runs, and a test clock cannot step until they have caught up: wait for that here, once
     // (a probe organization's clock moves one minute), rather than in the file's first story.
@@ -65,6 +67,7 @@ export function scenarioPlatform(label: string): ScenarioPlatform {
       await customer(as, "acme", customerFields);
       return as;
     },
+    natsUrl: () => started().natsUrl,
   };
 }
 

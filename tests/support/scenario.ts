@@ -27,6 +27,10 @@ function schemaOf(method: string, path: string, status: number): { schema: strin
   if (method === "GET" && path.startsWith("/wallet_transactions/") && status === 200) return { schema: "WalletTransactionObject", part: "wallet_transaction" };
   // likewise a payment (the payments issue)
   if (method === "GET" && path.startsWith("/payments/") && status === 200) return { schema: "PaymentObject", part: "payment" };
+  // and a payment request (the payment requests issue)
+  if (method === "GET" && path.startsWith("/payment_requests/") && status === 200) return { schema: "PaymentRequestObject", part: "payment_request" };
+  // beyond Lago: the delivery log and the organization's HMAC key (Lago's document has only the public keys)
+  if (path === "/webhooks" || (path.startsWith("/webhooks/") && !path.endsWith("public_key"))) return null;
   // beyond Lago: the sandbox provider's confirmation answers the payment
   if (path.startsWith("/sandbox/payments/")) return status === 200 ? { schema: "PaymentObject", part: "payment" } : null;
   const { schema } = documentedResponse(method, path, status);

@@ -16,6 +16,8 @@ import type { ChargeUsageServiceDefinition } from "./generated/billing/usage/v1/
 import type { UsageServiceDefinition } from "./generated/billing/usage/v1/UsageService";
 import type { WalletServiceDefinition } from "./generated/billing/wallet/v1/WalletService";
 import type { PaymentServiceDefinition } from "./generated/billing/payment/v1/PaymentService";
+import type { WebhookServiceDefinition } from "./generated/billing/payment/v1/WebhookService";
+import type { PaymentRequestServiceDefinition } from "./generated/billing/payment/v1/PaymentRequestService";
 
 const catalog = <D>(file: string, service: string) => serviceRef<D>(`billing/catalog/v1/${file}`, `billing.catalog.v1.${service}`);
 
@@ -42,6 +44,8 @@ export const Rpc = {
   invoicing: serviceRef<InvoiceServiceDefinition>("billing/invoicing/v1/invoicing.proto", "billing.invoicing.v1.InvoiceService"),
   wallet: serviceRef<WalletServiceDefinition>("billing/wallet/v1/wallet.proto", "billing.wallet.v1.WalletService"),
   payment: serviceRef<PaymentServiceDefinition>("billing/payment/v1/payment.proto", "billing.payment.v1.PaymentService"),
+  webhooks: serviceRef<WebhookServiceDefinition>("billing/payment/v1/webhooks.proto", "billing.payment.v1.WebhookService"),
+  paymentRequests: serviceRef<PaymentRequestServiceDefinition>("billing/payment/v1/payment_requests.proto", "billing.payment.v1.PaymentRequestService"),
   /** Usage priced for billing, in batches (served by the usage service, at its address). */
   chargeUsage: serviceRef<ChargeUsageServiceDefinition>("billing/usage/v1/charge_usage.proto", "billing.usage.v1.ChargeUsageService"),
   /** Served by every backend service with time-driven work, at its own address (test clocks drive it). */
@@ -53,6 +57,8 @@ export type ChargeUsageRpc = ChargeUsageServiceDefinition;
 export type InvoicingRpc = InvoiceServiceDefinition;
 export type WalletRpc = WalletServiceDefinition;
 export type PaymentRpc = PaymentServiceDefinition;
+export type WebhookRpc = WebhookServiceDefinition;
+export type PaymentRequestRpc = PaymentRequestServiceDefinition;
 
 export type CustomerRpc = CustomerServiceDefinition;
 export type UsageRpc = UsageServiceDefinition;

@@ -15,3 +15,5 @@ export * from "./plans";
 export * from "./subscriptions";
 export * from "./test-clock";
 export * from "./wallets";
+export * from "./webhooks";
+export * from "./payment-requests";

@@ -25,6 +25,8 @@ import { taxesRouter } from "./routes/taxes/route";
 import { testClockRouter } from "./routes/test-clock/route";
 import { walletsRouter } from "./routes/wallets/route";
 import { paymentsRouter } from "./routes/payments/route";
+import { paymentRequestsRouter } from "./routes/payment-requests/route";
+import { webhooksRouter } from "./routes/webhooks/route";
 
 /** Rejects NUL characters anywhere in a JSON body (they break logs, indexes and downstream stores). */
 function noNul(_key: string, value: unknown): unknown {
@@ -91,6 +93,8 @@ function createApp(
   api.use(invoicesRouter(clients.invoicing));
   api.use(walletsRouter(clients.wallet));
   api.use(paymentsRouter(clients.payment));
+  api.use(paymentRequestsRouter(clients.paymentRequests));
+  api.use(webhooksRouter(clients.webhooks));
   app.use("/api/v1", api);
 
   app.use(notFound);

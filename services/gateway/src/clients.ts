@@ -23,6 +23,8 @@ export function createClients(config: GatewayConfig) {
   const invoicing = new RpcClient(Rpc.invoicing, addresses.invoicing, deadline);
   const wallet = new RpcClient(Rpc.wallet, addresses.wallet, deadline);
   const payment = new RpcClient(Rpc.payment, addresses.payment, deadline);
+  const paymentRequests = new RpcClient(Rpc.paymentRequests, addresses.payment, deadline);
+  const webhooks = new RpcClient(Rpc.webhooks, addresses.payment, deadline);
   return {
     addresses,
     customer,
@@ -31,7 +33,9 @@ export function createClients(config: GatewayConfig) {
     invoicing,
     wallet,
     payment,
-    close: () => [customer, usage, invoicing, wallet, payment, ...Object.values(catalog)].forEach((client) => client.close()),
+    paymentRequests,
+    webhooks,
+    close: () => [customer, usage, invoicing, wallet, payment, paymentRequests, webhooks, ...Object.values(catalog)].forEach((client) => client.close()),
   };
 }
 

@@ -15,10 +15,19 @@ export interface InvoiceRef {
   external_customer_id: string;
 }
 
+/** An invoice as GET /invoices/{id} shows it: its reference, whether it is overdue (on the organization's clock), and Lago's JSON object. */
+export interface InvoiceDocument {
+  invoice: InvoiceRef;
+  payment_overdue: boolean;
+  json: string;
+}
+
 /** The invoicing service as the payment service sees it. */
 export interface Invoicing {
   /** The invoice of this organization, or null. */
   find(organizationId: string, invoiceId: string): Promise<InvoiceRef | null>;
+  /** The invoice of this organization as the API shows it, or null. */
+  document(organizationId: string, invoiceId: string): Promise<InvoiceDocument | null>;
   /** A payment's outcome applied to its invoice (once per payment and outcome, however often asked). */
   applyPayment(organizationId: string, p: { invoice_id: string; payment_id: string; amount_cents: number; outcome: string }): Promise<InvoiceRef>;
 }
@@ -38,6 +47,15 @@ export function grpcInvoicing(address: string, deadlineMs = 10_000): Invoicing &
     async find(organizationId, invoiceId) {
       try {
         return refOf((await client.call("GetInvoice", { organization_id: organizationId, id: invoiceId })).invoice);
+      } catch (err) {
+        if (err instanceof AppError && err.kind === "not_found") return null;
+        throw err;
+      }
+    },
+    async document(organizationId, invoiceId) {
+      try {
+        const reply = await client.call("GetInvoice", { organization_id: organizationId, id: invoiceId });
+        return { invoice: refOf(reply.invoice), payment_overdue: reply.invoice?.payment_overdue ?? false, json: reply.invoice_json };
       } catch (err) {
         if (err instanceof AppError && err.kind === "not_found") return null;
         throw err;

@@ -23,6 +23,7 @@ const paymentSchema = new Schema(
     /** system time after which the sweeper finishes an unapplied payment (not the organization's clock: a test clock may stand anywhere) */
     sweep_at: Date,
     paid_at: String,
+    outbox: { type: [Schema.Types.Mixed], default: undefined },
     created_at: Date,
     updated_at: Date,
   },

@@ -1,9 +1,10 @@
-import { isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import type { Envelope } from "@billing/bus";
+import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
 import type { Payment } from "../domain/payment";
 import type { Models } from "./models";
 
-type PaymentDoc = Omit<Payment, "id"> & { _id: string; sweep_at?: Date };
-const paymentOf = ({ _id, sweep_at: _sweep, ...rest }: PaymentDoc): Payment => ({ ...rest, id: _id });
+type PaymentDoc = Omit<Payment, "id"> & { _id: string; sweep_at?: Date; outbox?: Envelope[] };
+const paymentOf = ({ _id, sweep_at: _sweep, outbox: _outbox, ...rest }: PaymentDoc): Payment => ({ ...rest, id: _id });
 /** An unapplied payment is the sweeper's after this long (system time): its own request is done with it by then. */
 const SWEEP_AFTER_MS = 5_000;
 const sweepAt = () => new Date(Date.now() + SWEEP_AFTER_MS);
@@ -17,11 +18,14 @@ export interface PaymentFilter {
 export class PaymentRepository {
   constructor(private readonly models: Models) {}
 
-  /** Stores a payment once: "duplicate" when its id is already there (a retry of the same attempt). */
-  async insert(payment: Payment): Promise<"ok" | "duplicate"> {
+  /** The payments' embedded outbox (events written by the same update as the change they announce). */
+  readonly outbox = () => embeddedOutboxStore(this.models.payments);
+
+  /** Stores a payment once, with its events: "duplicate" when its id is already there (a retry of the same attempt). */
+  async insert(payment: Payment, events: readonly Envelope[] = []): Promise<"ok" | "duplicate"> {
     const { id, ...rest } = payment;
     try {
-      await this.models.payments.collection.insertOne({ _id: id, ...rest, sweep_at: sweepAt() } as never);
+      await this.models.payments.collection.insertOne({ _id: id, ...rest, sweep_at: sweepAt(), outbox: [...events] } as never);
       return "ok";
     } catch (err) {
       if (isDuplicateKeyError(err)) return "duplicate";
@@ -60,10 +64,10 @@ export class PaymentRepository {
   }
 
   /** A charge's result written on its payment, once: only over the state it was read in (pending or processing). */
-  async setOutcome(payment: Payment, change: Pick<Payment, "status" | "payment_status" | "provider_payment_id" | "next_action">, now: Date): Promise<boolean> {
+  async setOutcome(payment: Payment, change: Pick<Payment, "status" | "payment_status" | "provider_payment_id" | "next_action">, now: Date, events: readonly Envelope[] = []): Promise<boolean> {
     const res = await this.models.payments.collection.updateOne(
       { _id: payment.id, payment_status: payment.payment_status } as never,
-      { $set: { ...change, applied: false, updated_at: now, sweep_at: sweepAt() } },
+      { $set: { ...change, applied: false, updated_at: now, sweep_at: sweepAt() }, $push: { outbox: { $each: [...events] } } } as never,
     );
     return res.modifiedCount === 1;
   }

@@ -1,4 +1,6 @@
 import type { Clock } from "@billing/clock";
+import type { Envelope } from "@billing/bus";
+import type { PaymentRequestRepository } from "../persistence/payment-request-repository";
 import type { PaymentRepository } from "../persistence/payment-repository";
 import type { Customers } from "../peers/customers";
 import type { Invoicing } from "../peers/invoicing";
@@ -14,4 +16,13 @@ export interface PaymentDeps {
   clock: Clock;
   /** where a customer returns after a provider's action */
   returnUrl: string;
+  /** Publishes a payment's events now and clears them from its outbox (the relay sends what fails). */
+  publishPayment(paymentId: string, events: readonly Envelope[]): Promise<void>;
+}
+
+/** What the payment requests' use cases work with besides. */
+export interface PaymentRequestDeps extends PaymentDeps {
+  paymentRequests: PaymentRequestRepository;
+  /** Publishes a request's events now and clears them from its outbox (the relay sends what fails). */
+  publishRequest(requestId: string, events: Envelope | readonly Envelope[]): Promise<void>;
 }

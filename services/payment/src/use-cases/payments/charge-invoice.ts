@@ -2,6 +2,7 @@ import { derivedUuid } from "@billing/bus";
 import type { Payment } from "../../domain/payment";
 import type { InvoiceRef } from "../../peers/invoicing";
 import type { ChargeResult } from "../../peers/payment-provider";
+import { paymentEvents } from "../../events/payment-events";
 import type { PaymentDeps } from "../deps";
 import { applyToInvoice } from "./apply-to-invoice";
 
@@ -43,9 +44,10 @@ export async function settleAttempt(deps: PaymentDeps, payment: Payment): Promis
 
 /** A provider's answer written on its payment (over the state it was read in), then applied to the invoice. */
 export async function recordCharge(deps: PaymentDeps, payment: Payment, result: ChargeResult): Promise<Payment> {
-  await deps.payments.setOutcome(payment, {
-    status: result.status, payment_status: result.paymentStatus, provider_payment_id: result.providerPaymentId, next_action: result.nextAction,
-  }, deps.clock.now());
+  const change = { status: result.status, payment_status: result.paymentStatus, provider_payment_id: result.providerPaymentId, next_action: result.nextAction };
+  const now = deps.clock.now();
+  const events = paymentEvents({ ...payment, ...change }, now);
+  if (await deps.payments.setOutcome(payment, change, now, events)) await deps.publishPayment(payment.id, events);
   return applyOnce(deps, (await deps.payments.findById(payment.id))!);
 }
 

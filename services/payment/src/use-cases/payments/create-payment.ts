@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "@billing/errors";
 import type { Payment } from "../../domain/payment";
+import { paymentEvents } from "../../events/payment-events";
 import type { PaymentDeps } from "../deps";
 import { applyToInvoice } from "./apply-to-invoice";
 
@@ -32,7 +33,9 @@ export async function createPayment(
     type: "manual", status: "succeeded", payment_status: "succeeded", reference: request.reference, provider: null, provider_payment_id: null,
     next_action: {}, attempt: 0, applied: false, paid_at: request.paid_at ?? now.toISOString().slice(0, 10), created_at: now, updated_at: now,
   };
-  await deps.payments.insert(payment);
+  const events = paymentEvents(payment, now);
+  await deps.payments.insert(payment, events);
+  await deps.publishPayment(payment.id, events);
   await applyToInvoice(deps, payment);
   return { ...payment, applied: true };
 }

@@ -1,0 +1,95 @@
+import { Subjects } from "@billing/bus";
+
+/**
+ * Which domain events become which of Lago's webhooks. Each names the object it carries and how
+ * to find it again (the object is sent as the API returns it, read from its owner when the
+ * delivery is made). Lago's `invoice.generated` (a PDF is ready) and `fee.created` (instant fees)
+ * wait for the documents and pay-in-advance fees of the invoicing issue.
+ */
+export type ObjectRef =
+  | { kind: "customer"; externalId: string }
+  | { kind: "subscription"; externalId: string; status: string }
+  | { kind: "plan"; code: string }
+  | { kind: "billable_metric"; code: string }
+  | { kind: "invoice"; id: string }
+  | { kind: "wallet"; id: string }
+  | { kind: "wallet_transaction"; id: string }
+  | { kind: "payment"; id: string }
+  | { kind: "payment_request"; id: string };
+
+export interface WebhookEvent {
+  webhookType: string;
+  /** the payload's key for its object, and Lago's object_type */
+  objectType: string;
+  ref: ObjectRef;
+  /** the object's svc id (orders the deliveries of one object) */
+  objectId: string;
+  /** what the event itself says of the object (sent when the object is gone, e.g. a deleted plan) */
+  view: unknown;
+}
+
+type Data = Record<string, any>;
+const S = Subjects;
+
+const rules: Record<string, { type: string; object: string; ref: (d: Data) => ObjectRef; id: (d: Data) => string; view: (d: Data) => unknown }> = {};
+const rule = (subject: string, type: string, object: string, ref: (d: Data) => ObjectRef, id: (d: Data) => string, view: (d: Data) => unknown) => {
+  rules[subject] = { type, object, ref, id, view };
+};
+
+for (const [subject, type] of [[S.customer.customerCreated, "customer.created"], [S.customer.customerUpdated, "customer.updated"]] as const) {
+  rule(subject, type, "customer", (d) => ({ kind: "customer", externalId: d.customer.external_id }), (d) => d.customer.svc_id, (d) => d.customer);
+}
+for (const [subject, type] of [
+  [S.catalog.subscriptionStarted, "subscription.started"], [S.catalog.subscriptionUpdated, "subscription.updated"],
+  [S.catalog.subscriptionTerminated, "subscription.terminated"], [S.catalog.subscriptionCanceled, "subscription.canceled"],
+] as const) {
+  rule(subject, type, "subscription", (d) => ({ kind: "subscription", externalId: d.subscription.external_id, status: d.subscription.status }),
+    (d) => d.subscription.svc_id, (d) => d.subscription);
+}
+for (const [subject, type] of [[S.catalog.planCreated, "plan.created"], [S.catalog.planUpdated, "plan.updated"], [S.catalog.planDeleted, "plan.deleted"]] as const) {
+  rule(subject, type, "plan", (d) => ({ kind: "plan", code: d.plan.code }), (d) => d.plan.svc_id, (d) => d.plan);
+}
+for (const [subject, type] of [
+  [S.catalog.billableMetricCreated, "billable_metric.created"], [S.catalog.billableMetricUpdated, "billable_metric.updated"],
+  [S.catalog.billableMetricDeleted, "billable_metric.deleted"],
+] as const) {
+  rule(subject, type, "billable_metric", (d) => ({ kind: "billable_metric", code: d.billable_metric.code }), (d) => d.billable_metric.svc_id, (d) => d.billable_metric);
+}
+for (const [subject, type] of [
+  [S.invoicing.invoiceCreated, "invoice.created"], [S.invoicing.invoiceDrafted, "invoice.drafted"],
+  [S.invoicing.invoicePaymentStatusUpdated, "invoice.payment_status_updated"], [S.invoicing.invoicePaymentOverdue, "invoice.payment_overdue"],
+] as const) {
+  rule(subject, type, "invoice", (d) => ({ kind: "invoice", id: d.invoice.svc_id }), (d) => d.invoice.svc_id, (d) => d.invoice);
+}
+for (const [subject, type] of [
+  [S.wallet.walletCreated, "wallet.created"], [S.wallet.walletUpdated, "wallet.updated"], [S.wallet.walletTerminated, "wallet.terminated"],
+  [S.wallet.walletDepletedOngoingBalance, "wallet.depleted_ongoing_balance"],
+] as const) {
+  rule(subject, type, "wallet", (d) => ({ kind: "wallet", id: d.wallet.svc_id }), (d) => d.wallet.svc_id, (d) => d.wallet);
+}
+for (const [subject, type] of [[S.wallet.transactionCreated, "wallet_transaction.created"], [S.wallet.transactionUpdated, "wallet_transaction.updated"]] as const) {
+  rule(subject, type, "wallet_transaction", (d) => ({ kind: "wallet_transaction", id: d.wallet_transaction.svc_id }),
+    (d) => d.wallet_transaction.svc_id, (d) => d.wallet_transaction);
+}
+for (const [subject, type] of [[S.payment.paymentRequiresAction, "payment.requires_action"], [S.payment.paymentSucceeded, "payment.succeeded"]] as const) {
+  rule(subject, type, "payment", (d) => ({ kind: "payment", id: d.payment.svc_id }), (d) => d.payment.svc_id, (d) => d.payment);
+}
+for (const [subject, type] of [
+  [S.payment.paymentRequestCreated, "payment_request.created"], [S.payment.paymentRequestPaymentStatusUpdated, "payment_request.payment_status_updated"],
+] as const) {
+  rule(subject, type, "payment_request", (d) => ({ kind: "payment_request", id: d.payment_request.svc_id }),
+    (d) => d.payment_request.svc_id, (d) => d.payment_request);
+}
+
+/** The subjects that become webhooks, by stream. */
+export const WEBHOOK_SUBJECTS: readonly string[] = Object.keys(rules);
+
+/** Every webhook type this platform sends (an endpoint's `event_types` must name some of these). */
+export const WEBHOOK_TYPES: ReadonlySet<string> = new Set(Object.values(rules).map((r) => r.type));
+
+/** The webhook an event (its subject and parsed data) becomes, or null when it becomes none. */
+export function webhookEventOf(subject: string, data: Data): WebhookEvent | null {
+  const r = rules[subject];
+  if (!r) return null;
+  return { webhookType: r.type, objectType: r.object, ref: r.ref(data), objectId: r.id(data), view: r.view(data) };
+}

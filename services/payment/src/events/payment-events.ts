@@ -1,0 +1,28 @@
+import { Subjects, type Envelope } from "@billing/bus";
+import { domainEvent } from "@billing/contracts";
+import type { Payment } from "../domain/payment";
+
+const P = Subjects.payment;
+
+/**
+ * What a payment's new state announces (stored in its outbox by the same write): `succeeded`,
+ * `failed`, or `requires_action` when the provider waits for the customer (Lago's
+ * payment.requires_action and payment.succeeded webhooks come from these).
+ */
+export function paymentEvents(payment: Payment, at: Date): Envelope[] {
+  const subject = payment.payment_status === "succeeded" ? P.paymentSucceeded
+    : payment.payment_status === "failed" ? P.paymentFailed
+      : payment.payment_status === "processing" && payment.next_action && Object.keys(payment.next_action).length > 0 ? P.paymentRequiresAction
+        : null;
+  if (!subject) return [];
+  return [domainEvent(subject, {
+    organizationId: payment.organization_id, occurredAt: at,
+    data: {
+      payment: {
+        svc_id: payment.id, svc_customer_id: payment.customer_id, external_customer_id: payment.external_customer_id, svc_invoice_ids: [payment.invoice_id],
+        amount_cents: payment.amount_cents, amount_currency: payment.currency, payment_status: payment.payment_status, type: payment.type,
+        created_at: payment.created_at.toISOString(),
+      },
+    },
+  })];
+}

@@ -1,0 +1,52 @@
+import type { Envelope, OutboxStore } from "@billing/bus";
+import { embeddedOutboxStore, skipOf, type PageRequest } from "@billing/mongo";
+import type { Model } from "mongoose";
+import type { PaymentRequest, PaymentRequestStatus } from "../domain/payment-request";
+
+type PaymentRequestDoc = Omit<PaymentRequest, "id"> & { _id: string; outbox?: Envelope[] };
+const requestOf = ({ _id, outbox: _outbox, ...rest }: PaymentRequestDoc): PaymentRequest => ({ ...rest, id: _id });
+
+export interface PaymentRequestFilter {
+  externalCustomerId?: string;
+  paymentStatus?: string;
+}
+
+/** Payment requests; every query is scoped to one organization, every change carries its event. */
+export class PaymentRequestRepository {
+  constructor(private readonly model: Model<any>) {}
+
+  readonly outbox = (): OutboxStore => embeddedOutboxStore(this.model);
+
+  /** Stores a new request and its event in one insert (its id is new: nothing to collide with). */
+  async insert(request: PaymentRequest, event: Envelope): Promise<void> {
+    const { id, ...rest } = request;
+    await this.model.collection.insertOne({ _id: id, ...rest, outbox: [event] } as never);
+  }
+
+  /** By id (an `_id` read, fast on the test server too), in its organization only. */
+  async find(organizationId: string, id: string): Promise<PaymentRequest | null> {
+    const doc = await this.model.findById(id, { outbox: 0 }).lean<PaymentRequestDoc>();
+    return doc?.organization_id === organizationId ? requestOf(doc) : null;
+  }
+
+  /** Newest first, `_id` as tiebreaker. */
+  async list(organizationId: string, filter: PaymentRequestFilter, page: PageRequest): Promise<{ items: PaymentRequest[]; total: number }> {
+    const query: Record<string, unknown> = { organization_id: organizationId };
+    if (filter.externalCustomerId !== undefined) query.external_customer_id = filter.externalCustomerId;
+    if (filter.paymentStatus !== undefined) query.payment_status = filter.paymentStatus;
+    const [docs, total] = await Promise.all([
+      this.model.find(query, { outbox: 0 }).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<PaymentRequestDoc[]>(),
+      this.model.countDocuments(query),
+    ]);
+    return { items: docs.map(requestOf), total };
+  }
+
+  /** A pending request's new status and its event, once: false when it is no longer pending. */
+  async settle(id: string, status: PaymentRequestStatus, now: Date, event: Envelope): Promise<boolean> {
+    const res = await this.model.collection.updateOne(
+      { _id: id, payment_status: "pending" } as never,
+      { $set: { payment_status: status, updated_at: now }, $push: { outbox: event } } as never,
+    );
+    return res.modifiedCount === 1;
+  }
+}

@@ -1,0 +1,70 @@
+import { Schema, type Connection, type Model } from "mongoose";
+
+/** An organization's webhook endpoints (Lago allows ten; the URL is unique in its organization). */
+const endpointSchema = new Schema(
+  {
+    _id: String,
+    organization_id: { type: String, required: true },
+    webhook_url: String,
+    signature_algo: String,
+    name: String,
+    event_types: { type: [String], default: undefined },
+    signing_secret: String,
+    created_at: Date,
+    updated_at: Date,
+  },
+  { versionKey: false, minimize: false },
+);
+endpointSchema.index({ organization_id: 1, webhook_url: 1 }, { unique: true });
+// the list and the fan-out's "endpoints of an organization": an index on real MongoDB, a scan of this small collection on the test server
+endpointSchema.index({ organization_id: 1, created_at: 1 });
+
+/**
+ * Deliveries, keyed by the id derived from their event and endpoint (a redelivered event makes
+ * no second delivery). `lease_until`/`lease_owner`: the process sending it (system time); a
+ * pending delivery whose lease has passed is any replica's to send.
+ */
+const deliverySchema = new Schema(
+  {
+    _id: String,
+    organization_id: { type: String, required: true },
+    endpoint_id: String,
+    endpoint: String,
+    webhook_type: String,
+    object_type: String,
+    object_id: String,
+    order_key: String,
+    seq: Number,
+    payload: String,
+    status: String,
+    retries: Number,
+    http_status: Number,
+    response: String,
+    last_retried_at: Date,
+    next_attempt_at: Date,
+    lease_until: Date,
+    lease_owner: String,
+    created_at: Date,
+    updated_at: Date,
+  },
+  { versionKey: false, minimize: false },
+);
+// the delivery log (newest first, by status or endpoint) and the sweeper's due deliveries and
+// their objects' earlier ones: indexes on real MongoDB; the test server scans (the sweep is
+// periodic and the hot path never queries: fresh deliveries are sent from memory)
+deliverySchema.index({ organization_id: 1, created_at: -1, _id: -1 });
+deliverySchema.index({ status: 1, lease_until: 1, seq: 1 });
+deliverySchema.index({ order_key: 1, status: 1, seq: 1 });
+
+/** Signing keys: `hmac:<organization>` (an organization's HMAC key) and `rsa` (the instance's key pair). */
+const keySchema = new Schema({ _id: String, hmac_key: String, private_pem: String, public_pem: String, created_at: Date }, { versionKey: false });
+
+export function registerWebhookModels(connection: Connection) {
+  return {
+    endpoints: connection.models.WebhookEndpoint ?? connection.model("WebhookEndpoint", endpointSchema, "webhook_endpoints"),
+    deliveries: connection.models.WebhookDelivery ?? connection.model("WebhookDelivery", deliverySchema, "webhooks"),
+    keys: connection.models.WebhookKey ?? connection.model("WebhookKey", keySchema, "webhook_keys"),
+  } as { endpoints: Model<any>; deliveries: Model<any>; keys: Model<any> };
+}
+
+export type WebhookModels = ReturnType<typeof registerWebhookModels>;

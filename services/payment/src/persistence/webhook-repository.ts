@@ -1,0 +1,199 @@
+import { generateKeyPairSync } from "node:crypto";
+import { duplicateIndexes, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import type { WebhookDelivery } from "../domain/webhook-delivery";
+import type { WebhookEndpoint } from "../domain/webhook-endpoint";
+import { newHmacKey } from "../domain/webhook-signing";
+import type { WebhookModels } from "./webhook-models";
+
+type EndpointDoc = Omit<WebhookEndpoint, "id"> & { _id: string };
+const endpointOf = ({ _id, ...rest }: EndpointDoc): WebhookEndpoint => ({ ...rest, id: _id, name: rest.name ?? null, event_types: rest.event_types ?? null, signing_secret: rest.signing_secret ?? null });
+type DeliveryDoc = Omit<WebhookDelivery, "id"> & { _id: string; lease_until?: Date | null; lease_owner?: string | null };
+const deliveryOf = ({ _id, lease_until: _l, lease_owner: _o, ...rest }: DeliveryDoc): WebhookDelivery => ({ ...rest, id: _id });
+
+/** A recorded attempt: succeeded, failed for good, or pending again at `next_attempt_at` (still leased by this process until `lease_until`). */
+export interface AttemptOutcome {
+  id: string;
+  status: WebhookDelivery["status"];
+  retries: number;
+  http_status: number | null;
+  response: string | null;
+  at: Date;
+  next_attempt_at: Date | null;
+  lease_until: Date | null;
+}
+
+export interface DeliveryFilter {
+  status?: string;
+  endpointId?: string;
+  webhookType?: string;
+}
+
+/** Webhook endpoints, deliveries and signing keys; every API query is scoped to one organization. */
+export class WebhookRepository {
+  constructor(private readonly models: WebhookModels) {}
+
+  // --- endpoints
+
+  /** "duplicate_url" when the organization already has this URL. */
+  async insertEndpoint(endpoint: WebhookEndpoint): Promise<"ok" | "duplicate_url"> {
+    const { id, ...rest } = endpoint;
+    try {
+      await this.models.endpoints.collection.insertOne({ _id: id, ...rest } as never);
+      return "ok";
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return "duplicate_url";
+      throw err;
+    }
+  }
+
+  async replaceEndpoint(endpoint: WebhookEndpoint): Promise<"ok" | "duplicate_url" | "missing"> {
+    const { id, ...rest } = endpoint;
+    try {
+      const r = await this.models.endpoints.replaceOne({ _id: id, organization_id: endpoint.organization_id }, rest);
+      return r.matchedCount === 1 ? "ok" : "missing";
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return "duplicate_url";
+      throw err;
+    }
+  }
+
+  async deleteEndpoint(organizationId: string, id: string): Promise<boolean> {
+    return (await this.models.endpoints.deleteOne({ _id: id, organization_id: organizationId })).deletedCount === 1;
+  }
+
+  /** By id (an `_id` read), in its organization only. */
+  async findEndpoint(organizationId: string, id: string): Promise<WebhookEndpoint | null> {
+    const doc = await this.models.endpoints.findById(id).lean<EndpointDoc>();
+    return doc && doc.organization_id === organizationId ? endpointOf(doc) : null;
+  }
+
+  async endpointById(id: string): Promise<WebhookEndpoint | null> {
+    const doc = await this.models.endpoints.findById(id).lean<EndpointDoc>();
+    return doc ? endpointOf(doc) : null;
+  }
+
+  /** Oldest first. */
+  async listEndpoints(organizationId: string, page: PageRequest): Promise<{ items: WebhookEndpoint[]; total: number }> {
+    const query = { organization_id: organizationId };
+    const [docs, total] = await Promise.all([
+      this.models.endpoints.find(query).sort({ created_at: 1, _id: 1 }).skip(skipOf(page)).limit(page.perPage).lean<EndpointDoc[]>(),
+      this.models.endpoints.countDocuments(query),
+    ]);
+    return { items: docs.map(endpointOf), total };
+  }
+
+  async endpointsOf(organizationId: string): Promise<WebhookEndpoint[]> {
+    return (await this.models.endpoints.find({ organization_id: organizationId }).sort({ created_at: 1, _id: 1 }).lean<EndpointDoc[]>()).map(endpointOf);
+  }
+
+  async countEndpoints(organizationId: string): Promise<number> {
+    return this.models.endpoints.countDocuments({ organization_id: organizationId });
+  }
+
+  // --- keys
+
+  /** The organization's HMAC key, made on first use (two racing first uses agree on the one stored). */
+  async hmacKey(organizationId: string): Promise<string> {
+    return (await this.keyOnce(`hmac:${organizationId}`, () => ({ hmac_key: newHmacKey() }))).hmac_key as string;
+  }
+
+  /** The instance's RSA key pair (PEM), made on first use and shared by every replica. */
+  async rsaKeyPair(): Promise<{ privatePem: string; publicPem: string }> {
+    const doc = await this.keyOnce("rsa", () => {
+      const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+      return { private_pem: privateKey.export({ type: "pkcs8", format: "pem" }), public_pem: publicKey.export({ type: "spki", format: "pem" }) };
+    });
+    return { privatePem: doc.private_pem as string, publicPem: doc.public_pem as string };
+  }
+
+  private async keyOnce(id: string, make: () => Record<string, unknown>): Promise<Record<string, unknown>> {
+    const found = await this.models.keys.findById(id).lean<Record<string, unknown>>();
+    if (found) return found;
+    const doc = { _id: id, ...make(), created_at: new Date() };
+    try {
+      await this.models.keys.collection.insertOne(doc as never);
+      return doc;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      return (await this.models.keys.findById(id).lean<Record<string, unknown>>())!;
+    }
+  }
+
+  // --- deliveries
+
+  /** Stores new deliveries leased to `owner` until `leaseUntil`; answers the ids that were new (the others were stored by an earlier delivery of the event). */
+  async insertDeliveries(deliveries: WebhookDelivery[], owner: string | null, leaseUntil: Date): Promise<Set<string>> {
+    if (deliveries.length === 0) return new Set();
+    const docs = deliveries.map(({ id, ...rest }) => ({ _id: id, ...rest, lease_owner: owner, lease_until: leaseUntil }));
+    try {
+      await this.models.deliveries.collection.insertMany(docs as never[], { ordered: false });
+      return new Set(deliveries.map((d) => d.id));
+    } catch (err) {
+      const failed = duplicateIndexes(err);
+      if (failed === null) throw err;
+      const skipped = new Set(failed);
+      return new Set(deliveries.filter((_, i) => !skipped.has(i)).map((d) => d.id));
+    }
+  }
+
+  /** Attempts' outcomes, one bulk write; a delivery another process has taken over since is left to it. */
+  async recordOutcomes(outcomes: AttemptOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    await this.models.deliveries.bulkWrite(outcomes.map((o) => ({
+      updateOne: {
+        filter: { _id: o.id, status: "pending" },
+        update: { $set: {
+          status: o.status, retries: o.retries, http_status: o.http_status, response: o.response, last_retried_at: o.at, updated_at: o.at,
+          next_attempt_at: o.next_attempt_at, lease_until: o.lease_until,
+        } },
+      },
+    })), { ordered: false });
+  }
+
+  /**
+   * Pending deliveries nobody holds (their lease has passed) and whose attempt is due, oldest
+   * event first; only the first pending delivery of each object and endpoint is answered (the
+   * later ones wait for it). Scans on the test server (see the model).
+   */
+  async dueUnleased(now: Date, limit: number): Promise<WebhookDelivery[]> {
+    const fresh = await this.models.deliveries
+      .find({ status: "pending", lease_until: { $lte: now } }).sort({ seq: 1 }).limit(limit).lean<DeliveryDoc[]>();
+    if (fresh.length === 0) return [];
+    const keys = [...new Set(fresh.map((c) => c.order_key))];
+    const heads = new Map<string, string>();
+    for (const d of await this.models.deliveries.find({ order_key: { $in: keys }, status: "pending" }, { _id: 1, order_key: 1, seq: 1 }).sort({ seq: 1, created_at: 1 }).lean<DeliveryDoc[]>()) {
+      if (!heads.has(d.order_key)) heads.set(d.order_key, d._id);
+    }
+    return fresh.filter((c) => heads.get(c.order_key) === c._id && (c.next_attempt_at === null || c.next_attempt_at <= now)).map(deliveryOf);
+  }
+
+  /** Takes a delivery whose lease has passed (false when another process took it first). */
+  async claim(id: string, owner: string, now: Date, leaseUntil: Date): Promise<boolean> {
+    const r = await this.models.deliveries.updateOne({ _id: id, status: "pending", lease_until: { $lte: now } }, { $set: { lease_owner: owner, lease_until: leaseUntil } });
+    return r.modifiedCount === 1;
+  }
+
+  /** A replay asked for by the API: pending again, due now, leased to `owner`. */
+  async reopen(organizationId: string, id: string, owner: string, now: Date, leaseUntil: Date): Promise<WebhookDelivery | null> {
+    await this.models.deliveries.updateOne({ _id: id, organization_id: organizationId }, { $set: { status: "pending", next_attempt_at: now, lease_owner: owner, lease_until: leaseUntil, updated_at: now } });
+    return this.findDelivery(organizationId, id);
+  }
+
+  async findDelivery(organizationId: string, id: string): Promise<WebhookDelivery | null> {
+    const doc = await this.models.deliveries.findById(id).lean<DeliveryDoc>();
+    return doc && doc.organization_id === organizationId ? deliveryOf(doc) : null;
+  }
+
+  /** Newest first. */
+  async listDeliveries(organizationId: string, filter: DeliveryFilter, page: PageRequest): Promise<{ items: WebhookDelivery[]; total: number }> {
+    const query: Record<string, unknown> = { organization_id: organizationId };
+    if (filter.status !== undefined) query.status = filter.status;
+    if (filter.endpointId !== undefined) query.endpoint_id = filter.endpointId;
+    if (filter.webhookType !== undefined) query.webhook_type = filter.webhookType;
+    const [docs, total] = await Promise.all([
+      this.models.deliveries.find(query).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<DeliveryDoc[]>(),
+      this.models.deliveries.countDocuments(query),
+    ]);
+    return { items: docs.map(deliveryOf), total };
+  }
+}

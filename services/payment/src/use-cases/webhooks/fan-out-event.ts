@@ -1,0 +1,36 @@
+import { derivedUuid } from "@billing/bus";
+import type { WebhookDelivery } from "../../domain/webhook-delivery";
+import { subscribes } from "../../domain/webhook-endpoint";
+import type { WebhookEvent } from "../../domain/webhook-events";
+import type { WebhookDeps } from "./deps";
+
+/**
+ * One domain event becomes one stored delivery per endpoint of its organization that subscribes
+ * to its type, all with the same payload: Lago's `{webhook_type, object_type, organization_id,
+ * <object_type>: object}`, the object as the API returns it. Delivery ids derive from the event
+ * and the endpoint, so a redelivered event stores nothing twice. The deliveries this process can
+ * take are stored leased to it and sent at once; the others wait in the database for the sweeper.
+ */
+export async function fanOutEvent(deps: WebhookDeps, input: { organizationId: string; eventId: string; event: WebhookEvent; seq: number }): Promise<number> {
+  const { organizationId, event } = input;
+  const endpoints = (await deps.directory.of(organizationId)).filter((e) => subscribes(e, event.webhookType));
+  if (endpoints.length === 0) return 0;
+  const object = (await deps.objects.render(organizationId, event.ref)) ?? event.view;
+  const payload = JSON.stringify({ webhook_type: event.webhookType, object_type: event.objectType, organization_id: organizationId, [event.objectType]: object });
+  const now = new Date();
+  const deliveries: WebhookDelivery[] = endpoints.map((endpoint) => ({
+    id: derivedUuid(`webhook|${input.eventId}|${endpoint.id}`), organization_id: organizationId, endpoint_id: endpoint.id, endpoint: endpoint.webhook_url,
+    webhook_type: event.webhookType, object_type: event.objectType, object_id: event.objectId, order_key: `${endpoint.id}|${event.objectType}|${event.objectId}`,
+    seq: input.seq, payload, status: "pending", retries: 0, http_status: null, response: null, last_retried_at: null, next_attempt_at: now,
+    created_at: now, updated_at: now,
+  }));
+  const held = deliveries.filter((d) => deps.dispatcher.accepts(d.endpoint_id));
+  const waiting = deliveries.filter((d) => !held.includes(d));
+  const { owner, leaseMs } = deps.dispatcher.settings;
+  const [stored] = await Promise.all([
+    deps.webhooks.insertDeliveries(held, owner, new Date(now.getTime() + leaseMs)),
+    deps.webhooks.insertDeliveries(waiting, null, new Date(0)),
+  ]);
+  deps.dispatcher.enqueue(held.filter((d) => stored.has(d.id)));
+  return deliveries.length;
+}
