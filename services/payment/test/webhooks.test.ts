@@ -42,6 +42,8 @@ interface Received { key: string; body: string; headers: http.IncomingHttpHeader
 const received: Received[] = [];
 /** path → how many more attempts to refuse (503) */
 const failFirst = new Map<string, number>();
+/** path → ms to wait before answering */
+const slow = new Map<string, number>();
 let receiver: http.Server;
 let base: string;
 
@@ -68,7 +70,7 @@ beforeAll(async () => {
         return;
       }
       received.push({ key: String(req.headers["x-lago-unique-key"]), body: Buffer.concat(chunks).toString("utf8"), headers: req.headers, path });
-      res.writeHead(200).end("ok");
+      setTimeout(() => res.writeHead(200).end("ok"), slow.get(path) ?? 0);
     });
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
@@ -209,6 +211,22 @@ describe("deliveries", () => {
       expect(receivedAt("/orphans").length).toBe(30);
     } finally {
       await sweeper.stop();
+      await deleteWebhookEndpoint(replicas[0]!.deps, orgA, endpoint.id);
+    }
+  });
+
+  it("keeps what it holds for a slow endpoint longer than a lease: renewed, so no other replica sends it too", async () => {
+    const endpoint = await createWebhookEndpoint(replicas[0]!.deps, orgA, { webhook_url: `${base}/slow`, event_types: null });
+    slow.set("/slow", 250);
+    const sweepers = replicas.map((r) => startWebhookSweeper(r.deps.webhooks, r.dispatcher, { intervalMs: 50, logger: silentLogger }));
+    try {
+      // 16 deliveries, 4 at a time, 250 ms each: the last wait about 1 s, more than twice the 400 ms lease
+      for (let i = 0; i < 16; i++) await fanOut(replicas[0]!, customerEvent(orgA, `slow-${i}`));
+      await waitFor(() => receivedAt("/slow").length >= 16, { what: "slow deliveries", timeoutMs: 10_000 });
+      await new Promise((r) => setTimeout(r, 800));
+      expect(receivedAt("/slow")).toHaveLength(16);
+    } finally {
+      await Promise.all(sweepers.map((s) => s.stop()));
       await deleteWebhookEndpoint(replicas[0]!.deps, orgA, endpoint.id);
     }
   });

@@ -173,6 +173,15 @@ export class WebhookRepository {
     return r.modifiedCount === 1;
   }
 
+  /** Extends the leases this process holds (never shortens one). */
+  async renewLeases(ids: readonly string[], owner: string, until: Date): Promise<void> {
+    for (let i = 0; i < ids.length; i += 500) {
+      await this.models.deliveries.bulkWrite(ids.slice(i, i + 500).map((id) => ({
+        updateOne: { filter: { _id: id, lease_owner: owner, status: "pending" }, update: { $max: { lease_until: until } } },
+      })), { ordered: false });
+    }
+  }
+
   /** A replay asked for by the API: pending again, due now, leased to `owner`. */
   async reopen(organizationId: string, id: string, owner: string, now: Date, leaseUntil: Date): Promise<WebhookDelivery | null> {
     await this.models.deliveries.updateOne({ _id: id, organization_id: organizationId }, { $set: { status: "pending", next_attempt_at: now, lease_owner: owner, lease_until: leaseUntil, updated_at: now } });

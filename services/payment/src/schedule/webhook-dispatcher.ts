@@ -29,6 +29,8 @@ export interface DispatcherDeps {
   logger: Logger;
 }
 
+const LEASE_MARGIN_MS = 250;
+
 /** One endpoint's deliveries in memory: per object, in event order; an object's next one waits for the one before. */
 class Lane {
   readonly byKey = new Map<string, WebhookDelivery[]>();
@@ -48,7 +50,8 @@ class Lane {
  */
 export class WebhookDispatcher {
   private readonly lanes = new Map<string, Lane>();
-  private readonly held = new Set<string>();
+  /** the deliveries held, with when their lease runs out (system time, ms; a little earlier than stored) */
+  private readonly held = new Map<string, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private inFlight = 0;
   private readonly waitingLanes: string[] = [];
@@ -84,7 +87,7 @@ export class WebhookDispatcher {
   enqueue(deliveries: readonly WebhookDelivery[]): void {
     for (const d of deliveries) {
       if (this.held.has(d.id) || this.stopped) continue;
-      this.held.add(d.id);
+      this.held.set(d.id, Date.now() + this.settings.leaseMs - LEASE_MARGIN_MS);
       let lane = this.lanes.get(d.endpoint_id);
       if (!lane) this.lanes.set(d.endpoint_id, (lane = new Lane()));
       lane.size++;
@@ -100,6 +103,18 @@ export class WebhookDispatcher {
       }
       this.pump(d.endpoint_id);
     }
+  }
+
+  /**
+   * The deliveries held whose lease runs out before `before` (a slow endpoint's queue can hold
+   * some longer than a lease): renewed by the sweeper, so no other replica takes them meanwhile.
+   */
+  expiringLeases(before: number): string[] {
+    return [...this.held].filter(([, until]) => until < before).map(([id]) => id);
+  }
+
+  leaseRenewed(ids: readonly string[], until: number): void {
+    for (const id of ids) if (this.held.has(id)) this.held.set(id, until - LEASE_MARGIN_MS);
   }
 
   /** After a sweep: lanes that overflowed and have room again take new deliveries in memory again. */
@@ -158,6 +173,7 @@ export class WebhookDispatcher {
     if (wait === null) return this.settle(d, { status: "failed", http_status: result.status, response, at, retries });
     const next = new Date(at.getTime() + wait);
     d.retries = retries;
+    this.held.set(d.id, next.getTime() + this.settings.leaseMs - LEASE_MARGIN_MS);
     this.record({ id: d.id, status: "pending", retries, http_status: result.status, response, at, next_attempt_at: next, lease_until: new Date(next.getTime() + this.settings.leaseMs) });
     if (this.stopped) return this.drop(d);
     const timer = setTimeout(() => {

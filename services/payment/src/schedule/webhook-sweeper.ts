@@ -4,7 +4,8 @@ import type { WebhookRepository } from "../persistence/webhook-repository";
 import type { WebhookDispatcher } from "./webhook-dispatcher";
 
 /**
- * Takes, on an interval, the pending deliveries nobody holds: those of a replica that stopped or
+ * Renews, on an interval, the leases of deliveries this process holds longer than a lease (a slow
+ * endpoint's backlog), and takes the pending deliveries nobody holds: those of a replica that stopped or
  * crashed (their lease has passed) and those that overflowed a busy endpoint's queue, each
  * object's oldest first. System time: delivery bookkeeping is not business time.
  */
@@ -12,6 +13,12 @@ export function startWebhookSweeper(repository: WebhookRepository, dispatcher: W
   const { owner, leaseMs } = dispatcher.settings;
   return startPeriodic("webhook sweep", async () => {
     const now = new Date();
+    const expiring = dispatcher.expiringLeases(now.getTime() + leaseMs / 2);
+    if (expiring.length > 0) {
+      const until = new Date(now.getTime() + leaseMs);
+      await repository.renewLeases(expiring, owner, until);
+      dispatcher.leaseRenewed(expiring, until.getTime());
+    }
     const batch = options.batch ?? 500;
     const found = await repository.dueUnleased(now, batch);
     const due = found.filter((d) => !dispatcher.holds(d.id));
