@@ -19,3 +19,15 @@ export function startBenchInfrastructure() {
   rmSync(`${process.env.INFRA_DIR}/nats/jetstream`, { recursive: true, force: true });
   return kit.startInfrastructure();
 }
+
+/** An organization's API client on a launched platform: the body of a 200, or a throw showing what came back instead. */
+export function apiClient(baseUrl, apiKey) {
+  return async (method, path, body) => {
+    const res = await fetch(`${baseUrl}/api/v1${path}`, {
+      method, headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = await res.json();
+    if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}

@@ -13,7 +13,7 @@
 // Prints one JSON object as its last line (rates, latency and delay percentiles).
 import { createRequire } from "node:module";
 import os from "node:os";
-import { startBenchInfrastructure } from "../bench-infrastructure.mjs";
+import { apiClient, startBenchInfrastructure } from "../bench-infrastructure.mjs";
 
 const require = createRequire(import.meta.url);
 const kit = require("../../libs/testkit/dist/index.js");
@@ -42,7 +42,7 @@ try {
     ...(profileDir ? { NODE_OPTIONS: `--require ${new URL("../ingest/cpu-profile-hook.cjs", import.meta.url).pathname}`, BENCH_PROFILE_DIR: profileDir } : {}),
   } });
   const org = kit.createOrganization({ name: "Bench wallets", mongoUrl: infra.mongoUrl, dbName: `${prefix}_customer` });
-  const call = apiOf(org.api_key);
+  const call = apiClient(platform.baseUrl, org.api_key);
   let started = performance.now();
   const ids = new Array(WALLETS);
   await pool(WALLETS, 32, async (i) => {
@@ -84,21 +84,11 @@ try {
 }
 
 /** An organization's API client: the body of a 200, or a throw showing what came back instead. */
-function apiOf(apiKey) {
-  return async (method, path, body) => {
-    const res = await fetch(`${platform.baseUrl}/api/v1${path}`, {
-      method, headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined,
-    });
-    const json = await res.json();
-    if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-}
 
 /** The ongoing-balance phase (see the top of this file). */
 async function ongoingDelay() {
   const org = kit.createOrganization({ name: "Bench ongoing", mongoUrl: infra.mongoUrl, dbName: `${prefix}_customer` });
-  const call = apiOf(org.api_key);
+  const call = apiClient(platform.baseUrl, org.api_key);
   const C = ONGOING.customers;
   if (100 % C !== 0) throw new Error("BENCH_ONGOING_CUSTOMERS must divide 100 (each batch gives every customer the same units)");
   const metric = (await call("POST", "/billable_metrics", { billable_metric: { name: "Units", code: "units", aggregation_type: "sum_agg", field_name: "n" } })).billable_metric.svc_id;

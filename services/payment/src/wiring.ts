@@ -28,6 +28,7 @@ import { webhookFanoutHandler } from "./events/webhook-fanout";
 import { webhookHandlers } from "./grpc/webhook-handlers";
 import { httpPoster, type WebhookPoster } from "./peers/webhook-http";
 import { grpcWebhookObjects, type WebhookObjects } from "./peers/webhook-objects";
+import { DeliveryInserter } from "./persistence/delivery-inserter";
 import { EndpointDirectory } from "./persistence/endpoint-directory";
 import { registerWebhookModels } from "./persistence/webhook-models";
 import { WebhookRepository } from "./persistence/webhook-repository";
@@ -105,7 +106,9 @@ export function wireWebhooks(connection: Connection, parts: {
   const dispatcher = new WebhookDispatcher({
     repository: webhooks, poster, endpoint: (id) => directory.endpoint(id), signingKeys: (e) => keys.forEndpoint(e), logger: parts.logger.child({ part: "webhooks" }),
   }, parts.settings);
-  const deps: WebhookDeps = { webhooks, directory, objects: parts.objects, dispatcher, keys, clock: parts.clock, allowPrivate: parts.allowPrivate };
+  const deps: WebhookDeps = {
+    webhooks, directory, inserter: new DeliveryInserter(webhooks), objects: parts.objects, dispatcher, keys, clock: parts.clock, allowPrivate: parts.allowPrivate,
+  };
   return { deps, handlers: webhookHandlers(deps), dispatcher, poster };
 }
 

@@ -3,17 +3,22 @@ import http from "node:http";
 import https from "node:https";
 import { isPrivateAddress } from "../domain/webhook-endpoint";
 
+const MAX_POOLS = 2000;
+
 /** What a receiver answered: a status (any, 2xx counts as delivered), or no answer (refused, reset, timed out). */
 export type PostResult = { status: number; body: string } | { status: null; body: string };
 
 /** Posts a webhook to its receiver's URL. */
 export interface WebhookPoster {
-  post(url: string, body: string, headers: Record<string, string>): Promise<PostResult>;
+  /** `pool`: whose connections to use (an endpoint's own, so endpoints sharing a host never wait for each other's sockets) */
+  post(url: string, body: string, headers: Record<string, string>, pool?: string): Promise<PostResult>;
   close(): void;
 }
 
 /**
- * HTTP(S) with keep-alive connections per host, a whole-attempt timeout, and (unless private
+ * HTTP(S) with keep-alive connections per endpoint (at most `maxSockets` each; the dispatcher
+ * never has more in flight to one endpoint, so no request waits for a socket behind a slow
+ * neighbour on the same host), a whole-attempt timeout, and (unless private
  * addresses are allowed) a DNS lookup that refuses internal addresses, so a host name that
  * resolves, or later re-resolves, to one cannot reach internal services.
  */
@@ -30,10 +35,24 @@ export function httpPoster(options: { timeoutMs: number; allowPrivate: boolean; 
     });
   };
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64, lookup: lookup as never };
-  const agents = { "http:": new http.Agent(agentOptions), "https:": new https.Agent(agentOptions) };
+  /** by pool, least recently used first; the oldest are closed beyond `MAX_POOLS` */
+  const pools = new Map<string, { "http:": http.Agent; "https:": https.Agent }>();
+  const poolOf = (key: string) => {
+    let pool = pools.get(key);
+    if (pool) pools.delete(key);
+    else pool = { "http:": new http.Agent(agentOptions), "https:": new https.Agent(agentOptions) };
+    pools.set(key, pool);
+    if (pools.size > MAX_POOLS) {
+      const [oldestKey, oldest] = pools.entries().next().value!;
+      pools.delete(oldestKey);
+      oldest["http:"].destroy();
+      oldest["https:"].destroy();
+    }
+    return pool;
+  };
 
   return {
-    post(url, body, headers) {
+    post(url, body, headers, pool = "") {
       return new Promise<PostResult>((resolve) => {
         let settled = false;
         const done = (r: PostResult) => {
@@ -51,7 +70,7 @@ export function httpPoster(options: { timeoutMs: number; allowPrivate: boolean; 
         }
         const client = target.protocol === "https:" ? https : http;
         const req = client.request(target, {
-          method: "POST", agent: agents[target.protocol as "http:" | "https:"],
+          method: "POST", agent: poolOf(pool)[target.protocol as "http:" | "https:"],
           headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), "User-Agent": "billing-platform-webhooks/1", ...headers },
         }, (res) => {
           const chunks: Buffer[] = [];
@@ -71,8 +90,11 @@ export function httpPoster(options: { timeoutMs: number; allowPrivate: boolean; 
       });
     },
     close() {
-      agents["http:"].destroy();
-      agents["https:"].destroy();
+      for (const pool of pools.values()) {
+        pool["http:"].destroy();
+        pool["https:"].destroy();
+      }
+      pools.clear();
     },
   };
 }

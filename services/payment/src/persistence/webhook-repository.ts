@@ -22,6 +22,13 @@ export interface AttemptOutcome {
   lease_until: Date | null;
 }
 
+/** A delivery to store, held by `owner` until `leaseUntil` (no owner and a past lease: any replica's). */
+export interface LeasedDelivery {
+  delivery: WebhookDelivery;
+  owner: string | null;
+  leaseUntil: Date;
+}
+
 export interface DeliveryFilter {
   status?: string;
   endpointId?: string;
@@ -121,18 +128,18 @@ export class WebhookRepository {
 
   // --- deliveries
 
-  /** Stores new deliveries leased to `owner` until `leaseUntil`; answers the ids that were new (the others were stored by an earlier delivery of the event). */
-  async insertDeliveries(deliveries: WebhookDelivery[], owner: string | null, leaseUntil: Date): Promise<Set<string>> {
-    if (deliveries.length === 0) return new Set();
-    const docs = deliveries.map(({ id, ...rest }) => ({ _id: id, ...rest, lease_owner: owner, lease_until: leaseUntil }));
+  /** Stores new deliveries, each leased as given; answers the ids that were new (the others were stored by an earlier delivery of their event). */
+  async insertDeliveries(entries: readonly LeasedDelivery[]): Promise<Set<string>> {
+    if (entries.length === 0) return new Set();
+    const docs = entries.map(({ delivery: { id, ...rest }, owner, leaseUntil }) => ({ _id: id, ...rest, lease_owner: owner, lease_until: leaseUntil }));
     try {
       await this.models.deliveries.collection.insertMany(docs as never[], { ordered: false });
-      return new Set(deliveries.map((d) => d.id));
+      return new Set(entries.map((e) => e.delivery.id));
     } catch (err) {
       const failed = duplicateIndexes(err);
       if (failed === null) throw err;
       const skipped = new Set(failed);
-      return new Set(deliveries.filter((_, i) => !skipped.has(i)).map((d) => d.id));
+      return new Set(entries.filter((_, i) => !skipped.has(i)).map((e) => e.delivery.id));
     }
   }
 

@@ -161,7 +161,7 @@ export class WebhookDispatcher {
     let result: { status: number | null; body: string };
     try {
       const headers = await signatureHeaders(endpoint.signature_algo, d.payload, d.id, await this.deps.signingKeys(endpoint), at);
-      result = await this.deps.poster.post(endpoint.webhook_url, d.payload, headers);
+      result = await this.deps.poster.post(endpoint.webhook_url, d.payload, headers, endpoint.id);
     } catch (err) {
       result = { status: null, body: err instanceof Error ? err.message : String(err) };
     }

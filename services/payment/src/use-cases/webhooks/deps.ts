@@ -1,5 +1,6 @@
 import type { Clock } from "@billing/clock";
 import type { WebhookObjects } from "../../peers/webhook-objects";
+import type { DeliveryInserter } from "../../persistence/delivery-inserter";
 import type { EndpointDirectory } from "../../persistence/endpoint-directory";
 import type { WebhookRepository } from "../../persistence/webhook-repository";
 import type { WebhookDispatcher } from "../../schedule/webhook-dispatcher";
@@ -9,6 +10,8 @@ import type { SigningKeysSource } from "./signing-keys";
 export interface WebhookDeps {
   webhooks: WebhookRepository;
   directory: EndpointDirectory;
+  /** stores the fan-outs' deliveries, many events per write */
+  inserter: DeliveryInserter;
   objects: WebhookObjects;
   dispatcher: WebhookDispatcher;
   keys: SigningKeysSource;

@@ -24,13 +24,12 @@ export async function fanOutEvent(deps: WebhookDeps, input: { organizationId: st
     seq: input.seq, payload, status: "pending", retries: 0, http_status: null, response: null, last_retried_at: null, next_attempt_at: now,
     created_at: now, updated_at: now,
   }));
-  const held = deliveries.filter((d) => deps.dispatcher.accepts(d.endpoint_id));
-  const waiting = deliveries.filter((d) => !held.includes(d));
   const { owner, leaseMs } = deps.dispatcher.settings;
-  const [stored] = await Promise.all([
-    deps.webhooks.insertDeliveries(held, owner, new Date(now.getTime() + leaseMs)),
-    deps.webhooks.insertDeliveries(waiting, null, new Date(0)),
-  ]);
-  deps.dispatcher.enqueue(held.filter((d) => stored.has(d.id)));
+  const leased = new Date(now.getTime() + leaseMs);
+  const entries = deliveries.map((delivery) => (deps.dispatcher.accepts(delivery.endpoint_id)
+    ? { delivery, owner, leaseUntil: leased }
+    : { delivery, owner: null, leaseUntil: new Date(0) }));
+  const stored = await deps.inserter.insert(entries);
+  deps.dispatcher.enqueue(entries.filter((e) => e.owner !== null && stored.has(e.delivery.id)).map((e) => e.delivery));
   return deliveries.length;
 }
