@@ -13,7 +13,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["libs/*/src/**/*.test.ts", "services/*/src/**/*.test.ts"],
+          include: ["libs/*/src/**/*.test.ts", "services/*/src/**/*.test.ts", "tests/deploy/**/*.test.ts"],
         },
       },
       {

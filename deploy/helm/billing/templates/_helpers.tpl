@@ -55,14 +55,31 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- end }}
 
-{{/* The NATS URL every service uses: nats.url, else the bundled NATS. */}}
+{{/* "true" when the release runs its own NATS (no nats.url, no nats.existingSecret, bundled enabled), else "". */}}
+{{- define "billing.natsBundled" -}}
+{{- if and .Values.nats.bundled.enabled (not .Values.nats.url) (not .Values.nats.existingSecret) }}true{{ end }}
+{{- end }}
+
+{{/* The NATS URL every service uses: nats.url, else the bundled NATS ("" when it comes from nats.existingSecret). */}}
 {{- define "billing.natsUrl" -}}
-{{- if .Values.nats.url }}
+{{- if .Values.nats.existingSecret }}
+{{- else if .Values.nats.url }}
 {{- .Values.nats.url }}
 {{- else if .Values.nats.bundled.enabled }}
 {{- printf "nats://%s:4222" (include "billing.componentName" (dict "ctx" . "component" "nats")) }}
 {{- else }}
-{{- fail "set nats.url, or nats.bundled.enabled=true" }}
+{{- fail "set nats.url or nats.existingSecret, or nats.bundled.enabled=true" }}
+{{- end }}
+{{- end }}
+
+{{/* NATS_URL from nats.existingSecret (a URL with credentials), as a container env entry; nothing otherwise (the ConfigMap has it). */}}
+{{- define "billing.natsSecretEnv" -}}
+{{- with .Values.nats.existingSecret }}
+- name: NATS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: {{ $.Values.nats.existingSecretKey | default "NATS_URL" }}
 {{- end }}
 {{- end }}
 
@@ -118,7 +135,7 @@ older values; else rendering fails.
 {{- if or (lt $r 1) (gt $r 5) }}
 {{- fail "jetstream.replicas must be between 1 and 5" }}
 {{- end }}
-{{- if and (not .Values.nats.url) .Values.nats.bundled.enabled }}
+{{- if include "billing.natsBundled" . }}
 {{- $n := int .Values.nats.bundled.replicas }}
 {{- if or (lt $n 1) (eq $n 2) }}
 {{- fail "nats.bundled.replicas must be 1, or 3 or more (a JetStream cluster needs a majority)" }}
@@ -134,30 +151,55 @@ older values; else rendering fails.
 {{- end }}
 {{- end }}
 
-{{/* Pod-level settings shared by the gateway and the backend services. */}}
+{{/*
+Pod-level settings shared by the gateway and the backend services: (dict "ctx" $ "component" "usage").
+podAntiAffinity "soft"/"hard" spreads a component's replicas over nodes when `affinity` is empty.
+*/}}
 {{- define "billing.podSpecCommon" -}}
-serviceAccountName: {{ include "billing.serviceAccountName" . }}
+{{- $ctx := .ctx }}
+{{- $v := $ctx.Values -}}
+serviceAccountName: {{ include "billing.serviceAccountName" $ctx }}
 automountServiceAccountToken: false
-{{- with .Values.imagePullSecrets }}
+{{- with $v.imagePullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
 {{- end }}
 securityContext:
-  {{- toYaml .Values.podSecurityContext | nindent 2 }}
-terminationGracePeriodSeconds: {{ .Values.terminationGracePeriodSeconds }}
-{{- with .Values.nodeSelector }}
+  {{- toYaml $v.podSecurityContext | nindent 2 }}
+terminationGracePeriodSeconds: {{ $v.terminationGracePeriodSeconds }}
+{{- with $v.nodeSelector }}
 nodeSelector:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- with .Values.tolerations }}
+{{- with $v.tolerations }}
 tolerations:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- with .Values.affinity }}
+{{- if $v.affinity }}
 affinity:
-  {{- toYaml . | nindent 2 }}
+  {{- toYaml $v.affinity | nindent 2 }}
+{{- else if eq (toString $v.podAntiAffinity) "soft" }}
+affinity:
+  podAntiAffinity:
+    preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 100
+        podAffinityTerm:
+          topologyKey: kubernetes.io/hostname
+          labelSelector:
+            matchLabels:
+              {{- include "billing.selectorLabels" . | nindent 14 }}
+{{- else if eq (toString $v.podAntiAffinity) "hard" }}
+affinity:
+  podAntiAffinity:
+    requiredDuringSchedulingIgnoredDuringExecution:
+      - topologyKey: kubernetes.io/hostname
+        labelSelector:
+          matchLabels:
+            {{- include "billing.selectorLabels" . | nindent 12 }}
+{{- else if $v.podAntiAffinity }}
+{{- fail "podAntiAffinity must be \"\", \"soft\" or \"hard\"" }}
 {{- end }}
-{{- with .Values.topologySpreadConstraints }}
+{{- with $v.topologySpreadConstraints }}
 topologySpreadConstraints:
   {{- toYaml . | nindent 2 }}
 {{- end }}
@@ -213,4 +255,14 @@ cluster {
   ]
 }
 {{- end }}
+{{- end }}
+
+{{/* One NetworkPolicy egress rule from {to: [peers], ports: [numbers]} (TCP); empty lists = any destination / any port. */}}
+{{- define "billing.egressRule" -}}
+{{- $rule := dict }}
+{{- with .to }}{{ $_ := set $rule "to" . }}{{ end }}
+{{- $ports := list }}
+{{- range .ports }}{{ $ports = append $ports (dict "protocol" "TCP" "port" (int .)) }}{{ end }}
+{{- if $ports }}{{ $_ := set $rule "ports" $ports }}{{ end }}
+{{- if $rule }}{{ toYaml $rule }}{{ else }}{}{{ end }}
 {{- end }}

@@ -1,0 +1,176 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import Ajv2020 from "ajv/dist/2020";
+import { backendServiceSchema, GRPC_PORTS, type BackendService } from "@billing/config";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import type { z } from "zod";
+import { catalogConfigSchema } from "../../services/catalog/src/config";
+import { customerConfigSchema } from "../../services/customer/src/config";
+import { gatewayConfigSchema } from "../../services/gateway/src/config";
+import { invoicingConfigSchema } from "../../services/invoicing/src/config";
+import { paymentConfigSchema } from "../../services/payment/src/config";
+import { usageConfigSchema } from "../../services/usage/src/config";
+import { walletConfigSchema } from "../../services/wallet/src/config";
+
+// deploy/docker-compose.yml against the Compose Specification's JSON schema (vendored from the Go
+// module github.com/compose-spec/compose-go/v2, the loader docker compose itself uses; see
+// deploy/compose-spec/NOTICE.md), and against what the services read: each one's environment is
+// parsed with that service's own settings schema, as it is at start-up.
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const read = (path: string) => readFileSync(`${root}${path}`, "utf8");
+
+type Service = Record<string, any>;
+type Compose = { services: Record<string, Service>; volumes?: Record<string, unknown> } & Record<string, any>;
+
+/** Compose's variable interpolation, with nothing set: `${VAR:-default}`, `${VAR-default}`, `${VAR}`, `$VAR`, `$$`. */
+function interpolate<T>(value: T, env: Record<string, string> = {}): T {
+  if (typeof value === "string") {
+    return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+      (all, name?: string, op?: string, arg?: string, bare?: string) => {
+        if (all === "$$") return "$";
+        const key = (name ?? bare)!;
+        const set = key in env && (op?.startsWith(":") ? env[key] !== "" : true);
+        if (!op) return env[key] ?? "";
+        if (op.endsWith("-")) return set ? env[key]! : arg!;
+        if (op.endsWith("+")) return set ? arg! : "";
+        if (!set) throw new Error(`${key} is required: ${arg}`);
+        return env[key]!;
+      }) as T;
+  }
+  if (Array.isArray(value)) return value.map((v) => interpolate(v, env)) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)])) as T;
+  }
+  return value;
+}
+
+const raw = read("deploy/docker-compose.yml");
+// YAML merge keys (`<<: *app`) resolved as docker compose resolves them
+const compose = interpolate(parse(raw, { merge: true }) as Compose);
+const schema = JSON.parse(read("deploy/compose-spec/compose-spec.json"));
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const validate = ajv.compile(schema);
+const errorsOf = (doc: unknown) => (validate(doc) ? [] : validate.errors!.map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`));
+
+const BACKENDS = Object.keys(GRPC_PORTS) as BackendService[];
+const OWN_SETTINGS: Record<BackendService, z.ZodObject> = {
+  customer: customerConfigSchema, catalog: catalogConfigSchema, usage: usageConfigSchema,
+  invoicing: invoicingConfigSchema, wallet: walletConfigSchema, payment: paymentConfigSchema,
+};
+const settingsOf = (service: BackendService) => backendServiceSchema(service, GRPC_PORTS[service]).extend(OWN_SETTINGS[service].shape);
+const conditionOf = (service: Service, on: string) => service.depends_on?.[on]?.condition;
+const commandText = (service: Service) => [service.command ?? []].flat().join(" ");
+const volumeTargets = (service: Service) => (service.volumes ?? []).map((v: string | { target: string }) => (typeof v === "string" ? v.split(":")[1] : v.target));
+
+/** Expects an environment to hold only settings the service reads, each valid, and returns it parsed. */
+function expectReadable(name: string, settings: z.ZodObject, environment: Record<string, unknown>) {
+  const env = Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, String(v)]));
+  const unknown = Object.keys(env).filter((key) => !(key in settings.shape));
+  expect(unknown, `${name}: variables the service does not read`).toEqual([]);
+  const parsed = settings.safeParse(env);
+  expect(parsed.success ? [] : parsed.error.issues.map((i) => `${name}: ${i.path.join(".")}: ${i.message}`)).toEqual([]);
+  return parsed.data as Record<string, unknown>;
+}
+
+describe("deploy/docker-compose.yml", () => {
+  it("is valid against the Compose Specification's JSON schema", () => {
+    expect(errorsOf(compose)).toEqual([]);
+  });
+
+  it("is checked for real: the schema refuses a misspelt key, a wrong type and an unknown condition", () => {
+    const broken = structuredClone(compose);
+    const { gateway, nats, usage } = broken.services as Record<string, Service>;
+    gateway!.helthcheck = gateway!.healthcheck;
+    nats!.healthcheck.retries = { times: 20 };
+    usage!.depends_on.mongo.condition = "service_ready";
+    const errors = errorsOf(broken).join("\n");
+    expect(errors).toMatch(/helthcheck/);
+    expect(errors).toMatch(/\/services\/nats\/healthcheck\/retries/);
+    expect(errors).toMatch(/\/services\/usage\/depends_on\/mongo\/condition/);
+  });
+
+  it("runs MongoDB 7 as a replica set, initiated once before any service starts", () => {
+    const { mongo, "mongo-init": init } = compose.services;
+    expect(mongo!.image).toBe("mongo:7");
+    expect(mongo!.command).toEqual(expect.arrayContaining(["--replSet", "rs0"]));
+    expect([mongo!.healthcheck.test].flat().join(" ")).toMatch(/mongosh .*ping/);
+    expect(volumeTargets(mongo!)).toContain("/data/db");
+
+    expect(init!.image).toBe("mongo:7");
+    expect(init!.restart).toBe("no");
+    expect(conditionOf(init!, "mongo")).toBe("service_healthy");
+    const script = commandText(init!);
+    expect(script).toContain(`rs.initiate({ _id: "rs0", members: [{ _id: 0, host: "mongo:27017" }] })`);
+    expect(script).toMatch(/NotYetInitialized/); // a second run finds it initiated and changes nothing
+    expect(script).toMatch(/isWritablePrimary/); // and exits 0 only once there is a primary
+
+    for (const [name, service] of Object.entries(compose.services)) {
+      const url = service.environment?.MONGO_URL as string | undefined;
+      if (!url) continue;
+      expect(new URL(url).searchParams.get("replicaSet"), `${name}'s MONGO_URL`).toBe("rs0");
+      if (name !== "create-org") expect(conditionOf(service, "mongo-init"), name).toBe("service_completed_successfully");
+    }
+  });
+
+  it("runs NATS 2 with JetStream stored in a volume, healthy only once JetStream is", () => {
+    const { nats } = compose.services;
+    expect(nats!.image).toMatch(/^nats:2(-alpine)?$/);
+    expect(nats!.command).toContain("-js");
+    const storeDir = nats!.command[nats!.command.indexOf("-sd") + 1];
+    expect(storeDir).toBe("/data");
+    const volume = (nats!.volumes as string[]).find((v) => v.split(":")[1] === storeDir)!;
+    expect(Object.keys(compose.volumes ?? {})).toContain(volume.split(":")[0]);
+    expect([nats!.healthcheck.test].flat().join(" ")).toContain("/healthz?js-enabled-only=true");
+  });
+
+  it("runs every backend service on its README port, with its gRPC health check, database and peers", () => {
+    const readme = read("README.md");
+    for (const name of BACKENDS) {
+      const port = GRPC_PORTS[name];
+      const service = compose.services[name]!;
+      expect(readme, `README's table lists ${name} on ${port}`).toMatch(new RegExp(`^\\| ${name} \\|.*\\| ${port} \\|`, "m"));
+      expect(service.command).toEqual(["node", `services/${name}/dist/main.js`]);
+      expect(service.expose).toEqual([String(port)]);
+      expect([service.healthcheck?.test].flat()).toEqual(["CMD", "node", "deploy/healthcheck.cjs", "grpc"]);
+      for (const infra of ["mongo", "nats"]) expect(conditionOf(service, infra), `${name} waits for ${infra}`).toBe("service_healthy");
+      expect(service.ports, `${name} is published`).toBeUndefined();
+
+      const config = expectReadable(name, settingsOf(name), service.environment);
+      expect(config).toMatchObject({ GRPC_HOST: "0.0.0.0", GRPC_PORT: port, MONGO_DB: `billing_${name}`, NATS_URL: "nats://nats:4222", JETSTREAM_REPLICAS: 1 });
+      for (const peer of BACKENDS) expect(config[`${peer.toUpperCase()}_GRPC_ADDR`]).toBe(`${peer}:${GRPC_PORTS[peer]}`);
+    }
+  });
+
+  it("publishes only the gateway, which starts once every backend service is healthy", () => {
+    const { gateway } = compose.services;
+    expect(gateway!.ports).toEqual(["3000:3000"]);
+    expect([gateway!.healthcheck?.test].flat()).toEqual(["CMD", "node", "deploy/healthcheck.cjs", "http"]);
+    for (const name of BACKENDS) expect(conditionOf(gateway!, name), `gateway waits for ${name}`).toBe("service_healthy");
+    const config = expectReadable("gateway", gatewayConfigSchema, gateway!.environment);
+    expect(config.PORT).toBe(3000);
+    for (const peer of BACKENDS) expect(config[`${peer.toUpperCase()}_GRPC_ADDR`]).toBe(`${peer}:${GRPC_PORTS[peer]}`);
+    const published = Object.entries(compose.services).filter(([, s]) => s.ports).map(([name]) => name);
+    expect(published).toEqual(["gateway"]);
+  });
+
+  it("gives create-org the customer service's database, and refers only to declared services and volumes", () => {
+    const createOrg = compose.services["create-org"]!;
+    expect(createOrg.profiles).toEqual(["setup"]);
+    expect(expectReadable("create-org", settingsOf("customer"), createOrg.environment)).toMatchObject({ MONGO_DB: "billing_customer" });
+    for (const [name, service] of Object.entries(compose.services)) {
+      for (const dependency of Object.keys(service.depends_on ?? {})) expect(compose.services, `${name} depends on ${dependency}`).toHaveProperty([dependency]);
+      for (const volume of service.volumes ?? []) {
+        const source = typeof volume === "string" ? volume.split(":")[0] : volume.source;
+        if (!source.startsWith(".")) expect(compose.volumes, `${name}'s volume ${source}`).toHaveProperty([source]);
+      }
+    }
+  });
+
+  it("interpolates variables as docker compose does", () => {
+    expect(interpolate("${A:-x} ${B-y} ${C} $$D $E", { A: "", B: "", E: "e" })).toBe("x   $D e");
+    expect(interpolate("${GATEWAY_PORT:-3000}:3000", { GATEWAY_PORT: "8080" })).toBe("8080:3000");
+    expect(() => interpolate("${NEEDED:?set it}")).toThrow(/NEEDED is required/);
+  });
+});
