@@ -28,7 +28,7 @@ const prefix = kit.uniqueName("bench_billing");
 let platform;
 try {
   platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env: {
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn", RATE_LIMIT_PER_S: "0",
     ...(profileDir ? { NODE_OPTIONS: `--require ${new URL("../ingest/cpu-profile-hook.cjs", import.meta.url).pathname}`, BENCH_PROFILE_DIR: profileDir } : {}),
   } });
   const small = await run(Math.max(10, Math.round(SUBS / 10)), "1k");

@@ -40,7 +40,7 @@ export async function startBench(logLevel) {
   const nodeOptions = [process.env.BENCH_NODE_OPTIONS, profile.NODE_OPTIONS].filter(Boolean).join(" ");
   // BENCH_SVC_<NAME>=value: the services' setting NAME (e.g. BENCH_SVC_STORE_UNIT_EVENTS=2000)
   const settings = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("BENCH_SVC_")).map(([k, v]) => [k.slice(10), v]));
-  const env = { LOG_LEVEL: logLevel, ...settings, ...profile, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
+  const env = { LOG_LEVEL: logLevel, RATE_LIMIT_PER_S: "0", ...settings, ...profile, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
   const platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env }).catch(async (err) => {
     await infra.stop(); // the servers this run started must not outlive it
     throw err;

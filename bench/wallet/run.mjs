@@ -38,7 +38,7 @@ let platform;
 let wallet;
 try {
   platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env: {
-    LOG_LEVEL: "warn",
+    LOG_LEVEL: "warn", RATE_LIMIT_PER_S: "0",
     ...(profileDir ? { NODE_OPTIONS: `--require ${new URL("../ingest/cpu-profile-hook.cjs", import.meta.url).pathname}`, BENCH_PROFILE_DIR: profileDir } : {}),
   } });
   const org = kit.createOrganization({ name: "Bench wallets", mongoUrl: infra.mongoUrl, dbName: `${prefix}_customer` });

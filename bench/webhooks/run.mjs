@@ -137,7 +137,7 @@ let mongo;
 let exitCode = 0;
 try {
   platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env: {
-    LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE: "1", WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+    LOG_LEVEL: "warn", RATE_LIMIT_PER_S: "0", WEBHOOK_ALLOW_PRIVATE: "1", WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
     ...(profileDir ? { NODE_OPTIONS: `--require ${new URL("../ingest/cpu-profile-hook.cjs", import.meta.url).pathname}`, BENCH_PROFILE_DIR: profileDir } : {}),
   } });
   mongo = await MongoClient.connect(infra.mongoUrl);

@@ -124,7 +124,7 @@ describe("applied coupons end to end", () => {
 
   it("shows a second organization nothing and lets it touch nothing", async () => {
     expect(await asB("GET", "/applied_coupons")).toEqual({
-      status: 200, body: { applied_coupons: [], meta: { current_page: 0, next_page: null, prev_page: null, total_pages: 0, total_count: 0 } },
+      status: 200, body: { applied_coupons: [], meta: { current_page: 1, next_page: null, prev_page: null, total_pages: 0, total_count: 0 } },
     });
     expect(await asB("DELETE", `/customers/cust_1/applied_coupons/${startupId}`)).toEqual(notFound("customer_not_found"));
     expect((await asB("POST", "/customers", { customer: { external_id: "cust_1" } })).status).toBe(200);

@@ -234,7 +234,7 @@ describe("catalog isolation between organizations", () => {
     for (const [path, key] of [["/taxes", "taxes"], ["/billable_metrics", "billable_metrics"], ["/add_ons", "add_ons"], ["/coupons", "coupons"]] as const) {
       const list = await asB("GET", path);
       expect(list.status).toBe(200);
-      expect(list.body).toEqual({ [key]: [], meta: { current_page: 0, next_page: null, prev_page: null, total_pages: 0, total_count: 0 } });
+      expect(list.body).toEqual({ [key]: [], meta: { current_page: 1, next_page: null, prev_page: null, total_pages: 0, total_count: 0 } });
     }
     expect(await asB("GET", "/taxes/fr_vat")).toEqual(notFound("tax_not_found"));
     expect(await asB("GET", "/billable_metrics/storage")).toEqual(notFound("billable_metric_not_found"));

@@ -119,16 +119,18 @@ describe("customers end to end", () => {
     expect(missing.body.error_details).toEqual({ external_id: ["value_is_mandatory"] });
   });
 
-  it("answers 404 customer_not_found and resource_not_found", async () => {
+  it("answers 404 customer_not_found, and route_not_found for a route that does not exist", async () => {
     expect(await asA("GET", "/customers/unknown")).toEqual({ status: 404, body: { status: 404, error: "Not Found", code: "customer_not_found" } });
-    expect((await asA("GET", "/no_such_route")).body).toEqual({ status: 404, error: "Not Found", code: "resource_not_found" });
+    expect((await asA("GET", "/no_such_route")).body).toEqual({
+      status: 404, error: "Not Found", code: "route_not_found", message: "No route matches GET /api/v1/no_such_route",
+    });
   });
 
   it("keeps organizations apart", async () => {
     expect((await asB("GET", "/customers/cust_001")).status).toBe(404);
     expect((await asB("DELETE", "/customers/cust_001")).status).toBe(404);
     const list = await asB("GET", "/customers");
-    expect(list.body).toEqual({ customers: [], meta: { current_page: 0, next_page: null, prev_page: null, total_pages: 0, total_count: 0 } });
+    expect(list.body).toEqual({ customers: [], meta: { current_page: 1, next_page: null, prev_page: null, total_pages: 0, total_count: 0 } });
     // the same external_id in B is a different customer, and A's is untouched
     const b = await asB("POST", "/customers", { customer: { external_id: "cust_001", name: "Other" } });
     expect(b.body.customer.sequential_id).toBe(1);

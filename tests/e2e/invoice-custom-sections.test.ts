@@ -84,7 +84,7 @@ describe("invoice custom sections end to end", () => {
     expect(await asB("GET", "/invoice_custom_sections/legal")).toEqual(notFound);
     expect(await asB("PUT", "/invoice_custom_sections/legal", { invoice_custom_section: { name: "mine" } })).toEqual(notFound);
     expect((await asB("GET", "/invoice_custom_sections")).body).toEqual({
-      invoice_custom_sections: [], meta: { current_page: 0, next_page: null, prev_page: null, total_pages: 0, total_count: 0 },
+      invoice_custom_sections: [], meta: { current_page: 1, next_page: null, prev_page: null, total_pages: 0, total_count: 0 },
     });
     expect((await asB("POST", "/invoice_custom_sections", { invoice_custom_section: { name: "Theirs", code: "legal" } })).status).toBe(200);
     expect((await asA("GET", "/invoice_custom_sections/legal")).body.invoice_custom_section.name).toBe("Legal");

@@ -1,5 +1,6 @@
 import { openapiErrors } from "./openapi";
 import { documentedResponse } from "./openapi-operations";
+import { ourOpenApi } from "./our-openapi";
 
 export interface CheckedExchange {
   method: string;
@@ -11,9 +12,10 @@ export interface CheckedExchange {
 
 /**
  * A fetch for API clients (e.g. the Lago JS client's `customFetch`) that checks every response body
- * against the schema Lago's OpenAPI document gives the operation for that status. A response that
- * does not match, or a status the operation does not document, makes the call throw with the
- * reasons; `exchanges` lists what was checked.
+ * against the schema Lago's OpenAPI document gives the operation for that status, and against our
+ * own document (the gateway's /api/v1/openapi.json). A response that does not match, or a status
+ * the operation does not document, makes the call throw with the reasons; `exchanges` lists what
+ * was checked.
  */
 export function openapiCheckedFetch(apiPrefix = "/api/v1") {
   const exchanges: CheckedExchange[] = [];
@@ -34,6 +36,8 @@ export function openapiCheckedFetch(apiPrefix = "/api/v1") {
     }
     const errors = openapiErrors(schema, body);
     if (errors.length) throw new Error(`${where}: body does not match ${schema}:\n  ${errors.join("\n  ")}\nbody: ${text}`);
+    const ours = (await ourOpenApi(url.origin)).errors(method, path, response.status, body);
+    if (ours.length) throw new Error(`${where}: body does not match our OpenAPI document:\n  ${ours.join("\n  ")}\nbody: ${text}`);
     exchanges.push({ method, path, operationId, status: response.status, schema });
     return response;
   };

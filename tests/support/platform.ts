@@ -23,8 +23,9 @@ export async function startE2E(label: string, env?: Record<string, string>): Pro
   const prefix = uniqueName(`e2e_${label}`);
   let platform: Platform;
   try {
-    // the tests' webhook receivers listen on 127.0.0.1, which production refuses
-    platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true, env: { WEBHOOK_ALLOW_PRIVATE: "1", ...env } });
+    // the tests' webhook receivers listen on 127.0.0.1, which production refuses; the gateway's
+    // per-organization rate limit is off (tests send fast; rate-limits.test.ts sets its own)
+    platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true, env: { WEBHOOK_ALLOW_PRIVATE: "1", RATE_LIMIT_PER_S: "0", ...env } });
   } catch (err) {
     await ownNats?.stop();
     throw err;

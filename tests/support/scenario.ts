@@ -2,10 +2,11 @@ import { expect } from "vitest";
 import { api } from "./api";
 import { openapiErrors } from "./openapi";
 import { documentedResponse } from "./openapi-operations";
+import { ourOpenApi } from "./our-openapi";
 
 /**
  * Small builders for the billing scenarios (tests/e2e/scenarios): an API client whose every answer
- * is checked against Lago's OpenAPI document, the catalog a story needs, its events, and readers
+ * is checked against our OpenAPI document and Lago's, the catalog a story needs, its events, and readers
  * of the invoices it must produce.
  */
 export type Api = ReturnType<typeof api>;
@@ -39,7 +40,8 @@ function schemaOf(method: string, path: string, status: number): { schema: strin
 }
 
 /**
- * An API client of one organization whose every answer is checked against Lago's OpenAPI document
+ * An API client of one organization whose every answer is checked against our OpenAPI document (the
+ * gateway's /api/v1/openapi.json: exactly the keys it lists) and, where Lago has the route, Lago's
  * (the operation's schema for that status). A body that does not match fails the test at once.
  */
 export function checkedApi(baseUrl: string, apiKey: string): Api {
@@ -47,6 +49,8 @@ export function checkedApi(baseUrl: string, apiKey: string): Api {
   return async (method, path, body, init) => {
     const reply = await call(method, path, body, init);
     const route = path.split("?")[0]!;
+    const ours = (await ourOpenApi(baseUrl)).errors(method, route, reply.status, reply.body);
+    expect(ours, `${method} ${path} → ${reply.status} against our OpenAPI document: ${JSON.stringify(reply.body)}`).toEqual([]);
     const check = schemaOf(method, route, reply.status);
     if (check) {
       const checked = check.part ? reply.body?.[check.part] : reply.body;

@@ -2,9 +2,12 @@ import { describe, expect, it } from "vitest";
 import { pageMeta, pageRequestOf, skipOf } from "./pagination";
 
 describe("pageMeta", () => {
-  it("answers page 0 of 0 for an empty collection, as Lago does", () => {
+  it("answers page 1 of 0 for an empty collection, as Lago does", () => {
     expect(pageMeta(0, { page: 1, perPage: 20 })).toEqual({
-      current_page: 0, next_page: null, prev_page: null, total_pages: 0, total_count: 0,
+      current_page: 1, next_page: null, prev_page: null, total_pages: 0, total_count: 0,
+    });
+    expect(pageMeta(0, { page: 3, perPage: 20 })).toEqual({
+      current_page: 3, next_page: null, prev_page: null, total_pages: 0, total_count: 0,
     });
   });
 

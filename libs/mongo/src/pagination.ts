@@ -11,9 +11,11 @@ export interface PageMeta {
   total_count: number;
 }
 
-/** Lago's `meta`; an empty collection answers page 0 of 0, as Lago's server does. */
+/**
+ * Lago's `meta` (Kaminari's): the page asked for, even past the last one; an empty collection's
+ * first page is page 1 of 0 pages, with neither a next nor a previous page.
+ */
 export function pageMeta(totalCount: number, { page, perPage }: PageRequest): PageMeta {
-  if (totalCount === 0) return { current_page: 0, next_page: null, prev_page: null, total_pages: 0, total_count: 0 };
   const totalPages = Math.ceil(totalCount / perPage);
   return {
     current_page: page,

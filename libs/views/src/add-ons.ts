@@ -1,5 +1,6 @@
 import type { CatalogMessages as M } from "@billing/contracts";
 import { or, presentTax } from "./presenting";
+import type { addOnObject, ViewOf } from "./schemas";
 
 
 /** Lago's AddOnObject. */
@@ -14,5 +15,5 @@ export function presentAddOn(a: M.AddOn__Output) {
     description: or(a.description),
     created_at: a.created_at,
     taxes: (a.taxes ?? []).map(presentTax),
-  };
+  } satisfies ViewOf<typeof addOnObject>;
 }

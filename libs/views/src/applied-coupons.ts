@@ -1,5 +1,6 @@
 import type { CatalogMessages as M } from "@billing/contracts";
 import { or } from "./presenting";
+import type { appliedCouponObject, ViewOf } from "./schemas";
 
 /** Lago's CreditObject. */
 export function presentCredit(c: M.Credit__Output) {
@@ -35,6 +36,6 @@ export function presentAppliedCoupon(a: M.AppliedCoupon__Output, options: { with
     terminated_at: or(a.terminated_at),
     coupon_status: a.coupon_status,
     coupon_deleted_at: or(a.coupon_deleted_at),
-  };
+  } satisfies ViewOf<typeof appliedCouponObject>;
   return options.withCredits ? { ...view, credits: (a.credits ?? []).map(presentCredit) } : view;
 }

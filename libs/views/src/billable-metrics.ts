@@ -1,5 +1,6 @@
 import type { CatalogMessages as M } from "@billing/contracts";
 import { or } from "./presenting";
+import type { billableMetricObject, ViewOf } from "./schemas";
 
 
 /** Lago's BillableMetricObject. */
@@ -18,5 +19,5 @@ export function presentBillableMetric(m: M.BillableMetric__Output) {
     field_name: or(m.field_name),
     expression: or(m.expression),
     filters: (m.filters ?? []).map((f) => ({ key: f.key, values: f.values ?? [] })),
-  };
+  } satisfies ViewOf<typeof billableMetricObject>;
 }

@@ -1,5 +1,6 @@
 import type { CustomerMessages } from "@billing/contracts";
 import { or, presentTax } from "./presenting";
+import type { billingEntityObject, ViewOf } from "./schemas";
 
 /** Lago's BillingEntityObject. */
 export function presentBillingEntity(e: CustomerMessages.BillingEntity__Output) {
@@ -17,5 +18,5 @@ export function presentBillingEntity(e: CustomerMessages.BillingEntity__Output) 
     timezone: e.timezone, email_settings: e.email_settings ?? [], eu_tax_management: e.eu_tax_management,
     logo_url: or(e.logo_url), created_at: e.created_at, updated_at: e.updated_at,
     taxes: (e.taxes ?? []).map(presentTax), selected_invoice_custom_sections: [],
-  };
+  } satisfies ViewOf<typeof billingEntityObject>;
 }

@@ -1,5 +1,6 @@
 import type { CatalogMessages as M } from "@billing/contracts";
 import { or } from "./presenting";
+import type { couponObject, ViewOf } from "./schemas";
 
 
 /** Lago's CouponObject: percentage_rate is a decimal string. */
@@ -24,5 +25,5 @@ export function presentCoupon(c: M.Coupon__Output) {
     expiration_at: or(c.expiration_at),
     created_at: c.created_at,
     terminated_at: or(c.terminated_at),
-  };
+  } satisfies ViewOf<typeof couponObject>;
 }

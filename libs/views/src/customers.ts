@@ -1,6 +1,7 @@
 import type { CustomerMessages as M } from "@billing/contracts";
 import { or, presentTax } from "./presenting";
 import { presentInvoiceCustomSection } from "./invoice-custom-sections";
+import type { customerObject, ViewOf } from "./schemas";
 
 function address(a: M.Address__Output | null | undefined) {
   return {
@@ -66,5 +67,5 @@ export function presentCustomer(c: M.Customer__Output) {
     taxes: (c.taxes ?? []).map(presentTax),
     applicable_invoice_custom_sections: (c.applicable_invoice_custom_sections ?? []).map(presentInvoiceCustomSection),
     error_details: [],
-  };
+  } satisfies ViewOf<typeof customerObject>;
 }

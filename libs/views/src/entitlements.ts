@@ -1,13 +1,14 @@
 import type { CatalogMessages as M } from "@billing/contracts";
 import { or } from "./presenting";
 import { presentPrivilege } from "./features";
+import type { planEntitlementObject, subscriptionEntitlementObject, ViewOf } from "./schemas";
 
 /** Lago's PlanEntitlementObject: the feature and the values the plan gives its privileges. */
 export function presentPlanEntitlement(e: M.PlanEntitlement__Output) {
   return {
     code: e.code, name: or(e.name), description: or(e.description),
     privileges: (e.privileges ?? []).map((p) => ({ ...presentPrivilege(p), value: JSON.parse(p.value_json) })),
-  };
+  } satisfies ViewOf<typeof planEntitlementObject>;
 }
 
 /** Lago's SubscriptionEntitlementObject: the plan's values, with no subscription override. */
@@ -17,5 +18,5 @@ export function presentSubscriptionEntitlement(e: M.PlanEntitlement__Output) {
     ...entitlement,
     privileges: entitlement.privileges.map((p) => ({ ...p, plan_value: p.value, override_value: null })),
     overrides: {},
-  };
+  } satisfies ViewOf<typeof subscriptionEntitlementObject>;
 }

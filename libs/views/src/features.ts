@@ -1,5 +1,6 @@
 import type { CatalogMessages as M } from "@billing/contracts";
 import { or } from "./presenting";
+import type { featureObject, featurePrivilegeObject, ViewOf } from "./schemas";
 
 type Privilege = Pick<M.FeaturePrivilege__Output, "code" | "name" | "value_type" | "select_options">;
 
@@ -8,7 +9,7 @@ export const privilegeConfig = (p: Privilege) => (p.select_options?.length ? { s
 
 /** Lago's FeaturePrivilegeObject. */
 export function presentPrivilege(p: Privilege) {
-  return { code: p.code, name: or(p.name), value_type: p.value_type, config: privilegeConfig(p) };
+  return { code: p.code, name: or(p.name), value_type: p.value_type, config: privilegeConfig(p) } satisfies ViewOf<typeof featurePrivilegeObject>;
 }
 
 /** Lago's FeatureObject. */
@@ -16,5 +17,5 @@ export function presentFeature(f: M.Feature__Output) {
   return {
     code: f.code, name: or(f.name), description: or(f.description), privileges: (f.privileges ?? []).map(presentPrivilege),
     created_at: f.created_at,
-  };
+  } satisfies ViewOf<typeof featureObject>;
 }

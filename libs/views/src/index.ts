@@ -1,5 +1,6 @@
 /** Lago's JSON objects, built from the services' proto replies: what the API returns and webhooks send. */
 export * from "./presenting";
+export * from "./schemas";
 export * from "./add-ons";
 export * from "./applied-coupons";
 export * from "./billable-metrics";

@@ -1,5 +1,6 @@
 import type { CatalogMessages as M } from "@billing/contracts";
 import { or } from "./presenting";
+import type { invoiceCustomSectionObject, ViewOf } from "./schemas";
 
 /** Lago's InvoiceCustomSectionObject (also the customer's `applicable_invoice_custom_sections[]` items). */
 export function presentInvoiceCustomSection(s: M.InvoiceCustomSection__Output) {
@@ -7,5 +8,5 @@ export function presentInvoiceCustomSection(s: M.InvoiceCustomSection__Output) {
     svc_id: s.svc_id, name: s.name, code: s.code, description: or(s.description), details: or(s.details),
     display_name: or(s.display_name), applied_to_organization: s.applied_to_organization ?? false,
     organization_id: s.organization_id, created_at: s.created_at,
-  };
+  } satisfies ViewOf<typeof invoiceCustomSectionObject>;
 }

@@ -1,4 +1,5 @@
 import type { PaymentMessages } from "@billing/contracts";
+import type { paymentObject, ViewOf } from "./schemas";
 
 /** Lago's PaymentObject (a manual payment has no provider: its provider keys are null, as Lago sends them). */
 export function presentPayment(p: PaymentMessages.Payment__Output) {
@@ -8,6 +9,6 @@ export function presentPayment(p: PaymentMessages.Payment__Output) {
     amount_cents: Number(p.amount_cents), amount_currency: p.amount_currency, status: p.status, payment_status: p.payment_status, type: p.type,
     reference: p.reference ?? null, payment_provider_code: p.payment_provider_code ?? null, payment_provider_type: p.payment_provider_type ?? null,
     external_payment_id: p.provider_payment_id ?? null, provider_payment_id: p.provider_payment_id ?? null,
-    provider_customer_id: p.provider_customer_id ?? null, next_action: JSON.parse(p.next_action_json || "{}") as unknown, created_at: p.created_at,
-  };
+    provider_customer_id: p.provider_customer_id ?? null, next_action: JSON.parse(p.next_action_json || "{}") as Record<string, unknown>, created_at: p.created_at,
+  } satisfies ViewOf<typeof paymentObject>;
 }

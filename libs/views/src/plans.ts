@@ -1,6 +1,7 @@
 import type { CatalogMessages as M } from "@billing/contracts";
 import { or, presentTax } from "./presenting";
 import { presentPlanEntitlement } from "./entitlements";
+import type { planObject, ViewOf } from "./schemas";
 
 
 const parsed = (text: unknown) => (typeof text === "string" && text ? JSON.parse(text) : {});
@@ -53,5 +54,5 @@ export function presentPlan(p: M.Plan__Output) {
     })),
     entitlements: (p.entitlements ?? []).map((e) => ({ entitlement: presentPlanEntitlement(e) })),
     metadata: p.metadata_json ? JSON.parse(p.metadata_json) : null,
-  };
+  } satisfies ViewOf<typeof planObject>;
 }

@@ -1,6 +1,7 @@
 import type { CatalogMessages as M } from "@billing/contracts";
 import { or } from "./presenting";
 import { presentPlan } from "./plans";
+import type { subscriptionObject, subscriptionObjectExtended, ViewOf } from "./schemas";
 
 /** Lago's SubscriptionObject (nulls where Lago sends null); `plan` and `applicable_usage_thresholds` when the reply has them. */
 export function presentSubscription(s: M.Subscription__Output, options: { withPlan: boolean }) {
@@ -16,7 +17,7 @@ export function presentSubscription(s: M.Subscription__Output, options: { withPl
     plan_amount_cents: s.plan_amount_cents, plan_amount_currency: s.plan_amount_currency,
     applied_invoice_custom_sections: [],
     payment_method: { payment_method_type: s.payment_method?.payment_method_type ?? "provider", payment_method_id: or(s.payment_method?.payment_method_id) },
-  };
+  } satisfies ViewOf<typeof subscriptionObject>;
   if (!options.withPlan || !s.plan) return view;
   return {
     ...view,
@@ -24,5 +25,5 @@ export function presentSubscription(s: M.Subscription__Output, options: { withPl
     applicable_usage_thresholds: (s.applicable_usage_thresholds ?? []).map((t) => ({
       threshold_display_name: or(t.threshold_display_name), amount_cents: t.amount_cents, recurring: t.recurring,
     })),
-  };
+  } satisfies ViewOf<typeof subscriptionObjectExtended>;
 }

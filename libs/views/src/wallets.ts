@@ -1,5 +1,6 @@
 import type { WalletMessages as M } from "@billing/contracts";
 import { or } from "./presenting";
+import type { walletObject, walletTransactionObject, ViewOf } from "./schemas";
 
 const metadataMap = (list: M.KeyValue__Output[]) => Object.fromEntries(list.map((kv) => [kv.key, kv.value ?? null]));
 
@@ -60,7 +61,7 @@ export function presentWallet(w: M.Wallet__Output) {
     payment_method: { payment_method_type: "provider", payment_method_id: null },
     purchase_order_number: or(w.purchase_order_number),
     metadata: w.metadata.length ? metadataMap(w.metadata) : null,
-  };
+  } satisfies ViewOf<typeof walletObject>;
 }
 
 /** Lago's WalletTransactionObject. */
@@ -89,5 +90,5 @@ export function presentWalletTransaction(t: M.WalletTransaction__Output) {
     applied_invoice_custom_sections: [],
     payment_method: { payment_method_type: "provider", payment_method_id: null },
     purchase_order_number: null,
-  };
+  } satisfies ViewOf<typeof walletTransactionObject>;
 }

@@ -1,12 +1,16 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import express from "express";
+import { AppError } from "@billing/errors";
 import type { Logger } from "@billing/logger";
 import type { Clients } from "./clients";
 import type { GatewayConfig } from "./config";
+import { jsonTextDeeperThan, MAX_BODY_DEPTH } from "./http/json-depth";
 import { apiKeyResolver, authenticate, type ApiKeyResolver } from "./middleware/auth";
 import { errorHandler, notFound } from "./middleware/errors";
 import { createMetrics, type Metrics } from "./middleware/metrics";
+import { rateLimit, TokenBuckets } from "./middleware/rate-limit";
 import { requestContext } from "./middleware/request-context";
+import { docsRouter } from "./openapi/serve";
 import { addOnsRouter } from "./routes/add-ons/route";
 import { appliedCouponsRouter } from "./routes/applied-coupons/route";
 import { billableMetricsRouter } from "./routes/billable-metrics/route";
@@ -34,6 +38,15 @@ function noNul(_key: string, value: unknown): unknown {
   return value;
 }
 
+/**
+ * Refuses, before parsing, a body that nests objects and arrays deeper than MAX_BODY_DEPTH
+ * (body-parser's `verify`): such a body would overflow the stack of the reviver, of
+ * `JSON.stringify` or of a service reading it back. 400, with the limit in the message.
+ */
+function notTooDeep(_req: unknown, _res: unknown, body: Buffer): void {
+  if (jsonTextDeeperThan(body, MAX_BODY_DEPTH)) throw AppError.badRequest(`JSON nested deeper than ${MAX_BODY_DEPTH} levels`);
+}
+
 /** Express settings Lago clients rely on. */
 export function applyHttpSettings(app: express.Express): void {
   app.disable("x-powered-by");
@@ -49,43 +62,47 @@ export function applyHttpSettings(app: express.Express): void {
 export function createGateway(config: GatewayConfig, clients: Clients, logger: Logger): RequestListener {
   const metrics = createMetrics();
   const resolveApiKey = apiKeyResolver(clients.customer, config.API_KEY_CACHE_TTL_MS);
+  const limits = new TokenBuckets({ perSecond: config.RATE_LIMIT_PER_S, burst: config.RATE_LIMIT_BURST });
   const events = eventsRoute({
-    usage: clients.usage, resolveApiKey, bodyLimit: config.BODY_LIMIT, logger, metrics, maxCalls: config.INGEST_CALLS_IN_FLIGHT,
+    usage: clients.usage, resolveApiKey, bodyLimit: config.BODY_LIMIT, logger, metrics, maxCalls: config.INGEST_CALLS_IN_FLIGHT, limits,
   });
-  const app = createApp(config, clients, logger, { metrics, resolveApiKey });
+  const app = createApp(config, clients, logger, { metrics, resolveApiKey, limits });
   return (req: IncomingMessage, res: ServerResponse) => {
     if (!events(req, res)) app(req, res);
   };
 }
 
-/** Every route but the usage events', with the gateway's shared metrics and API-key cache. */
+/** Every route but the usage events', with the gateway's shared metrics, API-key cache and rate limits. */
 function createApp(
   config: GatewayConfig,
   clients: Clients,
   logger: Logger,
-  shared: { metrics: Metrics; resolveApiKey: ApiKeyResolver },
+  shared: { metrics: Metrics; resolveApiKey: ApiKeyResolver; limits: TokenBuckets },
 ) {
   const app = express();
   applyHttpSettings(app);
-  const { metrics, resolveApiKey } = shared;
+  const { metrics, resolveApiKey, limits } = shared;
 
   app.use(requestContext(logger));
   app.use(metrics.middleware);
   app.use(healthRouter(clients.addresses));
   app.get("/metrics", metrics.handler);
+  // the OpenAPI document and its viewer (/api/v1/openapi.json, /docs/): no API key, so ahead of /api/v1's authentication
+  app.use(docsRouter());
 
   const api = express.Router();
   api.use(authenticate(clients.customer, config.API_KEY_CACHE_TTL_MS, resolveApiKey));
-  api.use(express.json({ limit: config.BODY_LIMIT, type: () => true, reviver: noNul }));
+  api.use(rateLimit(limits));
+  api.use(express.json({ limit: config.BODY_LIMIT, type: () => true, reviver: noNul, verify: notTooDeep }));
   api.use(customersRouter(clients.customer));
   api.use(billingEntitiesRouter(clients.customer));
   api.use(taxesRouter(clients.catalog.taxes));
   api.use(billableMetricsRouter(clients.catalog.billableMetrics));
   api.use(addOnsRouter(clients.catalog.addOns));
   api.use(couponsRouter(clients.catalog.coupons));
-  api.use(appliedCouponsRouter(clients.catalog.appliedCoupons));
+  api.use(appliedCouponsRouter(clients.catalog.appliedCoupons, clients.customer));
   api.use(plansRouter(clients.catalog.plans));
-  api.use(subscriptionsRouter(clients.catalog.subscriptions));
+  api.use(subscriptionsRouter(clients.catalog.subscriptions, clients.customer));
   api.use(invoiceCustomSectionsRouter(clients.catalog.invoiceCustomSections));
   api.use(featuresRouter(clients.catalog.features));
   api.use(entitlementsRouter(clients.catalog.entitlements));

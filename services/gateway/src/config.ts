@@ -10,6 +10,13 @@ export const gatewayConfigSchema = peerAddressSchema().extend({
   GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
   /** POST /events and /events/batch: IngestHttp calls in flight; requests arriving meanwhile share the next call. */
   INGEST_CALLS_IN_FLIGHT: z.coerce.number().int().min(1).default(2),
+  /**
+   * Requests per second per organization (a token bucket in this process) on every /api/v1 route
+   * but POST /events and /events/batch, which have the usage service's backpressure; 0 = off.
+   */
+  RATE_LIMIT_PER_S: z.coerce.number().min(0).default(100),
+  /** The bucket's size: requests an organization may send at once after a quiet spell; 0 = off. */
+  RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(200),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -10,11 +10,13 @@ export const BILLABLE_METRIC_PATCHABLE = [
 /** Aggregations whose units cannot carry over from one period to the next. */
 const NEVER_RECURRING = ["count_agg", "max_agg", "latest_agg"];
 
-/** Fills what Lago fills: weighted sums weigh per second unless told otherwise; blank expressions are none. */
+/** Fills what Lago fills: weighted sums weigh per second unless told otherwise; blank expressions are none; recurring is false unless true. */
 export function normalizeBillableMetric(metric: BillableMetric): BillableMetric {
   const weighted = metric.aggregation_type === "weighted_sum_agg";
   return {
     ...metric,
+    // null (sent to clear it) is Lago's default, not a third value: events and views carry a boolean
+    recurring: metric.recurring ?? false,
     weighted_interval: weighted ? (metric.weighted_interval ?? "seconds") : null,
     expression: metric.expression?.trim() ? metric.expression : null,
     filters: metric.filters.map((f) => ({ key: f.key, values: [...new Set(f.values)] })),

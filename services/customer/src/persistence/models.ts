@@ -54,11 +54,18 @@ const organizationSchema = new Schema(
 // clocks left advancing by a stop, resumed at start (a natural query; rare documents)
 organizationSchema.index({ "test_clock.status": 1 });
 
+// name, prefix, last_used_at and revoked_at are absent from keys stored before them: such a key is live, unnamed, unprefixed
 const apiKeySchema = new Schema(
-  { _id: String, organization_id: String, key_hash: String, created_at: Date },
+  {
+    _id: String, organization_id: String, key_hash: String, name: String, prefix: String,
+    created_at: Date, last_used_at: Date, revoked_at: Date,
+  },
   { versionKey: false, collection: "api_keys" },
 );
+// authentication: by the unique hash (the test server's index lookup too)
 apiKeySchema.index({ key_hash: 1 }, { unique: true });
+// an organization's keys, for org:key list and revoke (a natural query: a handful of keys, asked from the CLI)
+apiKeySchema.index({ organization_id: 1, created_at: 1, _id: 1 });
 
 const billingEntitySchema = new Schema(
   {

@@ -1,3 +1,4 @@
+import type { ApiKey } from "../domain/api-key";
 import type { BillingEntity, Organization } from "../domain/types";
 import type { Models } from "./models";
 
@@ -8,27 +9,78 @@ function fromDoc<T extends { id: string }>(doc: WithMongoId<T>): T {
   return { ...rest, id: _id } as unknown as T;
 }
 
+type ApiKeyDoc = WithMongoId<ApiKey> & { key_hash: string };
+
+/** A stored key as listed: never its hash; the fields a key stored before them lacks are null. */
+function apiKeyOf(doc: ApiKeyDoc): ApiKey {
+  return {
+    id: doc._id,
+    organization_id: doc.organization_id,
+    name: doc.name ?? null,
+    prefix: doc.prefix ?? null,
+    created_at: doc.created_at,
+    last_used_at: doc.last_used_at ?? null,
+    revoked_at: doc.revoked_at ?? null,
+  };
+}
+
 /** Owns organizations, their hashed API keys and their billing entities. */
 export class OrganizationRepository {
   constructor(private readonly models: Models) {}
 
-  async create(organization: Organization, keyHash: string, keyId: string, entity: BillingEntity): Promise<void> {
+  async create(organization: Organization, key: ApiKey, keyHash: string, entity: BillingEntity): Promise<void> {
     const { id, ...org } = organization;
     // Entity and key first: an organization is only visible once it can be used.
     const { id: entityId, ...entityFields } = entity;
     await this.models.billingEntities.collection.insertOne({ _id: entityId, ...entityFields } as never);
-    await this.models.apiKeys.collection.insertOne({ _id: keyId, organization_id: id, key_hash: keyHash, created_at: organization.created_at } as never);
+    await this.addApiKey(key, keyHash);
     await this.models.organizations.collection.insertOne({ _id: id, ...org } as never);
   }
 
-  async addApiKey(organizationId: string, keyId: string, keyHash: string, now: Date): Promise<void> {
-    await this.models.apiKeys.collection.insertOne({ _id: keyId, organization_id: organizationId, key_hash: keyHash, created_at: now } as never);
+  /** Stores a key: its hash and what is listed, never the key itself. */
+  async addApiKey(key: ApiKey, keyHash: string): Promise<void> {
+    const { id, ...fields } = key;
+    await this.models.apiKeys.collection.insertOne({ _id: id, ...fields, key_hash: keyHash } as never);
   }
 
+  /** The key of that hash, live or revoked (by the unique `key_hash` index). */
+  async findApiKeyByHash(keyHash: string): Promise<ApiKey | null> {
+    const doc = await this.models.apiKeys.findOne({ key_hash: keyHash }).lean<ApiKeyDoc>();
+    return doc ? apiKeyOf(doc) : null;
+  }
+
+  /** The organization of a live key of that hash. */
   async findByKeyHash(keyHash: string): Promise<Organization | null> {
-    const key = await this.models.apiKeys.findOne({ key_hash: keyHash }).lean<{ organization_id: string }>();
-    if (!key) return null;
+    const key = await this.findApiKeyByHash(keyHash);
+    if (!key || key.revoked_at) return null;
     return this.findById(key.organization_id);
+  }
+
+  /** Notes a key's use (keyed by `_id`). */
+  async touchApiKey(id: string, now: Date): Promise<void> {
+    await this.models.apiKeys.updateOne({ _id: id }, { $set: { last_used_at: now } });
+  }
+
+  /** An organization's keys, live and revoked, oldest first. */
+  async listApiKeys(organizationId: string): Promise<ApiKey[]> {
+    const docs = await this.models.apiKeys.find({ organization_id: organizationId }).sort({ created_at: 1, _id: 1 }).lean<ApiKeyDoc[]>();
+    return docs.map(apiKeyOf);
+  }
+
+  /** One key of the organization (another organization's key is not found). */
+  async findApiKey(organizationId: string, id: string): Promise<ApiKey | null> {
+    const doc = await this.models.apiKeys.findOne({ _id: id, organization_id: organizationId }).lean<ApiKeyDoc>();
+    return doc ? apiKeyOf(doc) : null;
+  }
+
+  /** Revokes a live key of the organization with one conditional update; null when there is no such live key. */
+  async revokeApiKey(organizationId: string, id: string, now: Date): Promise<ApiKey | null> {
+    const doc = await this.models.apiKeys.findOneAndUpdate(
+      { _id: id, organization_id: organizationId, revoked_at: null },
+      { $set: { revoked_at: now } },
+      { new: true },
+    ).lean<ApiKeyDoc>();
+    return doc ? apiKeyOf(doc) : null;
   }
 
   async findById(id: string): Promise<Organization | null> {

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { describe, expect, it, vi } from "vitest";
 import { AppError } from "@billing/errors";
 import type { Logger } from "@billing/logger";
-import { errorResponse, HttpStatus, sendError } from "./error-response";
+import { errorResponse, HttpStatus, RouteNotFound, sendError } from "./error-response";
 
 /** A response that records what is written to it. */
 function recordingResponse() {
@@ -28,6 +28,23 @@ describe("errorResponse", () => {
     expect(errorResponse({ type: "entity.too.large" })).toEqual({ status: 413, body: { status: 413, error: "Payload Too Large" } });
     expect(errorResponse({ type: "charset.unsupported" })).toEqual({ status: 415, body: { status: 415, error: "Unsupported Media Type" } });
     expect(errorResponse(new HttpStatus(413, "Payload Too Large"))).toEqual({ status: 413, body: { status: 413, error: "Payload Too Large" } });
+  });
+
+  it("answers a path parameter the router cannot decode (%ff) 400, Lago's bad request", () => {
+    // what express's router throws: decodeURIComponent's URIError, marked 400
+    const undecodable = Object.assign(new URIError("Failed to decode param '%ff'"), { status: 400, statusCode: 400 });
+    expect(errorResponse(undecodable)).toEqual({ status: 400, body: { status: 400, error: "BadRequest: malformed percent-encoding in the URL path" } });
+    // a URIError the router did not mark stays an internal error
+    expect(errorResponse(new URIError("URI malformed")).status).toBe(500);
+  });
+
+  it("tells an unknown route (route_not_found, with its method and path) from a missing record", () => {
+    expect(errorResponse(new RouteNotFound("GET", "/api/v1/no_such_route"))).toEqual({
+      status: 404, body: { status: 404, error: "Not Found", code: "route_not_found", message: "No route matches GET /api/v1/no_such_route" },
+    });
+    const long = errorResponse(new RouteNotFound("PUT", `/api/v1/${"a".repeat(10_000)}`)).body.message!;
+    expect(long.length).toBeLessThan(300);
+    expect(long).toMatch(/^No route matches PUT \/api\/v1\/a+…$/);
   });
 
   it("never shows an unknown error's text", () => {

@@ -9,6 +9,29 @@ export class HttpStatus extends Error {
   }
 }
 
+const MAX_PATH_IN_MESSAGE = 256;
+
+/**
+ * A request that no route serves: 404 `route_not_found`, its method and path in `message`, so a
+ * client tells "not implemented" from a missing record (`<resource>_not_found`).
+ */
+export class RouteNotFound extends Error {
+  readonly code = "route_not_found";
+  constructor(method: string, path: string) {
+    super(`No route matches ${method} ${path.length > MAX_PATH_IN_MESSAGE ? `${path.slice(0, MAX_PATH_IN_MESSAGE)}…` : path}`);
+  }
+}
+
+/**
+ * The router's failure to decode a path parameter (`%ff`, `%E0%A4%A`: not UTF-8 percent-encoding),
+ * which it marks 400: Lago's bad request, on every route.
+ */
+function fromRouter(err: unknown): AppError | undefined {
+  return err instanceof URIError && (err as URIError & { status?: number }).status === 400
+    ? AppError.badRequest("malformed percent-encoding in the URL path")
+    : undefined;
+}
+
 /** Body-parser failures in Lago's words. */
 function fromBodyParser(err: { type?: string }): AppError | HttpStatus | undefined {
   switch (err.type) {
@@ -27,11 +50,14 @@ function fromBodyParser(err: { type?: string }): AppError | HttpStatus | undefin
 }
 
 /**
- * Any error → the HTTP status and Lago body the client gets (`libs/errors`' table for AppErrors).
- * No internal text reaches the client: an unknown error is a bare 500.
+ * Any error → the HTTP status and Lago body the client gets (`libs/errors`' table for AppErrors;
+ * an unknown route; the router's and body-parser's failures). No internal text reaches the
+ * client: an unknown error is a bare 500.
  */
-export function errorResponse(err: unknown): { status: number; body: HttpErrorBody } {
-  const known = err instanceof HttpStatus || err instanceof AppError ? err : (err && typeof err === "object" && fromBodyParser(err)) || err;
+export function errorResponse(err: unknown): { status: number; body: HttpErrorBody & { message?: string } } {
+  if (err instanceof RouteNotFound) return { status: 404, body: { status: 404, error: "Not Found", code: err.code, message: err.message } };
+  const known =
+    err instanceof HttpStatus || err instanceof AppError ? err : fromRouter(err) || (err && typeof err === "object" && fromBodyParser(err)) || err;
   if (known instanceof HttpStatus) return { status: known.status, body: { status: known.status, error: known.text } };
   return toHttpError(known);
 }

@@ -1,10 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { AppError } from "@billing/errors";
 import { ctx } from "../http/context";
-import { sendError } from "../http/error-response";
+import { RouteNotFound, sendError } from "../http/error-response";
 
-/** Unknown routes: Lago's 404 resource_not_found. */
-export const notFound: RequestHandler = (_req, _res, next) => next(AppError.notFound("resource"));
+/** Unknown routes: 404 route_not_found with the method and path (a missing record is `<resource>_not_found`). */
+export const notFound: RequestHandler = (req, _res, next) => next(new RouteNotFound(req.method, req.path));
 
 /** Where an express route's error becomes its response (`sendError`, as on the events fast path). */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => sendError(res, err, ctx(req)?.logger);

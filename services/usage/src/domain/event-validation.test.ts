@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { timestampMs, validateEvent } from "./event-validation";
+import { MAX_PROPERTIES_DEPTH, nestedDeeperThan, timestampMs, validateEvent } from "./event-validation";
 
 describe("event validation", () => {
   it("reads Unix seconds as integers, decimals and their strings", () => {
@@ -20,5 +20,27 @@ describe("event validation", () => {
     expect(validateEvent({ transaction_id: "t", external_subscription_id: "s", code: "c", precise_total_amount_cents: "abc" })).toEqual({
       errors: { precise_total_amount_cents: ["value_is_invalid"] },
     });
+  });
+
+  it("refuses properties nested deeper than MAX_PROPERTIES_DEPTH, however deep, without overflowing the stack", () => {
+    const nested = (levels: number): Record<string, unknown> => JSON.parse(`${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`);
+    const event = (properties: unknown) => ({ transaction_id: "t", external_subscription_id: "s", code: "c", properties });
+    expect(MAX_PROPERTIES_DEPTH).toBe(32);
+    expect(validateEvent(event(nested(MAX_PROPERTIES_DEPTH)))).toEqual({ event: { ...event(nested(MAX_PROPERTIES_DEPTH)) } });
+    for (const levels of [MAX_PROPERTIES_DEPTH + 1, 4_500, 100_000]) {
+      expect(validateEvent(event(nested(levels)))).toEqual({ errors: { properties: ["value_is_too_deep"] } });
+    }
+    // arrays count as levels too
+    expect(validateEvent(event({ list: JSON.parse(`${"[".repeat(MAX_PROPERTIES_DEPTH)}${"]".repeat(MAX_PROPERTIES_DEPTH)}`) }))).toEqual({
+      errors: { properties: ["value_is_too_deep"] },
+    });
+  });
+
+  it("measures nesting by levels of objects and arrays", () => {
+    expect(nestedDeeperThan(1, 0)).toBe(false);
+    expect(nestedDeeperThan({}, 1)).toBe(false);
+    expect(nestedDeeperThan({}, 0)).toBe(true);
+    expect(nestedDeeperThan({ a: 1, b: [1, "x"] }, 2)).toBe(false);
+    expect(nestedDeeperThan({ a: 1, b: [1, { c: null }] }, 2)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "@billing/errors";
-import { generateApiKey, hashApiKey } from "../../domain/api-key";
+import { apiKeyPrefix, generateApiKey, hashApiKey, type ApiKey } from "../../domain/api-key";
 import { documentNumberPrefix } from "../../domain/organization";
 import type { BillingEntity, Organization } from "../../domain/types";
 import type { CustomerDeps } from "../deps";
@@ -45,6 +45,9 @@ export async function createOrganization(
   const created_at = input.sandbox ? input.sandbox.frozenTime : deps.clock.now();
   const organization: Organization = { id, name, document_number_prefix: documentNumberPrefix(name, id), created_at, test_clock };
   const apiKey = input.apiKey ?? generateApiKey();
-  await deps.organizations.create(organization, hashApiKey(apiKey), randomUUID(), defaultBillingEntity(organization));
+  const key: ApiKey = {
+    id: randomUUID(), organization_id: id, name: null, prefix: apiKeyPrefix(apiKey), created_at, last_used_at: null, revoked_at: null,
+  };
+  await deps.organizations.create(organization, key, hashApiKey(apiKey), defaultBillingEntity(organization));
   return { organization, apiKey };
 }

@@ -1,16 +1,16 @@
 import { Router, type Request, type Response } from "express";
-import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
+import type { CatalogMessages, CatalogRpc, CustomerRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
 import { presentAppliedCoupon, presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
-import { pathParam, replySender, rpcOptions } from "../../http/rpc-route";
+import { externalIdKey, pathParam, replySender, rpcOptions } from "../../http/rpc-route";
 import { topLevelKey } from "../../http/fields";
 import { parseFields, wrapped } from "../../http/validation";
 import { toAppliedCouponMessage, toListMessage } from "./to-message";
 import { appliedCouponSchema } from "./validators";
 
-/** /api/v1/applied_coupons and Lago's DELETE under the customer: validation and shape only; the catalog decides. */
-export function appliedCouponsRouter(appliedCoupons: RpcClient<CatalogRpc["appliedCoupons"]>): Router {
+/** /api/v1/applied_coupons and Lago's DELETE under the customer: validation and shape only; the catalog decides (the customer service: whether a customer exists). */
+export function appliedCouponsRouter(appliedCoupons: RpcClient<CatalogRpc["appliedCoupons"]>, customer: RpcClient<CustomerRpc>): Router {
   const router = Router();
   const send = replySender("applied_coupon", (a: CatalogMessages.AppliedCoupon__Output) => presentAppliedCoupon(a));
 
@@ -30,7 +30,12 @@ export function appliedCouponsRouter(appliedCoupons: RpcClient<CatalogRpc["appli
     });
   };
   router.get("/applied_coupons", (req, res) => list(req, res));
-  router.get("/customers/:external_customer_id/applied_coupons", (req, res) => list(req, res, pathParam(req, "external_customer_id")));
+  // a customer the organization does not have is 404 customer_not_found (not an empty list)
+  router.get("/customers/:external_customer_id/applied_coupons", async (req, res) => {
+    const key = externalIdKey(req, "external_customer_id");
+    await customer.call("GetCustomer", key, rpcOptions(req));
+    await list(req, res, key.external_id);
+  });
 
   router.delete("/customers/:external_customer_id/applied_coupons/:applied_coupon_id", async (req, res) => {
     const message = {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_PROPERTIES_DEPTH, nestedDeeperThan } from "../../http/json-depth";
 
 /** An id sent as a string or a number (Lago's params are strings); absent → "" and the service answers 404. */
 const identifier = z
@@ -14,7 +15,11 @@ const identifier = z
 export const estimateEventSchema = z.object({
   code: identifier,
   external_subscription_id: identifier,
-  properties: z.record(z.string(), z.unknown(), { error: "value_is_invalid" }).nullish(),
+  // nested at most MAX_PROPERTIES_DEPTH levels, as the usage service takes events' properties
+  properties: z
+    .record(z.string(), z.unknown(), { error: "value_is_invalid" })
+    .refine((value) => !nestedDeeperThan(value, MAX_PROPERTIES_DEPTH), "value_is_too_deep")
+    .nullish(),
 });
 
 export type EstimateEventInput = z.infer<typeof estimateEventSchema>;

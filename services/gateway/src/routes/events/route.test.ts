@@ -5,12 +5,13 @@ import { AppError } from "@billing/errors";
 import { silentLogger } from "@billing/logger";
 import type { UsageClient } from "../../clients";
 import { createMetrics } from "../../middleware/metrics";
+import { TokenBuckets } from "../../middleware/rate-limit";
 import { eventsRoute } from "./route";
 
 const KEY = "Bearer good";
 
 /** The fast path in front of a stand-in for express, with a usage service that answers every ingest request 200 with its body. */
-async function serve(options: { bodyLimit?: string } = {}) {
+async function serve(options: { bodyLimit?: string; limits?: TokenBuckets } = {}) {
   const metrics = createMetrics();
   const sent: Array<{ organization_id: string; batch: boolean; body: string }> = [];
   const usage = {
@@ -29,6 +30,7 @@ async function serve(options: { bodyLimit?: string } = {}) {
     logger: silentLogger,
     metrics,
     maxCalls: 2,
+    limits: options.limits,
   });
   const server = createServer((req, res) => {
     if (!events(req, res)) res.writeHead(299).end("express");
@@ -72,6 +74,18 @@ describe("the events fast path", () => {
     expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     const counted = await metrics.registry.getSingleMetricAsString("http_requests_total");
     expect(counted).toContain('http_requests_total{method="POST",route="/api/v1/events",status="401"} 2');
+  });
+
+  it("limits estimates by the organization's rate (429, Retry-After), never events", async () => {
+    const { url } = await serve({ limits: new TokenBuckets({ perSecond: 0.01, burst: 1 }) });
+    const estimate = () => fetch(`${url}/api/v1/events/estimate_fees`, { method: "POST", headers: { authorization: KEY }, body: "{}" });
+    expect((await estimate()).status).not.toBe(429);
+    const refused = await estimate();
+    expect([refused.status, refused.headers.get("retry-after")]).toEqual([429, "100"]);
+    expect(await refused.json()).toEqual({ status: 429, error: "Too Many Requests", code: "too_many_requests" });
+    for (let i = 0; i < 5; i++) {
+      expect((await fetch(`${url}/api/v1/events`, { method: "POST", headers: { authorization: KEY }, body: "{}" })).status).toBe(200);
+    }
   });
 
   it("leaves every other request to express", async () => {

@@ -5,6 +5,7 @@ import type { UsageClient } from "../../clients";
 import { sendError, writeJson } from "../../http/error-response";
 import type { ApiKeyResolver } from "../../middleware/auth";
 import type { Metrics } from "../../middleware/metrics";
+import { tooManyRequests, type TokenBuckets } from "../../middleware/rate-limit";
 import { assignRequestId, requestLogLine } from "../../middleware/request-context";
 import { estimateFees } from "../estimate-fees/route";
 import { IngestCalls } from "./ingest-calls";
@@ -19,6 +20,8 @@ export interface EventsRouteDeps {
   metrics: Metrics;
   /** IngestHttp calls in flight (requests arriving meanwhile share the next call). */
   maxCalls: number;
+  /** The organizations' request rate limits: estimates take a token, events do not (they have the usage service's backpressure). */
+  limits?: TokenBuckets;
 }
 
 type Kind = "single" | "batch" | "estimate";
@@ -30,7 +33,8 @@ const MAX_CALL_BYTES = 2 * 1024 * 1024;
  * POST /api/v1/events, /events/batch and /events/estimate_fees, the hot paths, served ahead of
  * express with the gateway's own request pieces: the request id (`assignRequestId`), the metrics
  * (`metrics.track`), the API-key resolver, errors through `sendError`, and one log line (at debug
- * level: express's per-request machinery costs as much as the rest of an estimate). For events
+ * level for a 2xx: express's per-request machinery costs as much as the rest of an estimate; at
+ * info, as express logs, for a request answered 4xx or 5xx). For events
  * the gateway authenticates and passes the body through, unparsed: the usage service validates it
  * and answers in the API's terms (status and body), and concurrent requests share IngestHttp
  * calls. Returns false for any other request.
@@ -44,6 +48,8 @@ export function eventsRoute(deps: EventsRouteDeps): (req: IncomingMessage, res: 
       const caller = await deps.resolveApiKey(req.headers.authorization, requestId);
       const body = await readBody(req, limit);
       if (kind === "estimate") {
+        const taken = deps.limits?.take(caller.organizationId, Date.now());
+        if (taken && !taken.ok) throw tooManyRequests(res, taken.retryAfterS);
         const estimate = () => estimateFees(deps.usage, caller.organizationId, body, requestId);
         return writeJson(res, 200, await (caller.frozenTime ? atFrozenTime(caller.frozenTime, estimate) : estimate()));
       }
@@ -54,8 +60,10 @@ export function eventsRoute(deps: EventsRouteDeps): (req: IncomingMessage, res: 
     } catch (err) {
       sendError(res, err, deps.logger.child({ request_id: requestId }));
     } finally {
-      if (deps.logger.isLevelEnabled("debug")) {
-        deps.logger.debug({ request_id: requestId, ...requestLogLine("POST", path, res.statusCode, startedAt) }, "request");
+      // a refused or failed request is logged as express logs every request (info), a served one at debug
+      const level = res.statusCode >= 400 ? "info" : "debug";
+      if (deps.logger.isLevelEnabled(level)) {
+        deps.logger[level]({ request_id: requestId, ...requestLogLine("POST", path, res.statusCode, startedAt) }, "request");
       }
     }
   };

@@ -1,15 +1,15 @@
 import { Router, type Request, type Response } from "express";
-import type { CatalogMessages, CatalogRpc } from "@billing/contracts";
+import type { CatalogMessages, CatalogRpc, CustomerRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
 import { presentMeta, presentSubscription } from "@billing/views";
 import { organizationId } from "../../http/context";
-import { externalIdKey, pathParam, replySender, rpcOptions } from "../../http/rpc-route";
+import { externalIdKey, replySender, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
 import { toSubscriptionInputMessage } from "./to-message";
 import { listQuery, statusQuery, subscriptionCreateSchema, subscriptionErrorKey, subscriptionUpdateSchema, terminationQuery } from "./validators";
 
-/** /api/v1/subscriptions: validation and shape only; the catalog service decides. */
-export function subscriptionsRouter(subscriptions: RpcClient<CatalogRpc["subscriptions"]>): Router {
+/** /api/v1/subscriptions: validation and shape only; the catalog service decides (the customer service: whether a customer exists). */
+export function subscriptionsRouter(subscriptions: RpcClient<CatalogRpc["subscriptions"]>, customer: RpcClient<CustomerRpc>): Router {
   const router = Router();
   const status = (value: unknown) => parseFields(statusQuery, value ?? undefined, () => "status");
   const send = replySender("subscription", (s: CatalogMessages.Subscription__Output) => presentSubscription(s, { withPlan: true }));
@@ -31,7 +31,12 @@ export function subscriptionsRouter(subscriptions: RpcClient<CatalogRpc["subscri
     res.json({ subscriptions: reply.subscriptions.map((s) => presentSubscription(s, { withPlan: false })), meta: presentMeta(reply.meta) });
   };
   router.get("/subscriptions", (req, res) => list(req, res));
-  router.get("/customers/:external_customer_id/subscriptions", (req, res) => list(req, res, pathParam(req, "external_customer_id")));
+  // a customer the organization does not have is 404 customer_not_found, as Lago answers (not an empty list)
+  router.get("/customers/:external_customer_id/subscriptions", async (req, res) => {
+    const key = externalIdKey(req, "external_customer_id");
+    await customer.call("GetCustomer", key, rpcOptions(req));
+    await list(req, res, key.external_id);
+  });
 
   router.get("/subscriptions/:external_id", async (req, res) => {
     send(res, await subscriptions.call("GetSubscription", { ...externalIdKey(req), status: status(req.query.status) }, rpcOptions(req)));

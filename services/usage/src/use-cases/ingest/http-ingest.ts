@@ -3,6 +3,7 @@ import { atFrozenTime } from "@billing/clock";
 import type { UsageMessages } from "@billing/contracts";
 import type { Logger } from "@billing/logger";
 import { validateEvent, type ValidEvent } from "../../domain/event-validation";
+import { eventsIngested, eventsRefused } from "../../metrics";
 import { ingestEvents, type IngestDeps } from "./ingest-events";
 
 /** Lago's LAGO_EVENTS_BATCH_MAX_LENGTH. */
@@ -70,13 +71,20 @@ function unindexed(err: unknown): unknown {
  * `{"events": [...]}` from the stored events' texts (nothing serialized again), or Lago's error body.
  */
 export async function answerHttpIngest(deps: IngestDeps, request: HttpIngest, logger: Logger): Promise<HttpAnswer> {
+  let count = 0; // the request's events, once its body is read
   try {
     // a sandbox organization's request runs at its test clock's time (events without a timestamp get it)
-    const ingest = () => ingestEvents(deps, request.organization_id, bodyEvents(request));
+    const ingest = () => {
+      const events = bodyEvents(request);
+      count = events.length;
+      return ingestEvents(deps, request.organization_id, events);
+    };
     const { texts } = await (request.frozen_time ? atFrozenTime(new Date(request.frozen_time), ingest) : ingest());
+    eventsIngested.inc(texts.length);
     return { status: 200, body: Buffer.from(request.batch ? `{"events":[${texts.join(",")}]}` : `{"event":${texts[0]}}`) };
   } catch (err) {
     const { status, body } = toHttpError(request.batch ? err : unindexed(err));
+    eventsRefused.inc({ status: String(status) }, Math.max(count, 1));
     if (status >= 500) logger.error({ err, organization_id: request.organization_id }, "ingest request failed");
     return { status, body: Buffer.from(JSON.stringify(body)) };
   }

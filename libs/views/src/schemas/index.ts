@@ -1,0 +1,6 @@
+export * from "./common";
+export * from "./catalog";
+export * from "./customers";
+export * from "./invoices";
+export * from "./payments";
+export * from "./wallets";
