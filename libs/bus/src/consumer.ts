@@ -1,9 +1,17 @@
 import { AckPolicy, DeliverPolicy, nanos, type JsMsg } from "nats";
 import { atFrozenTime } from "@billing/clock";
 import type { Logger } from "@billing/logger";
+import { counter, gauge } from "@billing/telemetry";
 import type { Bus } from "./connection";
 import type { Envelope } from "./envelope";
 import { decodeEnvelope } from "./publish";
+import { traced, tracedHandling } from "./tracing";
+
+/** Each durable's backlog, sampled from its JetStream consumer info (`num_pending`, `num_ack_pending`). */
+const pendingMessages = gauge("nats_consumer_pending_messages", "Messages of the stream the durable consumer has not been delivered yet (num_pending)", ["stream", "durable"]);
+const ackPendingMessages = gauge("nats_consumer_ack_pending_messages", "Messages delivered to the durable consumer and not acknowledged yet (num_ack_pending)", ["stream", "durable"]);
+/** What each durable did with the messages it received. */
+const handledMessages = counter("nats_consumer_messages_total", "Messages handled by a durable consumer, by outcome (acked, redelivered, terminated)", ["stream", "durable", "outcome"]);
 
 /** Thrown by a handler when the message can never succeed: it is terminated, not redelivered. */
 export class PoisonMessage extends Error {}
@@ -26,6 +34,8 @@ export interface ConsumerOptions {
   ackWaitMs?: number;
   retryDelayMs?: number;
   maxDeliveries?: number;
+  /** How often the durable's lag (JetStream consumer info) is sampled for the metrics (5000 ms). */
+  lagSampleMs?: number;
 }
 
 export interface ConsumerHandle {
@@ -58,33 +68,62 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
   let messages: Awaited<ReturnType<typeof consumer.consume>> | undefined;
   const inFlight = new Set<Promise<void>>();
 
-  const handle = async (msg: JsMsg) => {
+  const labels = { stream, durable };
+  const outcome = (name: "acked" | "redelivered" | "terminated") => handledMessages.inc({ ...labels, outcome: name });
+
+  /** Handles, acks, naks or terminates the message; answers the handler's error, if any. */
+  const handleDecoded = async (msg: JsMsg, envelope: Envelope): Promise<unknown> => {
     const log = logger.child({ subject: msg.subject, seq: msg.seq, deliveries: msg.info.deliveryCount });
-    let envelope: Envelope;
-    try {
-      envelope = decodeEnvelope(msg.data);
-    } catch (err) {
-      log.error({ err }, "undecodable message terminated");
-      msg.term();
-      return;
-    }
     try {
       // an event of a sandbox organization is handled at the time it was produced at
       const work = () => options.handler(envelope, msg);
       await (envelope.frozen_time ? atFrozenTime(new Date(envelope.frozen_time), work) : work());
       msg.ack();
+      outcome("acked");
       log.debug({ event_id: envelope.id }, "message handled");
     } catch (err) {
       if (err instanceof PoisonMessage || msg.info.deliveryCount >= (options.maxDeliveries ?? 50)) {
         log.error({ err, event_id: envelope.id }, "message terminated");
         msg.term();
+        outcome("terminated");
       } else {
         const delay = err instanceof RetryLater ? err.delayMs : (options.retryDelayMs ?? 1000);
         log.warn({ err, event_id: envelope.id, delay }, "message will be redelivered");
         msg.nak(delay);
+        outcome("redelivered");
       }
+      return err;
+    }
+    return undefined;
+  };
+
+  const handle = async (msg: JsMsg) => {
+    let envelope: Envelope;
+    try {
+      envelope = decodeEnvelope(msg.data);
+    } catch (err) {
+      logger.error({ err, subject: msg.subject, seq: msg.seq, deliveries: msg.info.deliveryCount }, "undecodable message terminated");
+      msg.term();
+      outcome("terminated");
+      return;
+    }
+    // tracing on: the handling continues the publisher's trace (the message's headers)
+    await (traced(msg) ? tracedHandling(msg, envelope, durable, () => handleDecoded(msg, envelope)) : handleDecoded(msg, envelope));
+  };
+
+  // the durable's lag, sampled for the metrics (a failed sample keeps the last value)
+  const sampleLag = async () => {
+    try {
+      const info = await consumer.info(false);
+      pendingMessages.set(labels, info.num_pending);
+      ackPendingMessages.set(labels, info.num_ack_pending);
+    } catch {
+      // NATS away for a moment: the next sample will tell
     }
   };
+  void sampleLag();
+  const lagTimer = setInterval(() => void sampleLag(), options.lagSampleMs ?? 5000);
+  lagTimer.unref();
 
   const loop = async () => {
     while (!stopped) {
@@ -107,6 +146,7 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
   return {
     stop: async () => {
       stopped = true;
+      clearInterval(lagTimer);
       messages?.stop();
       await Promise.allSettled([...inFlight]);
       await running;

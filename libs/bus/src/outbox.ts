@@ -1,4 +1,5 @@
 import type { Logger } from "@billing/logger";
+import { gauge } from "@billing/telemetry";
 import type { Bus } from "./connection";
 import type { Envelope } from "./envelope";
 import { publishEnvelope } from "./publish";
@@ -9,6 +10,8 @@ import { publishEnvelope } from "./publish";
  * so an acknowledged change can never lose its event.
  */
 export interface OutboxStore {
+  /** Names the store in the metrics (its collection); "outbox" when absent. */
+  readonly name?: string;
   pending(limit: number): Promise<Array<{ documentId: string; envelope: Envelope }>>;
   /** Clears these events from their documents' outboxes (one write for them all). */
   markPublished(published: ReadonlyMap<string, readonly string[]>): Promise<void>;
@@ -55,13 +58,24 @@ export interface OutboxRelay {
   flush(): Promise<void>;
 }
 
+/** Documents read per store and sweep. */
+const SWEEP_DOCUMENTS = 500;
+/**
+ * The events each sweep finds still in a store's outbox (a document's events are published as it
+ * is written, so a backlog means NATS refused or a process died in between; capped at what one
+ * sweep reads, 500 documents).
+ */
+const outboxBacklog = gauge("outbox_pending_events", "Events found waiting in an outbox by the relay's last sweep, per store", ["store"]);
+
 /** Sweeps the outbox on an interval and republishes what is still pending. */
 export function startOutboxRelay(bus: Bus, stores: OutboxStore[], logger: Logger, intervalMs = 2000): OutboxRelay {
   let running: Promise<void> | null = null;
   const publishPending = async () => {
     for (const store of stores) {
       const byDocument = new Map<string, Envelope[]>();
-      for (const { documentId, envelope } of await store.pending(500)) byDocument.set(documentId, [...(byDocument.get(documentId) ?? []), envelope]);
+      const pending = await store.pending(SWEEP_DOCUMENTS);
+      outboxBacklog.set({ store: store.name ?? "outbox" }, pending.length);
+      for (const { documentId, envelope } of pending) byDocument.set(documentId, [...(byDocument.get(documentId) ?? []), envelope]);
       if (byDocument.size === 0) continue;
       const { failure } = await publishDocumentEvents(bus, store, byDocument);
       if (failure) throw failure;

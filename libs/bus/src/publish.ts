@@ -1,5 +1,6 @@
 import { JSONCodec, type JetStreamClient } from "nats";
 import { envelopeSchema, type Envelope } from "./envelope";
+import { tracedPublish, tracingEnabled } from "./tracing";
 
 const codec = JSONCodec<Envelope>();
 
@@ -10,7 +11,11 @@ const codec = JSONCodec<Envelope>();
  */
 export async function publishEnvelope(js: JetStreamClient, envelope: Envelope): Promise<{ duplicate: boolean; seq: number }> {
   envelopeSchema.parse(envelope);
-  const ack = await js.publish(envelope.type, codec.encode(envelope), { msgID: envelope.id });
+  const data = codec.encode(envelope);
+  // tracing on: the message carries the trace (W3C traceparent and baggage headers) to its consumers
+  const ack = tracingEnabled()
+    ? await tracedPublish(envelope, (headers) => js.publish(envelope.type, data, { msgID: envelope.id, headers }))
+    : await js.publish(envelope.type, data, { msgID: envelope.id });
   return { duplicate: ack.duplicate, seq: ack.seq };
 }
 

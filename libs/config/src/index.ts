@@ -35,11 +35,15 @@ export function peerAddress(config: Record<string, unknown>, service: BackendSer
   return config[`${service.toUpperCase()}_GRPC_ADDR`] as string;
 }
 
-/** The settings every backend service shares: its gRPC listener, its own database, the bus, its peers' addresses. */
-export function backendServiceSchema(service: string, grpcPort: number) {
+/** The settings every backend service shares: its gRPC listener, its metrics listener, its own database, the bus, its peers' addresses. */
+export function backendServiceSchema(service: string, grpcPort: number, metricsPort: number = METRICS_PORTS[service as BackendService] ?? 0) {
   return peerAddressSchema().extend({
     GRPC_HOST: z.string().default("127.0.0.1"),
     GRPC_PORT: port(grpcPort),
+    /** Where `/metrics` (Prometheus) is served; unset, on GRPC_HOST. */
+    METRICS_HOST: z.string().optional(),
+    /** 0: a free port, logged at start. */
+    METRICS_PORT: port(metricsPort),
     MONGO_URL: url("mongodb://127.0.0.1:27017"),
     MONGO_DB: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "letters, digits, _ and - only").default(`billing_${service}`),
     NATS_URL: z.string().default("nats://127.0.0.1:4222"),
@@ -59,3 +63,13 @@ export const GRPC_PORTS = {
   payment: 50056,
 } as const;
 export type BackendService = keyof typeof GRPC_PORTS;
+
+/** Default ports of each backend service's `/metrics` listener (`METRICS_PORT`; the gateway serves its own on `PORT`). */
+export const METRICS_PORTS: Record<BackendService, number> = {
+  customer: 9451,
+  catalog: 9452,
+  usage: 9453,
+  invoicing: 9454,
+  wallet: 9455,
+  payment: 9456,
+};

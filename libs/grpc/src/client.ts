@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { credentials, Metadata, type Client, type ServiceError } from "@grpc/grpc-js";
 import { frozenTime } from "@billing/clock";
 import { fromGrpcError } from "@billing/errors";
+import { carryRequestId, currentRequestId } from "@billing/telemetry";
 import { loadService } from "./proto";
 import { FROZEN_TIME_KEY, REQUEST_ID_KEY } from "./server";
 import type { MethodName, RequestOf, ResponseOf, ServiceRef } from "./typed";
@@ -33,7 +34,9 @@ export class RpcClient<D> {
   call<M extends MethodName<D>>(method: M, request: RequestOf<D, M>, options: CallOptions = {}): Promise<ResponseOf<D, M>> {
     type Res = ResponseOf<D, M>;
     const metadata = new Metadata();
-    metadata.set(REQUEST_ID_KEY, options.requestId ?? randomUUID());
+    // a call made while serving a request carries that request's id (tracing on: from the context)
+    const requestId = options.requestId ?? currentRequestId() ?? randomUUID();
+    metadata.set(REQUEST_ID_KEY, requestId);
     // work done for a sandbox organization carries its test clock's time to the peer
     const frozen = frozenTime();
     if (frozen) metadata.set(FROZEN_TIME_KEY, frozen.toISOString());
@@ -41,8 +44,11 @@ export class RpcClient<D> {
     const fn = this.client[method];
     if (typeof fn !== "function") return Promise.reject(new Error(`unknown RPC ${method}`));
     return new Promise<Res>((resolve, reject) => {
-      fn.call(this.client, request, metadata, { deadline }, (err: ServiceError | null, response: Res) =>
-        err ? reject(fromGrpcError(err)) : resolve(response),
+      // tracing on: the call's span and the baggage sent along carry the request id
+      carryRequestId(requestId, () =>
+        fn.call(this.client, request, metadata, { deadline }, (err: ServiceError | null, response: Res) =>
+          err ? reject(fromGrpcError(err)) : resolve(response),
+        ),
       );
     });
   }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import {
   Server,
   ServerCredentials,
+  status,
   type handleUnaryCall,
   type Metadata,
   type ServiceClientConstructor,
@@ -10,6 +11,7 @@ import {
 import { toGrpcStatus, AppError } from "@billing/errors";
 import { atFrozenTime } from "@billing/clock";
 import type { Logger } from "@billing/logger";
+import { histogram, withRequestId } from "@billing/telemetry";
 import { loadService } from "./proto";
 import type { Handlers, ServiceRef } from "./typed";
 import { HealthImplementation } from "grpc-health-check";
@@ -43,24 +45,35 @@ export interface GrpcServerHandle {
   shutdown(): Promise<void>;
 }
 
-/** Wraps a use-case handler: request id, one log line per RPC, AppError → gRPC status. */
-function adapt(method: string, handler: AnyHandler, logger: Logger): handleUnaryCall<unknown, unknown> {
+/** Every RPC served: its latency by service, method and gRPC status code (`OK`, `NOT_FOUND`, …). */
+const rpcDuration = histogram("grpc_server_handling_seconds", "gRPC server latency by service, method and status code", ["grpc_service", "grpc_method", "grpc_code"]);
+
+/** The name of a gRPC status code (3 → INVALID_ARGUMENT). */
+const CODE_NAMES = new Map(Object.entries(status).flatMap(([name, code]) => (typeof code === "number" ? [[code, name] as const] : [])));
+
+/** Wraps a use-case handler: request id, one log line per RPC, its latency, AppError → gRPC status. */
+function adapt(serviceName: string, method: string, handler: AnyHandler, logger: Logger): handleUnaryCall<unknown, unknown> {
+  const observe = (code: number, started: bigint) =>
+    rpcDuration.observe({ grpc_service: serviceName, grpc_method: method, grpc_code: CODE_NAMES.get(code) ?? String(code) }, elapsedMs(started) / 1000);
   return (call, callback) => {
     const started = process.hrtime.bigint();
     const requestId = String(call.metadata.get(REQUEST_ID_KEY)[0] ?? randomUUID());
     const log = logger.child({ request_id: requestId, rpc: method });
     const frozen = call.metadata.get(FROZEN_TIME_KEY)[0];
     const run = () => handler(call.request as never, { requestId, logger: log, metadata: call.metadata });
-    (frozen ? atFrozenTime(new Date(String(frozen)), run) : run()).then(
+    const traced = () => (frozen ? atFrozenTime(new Date(String(frozen)), run) : run());
+    withRequestId(requestId, traced).then(
       (response) => {
+        observe(status.OK, started);
         log.debug({ ms: elapsedMs(started) }, "rpc ok");
         callback(null, response);
       },
       (err: unknown) => {
-        const status = toGrpcStatus(err);
+        const grpcStatus = toGrpcStatus(err);
+        observe(grpcStatus.code ?? status.UNKNOWN, started);
         if (!(err instanceof AppError) || err.kind === "internal") log.error({ err, ms: elapsedMs(started) }, "rpc failed");
         else log.info({ code: err.code, kind: err.kind, ms: elapsedMs(started) }, "rpc refused");
-        callback(status as never, null);
+        callback(grpcStatus as never, null);
       },
     );
   };
@@ -84,9 +97,11 @@ export async function startGrpcServer(options: {
     const implementation: UntypedServiceImplementation = {};
     for (const method of Object.keys(service.service)) {
       const handler = handlers[method];
+      // "/billing.usage.v1.Usage/IngestHttp" → "billing.usage.v1.Usage"
+      const serviceName = service.service[method]!.path.split("/")[1] ?? "";
       implementation[method] = handler
-        ? adapt(method, handler, options.logger)
-        : adapt(method, async () => Promise.reject(new AppError("internal", undefined, undefined, `${method} not implemented`)), options.logger);
+        ? adapt(serviceName, method, handler, options.logger)
+        : adapt(serviceName, method, async () => Promise.reject(new AppError("internal", undefined, undefined, `${method} not implemented`)), options.logger);
     }
     server.addService(service.service, implementation);
   }

@@ -7,6 +7,7 @@ import type { Envelope, OutboxStore } from "@billing/bus";
  */
 export function embeddedOutboxStore(model: Model<any>): OutboxStore {
   return {
+    name: model.collection.collectionName,
     async pending(limit) {
       const docs = await model
         .find({ "outbox.0": { $exists: true } }, { outbox: 1 })

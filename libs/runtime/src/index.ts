@@ -6,6 +6,7 @@ import { backendServiceSchema, GRPC_PORTS, parseConfig, type BackendService } fr
 import { startGrpcServer, type ServiceBinding } from "@billing/grpc";
 import { createLogger, type Logger } from "@billing/logger";
 import { connectMongo, initModels } from "@billing/mongo";
+import { metricsRegistry, shutdownTracing, startMetricsServer } from "@billing/telemetry";
 
 export { startPeriodic, type Periodic } from "./periodic";
 
@@ -53,7 +54,8 @@ export function parseServiceConfig<Own extends z.ZodObject>(
 
 /**
  * The life of every backend service: config → logger → its database → the bus (its own stream)
- * → `wire` → models → gRPC with health; SIGTERM/SIGINT stop it cleanly, in reverse.
+ * → `wire` → models → gRPC with health → `/metrics` (Prometheus, on METRICS_PORT); SIGTERM/SIGINT
+ * stop it cleanly, in reverse, and the spans still buffered are exported (tracing on).
  */
 export async function runService<Own extends z.ZodObject>(definition: ServiceDefinition<Own>, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const { name } = definition;
@@ -73,7 +75,10 @@ export async function runService<Own extends z.ZodObject>(definition: ServiceDef
     const parts = await definition.wire({ config, logger, clock, connection, bus });
     await initModels(connection);
     const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, logger, bindings: parts.bindings });
-    logger.info({ grpc: `${config.GRPC_HOST}:${server.port}`, db: config.MONGO_DB }, `${name} service ready`);
+    const metricsHost = config.METRICS_HOST ?? config.GRPC_HOST;
+    metricsRegistry.setDefaultLabels({ service: name });
+    const metrics = await startMetricsServer({ host: metricsHost, port: config.METRICS_PORT });
+    logger.info({ grpc: `${config.GRPC_HOST}:${server.port}`, metrics: `http://${metricsHost}:${metrics.port}/metrics`, db: config.MONGO_DB }, `${name} service ready`);
 
     let stopping = false;
     const stop = async (signal: string) => {
@@ -84,6 +89,8 @@ export async function runService<Own extends z.ZodObject>(definition: ServiceDef
       await server.shutdown();
       await bus.close();
       await connection.close();
+      await metrics.close();
+      await shutdownTracing();
       logger.info("stopped");
       process.exit(0);
     };

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { GRPC_PORTS, type BackendService } from "@billing/config";
+import { GRPC_PORTS, METRICS_PORTS, type BackendService } from "@billing/config";
 import { freePort } from "./helpers";
 import { repoRoot } from "./infrastructure";
 
@@ -18,7 +18,7 @@ export interface PlatformOptions {
   /** Databases are named `<dbPrefix>_<service>`; consumers' durables are prefixed with it too. */
   dbPrefix?: string;
   gatewayPort?: number;
-  /** Pick free gRPC ports instead of the defaults (tests run several platforms at once). */
+  /** Pick free gRPC and metrics ports instead of the defaults (tests run several platforms at once). */
   randomPorts?: boolean;
   logDir?: string;
   /** Echo every service's output to this process's stdout. */
@@ -57,12 +57,18 @@ async function launchOnce(options: PlatformOptions): Promise<Platform> {
   mkdirSync(logDir, { recursive: true });
   const gatewayPort = options.gatewayPort ?? (await freePort());
   const grpcPorts = {} as Record<BackendService, number>;
-  for (const s of BACKEND_SERVICES) grpcPorts[s] = options.randomPorts ? await freePort() : GRPC_PORTS[s];
+  const metricsPorts = {} as Record<BackendService, number>;
+  for (const s of BACKEND_SERVICES) {
+    grpcPorts[s] = options.randomPorts ? await freePort() : GRPC_PORTS[s];
+    metricsPorts[s] = options.randomPorts ? await freePort() : METRICS_PORTS[s];
+  }
 
   const common = { NATS_URL: options.natsUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...options.env };
   const env = {} as Record<ServiceName, Record<string, string>>;
   for (const s of BACKEND_SERVICES) {
-    env[s] = { ...common, GRPC_PORT: String(grpcPorts[s]), MONGO_URL: options.mongoUrl, MONGO_DB: `${prefix}_${s}`, DURABLE_PREFIX: prefix };
+    env[s] = {
+      ...common, GRPC_PORT: String(grpcPorts[s]), METRICS_PORT: String(metricsPorts[s]), MONGO_URL: options.mongoUrl, MONGO_DB: `${prefix}_${s}`, DURABLE_PREFIX: prefix,
+    };
   }
   env.gateway = { ...common, PORT: String(gatewayPort) };
   // Every process knows where every backend answers (the catalog calls the customer service, and so on).

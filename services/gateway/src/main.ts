@@ -1,5 +1,8 @@
+// first: tracing (when configured) must hook http, express and gRPC before anything loads them
+import "@billing/telemetry/register";
 import { parseConfig } from "@billing/config";
 import { createLogger } from "@billing/logger";
+import { sampleIngestion, shutdownTracing } from "@billing/telemetry";
 import { createServer } from "node:http";
 import { createGateway } from "./app";
 import { createClients } from "./clients";
@@ -9,6 +12,8 @@ const config = parseConfig(gatewayConfigSchema);
 const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
 const clients = createClients(config);
 const server = createServer(createGateway(config, clients, logger));
+// tracing on: ingestion requests are traced at TRACE_INGEST_RATIO, the rest always
+sampleIngestion(server);
 
 // a listen failure (a port already taken) must end the process with an error, not silently
 server.once("error", (err) => {
@@ -28,7 +33,8 @@ function stop(signal: string) {
   server.close(() => {
     clients.close();
     logger.info("stopped");
-    process.exit(0);
+    // the spans still buffered are exported first (tracing on)
+    void shutdownTracing().finally(() => process.exit(0));
   });
   setTimeout(() => process.exit(0), 10_000).unref();
   server.closeIdleConnections();

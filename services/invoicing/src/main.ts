@@ -1,3 +1,5 @@
+// first: tracing (when configured) must hook http, gRPC and MongoDB before anything loads them
+import "@billing/telemetry/register";
 import { runService } from "@billing/runtime";
 import { invoicingService } from "./wiring";
 

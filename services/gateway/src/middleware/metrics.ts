@@ -16,7 +16,6 @@ export interface Metrics {
 /** The gateway's one set of metrics, shared by the express app and the events fast path. */
 export function createMetrics(): Metrics {
   const registry = new Registry();
-  registry.setDefaultLabels({ service: "gateway" });
   collectDefaultMetrics({ register: registry });
   const labelNames = ["method", "route", "status"] as const;
   const requests = new Counter({ name: "http_requests_total", help: "HTTP requests", labelNames, registers: [registry] });

@@ -1,4 +1,5 @@
 import type { Logger } from "@billing/logger";
+import { webhookDeliveries } from "../metrics";
 import { retryDelayMs, responseExcerpt, type WebhookDelivery } from "../domain/webhook-delivery";
 import type { WebhookEndpoint } from "../domain/webhook-endpoint";
 import { signatureHeaders, type SigningKeys } from "../domain/webhook-signing";
@@ -171,6 +172,7 @@ export class WebhookDispatcher {
     const retries = d.retries + 1;
     const wait = retryDelayMs(retries, this.settings.retryScale);
     if (wait === null) return this.settle(d, { status: "failed", http_status: result.status, response, at, retries });
+    webhookDeliveries.inc({ outcome: "retried" });
     const next = new Date(at.getTime() + wait);
     d.retries = retries;
     this.held.set(d.id, next.getTime() + this.settings.leaseMs - LEASE_MARGIN_MS);
@@ -190,6 +192,7 @@ export class WebhookDispatcher {
 
   /** The delivery is done with (succeeded or failed for good): the object's next one may go. */
   private settle(d: WebhookDelivery, o: { status: "succeeded" | "failed"; http_status: number | null; response: string; at: Date; retries?: number }) {
+    webhookDeliveries.inc({ outcome: o.status });
     this.record({ id: d.id, status: o.status, retries: o.retries ?? d.retries + 1, http_status: o.http_status, response: o.response, at: o.at, next_attempt_at: null, lease_until: null });
     this.drop(d);
   }

@@ -5,6 +5,7 @@ import { duplicateIndexes, isDuplicateKeyError } from "@billing/mongo";
 import { decideBlock } from "../domain/wallet-rules";
 import type { LedgerEntry, LedgerHead, Wallet, WalletTransaction } from "../domain/wallet";
 import { transactionEvent, walletEvent } from "../events/wallet-events";
+import { walletDebits } from "../metrics";
 import type { Models } from "./models";
 import { NO_OUTBOX, NO_PUBLISHER, transactionOf, walletOf, type TransactionDoc, type WalletDoc, type WalletPublisher } from "./wallet-repository";
 
@@ -235,6 +236,9 @@ export class WalletLedger {
         };
       });
       await this.models.transactions.bulkWrite(updates as never, { ordered: false });
+      for (const { entry, tx } of marks.values()) {
+        if (tx.transaction_type === "outbound") walletDebits.inc({ kind: tx.transaction_status, outcome: entry.seq !== null ? "settled" : "failed" });
+      }
     }
     for (const mv of moves) this.remember(mv.id);
     for (const walletId of helpNeeded) if (heads.get(walletId)!.move) this.remember(heads.get(walletId)!.move!);

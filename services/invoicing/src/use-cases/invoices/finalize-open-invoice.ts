@@ -6,6 +6,7 @@ import { numberingScopes } from "../../domain/invoice-number";
 import { priceInvoice } from "../../domain/invoice-totals";
 import { finalizationDates, invoicingTerms, type BillingEntityTerms } from "../../domain/invoicing-terms";
 import { finalizedEvents } from "../../events/invoice-events";
+import { invoicesFinalized } from "../../metrics";
 import type { InvoicingDeps } from "../deps";
 import { runBounded } from "../billing/run-bounded";
 import { refreshDraft } from "./refresh-draft";
@@ -93,6 +94,7 @@ async function complete(deps: InvoicingDeps, p: Prepared, numbered: Numbered | n
     const events = finalizedEvents(final, current.status === "draft", now);
     const { id: _id, revision: _revision, ...fields } = final;
     if (!(await deps.invoices.changeOpen(current, { set: fields, events }))) return LOST_RACE;
+    if (final.status === "finalized") invoicesFinalized.inc({ invoice_type: final.invoice_type });
     await deps.publish(planned.id, events);
     return { ...final, revision: current.revision + 1 };
   });

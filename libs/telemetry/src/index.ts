@@ -1,0 +1,3 @@
+export * from "./metrics";
+export * from "./tracing";
+export { tracingConfigured } from "./settings";
