@@ -124,7 +124,7 @@ describe("billing runs survive kill -9 and a second invoicing process", () => {
   }, 420_000);
 
   it("March, two invoicing processes and one killed: still once, coupons once, numbers gap-free across both months", async () => {
-    const env = { ...process.env, ...e2e.platform.env.invoicing, GRPC_PORT: String(await freePort()) };
+    const env = { ...process.env, ...e2e.platform.env.invoicing, GRPC_PORT: String(await freePort()), METRICS_PORT: "0" };
     second = spawn(process.execPath, [join(repoRoot(), "services", "invoicing", "dist", "main.js")], { env, stdio: "ignore" });
     const rival = new RpcClient<ScheduledWorkRpc>(Rpc.scheduledWork, `127.0.0.1:${env.GRPC_PORT}`, 120_000);
     let racing = true;

@@ -31,7 +31,7 @@ beforeAll(async () => {
     const port = await freePort();
     ports.push(port);
     extra.push(spawn(process.execPath, [join(repoRoot(), "services", "wallet", "dist", "main.js")], {
-      env: { ...process.env, ...e2e.platform.env.wallet, GRPC_PORT: String(port) }, stdio: "ignore",
+      env: { ...process.env, ...e2e.platform.env.wallet, GRPC_PORT: String(port), METRICS_PORT: "0" }, stdio: "ignore",
     }));
   }
   for (const port of ports) clients.push(new RpcClient(Rpc.wallet, `127.0.0.1:${port}`, 60_000));
