@@ -43,7 +43,10 @@ describe("an organization's API keys", () => {
 
   it("revokes a key by prefix or id: refused from then on, still listed, the others keep working", async () => {
     const { organization, apiKey: original } = await createOrganization(h.deps, { name: "Revoke" });
+    // one millisecond apart: the list is oldest first (keys made at one instant would tie)
+    h.clock.advance(1);
     const a = await createApiKey(h.deps, { organizationId: organization.id });
+    h.clock.advance(1);
     const b = await createApiKey(h.deps, { organizationId: organization.id });
     h.clock.advance(5000);
 
