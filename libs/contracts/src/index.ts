@@ -11,3 +11,4 @@ export type * as InvoicingMessages from "./generated/invoicing-messages";
 export type * as WalletMessages from "./generated/wallet-messages";
 export type * as PaymentMessages from "./generated/payment-messages";
 export * from "./events/index";
+export { MAX_PROPERTIES_DEPTH, nestedDeeperThan } from "./event-limits";

@@ -6,22 +6,11 @@
  * - MAX_BODY_DEPTH: a request body the express routes parse (`app.ts`), checked on its bytes
  *   before parsing → 400. The events fast path passes ingest bodies through unparsed: the usage
  *   service checks their properties.
- * - MAX_PROPERTIES_DEPTH: an event's `properties`, as the usage service limits them on ingest
- *   (`services/usage/src/domain/event-validation.ts`); the gateway applies it to estimate_fees →
- *   422 `properties: value_is_too_deep`.
+ * - an event's `properties`: MAX_PROPERTIES_DEPTH (`@billing/contracts`), as the usage service
+ *   limits them on ingest; the gateway applies it to estimate_fees → 422
+ *   `properties: value_is_too_deep`.
  */
 export const MAX_BODY_DEPTH = 64;
-export const MAX_PROPERTIES_DEPTH = 32;
-
-/** Whether a parsed JSON value nests objects or arrays deeper than `max` levels (never recurses past `max + 1`). */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  if (value === null || typeof value !== "object") return false;
-  if (max <= 0) return true;
-  for (const child of Array.isArray(value) ? value : Object.values(value)) {
-    if (nestedDeeperThan(child, max - 1)) return true;
-  }
-  return false;
-}
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

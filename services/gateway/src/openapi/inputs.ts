@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_PROPERTIES_DEPTH } from "../http/json-depth";
+import { MAX_PROPERTIES_DEPTH } from "@billing/contracts";
 
 /**
  * Inputs the gateway reads without a zod validator of its own, described for the OpenAPI document

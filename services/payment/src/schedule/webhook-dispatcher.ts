@@ -80,10 +80,6 @@ export class WebhookDispatcher {
     return this.held.has(id);
   }
 
-  get heldCount(): number {
-    return this.held.size;
-  }
-
   /** Deliveries stored leased to this process. */
   enqueue(deliveries: readonly WebhookDelivery[]): void {
     for (const d of deliveries) {

@@ -3,8 +3,10 @@
  * the bodies through): this is the hot path (up to 100 events per request, tens of thousands per
  * second), so one pass over plain values, no schema library. Lago's codes: value_is_mandatory,
  * invalid_format (timestamp), value_is_invalid; and ours, value_is_too_deep (properties nested
- * deeper than MAX_PROPERTIES_DEPTH).
+ * deeper than MAX_PROPERTIES_DEPTH, `@billing/contracts`).
  */
+import { MAX_PROPERTIES_DEPTH, nestedDeeperThan } from "@billing/contracts";
+
 export type FieldErrors = Record<string, string[]>;
 
 export interface ValidEvent {
@@ -16,24 +18,6 @@ export interface ValidEvent {
   /** a JSON object's value (keys may hold `.` or start with `$`) */
   properties?: Record<string, unknown>;
   precise_total_amount_cents?: string;
-}
-
-/**
- * How deep an event's `properties` may nest objects and arrays (the properties object itself is
- * level 1). Deeper is refused (422 `properties: value_is_too_deep`) before anything is stored:
- * a value nested thousands of levels deep overflows the stack of `JSON.stringify` here, and of
- * whatever reads the stored event back. The gateway applies the same limit to estimate_fees.
- */
-export const MAX_PROPERTIES_DEPTH = 32;
-
-/** Whether a parsed JSON value nests objects or arrays deeper than `max` levels (never recurses past `max + 1`). */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  if (value === null || typeof value !== "object") return false;
-  if (max <= 0) return true;
-  for (const child of Array.isArray(value) ? value : Object.values(value)) {
-    if (nestedDeeperThan(child, max - 1)) return true;
-  }
-  return false;
 }
 
 const SECONDS = /^-?\d+(\.\d+)?$/;

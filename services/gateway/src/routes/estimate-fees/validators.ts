@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_PROPERTIES_DEPTH, nestedDeeperThan } from "../../http/json-depth";
+import { MAX_PROPERTIES_DEPTH, nestedDeeperThan } from "@billing/contracts";
 
 /** An id sent as a string or a number (Lago's params are strings); absent → "" and the service answers 404. */
 const identifier = z
