@@ -1,3 +1,4 @@
+import { sumCents } from "@billing/pricing";
 /**
  * A payment request (Lago's PaymentRequestObject): a customer's overdue invoices gathered into one
  * request to pay them, for what was still due on them when it was made. Stored once, never
@@ -58,9 +59,7 @@ export function invoiceProblems(customerId: string, ids: readonly string[], foun
 
 /** What is still due on the invoices, in cents. */
 export function amountDue(invoices: readonly Pick<RequestedInvoice, "total_due_amount_cents">[]): number {
-  const total = invoices.reduce((sum, i) => sum + i.total_due_amount_cents, 0);
-  if (!Number.isSafeInteger(total)) throw new RangeError("payment request amount out of range");
-  return total;
+  return sumCents(invoices.map((i) => i.total_due_amount_cents), "payment request amount");
 }
 
 /**

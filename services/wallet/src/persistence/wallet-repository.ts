@@ -1,5 +1,6 @@
 import type { Envelope } from "@billing/bus";
 import { isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import { sumCents } from "@billing/pricing";
 import { transactionEvent, walletEvent } from "../events/wallet-events";
 import { balanceDelta, type Wallet, type WalletTransaction } from "../domain/wallet";
 import type { Models } from "./models";
@@ -79,7 +80,7 @@ export class WalletRepository {
   async pendingPurchasedCents(walletId: string): Promise<number> {
     const docs = await this.models.transactions.find({ wallet_id: walletId, status: "pending", transaction_status: "purchased" }, { amount_cents: 1 })
       .lean<Array<{ amount_cents: number }>>();
-    return docs.reduce((sum, d) => sum + d.amount_cents, 0);
+    return sumCents(docs.map((d) => d.amount_cents));
   }
 
   /** The customers of an organization that hold an active wallet (by organization and status: an index on real MongoDB, a scan on the test server). */
@@ -247,7 +248,7 @@ export class WalletRepository {
     const docs = await this.models.transactions.find({ wallet_id: walletId, sequence: { $ne: null } }, { transaction_type: 1, amount_cents: 1 })
       .lean<Array<Pick<TransactionDoc, "transaction_type" | "amount_cents">>>();
     return {
-      balance_cents: docs.reduce((sum, d) => sum + balanceDelta(d), 0),
+      balance_cents: sumCents(docs.map(balanceDelta)),
       applied: docs.length,
     };
   }

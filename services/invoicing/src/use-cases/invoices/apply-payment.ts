@@ -1,5 +1,6 @@
 import { AppError } from "@billing/errors";
 import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
+import { centsDue, sumCents } from "@billing/pricing";
 import { laterOf } from "../../domain/compose-invoice";
 import type { Invoice } from "../../domain/invoice";
 import { paymentStatusEvents } from "../../events/invoice-events";
@@ -9,7 +10,7 @@ export type PaymentOutcome = "succeeded" | "failed" | "processing";
 
 /** What is still to be paid on an invoice (cents). */
 export const dueOf = (invoice: Pick<Invoice, "amounts" | "total_paid_amount_cents">) =>
-  Math.max(0, invoice.amounts.total_amount_cents - (invoice.total_paid_amount_cents ?? 0));
+  centsDue(invoice.amounts.total_amount_cents, invoice.total_paid_amount_cents ?? 0);
 
 /**
  * A payment's outcome applied to its finalized invoice, once per (payment, outcome): the key is
@@ -34,7 +35,7 @@ export async function applyPayment(
     // a succeeded amount must fit in what is due when it is applied (a provider payment charged the amount due)
     if (request.outcome === "succeeded" && request.amount_cents > dueOf(invoice)) throw AppError.validation({ amount_cents: ["greater_than_amount_due"] });
     const now = deps.clock.now();
-    const paid = (invoice.total_paid_amount_cents ?? 0) + (request.outcome === "succeeded" ? request.amount_cents : 0);
+    const paid = sumCents([invoice.total_paid_amount_cents ?? 0, request.outcome === "succeeded" ? request.amount_cents : 0], "paid amount");
     const status = request.outcome === "succeeded"
       ? (paid >= invoice.amounts.total_amount_cents ? "succeeded" : invoice.payment_status === "failed" ? "pending" : invoice.payment_status)
       : request.outcome === "failed" && invoice.payment_status !== "succeeded" ? "failed" : invoice.payment_status;

@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { centsDue, sumCents } from "./cents";
+
+describe("whole cents", () => {
+  it("add up exactly, and refuse a total past the safe integers", () => {
+    expect(sumCents([600, 1_000, -250])).toBe(1_350);
+    expect(sumCents([])).toBe(0);
+    expect(() => sumCents([Number.MAX_SAFE_INTEGER, 1], "payment request amount")).toThrow("payment request amount out of range");
+  });
+
+  it("leave what is due, never below zero", () => {
+    expect(centsDue(1_000, 400)).toBe(600);
+    expect(centsDue(1_000, 1_200)).toBe(0);
+  });
+});

@@ -1,0 +1,13 @@
+/**
+ * Whole cents added up (payments, what is due, ledger movements): exact as long as the total is
+ * a safe integer, refused (RangeError, `what` out of range) past it.
+ */
+export function sumCents(values: Iterable<number>, what = "cents total"): number {
+  let total = 0;
+  for (const value of values) total += value;
+  if (!Number.isSafeInteger(total)) throw new RangeError(`${what} out of range`);
+  return total;
+}
+
+/** What is left to pay on `total` once `paid` was received (cents), never below zero. */
+export const centsDue = (total: number, paid: number): number => Math.max(0, total - paid);
