@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { centsDue, sumCents } from "./cents";
+import { centsDue, ongoingBalanceCents, sumCents } from "./cents";
 
 describe("whole cents", () => {
   it("add up exactly, and refuse a total past the safe integers", () => {
@@ -11,5 +11,10 @@ describe("whole cents", () => {
   it("leave what is due, never below zero", () => {
     expect(centsDue(1_000, 400)).toBe(600);
     expect(centsDue(1_000, 1_200)).toBe(0);
+  });
+
+  it("give a wallet's ongoing balance, below zero once usage outruns it", () => {
+    expect(ongoingBalanceCents(1_000, 250)).toBe(750);
+    expect(ongoingBalanceCents(1_000, 1_250)).toBe(-250);
   });
 });

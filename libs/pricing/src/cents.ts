@@ -11,3 +11,9 @@ export function sumCents(values: Iterable<number>, what = "cents total"): number
 
 /** What is left to pay on `total` once `paid` was received (cents), never below zero. */
 export const centsDue = (total: number, paid: number): number => Math.max(0, total - paid);
+
+/**
+ * A wallet's ongoing balance (cents): its balance less its share of the customer's ongoing usage.
+ * Negative when usage has outrun the balance (Lago shows it so).
+ */
+export const ongoingBalanceCents = (balance: number, ongoingUsage: number): number => sumCents([balance, -ongoingUsage], "ongoing balance");

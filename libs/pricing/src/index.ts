@@ -139,4 +139,4 @@ export {
   dynamicPropertiesSchema,
 } from "./schemas/charge-properties";
 export { crossedUsageThresholds, type UsageThreshold, type ThresholdCheckInput } from "./invoice/usage-thresholds";
-export { centsDue, sumCents } from "./cents";
+export { centsDue, ongoingBalanceCents, sumCents } from "./cents";

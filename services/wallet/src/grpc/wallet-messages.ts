@@ -1,4 +1,4 @@
-import { centsToCredits, currencyExponent, fromCents } from "@billing/pricing";
+import { centsToCredits, currencyExponent, fromCents, ongoingBalanceCents } from "@billing/pricing";
 import type { WalletMessages as M } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { instantOf as instant } from "@billing/grpc";
@@ -110,9 +110,9 @@ export function walletMessage(w: Wallet): M.Wallet {
     last_consumed_credit_at: iso(w.last_consumed_credit_at),
     terminated_at: iso(w.terminated_at),
     invoice_requires_successful_payment: w.invoice_requires_successful_payment,
-    ongoing_balance_cents: w.balance_cents - w.ongoing_usage_cents,
+    ongoing_balance_cents: ongoingBalanceCents(w.balance_cents, w.ongoing_usage_cents),
     ongoing_usage_balance_cents: w.ongoing_usage_cents,
-    credits_ongoing_balance: creditsOf(w, w.balance_cents - w.ongoing_usage_cents),
+    credits_ongoing_balance: creditsOf(w, ongoingBalanceCents(w.balance_cents, w.ongoing_usage_cents)),
     credits_ongoing_usage_balance: creditsOf(w, w.ongoing_usage_cents),
     paid_top_up_min_amount_cents: w.paid_top_up_min_amount_cents ?? undefined,
     paid_top_up_max_amount_cents: w.paid_top_up_max_amount_cents ?? undefined,

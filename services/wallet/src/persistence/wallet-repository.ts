@@ -1,6 +1,6 @@
 import type { Envelope } from "@billing/bus";
 import { isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
-import { sumCents } from "@billing/pricing";
+import { ongoingBalanceCents, sumCents } from "@billing/pricing";
 import { transactionEvent, walletEvent } from "../events/wallet-events";
 import { balanceDelta, type Wallet, type WalletTransaction } from "../domain/wallet";
 import type { Models } from "./models";
@@ -112,8 +112,8 @@ export class WalletRepository {
    */
   async setOngoingUsage(wallet: Wallet, usageCents: number, now: Date): Promise<void> {
     if (usageCents === wallet.ongoing_usage_cents) return;
-    const before = wallet.balance_cents - wallet.ongoing_usage_cents;
-    const after = wallet.balance_cents - usageCents;
+    const before = ongoingBalanceCents(wallet.balance_cents, wallet.ongoing_usage_cents);
+    const after = ongoingBalanceCents(wallet.balance_cents, usageCents);
     const events = before > 0 && after <= 0
       ? [walletEvent("billing.wallet.wallet.depleted_ongoing_balance", { ...wallet, ongoing_usage_cents: usageCents, updated_at: now }, now)]
       : [];

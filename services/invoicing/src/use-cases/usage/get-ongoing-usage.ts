@@ -1,3 +1,4 @@
+import { sumCents } from "@billing/pricing";
 import type { InvoicingDeps } from "../deps";
 import { getCurrentUsage } from "./get-current-usage";
 
@@ -34,13 +35,9 @@ export async function getOngoingUsage(
   }
   return Promise.all([...customers].map(async ([customerId, externalCustomerId]) => {
     const subscriptions = await deps.copies.activeOfCustomer(organizationId, customerId);
-    let usage = 0;
-    let currency = "";
-    for (const s of subscriptions) {
-      const view = await getCurrentUsage(deps, organizationId, externalCustomerId, s.subscription.external_id);
-      usage += view.total_amount_cents;
-      currency ||= view.currency;
-    }
-    return { customer_id: customerId, usage_cents: usage, currency };
+    const views = [];
+    for (const s of subscriptions) views.push(await getCurrentUsage(deps, organizationId, externalCustomerId, s.subscription.external_id));
+    const currency = views.find((view) => view.currency)?.currency ?? "";
+    return { customer_id: customerId, usage_cents: sumCents(views.map((view) => view.total_amount_cents), "ongoing usage"), currency };
   }));
 }

@@ -1,5 +1,5 @@
 import { derivedUuid } from "@billing/bus";
-import { centsToCredits, creditsToCents, targetTopUpCredits, thresholdTopUpPaidCredits } from "@billing/pricing";
+import { centsToCredits, creditsToCents, ongoingBalanceCents, targetTopUpCredits, thresholdTopUpPaidCredits } from "@billing/pricing";
 import { transactionsOf, type CreditsRequest } from "../../domain/wallet-transactions";
 import type { Wallet } from "../../domain/wallet";
 import type { WalletDeps } from "../deps";
@@ -17,7 +17,7 @@ import { applyNew } from "../transactions/apply-new";
 export async function fireThresholdRule(deps: WalletDeps, wallet: Wallet): Promise<boolean> {
   const rule = wallet.recurring_rules.find((r) => r.status === "active" && r.trigger === "threshold");
   if (!rule || wallet.status !== "active") return false;
-  const ongoingCents = wallet.balance_cents - wallet.ongoing_usage_cents;
+  const ongoingCents = ongoingBalanceCents(wallet.balance_cents, wallet.ongoing_usage_cents);
   const pendingCents = await deps.wallets.pendingPurchasedCents(wallet.id);
   const thresholdCents = creditsToCents(rule.threshold_credits ?? "0", wallet.rate_amount, wallet.currency).amount_cents;
   if (ongoingCents + pendingCents > thresholdCents) return false;
