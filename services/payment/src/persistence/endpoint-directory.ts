@@ -1,4 +1,5 @@
 import type { WebhookEndpoint } from "../domain/webhook-endpoint";
+import { PromiseCache } from "./promise-cache";
 import type { WebhookRepository } from "./webhook-repository";
 
 /**
@@ -7,28 +8,20 @@ import type { WebhookRepository } from "./webhook-repository";
  * another replica within `ttlMs`).
  */
 export class EndpointDirectory {
-  private readonly byOrganization = new Map<string, { at: number; endpoints: Promise<WebhookEndpoint[]> }>();
-  private readonly byId = new Map<string, { at: number; endpoint: Promise<WebhookEndpoint | null> }>();
+  private readonly byOrganization: PromiseCache<string, WebhookEndpoint[]>;
+  private readonly byId: PromiseCache<string, WebhookEndpoint | null>;
 
-  constructor(private readonly repository: WebhookRepository, private readonly ttlMs = 1000) {}
+  constructor(private readonly repository: WebhookRepository, ttlMs = 1000) {
+    this.byOrganization = new PromiseCache({ ttlMs });
+    this.byId = new PromiseCache({ ttlMs, maxEntries: 10_000 });
+  }
 
   of(organizationId: string): Promise<WebhookEndpoint[]> {
-    const cached = this.byOrganization.get(organizationId);
-    if (cached && Date.now() - cached.at < this.ttlMs) return cached.endpoints;
-    const endpoints = this.repository.endpointsOf(organizationId);
-    this.byOrganization.set(organizationId, { at: Date.now(), endpoints });
-    endpoints.catch(() => this.byOrganization.delete(organizationId));
-    return endpoints;
+    return this.byOrganization.get(organizationId, () => this.repository.endpointsOf(organizationId));
   }
 
   endpoint(id: string): Promise<WebhookEndpoint | null> {
-    const cached = this.byId.get(id);
-    if (cached && Date.now() - cached.at < this.ttlMs) return cached.endpoint;
-    const endpoint = this.repository.endpointById(id);
-    this.byId.set(id, { at: Date.now(), endpoint });
-    endpoint.catch(() => this.byId.delete(id));
-    if (this.byId.size > 10_000) this.byId.clear();
-    return endpoint;
+    return this.byId.get(id, () => this.repository.endpointById(id));
   }
 
   /** Forgets an organization's endpoints after a change through this process. */

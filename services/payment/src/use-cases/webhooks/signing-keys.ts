@@ -1,26 +1,14 @@
 import type { WebhookEndpoint } from "../../domain/webhook-endpoint";
 import type { SigningKeys } from "../../domain/webhook-signing";
+import { PromiseCache } from "../../persistence/promise-cache";
 import type { WebhookRepository } from "../../persistence/webhook-repository";
 
 /** The keys that sign an endpoint's deliveries (an organization's HMAC key and the RSA key are read once, then kept). */
 export function signingKeysOf(webhooks: WebhookRepository, issuer: string) {
-  const hmac = new Map<string, Promise<string>>();
-  let rsa: Promise<{ privatePem: string; publicPem: string }> | undefined;
-  const hmacKey = (organizationId: string) => {
-    let key = hmac.get(organizationId);
-    if (!key) {
-      hmac.set(organizationId, (key = webhooks.hmacKey(organizationId)));
-      key.catch(() => hmac.delete(organizationId));
-    }
-    return key;
-  };
-  const rsaPair = () => {
-    if (!rsa) {
-      rsa = webhooks.rsaKeyPair();
-      rsa.catch(() => (rsa = undefined));
-    }
-    return rsa;
-  };
+  const hmac = new PromiseCache<string, string>();
+  const rsa = new PromiseCache<"rsa", { privatePem: string; publicPem: string }>();
+  const hmacKey = (organizationId: string) => hmac.get(organizationId, () => webhooks.hmacKey(organizationId));
+  const rsaPair = () => rsa.get("rsa", () => webhooks.rsaKeyPair());
   return {
     hmacKey,
     rsaPair,
