@@ -35,7 +35,7 @@ import { WebhookRepository } from "./persistence/webhook-repository";
 import { WebhookDispatcher, type DispatcherSettings } from "./schedule/webhook-dispatcher";
 import { startWebhookSweeper } from "./schedule/webhook-sweeper";
 import type { WebhookDeps } from "./use-cases/webhooks/deps";
-import { signingKeysOf } from "./use-cases/webhooks/signing-keys";
+import { signingKeysOf } from "./persistence/signing-keys";
 import type { PaymentDeps, PaymentRequestDeps } from "./use-cases/deps";
 
 export interface PaymentWiring {

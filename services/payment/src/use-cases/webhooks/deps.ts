@@ -4,7 +4,7 @@ import type { DeliveryInserter } from "../../persistence/delivery-inserter";
 import type { EndpointDirectory } from "../../persistence/endpoint-directory";
 import type { WebhookRepository } from "../../persistence/webhook-repository";
 import type { WebhookDispatcher } from "../../schedule/webhook-dispatcher";
-import type { SigningKeysSource } from "./signing-keys";
+import type { SigningKeysSource } from "../../persistence/signing-keys";
 
 /** What the webhook use cases work with. */
 export interface WebhookDeps {

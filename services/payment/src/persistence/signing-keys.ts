@@ -1,7 +1,7 @@
-import type { WebhookEndpoint } from "../../domain/webhook-endpoint";
-import type { SigningKeys } from "../../domain/webhook-signing";
-import { PromiseCache } from "../../persistence/promise-cache";
-import type { WebhookRepository } from "../../persistence/webhook-repository";
+import type { WebhookEndpoint } from "../domain/webhook-endpoint";
+import type { SigningKeys } from "../domain/webhook-signing";
+import { PromiseCache } from "./promise-cache";
+import type { WebhookRepository } from "./webhook-repository";
 
 /** The keys that sign an endpoint's deliveries (an organization's HMAC key and the RSA key are read once, then kept). */
 export function signingKeysOf(webhooks: WebhookRepository, issuer: string) {
