@@ -4,7 +4,6 @@ import { verifyDocumentLink } from "@billing/documents";
 import { AppError } from "@billing/errors";
 import type { RpcClient } from "@billing/grpc";
 import { idKey, pathParam, rpcOptions } from "../../http/rpc-route";
-import { parseFields } from "../../http/validation";
 import { signedLinkQuery } from "./validators";
 
 type Pdf = { pdf: Buffer; file_name: string; sha256: string };
@@ -46,11 +45,12 @@ export function signedDocumentsRouter(documents: RpcClient<InvoiceDocumentRpc>, 
     const kind = pathParam(req, "kind");
     const file = /^(.+)\.pdf$/.exec(pathParam(req, "file"));
     if (kind !== "invoice" || !file) throw AppError.notFound("document");
-    const query = parseFields(signedLinkQuery, req.query);
-    const link = { kind, organization_id: pathParam(req, "organization_id"), id: file[1]!, ...query } as const;
-    const check = secret ? verifyDocumentLink(secret, link, Math.floor(Date.now() / 1000)) : ({ ok: false, reason: "invalid_signature" } as const);
+    // a link without its expiry or signature, or with malformed ones, is as invalid as a forged one
+    const query = signedLinkQuery.safeParse(req.query);
+    const link = query.success ? ({ kind, organization_id: pathParam(req, "organization_id"), id: file[1]!, ...query.data } as const) : null;
+    const check = secret && link ? verifyDocumentLink(secret, link, Math.floor(Date.now() / 1000)) : ({ ok: false, reason: "invalid_signature" } as const);
     if (!check.ok) throw new AppError("forbidden", check.reason === "expired" ? "document_link_expired" : "document_link_invalid");
-    sendPdf(res, await documents.call("GetInvoicePdf", { organization_id: link.organization_id, id: link.id }, rpcOptions(req)));
+    sendPdf(res, await documents.call("GetInvoicePdf", { organization_id: link!.organization_id, id: link!.id }, rpcOptions(req)));
   });
   return router;
 }
