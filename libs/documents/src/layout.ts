@@ -46,8 +46,9 @@ export class DocumentCanvas {
       },
     });
     const { regular, bold } = documentFonts();
-    this.doc.registerFont("regular", regular);
-    this.doc.registerFont("bold", bold);
+    // pdfkit takes a parsed font in place of a file (its types say only file or buffer)
+    this.doc.registerFont("regular", regular as unknown as Buffer);
+    this.doc.registerFont("bold", bold as unknown as Buffer);
     this.doc.font("regular").fontSize(9).fillColor("black");
   }
 

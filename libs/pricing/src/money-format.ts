@@ -32,8 +32,8 @@ export function supportedLocale(locale: string | null | undefined): string {
 
 /** Integer minor units → "€1,234.56" (en), "1 234,56 €" (fr), "¥1,235" (en, JPY). */
 export function formatMoney(cents: DecimalLike, currency: string, locale: string): string {
-  const { code, exponent } = currencyInfo(currency);
-  const major = toDecimal(cents).div(toDecimal(10).pow(exponent)).toFixed(exponent);
+  const { code, exponent, subunit } = currencyInfo(currency);
+  const major = toDecimal(cents).div(subunit).toFixed(exponent);
   return formatter(locale, { style: "currency", currency: code, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(major as unknown as number);
 }
 
