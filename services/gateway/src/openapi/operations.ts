@@ -50,6 +50,8 @@ export interface Operation {
   mediaType?: "text/plain" | "text/html" | "application/pdf";
   /** answered without an API key */
   public?: boolean;
+  /** a public route that can refuse (403, 404 in Lago's error shape) */
+  refuses?: boolean;
   /** served at the root (/health), not under /api/v1 */
   outsideApi?: boolean;
 }
@@ -248,7 +250,7 @@ const invoices: Operation[] = [
   {
     method: "get", path: "/documents/{kind}/{organization_id}/{file}", operationId: "getSignedDocument", summary: "A document by its signed link", tag: "Invoices",
     description: "Not in Lago: an invoice's `file_url`. No API key: the link's HMAC signature and expiry; forged or expired → 403 (`document_link_invalid`, `document_link_expired`).",
-    query: signedLinkQuery, mediaType: "application/pdf", response: z.string(), public: true,
+    query: signedLinkQuery, mediaType: "application/pdf", response: z.string(), public: true, refuses: true,
   },
 ];
 
