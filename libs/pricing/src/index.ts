@@ -140,3 +140,6 @@ export {
 } from "./schemas/charge-properties";
 export { crossedUsageThresholds, type UsageThreshold, type ThresholdCheckInput } from "./invoice/usage-thresholds";
 export { centsDue, ongoingBalanceCents, sumCents } from "./cents";
+
+// Amounts on documents (invoice and credit note PDFs)
+export { formatMoney, formatUnitPrice, formatQuantity, supportedLocale } from "./money-format";

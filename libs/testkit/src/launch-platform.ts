@@ -2,6 +2,7 @@
  * Starts the whole platform as processes (the six services and the gateway), on given or free
  * ports: `npm start` (scripts/start-platform.mjs), the end-to-end tests and the benchmarks use it.
  */
+import { randomBytes } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -63,7 +64,9 @@ async function launchOnce(options: PlatformOptions): Promise<Platform> {
     metricsPorts[s] = options.randomPorts ? await freePort() : METRICS_PORTS[s];
   }
 
-  const common = { NATS_URL: options.natsUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...options.env };
+  // documents' signed links: one secret per platform, shared by invoicing (signs) and the gateway (verifies)
+  const documentLinks = { DOCUMENT_LINK_SECRET: randomBytes(24).toString("hex"), PUBLIC_API_URL: `http://127.0.0.1:${gatewayPort}/api/v1` };
+  const common = { NATS_URL: options.natsUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...documentLinks, ...options.env };
   const env = {} as Record<ServiceName, Record<string, string>>;
   for (const s of BACKEND_SERVICES) {
     env[s] = {

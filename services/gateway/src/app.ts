@@ -17,6 +17,7 @@ import { billableMetricsRouter } from "./routes/billable-metrics/route";
 import { billingEntitiesRouter } from "./routes/billing-entities/route";
 import { couponsRouter } from "./routes/coupons/route";
 import { customersRouter } from "./routes/customers/route";
+import { invoiceDocumentsRouter, signedDocumentsRouter } from "./routes/documents/route";
 import { eventsRoute } from "./routes/events/route";
 import { entitlementsRouter } from "./routes/entitlements/route";
 import { featuresRouter } from "./routes/features/route";
@@ -90,6 +91,9 @@ function createApp(
   // the OpenAPI document and its viewer (/api/v1/openapi.json, /docs/): no API key, so ahead of /api/v1's authentication
   app.use(docsRouter());
 
+  // documents' signed links (file_url): no API key, the link's signature instead; so ahead of /api/v1's authentication
+  app.use("/api/v1", signedDocumentsRouter(clients.invoiceDocuments, config.DOCUMENT_LINK_SECRET));
+
   const api = express.Router();
   api.use(authenticate(clients.customer, config.API_KEY_CACHE_TTL_MS, resolveApiKey));
   api.use(rateLimit(limits));
@@ -108,6 +112,7 @@ function createApp(
   api.use(entitlementsRouter(clients.catalog.entitlements));
   api.use(testClockRouter(clients.customer));
   api.use(invoicesRouter(clients.invoicing));
+  api.use(invoiceDocumentsRouter(clients.invoiceDocuments));
   api.use(walletsRouter(clients.wallet));
   api.use(paymentsRouter(clients.payment));
   api.use(paymentRequestsRouter(clients.paymentRequests));

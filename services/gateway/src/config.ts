@@ -17,6 +17,8 @@ export const gatewayConfigSchema = peerAddressSchema().extend({
   RATE_LIMIT_PER_S: z.coerce.number().min(0).default(100),
   /** The bucket's size: requests an organization may send at once after a quiet spell; 0 = off. */
   RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(200),
+  /** The HMAC secret of the documents' signed links (shared with the invoicing service, which signs them); unset → every link refused. */
+  DOCUMENT_LINK_SECRET: z.string().min(16).optional(),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

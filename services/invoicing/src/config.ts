@@ -12,6 +12,12 @@ export const invoicingConfigSchema = z.object({
   BILLING_BATCH: int(500, 1),
   /** Invoices priced, stored and finalized at once within a pass. */
   BILLING_CONCURRENCY: int(8, 1),
+  /** The HMAC secret of the invoices' file_url links (shared with the gateway, which serves them); unset → no file_url. */
+  DOCUMENT_LINK_SECRET: z.string().min(16).optional(),
+  /** How long a file_url link is valid at least (it is rounded up to the hour). */
+  DOCUMENT_LINK_TTL_S: int(7 * 24 * 3600, 60),
+  /** The gateway's /api/v1 as clients reach it: the base of file_url. */
+  PUBLIC_API_URL: z.string().url().default("http://localhost:3000/api/v1"),
 });
 
 export type InvoicingConfig = z.infer<typeof invoicingConfigSchema>;

@@ -9,19 +9,23 @@ import { defineService } from "@billing/runtime";
 import { invoicingConfigSchema } from "./config";
 import { SUBSCRIPTION_SUBJECTS, subscriptionEventHandler } from "./events/catalog-subscriptions";
 import { CUSTOMER_SUBJECTS, customerEventHandler } from "./events/customers";
+import { documentHandlers } from "./grpc/document-handlers";
 import { invoiceHandlers } from "./grpc/invoice-handlers";
 import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
 import { usageHandlers } from "./grpc/usage-handlers";
 import { grpcAppliedCoupons, type AppliedCoupons } from "./peers/applied-coupons";
 import { grpcBillingEntities, type BillingEntities } from "./peers/billing-entities";
+import { grpcDocumentParties, type DocumentParties } from "./peers/document-parties";
 import { grpcUsage, type UsagePeer } from "./peers/usage";
 import { grpcWallets, type Wallets } from "./peers/wallets";
 import { CopyRepository } from "./persistence/copy-repository";
+import { DocumentRepository } from "./persistence/document-repository";
 import { InvoiceNumbers } from "./persistence/invoice-numbers";
 import { InvoiceRepository } from "./persistence/invoice-repository";
 import { registerModels } from "./persistence/models";
 import { startBillingScheduler } from "./schedule/billing-scheduler";
 import type { BillingLimits, InvoicingDeps } from "./use-cases/deps";
+import { invoiceFileUrl, type DocumentLinkSettings } from "./use-cases/documents/file-url";
 
 /** The peers invoicing calls: the usage service (priced usage), the customer service (billing entities), the catalog (applied coupons), the wallet service (prepaid credits). */
 export interface InvoicingPeers {
@@ -29,6 +33,8 @@ export interface InvoicingPeers {
   billingEntities: BillingEntities;
   appliedCoupons: AppliedCoupons;
   wallets: Wallets;
+  /** the customer service again, for what documents show of the customer and the issuer (optional: tests without documents) */
+  documentParties?: DocumentParties;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
@@ -38,6 +44,7 @@ export function grpcPeers(addresses: { usage: string; customer: string; catalog:
     billingEntities: grpcBillingEntities(addresses.customer),
     appliedCoupons: grpcAppliedCoupons(addresses.catalog),
     wallets: grpcWallets(addresses.wallet),
+    documentParties: grpcDocumentParties(addresses.customer),
   };
 }
 
@@ -55,6 +62,8 @@ export interface InvoicingParts {
   durablePrefix: string;
   limits?: Partial<BillingLimits>;
   replicas?: number;
+  /** file_url links (absent: no file_url) */
+  documentLinks?: DocumentLinkSettings;
 }
 
 /**
@@ -78,6 +87,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     clock: parts.clock,
     logger: parts.logger,
     limits: { batch: parts.limits?.batch ?? 500, concurrency: parts.limits?.concurrency ?? 8 },
+    ...(parts.documentLinks ? { fileUrl: (invoice) => invoiceFileUrl(parts.documentLinks!, invoice) } : {}),
     publish: async (invoiceId, events) => {
       await publishFromOutbox(parts.bus, outbox, invoiceId, events, parts.logger);
     },
@@ -99,11 +109,15 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     }));
   }
   const relay = startOutboxRelay(parts.bus, [outbox], parts.logger);
+  const documentDeps = parts.peers.documentParties
+    ? { invoices, documents: new DocumentRepository(connection), parties: parts.peers.documentParties, logger: parts.logger, clock: parts.clock, fileUrl: (invoice: Parameters<typeof invoiceFileUrl>[1]) => deps.fileUrl?.(invoice) ?? null }
+    : null;
   return {
     deps,
     bindings: [
       bind(Rpc.invoicing, { ...invoiceHandlers(deps), ...usageHandlers(deps) }),
       bind(Rpc.scheduledWork, scheduledWorkHandlers(deps)),
+      ...(documentDeps ? [bind(Rpc.invoiceDocuments, documentHandlers(documentDeps))] : []),
     ],
     stop: async () => {
       relay.stop();
@@ -124,6 +138,7 @@ export const invoicingService = defineService({
     const wiring = await wireInvoicing(connection, {
       bus, clock, logger, peers, durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS,
       limits: { batch: config.BILLING_BATCH, concurrency: config.BILLING_CONCURRENCY },
+      documentLinks: { secret: config.DOCUMENT_LINK_SECRET, publicApiUrl: config.PUBLIC_API_URL, ttlSeconds: config.DOCUMENT_LINK_TTL_S },
     });
     const scheduler = startBillingScheduler(wiring.deps, config.BILLING_SCHEDULER_MS);
     return {
@@ -135,6 +150,7 @@ export const invoicingService = defineService({
         peers.billingEntities.close();
         peers.appliedCoupons.close();
         peers.wallets.close();
+        peers.documentParties?.close();
       },
     };
   },

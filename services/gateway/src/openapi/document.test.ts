@@ -73,7 +73,7 @@ describe("the OpenAPI document", () => {
     for (const op of OPERATIONS) {
       const operation = document.paths![op.path]![op.method]!;
       expect(Object.keys(operation.responses ?? {}), op.operationId).toEqual(
-        op.public ? ["200"] : ["200", ...(op.body ? ["400"] : []), "401", "404", "422", "default"],
+        op.public ? ["200", ...(op.refuses ? ["403", "404", "default"] : [])] : ["200", ...(op.body ? ["400"] : []), "401", "404", "422", "default"],
       );
       expect(operation.security, op.operationId).toEqual(op.public ? [] : undefined);
     }

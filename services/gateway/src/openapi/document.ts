@@ -42,6 +42,14 @@ const json = (schema: z.ZodType) => ({ "application/json": { schema } });
 
 /** Lago's error answers: what a route can answer besides its 200. */
 function errorResponses(op: Operation): RouteConfig["responses"] {
+  // a public route that refuses (a document's signed link): 403 and 404 in Lago's shape
+  if (op.public && op.refuses) {
+    return {
+      403: { description: "A forged, altered, malformed or expired link.", content: json(apiError) },
+      404: { description: "The document does not exist.", content: json(apiErrorNotFound) },
+      default: { description: "Another error in Lago's shape.", content: json(apiError) },
+    };
+  }
   if (op.public) return {};
   return {
     ...(op.body ? { 400: { description: "The body is not JSON, or lacks its root key.", content: json(apiErrorBadRequest) } } : {}),

@@ -16,6 +16,7 @@ import { estimateEventSchema } from "../routes/estimate-fees/validators";
 import { featureCreateSchema, featureUpdateSchema } from "../routes/features/validators";
 import { invoiceCustomSectionCreateSchema, invoiceCustomSectionUpdateSchema } from "../routes/invoice-custom-sections/validators";
 import { currentUsageQuery, invoiceListQuery, invoiceUpdate, pastUsageQuery } from "../routes/invoices/validators";
+import { signedLinkQuery } from "../routes/documents/validators";
 import { paymentRequestCreateSchema, paymentRequestListQuery } from "../routes/payment-requests/validators";
 import { paymentCreateSchema } from "../routes/payments/validators";
 import { planCreateSchema, planUpdateSchema } from "../routes/plans/validators";
@@ -46,9 +47,11 @@ export interface Operation {
   /** the 200 answer */
   response: z.ZodType;
   /** the 200 answer's media type when it is not JSON */
-  mediaType?: "text/plain" | "text/html";
+  mediaType?: "text/plain" | "text/html" | "application/pdf";
   /** answered without an API key */
   public?: boolean;
+  /** a public route that can refuse (403, 404 in Lago's error shape) */
+  refuses?: boolean;
   /** served at the root (/health), not under /api/v1 */
   outsideApi?: boolean;
 }
@@ -235,6 +238,20 @@ const invoices: Operation[] = [
   },
   { method: "put", path: "/invoices/{id}/finalize", operationId: "finalizeInvoice", summary: "Finalize a draft invoice", tag: "Invoices", response: rooted("invoice", invoiceObject) },
   { method: "put", path: "/invoices/{id}/refresh", operationId: "refreshInvoice", summary: "Recompute a draft invoice", tag: "Invoices", response: rooted("invoice", invoiceObject) },
+  {
+    method: "post", path: "/invoices/{id}/download", operationId: "downloadInvoice", summary: "Generate an invoice's PDF", tag: "Invoices",
+    description: "A finalized invoice's PDF is generated if it is not yet (then kept: the same bytes ever after); the invoice is answered with its `file_url`. A draft is answered as it is.",
+    response: rooted("invoice", invoiceObject),
+  },
+  {
+    method: "get", path: "/invoices/{id}/pdf", operationId: "getInvoicePdf", summary: "An invoice's PDF", tag: "Invoices",
+    description: "Not in Lago: the stored PDF of a finalized invoice (generated at the first request), with the API key.", mediaType: "application/pdf", response: z.string(),
+  },
+  {
+    method: "get", path: "/documents/{kind}/{organization_id}/{file}", operationId: "getSignedDocument", summary: "A document by its signed link", tag: "Invoices",
+    description: "Not in Lago: an invoice's `file_url`. No API key: the link's HMAC signature and expiry; forged or expired → 403 (`document_link_invalid`, `document_link_expired`).",
+    query: signedLinkQuery, mediaType: "application/pdf", response: z.string(), public: true, refuses: true,
+  },
 ];
 
 const events: Operation[] = [

@@ -17,9 +17,11 @@ type InvoiceRpcs = "ListInvoices" | "GetInvoice" | "FinalizeInvoice" | "RefreshI
 
 /** billing.invoicing.v1.InvoiceService, its invoices: proto in, use case, proto out (always within the caller's organization). */
 export function invoiceHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc>, InvoiceRpcs> {
+  const withFileUrl = <M extends { file_url?: string | null }>(invoice: Invoice, message: M): M =>
+    deps.fileUrl ? { ...message, file_url: deps.fileUrl(invoice) } : message;
   // overdue is told at the organization's time (a sandbox organization's test clock)
   const reply = (invoice: Invoice) => {
-    const message = invoiceMessage(invoice, deps.clock.now());
+    const message = withFileUrl(invoice, invoiceMessage(invoice, deps.clock.now()));
     return { invoice: message, invoice_json: lagoInvoiceJson(message) };
   };
   return {
@@ -27,7 +29,7 @@ export function invoiceHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc
       const page = pageRequestOf(req);
       const { items, total } = await listInvoices(deps, req.organization_id, invoiceFilterOf(req), page);
       const now = deps.clock.now();
-      const invoices = items.map((invoice) => invoiceMessage(invoice, now));
+      const invoices = items.map((invoice) => withFileUrl(invoice, invoiceMessage(invoice, now)));
       return { invoices, meta: pageMeta(total, page), invoices_json: invoices.map(lagoInvoiceJson) };
     },
     GetInvoice: async (req) => reply(await getInvoice(deps, req.organization_id, req.id)),

@@ -1,6 +1,7 @@
 import type { Envelope } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import type { Logger } from "@billing/logger";
+import type { Invoice } from "../domain/invoice";
 import type { AppliedCoupons } from "../peers/applied-coupons";
 import type { BillingEntities } from "../peers/billing-entities";
 import type { UsagePeer } from "../peers/usage";
@@ -32,6 +33,8 @@ export interface InvoicingDeps {
   limits: BillingLimits;
   /** Publishes events already written to an invoice's outbox. */
   publish(invoiceId: string, events: Envelope[]): Promise<void>;
+  /** An invoice's file_url (a signed link to its PDF), when documents are configured. */
+  fileUrl?(invoice: Invoice): string | null;
   /** Resolves once the consumers have handled every event already published to them (a test clock step). */
   caughtUp(): Promise<void>;
 }

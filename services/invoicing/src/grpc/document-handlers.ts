@@ -1,0 +1,23 @@
+import type { InvoiceDocumentRpc } from "@billing/contracts";
+import type { Handlers } from "@billing/grpc";
+import type { Clock } from "@billing/clock";
+import type { Invoice } from "../domain/invoice";
+import type { DocumentDeps } from "../use-cases/documents/deps";
+import { downloadInvoice } from "../use-cases/documents/download-invoice";
+import { invoicePdf } from "../use-cases/documents/invoice-pdf";
+import { invoiceMessage, lagoInvoiceJson } from "./invoice-messages";
+
+/** billing.invoicing.v1.InvoiceDocumentService: proto in, use case, proto out (always within the caller's organization). */
+export function documentHandlers(deps: DocumentDeps & { clock: Clock; fileUrl(invoice: Invoice): string | null }): Handlers<InvoiceDocumentRpc> {
+  return {
+    DownloadInvoice: async (req) => {
+      const invoice = await downloadInvoice(deps, req.organization_id, req.id);
+      const message = { ...invoiceMessage(invoice, deps.clock.now()), file_url: deps.fileUrl(invoice) };
+      return { invoice: message, invoice_json: lagoInvoiceJson(message) };
+    },
+    GetInvoicePdf: async (req) => {
+      const doc = await invoicePdf(deps, req.organization_id, req.id);
+      return { pdf: doc.pdf, file_name: doc.file_name, sha256: doc.sha256 };
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { Rpc, type CustomerMessages, type CustomerRpc } from "@billing/contracts";
+import { isAppError } from "@billing/errors";
+import { RpcClient } from "@billing/grpc";
+
+/**
+ * What an invoice's document shows of its parties, from the customer service: the customer (its
+ * address, tax id, document locale, applicable invoice custom sections) and its billing entity
+ * (the issuer: name, address, logo, tax id, footer, document locale). Read when the document is
+ * generated (once: the document is kept); either may be gone (null).
+ */
+export interface DocumentParties {
+  get(organizationId: string, externalCustomerId: string, billingEntityCode: string | null): Promise<{
+    customer: CustomerMessages.Customer__Output | null;
+    entity: CustomerMessages.BillingEntity__Output | null;
+  }>;
+  close(): void;
+}
+
+const orNull = async <T>(call: Promise<T>): Promise<T | null> => {
+  try {
+    return await call;
+  } catch (err) {
+    if (isAppError(err) && err.kind === "not_found") return null;
+    throw err;
+  }
+};
+
+export function grpcDocumentParties(address: string): DocumentParties {
+  const client = new RpcClient<CustomerRpc>(Rpc.customer, address, 5_000);
+  return {
+    async get(organizationId, externalCustomerId, billingEntityCode) {
+      const customerReply = await orNull(client.call("GetCustomer", { organization_id: organizationId, external_id: externalCustomerId }));
+      const customer = customerReply?.customer ?? null;
+      const code = billingEntityCode ?? customer?.billing_entity_code ?? "";
+      const entityReply = code ? await orNull(client.call("GetBillingEntity", { organization_id: organizationId, code })) : null;
+      return { customer, entity: entityReply?.billing_entity ?? null };
+    },
+    close: () => client.close(),
+  };
+}

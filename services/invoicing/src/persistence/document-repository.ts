@@ -1,0 +1,67 @@
+import { isDuplicateKeyError } from "@billing/mongo";
+import { Schema, type Connection, type Model } from "mongoose";
+
+/** A stored document: the PDF as first generated, kept for good (`documents` collection). */
+export interface StoredDocument {
+  /** `invoice:<invoice id>` (a credit note's will be `credit_note:<id>`) */
+  id: string;
+  organization_id: string;
+  kind: "invoice" | "credit_note";
+  owner_id: string;
+  file_name: string;
+  pdf: Buffer;
+  sha256: string;
+  created_at: Date;
+}
+
+interface DocumentDoc extends Omit<StoredDocument, "id" | "pdf"> {
+  _id: string;
+  pdf: Buffer | { buffer: Buffer };
+}
+
+const documentSchema = new Schema(
+  { _id: String, organization_id: String, kind: String, owner_id: String, file_name: String, pdf: Buffer, sha256: String, created_at: Date },
+  { versionKey: false, collection: "documents" },
+);
+
+export const documentId = (kind: StoredDocument["kind"], ownerId: string) => `${kind}:${ownerId}`;
+
+/**
+ * Documents keyed by `_id` = kind:owner (one read, fast on every server). Stored once: a second
+ * writer (a retry, another replica) loses on the duplicate key and gets the stored one, so each
+ * invoice has exactly one document whoever generated it first. A PDF stays far below MongoDB's
+ * 16 MB document limit (about 0.7 KB per fee line).
+ */
+export class DocumentRepository {
+  private readonly model: Model<DocumentDoc>;
+
+  constructor(connection: Connection) {
+    this.model = (connection.models.InvoicingDocument as Model<DocumentDoc> | undefined) ?? connection.model<DocumentDoc>("InvoicingDocument", documentSchema);
+  }
+
+  async find(organizationId: string, id: string): Promise<StoredDocument | null> {
+    const doc = await this.model.findOne({ _id: id }).lean<DocumentDoc>();
+    return doc && doc.organization_id === organizationId ? storedOf(doc) : null;
+  }
+
+  /** Stores `document` unless one is stored already; answers the one kept. */
+  async storeOnce(document: StoredDocument): Promise<StoredDocument> {
+    const { id, ...rest } = document;
+    try {
+      await this.model.create([{ _id: id, ...rest }]);
+      return document;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const kept = await this.find(document.organization_id, id);
+      if (!kept) throw err;
+      return kept;
+    }
+  }
+}
+
+function storedOf(doc: DocumentDoc): StoredDocument {
+  const { _id, pdf, ...rest } = doc;
+  // a lean read gives BSON Binary ({ buffer }) for a Buffer field
+  const bytes = Buffer.isBuffer(pdf) ? pdf : Buffer.from((pdf as { buffer: Buffer }).buffer);
+  return { id: _id, pdf: bytes, ...rest };
+}

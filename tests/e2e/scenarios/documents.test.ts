@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { documentSignature } from "@billing/documents";
+import { hasPoppler, pdfText, pdfToPngs } from "../../../libs/documents/src/poppler";
+import { advanceClock, scenarioPlatform } from "../../support/sandbox";
+import { customer, events, invoicesOf, metric, ok, plan, send, standard, subscribe, tax, type Api, type Json } from "../../support/scenario";
+
+// Invoice PDFs end to end: a sandbox organization's January invoice (100.00 a month, 7 calls at
+// 0.50, VAT 20 %) is finalized on Feb 1; POST /invoices/{id}/download generates its PDF and answers
+// the invoice with file_url, a signed link the gateway serves without the API key; the file is
+// kept (the same bytes by the API key and by the link, every time); a forged or expired link is
+// refused with Lago's JSON error body; another organization cannot read it.
+const SECRET = "e2e-documents-secret-0123456789";
+const platform = scenarioPlatform("scn_documents", { DOCUMENT_LINK_SECRET: SECRET });
+const plain = (s: string) => s.replace(/[\u202f\u00a0]/g, " ");
+
+async function januaryInvoice(as: Api): Promise<Json> {
+  await tax(as, "vat", "20");
+  const calls = await metric(as, "calls");
+  await plan(as, "starter", { amount_cents: 10_000, tax_codes: ["vat"], charges: [standard(calls, "0.5")] });
+  await subscribe(as, "acme", "starter", "sub_1");
+  await send(as, events(7, "sub_1", "calls", "2024-01-20T00:00:00Z"));
+  await advanceClock(as, "2024-02-01T00:30:00Z");
+  const [invoice] = await invoicesOf(as, "acme");
+  expect(invoice).toMatchObject({ status: "finalized", total_amount_cents: 12_420 });
+  return invoice!;
+}
+
+const fetchBytes = async (url: string, headers: Record<string, string> = {}) => {
+  const res = await fetch(url, { headers });
+  return { status: res.status, type: res.headers.get("content-type") ?? "", etag: res.headers.get("etag"), bytes: Buffer.from(await res.arrayBuffer()) };
+};
+
+describe("invoice documents", () => {
+  it("generates the PDF of a finalized invoice once, served by the API key and by its signed link, the same bytes every time", async () => {
+    const { as, api_key } = platform.sandbox("Invoice PDF", "2024-01-01T00:00:00Z");
+    const acme = await customer(as, "acme", {
+      name: "Hélène Dupré", address_line1: "3 place de l'Opéra", zipcode: "75009", city: "Paris", country: "FR", tax_identification_number: "FR99123456789",
+      billing_configuration: { document_locale: "fr" },
+    });
+    await ok(as("PUT", `/billing_entities/${acme.billing_entity_code}`, {
+      billing_entity: { name: "Société Électrique", legal_name: "Société Électrique SAS", address_line1: "12 rue de la Paix", city: "Paris", zipcode: "75002", tax_identification_number: "FR11222333444", invoice_footer: "Merci pour votre confiance — à bientôt." },
+    }));
+    const invoice = await januaryInvoice(as);
+
+    const downloaded = (await ok(as("POST", `/invoices/${invoice.svc_id}/download`))).invoice as Json;
+    expect(downloaded).toMatchObject({ svc_id: invoice.svc_id, status: "finalized", total_amount_cents: 12_420 });
+    const fileUrl = String(downloaded.file_url);
+    expect(fileUrl).toMatch(new RegExp(`/api/v1/documents/invoice/[^/]+/${invoice.svc_id}\\.pdf\\?expires=\\d+&signature=[\\w-]{43}$`));
+    // reading the invoice again shows the same link (its expiry is rounded to the hour)
+    expect(((await ok(as("GET", `/invoices/${invoice.svc_id}`))).invoice as Json).file_url).toBe(fileUrl);
+
+    const byLink = await fetchBytes(fileUrl);
+    expect(byLink.status).toBe(200);
+    expect(byLink.type).toBe("application/pdf");
+    expect(byLink.bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    const byLinkAgain = await fetchBytes(fileUrl);
+    expect(byLinkAgain.bytes.equals(byLink.bytes)).toBe(true);
+    const viaApi = await fetchBytes(`${new URL(fileUrl).origin}/api/v1/invoices/${invoice.svc_id}/pdf`, { authorization: `Bearer ${api_key}` });
+    expect(viaApi).toMatchObject({ status: 200, type: "application/pdf", etag: byLink.etag });
+    expect(viaApi.bytes.equals(byLink.bytes)).toBe(true);
+    // without the key, the API route is refused
+    expect((await fetchBytes(`${new URL(fileUrl).origin}/api/v1/invoices/${invoice.svc_id}/pdf`)).status).toBe(401);
+    // a second download answers the stored file (not a new one)
+    await ok(as("POST", `/invoices/${invoice.svc_id}/download`));
+    expect((await fetchBytes(fileUrl)).bytes.equals(byLink.bytes)).toBe(true);
+    expect(byLink.etag).toBe(byLinkAgain.etag);
+
+    if (hasPoppler) {
+      expect(pdfToPngs(byLink.bytes).length).toBeGreaterThan(0);
+      const text = plain(pdfText(byLink.bytes));
+      for (const s of [
+        "Facture", invoice.number, "Société Électrique SAS", "12 rue de la Paix", "N° de TVA: FR11222333444", "Hélène Dupré", "3 place de l'Opéra",
+        "100,00 €", "3,50 €", "103,50 €", "VAT (20 % sur 103,50 €)", "20,70 €", "124,20 €", "Total à payer", "Merci pour votre confiance — à bientôt.",
+      ]) expect(text, text).toContain(s);
+    }
+  });
+
+  it("refuses a forged, altered or expired link with a JSON 403, and another organization's key", async () => {
+    const as = await platform.story("Signed links", "2024-01-01T00:00:00Z");
+    const invoice = await januaryInvoice(as);
+    const fileUrl = new URL(String(((await ok(as("POST", `/invoices/${invoice.svc_id}/download`))).invoice as Json).file_url));
+    const organizationId = fileUrl.pathname.split("/")[5]!;
+    const signature = fileUrl.searchParams.get("signature")!;
+    const expires = Number(fileUrl.searchParams.get("expires"));
+    const refused = async (url: URL | string, code: string) => {
+      const res = await fetch(url);
+      expect(res.status).toBe(403);
+      expect(res.headers.get("content-type")).toMatch(/application\/json/);
+      expect(await res.json()).toEqual({ status: 403, error: "Forbidden", code });
+    };
+    const with_ = (change: (u: URL) => void) => {
+      const u = new URL(fileUrl);
+      change(u);
+      return u;
+    };
+    await refused(with_((u) => u.searchParams.set("signature", (signature.startsWith("A") ? "B" : "A") + signature.slice(1))), "document_link_invalid");
+    await refused(with_((u) => u.searchParams.set("expires", String(expires + 3600))), "document_link_invalid");
+    await refused(with_((u) => { u.pathname = u.pathname.replace(`/${organizationId}/`, "/another_org/"); }), "document_link_invalid");
+    // a link signed with the platform's secret that expired a minute ago
+    const past = Math.floor(Date.now() / 1000) - 60;
+    const ref = { kind: "invoice", organization_id: organizationId, id: String(invoice.svc_id) } as const;
+    await refused(with_((u) => { u.searchParams.set("expires", String(past)); u.searchParams.set("signature", documentSignature(SECRET, ref, past)); }), "document_link_expired");
+    // one without its signature or with a malformed expiry: the same
+    await refused(with_((u) => u.searchParams.delete("signature")), "document_link_invalid");
+    await refused(with_((u) => u.searchParams.set("expires", "soon")), "document_link_invalid");
+
+    // another organization's API key does not reach the invoice or its file
+    const other = platform.sandbox("Another organization", "2024-01-01T00:00:00Z");
+    const res = await fetch(`${fileUrl.origin}/api/v1/invoices/${invoice.svc_id}/pdf`, { headers: { authorization: `Bearer ${other.api_key}` } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ status: 404, error: "Not Found", code: "invoice_not_found" });
+    expect(await other.as("POST", `/invoices/${invoice.svc_id}/download`)).toMatchObject({ status: 404, body: { code: "invoice_not_found" } });
+  });
+});
