@@ -27,8 +27,16 @@ export interface AdvanceBucketState {
   events_count: number;
   /** incremental unique_count_agg: the values active now */
   active?: string[];
+  /** the charges period the state belongs to (ISO start), for a recurring metric's bucket that outlives its period */
+  period_from?: string;
   /** other models: the bucket's events so far */
-  events?: Array<{ transaction_id?: string; timestamp: string; properties: Record<string, unknown> }>;
+  events?: StoredAdvanceEvent[];
+}
+
+export interface StoredAdvanceEvent {
+  transaction_id?: string;
+  timestamp: string;
+  properties: Record<string, unknown>;
 }
 
 export interface AdvanceStepInput {
@@ -53,6 +61,17 @@ export function incrementalAdvance(charge: ChargeDefinition, metric: BillableMet
   return charge.prorated === true || INCREMENTAL_MODELS.has(charge.charge_model);
 }
 
+/**
+ * A recurring metric's bucket entering a new charges period: its units carry over (they were paid
+ * at the period start, billing-rules §1.12), so the new period's high-water mark starts at the
+ * carried level and only units above it are paid in advance again.
+ */
+export function carriedIntoPeriod(state: AdvanceBucketState, periodFrom: string): AdvanceBucketState {
+  if (state.period_from === periodFrom) return state;
+  const mark = state.mark && { current: state.mark.current, max: state.mark.current };
+  return { ...state, mark, period_from: periodFrom };
+}
+
 const isoOf = (t: UsageEvent["timestamp"]) => (t instanceof Date ? t.toISOString() : typeof t === "number" ? new Date(t).toISOString() : t);
 
 /**
@@ -66,12 +85,12 @@ export function advanceFeeStep(input: AdvanceStepInput): { fee: PayInAdvanceFee;
   const { metric, event } = input;
   const state = input.state;
   if (!incrementalAdvance(input.charge, metric)) {
-    const prior: UsageEvent[] = state?.events ?? [];
+    const prior: StoredAdvanceEvent[] = state?.events ?? [];
     const fee = payInAdvanceFee({
       charge: input.charge, metric, event, periodEvents: [...prior, event], highWaterMark: state?.mark ?? null,
       currency: input.currency, premium: input.premium, persisted: true, period: input.period,
     });
-    const stored = { transaction_id: event.transaction_id, timestamp: isoOf(event.timestamp), properties: { ...(event.properties ?? {}) } };
+    const stored: StoredAdvanceEvent = { ...(event.transaction_id ? { transaction_id: event.transaction_id } : {}), timestamp: isoOf(event.timestamp), properties: { ...(event.properties ?? {}) } };
     return { fee, state: { mark: fee.high_water_mark, units: "0", events_count: 0, events: [...prior, stored] } };
   }
 

@@ -75,3 +75,17 @@ export const feeView = z.object({
 /** billing.invoicing.fee.created: each fee of an invoice when it is finalized (fees never change after). */
 export const feeEventData = z.object({ fee: feeView });
 export type FeeViewData = z.output<typeof feeView>;
+
+/**
+ * billing.invoicing.advance_fee.created: a pay-in-advance fee created by a usage event that waits
+ * for the subscription's next periodic invoice (invoiceable false, or regroup_paid_fees invoice):
+ * no invoice yet. A fee that goes on its own invoice at once is announced with that invoice's
+ * fees (billing.invoicing.fee.created). Lago's fee.created webhook.
+ */
+export const advanceFeeView = feeView.extend({
+  svc_invoice_id: maybe(text),
+  event_transaction_id: maybe(text),
+  payment_status: z.enum(["pending", "succeeded", "failed", "refunded"]),
+});
+export const advanceFeeEventData = z.object({ fee: advanceFeeView });
+export type AdvanceFeeViewData = z.output<typeof advanceFeeView>;
