@@ -31,10 +31,10 @@ export function lagoFeeJson(read: FeeRead): string {
       event_transaction_id: record.event_transaction_id,
     }
     : {};
-  const { properties_json: _p, item, amount_details, ...fee } = { ...message, ...own };
+  const { properties_json, item, amount_details, ...fee } = { ...message, ...own };
   const details = Object.fromEntries(Object.entries(amount_details ?? {}).filter(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0)));
   const filters = item?.filters ? Object.fromEntries(Object.entries(item.filters.values ?? {}).map(([k, v]) => [k, v?.values ?? []])) : null;
-  return JSON.stringify({ ...fee, amount_details: details, item: { ...item, filters }, pricing_unit_details: null });
+  return JSON.stringify({ ...fee, amount_details: details, item: { ...item, filters }, properties: JSON.parse(properties_json ?? "{}"), pricing_unit_details: null });
 }
 
 const instantOf = (field: string, value: string | null | undefined, endOfDay: boolean): Date | undefined => {
@@ -58,6 +58,7 @@ export function feeFilterOf(req: M.ListFeesRequest__Output): FeeFilter & { none?
     currency: req.currency ? req.currency.toUpperCase() : undefined,
     billableMetricCode: req.billable_metric_code || undefined,
     paymentStatus: req.payment_status || undefined,
+    eventTransactionId: req.event_transaction_id || undefined,
     created: span(req, "created_at"),
     succeeded: span(req, "succeeded_at"),
     failed: span(req, "failed_at"),

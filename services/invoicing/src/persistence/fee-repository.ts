@@ -32,6 +32,7 @@ export interface FeeFilter {
   currency?: string;
   billableMetricCode?: string;
   paymentStatus?: string;
+  eventTransactionId?: string;
   created?: { from?: Date; to?: Date };
   succeeded?: { from?: Date; to?: Date };
   failed?: { from?: Date; to?: Date };
@@ -99,6 +100,7 @@ export class FeeRepository {
     if (filter.currency) query.currency = filter.currency;
     if (filter.billableMetricCode) query.billable_metric_code = filter.billableMetricCode;
     if (filter.paymentStatus) query.payment_status = filter.paymentStatus;
+    if (filter.eventTransactionId) query.event_transaction_id = filter.eventTransactionId;
     for (const [field, r] of [["created_at", filter.created], ["succeeded_at", filter.succeeded], ["failed_at", filter.failed], ["refunded_at", filter.refunded]] as const) {
       const cond = range(r);
       if (cond) query[field] = cond;
