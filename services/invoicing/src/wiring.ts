@@ -118,7 +118,8 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     handles.push(await runConsumer({
       bus: parts.bus, stream: c.stream.name, durable: c.durable, filterSubjects: [...c.subjects],
       logger: parts.logger.child({ consumer: c.durable }), handler: c.handler(feeDeps), concurrency: c.inOrder ? 1 : 8, retryDelayMs: 500,
-      ...(c.inOrder ? { maxAckPending: 1 } : {}),
+      // pay-in-advance fees start with the durable: usage ingested before it existed is not billed in advance
+      ...(c.inOrder ? { maxAckPending: 1, deliverNew: true } : {}),
     }));
   }
   const relay = startOutboxRelay(parts.bus, [outbox, feeOutbox], parts.logger);
