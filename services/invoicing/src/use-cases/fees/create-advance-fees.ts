@@ -1,4 +1,5 @@
 import { RetryLater, Subjects, type Envelope } from "@billing/bus";
+import { atFrozenTime } from "@billing/clock";
 import type { EventData } from "@billing/contracts";
 import {
   advanceFeeDraft,
@@ -38,6 +39,16 @@ export async function createAdvanceFees(deps: FeeDeps, envelope: Envelope, data:
   const org = envelope.organization_id;
   const priced = await deps.advanceFees.price(org, envelope.id, JSON.stringify(data.events));
   if (priced.length === 0) return 0;
+  // a sandbox organization's fees and invoices are made at its test clock's time: the time its events were acknowledged at
+  const copy = await deps.copies.subscription(priced[0]!.subscription_id);
+  if (!copy) throw new RetryLater(`subscription ${priced[0]!.subscription_id} not copied yet`, 1000);
+  if (!copy.sandbox) return storeFees(deps, envelope, priced, false);
+  const acknowledgedAt = new Date(Math.max(...data.events.map((e) => Date.parse(e.created_at))));
+  return atFrozenTime(acknowledgedAt, () => storeFees(deps, envelope, priced, true));
+}
+
+async function storeFees(deps: FeeDeps, envelope: Envelope, priced: PricedAdvanceFee[], sandbox: boolean): Promise<number> {
+  const org = envelope.organization_id;
 
   const customers = new Map<string, CustomerCopy>();
   await Promise.all([...new Set(priced.map((f) => f.customer_id))].map(async (id) => {
@@ -63,7 +74,7 @@ export async function createAdvanceFees(deps: FeeDeps, envelope: Envelope, data:
     let invoiceId: string | null = null;
     let taxed = null;
     if (ownInvoice(fee)) {
-      const invoice = advanceFeeInvoice({ fee, draft, customer, entity, terms: invoicingTerms(customer.customer, entity), sandbox: envelope.frozen_time != null, now });
+      const invoice = advanceFeeInvoice({ fee, draft, customer, entity, terms: invoicingTerms(customer.customer, entity), sandbox, now });
       invoices.push(invoice);
       invoiceId = invoice.id;
       taxed = invoice.fees[0]!;
