@@ -44,6 +44,20 @@ try {
     if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
+  // a request refused while the machine is busy (504, 429, 503) is sent again; creations are idempotent by
+  // external id, and an event batch already stored is refused as duplicates (422): it was acknowledged
+  const retried = async (method, path, body) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call(method, path, body);
+      } catch (err) {
+        const text = String(err);
+        if (/value_already_exist|→ 422/.test(text) && attempt > 0) return undefined;
+        if (attempt >= 8 || !/→ (5\d\d|429)/.test(text)) throw err;
+        await new Promise((r) => setTimeout(r, 250 * (attempt + 1)));
+      }
+    }
+  };
   const pool = async (count, concurrency, work) => {
     let next = 0;
     await Promise.all(Array.from({ length: concurrency }, async () => {
@@ -51,14 +65,14 @@ try {
     }));
   };
 
-  const tokens = (await call("POST", "/billable_metrics", { billable_metric: { name: "Tokens", code: "tokens", aggregation_type: "sum_agg", field_name: "tokens" } })).billable_metric.svc_id;
-  await call("POST", "/plans", {
+  const tokens = (await retried("POST", "/billable_metrics", { billable_metric: { name: "Tokens", code: "tokens", aggregation_type: "sum_agg", field_name: "tokens" } })).billable_metric.svc_id;
+  await retried("POST", "/plans", {
     plan: {
       name: "Advance", code: "advance", interval: "monthly", amount_cents: 0, amount_currency: "EUR", pay_in_advance: false,
       charges: [{ billable_metric_id: tokens, charge_model: "standard", pay_in_advance: true, invoiceable: false, properties: { amount: "0.01" } }],
     },
   });
-  await pool(SUBS, 8, (i) => call("POST", "/subscriptions", {
+  await pool(SUBS, 4, (i) => retried("POST", "/subscriptions", {
     subscription: { external_customer_id: `cus_${Math.floor(i / 10)}`, plan_code: "advance", external_id: `sub_${i}`, billing_time: "calendar" },
   }));
   // the usage service's copies of every subscription (its ingest refuses events of unknown ones), then invoicing's
@@ -77,7 +91,7 @@ try {
       const n = b * 100 + k;
       return { transaction_id: `adv_${n}`, external_subscription_id: `sub_${n % SUBS}`, code: "tokens", properties: { tokens: (n % 5) + 1 } };
     });
-    await call("POST", "/events/batch", { events });
+    await retried("POST", "/events/batch", { events });
     const at = Date.now();
     for (const e of events) acknowledged.set(e.transaction_id, at);
   });
