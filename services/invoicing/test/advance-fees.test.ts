@@ -183,10 +183,10 @@ describe("pay-in-advance fees from ingested usage", () => {
     expect(new Set(invoices.map((i) => i.number)).size).toBe(calls);
     expect(new Set(invoices.map((i) => i._id))).toEqual(new Set(invoiced.map((f) => f.invoice_id)));
 
-    // the waiting fees were announced once each (envelope ids derived from the fees)
+    // every fee announced once (envelope ids derived from the fees: a second copy is dropped by the stream)
     const announced = await bus.jsm.streams.getMessage(Streams.invoicing.name, { last_by_subj: Subjects.invoicing.advanceFeeCreated }).catch(() => null);
     expect(announced).not.toBeNull();
     const info = await bus.jsm.streams.info(Streams.invoicing.name, { subjects_filter: Subjects.invoicing.advanceFeeCreated });
-    expect(info.state.subjects?.[Subjects.invoicing.advanceFeeCreated]).toBe(events - calls);
+    expect(info.state.subjects?.[Subjects.invoicing.advanceFeeCreated]).toBe(events);
   }, 120_000);
 });

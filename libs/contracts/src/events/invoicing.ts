@@ -77,10 +77,9 @@ export const feeEventData = z.object({ fee: feeView });
 export type FeeViewData = z.output<typeof feeView>;
 
 /**
- * billing.invoicing.advance_fee.created: a pay-in-advance fee created by a usage event that waits
- * for the subscription's next periodic invoice (invoiceable false, or regroup_paid_fees invoice):
- * no invoice yet. A fee that goes on its own invoice at once is announced with that invoice's
- * fees (billing.invoicing.fee.created). Lago's fee.created webhook.
+ * billing.invoicing.advance_fee.created: a pay-in-advance fee created by a usage event, on its own
+ * invoice (invoiceable) or waiting for the subscription's next periodic invoice (`svc_invoice_id`
+ * null). Lago's fee.created webhook.
  */
 export const advanceFeeView = feeView.extend({
   svc_invoice_id: maybe(text),

@@ -30,8 +30,8 @@ type Ingested = EventData<typeof Subjects.usage.eventIngested>;
  * 3. each invoiceable fee's invoice is stored (derived id) and finalized at once through the
  *    invoice pipeline (coupons, taxes, credit notes, prepaid credits; numbering): a finalization
  *    cut short is resumed by the redelivery or by the next due pass;
- * 4. the waiting fees' `advance_fee.created` events are written once per envelope (after the fees),
- *    then published.
+ * 4. the fees' `advance_fee.created` events are written once per envelope (after the fees and
+ *    invoices), then published.
  * The message is acknowledged only after all of it; any failure is retried (same answers, same ids).
  */
 export async function createAdvanceFees(deps: FeeDeps, envelope: Envelope, data: Ingested): Promise<number> {
@@ -90,12 +90,10 @@ async function storeFees(deps: FeeDeps, envelope: Envelope, priced: PricedAdvanc
     await finalizeOpenInvoices(deps, invoices.map((i) => i.id), { refresh: false });
   }
 
-  const waiting = records.filter((r) => r.invoice_id === null);
-  if (waiting.length > 0) {
-    const batchId = `${org}|${envelope.id}`;
-    const events = waiting.map((r) => advanceFeeEvent(r, now));
-    if (await deps.fees.insertBatch(batchId, events)) await deps.publishFeeEvents(batchId, events);
-  }
+  // every fee announced once (Lago's fee.created for each pay-in-advance fee), after it is stored
+  const batchId = `${org}|${envelope.id}`;
+  const events = records.map((r) => advanceFeeEvent(r, now));
+  if (await deps.fees.insertBatch(batchId, events)) await deps.publishFeeEvents(batchId, events);
   return records.length;
 }
 
