@@ -67,10 +67,16 @@ async function untilFees(count: number, timeoutMs: number): Promise<number> {
   }
 }
 
+/** Every item of a list, 250 a page (a page the busy test server answers too late, 504, is asked again). */
 async function all(path: string, key: string): Promise<Json[]> {
   const items: Json[] = [];
   for (let page = 1; ; page++) {
-    const res = await ok(call("GET", `${path}${path.includes("?") ? "&" : "?"}per_page=1000&page=${page}`));
+    let res: Json | undefined;
+    for (let attempt = 0; !res; attempt++) {
+      const r = await call("GET", `${path}${path.includes("?") ? "&" : "?"}per_page=250&page=${page}`);
+      if (r.status === 200) res = r.body;
+      else if (r.status !== 504 || attempt >= 5) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
+    }
     items.push(...res[key]);
     if (!res.meta.next_page) return items;
   }
