@@ -105,6 +105,9 @@ describe("pay-in-advance charges", () => {
     await plan(as, "cards_plan", { amount_cents: 49, pay_in_advance: true, charges: [standard(cards, "30.12", { pay_in_advance: true, invoiceable: false, prorated: true })] });
     await subscribe(as, "acme", "cards_plan", "sub_1");
 
+    // the estimate of a first card now (June 5, the subscription's first day): 30.12 × 26 / 30 = 26.104 → 26.10, the fee it would create
+    const estimate = await ok(as("POST", "/events/estimate_fees", { event: { code: "cards", external_subscription_id: "sub_1", properties: { item_id: "card_0" } } }));
+    expect(estimate.fees).toEqual([expect.objectContaining({ amount_cents: 2_610, units: "1.0", pay_in_advance: true })]);
     // card i on June 10 + i: 30.12 × (30 − 10 − (i − 1)) / 30
     const expected = [2_008, 1_908, 1_807, 1_707, 1_606];
     for (const [n, cents] of expected.entries()) {

@@ -52,7 +52,7 @@ function subscriptionAt(copies: CatalogCopies, org: string, externalId: string, 
 }
 
 /** The charges period holding `at` (billing-rules §4: months for yearly plans billing charges monthly), with its length in days. */
-function periodOf({ subscription: s, plan }: SubscriptionCopy, at: Date) {
+export function periodOf({ subscription: s, plan }: SubscriptionCopy, at: Date) {
   const monthly = plan.bill_charges_monthly === true && (plan.interval === "yearly" || plan.interval === "semiannual");
   const p = billingPeriodFor(
     {
