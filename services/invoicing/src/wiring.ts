@@ -92,6 +92,10 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     clock: parts.clock,
     logger: parts.logger,
     limits: { batch: parts.limits?.batch ?? 500, concurrency: parts.limits?.concurrency ?? 8 },
+    waitingFees: {
+      waiting: async (organizationId, subscriptionIds, periodEndedBy) => (await fees.waiting(organizationId, subscriptionIds, periodEndedBy)).map((r) => r.fee),
+      attach: (feeIds, invoiceId) => fees.attach(feeIds, invoiceId, parts.clock.now()),
+    },
     publish: async (invoiceId, events) => {
       await publishFromOutbox(parts.bus, outbox, invoiceId, events, parts.logger);
     },

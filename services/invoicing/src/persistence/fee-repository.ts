@@ -128,9 +128,19 @@ export class FeeRepository {
     return res.modifiedCount === 1;
   }
 
-  /** The subscription's fees still waiting for an invoice (a periodic invoice gathers them). */
-  async waiting(organizationId: string, subscriptionId: string): Promise<AdvanceFeeRecord[]> {
-    const docs = await this.fees.find({ organization_id: organizationId, subscription_id: subscriptionId, invoice_id: null, deleted_at: null }).lean<FeeDoc[]>();
+  /** The subscriptions' fees still waiting for an invoice whose charges period ended by `periodEndedBy` (a periodic invoice gathers them). */
+  async waiting(organizationId: string, subscriptionIds: readonly string[], periodEndedBy: Date): Promise<AdvanceFeeRecord[]> {
+    if (subscriptionIds.length === 0) return [];
+    const docs = await this.fees
+      .find({ organization_id: organizationId, subscription_id: { $in: subscriptionIds }, invoice_id: null, deleted_at: null, "fee.to": { $lte: periodEndedBy } })
+      .sort({ created_at: 1, _id: 1 })
+      .lean<FeeDoc[]>();
     return docs.map(recordOf);
+  }
+
+  /** Puts these fees on an invoice: those still waiting (a repeated call changes nothing). */
+  async attach(ids: readonly string[], invoiceId: string, at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.fees.updateMany({ _id: { $in: ids }, invoice_id: null }, { $set: { invoice_id: invoiceId, updated_at: at }, $inc: { revision: 1 } });
   }
 }
