@@ -34,6 +34,10 @@ export interface ConsumerOptions {
   ackWaitMs?: number;
   retryDelayMs?: number;
   maxDeliveries?: number;
+  /** Messages delivered and not yet acknowledged, at most (default max(concurrency × 4, 64)); 1 with concurrency 1 handles the stream strictly in order, one message at a time across replicas. */
+  maxAckPending?: number;
+  /** A durable created now starts with the messages published from now on (DeliverPolicy.New), not the stream's history. */
+  deliverNew?: boolean;
   /** How often the durable's lag (JetStream consumer info) is sampled for the metrics (5000 ms). */
   lagSampleMs?: number;
 }
@@ -54,10 +58,10 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
     .add(stream, {
       durable_name: durable,
       ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
+      deliver_policy: options.deliverNew ? DeliverPolicy.New : DeliverPolicy.All,
       filter_subjects: options.filterSubjects,
       ack_wait: nanos(options.ackWaitMs ?? 30_000),
-      max_ack_pending: Math.max(concurrency * 4, 64),
+      max_ack_pending: options.maxAckPending ?? Math.max(concurrency * 4, 64),
     })
     .catch(async (err: Error) => {
       if (!/already in use|exists/i.test(err.message)) throw err;

@@ -27,6 +27,7 @@ export const Subjects = {
     invoicePaymentStatusUpdated: "billing.invoicing.invoice.payment_status_updated",
     invoicePaymentOverdue: "billing.invoicing.invoice.payment_overdue",
     feeCreated: "billing.invoicing.fee.created",
+    advanceFeeCreated: "billing.invoicing.advance_fee.created",
   },
   wallet: {
     walletCreated: "billing.wallet.wallet.created",

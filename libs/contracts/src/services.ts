@@ -14,6 +14,8 @@ import type { InvoiceServiceDefinition } from "./generated/billing/invoicing/v1/
 import type { InvoiceDocumentServiceDefinition } from "./generated/billing/invoicing/v1/InvoiceDocumentService";
 import type { CustomerServiceDefinition } from "./generated/billing/customer/v1/CustomerService";
 import type { ChargeUsageServiceDefinition } from "./generated/billing/usage/v1/ChargeUsageService";
+import type { AdvanceFeeServiceDefinition } from "./generated/billing/usage/v1/AdvanceFeeService";
+import type { FeeServiceDefinition } from "./generated/billing/invoicing/v1/FeeService";
 import type { UsageServiceDefinition } from "./generated/billing/usage/v1/UsageService";
 import type { WalletServiceDefinition } from "./generated/billing/wallet/v1/WalletService";
 import type { PaymentServiceDefinition } from "./generated/billing/payment/v1/PaymentService";
@@ -51,12 +53,18 @@ export const Rpc = {
   paymentRequests: serviceRef<PaymentRequestServiceDefinition>("billing/payment/v1/payment_requests.proto", "billing.payment.v1.PaymentRequestService"),
   /** Usage priced for billing, in batches (served by the usage service, at its address). */
   chargeUsage: serviceRef<ChargeUsageServiceDefinition>("billing/usage/v1/charge_usage.proto", "billing.usage.v1.ChargeUsageService"),
+  /** Pay-in-advance fees priced per ingested envelope (served by the usage service, at its address; called by invoicing). */
+  advanceFees: serviceRef<AdvanceFeeServiceDefinition>("billing/usage/v1/advance_fees.proto", "billing.usage.v1.AdvanceFeeService"),
+  /** Fees: GET/PUT/DELETE /fees (served by the invoicing service, at its address). */
+  fees: serviceRef<FeeServiceDefinition>("billing/invoicing/v1/fees.proto", "billing.invoicing.v1.FeeService"),
   /** Served by every backend service with time-driven work, at its own address (test clocks drive it). */
   scheduledWork: serviceRef<ScheduledWorkServiceDefinition>("billing/common/v1/scheduled_work.proto", "billing.common.v1.ScheduledWorkService"),
 } as const;
 
 export type ScheduledWorkRpc = ScheduledWorkServiceDefinition;
 export type ChargeUsageRpc = ChargeUsageServiceDefinition;
+export type AdvanceFeeRpc = AdvanceFeeServiceDefinition;
+export type FeeRpc = FeeServiceDefinition;
 export type InvoicingRpc = InvoiceServiceDefinition;
 export type InvoiceDocumentRpc = InvoiceDocumentServiceDefinition;
 export type WalletRpc = WalletServiceDefinition;

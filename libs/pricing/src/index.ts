@@ -32,6 +32,7 @@ export {
   type FixedChargeFeeInput,
 } from "./fixed-charge-fee";
 export { computeCommitmentTrueUp, type CommitmentTrueUpInput, type CommitmentTrueUpFee } from "./commitment";
+export { advanceFeeStep, carriedIntoPeriod, incrementalAdvance, type AdvanceBucketState, type AdvanceStepInput } from "./pay-in-advance-state";
 export { estimateEventFee, type EstimateInput, type EstimatedFee } from "./estimate";
 export { PRECISE_SCALE } from "./unit-amount";
 

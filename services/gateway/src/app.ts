@@ -23,6 +23,7 @@ import { entitlementsRouter } from "./routes/entitlements/route";
 import { featuresRouter } from "./routes/features/route";
 import { healthRouter } from "./routes/health";
 import { invoicesRouter } from "./routes/invoices/route";
+import { feesRouter } from "./routes/fees/route";
 import { invoiceCustomSectionsRouter } from "./routes/invoice-custom-sections/route";
 import { plansRouter } from "./routes/plans/route";
 import { subscriptionsRouter } from "./routes/subscriptions/route";
@@ -113,6 +114,7 @@ function createApp(
   api.use(testClockRouter(clients.customer));
   api.use(invoicesRouter(clients.invoicing));
   api.use(invoiceDocumentsRouter(clients.invoiceDocuments));
+  api.use(feesRouter(clients.fees));
   api.use(walletsRouter(clients.wallet));
   api.use(paymentsRouter(clients.payment));
   api.use(paymentRequestsRouter(clients.paymentRequests));

@@ -22,6 +22,7 @@ export function createClients(config: GatewayConfig) {
   const usage = new RpcClient(Rpc.usage, addresses.usage, deadline);
   const invoicing = new RpcClient(Rpc.invoicing, addresses.invoicing, deadline);
   const invoiceDocuments = new RpcClient(Rpc.invoiceDocuments, addresses.invoicing, deadline);
+  const fees = new RpcClient(Rpc.fees, addresses.invoicing, deadline);
   const wallet = new RpcClient(Rpc.wallet, addresses.wallet, deadline);
   const payment = new RpcClient(Rpc.payment, addresses.payment, deadline);
   const paymentRequests = new RpcClient(Rpc.paymentRequests, addresses.payment, deadline);
@@ -33,11 +34,12 @@ export function createClients(config: GatewayConfig) {
     usage,
     invoicing,
     invoiceDocuments,
+    fees,
     wallet,
     payment,
     paymentRequests,
     webhooks,
-    close: () => [customer, usage, invoicing, invoiceDocuments, wallet, payment, paymentRequests, webhooks, ...Object.values(catalog)].forEach((client) => client.close()),
+    close: () => [customer, usage, invoicing, invoiceDocuments, fees, wallet, payment, paymentRequests, webhooks, ...Object.values(catalog)].forEach((client) => client.close()),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Connection } from "mongoose";
-import { ensureStream, publishFromOutbox, runConsumer, startOutboxRelay, Streams, type Bus, type ConsumerHandle } from "@billing/bus";
+import { ensureStream, publishFromOutbox, runConsumer, startOutboxRelay, Streams, type Bus, type ConsumerHandle, type Envelope, type StreamSpec } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import { peerAddress } from "@billing/config";
 import { Rpc } from "@billing/contracts";
@@ -18,6 +18,11 @@ import { grpcBillingEntities, type BillingEntities } from "./peers/billing-entit
 import { grpcDocumentParties, type DocumentParties } from "./peers/document-parties";
 import { grpcUsage, type UsagePeer } from "./peers/usage";
 import { grpcWallets, type Wallets } from "./peers/wallets";
+import { grpcAdvanceFees, type AdvanceFeesPeer } from "./peers/advance-fees";
+import { FeeRepository } from "./persistence/fee-repository";
+import { USAGE_SUBJECTS, usageIngestedHandler } from "./events/usage-ingested";
+import { feeHandlers } from "./grpc/fee-handlers";
+import type { FeeDeps } from "./use-cases/fees/deps";
 import { CopyRepository } from "./persistence/copy-repository";
 import { DocumentRepository } from "./persistence/document-repository";
 import { InvoiceNumbers } from "./persistence/invoice-numbers";
@@ -35,6 +40,8 @@ export interface InvoicingPeers {
   wallets: Wallets;
   /** the customer service again, for what documents show of the customer and the issuer (optional: tests without documents) */
   documentParties?: DocumentParties;
+  /** The usage service's pay-in-advance pricing (absent: no pay-in-advance fees are made, e.g. in tests that do not need them). */
+  advanceFees?: AdvanceFeesPeer;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
@@ -45,6 +52,7 @@ export function grpcPeers(addresses: { usage: string; customer: string; catalog:
     appliedCoupons: grpcAppliedCoupons(addresses.catalog),
     wallets: grpcWallets(addresses.wallet),
     documentParties: grpcDocumentParties(addresses.customer),
+    advanceFees: grpcAdvanceFees(addresses.usage),
   };
 }
 
@@ -75,10 +83,16 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const models = registerModels(connection);
   const invoices = new InvoiceRepository(models);
   const outbox = invoices.outbox();
-  const consumers = [
+  const fees = new FeeRepository(connection);
+  const feeOutbox = fees.outbox();
+  const consumers: Array<{ stream: StreamSpec; durable: string; subjects: readonly string[]; handler: (d: FeeDeps) => (e: Envelope) => Promise<void>; inOrder?: boolean }> = [
     { stream: Streams.catalog, durable: `${parts.durablePrefix}_invoicing_subscriptions`, subjects: SUBSCRIPTION_SUBJECTS, handler: subscriptionEventHandler },
     { stream: Streams.customer, durable: `${parts.durablePrefix}_invoicing_customers`, subjects: CUSTOMER_SUBJECTS, handler: customerEventHandler },
   ];
+  // pay-in-advance fees: the usage service's ingested envelopes, strictly in stream order (one at a time, across replicas)
+  if (parts.peers.advanceFees) {
+    consumers.push({ stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_advance_fees`, subjects: USAGE_SUBJECTS, handler: usageIngestedHandler, inOrder: true });
+  }
   const deps: InvoicingDeps = {
     copies: new CopyRepository(models),
     invoices,
@@ -88,6 +102,10 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     logger: parts.logger,
     limits: { batch: parts.limits?.batch ?? 500, concurrency: parts.limits?.concurrency ?? 8 },
     ...(parts.documentLinks ? { fileUrl: (invoice) => invoiceFileUrl(parts.documentLinks!, invoice) } : {}),
+    waitingFees: {
+      waiting: async (organizationId, subscriptionIds, periodEndedBy) => (await fees.waiting(organizationId, subscriptionIds, periodEndedBy)).map((r) => r.fee),
+      attach: (feeIds, invoiceId) => fees.attach(feeIds, invoiceId, parts.clock.now()),
+    },
     publish: async (invoiceId, events) => {
       await publishFromOutbox(parts.bus, outbox, invoiceId, events, parts.logger);
     },
@@ -100,24 +118,35 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       throw new Error("invoicing consumers did not catch up within 15 s");
     },
   };
+  const feeDeps: FeeDeps = {
+    ...deps,
+    fees,
+    advanceFees: parts.peers.advanceFees ?? { price: async () => [], close: () => undefined },
+    publishFeeEvents: async (batchId, events) => {
+      await publishFromOutbox(parts.bus, feeOutbox, batchId, events, parts.logger);
+    },
+  };
   const handles: ConsumerHandle[] = [];
   for (const c of consumers) {
     await ensureStream(parts.bus.jsm, c.stream, parts.replicas);
     handles.push(await runConsumer({
       bus: parts.bus, stream: c.stream.name, durable: c.durable, filterSubjects: [...c.subjects],
-      logger: parts.logger.child({ consumer: c.durable }), handler: c.handler(deps), concurrency: 8, retryDelayMs: 500,
+      logger: parts.logger.child({ consumer: c.durable }), handler: c.handler(feeDeps), concurrency: c.inOrder ? 1 : 8, retryDelayMs: 500,
+      // pay-in-advance fees start with the durable: usage ingested before it existed is not billed in advance
+      ...(c.inOrder ? { maxAckPending: 1, deliverNew: true } : {}),
     }));
   }
-  const relay = startOutboxRelay(parts.bus, [outbox], parts.logger);
   const documentDeps = parts.peers.documentParties
     ? { invoices, documents: new DocumentRepository(connection), parties: parts.peers.documentParties, logger: parts.logger, clock: parts.clock, fileUrl: (invoice: Parameters<typeof invoiceFileUrl>[1]) => deps.fileUrl?.(invoice) ?? null }
     : null;
+  const relay = startOutboxRelay(parts.bus, [outbox, feeOutbox], parts.logger);
   return {
     deps,
     bindings: [
       bind(Rpc.invoicing, { ...invoiceHandlers(deps), ...usageHandlers(deps) }),
       bind(Rpc.scheduledWork, scheduledWorkHandlers(deps)),
       ...(documentDeps ? [bind(Rpc.invoiceDocuments, documentHandlers(documentDeps))] : []),
+      bind(Rpc.fees, feeHandlers(feeDeps)),
     ],
     stop: async () => {
       relay.stop();
@@ -151,6 +180,7 @@ export const invoicingService = defineService({
         peers.appliedCoupons.close();
         peers.wallets.close();
         peers.documentParties?.close();
+        peers.advanceFees?.close();
       },
     };
   },

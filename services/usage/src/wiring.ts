@@ -10,6 +10,8 @@ import type { CatalogCopies } from "./domain/read-copies";
 import type { UsageReader } from "./domain/usage-event";
 import { startReadCopies } from "./events/catalog-copies/start-read-copies";
 import { chargeUsageHandlers } from "./grpc/charge-usage-handlers";
+import { advanceFeeHandlers } from "./grpc/advance-fee-handlers";
+import { AdvanceStore } from "./persistence/advance-store";
 import { estimateHandlers } from "./grpc/estimate-handlers";
 import { usageHandlers } from "./grpc/usage-handlers";
 import { createCollections, usageCollections } from "./persistence/collections";
@@ -138,6 +140,8 @@ export const usageService = defineService({
       bind(Rpc.usage, { ...stored.handlers, ...estimateHandlers({ copies: readCopies.copies, usage, clock }) }),
       // billing reads stored usage itself, never the estimates' cache
       bind(Rpc.chargeUsage, chargeUsageHandlers({ copies: readCopies.copies, usage: stored.reader, storedThroughNow: stored.storedThroughNow })),
+      // pay-in-advance fees, one call per ingested envelope (invoicing's consumer)
+      bind(Rpc.advanceFees, advanceFeeHandlers({ copies: readCopies.copies, store: new AdvanceStore(connection), cache: new Map() })),
     ];
     return {
       bindings,

@@ -75,3 +75,16 @@ export const feeView = z.object({
 /** billing.invoicing.fee.created: each fee of an invoice when it is finalized (fees never change after). */
 export const feeEventData = z.object({ fee: feeView });
 export type FeeViewData = z.output<typeof feeView>;
+
+/**
+ * billing.invoicing.advance_fee.created: a pay-in-advance fee created by a usage event, on its own
+ * invoice (invoiceable) or waiting for the subscription's next periodic invoice (`svc_invoice_id`
+ * null). Lago's fee.created webhook.
+ */
+export const advanceFeeView = feeView.extend({
+  svc_invoice_id: maybe(text),
+  event_transaction_id: maybe(text),
+  payment_status: z.enum(["pending", "succeeded", "failed", "refunded"]),
+});
+export const advanceFeeEventData = z.object({ fee: advanceFeeView });
+export type AdvanceFeeViewData = z.output<typeof advanceFeeView>;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import {
   addOnObject, appliedCouponObject, appliedCouponObjectExtended, billableMetricObject, billingEntityObject, couponObject, customerObject,
-  customerUsageObject, eventObject, featureObject, feeEstimateObject, invoiceCustomSectionObject, invoiceObject, paginationMeta, paymentObject,
+  customerUsageObject, eventObject, featureObject, feeEstimateObject, listedFeeObject, invoiceCustomSectionObject, invoiceObject, paginationMeta, paymentObject,
   paymentRequestObject, planEntitlementObject, planObject, subscriptionEntitlementObject, subscriptionObject, subscriptionObjectExtended,
   taxObject, testClockObject, walletObject, walletTransactionObject, webhookEndpointObject, webhookObject,
 } from "@billing/views";
@@ -17,6 +17,7 @@ import { featureCreateSchema, featureUpdateSchema } from "../routes/features/val
 import { invoiceCustomSectionCreateSchema, invoiceCustomSectionUpdateSchema } from "../routes/invoice-custom-sections/validators";
 import { currentUsageQuery, invoiceListQuery, invoiceUpdate, pastUsageQuery } from "../routes/invoices/validators";
 import { signedLinkQuery } from "../routes/documents/validators";
+import { feeListQuery, feeUpdate } from "../routes/fees/validators";
 import { paymentRequestCreateSchema, paymentRequestListQuery } from "../routes/payment-requests/validators";
 import { paymentCreateSchema } from "../routes/payments/validators";
 import { planCreateSchema, planUpdateSchema } from "../routes/plans/validators";
@@ -373,7 +374,24 @@ const platform: Operation[] = [
   },
 ];
 
+const fees: Operation[] = [
+  {
+    method: "get", path: "/fees", operationId: "findAllFees", summary: "List fees", tag: "Fees",
+    description: "The pay-in-advance fees usage events created (on their own invoice or waiting for the next periodic one), newest first.",
+    query: withPage(feeListQuery), response: paginated("fees", listedFeeObject),
+  },
+  { method: "get", path: "/fees/{id}", operationId: "findFee", summary: "Retrieve a fee", tag: "Fees", description: "A pay-in-advance fee, or any fee of an invoice.", response: rooted("fee", listedFeeObject) },
+  {
+    method: "put", path: "/fees/{id}", operationId: "updateFee", summary: "Update a pay-in-advance fee's payment status", tag: "Fees",
+    description: "Only a fee not on an invoice (an invoiced fee follows its invoice: 405 `invoiced_fee`).", body: rooted("fee", feeUpdate), response: rooted("fee", listedFeeObject),
+  },
+  {
+    method: "delete", path: "/fees/{id}", operationId: "deleteFee", summary: "Delete a pay-in-advance fee waiting for its invoice", tag: "Fees",
+    description: "An invoiced fee cannot be deleted (405 `invoiced_fee`).", response: rooted("fee", listedFeeObject),
+  },
+];
+
 export const OPERATIONS: readonly Operation[] = [
-  ...customers, ...billingEntities, ...catalog, ...appliedCoupons, ...subscriptions, ...features, ...testClock, ...invoices, ...events, ...wallets, ...payments,
+  ...customers, ...billingEntities, ...catalog, ...appliedCoupons, ...subscriptions, ...features, ...testClock, ...invoices, ...fees, ...events, ...wallets, ...payments,
   ...webhooks, ...platform,
 ];

@@ -24,6 +24,8 @@ export interface NewInvoiceInput {
   sandbox: boolean;
   lines: PricedLine[];
   now: Date;
+  /** pay-in-advance fees that waited for this invoice (their own ids and amounts) */
+  paidInAdvance?: readonly FeeDraft[];
 }
 
 const currencyOf = (lines: readonly PricedLine[], customer: CustomerViewData) => lines[0]?.copy.plan.amount_currency ?? customer.currency ?? "USD";
@@ -37,7 +39,7 @@ export function newInvoice(input: NewInvoiceInput): Invoice {
   const { customer, terms } = input;
   const id = invoiceIdOf(input.organizationId, customer.id, input.billedAt, input.part);
   const currency = currencyOf(input.lines, customer.customer);
-  const fees = invoiceFees({ invoiceId: id, customer: customer.customer, entityTaxes: input.entity?.taxes ?? [], currency }, input.lines);
+  const fees = [...invoiceFees({ invoiceId: id, customer: customer.customer, entityTaxes: input.entity?.taxes ?? [], currency }, input.lines), ...(input.paidInAdvance ?? [])];
   const priced = priceInvoice({ currency, fees, coupons: [], finalizing: false });
   const dates = invoiceDates(terms, input.billedAt, input.lines.map((l) => l.line.reason));
   const draft = terms.graceDays > 0;
@@ -77,7 +79,9 @@ export function newInvoice(input: NewInvoiceInput): Invoice {
 
 /** A draft's new fees and amounts (usage read again): what a refresh writes. Pure. */
 export function refreshedDraft(invoice: Invoice, lines: readonly PricedLine[], entity: BillingEntityTerms | null, customer: CustomerViewData, now: Date) {
-  const fees = invoiceFees({ invoiceId: invoice.id, customer, entityTaxes: entity?.taxes ?? [], currency: invoice.currency }, lines);
+  // the pay-in-advance fees it gathered stay as they were (usage does not price them again)
+  const gathered = invoice.fees.filter((f) => f.pay_in_advance && f.fee_type === "charge");
+  const fees = [...invoiceFees({ invoiceId: invoice.id, customer, entityTaxes: entity?.taxes ?? [], currency: invoice.currency }, lines), ...gathered];
   const priced = priceInvoice({ currency: invoice.currency, fees, coupons: [], finalizing: false });
   return {
     fees: priced.fees,

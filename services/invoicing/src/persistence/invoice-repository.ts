@@ -64,6 +64,12 @@ export class InvoiceRepository {
     return doc ? invoiceOf(doc) : null;
   }
 
+  /** The organization's visible invoice holding the fee `feeId` (GET /fees/{id}; index `fees.id` in production, a scan on the test server). */
+  async findVisibleByFeeId(organizationId: string, feeId: string): Promise<Invoice | null> {
+    const doc = await this.models.invoices.findOne({ organization_id: organizationId, "fees.id": feeId, status: { $in: VISIBLE_STATUSES } }, NO_OUTBOX).lean<InvoiceDoc>();
+    return doc ? invoiceOf(doc) : null;
+  }
+
   /** The organization's visible invoices, newest first, filtered as Lago's list is. */
   async list(organizationId: string, filter: InvoiceFilter, page: PageRequest): Promise<{ items: Invoice[]; total: number }> {
     const visible = (wanted: readonly string[]) => wanted.filter((s) => (VISIBLE_STATUSES as readonly string[]).includes(s));

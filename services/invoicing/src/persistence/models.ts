@@ -60,6 +60,7 @@ const invoiceSchema = new Schema(
   { versionKey: false, minimize: false, collection: "invoices" },
 );
 invoiceSchema.index({ organization_id: 1, created_at: -1, billed_at: -1, _id: -1 });
+invoiceSchema.index({ organization_id: 1, "fees.id": 1 }); // GET /fees/{id} of an invoice's fee
 invoiceSchema.index({ organization_id: 1, external_customer_id: 1, created_at: -1 });
 invoiceSchema.index({ organization_id: 1, external_customer_id: 1, "lines.external_subscription_id": 1, billed_at: -1 });
 invoiceSchema.index({ organization_id: 1, "lines.subscription_id": 1, billed_at: -1 });

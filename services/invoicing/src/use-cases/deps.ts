@@ -6,6 +6,7 @@ import type { AppliedCoupons } from "../peers/applied-coupons";
 import type { BillingEntities } from "../peers/billing-entities";
 import type { UsagePeer } from "../peers/usage";
 import type { Wallets } from "../peers/wallets";
+import type { FeeDraft } from "../domain/invoice";
 import type { CopyRepository } from "../persistence/copy-repository";
 import type { InvoiceNumbers } from "../persistence/invoice-numbers";
 import type { InvoiceRepository } from "../persistence/invoice-repository";
@@ -16,6 +17,16 @@ export interface BillingLimits {
   batch: number;
   /** invoices priced, stored and finalized at once */
   concurrency: number;
+}
+
+/**
+ * The pay-in-advance fees waiting for an invoice (not invoiceable, or regrouped): a periodic invoice
+ * gathers those of its subscriptions whose charges period has ended.
+ */
+export interface WaitingFees {
+  waiting(organizationId: string, subscriptionIds: readonly string[], periodEndedBy: Date): Promise<FeeDraft[]>;
+  /** Marks these fees as on the invoice (those still waiting; idempotent). */
+  attach(feeIds: readonly string[], invoiceId: string): Promise<void>;
 }
 
 /** What every use case of the invoicing service is given. */
@@ -35,6 +46,8 @@ export interface InvoicingDeps {
   publish(invoiceId: string, events: Envelope[]): Promise<void>;
   /** An invoice's file_url (a signed link to its PDF), when documents are configured. */
   fileUrl?(invoice: Invoice): string | null;
+  /** Pay-in-advance fees waiting for their periodic invoice (absent: none are gathered). */
+  waitingFees?: WaitingFees;
   /** Resolves once the consumers have handled every event already published to them (a test clock step). */
   caughtUp(): Promise<void>;
 }

@@ -3,8 +3,8 @@ import { Subjects } from "@billing/bus";
 /**
  * Which domain events become which of Lago's webhooks. Each names the object it carries and how
  * to find it again (the object is sent as the API returns it, read from its owner when the
- * delivery is made). Lago's `invoice.generated` (a PDF is ready) and `fee.created` (instant fees)
- * wait for the documents and pay-in-advance fees of the invoicing issue.
+ * delivery is made). Lago's `invoice.generated` (a PDF is ready) waits for the documents; `fee.created`
+ * is each pay-in-advance fee (billing.invoicing.advance_fee.created).
  */
 export type ObjectRef =
   | { kind: "customer"; externalId: string }
@@ -15,7 +15,8 @@ export type ObjectRef =
   | { kind: "wallet"; id: string }
   | { kind: "wallet_transaction"; id: string }
   | { kind: "payment"; id: string }
-  | { kind: "payment_request"; id: string };
+  | { kind: "payment_request"; id: string }
+  | { kind: "fee"; id: string };
 
 export interface WebhookEvent {
   webhookType: string;
@@ -80,6 +81,9 @@ for (const [subject, type] of [
   rule(subject, type, "payment_request", (d) => ({ kind: "payment_request", id: d.payment_request.svc_id }),
     (d) => d.payment_request.svc_id, (d) => d.payment_request);
 }
+
+// each pay-in-advance fee a usage event created (Lago's fee.created), the fee as GET /fees/{id} shows it
+rule(S.invoicing.advanceFeeCreated, "fee.created", "fee", (d) => ({ kind: "fee", id: d.fee.svc_id }), (d) => d.fee.svc_id, (d) => d.fee);
 
 /** The subjects that become webhooks, by stream. */
 export const WEBHOOK_SUBJECTS: readonly string[] = Object.keys(rules);

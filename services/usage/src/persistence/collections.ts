@@ -78,7 +78,7 @@ export type UsageCollections = ReturnType<typeof usageCollections>;
 export async function createCollections(connection: Connection): Promise<void> {
   const db = connection.db!;
   const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
-  for (const name of ["events", "event_pages", "event_buckets", "event_series", "ingest_cursors"]) {
+  for (const name of ["events", "event_pages", "event_buckets", "event_series", "ingest_cursors", "advance_buckets", "advance_answers"]) {
     if (!existing.has(name)) await db.createCollection(name).catch((err: { code?: number }) => {
       if (err?.code !== 48) throw err; // NamespaceExists: created meanwhile
     });

@@ -132,9 +132,12 @@ async function invoiceGroup(deps: InvoicingDeps, group: DueGroup, customer: Cust
       const lines = remaining.map((c) => priced.get(c.id)).filter((p): p is PricedLine => !!p);
       const c = customer.customer;
       const entity = c.billing_entity_code ? await deps.billingEntities.get(group.organizationId, c.billing_entity_code) : null;
+      // the pay-in-advance fees of these subscriptions that waited for their period's invoice
+      const billsPeriods = remaining.filter((r) => r.next_billing_reason !== "subscription_starting").map((r) => r.id);
+      const paidInAdvance = deps.waitingFees ? await deps.waitingFees.waiting(group.organizationId, billsPeriods, group.at) : [];
       const invoice = newInvoice({
         organizationId: group.organizationId, customer, entity, terms: invoicingTerms(c, entity), billedAt: group.at, part,
-        sandbox: remaining[0]!.sandbox, lines, now,
+        sandbox: remaining[0]!.sandbox, lines, now, paidInAdvance,
       });
       const events = storedEvents(invoice, now);
       if (await deps.invoices.insert(invoice, events)) {
@@ -145,6 +148,9 @@ async function invoiceGroup(deps: InvoicingDeps, group: DueGroup, customer: Cust
       }
     }
     if (!stored) throw new Error(`invoice ${id} vanished`);
+    // the fees it gathered no longer wait (again after a crash between the two writes: idempotent)
+    const gathered = stored.fees.filter((f) => f.pay_in_advance && f.fee_type === "charge").map((f) => f.id);
+    if (gathered.length > 0) await deps.waitingFees?.attach(gathered, stored.id);
     if (stored.status === "generating") open.push(stored);
     const covered = new Set(stored.lines.map(lineKey));
     remaining = remaining.filter((c) => !covered.has(entryKey(c)));

@@ -2,6 +2,7 @@ import {
   estimateEventFee,
   instantMs,
   type BillableMetric,
+  type ChargePeriod,
   type ChargeModelName,
   type EstimatedFee,
   type MetricFilter,
@@ -20,6 +21,8 @@ export interface ChargeEstimateInput {
   stored: readonly UsageEvent[];
   currency: string;
   taxes: readonly TaxInput[];
+  /** The charges period with its length (a prorated charge is priced for the days left in it). */
+  period?: ChargePeriod;
 }
 
 export interface ChargeEstimate {
@@ -35,20 +38,21 @@ const pricingMetric = (m: MetricCopy) => m as unknown as BillableMetric & { filt
  * in, its pricing group), the high-water mark that bucket's stored events left, then the pricing
  * library's estimate (model(total + contribution) − model(total), taxes). The library is handed
  * the bucket already chosen (its properties, no filters), so it does not match filters again.
- * Prorated in-advance charges are priced unprorated (the pricing library has no prorated in-advance model).
+ * A prorated charge is priced for the days left in the period (billing-rules §1.11), as its fee will be.
  */
 export function estimateCharge(input: ChargeEstimateInput): ChargeEstimate {
   const metric = pricingMetric(input.metric);
   const { index, properties, key } = bucketOf(input.charge, metric, input.event);
   const bucket = storedBucket(input.stored, input.charge, metric, key, instantMs(input.event.timestamp));
   const fee = estimateEventFee({
-    charge: { charge_model: input.charge.charge_model as ChargeModelName, properties, prorated: false },
+    charge: { charge_model: input.charge.charge_model as ChargeModelName, properties, prorated: input.charge.prorated && input.period !== undefined },
     metric,
     event: input.event,
     periodEvents: bucket.events,
     highWaterMark: bucket.mark,
     currency: input.currency,
     taxes: input.taxes,
+    period: input.period,
     // Every feature is available on this platform (percentage per-transaction min/max included).
     premium: true,
   });

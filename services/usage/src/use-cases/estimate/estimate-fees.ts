@@ -6,6 +6,7 @@ import type { CatalogCopies, SubscriptionCopy } from "../../domain/read-copies";
 import type { UsageReader } from "../../domain/usage-event";
 import { estimateCharge } from "./charge-estimate";
 import { chargesPeriod } from "./charges-period";
+import { periodOf } from "../advance/price-advance-events";
 import { eventProperties } from "./event-properties";
 import { feeView, type FeeView } from "./fee-view";
 
@@ -55,7 +56,11 @@ export async function estimateFees(deps: EstimateDeps, request: EstimateRequest)
   return charges.map((charge) => {
     // Tax selection: the charge's taxes, else the plan's.
     const taxes = charge.taxes.length > 0 ? charge.taxes : subscription.plan.taxes;
-    const { fee, filter } = estimateCharge({ charge, metric, event, stored, currency, taxes: taxes.map((t) => ({ code: t.code, rate: String(t.rate), name: t.name })) });
+    const { fee, filter } = estimateCharge({
+      charge, metric, event, stored, currency, taxes: taxes.map((t) => ({ code: t.code, rate: String(t.rate), name: t.name })),
+      // a prorated charge is priced for the days left in the period, as the fee the event will create
+      period: charge.prorated ? periodOf(subscription, at) : undefined,
+    });
     return feeView({ fee, charge, filter, metric, subscription, taxes, period, currency, transactionId, now: deps.clock.now(), newId });
   });
 }

@@ -1,0 +1,182 @@
+import { derivedUuid } from "@billing/bus";
+import type { CustomerViewData, TaxViewData } from "@billing/contracts";
+import { documentNumberPrefix, draftInvoiceNumber } from "@billing/pricing";
+import type { Fee, FeeDraft, Invoice } from "./invoice";
+import { selectTaxes } from "./invoice-fees";
+import { priceInvoice } from "./invoice-totals";
+import { invoiceDates, type BillingEntityTerms, type InvoicingTerms } from "./invoicing-terms";
+
+/**
+ * A fee the usage service priced for one event on a pay-in-advance charge (its AdvanceFee, from
+ * PriceAdvanceEvents): what invoicing needs to store it, invoice it and show it as Lago's FeeObject.
+ */
+export interface PricedAdvanceFee {
+  id: string;
+  organization_id: string;
+  event_transaction_id: string;
+  event_timestamp: string;
+  subscription_id: string;
+  external_subscription_id: string;
+  customer_id: string;
+  external_customer_id: string;
+  plan_id: string;
+  plan_code: string;
+  charge_id: string;
+  charge_filter_index: number | null;
+  filter: { values: Record<string, string[]>; invoice_display_name: string | null } | null;
+  metric: { svc_id: string; code: string; name: string; description: string | null; aggregation_type: string };
+  charge_model: string;
+  invoice_display_name: string | null;
+  invoiceable: boolean;
+  regroup_paid_fees: string | null;
+  currency: string;
+  units: string;
+  amount_cents: number;
+  precise_amount_cents: string;
+  precise_unit_amount: string;
+  amount_details: Record<string, unknown>;
+  grouped_by: Record<string, string | null>;
+  properties: Record<string, unknown>;
+  charge_taxes: TaxViewData[];
+  plan_taxes: TaxViewData[];
+  from: string;
+  to: string;
+}
+
+export type FeePaymentStatus = "pending" | "succeeded" | "failed" | "refunded";
+
+/** A pay-in-advance fee as invoicing stores it: the fee (taxed), and its own invoice or none yet. */
+export interface AdvanceFeeRecord {
+  id: string;
+  organization_id: string;
+  customer_id: string;
+  external_customer_id: string;
+  subscription_id: string;
+  external_subscription_id: string;
+  billable_metric_code: string;
+  currency: string;
+  /** the fee, its taxes applied (an invoiced fee: as its invoice was composed; the invoice is the reference) */
+  fee: Fee;
+  /** its own invoice (invoiceable), or null while it waits for the subscription's next periodic invoice */
+  invoice_id: string | null;
+  event_transaction_id: string;
+  payment_status: FeePaymentStatus;
+  succeeded_at: Date | null;
+  failed_at: Date | null;
+  refunded_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  revision: number;
+}
+
+/** Lago: an invoiceable charge gets an invoice per event, unless its paid fees are regrouped on an invoice later. */
+export const ownInvoice = (fee: Pick<PricedAdvanceFee, "invoiceable" | "regroup_paid_fees">) => fee.invoiceable && fee.regroup_paid_fees !== "invoice";
+
+/** The id of the invoice of one pay-in-advance fee: derived from the fee (one invoice per fee, whoever writes it). */
+export const advanceInvoiceIdOf = (feeId: string) => derivedUuid(`advance_invoice|${feeId}`);
+
+const filterName = (f: NonNullable<PricedAdvanceFee["filter"]>) => f.invoice_display_name || Object.values(f.values).flat().join(", ");
+
+/** The fee before the invoice pipeline: taxes selected (billing-rules §3: charge > plan > customer > billing entity). Pure. */
+export function advanceFeeDraft(fee: PricedAdvanceFee, customer: CustomerViewData | null, entityTaxes: readonly TaxViewData[]): FeeDraft {
+  const grouped = Object.fromEntries(Object.entries(fee.grouped_by).map(([k, v]) => [k, v ?? ""]));
+  return {
+    id: fee.id,
+    fee_type: "charge",
+    subscription_id: fee.subscription_id,
+    external_subscription_id: fee.external_subscription_id,
+    plan_code: fee.plan_code,
+    charge_id: fee.charge_id,
+    charge_filter_index: fee.charge_filter_index,
+    fixed_charge_id: null,
+    billable_metric_code: fee.metric.code,
+    charge_model: fee.charge_model,
+    aggregation_type: fee.metric.aggregation_type,
+    true_up_parent_fee_id: null,
+    true_up: false,
+    item: {
+      code: fee.metric.code, name: fee.metric.name, description: fee.metric.description,
+      invoice_display_name: fee.invoice_display_name || fee.metric.name,
+      filter_invoice_display_name: fee.filter ? filterName(fee.filter) : null, filters: fee.filter ? fee.filter.values : null,
+      item_id: fee.metric.svc_id, item_type: "BillableMetric", grouped_by: grouped,
+    },
+    units: fee.units,
+    total_aggregated_units: fee.units,
+    events_count: 1,
+    precise_unit_amount: fee.precise_unit_amount,
+    amount_cents: fee.amount_cents,
+    precise_amount_cents: fee.precise_amount_cents,
+    pay_in_advance: true,
+    invoiceable: fee.invoiceable,
+    from: new Date(fee.from),
+    to: new Date(fee.to),
+    amount_details: fee.amount_details,
+    properties: fee.properties,
+    taxes: selectTaxes(fee.charge_taxes, fee.plan_taxes, customer?.taxes ?? [], entityTaxes),
+    description: null,
+  };
+}
+
+/** A fee that waits for its periodic invoice: taxed now (billing-rules §1.12), no coupon. Pure. */
+export function taxedAdvanceFee(draft: FeeDraft, currency: string): Fee {
+  return priceInvoice({ currency, fees: [draft], coupons: [], finalizing: false }).fees[0]!;
+}
+
+export interface AdvanceInvoiceInput {
+  fee: PricedAdvanceFee;
+  draft: FeeDraft;
+  customer: { id: string; customer: CustomerViewData };
+  entity: BillingEntityTerms | null;
+  terms: InvoicingTerms;
+  sandbox: boolean;
+  now: Date;
+}
+
+/**
+ * The invoice of one invoiceable pay-in-advance fee (`invoice_type: subscription`): issued on the
+ * event's day in the customer's zone, no grace period (stored `generating`, finalized at once
+ * through the invoice pipeline: coupons, taxes, credit notes, prepaid credits). Pure.
+ */
+export function advanceFeeInvoice(input: AdvanceInvoiceInput): Invoice {
+  const { fee, customer } = input;
+  const id = advanceInvoiceIdOf(fee.id);
+  const at = new Date(fee.event_timestamp);
+  const priced = priceInvoice({ currency: fee.currency, fees: [input.draft], coupons: [], finalizing: false });
+  const dates = invoiceDates({ ...input.terms, graceDays: 0, anchor: null, adjustment: null }, at, []);
+  return {
+    id,
+    organization_id: fee.organization_id,
+    customer_id: customer.id,
+    external_customer_id: customer.customer.external_id,
+    billing_entity_code: customer.customer.billing_entity_code ?? input.entity?.code ?? null,
+    sandbox: input.sandbox,
+    invoice_type: "subscription",
+    billed_at: at,
+    part: 0,
+    lines: [{
+      subscription_id: fee.subscription_id, external_subscription_id: fee.external_subscription_id, plan_id: fee.plan_id, plan_code: fee.plan_code,
+      reason: "subscription_periodic", invoicing_reason: "in_advance_charge", at,
+      subscription_from: null, subscription_to: null, charges_from: new Date(fee.from), charges_to: new Date(fee.to),
+    }],
+    status: "generating",
+    payment_status: "pending",
+    number: draftInvoiceNumber(input.entity ? documentNumberPrefix(input.entity) : "INV"),
+    sequential_id: null,
+    currency: fee.currency,
+    issuing_date: dates.issuing_date,
+    payment_due_date: dates.payment_due_date,
+    net_payment_term: dates.net_payment_term,
+    expected_finalization_date: null,
+    finalize_at: input.now,
+    customer: customer.customer,
+    fees: priced.fees,
+    amounts: priced.amounts,
+    applied_taxes: priced.applied_taxes,
+    credits: [],
+    metadata: [],
+    finalizing: null,
+    revision: 0,
+    created_at: input.now,
+    updated_at: input.now,
+  };
+}

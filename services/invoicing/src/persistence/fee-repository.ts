@@ -1,0 +1,146 @@
+import type { Envelope, OutboxStore } from "@billing/bus";
+import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import { Schema, type Connection, type Model } from "mongoose";
+import type { AdvanceFeeRecord, FeePaymentStatus } from "../domain/advance-fees";
+
+const mixed = Schema.Types.Mixed;
+
+/** Pay-in-advance fees, one document each, `_id` = the fee's derived id (a second insert of the same fee is refused). */
+const feeSchema = new Schema(
+  {
+    _id: String, organization_id: String, customer_id: String, external_customer_id: String, subscription_id: String,
+    external_subscription_id: String, billable_metric_code: String, currency: String, fee: mixed, invoice_id: String,
+    event_transaction_id: String, payment_status: String, succeeded_at: Date, failed_at: Date, refunded_at: Date,
+    created_at: Date, updated_at: Date, revision: Number, deleted_at: Date,
+  },
+  { versionKey: false, minimize: false, collection: "advance_fees" },
+);
+// GET /fees: the organization's fees newest first, then its filters (production MongoDB; the test
+// server scans: the lists are not on a hot path, the consumer writes by _id only).
+feeSchema.index({ organization_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
+feeSchema.index({ organization_id: 1, external_customer_id: 1, created_at: -1 });
+feeSchema.index({ organization_id: 1, external_subscription_id: 1, created_at: -1 });
+// the waiting fees a periodic invoice gathers
+feeSchema.index({ organization_id: 1, subscription_id: 1, invoice_id: 1 });
+
+/** The `advance_fee.created` events of one envelope's waiting fees (written after the fees: never announced before they are stored). */
+const batchSchema = new Schema({ _id: String, outbox: [mixed] }, { versionKey: false, collection: "advance_fee_batches" });
+
+export interface FeeFilter {
+  externalCustomerId?: string;
+  externalSubscriptionId?: string;
+  currency?: string;
+  billableMetricCode?: string;
+  paymentStatus?: string;
+  eventTransactionId?: string;
+  created?: { from?: Date; to?: Date };
+  succeeded?: { from?: Date; to?: Date };
+  failed?: { from?: Date; to?: Date };
+  refunded?: { from?: Date; to?: Date };
+}
+
+type FeeDoc = Omit<AdvanceFeeRecord, "id"> & { _id: string; deleted_at?: Date | null };
+
+const recordOf = ({ _id, deleted_at: _d, ...rest }: FeeDoc): AdvanceFeeRecord => ({ id: _id, ...rest });
+const range = (r?: { from?: Date; to?: Date }) => (r && (r.from || r.to) ? { ...(r.from ? { $gte: r.from } : {}), ...(r.to ? { $lte: r.to } : {}) } : undefined);
+
+export class FeeRepository {
+  private readonly fees: Model<FeeDoc>;
+  private readonly batches: Model<{ _id: string; outbox: Envelope[] }>;
+
+  constructor(connection: Connection) {
+    this.fees = connection.model<FeeDoc>("AdvanceFee", feeSchema);
+    this.batches = connection.model<{ _id: string; outbox: Envelope[] }>("AdvanceFeeBatch", batchSchema);
+  }
+
+  outbox(): OutboxStore {
+    return embeddedOutboxStore(this.batches);
+  }
+
+  /** Stores the fees not stored yet (unordered; one already there, same derived id, is left as it is). */
+  async insertMany(records: readonly AdvanceFeeRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const docs = records.map(({ id, ...rest }) => ({ _id: id, ...rest, deleted_at: null }));
+    try {
+      await this.fees.collection.insertMany(docs as never[], { ordered: false });
+    } catch (err) {
+      const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+      const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as Array<{ code?: number; err?: { code?: number } }>;
+      if (list.length === 0 && isDuplicateKeyError(err)) return;
+      if (list.length === 0 || list.some((e) => (e.code ?? e.err?.code) !== 11000)) throw err;
+    }
+  }
+
+  /** Stores an envelope's events once (a redelivery finds them stored); false when they already were. */
+  async insertBatch(id: string, events: Envelope[]): Promise<boolean> {
+    try {
+      await this.batches.collection.insertOne({ _id: id, outbox: events } as never);
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
+  async findById(organizationId: string, id: string): Promise<AdvanceFeeRecord | null> {
+    const doc = await this.fees.findById(id).lean<FeeDoc>();
+    return doc && doc.organization_id === organizationId && !doc.deleted_at ? recordOf(doc) : null;
+  }
+
+  async findByIds(ids: readonly string[]): Promise<AdvanceFeeRecord[]> {
+    if (ids.length === 0) return [];
+    const docs = await this.fees.find({ _id: { $in: ids } }).lean<FeeDoc[]>();
+    return docs.map(recordOf);
+  }
+
+  async list(organizationId: string, filter: FeeFilter, page: PageRequest): Promise<{ items: AdvanceFeeRecord[]; total: number }> {
+    const query: Record<string, unknown> = { organization_id: organizationId, deleted_at: null };
+    if (filter.externalCustomerId) query.external_customer_id = filter.externalCustomerId;
+    if (filter.externalSubscriptionId) query.external_subscription_id = filter.externalSubscriptionId;
+    if (filter.currency) query.currency = filter.currency;
+    if (filter.billableMetricCode) query.billable_metric_code = filter.billableMetricCode;
+    if (filter.paymentStatus) query.payment_status = filter.paymentStatus;
+    if (filter.eventTransactionId) query.event_transaction_id = filter.eventTransactionId;
+    for (const [field, r] of [["created_at", filter.created], ["succeeded_at", filter.succeeded], ["failed_at", filter.failed], ["refunded_at", filter.refunded]] as const) {
+      const cond = range(r);
+      if (cond) query[field] = cond;
+    }
+    const [docs, total] = await Promise.all([
+      this.fees.find(query).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<FeeDoc[]>(),
+      this.fees.countDocuments(query),
+    ]);
+    return { items: docs.map(recordOf), total };
+  }
+
+  /** A fee's payment status, from the revision it was read at; false when it changed meanwhile. */
+  async setPaymentStatus(fee: AdvanceFeeRecord, status: FeePaymentStatus, at: Date): Promise<boolean> {
+    const stamp = status === "succeeded" ? { succeeded_at: at } : status === "failed" ? { failed_at: at } : status === "refunded" ? { refunded_at: at } : {};
+    const res = await this.fees.updateOne(
+      { _id: fee.id, revision: fee.revision },
+      { $set: { payment_status: status, ...stamp, updated_at: at, revision: fee.revision + 1 } },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /** Deletes a waiting fee (kept, marked deleted), from the revision it was read at; false when it changed meanwhile. */
+  async markDeleted(fee: AdvanceFeeRecord, at: Date): Promise<boolean> {
+    const res = await this.fees.updateOne({ _id: fee.id, revision: fee.revision, invoice_id: null }, { $set: { deleted_at: at, updated_at: at, revision: fee.revision + 1 } });
+    return res.modifiedCount === 1;
+  }
+
+  /** The subscriptions' fees still waiting for an invoice whose charges period ended by `periodEndedBy` (a periodic invoice gathers them). */
+  async waiting(organizationId: string, subscriptionIds: readonly string[], periodEndedBy: Date): Promise<AdvanceFeeRecord[]> {
+    if (subscriptionIds.length === 0) return [];
+    const docs = await this.fees
+      .find({ organization_id: organizationId, subscription_id: { $in: subscriptionIds }, invoice_id: null, deleted_at: null, "fee.to": { $lte: periodEndedBy } })
+      .sort({ created_at: 1, _id: 1 })
+      .lean<FeeDoc[]>();
+    return docs.map(recordOf);
+  }
+
+  /** Puts these fees on an invoice: those still waiting (a repeated call changes nothing). */
+  async attach(ids: readonly string[], invoiceId: string, at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.fees.updateMany({ _id: { $in: ids }, invoice_id: null }, { $set: { invoice_id: invoiceId, updated_at: at }, $inc: { revision: 1 } });
+  }
+}

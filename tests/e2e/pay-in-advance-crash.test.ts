@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api";
+import { startE2E, type E2E } from "../support/platform";
+
+/**
+ * Pay-in-advance fees while invoicing processes die (billing-rules §1.12): a burst of 20,000 events
+ * on pay-in-advance charges (most on a charge whose fees wait for their invoice, every 100th on an
+ * invoiceable charge: one invoice each); the invoicing service is killed with SIGKILL and restarted
+ * three times while it makes the fees. Afterwards: exactly one fee per event, each with the amount
+ * its event pays, one finalized invoice per invoiceable fee, invoice numbers unique and gap-free.
+ */
+const EVENTS = Number(process.env.ADVANCE_CRASH_EVENTS ?? 20_000);
+const SUBSCRIPTIONS = 50;
+const CALL_EVERY = 100;
+
+let e2e: E2E;
+let call: ReturnType<typeof api>;
+
+type Json = Record<string, any>;
+
+const ok = async (res: Promise<{ status: number; body: Json }>) => {
+  const r = await res;
+  if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+};
+
+beforeAll(async () => {
+  e2e = await startE2E("advance_crash");
+  const org = e2e.organization("Crash advance");
+  call = api(e2e.platform.baseUrl, org.api_key);
+  await ok(call("PUT", "/billing_entities/default", { billing_entity: { document_numbering: "per_billing_entity", document_number_prefix: "ADV" } }));
+  const metric = async (code: string, extra: Json) => (await ok(call("POST", "/billable_metrics", { billable_metric: { name: code, code, ...extra } }))).billable_metric.svc_id;
+  const tokens = await metric("tokens", { aggregation_type: "sum_agg", field_name: "tokens" });
+  const calls = await metric("calls", { aggregation_type: "count_agg" });
+  await ok(call("POST", "/plans", {
+    plan: {
+      name: "Advance", code: "advance", interval: "monthly", amount_cents: 0, amount_currency: "EUR", pay_in_advance: false,
+      charges: [
+        { billable_metric_id: tokens, charge_model: "standard", pay_in_advance: true, invoiceable: false, properties: { amount: "0.01" } },
+        { billable_metric_id: calls, charge_model: "standard", pay_in_advance: true, invoiceable: true, properties: { amount: "2" } },
+      ],
+    },
+  }));
+  for (let i = 0; i < SUBSCRIPTIONS; i++) {
+    await ok(call("POST", "/subscriptions", { subscription: { external_customer_id: `c${i % 10}`, plan_code: "advance", external_id: `s${i}`, billing_time: "calendar" } }));
+  }
+  // the usage service's copy of the last subscription (its ingest refuses events of unknown ones)
+  for (let i = 0; i < 300; i++) {
+    const r = await call("POST", "/events/estimate_fees", { event: { code: "tokens", external_subscription_id: `s${SUBSCRIPTIONS - 1}`, properties: { tokens: 1 } } });
+    if (r.status === 200) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}, 240_000);
+
+afterAll(async () => {
+  await e2e?.stop();
+});
+
+const feeCount = async () => (await ok(call("GET", "/fees?per_page=1"))).meta.total_count as number;
+
+async function untilFees(count: number, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const n = await feeCount().catch(() => 0); // the invoicing service may be restarting
+    if (n >= count || Date.now() > deadline) return n;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Every item of a list, 250 a page (a page the busy test server answers too late, 504, is asked again). */
+async function all(path: string, key: string): Promise<Json[]> {
+  const items: Json[] = [];
+  for (let page = 1; ; page++) {
+    let res: Json | undefined;
+    for (let attempt = 0; !res; attempt++) {
+      const r = await call("GET", `${path}${path.includes("?") ? "&" : "?"}per_page=250&page=${page}`);
+      if (r.status === 200) res = r.body;
+      else if (r.status !== 504 || attempt >= 5) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
+    }
+    items.push(...res[key]);
+    if (!res.meta.next_page) return items;
+  }
+}
+
+const tokensOf = (n: number) => (n % 7) + 1;
+
+describe("pay-in-advance fees survive kill -9 of invoicing", () => {
+  it(`${EVENTS} events, invoicing killed three times while it makes their fees: one fee per event, one invoice per invoiceable fee`, async () => {
+    const sent = Array.from({ length: EVENTS }, (_, n) => n);
+    for (let i = 0; i < sent.length; i += 800) {
+      await Promise.all(Array.from({ length: Math.min(8, Math.ceil((sent.length - i) / 100)) }, (_, k) => {
+        const start = i + k * 100;
+        const events = sent.slice(start, start + 100).map((n) => n % CALL_EVERY === 0
+          ? { transaction_id: `e${n}`, external_subscription_id: `s${n % SUBSCRIPTIONS}`, code: "calls" }
+          : { transaction_id: `e${n}`, external_subscription_id: `s${n % SUBSCRIPTIONS}`, code: "tokens", properties: { tokens: tokensOf(n) } });
+        return ok(call("POST", "/events/batch", { events }));
+      }));
+    }
+    // kill at fixed points of the fee making (whatever its speed): 20 %, 50 % and 80 % of the fees stored
+    const atKills: number[] = [];
+    for (const share of [0.2, 0.5, 0.8]) {
+      atKills.push(await untilFees(Math.floor(share * EVENTS), 300_000));
+      await e2e.platform.kill("invoicing", "SIGKILL");
+      await e2e.platform.start("invoicing");
+    }
+    const total = await untilFees(EVENTS, 300_000);
+    console.log(`pay-in-advance crash test: ${EVENTS} events, fees stored at each kill: ${atKills.join(", ")}`);
+    expect(total).toBe(EVENTS);
+
+    const fees = await all("/fees", "fees");
+    expect(fees).toHaveLength(EVENTS);
+    expect(new Set(fees.map((f) => f.event_transaction_id)).size).toBe(EVENTS);
+    // every tokens event raises its subscription's sum: it pays its own tokens at 0.01 each (cents = tokens)
+    const wrong = fees.filter((f) => {
+      const n = Number(String(f.event_transaction_id).slice(1));
+      return n % CALL_EVERY === 0
+        ? f.item.code !== "calls" || f.amount_cents !== 200 || !f.svc_invoice_id
+        : f.item.code !== "tokens" || f.amount_cents !== tokensOf(n) || f.svc_invoice_id !== null;
+    });
+    expect(wrong.map((f) => [f.event_transaction_id, f.item.code, f.amount_cents, f.svc_invoice_id])).toEqual([]);
+
+    const invoices = await all("/invoices", "invoices");
+    expect(invoices).toHaveLength(EVENTS / CALL_EVERY);
+    expect(invoices.every((i) => i.status === "finalized" && i.total_amount_cents === 200)).toBe(true);
+    expect(new Set(invoices.map((i) => i.svc_id))).toEqual(new Set(fees.filter((f) => f.svc_invoice_id).map((f) => f.svc_invoice_id)));
+    const sequences = invoices.map((i) => Number(String(i.number).split("-").at(-1))).sort((a, b) => a - b);
+    expect(sequences).toEqual(sequences.map((_, k) => k + 1));
+  }, 900_000);
+});
