@@ -27,6 +27,7 @@ export const Subjects = {
     invoicePaymentStatusUpdated: "billing.invoicing.invoice.payment_status_updated",
     invoicePaymentOverdue: "billing.invoicing.invoice.payment_overdue",
     feeCreated: "billing.invoicing.fee.created",
+    subscriptionUsageThresholdReached: "billing.invoicing.subscription.usage_threshold_reached",
   },
   wallet: {
     walletCreated: "billing.wallet.wallet.created",

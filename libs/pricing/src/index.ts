@@ -139,4 +139,6 @@ export {
   dynamicPropertiesSchema,
 } from "./schemas/charge-properties";
 export { crossedUsageThresholds, type UsageThreshold, type ThresholdCheckInput } from "./invoice/usage-thresholds";
+export { usageThresholdsProgress, type UsageThresholdProgress } from "./invoice/usage-thresholds";
+export { progressiveCreditAmount, type ProgressiveInvoiceBalance } from "./invoice/progressive-credit";
 export { centsDue, sumCents } from "./cents";
