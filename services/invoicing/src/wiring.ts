@@ -9,7 +9,9 @@ import { defineService } from "@billing/runtime";
 import { invoicingConfigSchema } from "./config";
 import { SUBSCRIPTION_SUBJECTS, subscriptionEventHandler } from "./events/catalog-subscriptions";
 import { CUSTOMER_SUBJECTS, customerEventHandler } from "./events/customers";
+import { USAGE_SUBJECTS, usageIngestedHandler } from "./events/usage-ingested";
 import { invoiceHandlers } from "./grpc/invoice-handlers";
+import { lifetimeUsageHandlers } from "./grpc/lifetime-usage-handlers";
 import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
 import { usageHandlers } from "./grpc/usage-handlers";
 import { grpcAppliedCoupons, type AppliedCoupons } from "./peers/applied-coupons";
@@ -19,6 +21,7 @@ import { grpcWallets, type Wallets } from "./peers/wallets";
 import { CopyRepository } from "./persistence/copy-repository";
 import { InvoiceNumbers } from "./persistence/invoice-numbers";
 import { InvoiceRepository } from "./persistence/invoice-repository";
+import { ProgressiveRepository } from "./persistence/progressive-repository";
 import { registerModels } from "./persistence/models";
 import { startBillingScheduler } from "./schedule/billing-scheduler";
 import type { BillingLimits, InvoicingDeps } from "./use-cases/deps";
@@ -69,11 +72,14 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const consumers = [
     { stream: Streams.catalog, durable: `${parts.durablePrefix}_invoicing_subscriptions`, subjects: SUBSCRIPTION_SUBJECTS, handler: subscriptionEventHandler },
     { stream: Streams.customer, durable: `${parts.durablePrefix}_invoicing_customers`, subjects: CUSTOMER_SUBJECTS, handler: customerEventHandler },
+    // progressive billing: usage thresholds checked per envelope of ingested events
+    { stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_usage`, subjects: USAGE_SUBJECTS, handler: usageIngestedHandler },
   ];
   const deps: InvoicingDeps = {
     copies: new CopyRepository(models),
     invoices,
     numbers: new InvoiceNumbers(models),
+    progressive: new ProgressiveRepository(models),
     ...parts.peers,
     clock: parts.clock,
     logger: parts.logger,
@@ -104,6 +110,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     bindings: [
       bind(Rpc.invoicing, { ...invoiceHandlers(deps), ...usageHandlers(deps) }),
       bind(Rpc.scheduledWork, scheduledWorkHandlers(deps)),
+      bind(Rpc.lifetimeUsage, lifetimeUsageHandlers(deps)),
     ],
     stop: async () => {
       relay.stop();

@@ -8,6 +8,7 @@ import type { Wallets } from "../peers/wallets";
 import type { CopyRepository } from "../persistence/copy-repository";
 import type { InvoiceNumbers } from "../persistence/invoice-numbers";
 import type { InvoiceRepository } from "../persistence/invoice-repository";
+import type { ProgressiveRepository } from "../persistence/progressive-repository";
 
 /** How a billing pass runs: subscriptions per usage call, invoices written at once. */
 export interface BillingLimits {
@@ -22,6 +23,8 @@ export interface InvoicingDeps {
   copies: CopyRepository;
   invoices: InvoiceRepository;
   numbers: InvoiceNumbers;
+  /** Progressive billing: lifetime usage reads, historical usage. */
+  progressive: ProgressiveRepository;
   usage: UsagePeer;
   billingEntities: BillingEntities;
   appliedCoupons: AppliedCoupons;

@@ -7,6 +7,7 @@ import { storedEvents } from "../../events/invoice-events";
 import type { DueScope } from "../../persistence/copy-repository";
 import type { InvoicingDeps } from "../deps";
 import { finalizeOpenInvoices } from "../invoices/finalize-open-invoice";
+import { progressiveCreditOf } from "../progressive/progressive-credit";
 import { priceLines } from "./price-lines";
 import { scheduleSubscription } from "./schedule-subscription";
 import { runBounded } from "./run-bounded";
@@ -132,9 +133,10 @@ async function invoiceGroup(deps: InvoicingDeps, group: DueGroup, customer: Cust
       const lines = remaining.map((c) => priced.get(c.id)).filter((p): p is PricedLine => !!p);
       const c = customer.customer;
       const entity = c.billing_entity_code ? await deps.billingEntities.get(group.organizationId, c.billing_entity_code) : null;
+      const progressiveCredit = await progressiveCreditOf(deps, group.organizationId, c.external_id, lines);
       const invoice = newInvoice({
         organizationId: group.organizationId, customer, entity, terms: invoicingTerms(c, entity), billedAt: group.at, part,
-        sandbox: remaining[0]!.sandbox, lines, now,
+        sandbox: remaining[0]!.sandbox, lines, now, progressiveCredit,
       });
       const events = storedEvents(invoice, now);
       if (await deps.invoices.insert(invoice, events)) {

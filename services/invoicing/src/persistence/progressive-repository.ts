@@ -1,0 +1,54 @@
+import type { Invoice } from "../domain/invoice";
+import type { Models } from "./models";
+
+type InvoiceDoc = Omit<Invoice, "id"> & { _id: string };
+const invoiceOf = ({ _id, ...rest }: InvoiceDoc): Invoice => ({ ...rest, id: _id });
+
+export interface HistoricalUsage {
+  historical_usage_amount_cents: number;
+  created_at: Date | null;
+  updated_at: Date | null;
+}
+
+const lifetimeKey = (organizationId: string, externalSubscriptionId: string) => `${organizationId}|${externalSubscriptionId}`;
+
+/**
+ * Progressive billing's reads and writes: the invoices a subscription's lifetime usage is measured
+ * from, and its imported historical usage.
+ */
+export class ProgressiveRepository {
+  constructor(private readonly models: Models) {}
+
+  /**
+   * The subscription and progressive invoices (open or finalized) of an external subscription:
+   * the lifetime usage's invoiced part and the progressive invoices of its periods. One query per
+   * subscription checked (never per event); real MongoDB walks the
+   * (organization_id, external_customer_id, lines.external_subscription_id) index.
+   */
+  async invoicesOf(organizationId: string, externalCustomerId: string, externalSubscriptionId: string): Promise<Invoice[]> {
+    const docs = await this.models.invoices.find({
+      organization_id: organizationId, external_customer_id: externalCustomerId, "lines.external_subscription_id": externalSubscriptionId,
+      invoice_type: { $in: ["subscription", "progressive_billing"] }, status: { $in: ["generating", "draft", "finalized"] },
+    }, { outbox: 0, sequences: 0 }).lean<InvoiceDoc[]>();
+    return docs.map(invoiceOf);
+  }
+
+  /** The imported historical usage (keyed read); zero when never set. */
+  async historicalUsage(organizationId: string, externalSubscriptionId: string): Promise<HistoricalUsage> {
+    const doc = await this.models.lifetimeUsages.findById(lifetimeKey(organizationId, externalSubscriptionId))
+      .lean<{ historical_usage_amount_cents?: number; created_at?: Date; updated_at?: Date }>();
+    return { historical_usage_amount_cents: doc?.historical_usage_amount_cents ?? 0, created_at: doc?.created_at ?? null, updated_at: doc?.updated_at ?? null };
+  }
+
+  /** Sets the imported historical usage (idempotent: the same value written again changes nothing). */
+  async setHistoricalUsage(organizationId: string, externalSubscriptionId: string, cents: number, now: Date): Promise<void> {
+    await this.models.lifetimeUsages.collection.updateOne(
+      { _id: lifetimeKey(organizationId, externalSubscriptionId) as never },
+      {
+        $set: { historical_usage_amount_cents: cents, updated_at: now },
+        $setOnInsert: { organization_id: organizationId, external_subscription_id: externalSubscriptionId, created_at: now },
+      },
+      { upsert: true },
+    );
+  }
+}
