@@ -23,6 +23,7 @@ import { featuresRouter } from "./routes/features/route";
 import { healthRouter } from "./routes/health";
 import { invoicesRouter } from "./routes/invoices/route";
 import { invoiceCustomSectionsRouter } from "./routes/invoice-custom-sections/route";
+import { lifetimeUsageRouter } from "./routes/lifetime-usage/route";
 import { plansRouter } from "./routes/plans/route";
 import { subscriptionsRouter } from "./routes/subscriptions/route";
 import { taxesRouter } from "./routes/taxes/route";
@@ -108,6 +109,7 @@ function createApp(
   api.use(entitlementsRouter(clients.catalog.entitlements));
   api.use(testClockRouter(clients.customer));
   api.use(invoicesRouter(clients.invoicing));
+  api.use(lifetimeUsageRouter(clients.lifetimeUsage));
   api.use(walletsRouter(clients.wallet));
   api.use(paymentsRouter(clients.payment));
   api.use(paymentRequestsRouter(clients.paymentRequests));
