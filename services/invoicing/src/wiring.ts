@@ -17,6 +17,7 @@ import { usageHandlers } from "./grpc/usage-handlers";
 import { grpcAppliedCoupons, type AppliedCoupons } from "./peers/applied-coupons";
 import { grpcBillingEntities, type BillingEntities } from "./peers/billing-entities";
 import { grpcUsage, type UsagePeer } from "./peers/usage";
+import { grpcTestClocks, type TestClocks } from "./peers/test-clocks";
 import { grpcWallets, type Wallets } from "./peers/wallets";
 import { CopyRepository } from "./persistence/copy-repository";
 import { InvoiceNumbers } from "./persistence/invoice-numbers";
@@ -32,6 +33,8 @@ export interface InvoicingPeers {
   billingEntities: BillingEntities;
   appliedCoupons: AppliedCoupons;
   wallets: Wallets;
+  /** sandbox organizations' frozen time, for usage envelopes that do not carry it (progressive billing) */
+  testClocks?: TestClocks;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
@@ -41,6 +44,7 @@ export function grpcPeers(addresses: { usage: string; customer: string; catalog:
     billingEntities: grpcBillingEntities(addresses.customer),
     appliedCoupons: grpcAppliedCoupons(addresses.catalog),
     wallets: grpcWallets(addresses.wallet),
+    testClocks: grpcTestClocks(addresses.customer),
   };
 }
 
@@ -142,6 +146,7 @@ export const invoicingService = defineService({
         peers.billingEntities.close();
         peers.appliedCoupons.close();
         peers.wallets.close();
+        peers.testClocks?.close();
       },
     };
   },

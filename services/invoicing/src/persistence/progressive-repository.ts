@@ -33,6 +33,18 @@ export class ProgressiveRepository {
     return docs.map(invoiceOf);
   }
 
+  /**
+   * The external ids of an organization's active subscriptions billed progressively (a test clock
+   * step checks them all); real MongoDB walks the (organization_id, next_billing_at) index prefix.
+   */
+  async progressiveSubscriptionsOf(organizationId: string): Promise<string[]> {
+    const docs = await this.models.subscriptions.find(
+      { organization_id: organizationId, "subscription.status": "active", "plan.usage_thresholds.0": { $exists: true } },
+      { "subscription.external_id": 1 },
+    ).lean<Array<{ subscription: { external_id: string } }>>();
+    return [...new Set(docs.map((d) => d.subscription.external_id))];
+  }
+
   /** The imported historical usage (keyed read); zero when never set. */
   async historicalUsage(organizationId: string, externalSubscriptionId: string): Promise<HistoricalUsage> {
     const doc = await this.models.lifetimeUsages.findById(lifetimeKey(organizationId, externalSubscriptionId))

@@ -4,6 +4,7 @@ import type { Logger } from "@billing/logger";
 import type { AppliedCoupons } from "../peers/applied-coupons";
 import type { BillingEntities } from "../peers/billing-entities";
 import type { UsagePeer } from "../peers/usage";
+import type { TestClocks } from "../peers/test-clocks";
 import type { Wallets } from "../peers/wallets";
 import type { CopyRepository } from "../persistence/copy-repository";
 import type { InvoiceNumbers } from "../persistence/invoice-numbers";
@@ -30,6 +31,8 @@ export interface InvoicingDeps {
   appliedCoupons: AppliedCoupons;
   /** The wallet service: prepaid credits taken when an invoice is finalized. */
   wallets: Wallets;
+  /** Sandbox organizations' frozen time (progressive billing's usage envelopes may not carry it). */
+  testClocks?: TestClocks;
   clock: Clock;
   logger: Logger;
   limits: BillingLimits;
