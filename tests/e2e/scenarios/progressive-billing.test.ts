@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
-import { event, invoicesOf, metric, ok, plan, send, subscribe, type Api, type Json } from "../../support/scenario";
+import { event, invoicesOf, metric, ok, plan, send, span, subscribe, type Api, type Json } from "../../support/scenario";
 
 // Progressive billing (billing-rules §5, §3 step 2), with Lago's numbers from
 // spec/scenarios/invoices/progressive_billing_spec.rb: a monthly plan in arrears (31.00 base fee)
@@ -59,7 +59,7 @@ describe("progressive billing", () => {
       usage_threshold: expect.objectContaining({ amount_cents: 200, recurring: false, threshold_display_name: "first" }),
     }]);
     // period-to-date in-arrears charges only: no base fee
-    expect(first!.fees.map((f: Json) => [f.item.type, f.item.code, f.amount_cents, f.units])).toEqual([["BillableMetric", "compute", 220, "11000.0"]]);
+    expect(first!.fees.map((f: Json) => [f.item.type, f.item.code, f.amount_cents, f.units])).toEqual([["charge", "compute", 220, "11000.0"]]);
     expect(first!.billing_periods).toEqual([expect.objectContaining({ external_subscription_id: "sub_1", invoicing_reason: "progressive_billing" })]);
     expect(first!.issuing_date).toBe("2024-01-06");
 
@@ -101,8 +101,10 @@ describe("progressive billing", () => {
     const { lifetime_usage: lifetime } = await ok(as("GET", "/subscriptions/sub_1/lifetime_usage"));
     expect(lifetime).toMatchObject({
       external_subscription_id: "sub_1", external_historical_usage_amount_cents: 0, invoiced_usage_amount_cents: 5_280,
-      current_usage_amount_cents: 2_200, from_datetime: "2024-01-01T00:00:00Z", to_datetime: "2024-02-06T12:00:00Z",
+      current_usage_amount_cents: 2_200,
     });
+    // from the subscription's start to now (the organization's time)
+    expect(span(lifetime.from_datetime, lifetime.to_datetime)).toEqual(["2024-01-01T00:00:00.000Z", "2024-02-06T12:00:00.000Z"]);
     // 74.80 in all: 2.00, 5.00, 7.00 passed; recurring steps 17.00 … 67.00 passed; 77.00 at 0.78
     expect(lifetime.usage_thresholds.map((t: Json) => [t.amount_cents, t.completion_ratio, t.reached_at !== null])).toEqual([
       [200, 1, true], [500, 1, true], [700, 1, true], [1_700, 1, true], [2_700, 1, true], [3_700, 1, true], [4_700, 1, true], [5_700, 1, true],

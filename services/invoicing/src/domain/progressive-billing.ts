@@ -67,15 +67,15 @@ export function crossedThresholds(copy: SubscriptionCopy, state: LifetimeState, 
 
 /**
  * The id of the progressive invoice of one crossing: derived from the subscription, its charges
- * period, the lifetime usage already invoiced when it was crossed and the largest threshold
- * crossed. Every checker that sees the same crossing (a redelivered envelope, a second replica, a
- * restart) derives the same id, so it is stored once; the next crossing starts from a larger
- * invoiced amount, so it gets another.
+ * period and the lifetime usage already invoiced when it was crossed (not from the usage read, nor
+ * from which thresholds it crossed). Every checker that starts from the same state (a redelivered
+ * envelope, a second replica, a restart, a test clock step) derives the same id, so that state
+ * gives ONE invoice however much usage each checker saw; a threshold the stored one did not cross
+ * is crossed again from the next state (a larger invoiced amount, so another id).
  */
-export function progressiveInvoiceIdOf(copy: SubscriptionCopy, periodFrom: Date, state: LifetimeState, crossed: readonly PlanThreshold[]): string {
+export function progressiveInvoiceIdOf(copy: SubscriptionCopy, periodFrom: Date, state: LifetimeState): string {
   const invoiced = state.historical_usage_cents + state.invoiced_usage_cents + state.progressive_billed_cents;
-  const last = crossed[crossed.length - 1]!;
-  return derivedUuid(`progressive|${copy.organization_id}|${copy.id}|${periodFrom.toISOString()}|${invoiced}|${last.amount_cents}|${last.recurring}`);
+  return derivedUuid(`progressive|${copy.organization_id}|${copy.id}|${periodFrom.toISOString()}|${invoiced}`);
 }
 
 /**
@@ -137,7 +137,7 @@ export function newProgressiveInvoice(input: NewProgressiveInvoiceInput): Invoic
   const fees = invoiceFees({ invoiceId: input.id, customer: customer.customer, entityTaxes: input.entity?.taxes ?? [], currency }, [{
     copy, line, chargeFees: input.chargeFees,
     periods: { subscription: null, charges: period, fixed_charges: null, fixed_charges_in_advance: null, commitment: null },
-  }]).filter((f) => f.fee_type === "charge" && !f.pay_in_advance && f.invoiceable && !f.true_up);
+  }]).filter((f) => f.fee_type === "charge" && f.charge_id !== null && progressiveCharges(copy).has(f.charge_id) && !f.pay_in_advance && !f.true_up);
   const progressiveCredit = input.state.latest_progressive ? progressiveCreditFrom(input.state.latest_progressive, copy.id) : null;
   const priced = priceInvoice({ currency, fees, coupons: [], finalizing: false, progressiveCredit });
   const dates = invoiceDates(input.terms, input.now, [], "progressive_billing");
@@ -190,6 +190,10 @@ export function newProgressiveInvoice(input: NewProgressiveInvoiceInput): Invoic
  * progressive invoice would bill (in-arrears, invoiceable, no true-up), as the usage service priced them.
  */
 export function progressiveUsageCents(copy: SubscriptionCopy, chargeFees: readonly ChargeFee[]): number {
-  const billed = new Set(copy.plan.charges.filter((c) => !c.pay_in_advance && c.invoiceable !== false).map((c) => c.svc_id));
+  const billed = progressiveCharges(copy);
   return chargeFees.filter((f) => f.persistable && !f.true_up && billed.has(f.charge_id)).reduce((sum, f) => sum + Number(f.amount_cents), 0);
 }
+
+/** The charges a progressive invoice bills: the plan's in-arrears invoiceable ones. */
+const progressiveCharges = (copy: SubscriptionCopy) =>
+  new Set(copy.plan.charges.filter((c) => !c.pay_in_advance && c.invoiceable !== false).map((c) => c.svc_id));

@@ -82,7 +82,7 @@ export async function checkUsageThresholds(
     const current = progressiveUsageCents(copy, fees);
     const crossed = crossedThresholds(copy, state, current);
     if (crossed.length === 0) return;
-    const id = progressiveInvoiceIdOf(copy, period.from_datetime, state, crossed);
+    const id = progressiveInvoiceIdOf(copy, period.from_datetime, state);
     let stored = await deps.invoices.findById(id);
     if (!stored) {
       const customer = await deps.copies.customer(copy.subscription.svc_customer_id);
