@@ -1,3 +1,4 @@
+import type { SubscriptionCopy } from "../domain/copies";
 import type { Invoice } from "../domain/invoice";
 import type { Models } from "./models";
 
@@ -43,6 +44,19 @@ export class ProgressiveRepository {
       { "subscription.external_id": 1 },
     ).lean<Array<{ subscription: { external_id: string } }>>();
     return [...new Set(docs.map((d) => d.subscription.external_id))];
+  }
+
+  /**
+   * The newest copies of an envelope's external subscriptions that bill progressively (active, with
+   * usage thresholds): ONE `_id` $in read of current usage's keys per envelope, whatever the
+   * number of its events or subscriptions.
+   */
+  async progressiveCopies(organizationId: string, externalSubscriptionIds: readonly string[]) {
+    const docs = await this.models.usageKeys.find({ _id: { $in: externalSubscriptionIds.map((id) => `${organizationId}|${id}`) } })
+      .lean<Array<{ subscription_id: string; external_customer_id: string; subscription: SubscriptionCopy["subscription"]; plan: SubscriptionCopy["plan"]; version: number }>>();
+    return docs
+      .filter((d) => d.subscription.status === "active" && (d.plan.usage_thresholds ?? []).length > 0)
+      .map((d) => ({ id: d.subscription_id, external_customer_id: d.external_customer_id, subscription: d.subscription, plan: d.plan, version: d.version }));
   }
 
   /** The imported historical usage (keyed read); zero when never set. */

@@ -45,8 +45,9 @@ function thresholdEvents(invoice: Invoice, copy: SubscriptionCopy, crossed: read
 
 /**
  * Progressive billing (billing-rules §5), for the subscriptions an envelope of ingested events
- * touched: each subscription with usage thresholds is checked ONCE per envelope, all of them priced
- * with ONE usage call (never a read per event), then one invoice query and one keyed read each.
+ * touched: ONE read finds which of them bill progressively (active, with usage thresholds), all
+ * of those are priced with ONE usage call (never a read per event), then one invoice query and one
+ * keyed read each.
  * Crossing one or more thresholds stores ONE progressive_billing invoice (id derived from the
  * crossing: a redelivery, a restart or a second replica stores it once) with one
  * `usage_threshold_reached` event per threshold in its outbox, then finalizes it at once (an
@@ -60,10 +61,14 @@ export async function checkUsageThresholds(
   options: { sandbox: boolean },
 ): Promise<string[]> {
   const now = deps.clock.now();
-  const found = await Promise.all([...new Set(externalSubscriptionIds)].map((id) => copyOf(deps, organizationId, id, options.sandbox)));
-  const candidates = found
-    .filter((c): c is NonNullable<typeof c> => !!c && c.copy.subscription.status === "active" && (c.copy.plan.usage_thresholds ?? []).length > 0)
-    .map((c) => ({ ...c, period: currentChargesPeriod(c.copy, now) }));
+  const found = await deps.progressive.progressiveCopies(organizationId, [...new Set(externalSubscriptionIds)]);
+  const candidates = found.map((key) => {
+    const copy: SubscriptionCopy = {
+      id: key.id, organization_id: organizationId, subscription: key.subscription, plan: key.plan, sandbox: options.sandbox, version: key.version,
+      next_billing_at: null, next_billing_reason: null, last_billed_at: null, last_billed_reason: null,
+    };
+    return { copy, externalCustomerId: key.external_customer_id, period: currentChargesPeriod(copy, now) };
+  });
   if (candidates.length === 0) return [];
   // every event acknowledged before the call counts (consistent), as an invoice's usage does
   const usage = await deps.usage.chargeUsage(candidates.map(({ copy, period }) => ({
