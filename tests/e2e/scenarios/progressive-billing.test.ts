@@ -134,6 +134,48 @@ describe("progressive billing", () => {
     }).toEqual({ fees: 21_800, credit: 20_000, total: 1_800 });
   }, 120_000);
 
+  it("credits the progressive invoice on an upgrade's invoice", async () => {
+    // Lago's "upgrades the subscription before the end of the month": on Dec 18 sub_1 moves to a
+    // 620.00 plan in arrears; the old plan's invoice bills Dec 1–17 and its 200.00 of usage.
+    const as = await platform.story("Upgrade", "2022-12-01T00:00:00Z");
+    await progressivePlan(as, [{ amount_cents: 20_000 }]);
+    await plan(as, "bigger", { amount_cents: 62_000 });
+    await advanceClock(as, "2022-12-16T00:00:00Z");
+    await send(as, [event("sub_1", "compute", "2022-12-16T00:00:00Z", { total: 1_000_000 })]);
+    await advanceClock(as, "2022-12-18T00:00:00Z");
+    await subscribe(as, "acme", "bigger", "sub_1");
+    await advanceClock(as, "2022-12-18T00:01:00Z");
+    const invoices = await invoicesOf(as, "acme");
+    expect(invoices.map((i) => i.invoice_type)).toEqual(["progressive_billing", "subscription"]);
+    const upgrade = invoices[1]!;
+    expect(upgrade.billing_periods.map((p: Json) => p.invoicing_reason)).toEqual(["subscription_terminating"]);
+    expect({ fees: upgrade.fees_amount_cents, credit: upgrade.progressive_billing_credit_amount_cents, total: upgrade.total_amount_cents })
+      .toEqual({ fees: 21_700, credit: 20_000, total: 1_700 });
+  }, 120_000);
+
+  it("shows the credit on the period's draft during its grace period, and keeps it on refresh", async () => {
+    // Lago's "with grace period enabled": 200.00 billed progressively on Dec 6; 400.00 of usage
+    // in December; the draft of Jan 1 bills 431.00 and credits 200.00.
+    const as = await platform.story("Grace period", "2022-12-01T00:00:00Z", {
+      billing_configuration: { invoice_grace_period: 2 },
+    });
+    await progressivePlan(as, [{ amount_cents: 20_000 }]);
+    await advanceClock(as, "2022-12-06T00:00:00Z");
+    await send(as, [event("sub_1", "compute", "2022-12-06T00:00:00Z", { total: 1_000_000 })]);
+    await advanceClock(as, "2022-12-16T00:00:00Z");
+    await send(as, [event("sub_1", "compute", "2022-12-16T00:00:00Z", { total: 1_000_000 })]);
+    await advanceClock(as, "2023-01-01T00:30:00Z");
+    const invoices = await invoicesOf(as, "acme");
+    expect(invoices.map((i) => [i.invoice_type, i.status, i.total_amount_cents])).toEqual([
+      ["progressive_billing", "finalized", 20_000], ["subscription", "draft", 23_100],
+    ]);
+    const draft = invoices[1]!;
+    expect({ fees: draft.fees_amount_cents, credit: draft.progressive_billing_credit_amount_cents }).toEqual({ fees: 43_100, credit: 20_000 });
+    const { invoice: refreshed } = await ok(as("PUT", `/invoices/${draft.svc_id}/refresh`));
+    expect({ status: refreshed.status, fees: refreshed.fees_amount_cents, credit: refreshed.progressive_billing_credit_amount_cents, total: refreshed.total_amount_cents })
+      .toEqual({ status: "draft", fees: 43_100, credit: 20_000, total: 23_100 });
+  }, 120_000);
+
   it("counts the imported historical usage toward the thresholds (PUT lifetime_usage)", async () => {
     const as = await platform.story("Historical usage", "2024-01-01T00:00:00Z");
     await progressivePlan(as, [{ amount_cents: 20_000 }]);
