@@ -18,7 +18,7 @@ import { apiClient, startBenchInfrastructure } from "../bench-infrastructure.mjs
 const require = createRequire(import.meta.url);
 const kit = require("../../libs/testkit/dist/index.js");
 const SUBS = Number(process.env.BENCH_PROGRESSIVE_SUBSCRIPTIONS ?? 100);
-const THRESHOLD = Number(process.env.BENCH_PROGRESSIVE_THRESHOLD_CENTS ?? 1_000);
+const THRESHOLD = Number(process.env.BENCH_PROGRESSIVE_THRESHOLD_CENTS ?? 100);
 const RATE = Number(process.env.BENCH_PROGRESSIVE_RATE ?? 5_000);
 const SECONDS = Number(process.env.BENCH_PROGRESSIVE_SECONDS ?? 10);
 const TARGETS = { drain_ms: 5_000 };
@@ -46,7 +46,7 @@ try {
   const { connect } = require("nats");
   const nc = await connect({ servers: infra.natsUrl });
   const jsm = await nc.jetstreamManager();
-  const durable = "billing_invoicing_usage";
+  const durable = `${prefix}_invoicing_usage`; // launchPlatform gives each platform its own DURABLE_PREFIX
   const pending = async () => {
     const info = await jsm.consumers.info("BILLING_USAGE", durable);
     return info.num_pending + info.num_ack_pending;

@@ -77,7 +77,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     { stream: Streams.catalog, durable: `${parts.durablePrefix}_invoicing_subscriptions`, subjects: SUBSCRIPTION_SUBJECTS, handler: subscriptionEventHandler },
     { stream: Streams.customer, durable: `${parts.durablePrefix}_invoicing_customers`, subjects: CUSTOMER_SUBJECTS, handler: customerEventHandler },
     // progressive billing: usage thresholds checked per envelope of ingested events
-    { stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_usage`, subjects: USAGE_SUBJECTS, handler: usageIngestedHandler },
+    { stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_usage`, subjects: USAGE_SUBJECTS, handler: usageIngestedHandler, concurrency: 64 },
   ];
   const deps: InvoicingDeps = {
     copies: new CopyRepository(models),
@@ -105,7 +105,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     await ensureStream(parts.bus.jsm, c.stream, parts.replicas);
     handles.push(await runConsumer({
       bus: parts.bus, stream: c.stream.name, durable: c.durable, filterSubjects: [...c.subjects],
-      logger: parts.logger.child({ consumer: c.durable }), handler: c.handler(deps), concurrency: 8, retryDelayMs: 500,
+      logger: parts.logger.child({ consumer: c.durable }), handler: c.handler(deps), concurrency: ("concurrency" in c ? c.concurrency : undefined) ?? 8, retryDelayMs: 500,
     }));
   }
   const relay = startOutboxRelay(parts.bus, [outbox], parts.logger);

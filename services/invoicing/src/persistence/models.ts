@@ -64,6 +64,8 @@ invoiceSchema.index({ organization_id: 1, created_at: -1, billed_at: -1, _id: -1
 invoiceSchema.index({ organization_id: 1, external_customer_id: 1, created_at: -1 });
 invoiceSchema.index({ organization_id: 1, external_customer_id: 1, "lines.external_subscription_id": 1, billed_at: -1 });
 invoiceSchema.index({ organization_id: 1, "lines.subscription_id": 1, billed_at: -1 });
+// progressive billing: the invoices of an envelope's subscriptions, in one query
+invoiceSchema.index({ organization_id: 1, "lines.external_subscription_id": 1, invoice_type: 1 });
 // open invoices to finalize: the scheduler's pass, a test clock's organization
 invoiceSchema.index({ status: 1, finalize_at: 1, sandbox: 1 });
 invoiceSchema.index({ organization_id: 1, status: 1, finalize_at: 1 });

@@ -59,6 +59,35 @@ export class ProgressiveRepository {
       .map((d) => ({ id: d.subscription_id, external_customer_id: d.external_customer_id, subscription: d.subscription, plan: d.plan, version: d.version }));
   }
 
+  /**
+   * The invoices several external subscriptions' lifetime usage is measured from, in ONE query
+   * (a check of an envelope's subscriptions), with only what the measure reads (the latest
+   * progressive invoice is read whole, by id, when a crossing is invoiced). Real MongoDB walks
+   * the (organization_id, lines.external_subscription_id, invoice_type) index.
+   */
+  async invoicesOfMany(organizationId: string, externalSubscriptionIds: readonly string[]): Promise<Map<string, Invoice[]>> {
+    const docs = await this.models.invoices.find({
+      organization_id: organizationId, "lines.external_subscription_id": { $in: [...externalSubscriptionIds] },
+      invoice_type: { $in: ["subscription", "progressive_billing"] }, status: { $in: ["generating", "draft", "finalized"] },
+    }, {
+      invoice_type: 1, status: 1, billed_at: 1, created_at: 1, "lines.external_subscription_id": 1, "lines.charges_from": 1,
+      "fees.fee_type": 1, "fees.external_subscription_id": 1, "fees.amount_cents": 1, "amounts.fees_amount_cents": 1,
+    }).lean<InvoiceDoc[]>();
+    const out = new Map<string, Invoice[]>(externalSubscriptionIds.map((id) => [id, []]));
+    for (const doc of docs) {
+      const invoice = invoiceOf(doc);
+      for (const id of new Set(invoice.lines.map((l) => l.external_subscription_id))) out.get(id)?.push(invoice);
+    }
+    return out;
+  }
+
+  /** Several subscriptions' imported historical usage, in one `_id` $in read. */
+  async historicalUsageMany(organizationId: string, externalSubscriptionIds: readonly string[]): Promise<Map<string, number>> {
+    const docs = await this.models.lifetimeUsages.find({ _id: { $in: externalSubscriptionIds.map((id) => lifetimeKey(organizationId, id)) } })
+      .lean<Array<{ external_subscription_id: string; historical_usage_amount_cents?: number }>>();
+    return new Map(docs.map((d) => [d.external_subscription_id, d.historical_usage_amount_cents ?? 0]));
+  }
+
   /** The imported historical usage (keyed read); zero when never set. */
   async historicalUsage(organizationId: string, externalSubscriptionId: string): Promise<HistoricalUsage> {
     const doc = await this.models.lifetimeUsages.findById(lifetimeKey(organizationId, externalSubscriptionId))

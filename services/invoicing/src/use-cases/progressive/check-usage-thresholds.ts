@@ -76,18 +76,24 @@ export async function checkUsageThresholds(
     from: period.from_datetime, to: period.to_datetime, periodDays: period.period_days, billedDays: period.billed_days,
   })), true);
 
+  // the lifetime usage of all of them: one invoice query, one historical-usage read
+  const externals = candidates.map((c) => c.copy.subscription.external_id);
+  const [invoicesOf, historicalOf] = await Promise.all([
+    deps.progressive.invoicesOfMany(organizationId, externals),
+    deps.progressive.historicalUsageMany(organizationId, externals),
+  ]);
+
   const invoiced: string[] = [];
-  await runBounded(candidates.map((c, i) => ({ ...c, fees: usage[i]?.fees ?? [] })), deps.limits.concurrency, async ({ copy, externalCustomerId, period, fees }) => {
+  await runBounded(candidates.map((c, i) => ({ ...c, fees: usage[i]?.fees ?? [] })), deps.limits.concurrency, async ({ copy, period, fees }) => {
     const external = copy.subscription.external_id;
-    const [invoices, historical] = await Promise.all([
-      deps.progressive.invoicesOf(organizationId, externalCustomerId, external),
-      deps.progressive.historicalUsage(organizationId, external),
-    ]);
-    const state = lifetimeState(invoices, external, period.from_datetime, historical.historical_usage_amount_cents);
+    const measured = lifetimeState(invoicesOf.get(external) ?? [], external, period.from_datetime, historicalOf.get(external) ?? 0);
     const current = progressiveUsageCents(copy, fees);
-    const crossed = crossedThresholds(copy, state, current);
+    const crossed = crossedThresholds(copy, measured, current);
     if (crossed.length === 0) return;
-    const id = progressiveInvoiceIdOf(copy, period.from_datetime, state);
+    const id = progressiveInvoiceIdOf(copy, period.from_datetime, measured);
+    // the latest progressive invoice whole (its fees are credited on the new one)
+    const latest = measured.latest_progressive ? await deps.invoices.findById(measured.latest_progressive.id) : null;
+    const state = { ...measured, latest_progressive: latest };
     let stored = await deps.invoices.findById(id);
     if (!stored) {
       const customer = await deps.copies.customer(copy.subscription.svc_customer_id);
