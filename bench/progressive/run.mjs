@@ -5,8 +5,8 @@
 // through HTTP in batches of 100 at BENCH_PROGRESSIVE_RATE events/s for BENCH_PROGRESSIVE_SECONDS.
 // Measures whether the invoicing service's threshold checks keep up with ingestion: how long its
 // usage consumer takes, after the last batch is acknowledged, to have handled every envelope
-// (`drain_ms`, its consumer's pending count polled every 50 ms), and how many usage reads it made
-// (ChargeUsage calls are counted by the usage service's metrics when exposed; here the envelopes).
+// (`drain_ms`, its consumer's pending count polled every 50 ms), split into the time until the
+// usage service announced the last batch stored and the checks' time after that.
 // Then checks the result: every subscription's usage not yet billed progressively is below one
 // threshold step (no crossing was missed) and no crossing was billed twice (the progressive
 // invoices of a subscription carry strictly increasing fees).
@@ -28,7 +28,7 @@ const infra = await startBenchInfrastructure();
 const prefix = kit.uniqueName("bench_progressive");
 let platform;
 try {
-  platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_S: "0" } });
+  platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn", RATE_LIMIT_PER_S: "0" } });
   const org = kit.createOrganization({ name: "Bench progressive", mongoUrl: infra.mongoUrl, dbName: `${prefix}_customer` });
   const call = apiClient(platform.baseUrl, org.api_key);
   if (100 % SUBS !== 0 && SUBS % 100 !== 0) throw new Error("BENCH_PROGRESSIVE_SUBSCRIPTIONS must divide or be a multiple of 100");
@@ -51,6 +51,18 @@ try {
     const info = await jsm.consumers.info("BILLING_USAGE", durable);
     return info.num_pending + info.num_ack_pending;
   };
+
+  // when the usage service announced each batch stored (billing.usage.event.ingested): the part of
+  // the drain time spent before the last envelope even existed is the usage service's, not the checks'
+  let lastIngestedAt = 0;
+  let announced = 0;
+  const ingested = nc.subscribe("billing.usage.event.ingested");
+  (async () => {
+    for await (const m of ingested) {
+      lastIngestedAt = performance.now();
+      announced += m.string().split('"transaction_id":"pb_').length - 1;
+    }
+  })();
 
   const perBatch = 100;
   const batches = Math.round((RATE * SECONDS) / perBatch);
@@ -79,10 +91,10 @@ try {
   await Promise.all(inFlight);
   const lastAck = performance.now();
   const sentSeconds = (lastAck - started) / 1000;
-  // the envelopes of the last batches may still be on their way from the usage service's storage
-  await new Promise((r) => setTimeout(r, 200));
-  let drained = null;
+  // every event announced stored first (the usage service stores in the background), then the checks
   const deadline = performance.now() + 120_000;
+  while (announced < sent && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  let drained = null;
   while (performance.now() < deadline) {
     if ((await pending()) === 0) {
       drained = performance.now() - lastAck;
@@ -90,6 +102,7 @@ try {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+  ingested.unsubscribe();
   await nc.close();
 
   // the result: progressive invoices per subscription, straight from the invoicing database
@@ -116,7 +129,10 @@ try {
   const result = {
     subscriptions: SUBS, threshold_cents: THRESHOLD, target_eps: RATE, events: sent, eps: Math.round(sent / sentSeconds), statuses,
     progressive_invoices: invoices.length, finalized: invoices.filter((i) => i.status === "finalized").length,
-    drain_ms: drained === null ? null : Math.round(drained), missed_crossings: missed, doubled_crossings: doubled,
+    drain_ms: drained === null ? null : Math.round(drained),
+    last_envelope_after_last_ack_ms: Math.round(Math.max(0, lastIngestedAt - lastAck)),
+    checks_after_last_envelope_ms: drained === null ? null : Math.round(Math.max(0, lastAck + drained - lastIngestedAt)),
+    missed_crossings: missed, doubled_crossings: doubled,
     load_avg: os.loadavg().map((l) => Math.round(l * 100) / 100),
   };
   result.targets_met = { drain_ms: drained !== null && drained < TARGETS.drain_ms, exact: missed === 0 && doubled === 0 };

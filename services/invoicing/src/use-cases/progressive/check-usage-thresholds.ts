@@ -61,6 +61,7 @@ export async function checkUsageThresholds(
   options: { sandbox: boolean },
 ): Promise<string[]> {
   const now = deps.clock.now();
+  const started = performance.now();
   const found = await deps.progressive.progressiveCopies(organizationId, [...new Set(externalSubscriptionIds)]);
   const candidates = found.map((key) => {
     const copy: SubscriptionCopy = {
@@ -76,6 +77,7 @@ export async function checkUsageThresholds(
     from: period.from_datetime, to: period.to_datetime, periodDays: period.period_days, billedDays: period.billed_days,
   })), true);
 
+  const priced = performance.now();
   // the lifetime usage of all of them: one invoice query, one historical-usage read
   const externals = candidates.map((c) => c.copy.subscription.external_id);
   const [invoicesOf, historicalOf] = await Promise.all([
@@ -83,7 +85,9 @@ export async function checkUsageThresholds(
     deps.progressive.historicalUsageMany(organizationId, externals),
   ]);
 
+  const measured = performance.now();
   const invoiced: string[] = [];
+  const toFinalize: string[] = [];
   await runBounded(candidates.map((c, i) => ({ ...c, fees: usage[i]?.fees ?? [] })), deps.limits.concurrency, async ({ copy, period, fees }) => {
     const external = copy.subscription.external_id;
     const measured = lifetimeState(invoicesOf.get(external) ?? [], external, period.from_datetime, historicalOf.get(external) ?? 0);
@@ -117,7 +121,14 @@ export async function checkUsageThresholds(
     }
     if (!stored) return;
     invoiced.push(stored.id);
-    if (stored.status === "generating") await finalizeOpenInvoices(deps, [stored.id], { refresh: false });
+    if (stored.status === "generating") toFinalize.push(stored.id);
   });
+  // finalized together, at once (numbered as one block per counter, as a billing pass's invoices)
+  if (toFinalize.length > 0) await finalizeOpenInvoices(deps, toFinalize, { refresh: false });
+  const ms = (t: number) => Math.round(t);
+  deps.logger.info({
+    organization_id: organizationId, subscriptions: externalSubscriptionIds.length, progressive: candidates.length, crossings: invoiced.length,
+    usage_ms: ms(priced - started), lifetime_ms: ms(measured - priced), invoicing_ms: ms(performance.now() - measured),
+  }, "usage thresholds checked");
   return invoiced;
 }
