@@ -28,6 +28,7 @@ export const Subjects = {
     invoicePaymentOverdue: "billing.invoicing.invoice.payment_overdue",
     feeCreated: "billing.invoicing.fee.created",
     advanceFeeCreated: "billing.invoicing.advance_fee.created",
+    subscriptionUsageThresholdReached: "billing.invoicing.subscription.usage_threshold_reached",
   },
   wallet: {
     walletCreated: "billing.wallet.wallet.created",

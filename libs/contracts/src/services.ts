@@ -12,6 +12,7 @@ import type { TaxServiceDefinition } from "./generated/billing/catalog/v1/TaxSer
 import type { ScheduledWorkServiceDefinition } from "./generated/billing/common/v1/ScheduledWorkService";
 import type { InvoiceServiceDefinition } from "./generated/billing/invoicing/v1/InvoiceService";
 import type { InvoiceDocumentServiceDefinition } from "./generated/billing/invoicing/v1/InvoiceDocumentService";
+import type { LifetimeUsageServiceDefinition } from "./generated/billing/invoicing/v1/LifetimeUsageService";
 import type { CustomerServiceDefinition } from "./generated/billing/customer/v1/CustomerService";
 import type { ChargeUsageServiceDefinition } from "./generated/billing/usage/v1/ChargeUsageService";
 import type { AdvanceFeeServiceDefinition } from "./generated/billing/usage/v1/AdvanceFeeService";
@@ -47,6 +48,8 @@ export const Rpc = {
   invoicing: serviceRef<InvoiceServiceDefinition>("billing/invoicing/v1/invoicing.proto", "billing.invoicing.v1.InvoiceService"),
   /** Invoice PDFs (served by the invoicing service, at its address). */
   invoiceDocuments: serviceRef<InvoiceDocumentServiceDefinition>("billing/invoicing/v1/documents.proto", "billing.invoicing.v1.InvoiceDocumentService"),
+  /** Progressive billing's lifetime usage (served by the invoicing service, at its address). */
+  lifetimeUsage: serviceRef<LifetimeUsageServiceDefinition>("billing/invoicing/v1/lifetime_usage.proto", "billing.invoicing.v1.LifetimeUsageService"),
   wallet: serviceRef<WalletServiceDefinition>("billing/wallet/v1/wallet.proto", "billing.wallet.v1.WalletService"),
   payment: serviceRef<PaymentServiceDefinition>("billing/payment/v1/payment.proto", "billing.payment.v1.PaymentService"),
   webhooks: serviceRef<WebhookServiceDefinition>("billing/payment/v1/webhooks.proto", "billing.payment.v1.WebhookService"),
@@ -67,6 +70,7 @@ export type AdvanceFeeRpc = AdvanceFeeServiceDefinition;
 export type FeeRpc = FeeServiceDefinition;
 export type InvoicingRpc = InvoiceServiceDefinition;
 export type InvoiceDocumentRpc = InvoiceDocumentServiceDefinition;
+export type LifetimeUsageRpc = LifetimeUsageServiceDefinition;
 export type WalletRpc = WalletServiceDefinition;
 export type PaymentRpc = PaymentServiceDefinition;
 export type WebhookRpc = WebhookServiceDefinition;

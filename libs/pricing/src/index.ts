@@ -144,3 +144,5 @@ export { centsDue, ongoingBalanceCents, sumCents } from "./cents";
 
 // Amounts on documents (invoice and credit note PDFs)
 export { formatMoney, formatUnitPrice, formatQuantity, supportedLocale } from "./money-format";
+export { usageThresholdsProgress, type UsageThresholdProgress } from "./invoice/usage-thresholds";
+export { progressiveCreditAmount, type ProgressiveInvoiceBalance } from "./invoice/progressive-credit";

@@ -18,3 +18,4 @@ export * from "./test-clock";
 export * from "./wallets";
 export * from "./webhooks";
 export * from "./payment-requests";
+export * from "./lifetime-usage";

@@ -25,6 +25,7 @@ import { healthRouter } from "./routes/health";
 import { invoicesRouter } from "./routes/invoices/route";
 import { feesRouter } from "./routes/fees/route";
 import { invoiceCustomSectionsRouter } from "./routes/invoice-custom-sections/route";
+import { lifetimeUsageRouter } from "./routes/lifetime-usage/route";
 import { plansRouter } from "./routes/plans/route";
 import { subscriptionsRouter } from "./routes/subscriptions/route";
 import { taxesRouter } from "./routes/taxes/route";
@@ -115,6 +116,7 @@ function createApp(
   api.use(invoicesRouter(clients.invoicing));
   api.use(invoiceDocumentsRouter(clients.invoiceDocuments));
   api.use(feesRouter(clients.fees));
+  api.use(lifetimeUsageRouter(clients.lifetimeUsage));
   api.use(walletsRouter(clients.wallet));
   api.use(paymentsRouter(clients.payment));
   api.use(paymentRequestsRouter(clients.paymentRequests));

@@ -10,23 +10,27 @@ import { invoicingConfigSchema } from "./config";
 import { SUBSCRIPTION_SUBJECTS, subscriptionEventHandler } from "./events/catalog-subscriptions";
 import { CUSTOMER_SUBJECTS, customerEventHandler } from "./events/customers";
 import { documentHandlers } from "./grpc/document-handlers";
+import { USAGE_SUBJECTS, advanceFeesHandler } from "./events/usage-advance-fees";
 import { invoiceHandlers } from "./grpc/invoice-handlers";
+import { lifetimeUsageHandlers } from "./grpc/lifetime-usage-handlers";
 import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
 import { usageHandlers } from "./grpc/usage-handlers";
 import { grpcAppliedCoupons, type AppliedCoupons } from "./peers/applied-coupons";
 import { grpcBillingEntities, type BillingEntities } from "./peers/billing-entities";
 import { grpcDocumentParties, type DocumentParties } from "./peers/document-parties";
 import { grpcUsage, type UsagePeer } from "./peers/usage";
+import { grpcTestClocks, type TestClocks } from "./peers/test-clocks";
 import { grpcWallets, type Wallets } from "./peers/wallets";
 import { grpcAdvanceFees, type AdvanceFeesPeer } from "./peers/advance-fees";
 import { FeeRepository } from "./persistence/fee-repository";
-import { USAGE_SUBJECTS, usageIngestedHandler } from "./events/usage-ingested";
+import { usageThresholdsHandler } from "./events/usage-thresholds";
 import { feeHandlers } from "./grpc/fee-handlers";
 import type { FeeDeps } from "./use-cases/fees/deps";
 import { CopyRepository } from "./persistence/copy-repository";
 import { DocumentRepository } from "./persistence/document-repository";
 import { InvoiceNumbers } from "./persistence/invoice-numbers";
 import { InvoiceRepository } from "./persistence/invoice-repository";
+import { ProgressiveRepository } from "./persistence/progressive-repository";
 import { registerModels } from "./persistence/models";
 import { startBillingScheduler } from "./schedule/billing-scheduler";
 import type { BillingLimits, InvoicingDeps } from "./use-cases/deps";
@@ -42,6 +46,8 @@ export interface InvoicingPeers {
   documentParties?: DocumentParties;
   /** The usage service's pay-in-advance pricing (absent: no pay-in-advance fees are made, e.g. in tests that do not need them). */
   advanceFees?: AdvanceFeesPeer;
+  /** sandbox organizations' frozen time, for usage envelopes that do not carry it (progressive billing) */
+  testClocks?: TestClocks;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
@@ -53,6 +59,7 @@ export function grpcPeers(addresses: { usage: string; customer: string; catalog:
     wallets: grpcWallets(addresses.wallet),
     documentParties: grpcDocumentParties(addresses.customer),
     advanceFees: grpcAdvanceFees(addresses.usage),
+    testClocks: grpcTestClocks(addresses.customer),
   };
 }
 
@@ -85,18 +92,21 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const outbox = invoices.outbox();
   const fees = new FeeRepository(connection);
   const feeOutbox = fees.outbox();
-  const consumers: Array<{ stream: StreamSpec; durable: string; subjects: readonly string[]; handler: (d: FeeDeps) => (e: Envelope) => Promise<void>; inOrder?: boolean }> = [
+  const consumers: Array<{ stream: StreamSpec; durable: string; subjects: readonly string[]; handler: (d: FeeDeps) => (e: Envelope) => Promise<void>; inOrder?: boolean; concurrency?: number }> = [
     { stream: Streams.catalog, durable: `${parts.durablePrefix}_invoicing_subscriptions`, subjects: SUBSCRIPTION_SUBJECTS, handler: subscriptionEventHandler },
     { stream: Streams.customer, durable: `${parts.durablePrefix}_invoicing_customers`, subjects: CUSTOMER_SUBJECTS, handler: customerEventHandler },
+    // progressive billing: usage thresholds checked per envelope of ingested events
+    { stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_usage`, subjects: USAGE_SUBJECTS, handler: usageThresholdsHandler, concurrency: 64 },
   ];
   // pay-in-advance fees: the usage service's ingested envelopes, strictly in stream order (one at a time, across replicas)
   if (parts.peers.advanceFees) {
-    consumers.push({ stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_advance_fees`, subjects: USAGE_SUBJECTS, handler: usageIngestedHandler, inOrder: true });
+    consumers.push({ stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_advance_fees`, subjects: USAGE_SUBJECTS, handler: advanceFeesHandler, inOrder: true });
   }
   const deps: InvoicingDeps = {
     copies: new CopyRepository(models),
     invoices,
     numbers: new InvoiceNumbers(models),
+    progressive: new ProgressiveRepository(models),
     ...parts.peers,
     clock: parts.clock,
     logger: parts.logger,
@@ -131,7 +141,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     await ensureStream(parts.bus.jsm, c.stream, parts.replicas);
     handles.push(await runConsumer({
       bus: parts.bus, stream: c.stream.name, durable: c.durable, filterSubjects: [...c.subjects],
-      logger: parts.logger.child({ consumer: c.durable }), handler: c.handler(feeDeps), concurrency: c.inOrder ? 1 : 8, retryDelayMs: 500,
+      logger: parts.logger.child({ consumer: c.durable }), handler: c.handler(feeDeps), concurrency: c.inOrder ? 1 : (c.concurrency ?? 8), retryDelayMs: 500,
       // pay-in-advance fees start with the durable: usage ingested before it existed is not billed in advance
       ...(c.inOrder ? { maxAckPending: 1, deliverNew: true } : {}),
     }));
@@ -147,6 +157,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       bind(Rpc.scheduledWork, scheduledWorkHandlers(deps)),
       ...(documentDeps ? [bind(Rpc.invoiceDocuments, documentHandlers(documentDeps))] : []),
       bind(Rpc.fees, feeHandlers(feeDeps)),
+      bind(Rpc.lifetimeUsage, lifetimeUsageHandlers(deps)),
     ],
     stop: async () => {
       relay.stop();
@@ -181,6 +192,7 @@ export const invoicingService = defineService({
         peers.wallets.close();
         peers.documentParties?.close();
         peers.advanceFees?.close();
+        peers.testClocks?.close();
       },
     };
   },

@@ -91,6 +91,7 @@ export async function startInvoicingHarness(label: string, options: { replicas?:
         r.deps.usage.close();
         r.deps.billingEntities.close();
         r.deps.appliedCoupons.close();
+        r.deps.testClocks?.close();
       }
       await peers.stop();
       await connection.dropDatabase();

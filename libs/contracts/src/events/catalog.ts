@@ -78,7 +78,10 @@ export const planView = z.object({
     z.object({ svc_id: text, amount_cents: z.number().int(), invoice_display_name: maybe(text), taxes: z.array(taxView).default([]) }),
   ),
   usage_thresholds: z
-    .array(z.object({ svc_id: text, threshold_display_name: maybe(text), amount_cents: z.number().int(), recurring: z.boolean() }))
+    .array(z.object({
+      svc_id: text, threshold_display_name: maybe(text), amount_cents: z.number().int(), recurring: z.boolean(),
+      created_at: maybe(instant), updated_at: maybe(instant),
+    }))
     .default([]),
   charges: z.array(chargeView).default([]),
   fixed_charges: z.array(fixedChargeView).default([]),

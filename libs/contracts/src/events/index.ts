@@ -2,7 +2,7 @@ import { makeEnvelope, PoisonMessage, Subjects, type Envelope } from "@billing/b
 import type { z } from "zod";
 import { billableMetricEventData, planEventData, subscriptionEventData } from "./catalog";
 import { customerEventData } from "./customer";
-import { advanceFeeEventData, feeEventData, invoiceEventData } from "./invoicing";
+import { advanceFeeEventData, feeEventData, invoiceEventData, usageThresholdReachedData } from "./invoicing";
 import { eventIngestedData } from "./usage";
 import { paymentEventData, paymentRequestEventData } from "./payment";
 import { walletEventData, walletTransactionEventData } from "./wallet";
@@ -32,6 +32,7 @@ export const EventSchemas = {
   [Subjects.invoicing.invoicePaymentOverdue]: invoiceEventData,
   [Subjects.invoicing.feeCreated]: feeEventData,
   [Subjects.invoicing.advanceFeeCreated]: advanceFeeEventData,
+  [Subjects.invoicing.subscriptionUsageThresholdReached]: usageThresholdReachedData,
   [Subjects.wallet.walletCreated]: walletEventData,
   [Subjects.wallet.walletUpdated]: walletEventData,
   [Subjects.wallet.walletTerminated]: walletEventData,

@@ -29,3 +29,24 @@ export function applyProgressiveBillingCredit(fees: WorkingFee[], credit: Progre
   }
   return { amount_cents: amount, excess_credit_note_cents: excess };
 }
+
+/** What a progressive-billing invoice can still credit to the next invoice of its period (billing-rules §3.2). */
+export interface ProgressiveInvoiceBalance {
+  fees_amount_cents: number;
+  coupons_amount_cents: number;
+  /** progressive credits other (non-voided) invoices already took from it */
+  credited_elsewhere_cents?: number;
+  /** credit notes issued on it (available or consumed) */
+  credit_notes_cents?: number;
+}
+
+/**
+ * The amount the latest progressive invoice of a period credits the next one (a later progressive
+ * invoice, or the period's final, termination or upgrade invoice): its fees (cumulative
+ * period-to-date) less its coupons, the credits already taken from it and its credit notes; never
+ * below zero.
+ */
+export function progressiveCreditAmount(previous: ProgressiveInvoiceBalance): number {
+  const left = previous.fees_amount_cents - previous.coupons_amount_cents - (previous.credited_elsewhere_cents ?? 0) - (previous.credit_notes_cents ?? 0);
+  return Math.max(0, left);
+}

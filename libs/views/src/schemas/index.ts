@@ -5,3 +5,4 @@ export * from "./invoices";
 export * from "./payments";
 export * from "./wallets";
 export * from "./fees";
+export * from "./lifetime-usage";

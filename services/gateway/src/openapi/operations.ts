@@ -3,7 +3,7 @@ import {
   addOnObject, appliedCouponObject, appliedCouponObjectExtended, billableMetricObject, billingEntityObject, couponObject, customerObject,
   customerUsageObject, eventObject, featureObject, feeEstimateObject, listedFeeObject, invoiceCustomSectionObject, invoiceObject, paginationMeta, paymentObject,
   paymentRequestObject, planEntitlementObject, planObject, subscriptionEntitlementObject, subscriptionObject, subscriptionObjectExtended,
-  taxObject, testClockObject, walletObject, walletTransactionObject, webhookEndpointObject, webhookObject,
+  lifetimeUsageObject, taxObject, testClockObject, walletObject, walletTransactionObject, webhookEndpointObject, webhookObject,
 } from "@billing/views";
 import { addOnCreateSchema, addOnUpdateSchema } from "../routes/add-ons/validators";
 import { appliedCouponSchema } from "../routes/applied-coupons/validators";
@@ -18,6 +18,7 @@ import { invoiceCustomSectionCreateSchema, invoiceCustomSectionUpdateSchema } fr
 import { currentUsageQuery, invoiceListQuery, invoiceUpdate, pastUsageQuery } from "../routes/invoices/validators";
 import { signedLinkQuery } from "../routes/documents/validators";
 import { feeListQuery, feeUpdate } from "../routes/fees/validators";
+import { lifetimeUsageUpdateSchema } from "../routes/lifetime-usage/validators";
 import { paymentRequestCreateSchema, paymentRequestListQuery } from "../routes/payment-requests/validators";
 import { paymentCreateSchema } from "../routes/payments/validators";
 import { planCreateSchema, planUpdateSchema } from "../routes/plans/validators";
@@ -391,7 +392,19 @@ const fees: Operation[] = [
   },
 ];
 
+const lifetimeUsage: Operation[] = [
+  {
+    method: "get", path: "/subscriptions/{external_id}/lifetime_usage", operationId: "getSubscriptionLifetimeUsage", summary: "A subscription's lifetime usage",
+    tag: "Subscriptions", description: "Historical + invoiced + current usage, and the progress against the usage thresholds (progressive billing).",
+    response: rooted("lifetime_usage", lifetimeUsageObject),
+  },
+  {
+    method: "put", path: "/subscriptions/{external_id}/lifetime_usage", operationId: "updateSubscriptionLifetimeUsage", summary: "Set a subscription's historical usage",
+    tag: "Subscriptions", body: rooted("lifetime_usage", lifetimeUsageUpdateSchema), response: rooted("lifetime_usage", lifetimeUsageObject),
+  },
+];
+
 export const OPERATIONS: readonly Operation[] = [
   ...customers, ...billingEntities, ...catalog, ...appliedCoupons, ...subscriptions, ...features, ...testClock, ...invoices, ...fees, ...events, ...wallets, ...payments,
-  ...webhooks, ...platform,
+  ...webhooks, ...platform, ...lifetimeUsage,
 ];

@@ -1,6 +1,6 @@
 import { derivedUuid } from "@billing/bus";
 import type { CustomerViewData } from "@billing/contracts";
-import type { FeeDraft, Invoice, InvoiceCredit, InvoiceLine, PlannedCoupon } from "./invoice";
+import type { FeeDraft, Invoice, InvoiceCredit, InvoiceLine, PlannedCoupon, ProgressiveCredit } from "./invoice";
 import { documentNumberPrefix, draftInvoiceNumber } from "@billing/pricing";
 import { invoiceFees, type PricedLine } from "./invoice-fees";
 import { consumedCoupons, priceInvoice } from "./invoice-totals";
@@ -26,6 +26,8 @@ export interface NewInvoiceInput {
   now: Date;
   /** pay-in-advance fees that waited for this invoice (their own ids and amounts) */
   paidInAdvance?: readonly FeeDraft[];
+  /** what the period's progressive invoices credit (use-cases/progressive/progressive-credit.ts) */
+  progressiveCredit?: ProgressiveCredit | null;
 }
 
 const currencyOf = (lines: readonly PricedLine[], customer: CustomerViewData) => lines[0]?.copy.plan.amount_currency ?? customer.currency ?? "USD";
@@ -40,7 +42,8 @@ export function newInvoice(input: NewInvoiceInput): Invoice {
   const id = invoiceIdOf(input.organizationId, customer.id, input.billedAt, input.part);
   const currency = currencyOf(input.lines, customer.customer);
   const fees = [...invoiceFees({ invoiceId: id, customer: customer.customer, entityTaxes: input.entity?.taxes ?? [], currency }, input.lines), ...(input.paidInAdvance ?? [])];
-  const priced = priceInvoice({ currency, fees, coupons: [], finalizing: false });
+  const progressiveCredit = input.progressiveCredit ?? null;
+  const priced = priceInvoice({ currency, fees, coupons: [], finalizing: false, progressiveCredit });
   const dates = invoiceDates(terms, input.billedAt, input.lines.map((l) => l.line.reason));
   const draft = terms.graceDays > 0;
   return {
@@ -71,6 +74,7 @@ export function newInvoice(input: NewInvoiceInput): Invoice {
     credits: [],
     metadata: [],
     finalizing: null,
+    ...(progressiveCredit ? { progressive_credit: progressiveCredit } : {}),
     revision: 0,
     created_at: input.now,
     updated_at: input.now,
@@ -82,7 +86,7 @@ export function refreshedDraft(invoice: Invoice, lines: readonly PricedLine[], e
   // the pay-in-advance fees it gathered stay as they were (usage does not price them again)
   const gathered = invoice.fees.filter((f) => f.pay_in_advance && f.fee_type === "charge");
   const fees = [...invoiceFees({ invoiceId: invoice.id, customer, entityTaxes: entity?.taxes ?? [], currency: invoice.currency }, lines), ...gathered];
-  const priced = priceInvoice({ currency: invoice.currency, fees, coupons: [], finalizing: false });
+  const priced = priceInvoice({ currency: invoice.currency, fees, coupons: [], finalizing: false, progressiveCredit: invoice.progressive_credit });
   return {
     fees: priced.fees,
     amounts: priced.amounts,
@@ -115,6 +119,7 @@ export interface Finalization {
 export function finalizedInvoice(invoice: Invoice, f: Finalization): Invoice {
   const priced = priceInvoice({
     currency: invoice.currency, fees: f.fees, coupons: consumedCoupons(f.consumed, invoice.currency), prepaidConsumed: f.prepaid, finalizing: true,
+    progressiveCredit: invoice.progressive_credit,
   });
   return {
     ...invoice,

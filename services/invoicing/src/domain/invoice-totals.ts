@@ -1,5 +1,5 @@
 import type { TaxViewData } from "@billing/contracts";
-import { computeInvoiceTotals, type AppliedCouponInput, type InvoiceFeeInput, type WalletConsumption, type WalletInput } from "@billing/pricing";
+import { computeInvoiceTotals, type AppliedCouponInput, type InvoiceFeeInput, type ProgressiveBillingCreditInput, type WalletConsumption, type WalletInput } from "@billing/pricing";
 import { AMOUNT_FIELDS, type AppliedTaxAmount, type Fee, type FeeDraft, type InvoiceAmounts, type InvoiceAppliedTax, type PlannedCoupon } from "./invoice";
 
 export interface PricedInvoice {
@@ -20,6 +20,7 @@ const feeInput = (fee: FeeDraft): InvoiceFeeInput => ({
   billable_metric_code: fee.billable_metric_code,
   plan_code: fee.plan_code,
   charge_id: fee.charge_id,
+  charge_filter_id: fee.charge_filter_index === null ? null : String(fee.charge_filter_index),
   grouped_by: fee.item.grouped_by,
   taxes: fee.taxes.map((t) => ({ code: t.code, rate: t.rate, name: t.name })),
 });
@@ -37,10 +38,13 @@ export function priceInvoice(input: {
   finalizing: boolean;
   wallets?: readonly WalletInput[];
   prepaidConsumed?: readonly WalletConsumption[];
+  /** what the latest progressive invoice of the period credits (billing-rules §3.2) */
+  progressiveCredit?: ProgressiveBillingCreditInput | null;
 }): PricedInvoice {
   const totals = computeInvoiceTotals({
     currency: input.currency,
     fees: input.fees.map(feeInput),
+    progressive_billing_credit: input.progressiveCredit ?? null,
     applied_coupons: input.coupons,
     wallets: input.wallets,
     prepaid_consumed: input.prepaidConsumed,

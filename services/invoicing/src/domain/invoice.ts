@@ -1,5 +1,5 @@
 import type { CustomerViewData, TaxViewData } from "@billing/contracts";
-import type { AppliedCouponInput, InvoiceTotals } from "@billing/pricing";
+import type { AppliedCouponInput, InvoiceTotals, ProgressiveBillingCreditInput } from "@billing/pricing";
 import type { InvoicingReason } from "./copies";
 
 /**
@@ -160,7 +160,7 @@ export interface Invoice {
   billing_entity_code: string | null;
   sandbox: boolean;
   /** subscription: a billing of subscriptions; credit: a wallet's paid top-up (one untaxed fee) */
-  invoice_type: "subscription" | "credit";
+  invoice_type: "subscription" | "credit" | "progressive_billing";
   /** a credit invoice's wallet transaction (settled by the wallet service when this invoice is paid) */
   wallet_transaction_id?: string | null;
   /** the billing instant it was issued for; with `part`, what its id is derived from */
@@ -191,6 +191,13 @@ export interface Invoice {
   credits: InvoiceCredit[];
   metadata: InvoiceMetadata[];
   finalizing: FinalizationPlan | null;
+  /**
+   * Progressive billing (domain/progressive-billing.ts): the credit this invoice takes from the
+   * latest progressive invoice of its subscriptions' periods (decided when it is stored, kept by
+   * refreshes and finalization), and, on a progressive invoice, the thresholds it was issued for.
+   */
+  progressive_credit?: ProgressiveCredit | null;
+  applied_usage_thresholds?: AppliedUsageThreshold[];
   /** when its becoming overdue was announced (billing.invoicing.invoice.payment_overdue): set once, absent before */
   payment_overdue_announced_at?: Date | null;
   /** incremented by every change: a draft is rewritten only from the revision it was read at */
@@ -202,3 +209,15 @@ export interface Invoice {
 /** The line identity an invoice bills: a subscription's billing entry. */
 export const lineKey = (line: { subscription_id: string; reason: InvoicingReason; at: Date }) =>
   `${line.subscription_id}|${line.reason}|${line.at.toISOString()}`;
+
+/** The credit an invoice takes from progressive invoices (pricing's input, and which invoices it came from). */
+export interface ProgressiveCredit extends ProgressiveBillingCreditInput {
+  progressive_invoice_ids: string[];
+}
+
+/** A usage threshold a progressive invoice was issued for (Lago's AppliedUsageThreshold). */
+export interface AppliedUsageThreshold {
+  lifetime_usage_amount_cents: number;
+  created_at: Date;
+  usage_threshold: { svc_id: string; threshold_display_name: string | null; amount_cents: number; recurring: boolean; created_at: string | null; updated_at: string | null };
+}

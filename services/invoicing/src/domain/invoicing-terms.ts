@@ -62,7 +62,7 @@ export function invoiceDates(
   terms: InvoicingTerms,
   billedAt: Date,
   reasons: readonly InvoicingReason[],
-  invoiceType: "subscription" | "credit" = "subscription",
+  invoiceType: "subscription" | "credit" | "progressive_billing" = "subscription",
 ): InvoiceDates {
   const dates = invoiceIssuingDates({
     invoicing_at: billedAt, timezone: terms.timezone, invoice_type: invoiceType, periodic: reasons.includes("subscription_periodic"),

@@ -5,6 +5,7 @@ import { derivedUuid } from "@billing/bus";
 import { AppError } from "@billing/errors";
 import type { Fee, Invoice } from "../domain/invoice";
 import { trueUpFeeOf } from "../domain/invoice-fees";
+import { appliedUsageThresholdMessages } from "./lifetime-usage-messages";
 import { isPaymentOverdue } from "../domain/payment-overdue";
 import type { InvoiceFilter } from "../persistence/invoice-repository";
 import { dueOf } from "../use-cases/invoices/apply-payment";
@@ -169,6 +170,7 @@ export function invoiceMessage(invoice: Invoice, now?: Date): InvoiceMessage {
     expected_finalization_date: invoice.expected_finalization_date,
     total_paid_amount_cents: invoice.total_paid_amount_cents ?? 0,
     total_due_amount_cents: invoice.status !== "finalized" || invoice.payment_status === "succeeded" ? 0 : dueOf(invoice),
+    applied_usage_thresholds: appliedUsageThresholdMessages(invoice),
   };
 }
 
@@ -185,7 +187,10 @@ export function lagoInvoiceJson(message: InvoiceMessage): string {
     return { ...fee, amount_details: details, item: { ...item, filters }, properties: JSON.parse(properties_json ?? "{}") };
   });
   return JSON.stringify({
-    ...message, fees, applied_invoice_custom_sections: [], applied_usage_thresholds: [], subscriptions: [], error_details: [],
+    ...message, fees, applied_invoice_custom_sections: [], subscriptions: [], error_details: [],
+    applied_usage_thresholds: (message.applied_usage_thresholds ?? []).map((a) => ({
+      ...a, usage_threshold: { ...a!.usage_threshold, threshold_display_name: a!.usage_threshold?.threshold_display_name ?? null },
+    })),
   });
 }
 

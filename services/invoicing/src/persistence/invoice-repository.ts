@@ -97,6 +97,7 @@ export class InvoiceRepository {
   async feesBilledBefore(organizationId: string, subscriptionId: string, before: Date): Promise<Fee[]> {
     const docs = await this.models.invoices.find({
       organization_id: organizationId, "lines.subscription_id": subscriptionId, billed_at: { $lt: before }, status: { $in: [...OPEN_STATUSES, "finalized"] },
+      invoice_type: { $ne: "progressive_billing" }, // their usage is billed again (and credited) on the period's invoice
     }, { fees: 1 }).lean<Array<Pick<Invoice, "fees">>>();
     return docs.flatMap((d) => d.fees.filter((f) => f.subscription_id === subscriptionId));
   }
@@ -105,7 +106,7 @@ export class InvoiceRepository {
   async billedPeriodsOf(organizationId: string, externalCustomerId: string, externalSubscriptionId: string, limit: number): Promise<Invoice[]> {
     const docs = await this.models.invoices.find({
       organization_id: organizationId, external_customer_id: externalCustomerId, "lines.external_subscription_id": externalSubscriptionId,
-      status: { $in: VISIBLE_STATUSES },
+      status: { $in: VISIBLE_STATUSES }, invoice_type: { $ne: "progressive_billing" }, // a period's usage is the period invoice's
     }, NO_OUTBOX).sort({ billed_at: -1, _id: -1 }).limit(limit).lean<InvoiceDoc[]>();
     return docs.map(invoiceOf);
   }

@@ -55,6 +55,7 @@ const invoiceSchema = new Schema(
     expected_finalization_date: String, finalize_at: Date, customer: mixed, fees: mixed, amounts: mixed, applied_taxes: mixed,
     credits: mixed, metadata: mixed, finalizing: mixed, revision: Number, sequences: mixed, created_at: Date, updated_at: Date, wallet_transaction_id: String,
     payment_overdue_announced_at: Date,
+    progressive_credit: mixed, applied_usage_thresholds: mixed,
     outbox: [mixed],
   },
   { versionKey: false, minimize: false, collection: "invoices" },
@@ -64,6 +65,8 @@ invoiceSchema.index({ organization_id: 1, "fees.id": 1 }); // GET /fees/{id} of 
 invoiceSchema.index({ organization_id: 1, external_customer_id: 1, created_at: -1 });
 invoiceSchema.index({ organization_id: 1, external_customer_id: 1, "lines.external_subscription_id": 1, billed_at: -1 });
 invoiceSchema.index({ organization_id: 1, "lines.subscription_id": 1, billed_at: -1 });
+// progressive billing: the invoices of an envelope's subscriptions, in one query
+invoiceSchema.index({ organization_id: 1, "lines.external_subscription_id": 1, invoice_type: 1 });
 // open invoices to finalize: the scheduler's pass, a test clock's organization
 invoiceSchema.index({ status: 1, finalize_at: 1, sandbox: 1 });
 invoiceSchema.index({ organization_id: 1, status: 1, finalize_at: 1 });
@@ -80,6 +83,15 @@ const counterSchema = new Schema(
   { versionKey: false, collection: "counters" },
 );
 
+/**
+ * Progressive billing's lifetime usage per external subscription (`_id` = organization|external
+ * subscription id, one keyed read per check): the imported historical usage (PUT lifetime_usage).
+ */
+const lifetimeUsageSchema = new Schema(
+  { _id: String, organization_id: String, external_subscription_id: String, historical_usage_amount_cents: Number, created_at: Date, updated_at: Date },
+  { versionKey: false, collection: "lifetime_usages" },
+);
+
 export function registerModels(connection: Connection) {
   return {
     subscriptions: connection.model("SubscriptionCopy", subscriptionSchema),
@@ -89,6 +101,7 @@ export function registerModels(connection: Connection) {
     waiting: connection.model("WaitingCustomer", waitingSchema),
     invoices: connection.model("Invoice", invoiceSchema),
     counters: connection.model("InvoiceCounter", counterSchema),
+    lifetimeUsages: connection.model("LifetimeUsage", lifetimeUsageSchema),
   };
 }
 

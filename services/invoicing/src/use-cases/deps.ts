@@ -5,11 +5,13 @@ import type { Invoice } from "../domain/invoice";
 import type { AppliedCoupons } from "../peers/applied-coupons";
 import type { BillingEntities } from "../peers/billing-entities";
 import type { UsagePeer } from "../peers/usage";
+import type { TestClocks } from "../peers/test-clocks";
 import type { Wallets } from "../peers/wallets";
 import type { FeeDraft } from "../domain/invoice";
 import type { CopyRepository } from "../persistence/copy-repository";
 import type { InvoiceNumbers } from "../persistence/invoice-numbers";
 import type { InvoiceRepository } from "../persistence/invoice-repository";
+import type { ProgressiveRepository } from "../persistence/progressive-repository";
 
 /** How a billing pass runs: subscriptions per usage call, invoices written at once. */
 export interface BillingLimits {
@@ -34,11 +36,15 @@ export interface InvoicingDeps {
   copies: CopyRepository;
   invoices: InvoiceRepository;
   numbers: InvoiceNumbers;
+  /** Progressive billing: lifetime usage reads, historical usage. */
+  progressive: ProgressiveRepository;
   usage: UsagePeer;
   billingEntities: BillingEntities;
   appliedCoupons: AppliedCoupons;
   /** The wallet service: prepaid credits taken when an invoice is finalized. */
   wallets: Wallets;
+  /** Sandbox organizations' frozen time (progressive billing's usage envelopes may not carry it). */
+  testClocks?: TestClocks;
   clock: Clock;
   logger: Logger;
   limits: BillingLimits;

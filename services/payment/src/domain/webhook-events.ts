@@ -47,6 +47,10 @@ for (const [subject, type] of [
   rule(subject, type, "subscription", (d) => ({ kind: "subscription", externalId: d.subscription.external_id, status: d.subscription.status }),
     (d) => d.subscription.svc_id, (d) => d.subscription);
 }
+// a progressive-billing threshold crossed: Lago's subscription object (with the threshold in the event's view)
+rule(S.invoicing.subscriptionUsageThresholdReached, "subscription.usage_threshold_reached", "subscription",
+  (d) => ({ kind: "subscription", externalId: d.subscription.external_id, status: "active" }), (d) => d.subscription.svc_id,
+  (d) => ({ ...d.subscription, usage_threshold: d.usage_threshold }));
 for (const [subject, type] of [[S.catalog.planCreated, "plan.created"], [S.catalog.planUpdated, "plan.updated"], [S.catalog.planDeleted, "plan.deleted"]] as const) {
   rule(subject, type, "plan", (d) => ({ kind: "plan", code: d.plan.code }), (d) => d.plan.svc_id, (d) => d.plan);
 }

@@ -7,6 +7,7 @@ import { storedEvents } from "../../events/invoice-events";
 import type { DueScope } from "../../persistence/copy-repository";
 import type { InvoicingDeps } from "../deps";
 import { finalizeOpenInvoices } from "../invoices/finalize-open-invoice";
+import { progressiveCreditOf } from "../progressive/progressive-credit";
 import { priceLines } from "./price-lines";
 import { scheduleSubscription } from "./schedule-subscription";
 import { runBounded } from "./run-bounded";
@@ -135,9 +136,10 @@ async function invoiceGroup(deps: InvoicingDeps, group: DueGroup, customer: Cust
       // the pay-in-advance fees of these subscriptions that waited for their period's invoice
       const billsPeriods = remaining.filter((r) => r.next_billing_reason !== "subscription_starting").map((r) => r.id);
       const paidInAdvance = deps.waitingFees ? await deps.waitingFees.waiting(group.organizationId, billsPeriods, group.at) : [];
+      const progressiveCredit = await progressiveCreditOf(deps, group.organizationId, c.external_id, lines);
       const invoice = newInvoice({
         organizationId: group.organizationId, customer, entity, terms: invoicingTerms(c, entity), billedAt: group.at, part,
-        sandbox: remaining[0]!.sandbox, lines, now, paidInAdvance,
+        sandbox: remaining[0]!.sandbox, lines, now, paidInAdvance, progressiveCredit,
       });
       const events = storedEvents(invoice, now);
       if (await deps.invoices.insert(invoice, events)) {

@@ -117,13 +117,15 @@ async function settleBounded<T, R>(items: readonly T[], concurrency: number, wor
 async function planFinalization(deps: InvoicingDeps, invoice: Invoice, refresh: boolean): Promise<FinalizationPlan> {
   const fees: FeeDraft[] = refresh ? (await refreshDraft(deps, invoice)).fees : invoice.fees;
   // a credit invoice (a wallet top-up) takes neither coupons nor prepaid credits
-  const positive = fees.reduce((n, f) => n + f.amount_cents, 0) > 0 && invoice.invoice_type === "subscription";
+  const positive = fees.reduce((n, f) => n + f.amount_cents, 0) > 0 && invoice.invoice_type !== "credit";
   const [coupons, wallets] = positive
     ? await Promise.all([deps.appliedCoupons.active(invoice.organization_id, invoice.customer_id), deps.wallets.active(invoice.organization_id, invoice.customer_id)])
     : [[], []];
   // a wallet in another currency than the invoice's gives nothing to it
   const usable = wallets.filter((w) => !w.currency || w.currency === invoice.currency);
-  const priced = priceInvoice({ currency: invoice.currency, fees, coupons: coupons.map((c) => c.input), wallets: usable, finalizing: true });
+  const priced = priceInvoice({
+    currency: invoice.currency, fees, coupons: coupons.map((c) => c.input), wallets: usable, finalizing: true, progressiveCredit: invoice.progressive_credit,
+  });
   return { fees, coupons: priced.coupons, wallets: priced.wallets };
 }
 

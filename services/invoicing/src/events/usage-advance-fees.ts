@@ -11,7 +11,7 @@ export const USAGE_SUBJECTS = [Subjects.usage.eventIngested];
  * envelope's events. Envelopes are handled one at a time, in stream order (the running state the
  * usage service prices from moves envelope by envelope).
  */
-export function usageIngestedHandler(deps: FeeDeps) {
+export function advanceFeesHandler(deps: FeeDeps) {
   return async (envelope: Envelope): Promise<void> => {
     if (!isEvent(envelope, USAGE_SUBJECTS)) return;
     const created = await createAdvanceFees(deps, envelope, eventData(envelope));

@@ -1,0 +1,109 @@
+import type { SubscriptionCopy } from "../domain/copies";
+import type { Invoice } from "../domain/invoice";
+import type { Models } from "./models";
+
+type InvoiceDoc = Omit<Invoice, "id"> & { _id: string };
+const invoiceOf = ({ _id, ...rest }: InvoiceDoc): Invoice => ({ ...rest, id: _id });
+
+export interface HistoricalUsage {
+  historical_usage_amount_cents: number;
+  created_at: Date | null;
+  updated_at: Date | null;
+}
+
+const lifetimeKey = (organizationId: string, externalSubscriptionId: string) => `${organizationId}|${externalSubscriptionId}`;
+
+/**
+ * Progressive billing's reads and writes: the invoices a subscription's lifetime usage is measured
+ * from, and its imported historical usage.
+ */
+export class ProgressiveRepository {
+  constructor(private readonly models: Models) {}
+
+  /**
+   * The subscription and progressive invoices (open or finalized) of an external subscription:
+   * the lifetime usage's invoiced part and the progressive invoices of its periods. One query per
+   * subscription checked (never per event); real MongoDB walks the
+   * (organization_id, external_customer_id, lines.external_subscription_id) index.
+   */
+  async invoicesOf(organizationId: string, externalCustomerId: string, externalSubscriptionId: string): Promise<Invoice[]> {
+    const docs = await this.models.invoices.find({
+      organization_id: organizationId, external_customer_id: externalCustomerId, "lines.external_subscription_id": externalSubscriptionId,
+      invoice_type: { $in: ["subscription", "progressive_billing"] }, status: { $in: ["generating", "draft", "finalized"] },
+    }, { outbox: 0, sequences: 0 }).lean<InvoiceDoc[]>();
+    return docs.map(invoiceOf);
+  }
+
+  /**
+   * The external ids of an organization's active subscriptions billed progressively (a test clock
+   * step checks them all); real MongoDB walks the (organization_id, next_billing_at) index prefix.
+   */
+  async progressiveSubscriptionsOf(organizationId: string): Promise<string[]> {
+    const docs = await this.models.subscriptions.find(
+      { organization_id: organizationId, "subscription.status": "active", "plan.usage_thresholds.0": { $exists: true } },
+      { "subscription.external_id": 1 },
+    ).lean<Array<{ subscription: { external_id: string } }>>();
+    return [...new Set(docs.map((d) => d.subscription.external_id))];
+  }
+
+  /**
+   * The newest copies of an envelope's external subscriptions that bill progressively (active, with
+   * usage thresholds): ONE `_id` $in read of current usage's keys per envelope, whatever the
+   * number of its events or subscriptions.
+   */
+  async progressiveCopies(organizationId: string, externalSubscriptionIds: readonly string[]) {
+    const docs = await this.models.usageKeys.find({ _id: { $in: externalSubscriptionIds.map((id) => `${organizationId}|${id}`) } })
+      .lean<Array<{ subscription_id: string; external_customer_id: string; subscription: SubscriptionCopy["subscription"]; plan: SubscriptionCopy["plan"]; version: number }>>();
+    return docs
+      .filter((d) => d.subscription.status === "active" && (d.plan.usage_thresholds ?? []).length > 0)
+      .map((d) => ({ id: d.subscription_id, external_customer_id: d.external_customer_id, subscription: d.subscription, plan: d.plan, version: d.version }));
+  }
+
+  /**
+   * The invoices several external subscriptions' lifetime usage is measured from, in ONE query
+   * (a check of an envelope's subscriptions), with only what the measure reads (the latest
+   * progressive invoice is read whole, by id, when a crossing is invoiced). Real MongoDB walks
+   * the (organization_id, lines.external_subscription_id, invoice_type) index.
+   */
+  async invoicesOfMany(organizationId: string, externalSubscriptionIds: readonly string[]): Promise<Map<string, Invoice[]>> {
+    const docs = await this.models.invoices.find({
+      organization_id: organizationId, "lines.external_subscription_id": { $in: [...externalSubscriptionIds] },
+      invoice_type: { $in: ["subscription", "progressive_billing"] }, status: { $in: ["generating", "draft", "finalized"] },
+    }, {
+      invoice_type: 1, status: 1, billed_at: 1, created_at: 1, "lines.external_subscription_id": 1, "lines.charges_from": 1,
+      "fees.fee_type": 1, "fees.external_subscription_id": 1, "fees.amount_cents": 1, "amounts.fees_amount_cents": 1,
+    }).lean<InvoiceDoc[]>();
+    const out = new Map<string, Invoice[]>(externalSubscriptionIds.map((id) => [id, []]));
+    for (const doc of docs) {
+      const invoice = invoiceOf(doc);
+      for (const id of new Set(invoice.lines.map((l) => l.external_subscription_id))) out.get(id)?.push(invoice);
+    }
+    return out;
+  }
+
+  /** Several subscriptions' imported historical usage, in one `_id` $in read. */
+  async historicalUsageMany(organizationId: string, externalSubscriptionIds: readonly string[]): Promise<Map<string, number>> {
+    const docs = await this.models.lifetimeUsages.find({ _id: { $in: externalSubscriptionIds.map((id) => lifetimeKey(organizationId, id)) } })
+      .lean<Array<{ external_subscription_id: string; historical_usage_amount_cents?: number }>>();
+    return new Map(docs.map((d) => [d.external_subscription_id, d.historical_usage_amount_cents ?? 0]));
+  }
+
+  /** The imported historical usage (keyed read); zero when never set. */
+  async historicalUsage(organizationId: string, externalSubscriptionId: string): Promise<HistoricalUsage> {
+    const doc = await this.models.lifetimeUsages.findById(lifetimeKey(organizationId, externalSubscriptionId))
+      .lean<{ historical_usage_amount_cents?: number; created_at?: Date; updated_at?: Date }>();
+    return { historical_usage_amount_cents: doc?.historical_usage_amount_cents ?? 0, created_at: doc?.created_at ?? null, updated_at: doc?.updated_at ?? null };
+  }
+
+  /** Sets the imported historical usage (idempotent: the same value written again changes nothing). */
+  async setHistoricalUsage(organizationId: string, externalSubscriptionId: string, cents: number, now: Date): Promise<void> {
+    await this.models.lifetimeUsages.collection.updateOne(
+      { _id: lifetimeKey(organizationId, externalSubscriptionId) as never },
+      {
+        $set: { historical_usage_amount_cents: cents, updated_at: now },
+        $setOnInsert: { organization_id: organizationId, external_subscription_id: externalSubscriptionId, created_at: now },
+      },
+      { upsert: true },
+    );
+  }
+}
