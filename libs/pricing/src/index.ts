@@ -109,7 +109,10 @@ export {
 } from "./invoice/numbering";
 export { couponAmount, orderCoupons, type CouponCredit } from "./invoice/coupons";
 export type { InvoiceAppliedTax } from "./invoice/taxes";
-export type { CreditNoteCredit } from "./invoice/credit-notes";
+export {
+  availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote,
+  type CreditNoteAmounts, type CreditNoteAppliedTax, type CreditNoteCredit, type CreditNoteItemInput, type CreditNoteSplit, type CreditedFee,
+} from "./invoice/credit-notes";
 export type { WalletConsumption } from "./invoice/prepaid-credits";
 
 // Wallets
