@@ -27,6 +27,10 @@ export const Subjects = {
     invoicePaymentStatusUpdated: "billing.invoicing.invoice.payment_status_updated",
     invoicePaymentOverdue: "billing.invoicing.invoice.payment_overdue",
     feeCreated: "billing.invoicing.fee.created",
+    invoiceVoided: "billing.invoicing.invoice.voided",
+    creditNoteCreated: "billing.invoicing.credit_note.created",
+    creditNoteUpdated: "billing.invoicing.credit_note.updated",
+    creditNoteRefundRequested: "billing.invoicing.credit_note.refund_requested",
   },
   wallet: {
     walletCreated: "billing.wallet.wallet.created",

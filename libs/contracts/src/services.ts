@@ -11,6 +11,7 @@ import type { SubscriptionServiceDefinition } from "./generated/billing/catalog/
 import type { TaxServiceDefinition } from "./generated/billing/catalog/v1/TaxService";
 import type { ScheduledWorkServiceDefinition } from "./generated/billing/common/v1/ScheduledWorkService";
 import type { InvoiceServiceDefinition } from "./generated/billing/invoicing/v1/InvoiceService";
+import type { CreditNoteServiceDefinition } from "./generated/billing/invoicing/v1/CreditNoteService";
 import type { CustomerServiceDefinition } from "./generated/billing/customer/v1/CustomerService";
 import type { ChargeUsageServiceDefinition } from "./generated/billing/usage/v1/ChargeUsageService";
 import type { UsageServiceDefinition } from "./generated/billing/usage/v1/UsageService";
@@ -42,6 +43,8 @@ export const Rpc = {
   },
   usage: serviceRef<UsageServiceDefinition>("billing/usage/v1/usage.proto", "billing.usage.v1.UsageService"),
   invoicing: serviceRef<InvoiceServiceDefinition>("billing/invoicing/v1/invoicing.proto", "billing.invoicing.v1.InvoiceService"),
+  /** Credit notes and invoice voids (served by the invoicing service, at its address). */
+  creditNotes: serviceRef<CreditNoteServiceDefinition>("billing/invoicing/v1/credit_notes.proto", "billing.invoicing.v1.CreditNoteService"),
   wallet: serviceRef<WalletServiceDefinition>("billing/wallet/v1/wallet.proto", "billing.wallet.v1.WalletService"),
   payment: serviceRef<PaymentServiceDefinition>("billing/payment/v1/payment.proto", "billing.payment.v1.PaymentService"),
   webhooks: serviceRef<WebhookServiceDefinition>("billing/payment/v1/webhooks.proto", "billing.payment.v1.WebhookService"),
@@ -55,6 +58,7 @@ export const Rpc = {
 export type ScheduledWorkRpc = ScheduledWorkServiceDefinition;
 export type ChargeUsageRpc = ChargeUsageServiceDefinition;
 export type InvoicingRpc = InvoiceServiceDefinition;
+export type CreditNoteRpc = CreditNoteServiceDefinition;
 export type WalletRpc = WalletServiceDefinition;
 export type PaymentRpc = PaymentServiceDefinition;
 export type WebhookRpc = WebhookServiceDefinition;

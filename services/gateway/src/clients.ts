@@ -21,6 +21,7 @@ export function createClients(config: GatewayConfig) {
   const catalog = catalogClients(addresses.catalog, deadline);
   const usage = new RpcClient(Rpc.usage, addresses.usage, deadline);
   const invoicing = new RpcClient(Rpc.invoicing, addresses.invoicing, deadline);
+  const creditNotes = new RpcClient(Rpc.creditNotes, addresses.invoicing, deadline);
   const wallet = new RpcClient(Rpc.wallet, addresses.wallet, deadline);
   const payment = new RpcClient(Rpc.payment, addresses.payment, deadline);
   const paymentRequests = new RpcClient(Rpc.paymentRequests, addresses.payment, deadline);
@@ -31,11 +32,12 @@ export function createClients(config: GatewayConfig) {
     catalog,
     usage,
     invoicing,
+    creditNotes,
     wallet,
     payment,
     paymentRequests,
     webhooks,
-    close: () => [customer, usage, invoicing, wallet, payment, paymentRequests, webhooks, ...Object.values(catalog)].forEach((client) => client.close()),
+    close: () => [customer, usage, invoicing, creditNotes, wallet, payment, paymentRequests, webhooks, ...Object.values(catalog)].forEach((client) => client.close()),
   };
 }
 

@@ -9,6 +9,7 @@ import { defineService } from "@billing/runtime";
 import { invoicingConfigSchema } from "./config";
 import { SUBSCRIPTION_SUBJECTS, subscriptionEventHandler } from "./events/catalog-subscriptions";
 import { CUSTOMER_SUBJECTS, customerEventHandler } from "./events/customers";
+import { creditNoteHandlers } from "./grpc/credit-note-handlers";
 import { invoiceHandlers } from "./grpc/invoice-handlers";
 import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
 import { usageHandlers } from "./grpc/usage-handlers";
@@ -17,6 +18,7 @@ import { grpcBillingEntities, type BillingEntities } from "./peers/billing-entit
 import { grpcUsage, type UsagePeer } from "./peers/usage";
 import { grpcWallets, type Wallets } from "./peers/wallets";
 import { CopyRepository } from "./persistence/copy-repository";
+import { CreditNoteRepository } from "./persistence/credit-note-repository";
 import { InvoiceNumbers } from "./persistence/invoice-numbers";
 import { InvoiceRepository } from "./persistence/invoice-repository";
 import { registerModels } from "./persistence/models";
@@ -66,6 +68,8 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const models = registerModels(connection);
   const invoices = new InvoiceRepository(models);
   const outbox = invoices.outbox();
+  const creditNotes = new CreditNoteRepository(connection);
+  const creditNoteOutbox = creditNotes.outbox();
   const consumers = [
     { stream: Streams.catalog, durable: `${parts.durablePrefix}_invoicing_subscriptions`, subjects: SUBSCRIPTION_SUBJECTS, handler: subscriptionEventHandler },
     { stream: Streams.customer, durable: `${parts.durablePrefix}_invoicing_customers`, subjects: CUSTOMER_SUBJECTS, handler: customerEventHandler },
@@ -80,6 +84,10 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     limits: { batch: parts.limits?.batch ?? 500, concurrency: parts.limits?.concurrency ?? 8 },
     publish: async (invoiceId, events) => {
       await publishFromOutbox(parts.bus, outbox, invoiceId, events, parts.logger);
+    },
+    creditNotes,
+    publishCreditNote: async (creditNoteId, events) => {
+      await publishFromOutbox(parts.bus, creditNoteOutbox, creditNoteId, events, parts.logger);
     },
     caughtUp: async () => {
       for (let i = 0; i < 300; i++) {
@@ -98,12 +106,13 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       logger: parts.logger.child({ consumer: c.durable }), handler: c.handler(deps), concurrency: 8, retryDelayMs: 500,
     }));
   }
-  const relay = startOutboxRelay(parts.bus, [outbox], parts.logger);
+  const relay = startOutboxRelay(parts.bus, [outbox, creditNoteOutbox], parts.logger);
   return {
     deps,
     bindings: [
       bind(Rpc.invoicing, { ...invoiceHandlers(deps), ...usageHandlers(deps) }),
       bind(Rpc.scheduledWork, scheduledWorkHandlers(deps)),
+      bind(Rpc.creditNotes, creditNoteHandlers(deps)),
     ],
     stop: async () => {
       relay.stop();

@@ -16,6 +16,7 @@ import { estimateEventSchema } from "../routes/estimate-fees/validators";
 import { featureCreateSchema, featureUpdateSchema } from "../routes/features/validators";
 import { invoiceCustomSectionCreateSchema, invoiceCustomSectionUpdateSchema } from "../routes/invoice-custom-sections/validators";
 import { currentUsageQuery, invoiceListQuery, invoiceUpdate, pastUsageQuery } from "../routes/invoices/validators";
+import { creditNoteOperations } from "./credit-note-operations";
 import { paymentRequestCreateSchema, paymentRequestListQuery } from "../routes/payment-requests/validators";
 import { paymentCreateSchema } from "../routes/payments/validators";
 import { planCreateSchema, planUpdateSchema } from "../routes/plans/validators";
@@ -358,5 +359,5 @@ const platform: Operation[] = [
 
 export const OPERATIONS: readonly Operation[] = [
   ...customers, ...billingEntities, ...catalog, ...appliedCoupons, ...subscriptions, ...features, ...testClock, ...invoices, ...events, ...wallets, ...payments,
-  ...webhooks, ...platform,
+  ...webhooks, ...platform, ...creditNoteOperations,
 ];

@@ -7,9 +7,9 @@ import type { InvoicingReason } from "./copies";
  * `finalized`; `closed`: a zero-amount invoice the customer does not want (kept, never shown).
  * `generating` and `closed` are invisible, as in Lago.
  */
-export type InvoiceStatus = "generating" | "draft" | "finalized" | "closed";
+export type InvoiceStatus = "generating" | "draft" | "finalized" | "closed" | "voided";
 export type PaymentStatus = "pending" | "succeeded" | "failed";
-export const VISIBLE_STATUSES: readonly InvoiceStatus[] = ["draft", "finalized"];
+export const VISIBLE_STATUSES: readonly InvoiceStatus[] = ["draft", "finalized", "voided"];
 export const OPEN_STATUSES: readonly InvoiceStatus[] = ["generating", "draft"];
 /** A finalized invoice with one of these is still to be paid (it can become overdue). */
 export const UNPAID_STATUSES: readonly PaymentStatus[] = ["pending", "failed"];
@@ -144,6 +144,16 @@ export interface FinalizationPlan {
   coupons: PlannedCoupon[];
   /** the prepaid credits each wallet is to give, in order (absent in plans stored before wallets) */
   wallets?: Array<{ wallet_id: string; amount_cents: number }>;
+  /** the credit notes' balances it is to take, oldest first (absent in plans stored before credit notes) */
+  credit_notes?: PlannedCreditNote[];
+}
+
+/** A credit note's share of an invoice: planned, then as the note recorded it (its number shown in the invoice's credits). */
+export interface PlannedCreditNote {
+  credit_note_id: string;
+  number: string;
+  amount_cents: number;
+  created_at: Date;
 }
 
 export interface PlannedCoupon {
@@ -191,6 +201,8 @@ export interface Invoice {
   credits: InvoiceCredit[];
   metadata: InvoiceMetadata[];
   finalizing: FinalizationPlan | null;
+  /** when it was voided (POST /invoices/{id}/void) */
+  voided_at?: Date | null;
   /** when its becoming overdue was announced (billing.invoicing.invoice.payment_overdue): set once, absent before */
   payment_overdue_announced_at?: Date | null;
   /** incremented by every change: a draft is rewritten only from the revision it was read at */

@@ -99,7 +99,7 @@ export class InvoiceRepository {
   async billedPeriodsOf(organizationId: string, externalCustomerId: string, externalSubscriptionId: string, limit: number): Promise<Invoice[]> {
     const docs = await this.models.invoices.find({
       organization_id: organizationId, external_customer_id: externalCustomerId, "lines.external_subscription_id": externalSubscriptionId,
-      status: { $in: VISIBLE_STATUSES },
+      status: { $in: ["draft", "finalized"] },
     }, NO_OUTBOX).sort({ billed_at: -1, _id: -1 }).limit(limit).lean<InvoiceDoc[]>();
     return docs.map(invoiceOf);
   }

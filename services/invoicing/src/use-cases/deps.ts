@@ -6,6 +6,7 @@ import type { BillingEntities } from "../peers/billing-entities";
 import type { UsagePeer } from "../peers/usage";
 import type { Wallets } from "../peers/wallets";
 import type { CopyRepository } from "../persistence/copy-repository";
+import type { CreditNoteRepository } from "../persistence/credit-note-repository";
 import type { InvoiceNumbers } from "../persistence/invoice-numbers";
 import type { InvoiceRepository } from "../persistence/invoice-repository";
 
@@ -32,6 +33,10 @@ export interface InvoicingDeps {
   limits: BillingLimits;
   /** Publishes events already written to an invoice's outbox. */
   publish(invoiceId: string, events: Envelope[]): Promise<void>;
+  /** Credit notes: their balances are consumed by later invoices. */
+  creditNotes: CreditNoteRepository;
+  /** Publishes events already written to a credit note's outbox. */
+  publishCreditNote(creditNoteId: string, events: Envelope[]): Promise<void>;
   /** Resolves once the consumers have handled every event already published to them (a test clock step). */
   caughtUp(): Promise<void>;
 }
