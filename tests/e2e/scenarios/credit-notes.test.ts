@@ -1,0 +1,150 @@
+import { describe, expect, it } from "vitest";
+import { advanceClock, scenarioPlatform } from "../../support/sandbox";
+import { applyCoupon, coupon, customer, feeOf, invoicesOf, ok, plan, subscribe, tax, type Api, type Json } from "../../support/scenario";
+
+// Credit notes and voids on sandbox organizations (issue 12), with the numbers of Lago's
+// spec/scenarios/credit_notes/credit_note_spec.rb: two monthly plans paid in advance, 179.00 and
+// 399.00; a 10 % tax on the customer and, on the second plan, a 10 % plan tax besides; a forever
+// coupon of 250.00 limited to the second plan. Each month's invoice: fees 578.00, coupons 250.00,
+// taxes 47.70 (rate 14.54268), total 375.70.
+const platform = scenarioPlatform("scn_credit_notes");
+
+const invoice = async (as: Api, id: string) => (await ok(as("GET", `/invoices/${id}`))).invoice as Json;
+const creditNote = async (as: Api, body: Json) => (await ok(as("POST", "/credit_notes", { credit_note: body }))).credit_note as Json;
+const estimate = async (as: Api, body: Json) => (await ok(as("POST", "/credit_notes/estimate", { credit_note: body }))).estimated_credit_note as Json;
+
+async function twoAdvancePlans(as: Api): Promise<void> {
+  await tax(as, "org10", "10");
+  await tax(as, "plan10", "10");
+  await customer(as, "acme", { tax_codes: ["org10"] });
+  await plan(as, "small", { amount_cents: 17_900, pay_in_advance: true });
+  await plan(as, "large", { amount_cents: 39_900, pay_in_advance: true, tax_codes: ["plan10", "org10"] });
+  await coupon(as, "large250", { coupon_type: "fixed_amount", amount_cents: 20_000, amount_currency: "EUR", frequency: "forever", applies_to: { plan_codes: ["large"] } });
+  await applyCoupon(as, "acme", "large250", { amount_cents: 25_000 });
+  await subscribe(as, "acme", "small", "sub_small");
+  await subscribe(as, "acme", "large", "sub_large");
+}
+
+/** The invoice issued on `day` (YYYY-MM-DD). */
+const issuedOn = (invoices: Json[], day: string) => {
+  const found = invoices.filter((i) => i.issuing_date === day);
+  expect(found, `invoices of ${day}: ${JSON.stringify(invoices.map((i) => [i.issuing_date, i.total_amount_cents]))}`).toHaveLength(1);
+  return found[0]!;
+};
+
+describe("credit notes", () => {
+  it("credits part of a coupon-discounted taxed invoice, and the next invoice consumes the credit once", async () => {
+    const as = await platform.story("Partial credit note", "2024-01-01T00:00:00Z");
+    await twoAdvancePlans(as);
+    await advanceClock(as, "2024-02-01T00:30:00Z");
+    const february = issuedOn(await invoicesOf(as, "acme"), "2024-02-01");
+    expect(february).toMatchObject({
+      status: "finalized", fees_amount_cents: 57_800, coupons_amount_cents: 25_000, taxes_amount_cents: 4_770, taxes_rate: 14.54268, total_amount_cents: 37_570,
+    });
+    const small = feeOf(february, "subscription", "small");
+    const large = feeOf(february, "subscription", "large");
+    expect(Number(large.precise_coupons_amount_cents)).toBe(25_000);
+    await ok(as("POST", "/payments", { payment: { invoice_id: february.svc_id, amount_cents: 1_200, reference: "ref1" } }));
+
+    // Lago's estimate on both fees in full, then on 262.60 of the large one
+    expect(await estimate(as, { invoice_id: february.svc_id, items: [{ fee_id: small.svc_id, amount_cents: 17_900 }, { fee_id: large.svc_id, amount_cents: 39_900 }] }))
+      .toMatchObject({
+        svc_invoice_id: february.svc_id, currency: "EUR", taxes_amount_cents: 4_770, sub_total_excluding_taxes_amount_cents: 32_800,
+        max_creditable_amount_cents: 37_570, max_refundable_amount_cents: 1_200, coupons_adjustment_amount_cents: 25_000, taxes_rate: 14.54268,
+      });
+    expect(await estimate(as, { invoice_id: february.svc_id, items: [{ fee_id: large.svc_id, amount_cents: 26_260 }] })).toMatchObject({
+      taxes_amount_cents: 1_961, sub_total_excluding_taxes_amount_cents: 9_806, max_creditable_amount_cents: 11_767, max_refundable_amount_cents: 1_200,
+      coupons_adjustment_amount_cents: 16_454, taxes_rate: 20,
+    });
+
+    // the note Lago makes on 262.60 of the large fee (here credited, not refunded)
+    const note = await creditNote(as, { invoice_id: february.svc_id, reason: "other", credit_amount_cents: 11_767, items: [{ fee_id: large.svc_id, amount_cents: 26_260 }] });
+    expect(note).toMatchObject({
+      svc_invoice_id: february.svc_id, invoice_number: february.number, number: `${february.number}-CN001`, sequential_id: 1, reason: "other",
+      sub_total_excluding_taxes_amount_cents: 9_806, taxes_amount_cents: 1_961, taxes_rate: 20, coupons_adjustment_amount_cents: 16_454,
+      credit_amount_cents: 11_767, refund_amount_cents: 0, offset_amount_cents: 0, total_amount_cents: 11_767, balance_amount_cents: 11_767,
+      credit_status: "available", refund_status: null, issuing_date: "2024-02-01", currency: "EUR",
+    });
+    expect(note.items).toEqual([expect.objectContaining({ amount_cents: 26_260, fee: expect.objectContaining({ svc_id: large.svc_id }) })]);
+    expect(note.applied_taxes.map((t: Json) => [t.tax_code, t.base_amount_cents, t.amount_cents]).sort()).toEqual([["org10", 9_806, 981], ["plan10", 9_806, 981]]);
+
+    // a refund of what was paid, on the small fee (109.1 of tax on 10.91: one cent less asked is accepted)
+    const refund = await creditNote(as, { invoice_id: february.svc_id, reason: "order_change", refund_amount_cents: 1_200, items: [{ fee_id: small.svc_id, amount_cents: 1_091 }] });
+    expect(refund).toMatchObject({ number: `${february.number}-CN002`, refund_amount_cents: 1_200, credit_amount_cents: 0, balance_amount_cents: 0, total_amount_cents: 1_200, refund_status: "pending" });
+    expect((await ok(as("PUT", `/credit_notes/${refund.svc_id}`, { credit_note: { refund_status: "succeeded" } }))).credit_note).toMatchObject({ refund_status: "succeeded" });
+
+    // beyond what is left: Lago's error bodies, nothing stored
+    expect(await as("POST", "/credit_notes", { credit_note: { invoice_id: february.svc_id, credit_amount_cents: 20_000, items: [{ fee_id: large.svc_id, amount_cents: 13_641 }] } }))
+      .toMatchObject({ status: 422, body: { code: "validation_errors", error_details: { amount_cents: ["higher_than_remaining_fee_amount"] } } });
+    expect(await as("POST", "/credit_notes", { credit_note: { invoice_id: february.svc_id, refund_amount_cents: 500, items: [{ fee_id: small.svc_id, amount_cents: 455 }] } }))
+      .toMatchObject({ status: 422, body: { error_details: { refund_amount_cents: ["higher_than_remaining_invoice_amount"] } } });
+    expect(await as("POST", "/credit_notes", { credit_note: { invoice_id: february.svc_id, credit_amount_cents: 9_999, items: [{ fee_id: small.svc_id, amount_cents: 100 }] } }))
+      .toMatchObject({ status: 422, body: { error_details: { base: ["does_not_match_item_amounts"] } } });
+    expect(await as("POST", "/credit_notes", { credit_note: { invoice_id: february.svc_id, credit_amount_cents: 10, items: [{ fee_id: "00000000-0000-4000-8000-000000000000", amount_cents: 10 }] } }))
+      .toMatchObject({ status: 404, body: { code: "fee_not_found" } });
+    expect(await as("POST", "/credit_notes", { credit_note: { invoice_id: "00000000-0000-4000-8000-000000000000", credit_amount_cents: 10, items: [] } }))
+      .toMatchObject({ status: 404, body: { code: "invoice_not_found" } });
+    const listed = await ok(as("GET", "/credit_notes?external_customer_id=acme"));
+    expect(listed.credit_notes.map((n: Json) => n.number).sort()).toEqual([note.number, refund.number]);
+    expect((await ok(as("GET", "/credit_notes?refund_status=succeeded"))).credit_notes.map((n: Json) => n.svc_id)).toEqual([refund.svc_id]);
+    expect((await ok(as("GET", "/customers/acme/credit_notes?credit_status=available"))).meta.total_count).toBe(2);
+
+    // March: 375.70 again, less the note's 117.67 (after taxes)
+    await advanceClock(as, "2024-03-01T00:30:00Z");
+    const march = issuedOn(await invoicesOf(as, "acme"), "2024-03-01");
+    expect(march).toMatchObject({
+      fees_amount_cents: 57_800, coupons_amount_cents: 25_000, taxes_amount_cents: 4_770, sub_total_including_taxes_amount_cents: 37_570,
+      credit_notes_amount_cents: 11_767, total_amount_cents: 25_803,
+    });
+    expect(march.credits).toContainEqual(expect.objectContaining({ amount_cents: 11_767, before_taxes: false, item: expect.objectContaining({ type: "credit_note", svc_item_id: note.svc_id }) }));
+    const consumed = (await ok(as("GET", `/credit_notes/${note.svc_id}`))).credit_note as Json;
+    expect(consumed).toMatchObject({ balance_amount_cents: 0, credit_status: "consumed" });
+    expect(await as("PUT", `/credit_notes/${note.svc_id}/void`)).toMatchObject({ status: 405, body: { code: "no_voidable_amount" } });
+
+    // April: nothing left to take
+    await advanceClock(as, "2024-04-01T00:30:00Z");
+    expect(issuedOn(await invoicesOf(as, "acme"), "2024-04-01")).toMatchObject({ credit_notes_amount_cents: 0, total_amount_cents: 37_570 });
+
+    // another organization reaches none of it
+    const other = await platform.story("Partial credit note, elsewhere", "2024-01-01T00:00:00Z");
+    expect((await other("GET", `/credit_notes/${note.svc_id}`)).status).toBe(404);
+    expect((await other("POST", "/credit_notes/estimate", { credit_note: { invoice_id: february.svc_id, items: [] } })).status).toBe(404);
+  });
+
+  it("a voided credit note gives nothing to the next invoice", async () => {
+    const as = await platform.story("Voided credit note", "2024-01-01T00:00:00Z");
+    await plan(as, "basic", { amount_cents: 1_000, pay_in_advance: true });
+    await subscribe(as, "acme", "basic", "sub_1");
+    await advanceClock(as, "2024-02-01T00:30:00Z");
+    const february = issuedOn(await invoicesOf(as, "acme"), "2024-02-01");
+    const note = await creditNote(as, { invoice_id: february.svc_id, credit_amount_cents: 400, items: [{ fee_id: feeOf(february, "subscription").svc_id, amount_cents: 400 }] });
+    const voided = (await ok(as("PUT", `/credit_notes/${note.svc_id}/void`))).credit_note as Json;
+    expect(voided).toMatchObject({ credit_status: "voided", balance_amount_cents: 0, credit_amount_cents: 400 });
+    expect(await as("PUT", `/credit_notes/${note.svc_id}/void`)).toMatchObject({ status: 405, body: { code: "no_voidable_amount" } });
+    await advanceClock(as, "2024-03-01T00:30:00Z");
+    expect(issuedOn(await invoicesOf(as, "acme"), "2024-03-01")).toMatchObject({ credit_notes_amount_cents: 0, total_amount_cents: 1_000 });
+  });
+});
+
+describe("voids", () => {
+  it("voids an unpaid invoice: nothing due any more; a paid one or a second void is refused", async () => {
+    const as = await platform.story("Void", "2024-01-01T00:00:00Z");
+    await plan(as, "basic", { amount_cents: 1_000 });
+    await subscribe(as, "acme", "basic", "sub_1");
+    await advanceClock(as, "2024-02-01T00:30:00Z");
+    const [february] = await invoicesOf(as, "acme");
+    expect(february).toMatchObject({ status: "finalized", payment_status: "pending", total_due_amount_cents: 1_000 });
+    const voided = (await ok(as("POST", `/invoices/${february!.svc_id}/void`, {}))).invoice as Json;
+    expect(voided).toMatchObject({ svc_id: february!.svc_id, status: "voided", total_due_amount_cents: 0, total_amount_cents: 1_000 });
+    expect(await invoice(as, february!.svc_id as string)).toMatchObject({ status: "voided" });
+    expect((await ok(as("GET", "/invoices?status=voided"))).invoices.map((i: Json) => i.svc_id)).toEqual([february!.svc_id]);
+    expect(await as("POST", `/invoices/${february!.svc_id}/void`, {})).toMatchObject({ status: 405, body: { code: "not_voidable" } });
+    expect((await as("POST", "/payments", { payment: { invoice_id: february!.svc_id, amount_cents: 100, reference: "late" } })).status).toBe(422);
+
+    await advanceClock(as, "2024-03-01T00:30:00Z");
+    const march = (await invoicesOf(as, "acme")).find((i) => i.issuing_date === "2024-03-01")!;
+    await ok(as("POST", "/payments", { payment: { invoice_id: march.svc_id, amount_cents: 1_000, reference: "paid" } }));
+    expect(await as("POST", `/invoices/${march.svc_id}/void`, {})).toMatchObject({ status: 405, body: { code: "not_voidable" } });
+    expect(await as("POST", "/invoices/00000000-0000-4000-8000-000000000000/void", {})).toMatchObject({ status: 404, body: { code: "invoice_not_found" } });
+  });
+});
