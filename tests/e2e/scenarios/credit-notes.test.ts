@@ -141,6 +141,15 @@ describe("voids", () => {
     expect(await as("POST", `/invoices/${february!.svc_id}/void`, {})).toMatchObject({ status: 405, body: { code: "not_voidable" } });
     expect((await as("POST", "/payments", { payment: { invoice_id: february!.svc_id, amount_cents: 100, reference: "late" } })).status).toBe(422);
 
+    // regenerated: the same fees on a new invoice, finalized at once with a new number; a retry answers the same one
+    const regenerated = (await ok(as("POST", `/invoices/${february!.svc_id}/regenerate`))).invoice as Json;
+    expect(regenerated).toMatchObject({ status: "finalized", payment_status: "pending", total_amount_cents: 1_000, fees_amount_cents: 1_000, issuing_date: "2024-02-01" });
+    expect(regenerated.svc_id).not.toBe(february!.svc_id);
+    expect(regenerated.number).not.toBe(february!.number);
+    expect(feeOf(regenerated, "subscription")).toMatchObject({ amount_cents: 1_000, from_date: feeOf(february!, "subscription").from_date });
+    expect(((await ok(as("POST", `/invoices/${february!.svc_id}/regenerate`))).invoice as Json).svc_id).toBe(regenerated.svc_id);
+    expect(await as("POST", `/invoices/${regenerated.svc_id}/regenerate`)).toMatchObject({ status: 405, body: { code: "not_voided" } });
+
     await advanceClock(as, "2024-03-01T00:30:00Z");
     const march = (await invoicesOf(as, "acme")).find((i) => i.issuing_date === "2024-03-01")!;
     await ok(as("POST", "/payments", { payment: { invoice_id: march.svc_id, amount_cents: 1_000, reference: "paid" } }));

@@ -40,4 +40,9 @@ export const creditNoteOperations: Operation[] = [
     description: "A finalized invoice with nothing paid and no credit note left becomes voided: nothing is due on it any more.",
     body: invoiceVoid, response: rooted("invoice", invoiceObject),
   },
+  {
+    method: "post", path: "/invoices/{id}/regenerate", operationId: "regenerateInvoice", summary: "Bill a voided invoice's fees again", tag: TAG,
+    description: "Lago's admin route: a new invoice with the voided one's fees, finalized at once (one per voided invoice; a retry answers the same one).",
+    response: rooted("invoice", invoiceObject),
+  },
 ];
