@@ -156,4 +156,25 @@ describe("voids", () => {
     expect(await as("POST", `/invoices/${march.svc_id}/void`, {})).toMatchObject({ status: 405, body: { code: "not_voidable" } });
     expect(await as("POST", "/invoices/00000000-0000-4000-8000-000000000000/void", {})).toMatchObject({ status: 404, body: { code: "invoice_not_found" } });
   });
+
+  it("deletes a draft: no number taken, never shown again; a finalized invoice is not deletable", async () => {
+    const as = await platform.story("Delete draft", "2024-01-01T00:00:00Z", { billing_configuration: { invoice_grace_period: 3 } });
+    await plan(as, "basic", { amount_cents: 1_000 });
+    await subscribe(as, "acme", "basic", "sub_1");
+    await advanceClock(as, "2024-02-01T00:30:00Z");
+    const [draft] = await invoicesOf(as, "acme");
+    expect(draft).toMatchObject({ status: "draft", total_amount_cents: 1_000 });
+    const deleted = (await ok(as("DELETE", `/invoices/${draft!.svc_id}`))).invoice as Json;
+    expect(deleted).toMatchObject({ svc_id: draft!.svc_id, status: "deleted" });
+    expect(await as("GET", `/invoices/${draft!.svc_id}`)).toMatchObject({ status: 404, body: { code: "invoice_not_found" } });
+    expect(await invoicesOf(as, "acme")).toEqual([]);
+    // its grace period ends: nothing is finalized
+    await advanceClock(as, "2024-02-05T00:30:00Z");
+    expect(await invoicesOf(as, "acme")).toEqual([]);
+
+    await advanceClock(as, "2024-03-04T00:30:00Z");
+    const [march] = await invoicesOf(as, "acme");
+    expect(march).toMatchObject({ status: "finalized" });
+    expect(await as("DELETE", `/invoices/${march!.svc_id}`)).toMatchObject({ status: 405, body: { code: "not_deletable" } });
+  });
 });

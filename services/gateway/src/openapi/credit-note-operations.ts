@@ -41,6 +41,11 @@ export const creditNoteOperations: Operation[] = [
     body: invoiceVoid, response: rooted("invoice", invoiceObject),
   },
   {
+    method: "delete", path: "/invoices/{id}", operationId: "deleteInvoice", summary: "Delete a draft invoice", tag: TAG,
+    description: "Drafts only: it takes no number and is never shown again; any other invoice answers 405 not_deletable.",
+    response: rooted("invoice", invoiceObject),
+  },
+  {
     method: "post", path: "/invoices/{id}/regenerate", operationId: "regenerateInvoice", summary: "Bill a voided invoice's fees again", tag: TAG,
     description: "Lago's admin route: a new invoice with the voided one's fees, finalized at once (one per voided invoice; a retry answers the same one).",
     response: rooted("invoice", invoiceObject),

@@ -7,7 +7,7 @@ import type { InvoicingReason } from "./copies";
  * `finalized`; `closed`: a zero-amount invoice the customer does not want (kept, never shown).
  * `generating` and `closed` are invisible, as in Lago.
  */
-export type InvoiceStatus = "generating" | "draft" | "finalized" | "closed" | "voided";
+export type InvoiceStatus = "generating" | "draft" | "finalized" | "closed" | "voided" | "deleted";
 export type PaymentStatus = "pending" | "succeeded" | "failed";
 export const VISIBLE_STATUSES: readonly InvoiceStatus[] = ["draft", "finalized", "voided"];
 export const OPEN_STATUSES: readonly InvoiceStatus[] = ["generating", "draft"];

@@ -11,6 +11,7 @@ import { updateCreditNote } from "../use-cases/credit-notes/update-credit-note";
 import { voidCreditNote } from "../use-cases/credit-notes/void-credit-note";
 import { voidInvoice } from "../use-cases/credit-notes/void-invoice";
 import { regenerateInvoice } from "../use-cases/credit-notes/regenerate-invoice";
+import { deleteDraftInvoice } from "../use-cases/credit-notes/delete-draft-invoice";
 import { creditNoteFilterOf, creditNoteJson, estimateJson, feesJsonOf } from "./credit-note-messages";
 import { invoiceMessage, lagoInvoiceJson } from "./invoice-messages";
 
@@ -40,6 +41,7 @@ export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc>
     UpdateCreditNote: async (req) => reply(await updateCreditNote(deps, req.organization_id, req.id, req.refund_status)),
     VoidCreditNote: async (req) => reply(await voidCreditNote(deps, req.organization_id, req.id)),
     VoidInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await voidInvoice(deps, req.organization_id, req.id), deps.clock.now())) }),
+    DeleteDraftInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await deleteDraftInvoice(deps, req.organization_id, req.id), deps.clock.now())) }),
     RegenerateInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await regenerateInvoice(deps, req.organization_id, req.id), deps.clock.now())) }),
   };
 }

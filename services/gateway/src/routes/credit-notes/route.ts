@@ -57,6 +57,10 @@ export function creditNotesRouter(creditNotes: RpcClient<CreditNoteRpc>): Router
     const reply = await creditNotes.call("VoidInvoice", idKey(req), rpcOptions(req));
     res.type("json").send(`{"invoice":${reply.invoice_json}}`);
   });
+  router.delete("/invoices/:id", async (req, res) => {
+    const reply = await creditNotes.call("DeleteDraftInvoice", idKey(req), rpcOptions(req));
+    res.type("json").send(`{"invoice":${reply.invoice_json}}`);
+  });
   router.post("/invoices/:id/regenerate", async (req, res) => {
     const reply = await creditNotes.call("RegenerateInvoice", idKey(req), rpcOptions(req));
     res.type("json").send(`{"invoice":${reply.invoice_json}}`);
