@@ -143,3 +143,4 @@ export {
 } from "./schemas/charge-properties";
 export { crossedUsageThresholds, type UsageThreshold, type ThresholdCheckInput } from "./invoice/usage-thresholds";
 export { centsDue, sumCents } from "./cents";
+export { oneOffFeeAmount, type OneOffFeeAmount } from "./invoice/one-off";

@@ -13,6 +13,7 @@ import { creditNoteHandlers } from "./grpc/credit-note-handlers";
 import { invoiceHandlers } from "./grpc/invoice-handlers";
 import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
 import { usageHandlers } from "./grpc/usage-handlers";
+import { grpcAddOns, type AddOns } from "./peers/add-ons";
 import { grpcAppliedCoupons, type AppliedCoupons } from "./peers/applied-coupons";
 import { grpcBillingEntities, type BillingEntities } from "./peers/billing-entities";
 import { grpcUsage, type UsagePeer } from "./peers/usage";
@@ -31,6 +32,8 @@ export interface InvoicingPeers {
   billingEntities: BillingEntities;
   appliedCoupons: AppliedCoupons;
   wallets: Wallets;
+  /** the catalog's add-ons and taxes (one-off invoices) */
+  addOns: AddOns;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
@@ -40,6 +43,7 @@ export function grpcPeers(addresses: { usage: string; customer: string; catalog:
     billingEntities: grpcBillingEntities(addresses.customer),
     appliedCoupons: grpcAppliedCoupons(addresses.catalog),
     wallets: grpcWallets(addresses.wallet),
+    addOns: grpcAddOns(addresses.catalog),
   };
 }
 
@@ -144,6 +148,7 @@ export const invoicingService = defineService({
         peers.billingEntities.close();
         peers.appliedCoupons.close();
         peers.wallets.close();
+        peers.addOns.close();
       },
     };
   },

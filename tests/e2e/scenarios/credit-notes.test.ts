@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
-import { applyCoupon, coupon, customer, feeOf, invoicesOf, ok, plan, subscribe, tax, type Api, type Json } from "../../support/scenario";
+import { addOn, applyCoupon, coupon, customer, feeOf, invoicesOf, ok, plan, subscribe, tax, type Api, type Json } from "../../support/scenario";
 
 // Credit notes and voids on sandbox organizations (issue 12), with the numbers of Lago's
 // spec/scenarios/credit_notes/credit_note_spec.rb: two monthly plans paid in advance, 179.00 and
@@ -176,5 +176,46 @@ describe("voids", () => {
     const [march] = await invoicesOf(as, "acme");
     expect(march).toMatchObject({ status: "finalized" });
     expect(await as("DELETE", `/invoices/${march!.svc_id}`)).toMatchObject({ status: 405, body: { code: "not_deletable" } });
+  });
+});
+
+describe("one-off invoices", () => {
+  // Lago's spec/scenarios/invoices/one_off_spec.rb: a 100.00 add-on; explicit tax codes win over
+  // the customer's taxes, which win over the billing entity's.
+  it("bills add-on fees at once: units × unit amount, taxes by precedence", async () => {
+    const as = await platform.story("One-off", "2024-01-10T12:00:00Z");
+    await tax(as, "vat_20", "20");
+    await tax(as, "vat_10", "10");
+    await tax(as, "customer_vat", "8");
+    await customer(as, "acme", { tax_codes: ["customer_vat"] });
+    await addOn(as, "setup", "Setup", 10_000);
+
+    const explicit = (await ok(as("POST", "/invoices", { invoice: { external_customer_id: "acme", fees: [{ add_on_code: "setup", tax_codes: ["vat_20", "vat_10"] }] } }))).invoice as Json;
+    expect(explicit).toMatchObject({
+      invoice_type: "one_off", status: "finalized", payment_status: "pending", issuing_date: "2024-01-10", currency: "EUR",
+      fees_amount_cents: 10_000, taxes_amount_cents: 3_000, total_amount_cents: 13_000, billing_periods: [],
+    });
+    expect(explicit.fees).toHaveLength(1);
+    expect(explicit.fees[0]).toMatchObject({ amount_cents: 10_000, units: "1.0", taxes_amount_cents: 3_000, item: { type: "add_on", code: "setup", item_type: "AddOn" } });
+    expect(explicit.fees[0].applied_taxes.map((t: Json) => t.tax_code).sort()).toEqual(["vat_10", "vat_20"]);
+
+    const derived = (await ok(as("POST", "/invoices", { invoice: { external_customer_id: "acme", fees: [{ add_on_code: "setup" }] } }))).invoice as Json;
+    expect(derived).toMatchObject({ taxes_amount_cents: 800, total_amount_cents: 10_800 });
+    expect(derived.fees[0].applied_taxes.map((t: Json) => t.tax_code)).toEqual(["customer_vat"]);
+    expect(derived.number).not.toBe(explicit.number);
+
+    // 2.5 units at 19.99: 49.975 → 49.98, 10 % of it 5.00
+    const priced = (await ok(as("POST", "/invoices", {
+      invoice: { external_customer_id: "acme", fees: [{ add_on_code: "setup", units: "2.5", unit_amount_cents: 1_999, description: "Onboarding", tax_codes: ["vat_10"] }] },
+    }))).invoice as Json;
+    expect(priced).toMatchObject({ fees_amount_cents: 4_998, taxes_amount_cents: 500, total_amount_cents: 5_498 });
+    expect(priced.fees[0]).toMatchObject({ units: "2.5", description: "Onboarding", precise_unit_amount: "19.99" });
+    expect((await ok(as("GET", "/invoices?invoice_type=one_off"))).invoices).toHaveLength(3);
+
+    // Lago's not-found answers; nothing stored
+    expect(await as("POST", "/invoices", { invoice: { external_customer_id: "acme", fees: [{ add_on_code: "nope" }] } })).toMatchObject({ status: 404, body: { code: "add_on_not_found" } });
+    expect(await as("POST", "/invoices", { invoice: { external_customer_id: "nobody", fees: [{ add_on_code: "setup" }] } })).toMatchObject({ status: 404, body: { code: "customer_not_found" } });
+    expect(await as("POST", "/invoices", { invoice: { external_customer_id: "acme", fees: [{ add_on_code: "setup", tax_codes: ["nope"] }] } })).toMatchObject({ status: 404, body: { code: "tax_not_found" } });
+    expect((await ok(as("GET", "/invoices?invoice_type=one_off"))).invoices).toHaveLength(3);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { creditNoteObject, estimatedCreditNoteObject, invoiceObject, paginationMeta } from "@billing/views";
-import { creditNoteCreate, creditNoteEstimate, creditNoteListQuery, creditNoteUpdate, invoiceVoid } from "../routes/credit-notes/validators";
+import { creditNoteCreate, creditNoteEstimate, creditNoteListQuery, creditNoteUpdate, invoiceVoid, oneOffInvoiceCreate } from "../routes/credit-notes/validators";
 import { pageParams } from "./inputs";
 import type { Operation } from "./operations";
 
@@ -39,6 +39,11 @@ export const creditNoteOperations: Operation[] = [
     method: "post", path: "/invoices/{id}/void", operationId: "voidInvoice", summary: "Void an invoice", tag: TAG,
     description: "A finalized invoice with nothing paid and no credit note left becomes voided: nothing is due on it any more.",
     body: invoiceVoid, response: rooted("invoice", invoiceObject),
+  },
+  {
+    method: "post", path: "/invoices", operationId: "createInvoice", summary: "Create a one-off invoice", tag: TAG,
+    description: "Add-on fees (units × unit amount, the add-on's unless given; taxes: tax_codes, else the add-on's, the customer's, the billing entity's), finalized at once.",
+    body: rooted("invoice", oneOffInvoiceCreate), response: rooted("invoice", invoiceObject),
   },
   {
     method: "delete", path: "/invoices/{id}", operationId: "deleteInvoice", summary: "Delete a draft invoice", tag: TAG,

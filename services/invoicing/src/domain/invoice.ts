@@ -34,7 +34,7 @@ export interface InvoiceLine {
   fixed_to?: Date | null;
 }
 
-export type FeeType = "subscription" | "charge" | "fixed_charge" | "commitment" | "credit";
+export type FeeType = "subscription" | "charge" | "fixed_charge" | "commitment" | "credit" | "add_on";
 
 /** What a fee shows of the item it bills (Lago's fee `item`). */
 export interface FeeItem {
@@ -170,7 +170,7 @@ export interface Invoice {
   billing_entity_code: string | null;
   sandbox: boolean;
   /** subscription: a billing of subscriptions; credit: a wallet's paid top-up (one untaxed fee) */
-  invoice_type: "subscription" | "credit";
+  invoice_type: "subscription" | "credit" | "one_off";
   /** a credit invoice's wallet transaction (settled by the wallet service when this invoice is paid) */
   wallet_transaction_id?: string | null;
   /** the billing instant it was issued for; with `part`, what its id is derived from */

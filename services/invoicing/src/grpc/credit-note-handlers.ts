@@ -12,6 +12,7 @@ import { voidCreditNote } from "../use-cases/credit-notes/void-credit-note";
 import { voidInvoice } from "../use-cases/credit-notes/void-invoice";
 import { regenerateInvoice } from "../use-cases/credit-notes/regenerate-invoice";
 import { deleteDraftInvoice } from "../use-cases/credit-notes/delete-draft-invoice";
+import { createOneOffInvoice } from "../use-cases/credit-notes/create-one-off-invoice";
 import { creditNoteFilterOf, creditNoteJson, estimateJson, feesJsonOf } from "./credit-note-messages";
 import { invoiceMessage, lagoInvoiceJson } from "./invoice-messages";
 
@@ -42,6 +43,17 @@ export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc>
     VoidCreditNote: async (req) => reply(await voidCreditNote(deps, req.organization_id, req.id)),
     VoidInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await voidInvoice(deps, req.organization_id, req.id), deps.clock.now())) }),
     DeleteDraftInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await deleteDraftInvoice(deps, req.organization_id, req.id), deps.clock.now())) }),
+    CreateOneOffInvoice: async (req) => {
+      const invoice = await createOneOffInvoice(deps, req.organization_id, {
+        external_customer_id: req.external_customer_id, currency: req.currency ?? null, billing_entity_code: req.billing_entity_code ?? null,
+        fees: req.fees.map((f) => ({
+          add_on_code: f.add_on_code, units: f.units ?? null, unit_amount_cents: f.unit_amount_cents == null ? null : Number(f.unit_amount_cents),
+          description: f.description ?? null, invoice_display_name: f.invoice_display_name ?? null, tax_codes: f.tax_codes.length ? f.tax_codes : null,
+          from_datetime: f.from_datetime ?? null, to_datetime: f.to_datetime ?? null,
+        })),
+      });
+      return { invoice_json: lagoInvoiceJson(invoiceMessage(invoice, deps.clock.now())) };
+    },
     RegenerateInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await regenerateInvoice(deps, req.organization_id, req.id), deps.clock.now())) }),
   };
 }

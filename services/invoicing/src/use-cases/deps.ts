@@ -1,6 +1,7 @@
 import type { Envelope } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import type { Logger } from "@billing/logger";
+import type { AddOns } from "../peers/add-ons";
 import type { AppliedCoupons } from "../peers/applied-coupons";
 import type { BillingEntities } from "../peers/billing-entities";
 import type { UsagePeer } from "../peers/usage";
@@ -33,6 +34,8 @@ export interface InvoicingDeps {
   limits: BillingLimits;
   /** Publishes events already written to an invoice's outbox. */
   publish(invoiceId: string, events: Envelope[]): Promise<void>;
+  /** The catalog's add-ons and taxes (one-off invoices). */
+  addOns: AddOns;
   /** Credit notes: their balances are consumed by later invoices. */
   creditNotes: CreditNoteRepository;
   /** Publishes events already written to a credit note's outbox. */

@@ -6,7 +6,7 @@ import { presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { idKey, pathParam, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
-import { creditNoteCreate, creditNoteEstimate, creditNoteListQuery, creditNoteUpdate, invoiceVoid } from "./validators";
+import { creditNoteCreate, creditNoteEstimate, creditNoteListQuery, creditNoteUpdate, invoiceVoid, oneOffInvoiceCreate } from "./validators";
 
 /** Query keys as Lago clients send them: `billing_entity_codes[]=a` → `billing_entity_codes`. */
 const unbracketed = (query: Request["query"]) => Object.fromEntries(Object.entries(query).map(([k, v]) => [k.replace(/\[\]$/, ""), v]));
@@ -55,6 +55,17 @@ export function creditNotesRouter(creditNotes: RpcClient<CreditNoteRpc>): Router
       throw AppError.validation({ credit_refund_amount: ["total_amount_exceeds_invoice_amount"] });
     }
     const reply = await creditNotes.call("VoidInvoice", idKey(req), rpcOptions(req));
+    res.type("json").send(`{"invoice":${reply.invoice_json}}`);
+  });
+  router.post("/invoices", async (req, res) => {
+    const body = parseFields(oneOffInvoiceCreate, wrapped(req, "invoice"));
+    const reply = await creditNotes.call("CreateOneOffInvoice", {
+      organization_id: organizationId(req), external_customer_id: body.external_customer_id, currency: body.currency, billing_entity_code: body.billing_entity_code,
+      fees: body.fees.map((f) => ({
+        add_on_code: f.add_on_code, units: f.units ?? undefined, unit_amount_cents: f.unit_amount_cents ?? undefined, description: f.description ?? undefined,
+        invoice_display_name: f.invoice_display_name, tax_codes: f.tax_codes ?? [], from_datetime: f.from_datetime, to_datetime: f.to_datetime,
+      })),
+    }, rpcOptions(req));
     res.type("json").send(`{"invoice":${reply.invoice_json}}`);
   });
   router.delete("/invoices/:id", async (req, res) => {

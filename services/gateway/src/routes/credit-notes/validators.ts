@@ -44,3 +44,20 @@ export const invoiceVoid = z.object({
   refund_amount: amount.optional(),
   credit_amount: amount.optional(),
 });
+
+/** POST /invoices: Lago's InvoiceOneOffCreateInput (one-off invoice of add-on fees). */
+export const oneOffInvoiceCreate = z.object({
+  external_customer_id: z.string().min(1, "value_is_mandatory"),
+  currency: z.string().length(3, "value_is_invalid").optional(),
+  billing_entity_code: z.string().min(1).optional(),
+  fees: z.array(z.object({
+    add_on_code: z.string().min(1, "value_is_mandatory"),
+    invoice_display_name: z.string().optional(),
+    unit_amount_cents: z.number().int("value_is_invalid").min(0, "value_is_out_of_range").nullish(),
+    units: z.union([z.string().regex(/^[0-9]+(\.[0-9]+)?$/, "value_is_invalid"), z.number().min(0)]).transform(String).nullish(),
+    description: z.string().nullish(),
+    tax_codes: z.array(z.string()).optional(),
+    from_datetime: z.iso.datetime({ offset: true }).optional(),
+    to_datetime: z.iso.datetime({ offset: true }).optional(),
+  })),
+});
