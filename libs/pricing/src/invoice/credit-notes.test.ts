@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote, type CreditedFee } from "./credit-notes";
+import { availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote, terminationCreditCents, type CreditedFee } from "./credit-notes";
 
 // Lago's spec/scenarios/credit_notes/credit_note_spec.rb: two pay-in-advance plans (179.00 and
 // 399.00), an organization tax of 10 % on both, a plan tax of 10 % on the second, and a 250.00
@@ -76,5 +76,27 @@ describe("invoice limits", () => {
       fees_amount_cents: 57_800, coupons_amount_cents: 25_000, progressive_billing_credit_amount_cents: 0,
     })).toBe(38_344);
     expect(availableToCreditCents({ fees: [{ creditable_amount_cents: 0, taxes_rate: 0 }], fees_amount_cents: 100, coupons_amount_cents: 0, progressive_billing_credit_amount_cents: 0 })).toBe(0);
+  });
+});
+
+// Lago's spec/scenarios/terminate_pay_in_advance_spec.rb: a 50.00 monthly plan paid in advance,
+// a 20 % tax; subscribed on Feb 8 2023 (21 of 28 days: 37.50) and terminated the same day: the 20
+// unused days are credited.
+describe("termination credit", () => {
+  it("credits the unused days at the period's day price, with taxes: 35.71 + 7.14 = 42.85", () => {
+    const base = terminationCreditCents({ plan_amount_cents: 5_000, period_days: 28, unused_days: 20, fee_amount_cents: 3_750, already_credited_cents: 0 });
+    expect(base.toFixed(6)).toBe("3571.428571");
+    const fee: CreditedFee = { id: "f", amount_cents: 3_750, precise_coupons_amount_cents: 0, taxes: [{ code: "vat", rate: "20" }], taxes_rate: 20 };
+    const a = creditNoteAmounts([{ fee, amount_cents: base.round().toNumber(), precise_amount_cents: base }]);
+    expect(a).toMatchObject({ sub_total_excluding_taxes_amount_cents: 3_571, taxes_amount_cents: 714 });
+    const asked = a.precise_total.round().toNumber();
+    expect(asked).toBe(4_286);
+    expect(splitCreditNote(a, { credit_amount_cents: asked, refund_amount_cents: 0, offset_amount_cents: 0 })).toMatchObject({ credit_amount_cents: 4_285, total_amount_cents: 4_285, balance_amount_cents: 4_285 });
+  });
+
+  it("never more than the fee, less what was already credited; nothing for no unused day", () => {
+    expect(terminationCreditCents({ plan_amount_cents: 3_100, period_days: 31, unused_days: 31, fee_amount_cents: 2_000, already_credited_cents: 500 }).toNumber()).toBe(1_500);
+    expect(terminationCreditCents({ plan_amount_cents: 3_100, period_days: 31, unused_days: 0, fee_amount_cents: 3_100, already_credited_cents: 0 }).toNumber()).toBe(0);
+    expect(terminationCreditCents({ plan_amount_cents: 3_100, period_days: 31, unused_days: 10, fee_amount_cents: 3_100, already_credited_cents: 3_100 }).toNumber()).toBe(0);
   });
 });

@@ -52,6 +52,8 @@ export interface CreditedFee {
 export interface CreditNoteItemInput {
   fee: CreditedFee;
   amount_cents: number;
+  /** unrounded (a termination's unused days); amount_cents when absent */
+  precise_amount_cents?: DecimalLike;
 }
 
 export interface CreditNoteAppliedTax {
@@ -75,8 +77,9 @@ export interface CreditNoteAmounts {
   applied_taxes: CreditNoteAppliedTax[];
 }
 
+const preciseOf = (item: CreditNoteItemInput) => toDecimal(item.precise_amount_cents ?? item.amount_cents);
 /** What of a fee an item credits (Lago: a Float ratio). */
-const itemRate = (item: CreditNoteItemInput) => (item.fee.amount_cents === 0 ? 0 : fdiv(item.amount_cents, item.fee.amount_cents));
+const itemRate = (item: CreditNoteItemInput) => (item.fee.amount_cents === 0 ? 0 : fdiv(preciseOf(item), item.fee.amount_cents));
 /** The item's share of the coupons its fee took. */
 const couponShare = (item: CreditNoteItemInput) => toDecimal(item.fee.precise_coupons_amount_cents).times(fromFloat(itemRate(item)));
 
@@ -98,8 +101,8 @@ export function creditNoteAmounts(items: readonly CreditNoteItemInput[], options
       byCode.set(tax.code, entry);
     }
   }
-  const base = (list: readonly CreditNoteItemInput[]) => list.reduce((s, i) => s.plus(new Decimal(i.amount_cents).minus(couponShare(i))), ZERO);
-  const totalBase = new Decimal(itemsAmount).minus(coupons);
+  const base = (list: readonly CreditNoteItemInput[]) => list.reduce((s, i) => s.plus(preciseOf(i).minus(couponShare(i))), ZERO);
+  const totalBase = items.reduce((s, i) => s.plus(preciseOf(i)), ZERO).minus(coupons);
   let precise = ZERO;
   let rate = 0;
   const applied: CreditNoteAppliedTax[] = [];
@@ -186,4 +189,24 @@ export function availableToCreditCents(input: {
     return s + (f.creditable_amount_cents - prorated) * toDecimal(f.taxes_rate).toNumber();
   }, 0) / 100;
   return roundFloat(creditable - adjustment + roundFloat(vat).toNumber()).toNumber();
+}
+
+/**
+ * What a termination (or an upgrade) of a pay-in-advance plan credits of its last base fee, before
+ * coupons and taxes: the unused days at the period's single-day price (plan amount / period days,
+ * a Float as Lago), at most the fee, less what earlier notes already credited of it. Unrounded
+ * (the item's precise amount); 0 when nothing is left.
+ */
+export function terminationCreditCents(input: {
+  plan_amount_cents: number;
+  period_days: number;
+  unused_days: number;
+  fee_amount_cents: number;
+  already_credited_cents: number;
+}): Decimal {
+  if (input.period_days <= 0 || input.unused_days <= 0) return ZERO;
+  let amount = fromFloat((input.plan_amount_cents / input.period_days) * input.unused_days);
+  if (amount.gt(input.fee_amount_cents)) amount = new Decimal(input.fee_amount_cents);
+  amount = amount.minus(input.already_credited_cents);
+  return amount.gt(0) ? amount : ZERO;
 }

@@ -71,6 +71,8 @@ export interface CreditNote {
   items: CreditNoteItem[];
   applied_taxes: CreditNoteAppliedTax[];
   consumptions: CreditNoteConsumption[];
+  /** the subscription whose termination (or upgrade) made it, for an automatic note */
+  termination_of?: string | null;
   voided_at: Date | null;
   refunded_at: Date | null;
   /** incremented by every change: a balance is changed only from the revision it was read at */
@@ -91,7 +93,9 @@ export interface CreditNoteRequest {
   credit_amount_cents: number;
   refund_amount_cents: number;
   offset_amount_cents: number;
-  items: ReadonlyArray<{ fee_id: string; amount_cents: number }>;
+  items: ReadonlyArray<{ fee_id: string; amount_cents: number; precise_amount_cents?: string }>;
+  /** an automatic note for a subscription's termination or upgrade (its unused days): the subscription */
+  termination_of?: string | null;
 }
 
 /** What is left of a fee to credit: its amount less every item already issued on it (Lago counts voided notes too). */
@@ -119,6 +123,7 @@ function itemInputs(invoice: Invoice, notes: readonly CreditNote[], items: Credi
     inputs.push({
       fee: { id: fee.id, amount_cents: fee.amount_cents, precise_coupons_amount_cents: fee.precise_coupons_amount_cents, taxes: fee.applied_taxes.map((t) => ({ code: t.tax_code, rate: t.tax_rate })), taxes_rate: fee.taxes_rate },
       amount_cents: item.amount_cents,
+      precise_amount_cents: item.precise_amount_cents,
     });
   }
   return inputs;
@@ -229,6 +234,7 @@ export function composeCreditNote(
       };
     }),
     consumptions: [],
+    termination_of: request.termination_of ?? null,
     voided_at: null,
     refunded_at: null,
     revision: 0,

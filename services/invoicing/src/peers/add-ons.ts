@@ -1,6 +1,6 @@
 import type { TaxViewData } from "@billing/contracts";
 import { Rpc, type CatalogRpc } from "@billing/contracts";
-import { isAppError } from "@billing/errors";
+import { AppError, isAppError } from "@billing/errors";
 import { RpcClient } from "@billing/grpc";
 
 /** What a one-off invoice reads of an add-on. */
@@ -50,6 +50,9 @@ export function grpcAddOns(address: string): AddOns {
     async taxes(organizationId, codes) {
       if (codes.length === 0) return [];
       const res = await taxes.call("ResolveTaxes", { organization_id: organizationId, codes: [...codes], ids: [] });
+      // the catalog answers the codes it knows: one missing is Lago's tax_not_found
+      const known = new Set(res.taxes.map((t) => t.code));
+      if (codes.some((c) => !known.has(c))) throw AppError.notFound("tax");
       return res.taxes.map(taxView);
     },
     close() {
