@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
-import { addOn, applyCoupon, coupon, customer, feeOf, invoicesOf, ok, plan, subscribe, tax, type Api, type Json } from "../../support/scenario";
+import { addOn, applyCoupon, awaitInvoices, coupon, customer, feeOf, invoicesOf, ok, plan, subscribe, tax, type Api, type Json } from "../../support/scenario";
 
 // Credit notes and voids on sandbox organizations (issue 12), with the numbers of Lago's
 // spec/scenarios/credit_notes/credit_note_spec.rb: two monthly plans paid in advance, 179.00 and
@@ -217,5 +217,42 @@ describe("one-off invoices", () => {
     expect(await as("POST", "/invoices", { invoice: { external_customer_id: "nobody", fees: [{ add_on_code: "setup" }] } })).toMatchObject({ status: 404, body: { code: "customer_not_found" } });
     expect(await as("POST", "/invoices", { invoice: { external_customer_id: "acme", fees: [{ add_on_code: "setup", tax_codes: ["nope"] }] } })).toMatchObject({ status: 404, body: { code: "tax_not_found" } });
     expect((await ok(as("GET", "/invoices?invoice_type=one_off"))).invoices).toHaveLength(3);
+  });
+});
+
+describe("termination of a pay-in-advance plan", () => {
+  // Lago's spec/scenarios/terminate_pay_in_advance_spec.rb: a 50.00 monthly plan paid in advance
+  // and a 20 % tax; subscribed on Feb 8 2023 (21 of 28 days: 37.50 + 7.50 = 45.00), terminated the
+  // same day: the 20 unused days are credited, 35.71 + 7.14 = 42.85.
+  it("credits the unused days as a credit note the customer's next invoice consumes", async () => {
+    const as = await platform.story("Terminate in advance", "2023-02-08T00:00:00Z");
+    await tax(as, "vat20", "20");
+    await customer(as, "acme", { tax_codes: ["vat20"] });
+    await plan(as, "advance", { amount_cents: 5_000, pay_in_advance: true });
+    await subscribe(as, "acme", "advance", "sub_1");
+    const [starting] = await awaitInvoices(as, "acme", 1);
+    expect(starting).toMatchObject({ fees_amount_cents: 3_750, taxes_amount_cents: 750, total_amount_cents: 4_500 });
+
+    await ok(as("DELETE", "/subscriptions/sub_1"));
+    const invoices = await awaitInvoices(as, "acme", 2);
+    expect(invoices.find((i) => i.svc_id !== starting!.svc_id)).toMatchObject({ total_amount_cents: 0 });
+    let notes: Json[] = [];
+    for (let i = 0; i < 100 && notes.length === 0; i++) {
+      notes = (await ok(as("GET", "/credit_notes?external_customer_id=acme"))).credit_notes as Json[];
+      if (notes.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({
+      svc_invoice_id: starting!.svc_id, number: `${starting!.number}-CN001`, reason: "order_change",
+      sub_total_excluding_taxes_amount_cents: 3_571, taxes_amount_cents: 714, credit_amount_cents: 4_285, total_amount_cents: 4_285,
+      balance_amount_cents: 4_285, credit_status: "available",
+    });
+    expect(notes[0]!.items).toEqual([expect.objectContaining({ amount_cents: 3_571, fee: expect.objectContaining({ svc_id: feeOf(starting!, "subscription").svc_id }) })]);
+
+    // a new subscription: its first invoice takes the credit
+    await subscribe(as, "acme", "advance", "sub_2");
+    const next = (await awaitInvoices(as, "acme", 3)).find((i) => (i.billing_periods as Json[]).some((p) => p.external_subscription_id === "sub_2"));
+    expect(next).toMatchObject({ fees_amount_cents: 3_750, taxes_amount_cents: 750, credit_notes_amount_cents: 4_285, total_amount_cents: 215 });
+    expect((await ok(as("GET", `/credit_notes/${notes[0]!.svc_id}`))).credit_note).toMatchObject({ balance_amount_cents: 0, credit_status: "consumed" });
   });
 });
