@@ -1,4 +1,4 @@
-import { Rpc, type CatalogRpc, type CustomerRpc, type InvoicingRpc, type PaymentMessages, type WalletRpc } from "@billing/contracts";
+import { Rpc, type CatalogRpc, type CreditNoteRpc, type CustomerRpc, type InvoicingRpc, type PaymentMessages, type WalletRpc } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { RpcClient } from "@billing/grpc";
 import { presentBillableMetric, presentCustomer, presentPayment, presentPlan, presentSubscription, presentWallet, presentWalletTransaction } from "@billing/views";
@@ -34,6 +34,7 @@ export function grpcWebhookObjects(addresses: { customer: string; catalog: strin
   const plans = new RpcClient<CatalogRpc["plans"]>(Rpc.catalog.plans, addresses.catalog, 10_000);
   const metrics = new RpcClient<CatalogRpc["billableMetrics"]>(Rpc.catalog.billableMetrics, addresses.catalog, 10_000);
   const invoicing = new RpcClient<InvoicingRpc>(Rpc.invoicing, addresses.invoicing, 10_000);
+  const creditNotes = new RpcClient<CreditNoteRpc>(Rpc.creditNotes, addresses.invoicing, 10_000);
   const wallets = new RpcClient<WalletRpc>(Rpc.wallet, addresses.wallet, 10_000);
 
   const render = async (org: string, ref: ObjectRef): Promise<unknown | null> => {
@@ -58,6 +59,10 @@ export function grpcWebhookObjects(addresses: { customer: string; catalog: strin
         const i = await orNull(() => invoicing.call("GetInvoice", { organization_id: org, id: ref.id }));
         return i ? (JSON.parse(i.invoice_json) as unknown) : null;
       }
+      case "credit_note": {
+        const n = await orNull(() => creditNotes.call("GetCreditNote", { organization_id: org, id: ref.id }));
+        return n ? (JSON.parse(n.credit_note_json) as unknown) : null;
+      }
       case "wallet": {
         const w = await orNull(() => wallets.call("GetWallet", { organization_id: org, wallet_id: ref.id }));
         return w?.wallet ? presentWallet(w.wallet) : null;
@@ -79,6 +84,6 @@ export function grpcWebhookObjects(addresses: { customer: string; catalog: strin
   };
   return {
     render,
-    close: () => [customers, subscriptions, plans, metrics, invoicing, wallets].forEach((c) => c.close()),
+    close: () => [customers, subscriptions, plans, metrics, invoicing, creditNotes, wallets].forEach((c) => c.close()),
   };
 }
