@@ -9,6 +9,7 @@ import { defineService } from "@billing/runtime";
 import { invoicingConfigSchema } from "./config";
 import { SUBSCRIPTION_SUBJECTS, subscriptionEventHandler } from "./events/catalog-subscriptions";
 import { CUSTOMER_SUBJECTS, customerEventHandler } from "./events/customers";
+import { CREDIT_NOTE_SUBJECTS, creditNoteEventHandler } from "./events/credit-note-offsets";
 import { creditNoteHandlers } from "./grpc/credit-note-handlers";
 import { invoiceHandlers } from "./grpc/invoice-handlers";
 import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
@@ -77,6 +78,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const consumers = [
     { stream: Streams.catalog, durable: `${parts.durablePrefix}_invoicing_subscriptions`, subjects: SUBSCRIPTION_SUBJECTS, handler: subscriptionEventHandler },
     { stream: Streams.customer, durable: `${parts.durablePrefix}_invoicing_customers`, subjects: CUSTOMER_SUBJECTS, handler: customerEventHandler },
+    { stream: Streams.invoicing, durable: `${parts.durablePrefix}_invoicing_credit_notes`, subjects: CREDIT_NOTE_SUBJECTS, handler: creditNoteEventHandler },
   ];
   const deps: InvoicingDeps = {
     copies: new CopyRepository(models),

@@ -126,6 +126,25 @@ describe("credit notes", () => {
   });
 });
 
+describe("offsets", () => {
+  it("deducts an offset from what is due; once nothing is due the invoice is paid", async () => {
+    const as = await platform.story("Offset", "2024-01-01T00:00:00Z");
+    await plan(as, "basic", { amount_cents: 1_000 });
+    await subscribe(as, "acme", "basic", "sub_1");
+    await advanceClock(as, "2024-02-01T00:30:00Z");
+    const [february] = await invoicesOf(as, "acme");
+    const fee = feeOf(february!, "subscription");
+    const first = await creditNote(as, { invoice_id: february!.svc_id, offset_amount_cents: 400, items: [{ fee_id: fee.svc_id, amount_cents: 400 }] });
+    expect(first).toMatchObject({ offset_amount_cents: 400, credit_amount_cents: 0, balance_amount_cents: 0, total_amount_cents: 400 });
+    expect(await invoice(as, february!.svc_id as string)).toMatchObject({ payment_status: "pending", total_due_amount_cents: 600 });
+    expect(await as("POST", "/credit_notes", { credit_note: { invoice_id: february!.svc_id, offset_amount_cents: 700, items: [{ fee_id: fee.svc_id, amount_cents: 600 }] } }))
+      .toMatchObject({ status: 422, body: { code: "validation_errors" } });
+    await creditNote(as, { invoice_id: february!.svc_id, offset_amount_cents: 600, items: [{ fee_id: fee.svc_id, amount_cents: 600 }] });
+    expect(await invoice(as, february!.svc_id as string)).toMatchObject({ payment_status: "succeeded", total_due_amount_cents: 0, total_paid_amount_cents: 0 });
+    expect(await as("POST", `/invoices/${february!.svc_id}/void`, {})).toMatchObject({ status: 405, body: { code: "not_voidable" } });
+  });
+});
+
 describe("voids", () => {
   it("voids an unpaid invoice: nothing due any more; a paid one or a second void is refused", async () => {
     const as = await platform.story("Void", "2024-01-01T00:00:00Z");

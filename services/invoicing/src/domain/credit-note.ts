@@ -190,7 +190,7 @@ export function composeCreditNote(
   const creditable = feeTotal - sumOf(notes, "credit_amount_cents") - sumOf(notes, "offset_amount_cents");
   if (request.credit_amount_cents - creditable > 1) throw invalid("credit_amount_cents", "higher_than_remaining_invoice_amount");
   if (request.offset_amount_cents > 0) {
-    const due = invoice.amounts.total_amount_cents - paid - sumOf(notes, "offset_amount_cents");
+    const due = invoice.status === "voided" ? 0 : invoice.amounts.total_amount_cents - paid - sumOf(notes, "offset_amount_cents");
     if (request.offset_amount_cents > Math.min(due, creditable)) throw invalid("offset_amount_cents", "higher_than_remaining_invoice_amount");
   }
   const remaining = feeTotal - sumOf(notes, "credit_amount_cents") - sumOf(notes, "refund_amount_cents") - sumOf(notes, "offset_amount_cents");
@@ -270,7 +270,7 @@ export function estimateCreditNote(invoice: Invoice, notes: readonly CreditNote[
   const amounts = amountsOf(invoice, notes, inputs);
   const estimated = estimatedCreditAmount(amounts);
   const paid = invoice.total_paid_amount_cents ?? 0;
-  const due = invoice.amounts.total_amount_cents - paid - sumOf(notes, "offset_amount_cents");
+  const due = invoice.status === "voided" ? 0 : invoice.amounts.total_amount_cents - paid - sumOf(notes, "offset_amount_cents");
   const taxOf = new Map(invoice.applied_taxes.map((t) => [t.tax_code, t]));
   return {
     svc_invoice_id: invoice.id,

@@ -201,6 +201,9 @@ export interface Invoice {
   credits: InvoiceCredit[];
   metadata: InvoiceMetadata[];
   finalizing: FinalizationPlan | null;
+  /** what credit notes offset of it (deducted from what is due), and the notes applied (each once) */
+  offset_amount_cents?: number;
+  applied_credit_notes?: string[];
   /** when it was voided (POST /invoices/{id}/void) */
   voided_at?: Date | null;
   /** when its becoming overdue was announced (billing.invoicing.invoice.payment_overdue): set once, absent before */

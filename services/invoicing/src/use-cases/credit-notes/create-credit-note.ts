@@ -3,6 +3,7 @@ import { localDateOf } from "@billing/pricing";
 import { composeCreditNote, type CreditNote, type CreditNoteRequest } from "../../domain/credit-note";
 import { creditNoteCreatedEvents } from "../../events/credit-note-events";
 import type { InvoicingDeps } from "../deps";
+import { applyOffset } from "./apply-offset";
 
 /**
  * POST /credit_notes: a credit note on one of the organization's finalized (or voided) invoices.
@@ -22,6 +23,7 @@ export async function createCreditNote(deps: InvoicingDeps, organizationId: stri
     const events = creditNoteCreatedEvents(note, now);
     if (await deps.creditNotes.insert(note, events)) {
       await deps.publishCreditNote(note.id, events);
+      await applyOffset(deps, note);
       return note;
     }
   }
