@@ -159,6 +159,7 @@ describe("voids", () => {
     expect((await ok(as("GET", "/invoices?status=voided"))).invoices.map((i: Json) => i.svc_id)).toEqual([february!.svc_id]);
     expect(await as("POST", `/invoices/${february!.svc_id}/void`, {})).toMatchObject({ status: 405, body: { code: "not_voidable" } });
     expect((await as("POST", "/payments", { payment: { invoice_id: february!.svc_id, amount_cents: 100, reference: "late" } })).status).toBe(422);
+    expect(await as("PUT", `/invoices/${february!.svc_id}`, { invoice: { payment_status: "succeeded" } })).toMatchObject({ status: 405, body: { code: "update_on_voided_invoice" } });
 
     // regenerated: the same fees on a new invoice, finalized at once with a new number; a retry answers the same one
     const regenerated = (await ok(as("POST", `/invoices/${february!.svc_id}/regenerate`))).invoice as Json;
