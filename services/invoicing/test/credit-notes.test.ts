@@ -83,3 +83,25 @@ describe("credit notes consumed by later invoices", () => {
     expect(final.amounts).toMatchObject({ credit_notes_amount_cents: 0, total_amount_cents: 10_000 });
   });
 });
+
+describe("termination credit of a pay-in-advance plan", () => {
+  it("credits the unused days once, however often the termination is delivered and by whichever replica", async () => {
+    const org = randomUUID();
+    const plan = planView({ amount_cents: 3_100, pay_in_advance: true, charges: [] });
+    const customer = customerView();
+    await h.publishCustomer(org, customer, "2024-01-01T00:00:00.000Z");
+    const subscription = subscriptionView(customer, plan);
+    await h.publishSubscription(Subjects.catalog.subscriptionStarted, org, { subscription, plan }, "2024-01-01T00:00:00.000Z");
+    await h.caughtUp();
+    const deps = h.replicas[0]!.deps;
+    const [starting] = (await deps.invoices.list(org, {}, { page: 1, perPage: 10 })).items;
+    expect(starting).toMatchObject({ status: "finalized", amounts: expect.objectContaining({ total_amount_cents: 3_100 }) });
+    // terminated on Jan 11: Jan 12–31 unused, 20 of 31 days of 31.00 = 20.00; the event delivered three times
+    const terminated = { ...subscription, status: "terminated", terminated_at: "2024-01-11T10:00:00.000Z" };
+    for (let i = 0; i < 3; i++) await h.publishSubscription(Subjects.catalog.subscriptionTerminated, org, { subscription: terminated, plan }, "2024-01-11T10:00:00.000Z");
+    await h.caughtUp();
+    const notes = await deps.creditNotes.ofInvoice(starting!.id);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ termination_of: subscription.svc_id, credit_amount_cents: 2_000, total_amount_cents: 2_000, balance_amount_cents: 2_000, reason: "order_change" });
+  });
+});
