@@ -57,7 +57,7 @@ export { ExpressionError } from "./expression/lexer";
 
 // Billing periods
 export type { LocalDate } from "./periods/local-date";
-export { addDays, daysBetween, inclusiveDays } from "./periods/local-date";
+export { addDays, daysBetween, inclusiveDays, minDate } from "./periods/local-date";
 export { localDateOf, startOfLocalDay, endOfLocalDay, instantMs, type Instant } from "./periods/timezone";
 export {
   billingPeriodFor,
@@ -110,7 +110,7 @@ export {
 export { couponAmount, orderCoupons, type CouponCredit } from "./invoice/coupons";
 export type { InvoiceAppliedTax } from "./invoice/taxes";
 export {
-  availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote, terminationCreditCents,
+  availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote, terminationCreditCents, terminationSplit, usedDaysCents,
   type CreditNoteAmounts, type CreditNoteAppliedTax, type CreditNoteCredit, type CreditNoteItemInput, type CreditNoteSplit, type CreditedFee,
 } from "./invoice/credit-notes";
 export type { WalletConsumption } from "./invoice/prepaid-credits";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote, terminationCreditCents, type CreditedFee } from "./credit-notes";
+import { availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote, terminationCreditCents, terminationSplit, type CreditedFee } from "./credit-notes";
 
 // Lago's spec/scenarios/credit_notes/credit_note_spec.rb: two pay-in-advance plans (179.00 and
 // 399.00), an organization tax of 10 % on both, a plan tax of 10 % on the second, and a 250.00
@@ -98,5 +98,26 @@ describe("termination credit", () => {
     expect(terminationCreditCents({ plan_amount_cents: 3_100, period_days: 31, unused_days: 31, fee_amount_cents: 2_000, already_credited_cents: 500 }).toNumber()).toBe(1_500);
     expect(terminationCreditCents({ plan_amount_cents: 3_100, period_days: 31, unused_days: 0, fee_amount_cents: 3_100, already_credited_cents: 0 }).toNumber()).toBe(0);
     expect(terminationCreditCents({ plan_amount_cents: 3_100, period_days: 31, unused_days: 10, fee_amount_cents: 3_100, already_credited_cents: 3_100 }).toNumber()).toBe(0);
+  });
+});
+
+describe("termination split", () => {
+  // a 45.00 invoice (37.50 + 7.50 of tax) paid in full; terminated with 20 of 28 days unused: 42.85
+  // credited, the 1 used day worth 2.14 + 0.43 = 2.57 (Lago rounds the used part the same way)
+  const paid = { total: 4_285, used_total: 257, fee_total_precise: "4500", invoice_sub_total_including_taxes_cents: 4_500, invoice_paid_cents: 4_500 };
+
+  it("credit: all of it as a balance", () => {
+    expect(terminationSplit({ option: "credit", ...paid })).toEqual({ credit_amount_cents: 4_285, refund_amount_cents: 0, offset_amount_cents: 0 });
+  });
+
+  it("refund: what was paid beyond the used days, at most the total", () => {
+    expect(terminationSplit({ option: "refund", ...paid })).toEqual({ credit_amount_cents: 42, refund_amount_cents: 4_243, offset_amount_cents: 0 });
+    expect(terminationSplit({ option: "offset", ...paid })).toEqual({ credit_amount_cents: 0, refund_amount_cents: 4_243, offset_amount_cents: 42 });
+  });
+
+  it("unpaid: nothing to refund; offset deducts all of it from what is due", () => {
+    const unpaid = { ...paid, invoice_paid_cents: 0 };
+    expect(terminationSplit({ option: "refund", ...unpaid })).toEqual({ credit_amount_cents: 4_285, refund_amount_cents: 0, offset_amount_cents: 0 });
+    expect(terminationSplit({ option: "offset", ...unpaid })).toEqual({ credit_amount_cents: 0, refund_amount_cents: 0, offset_amount_cents: 4_285 });
   });
 });

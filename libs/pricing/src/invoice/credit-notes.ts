@@ -210,3 +210,33 @@ export function terminationCreditCents(input: {
   amount = amount.minus(input.already_credited_cents);
   return amount.gt(0) ? amount : ZERO;
 }
+
+/** What the used days of a paid period are worth before coupons and taxes (the same Float day price). */
+export function usedDaysCents(input: { plan_amount_cents: number; period_days: number; used_days: number }): Decimal {
+  if (input.period_days <= 0 || input.used_days <= 0) return ZERO;
+  return fromFloat((input.plan_amount_cents / input.period_days) * input.used_days);
+}
+
+/**
+ * How a termination credit of `total` cents is split when the customer asked for a refund or an
+ * offset (Lago's CreateFromTermination): what was paid of the fee (the invoice's payments, pro
+ * rata of the fee's share of the invoice) less what the used days are worth (`used_total`, coupon
+ * share off and taxes on) is refunded, at most the total, never below zero; `refund` credits the
+ * rest, `offset` deducts the rest from what the invoice has due.
+ */
+export function terminationSplit(input: {
+  option: "credit" | "refund" | "offset";
+  total: number;
+  used_total: number;
+  fee_total_precise: DecimalLike;
+  invoice_sub_total_including_taxes_cents: number;
+  invoice_paid_cents: number;
+}): { credit_amount_cents: number; refund_amount_cents: number; offset_amount_cents: number } {
+  if (input.option === "credit") return { credit_amount_cents: input.total, refund_amount_cents: 0, offset_amount_cents: 0 };
+  const share = input.invoice_sub_total_including_taxes_cents === 0 ? 0 : fdiv(input.fee_total_precise, input.invoice_sub_total_including_taxes_cents);
+  const potential = share * input.invoice_paid_cents - input.used_total;
+  const refund = potential <= 0 ? 0 : roundFloat(Math.min(potential, input.total)).toNumber();
+  return input.option === "refund"
+    ? { credit_amount_cents: input.total - refund, refund_amount_cents: refund, offset_amount_cents: 0 }
+    : { credit_amount_cents: 0, refund_amount_cents: refund, offset_amount_cents: input.total - refund };
+}
