@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
-import { addOn, applyCoupon, awaitInvoices, coupon, customer, feeOf, invoicesOf, ok, plan, subscribe, tax, type Api, type Json } from "../../support/scenario";
+import {
+  addOn, applyCoupon, awaitInvoices, coupon, customer, events, feeOf, invoicesOf, metric, ok, plan, send, standard, subscribe, tax, type Api, type Json,
+} from "../../support/scenario";
 
 // Credit notes and voids on sandbox organizations (issue 12), with the numbers of Lago's
 // spec/scenarios/credit_notes/credit_note_spec.rb: two monthly plans paid in advance, 179.00 and
@@ -274,5 +276,40 @@ describe("termination of a pay-in-advance plan", () => {
     const next = (await awaitInvoices(as, "acme", 3)).find((i) => (i.billing_periods as Json[]).some((p) => p.external_subscription_id === "sub_2"));
     expect(next).toMatchObject({ fees_amount_cents: 3_750, taxes_amount_cents: 750, credit_notes_amount_cents: 4_285, total_amount_cents: 215 });
     expect((await ok(as("GET", `/credit_notes/${notes[0]!.svc_id}`))).credit_note).toMatchObject({ balance_amount_cents: 0, credit_status: "consumed" });
+  });
+
+  // Lago's spec/scenarios/subscriptions/terminate_manually_spec.rb: 100.00 a month in advance, a
+  // 20 % tax, 1.00 per item; subscribed Feb 8 2025 (21 of 28 days: 75.00 + 15.00), 50 items on
+  // Feb 10, terminated Feb 21: 7 unused days, 25.00 + 5.00 = 30.00.
+  async function terminatedOnThe21st(name: string, option: "credit" | "refund", paid = 0) {
+    const as = await platform.story(name, "2025-02-08T00:00:00Z");
+    await tax(as, "vat20", "20");
+    await customer(as, "acme", { tax_codes: ["vat20"] });
+    const items = await metric(as, "items", { aggregation_type: "sum_agg", field_name: "item_count" });
+    await plan(as, "monthly", { amount_cents: 10_000, pay_in_advance: true, charges: [standard(items, "1")] });
+    await subscribe(as, "acme", "monthly", "sub_1");
+    const [starting] = await awaitInvoices(as, "acme", 1);
+    expect(starting).toMatchObject({ fees_amount_cents: 7_500, taxes_amount_cents: 1_500, total_amount_cents: 9_000 });
+    await advanceClock(as, "2025-02-10T12:00:00Z");
+    await send(as, events(5, "sub_1", "items", "2025-02-10T12:00:00Z", { item_count: 10 }));
+    if (paid) await ok(as("POST", "/payments", { payment: { invoice_id: starting!.svc_id, amount_cents: paid, reference: "wire" } }));
+    await advanceClock(as, "2025-02-21T00:00:00Z");
+    await ok(as("DELETE", `/subscriptions/sub_1?on_termination_credit_note=${option}`));
+    const billed = (await awaitInvoices(as, "acme", 2)).find((i) => i.svc_id !== starting!.svc_id)!;
+    const [note] = (await ok(as("GET", "/credit_notes?external_customer_id=acme"))).credit_notes as Json[];
+    return { as, billed, note: note! };
+  }
+
+  it("credits 30.00 that the termination invoice takes (Lago's default)", async () => {
+    const { as, billed, note } = await terminatedOnThe21st("Terminate manually, credit", "credit");
+    expect(note).toMatchObject({ total_amount_cents: 3_000, credit_amount_cents: 3_000, refund_amount_cents: 0 });
+    expect(billed).toMatchObject({ sub_total_excluding_taxes_amount_cents: 5_000, taxes_amount_cents: 1_000, credit_notes_amount_cents: 3_000, total_amount_cents: 3_000 });
+    expect((await ok(as("GET", `/credit_notes/${note.svc_id}`))).credit_note).toMatchObject({ balance_amount_cents: 0 });
+  });
+
+  it("refunds what was paid beyond the 60.00 used (75.00 paid: 15.00) and credits the rest", async () => {
+    const { billed, note } = await terminatedOnThe21st("Terminate manually, refund", "refund", 7_500);
+    expect(note).toMatchObject({ total_amount_cents: 3_000, credit_amount_cents: 1_500, refund_amount_cents: 1_500, refund_status: "pending" });
+    expect(billed).toMatchObject({ sub_total_excluding_taxes_amount_cents: 5_000, taxes_amount_cents: 1_000, credit_notes_amount_cents: 1_500, total_amount_cents: 4_500 });
   });
 });
