@@ -110,7 +110,7 @@ export {
 export { couponAmount, orderCoupons, type CouponCredit } from "./invoice/coupons";
 export type { InvoiceAppliedTax } from "./invoice/taxes";
 export {
-  availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote, terminationCreditCents, terminationSplit, usedDaysCents,
+  availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote, terminationCreditCents, terminationSplit, usedDaysCents, proRataItems,
   type CreditNoteAmounts, type CreditNoteAppliedTax, type CreditNoteCredit, type CreditNoteItemInput, type CreditNoteSplit, type CreditedFee,
 } from "./invoice/credit-notes";
 export type { WalletConsumption } from "./invoice/prepaid-credits";

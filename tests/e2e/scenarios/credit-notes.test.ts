@@ -143,12 +143,38 @@ describe("offsets", () => {
       .toMatchObject({ status: 422, body: { code: "validation_errors" } });
     await creditNote(as, { invoice_id: february!.svc_id, offset_amount_cents: 600, items: [{ fee_id: fee.svc_id, amount_cents: 600 }] });
     expect(await invoice(as, february!.svc_id as string)).toMatchObject({ payment_status: "succeeded", total_due_amount_cents: 0, total_paid_amount_cents: 0 });
-    expect(await as("POST", `/invoices/${february!.svc_id}/void`, {})).toMatchObject({ status: 405, body: { code: "not_voidable" } });
   });
 });
 
 describe("voids", () => {
-  it("voids an unpaid invoice: nothing due any more; a paid one or a second void is refused", async () => {
+  // Lago's spec/scenarios/invoices/void_invoice_spec.rb: 10.00 a month in advance and a 20 % tax: 12.00
+  it("voids with a credit note of what the client asks, the rest as a voided note", async () => {
+    const as = await platform.story("Void with credit note", "2023-01-01T00:00:00Z");
+    await tax(as, "vat20", "20");
+    await customer(as, "acme", { tax_codes: ["vat20"] });
+    await plan(as, "advance", { amount_cents: 1_000, pay_in_advance: true });
+    await subscribe(as, "acme", "advance", "sub_1");
+    const [january] = await awaitInvoices(as, "acme", 1);
+    expect(january).toMatchObject({ total_amount_cents: 1_200 });
+    const voided = (await ok(as("POST", `/invoices/${january!.svc_id}/void`, { generate_credit_note: true, credit_amount: 1_200, refund_amount: 0 }))).invoice as Json;
+    expect(voided).toMatchObject({ status: "voided", total_due_amount_cents: 0 });
+    const notes = (await ok(as("GET", "/credit_notes?external_customer_id=acme"))).credit_notes as Json[];
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ credit_status: "available", credit_amount_cents: 1_200, refund_amount_cents: 0, total_amount_cents: 1_200, balance_amount_cents: 1_200 });
+
+    // February: half asked back as credit; the other half's note is voided at once
+    await advanceClock(as, "2023-02-01T00:30:00Z");
+    const february = (await invoicesOf(as, "acme")).find((i) => i.issuing_date === "2023-02-01")!;
+    expect(february).toMatchObject({ total_amount_cents: 0, credit_notes_amount_cents: 1_200 });
+    await advanceClock(as, "2023-03-01T00:30:00Z");
+    const march = (await invoicesOf(as, "acme")).find((i) => i.issuing_date === "2023-03-01")!;
+    expect(march).toMatchObject({ total_amount_cents: 1_200 });
+    await ok(as("POST", `/invoices/${march.svc_id}/void`, { generate_credit_note: true, credit_amount: 600 }));
+    const marchNotes = ((await ok(as("GET", `/credit_notes?invoice_number=${march.number}`))).credit_notes as Json[]).sort((a, b) => a.sequential_id - b.sequential_id);
+    expect(marchNotes.map((n) => [n.credit_amount_cents, n.credit_status, n.balance_amount_cents])).toEqual([[600, "available", 600], [600, "voided", 0]]);
+  });
+
+  it("voids an invoice: nothing due any more; regenerated once; a paid one voided with a refund; a second void refused", async () => {
     const as = await platform.story("Void", "2024-01-01T00:00:00Z");
     await plan(as, "basic", { amount_cents: 1_000 });
     await subscribe(as, "acme", "basic", "sub_1");
@@ -172,10 +198,16 @@ describe("voids", () => {
     expect(((await ok(as("POST", `/invoices/${february!.svc_id}/regenerate`))).invoice as Json).svc_id).toBe(regenerated.svc_id);
     expect(await as("POST", `/invoices/${regenerated.svc_id}/regenerate`)).toMatchObject({ status: 405, body: { code: "not_voided" } });
 
+    // a paid invoice voided with a credit note refunding what was paid (Lago's void_invoice_spec)
     await advanceClock(as, "2024-03-01T00:30:00Z");
     const march = (await invoicesOf(as, "acme")).find((i) => i.issuing_date === "2024-03-01")!;
     await ok(as("POST", "/payments", { payment: { invoice_id: march.svc_id, amount_cents: 1_000, reference: "paid" } }));
-    expect(await as("POST", `/invoices/${march.svc_id}/void`, {})).toMatchObject({ status: 405, body: { code: "not_voidable" } });
+    expect(await as("POST", `/invoices/${march.svc_id}/void`, { generate_credit_note: true, refund_amount: 1_001 }))
+      .toMatchObject({ status: 422, body: { error_details: { credit_refund_amount: ["total_amount_exceeds_invoice_amount"] } } });
+    const voidedMarch = (await ok(as("POST", `/invoices/${march.svc_id}/void`, { generate_credit_note: true, credit_amount: 0, refund_amount: 1_000 }))).invoice as Json;
+    expect(voidedMarch).toMatchObject({ status: "voided", payment_status: "succeeded" });
+    const [refund] = (await ok(as("GET", `/credit_notes?invoice_number=${march.number}`))).credit_notes as Json[];
+    expect(refund).toMatchObject({ refund_amount_cents: 1_000, credit_amount_cents: 0, total_amount_cents: 1_000, refund_status: "pending" });
     expect(await as("POST", "/invoices/00000000-0000-4000-8000-000000000000/void", {})).toMatchObject({ status: 404, body: { code: "invoice_not_found" } });
   });
 

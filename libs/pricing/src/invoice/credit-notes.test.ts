@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote, terminationCreditCents, terminationSplit, type CreditedFee } from "./credit-notes";
+import { availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote, terminationCreditCents, terminationSplit, proRataItems, type CreditedFee } from "./credit-notes";
 
 // Lago's spec/scenarios/credit_notes/credit_note_spec.rb: two pay-in-advance plans (179.00 and
 // 399.00), an organization tax of 10 % on both, a plan tax of 10 % on the second, and a 250.00
@@ -119,5 +119,14 @@ describe("termination split", () => {
     const unpaid = { ...paid, invoice_paid_cents: 0 };
     expect(terminationSplit({ option: "refund", ...unpaid })).toEqual({ credit_amount_cents: 4_285, refund_amount_cents: 0, offset_amount_cents: 0 });
     expect(terminationSplit({ option: "offset", ...unpaid })).toEqual({ credit_amount_cents: 0, refund_amount_cents: 0, offset_amount_cents: 4_285 });
+  });
+});
+
+describe("items of a void's credit note", () => {
+  it("scales each fee's remainder to the amount asked", () => {
+    expect(proRataItems([{ fee_id: "a", amount_cents: 1_000 }, { fee_id: "b", amount_cents: 3_000 }], 2_400, 4_800)).toEqual([
+      { fee_id: "a", amount_cents: 500, precise_amount_cents: "500" }, { fee_id: "b", amount_cents: 1_500, precise_amount_cents: "1500" },
+    ]);
+    expect(proRataItems([{ fee_id: "a", amount_cents: 1_000 }], 100, 0)).toEqual([]);
   });
 });

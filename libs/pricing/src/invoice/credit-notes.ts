@@ -240,3 +240,21 @@ export function terminationSplit(input: {
     ? { credit_amount_cents: input.total - refund, refund_amount_cents: refund, offset_amount_cents: 0 }
     : { credit_amount_cents: 0, refund_amount_cents: refund, offset_amount_cents: input.total - refund };
 }
+
+/**
+ * Items worth `requested` cents in all: each fee's creditable remainder scaled by requested / what
+ * the remainders are worth in all (`base_total`, coupons off and taxes on), unrounded (the items'
+ * precise amounts), as Lago spreads the credit note of a void over the fees.
+ */
+export function proRataItems(
+  items: ReadonlyArray<{ fee_id: string; amount_cents: number }>,
+  requested: number,
+  baseTotal: number,
+): Array<{ fee_id: string; amount_cents: number; precise_amount_cents: string }> {
+  if (baseTotal <= 0) return [];
+  const ratio = requested / baseTotal;
+  return items.map((i) => {
+    const precise = fromFloat(i.amount_cents * ratio);
+    return { fee_id: i.fee_id, amount_cents: precise.round().toNumber(), precise_amount_cents: precise.toString() };
+  });
+}

@@ -37,7 +37,7 @@ export const creditNoteOperations: Operation[] = [
   },
   {
     method: "post", path: "/invoices/{id}/void", operationId: "voidInvoice", summary: "Void an invoice", tag: TAG,
-    description: "A finalized invoice with nothing paid and no credit note left becomes voided: nothing is due on it any more.",
+    description: "A finalized invoice becomes voided: nothing is due on it any more. With generate_credit_note, a credit note of credit_amount + refund_amount over its fees, and the rest as a voided note.",
     body: invoiceVoid, response: rooted("invoice", invoiceObject),
   },
   {

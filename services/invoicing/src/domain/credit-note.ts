@@ -73,6 +73,8 @@ export interface CreditNote {
   consumptions: CreditNoteConsumption[];
   /** the subscription whose termination (or upgrade) made it, for an automatic note */
   termination_of?: string | null;
+  /** the part of its invoice's void it is, for a note a void made */
+  void_part?: "requested" | "remaining" | null;
   voided_at: Date | null;
   refunded_at: Date | null;
   /** incremented by every change: a balance is changed only from the revision it was read at */
@@ -96,6 +98,8 @@ export interface CreditNoteRequest {
   items: ReadonlyArray<{ fee_id: string; amount_cents: number; precise_amount_cents?: string }>;
   /** an automatic note for a subscription's termination or upgrade (its unused days): the subscription */
   termination_of?: string | null;
+  /** a note made by a void: what the client asked, or the rest (voided at once) */
+  void_part?: "requested" | "remaining" | null;
 }
 
 /** What is left of a fee to credit: its amount less every item already issued on it (Lago counts voided notes too). */
@@ -235,6 +239,7 @@ export function composeCreditNote(
     }),
     consumptions: [],
     termination_of: request.termination_of ?? null,
+    void_part: request.void_part ?? null,
     voided_at: null,
     refunded_at: null,
     revision: 0,

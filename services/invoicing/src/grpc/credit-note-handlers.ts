@@ -41,7 +41,9 @@ export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc>
     },
     UpdateCreditNote: async (req) => reply(await updateCreditNote(deps, req.organization_id, req.id, req.refund_status)),
     VoidCreditNote: async (req) => reply(await voidCreditNote(deps, req.organization_id, req.id)),
-    VoidInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await voidInvoice(deps, req.organization_id, req.id), deps.clock.now())) }),
+    VoidInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await voidInvoice(deps, req.organization_id, req.id, {
+      generate_credit_note: req.generate_credit_note, credit_amount: Number(req.credit_amount), refund_amount: Number(req.refund_amount),
+    }), deps.clock.now())) }),
     DeleteDraftInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await deleteDraftInvoice(deps, req.organization_id, req.id), deps.clock.now())) }),
     CreateOneOffInvoice: async (req) => {
       const invoice = await createOneOffInvoice(deps, req.organization_id, {

@@ -1,6 +1,5 @@
 import { Router, type Request, type Response } from "express";
 import type { CreditNoteRpc } from "@billing/contracts";
-import { AppError } from "@billing/errors";
 import type { RpcClient } from "@billing/grpc";
 import { presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
@@ -50,11 +49,9 @@ export function creditNotesRouter(creditNotes: RpcClient<CreditNoteRpc>): Router
   router.put("/credit_notes/:id/void", async (req, res) => send(res, await creditNotes.call("VoidCreditNote", idKey(req), rpcOptions(req))));
   router.post("/invoices/:id/void", async (req, res) => {
     const body = parseFields(invoiceVoid, req.body && typeof req.body === "object" ? req.body : {});
-    // a credit note for what was paid: a voidable invoice has nothing paid, so only amounts of 0 can be asked
-    if (body.generate_credit_note && ((body.credit_amount ?? 0) > 0 || (body.refund_amount ?? 0) > 0)) {
-      throw AppError.validation({ credit_refund_amount: ["total_amount_exceeds_invoice_amount"] });
-    }
-    const reply = await creditNotes.call("VoidInvoice", idKey(req), rpcOptions(req));
+    const reply = await creditNotes.call("VoidInvoice", {
+      ...idKey(req), generate_credit_note: body.generate_credit_note ?? false, credit_amount: body.credit_amount ?? 0, refund_amount: body.refund_amount ?? 0,
+    }, rpcOptions(req));
     res.type("json").send(`{"invoice":${reply.invoice_json}}`);
   });
   router.post("/invoices", async (req, res) => {
