@@ -34,6 +34,8 @@ function schemaOf(method: string, path: string, status: number): { schema: strin
   if (path === "/webhooks" || (path.startsWith("/webhooks/") && !path.endsWith("public_key"))) return null;
   // beyond Lago: the sandbox provider's confirmation answers the payment
   if (path.startsWith("/sandbox/payments/")) return status === 200 ? { schema: "PaymentObject", part: "payment" } : null;
+  // Lago's admin route (not in its public document): answers the regenerated invoice
+  if (method === "POST" && /^\/invoices\/[^/]+\/regenerate$/.test(path)) return status === 200 ? { schema: "Invoice" } : null;
   const { schema } = documentedResponse(method, path, status);
   if (schema) return { schema };
   return ERROR_SCHEMAS[status] ? { schema: ERROR_SCHEMAS[status]! } : null;

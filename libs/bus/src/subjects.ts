@@ -29,6 +29,10 @@ export const Subjects = {
     feeCreated: "billing.invoicing.fee.created",
     advanceFeeCreated: "billing.invoicing.advance_fee.created",
     subscriptionUsageThresholdReached: "billing.invoicing.subscription.usage_threshold_reached",
+    invoiceVoided: "billing.invoicing.invoice.voided",
+    creditNoteCreated: "billing.invoicing.credit_note.created",
+    creditNoteUpdated: "billing.invoicing.credit_note.updated",
+    creditNoteRefundRequested: "billing.invoicing.credit_note.refund_requested",
   },
   wallet: {
     walletCreated: "billing.wallet.wallet.created",

@@ -2,7 +2,7 @@
  * @billing/contracts — the platform's typed seams: gRPC service refs typed by the definitions
  * generated from proto/ at build, their message types, and one zod schema per event subject.
  */
-export { Rpc, type CatalogRpc, type CustomerRpc, type UsageRpc, type ScheduledWorkRpc, type ChargeUsageRpc, type InvoicingRpc, type InvoiceDocumentRpc, type LifetimeUsageRpc, type WalletRpc, type PaymentRpc, type WebhookRpc, type PaymentRequestRpc, type AdvanceFeeRpc, type FeeRpc } from "./services";
+export { Rpc, type CatalogRpc, type CustomerRpc, type UsageRpc, type ScheduledWorkRpc, type ChargeUsageRpc, type InvoicingRpc, type InvoiceDocumentRpc, type LifetimeUsageRpc, type CreditNoteRpc, type WalletRpc, type PaymentRpc, type WebhookRpc, type PaymentRequestRpc, type AdvanceFeeRpc, type FeeRpc } from "./services";
 export type * as CatalogMessages from "./generated/catalog-messages";
 export type * as CustomerMessages from "./generated/customer-messages";
 export type * as CommonMessages from "./generated/common-messages";

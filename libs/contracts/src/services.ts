@@ -13,6 +13,7 @@ import type { ScheduledWorkServiceDefinition } from "./generated/billing/common/
 import type { InvoiceServiceDefinition } from "./generated/billing/invoicing/v1/InvoiceService";
 import type { InvoiceDocumentServiceDefinition } from "./generated/billing/invoicing/v1/InvoiceDocumentService";
 import type { LifetimeUsageServiceDefinition } from "./generated/billing/invoicing/v1/LifetimeUsageService";
+import type { CreditNoteServiceDefinition } from "./generated/billing/invoicing/v1/CreditNoteService";
 import type { CustomerServiceDefinition } from "./generated/billing/customer/v1/CustomerService";
 import type { ChargeUsageServiceDefinition } from "./generated/billing/usage/v1/ChargeUsageService";
 import type { AdvanceFeeServiceDefinition } from "./generated/billing/usage/v1/AdvanceFeeService";
@@ -50,6 +51,8 @@ export const Rpc = {
   invoiceDocuments: serviceRef<InvoiceDocumentServiceDefinition>("billing/invoicing/v1/documents.proto", "billing.invoicing.v1.InvoiceDocumentService"),
   /** Progressive billing's lifetime usage (served by the invoicing service, at its address). */
   lifetimeUsage: serviceRef<LifetimeUsageServiceDefinition>("billing/invoicing/v1/lifetime_usage.proto", "billing.invoicing.v1.LifetimeUsageService"),
+  /** Credit notes and invoice voids (served by the invoicing service, at its address). */
+  creditNotes: serviceRef<CreditNoteServiceDefinition>("billing/invoicing/v1/credit_notes.proto", "billing.invoicing.v1.CreditNoteService"),
   wallet: serviceRef<WalletServiceDefinition>("billing/wallet/v1/wallet.proto", "billing.wallet.v1.WalletService"),
   payment: serviceRef<PaymentServiceDefinition>("billing/payment/v1/payment.proto", "billing.payment.v1.PaymentService"),
   webhooks: serviceRef<WebhookServiceDefinition>("billing/payment/v1/webhooks.proto", "billing.payment.v1.WebhookService"),
@@ -71,6 +74,7 @@ export type FeeRpc = FeeServiceDefinition;
 export type InvoicingRpc = InvoiceServiceDefinition;
 export type InvoiceDocumentRpc = InvoiceDocumentServiceDefinition;
 export type LifetimeUsageRpc = LifetimeUsageServiceDefinition;
+export type CreditNoteRpc = CreditNoteServiceDefinition;
 export type WalletRpc = WalletServiceDefinition;
 export type PaymentRpc = PaymentServiceDefinition;
 export type WebhookRpc = WebhookServiceDefinition;

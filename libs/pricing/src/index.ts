@@ -58,7 +58,7 @@ export { ExpressionError } from "./expression/lexer";
 
 // Billing periods
 export type { LocalDate } from "./periods/local-date";
-export { addDays, daysBetween, inclusiveDays } from "./periods/local-date";
+export { addDays, daysBetween, inclusiveDays, minDate } from "./periods/local-date";
 export { localDateOf, startOfLocalDay, endOfLocalDay, instantMs, type Instant } from "./periods/timezone";
 export {
   billingPeriodFor,
@@ -110,7 +110,10 @@ export {
 } from "./invoice/numbering";
 export { couponAmount, orderCoupons, type CouponCredit } from "./invoice/coupons";
 export type { InvoiceAppliedTax } from "./invoice/taxes";
-export type { CreditNoteCredit } from "./invoice/credit-notes";
+export {
+  availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote, terminationCreditCents, terminationSplit, usedDaysCents, proRataItems,
+  type CreditNoteAmounts, type CreditNoteAppliedTax, type CreditNoteCredit, type CreditNoteItemInput, type CreditNoteSplit, type CreditedFee,
+} from "./invoice/credit-notes";
 export type { WalletConsumption } from "./invoice/prepaid-credits";
 
 // Wallets
@@ -146,3 +149,4 @@ export { centsDue, ongoingBalanceCents, sumCents } from "./cents";
 export { formatMoney, formatUnitPrice, formatQuantity, supportedLocale } from "./money-format";
 export { usageThresholdsProgress, type UsageThresholdProgress } from "./invoice/usage-thresholds";
 export { progressiveCreditAmount, type ProgressiveInvoiceBalance } from "./invoice/progressive-credit";
+export { oneOffFeeAmount, type OneOffFeeAmount } from "./invoice/one-off";

@@ -24,6 +24,7 @@ import { featuresRouter } from "./routes/features/route";
 import { healthRouter } from "./routes/health";
 import { invoicesRouter } from "./routes/invoices/route";
 import { feesRouter } from "./routes/fees/route";
+import { creditNotesRouter } from "./routes/credit-notes/route";
 import { invoiceCustomSectionsRouter } from "./routes/invoice-custom-sections/route";
 import { lifetimeUsageRouter } from "./routes/lifetime-usage/route";
 import { plansRouter } from "./routes/plans/route";
@@ -117,6 +118,7 @@ function createApp(
   api.use(invoiceDocumentsRouter(clients.invoiceDocuments));
   api.use(feesRouter(clients.fees));
   api.use(lifetimeUsageRouter(clients.lifetimeUsage));
+  api.use(creditNotesRouter(clients.creditNotes));
   api.use(walletsRouter(clients.wallet));
   api.use(paymentsRouter(clients.payment));
   api.use(paymentRequestsRouter(clients.paymentRequests));

@@ -24,6 +24,7 @@ export function createClients(config: GatewayConfig) {
   const invoiceDocuments = new RpcClient(Rpc.invoiceDocuments, addresses.invoicing, deadline);
   const fees = new RpcClient(Rpc.fees, addresses.invoicing, deadline);
   const lifetimeUsage = new RpcClient(Rpc.lifetimeUsage, addresses.invoicing, deadline);
+  const creditNotes = new RpcClient(Rpc.creditNotes, addresses.invoicing, deadline);
   const wallet = new RpcClient(Rpc.wallet, addresses.wallet, deadline);
   const payment = new RpcClient(Rpc.payment, addresses.payment, deadline);
   const paymentRequests = new RpcClient(Rpc.paymentRequests, addresses.payment, deadline);
@@ -37,11 +38,12 @@ export function createClients(config: GatewayConfig) {
     invoiceDocuments,
     fees,
     lifetimeUsage,
+    creditNotes,
     wallet,
     payment,
     paymentRequests,
     webhooks,
-    close: () => [customer, usage, invoicing, invoiceDocuments, fees, lifetimeUsage, wallet, payment, paymentRequests, webhooks, ...Object.values(catalog)].forEach((client) => client.close()),
+    close: () => [customer, usage, invoicing, invoiceDocuments, fees, lifetimeUsage, creditNotes, wallet, payment, paymentRequests, webhooks, ...Object.values(catalog)].forEach((client) => client.close()),
   };
 }
 

@@ -11,10 +11,13 @@ import { SUBSCRIPTION_SUBJECTS, subscriptionEventHandler } from "./events/catalo
 import { CUSTOMER_SUBJECTS, customerEventHandler } from "./events/customers";
 import { documentHandlers } from "./grpc/document-handlers";
 import { USAGE_SUBJECTS, advanceFeesHandler } from "./events/usage-advance-fees";
+import { CREDIT_NOTE_SUBJECTS, creditNoteEventHandler } from "./events/credit-note-offsets";
+import { creditNoteHandlers } from "./grpc/credit-note-handlers";
 import { invoiceHandlers } from "./grpc/invoice-handlers";
 import { lifetimeUsageHandlers } from "./grpc/lifetime-usage-handlers";
 import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
 import { usageHandlers } from "./grpc/usage-handlers";
+import { grpcAddOns, type AddOns } from "./peers/add-ons";
 import { grpcAppliedCoupons, type AppliedCoupons } from "./peers/applied-coupons";
 import { grpcBillingEntities, type BillingEntities } from "./peers/billing-entities";
 import { grpcDocumentParties, type DocumentParties } from "./peers/document-parties";
@@ -28,6 +31,7 @@ import { feeHandlers } from "./grpc/fee-handlers";
 import type { FeeDeps } from "./use-cases/fees/deps";
 import { CopyRepository } from "./persistence/copy-repository";
 import { DocumentRepository } from "./persistence/document-repository";
+import { CreditNoteRepository } from "./persistence/credit-note-repository";
 import { InvoiceNumbers } from "./persistence/invoice-numbers";
 import { InvoiceRepository } from "./persistence/invoice-repository";
 import { ProgressiveRepository } from "./persistence/progressive-repository";
@@ -48,6 +52,8 @@ export interface InvoicingPeers {
   advanceFees?: AdvanceFeesPeer;
   /** sandbox organizations' frozen time, for usage envelopes that do not carry it (progressive billing) */
   testClocks?: TestClocks;
+  /** the catalog's add-ons and taxes (one-off invoices) */
+  addOns: AddOns;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
@@ -60,6 +66,7 @@ export function grpcPeers(addresses: { usage: string; customer: string; catalog:
     documentParties: grpcDocumentParties(addresses.customer),
     advanceFees: grpcAdvanceFees(addresses.usage),
     testClocks: grpcTestClocks(addresses.customer),
+    addOns: grpcAddOns(addresses.catalog),
   };
 }
 
@@ -92,11 +99,14 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const outbox = invoices.outbox();
   const fees = new FeeRepository(connection);
   const feeOutbox = fees.outbox();
+  const creditNotes = new CreditNoteRepository(connection);
+  const creditNoteOutbox = creditNotes.outbox();
   const consumers: Array<{ stream: StreamSpec; durable: string; subjects: readonly string[]; handler: (d: FeeDeps) => (e: Envelope) => Promise<void>; inOrder?: boolean; concurrency?: number }> = [
     { stream: Streams.catalog, durable: `${parts.durablePrefix}_invoicing_subscriptions`, subjects: SUBSCRIPTION_SUBJECTS, handler: subscriptionEventHandler },
     { stream: Streams.customer, durable: `${parts.durablePrefix}_invoicing_customers`, subjects: CUSTOMER_SUBJECTS, handler: customerEventHandler },
     // progressive billing: usage thresholds checked per envelope of ingested events
     { stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_usage`, subjects: USAGE_SUBJECTS, handler: usageThresholdsHandler, concurrency: 64 },
+    { stream: Streams.invoicing, durable: `${parts.durablePrefix}_invoicing_credit_notes`, subjects: CREDIT_NOTE_SUBJECTS, handler: creditNoteEventHandler },
   ];
   // pay-in-advance fees: the usage service's ingested envelopes, strictly in stream order (one at a time, across replicas)
   if (parts.peers.advanceFees) {
@@ -118,6 +128,10 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     },
     publish: async (invoiceId, events) => {
       await publishFromOutbox(parts.bus, outbox, invoiceId, events, parts.logger);
+    },
+    creditNotes,
+    publishCreditNote: async (creditNoteId, events) => {
+      await publishFromOutbox(parts.bus, creditNoteOutbox, creditNoteId, events, parts.logger);
     },
     caughtUp: async () => {
       for (let i = 0; i < 300; i++) {
@@ -149,7 +163,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const documentDeps = parts.peers.documentParties
     ? { invoices, documents: new DocumentRepository(connection), parties: parts.peers.documentParties, logger: parts.logger, clock: parts.clock, fileUrl: (invoice: Parameters<typeof invoiceFileUrl>[1]) => deps.fileUrl?.(invoice) ?? null }
     : null;
-  const relay = startOutboxRelay(parts.bus, [outbox, feeOutbox], parts.logger);
+  const relay = startOutboxRelay(parts.bus, [outbox, feeOutbox, creditNoteOutbox], parts.logger);
   return {
     deps,
     bindings: [
@@ -158,6 +172,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       ...(documentDeps ? [bind(Rpc.invoiceDocuments, documentHandlers(documentDeps))] : []),
       bind(Rpc.fees, feeHandlers(feeDeps)),
       bind(Rpc.lifetimeUsage, lifetimeUsageHandlers(deps)),
+      bind(Rpc.creditNotes, creditNoteHandlers(deps)),
     ],
     stop: async () => {
       relay.stop();
@@ -193,6 +208,7 @@ export const invoicingService = defineService({
         peers.documentParties?.close();
         peers.advanceFees?.close();
         peers.testClocks?.close();
+        peers.addOns.close();
       },
     };
   },

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { billableMetricEventData, planEventData, subscriptionEventData } from "./catalog";
 import { customerEventData } from "./customer";
 import { advanceFeeEventData, feeEventData, invoiceEventData, usageThresholdReachedData } from "./invoicing";
+import { creditNoteEventData } from "./credit-notes";
 import { eventIngestedData } from "./usage";
 import { paymentEventData, paymentRequestEventData } from "./payment";
 import { walletEventData, walletTransactionEventData } from "./wallet";
@@ -33,6 +34,10 @@ export const EventSchemas = {
   [Subjects.invoicing.feeCreated]: feeEventData,
   [Subjects.invoicing.advanceFeeCreated]: advanceFeeEventData,
   [Subjects.invoicing.subscriptionUsageThresholdReached]: usageThresholdReachedData,
+  [Subjects.invoicing.invoiceVoided]: invoiceEventData,
+  [Subjects.invoicing.creditNoteCreated]: creditNoteEventData,
+  [Subjects.invoicing.creditNoteUpdated]: creditNoteEventData,
+  [Subjects.invoicing.creditNoteRefundRequested]: creditNoteEventData,
   [Subjects.wallet.walletCreated]: walletEventData,
   [Subjects.wallet.walletUpdated]: walletEventData,
   [Subjects.wallet.walletTerminated]: walletEventData,
@@ -87,5 +92,6 @@ export * from "./catalog";
 export * from "./customer";
 export * from "./usage";
 export * from "./invoicing";
+export * from "./credit-notes";
 export * from "./wallet";
 export * from "./payment";

@@ -12,7 +12,7 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 export const invoiceView = z.object({
   svc_id: text,
   number: text,
-  status: z.enum(["draft", "finalized", "closed", "voided"]),
+  status: z.enum(["draft", "finalized", "closed", "voided", "deleted"]),
   payment_status: z.enum(["pending", "succeeded", "failed"]),
   invoice_type: text,
   billing_entity_code: maybe(text),

@@ -6,3 +6,4 @@ export * from "./payments";
 export * from "./wallets";
 export * from "./fees";
 export * from "./lifetime-usage";
+export * from "./credit-notes";

@@ -107,7 +107,7 @@ export const invoiceObject = z
     payment_overdue: z.boolean(),
     net_payment_term: z.number().int(),
     invoice_type: z.enum(["subscription", "add_on", "credit", "one_off", "advance_charges", "progressive_billing"]),
-    status: z.enum(["draft", "finalized", "voided", "failed", "pending"]),
+    status: z.enum(["draft", "finalized", "voided", "failed", "pending", "deleted"]),
     payment_status: paymentStatus,
     currency,
     fees_amount_cents: cents,

@@ -19,6 +19,7 @@ import { currentUsageQuery, invoiceListQuery, invoiceUpdate, pastUsageQuery } fr
 import { signedLinkQuery } from "../routes/documents/validators";
 import { feeListQuery, feeUpdate } from "../routes/fees/validators";
 import { lifetimeUsageUpdateSchema } from "../routes/lifetime-usage/validators";
+import { creditNoteOperations } from "./credit-note-operations";
 import { paymentRequestCreateSchema, paymentRequestListQuery } from "../routes/payment-requests/validators";
 import { paymentCreateSchema } from "../routes/payments/validators";
 import { planCreateSchema, planUpdateSchema } from "../routes/plans/validators";
@@ -406,5 +407,5 @@ const lifetimeUsage: Operation[] = [
 
 export const OPERATIONS: readonly Operation[] = [
   ...customers, ...billingEntities, ...catalog, ...appliedCoupons, ...subscriptions, ...features, ...testClock, ...invoices, ...fees, ...events, ...wallets, ...payments,
-  ...webhooks, ...platform, ...lifetimeUsage,
+  ...webhooks, ...platform, ...lifetimeUsage, ...creditNoteOperations,
 ];

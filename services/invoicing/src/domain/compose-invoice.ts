@@ -1,6 +1,6 @@
 import { derivedUuid } from "@billing/bus";
 import type { CustomerViewData } from "@billing/contracts";
-import type { FeeDraft, Invoice, InvoiceCredit, InvoiceLine, PlannedCoupon, ProgressiveCredit } from "./invoice";
+import type { FeeDraft, Invoice, InvoiceCredit, InvoiceLine, PlannedCoupon, PlannedCreditNote, ProgressiveCredit } from "./invoice";
 import { documentNumberPrefix, draftInvoiceNumber } from "@billing/pricing";
 import { invoiceFees, type PricedLine } from "./invoice-fees";
 import { consumedCoupons, priceInvoice } from "./invoice-totals";
@@ -107,6 +107,8 @@ export interface Finalization {
   credits: readonly InvoiceCredit[];
   /** the prepaid credits the wallets recorded, in order */
   prepaid: ReadonlyArray<{ wallet_id: string; amount_cents: number }>;
+  /** what the credit notes recorded giving, oldest first (absent: none) */
+  creditNotes?: readonly PlannedCreditNote[];
   /** null when closed (a zero-amount invoice the customer does not finalize): closed invoices take no number */
   numbered: { number: string; sequential_id: number } | null;
   customer: CustomerViewData;
@@ -120,6 +122,8 @@ export function finalizedInvoice(invoice: Invoice, f: Finalization): Invoice {
   const priced = priceInvoice({
     currency: invoice.currency, fees: f.fees, coupons: consumedCoupons(f.consumed, invoice.currency), prepaidConsumed: f.prepaid, finalizing: true,
     progressiveCredit: invoice.progressive_credit,
+    // credit notes as consumed: each note's balance is what it recorded giving
+    creditNotes: (f.creditNotes ?? []).map((n) => ({ id: n.credit_note_id, balance_amount_cents: n.amount_cents, created_at: n.created_at })),
   });
   return {
     ...invoice,
@@ -131,7 +135,7 @@ export function finalizedInvoice(invoice: Invoice, f: Finalization): Invoice {
     fees: priced.fees,
     amounts: priced.amounts,
     applied_taxes: priced.applied_taxes,
-    credits: [...f.credits],
+    credits: [...f.credits, ...creditNoteCredits(invoice.id, f.creditNotes ?? [], invoice.currency)],
     ...(f.dates ?? {}),
     expected_finalization_date: null,
     finalize_at: null,
@@ -139,3 +143,10 @@ export function finalizedInvoice(invoice: Invoice, f: Finalization): Invoice {
     updated_at: laterOf(f.now, invoice.updated_at),
   };
 }
+
+/** The invoice's credits from credit notes (Lago's credit of item type credit_note, applied after taxes). */
+const creditNoteCredits = (invoiceId: string, notes: readonly PlannedCreditNote[], currency: string): InvoiceCredit[] =>
+  notes.map((n) => ({
+    id: derivedUuid(`credit|${invoiceId}|${n.credit_note_id}`), applied_coupon_id: "", amount_cents: n.amount_cents, currency,
+    item: { id: n.credit_note_id, type: "credit_note", code: n.number, name: n.number },
+  }));

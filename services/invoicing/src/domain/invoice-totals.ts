@@ -1,5 +1,5 @@
 import type { TaxViewData } from "@billing/contracts";
-import { computeInvoiceTotals, type AppliedCouponInput, type InvoiceFeeInput, type ProgressiveBillingCreditInput, type WalletConsumption, type WalletInput } from "@billing/pricing";
+import { computeInvoiceTotals, type AppliedCouponInput, type CreditNoteCredit, type CreditNoteInput, type InvoiceFeeInput, type ProgressiveBillingCreditInput, type WalletConsumption, type WalletInput } from "@billing/pricing";
 import { AMOUNT_FIELDS, type AppliedTaxAmount, type Fee, type FeeDraft, type InvoiceAmounts, type InvoiceAppliedTax, type PlannedCoupon } from "./invoice";
 
 export interface PricedInvoice {
@@ -10,6 +10,8 @@ export interface PricedInvoice {
   coupons: PlannedCoupon[];
   /** what each wallet gives (finalizing only), in the order they are taken */
   wallets: WalletConsumption[];
+  /** what each credit note gives (finalizing only), oldest first */
+  credit_notes: CreditNoteCredit[];
 }
 
 const feeInput = (fee: FeeDraft): InvoiceFeeInput => ({
@@ -40,6 +42,8 @@ export function priceInvoice(input: {
   prepaidConsumed?: readonly WalletConsumption[];
   /** what the latest progressive invoice of the period credits (billing-rules §3.2) */
   progressiveCredit?: ProgressiveBillingCreditInput | null;
+  /** credit notes with a balance (finalizing only; as consumed: their balance = what they gave) */
+  creditNotes?: readonly CreditNoteInput[];
 }): PricedInvoice {
   const totals = computeInvoiceTotals({
     currency: input.currency,
@@ -48,6 +52,7 @@ export function priceInvoice(input: {
     applied_coupons: input.coupons,
     wallets: input.wallets,
     prepaid_consumed: input.prepaidConsumed,
+    credit_notes: input.creditNotes,
     finalizing: input.finalizing,
   });
   const taxOf = new Map<string, TaxViewData>(input.fees.flatMap((f) => f.taxes).map((t) => [t.code, t]));
@@ -79,6 +84,7 @@ export function priceInvoice(input: {
       .filter((c) => c.amount_cents > 0)
       .map((c) => ({ coupon: couponById.get(c.applied_coupon_id)!, amount_cents: c.amount_cents })),
     wallets: totals.wallet_consumptions,
+    credit_notes: totals.credit_note_credits,
   };
 }
 

@@ -7,9 +7,9 @@ import type { InvoicingReason } from "./copies";
  * `finalized`; `closed`: a zero-amount invoice the customer does not want (kept, never shown).
  * `generating` and `closed` are invisible, as in Lago.
  */
-export type InvoiceStatus = "generating" | "draft" | "finalized" | "closed";
+export type InvoiceStatus = "generating" | "draft" | "finalized" | "closed" | "voided" | "deleted";
 export type PaymentStatus = "pending" | "succeeded" | "failed";
-export const VISIBLE_STATUSES: readonly InvoiceStatus[] = ["draft", "finalized"];
+export const VISIBLE_STATUSES: readonly InvoiceStatus[] = ["draft", "finalized", "voided"];
 export const OPEN_STATUSES: readonly InvoiceStatus[] = ["generating", "draft"];
 /** A finalized invoice with one of these is still to be paid (it can become overdue). */
 export const UNPAID_STATUSES: readonly PaymentStatus[] = ["pending", "failed"];
@@ -34,7 +34,7 @@ export interface InvoiceLine {
   fixed_to?: Date | null;
 }
 
-export type FeeType = "subscription" | "charge" | "fixed_charge" | "commitment" | "credit";
+export type FeeType = "subscription" | "charge" | "fixed_charge" | "commitment" | "credit" | "add_on";
 
 /** What a fee shows of the item it bills (Lago's fee `item`). */
 export interface FeeItem {
@@ -144,6 +144,16 @@ export interface FinalizationPlan {
   coupons: PlannedCoupon[];
   /** the prepaid credits each wallet is to give, in order (absent in plans stored before wallets) */
   wallets?: Array<{ wallet_id: string; amount_cents: number }>;
+  /** the credit notes' balances it is to take, oldest first (absent in plans stored before credit notes) */
+  credit_notes?: PlannedCreditNote[];
+}
+
+/** A credit note's share of an invoice: planned, then as the note recorded it (its number shown in the invoice's credits). */
+export interface PlannedCreditNote {
+  credit_note_id: string;
+  number: string;
+  amount_cents: number;
+  created_at: Date;
 }
 
 export interface PlannedCoupon {
@@ -160,7 +170,7 @@ export interface Invoice {
   billing_entity_code: string | null;
   sandbox: boolean;
   /** subscription: a billing of subscriptions; credit: a wallet's paid top-up (one untaxed fee) */
-  invoice_type: "subscription" | "credit" | "progressive_billing";
+  invoice_type: "subscription" | "credit" | "progressive_billing" | "one_off";
   /** a credit invoice's wallet transaction (settled by the wallet service when this invoice is paid) */
   wallet_transaction_id?: string | null;
   /** the billing instant it was issued for; with `part`, what its id is derived from */
@@ -198,6 +208,11 @@ export interface Invoice {
    */
   progressive_credit?: ProgressiveCredit | null;
   applied_usage_thresholds?: AppliedUsageThreshold[];
+  /** what credit notes offset of it (deducted from what is due), and the notes applied (each once) */
+  offset_amount_cents?: number;
+  applied_credit_notes?: string[];
+  /** when it was voided (POST /invoices/{id}/void) */
+  voided_at?: Date | null;
   /** when its becoming overdue was announced (billing.invoicing.invoice.payment_overdue): set once, absent before */
   payment_overdue_announced_at?: Date | null;
   /** incremented by every change: a draft is rewritten only from the revision it was read at */

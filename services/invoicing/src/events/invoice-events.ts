@@ -5,7 +5,7 @@ import type { Fee, Invoice } from "../domain/invoice";
 
 const I = Subjects.invoicing;
 type InvoiceSubject = typeof I.invoiceCreated | typeof I.invoiceDrafted | typeof I.invoiceFinalized | typeof I.invoicePaymentStatusUpdated
-  | typeof I.invoicePaymentOverdue;
+  | typeof I.invoicePaymentOverdue | typeof I.invoiceVoided;
 
 function invoiceData(invoice: Invoice): EventDataInput<typeof I.invoiceCreated> {
   const a = invoice.amounts;
@@ -77,3 +77,6 @@ export function paymentStatusEvents(invoice: Invoice, at: Date): Envelope[] {
 export function paymentOverdueEvents(invoice: Invoice, at: Date): Envelope[] {
   return [event(I.invoicePaymentOverdue, invoice, at, derivedUuid(`${invoice.id}|payment_overdue`))];
 }
+
+/** A voided invoice's event (Lago's invoice.voided). */
+export const voidedEvents = (invoice: Invoice, at: Date): Envelope[] => [event(I.invoiceVoided, invoice, at)];

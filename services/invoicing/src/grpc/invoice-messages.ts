@@ -161,7 +161,7 @@ export function invoiceMessage(invoice: Invoice, now?: Date): InvoiceMessage {
       };
     }),
     credits: invoice.credits.map((cr) => ({
-      svc_id: cr.id, amount_cents: cr.amount_cents, amount_currency: cr.currency, before_taxes: true,
+      svc_id: cr.id, amount_cents: cr.amount_cents, amount_currency: cr.currency, before_taxes: cr.item.type !== "credit_note",
       item: { svc_item_id: cr.item.id, type: cr.item.type, code: cr.item.code, name: cr.item.name },
       invoice: { svc_id: invoice.id, payment_status: invoice.payment_status },
     })),

@@ -102,11 +102,19 @@ export class InvoiceRepository {
     return docs.flatMap((d) => d.fees.filter((f) => f.subscription_id === subscriptionId));
   }
 
+  /** The newest finalized invoice with a subscription's base fee (what a termination of a pay-in-advance plan credits). */
+  async lastWithSubscriptionFee(organizationId: string, subscriptionId: string): Promise<Invoice | null> {
+    const docs = await this.models.invoices.find({ organization_id: organizationId, "lines.subscription_id": subscriptionId, status: "finalized" }, NO_OUTBOX)
+      .sort({ billed_at: -1, _id: -1 }).limit(12).lean<InvoiceDoc[]>();
+    const doc = docs.find((d) => d.fees.some((f) => f.fee_type === "subscription" && f.subscription_id === subscriptionId && f.amount_cents > 0));
+    return doc ? invoiceOf(doc) : null;
+  }
+
   /** The invoices that billed a subscription's periods (past usage), newest first. */
   async billedPeriodsOf(organizationId: string, externalCustomerId: string, externalSubscriptionId: string, limit: number): Promise<Invoice[]> {
     const docs = await this.models.invoices.find({
       organization_id: organizationId, external_customer_id: externalCustomerId, "lines.external_subscription_id": externalSubscriptionId,
-      status: { $in: VISIBLE_STATUSES }, invoice_type: { $ne: "progressive_billing" }, // a period's usage is the period invoice's
+      status: { $in: ["draft", "finalized"] }, invoice_type: { $ne: "progressive_billing" }, // a period's usage is the period invoice's
     }, NO_OUTBOX).sort({ billed_at: -1, _id: -1 }).limit(limit).lean<InvoiceDoc[]>();
     return docs.map(invoiceOf);
   }

@@ -2,6 +2,7 @@ import type { Envelope } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import type { Logger } from "@billing/logger";
 import type { Invoice } from "../domain/invoice";
+import type { AddOns } from "../peers/add-ons";
 import type { AppliedCoupons } from "../peers/applied-coupons";
 import type { BillingEntities } from "../peers/billing-entities";
 import type { UsagePeer } from "../peers/usage";
@@ -9,6 +10,7 @@ import type { TestClocks } from "../peers/test-clocks";
 import type { Wallets } from "../peers/wallets";
 import type { FeeDraft } from "../domain/invoice";
 import type { CopyRepository } from "../persistence/copy-repository";
+import type { CreditNoteRepository } from "../persistence/credit-note-repository";
 import type { InvoiceNumbers } from "../persistence/invoice-numbers";
 import type { InvoiceRepository } from "../persistence/invoice-repository";
 import type { ProgressiveRepository } from "../persistence/progressive-repository";
@@ -54,6 +56,12 @@ export interface InvoicingDeps {
   fileUrl?(invoice: Invoice): string | null;
   /** Pay-in-advance fees waiting for their periodic invoice (absent: none are gathered). */
   waitingFees?: WaitingFees;
+  /** The catalog's add-ons and taxes (one-off invoices). */
+  addOns: AddOns;
+  /** Credit notes: their balances are consumed by later invoices. */
+  creditNotes: CreditNoteRepository;
+  /** Publishes events already written to a credit note's outbox. */
+  publishCreditNote(creditNoteId: string, events: Envelope[]): Promise<void>;
   /** Resolves once the consumers have handled every event already published to them (a test clock step). */
   caughtUp(): Promise<void>;
 }

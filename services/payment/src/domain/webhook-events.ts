@@ -12,6 +12,7 @@ export type ObjectRef =
   | { kind: "plan"; code: string }
   | { kind: "billable_metric"; code: string }
   | { kind: "invoice"; id: string }
+  | { kind: "credit_note"; id: string }
   | { kind: "wallet"; id: string }
   | { kind: "wallet_transaction"; id: string }
   | { kind: "payment"; id: string }
@@ -63,6 +64,7 @@ for (const [subject, type] of [
 for (const [subject, type] of [
   [S.invoicing.invoiceCreated, "invoice.created"], [S.invoicing.invoiceDrafted, "invoice.drafted"],
   [S.invoicing.invoicePaymentStatusUpdated, "invoice.payment_status_updated"], [S.invoicing.invoicePaymentOverdue, "invoice.payment_overdue"],
+  [S.invoicing.invoiceVoided, "invoice.voided"],
 ] as const) {
   rule(subject, type, "invoice", (d) => ({ kind: "invoice", id: d.invoice.svc_id }), (d) => d.invoice.svc_id, (d) => d.invoice);
 }
@@ -88,6 +90,8 @@ for (const [subject, type] of [
 
 // each pay-in-advance fee a usage event created (Lago's fee.created), the fee as GET /fees/{id} shows it
 rule(S.invoicing.advanceFeeCreated, "fee.created", "fee", (d) => ({ kind: "fee", id: d.fee.svc_id }), (d) => d.fee.svc_id, (d) => d.fee);
+rule(S.invoicing.creditNoteCreated, "credit_note.created", "credit_note", (d) => ({ kind: "credit_note", id: d.credit_note.svc_id }),
+  (d) => d.credit_note.svc_id, (d) => d.credit_note);
 
 /** The subjects that become webhooks, by stream. */
 export const WEBHOOK_SUBJECTS: readonly string[] = Object.keys(rules);

@@ -1,4 +1,4 @@
-import { Rpc, type CatalogRpc, type CustomerRpc, type FeeRpc, type InvoicingRpc, type PaymentMessages, type WalletRpc } from "@billing/contracts";
+import { Rpc, type CatalogRpc, type CreditNoteRpc, type CustomerRpc, type FeeRpc, type InvoicingRpc, type PaymentMessages, type WalletRpc } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { RpcClient } from "@billing/grpc";
 import { presentBillableMetric, presentCustomer, presentPayment, presentPlan, presentSubscription, presentWallet, presentWalletTransaction } from "@billing/views";
@@ -34,6 +34,7 @@ export function grpcWebhookObjects(addresses: { customer: string; catalog: strin
   const plans = new RpcClient<CatalogRpc["plans"]>(Rpc.catalog.plans, addresses.catalog, 10_000);
   const metrics = new RpcClient<CatalogRpc["billableMetrics"]>(Rpc.catalog.billableMetrics, addresses.catalog, 10_000);
   const invoicing = new RpcClient<InvoicingRpc>(Rpc.invoicing, addresses.invoicing, 10_000);
+  const creditNotes = new RpcClient<CreditNoteRpc>(Rpc.creditNotes, addresses.invoicing, 10_000);
   const wallets = new RpcClient<WalletRpc>(Rpc.wallet, addresses.wallet, 10_000);
   const fees = new RpcClient<FeeRpc>(Rpc.fees, addresses.invoicing, 10_000);
 
@@ -63,6 +64,10 @@ export function grpcWebhookObjects(addresses: { customer: string; catalog: strin
         const f = await orNull(() => fees.call("GetFee", { organization_id: org, id: ref.id }));
         return f ? (JSON.parse(f.fee_json) as unknown) : null;
       }
+      case "credit_note": {
+        const n = await orNull(() => creditNotes.call("GetCreditNote", { organization_id: org, id: ref.id }));
+        return n ? (JSON.parse(n.credit_note_json) as unknown) : null;
+      }
       case "wallet": {
         const w = await orNull(() => wallets.call("GetWallet", { organization_id: org, wallet_id: ref.id }));
         return w?.wallet ? presentWallet(w.wallet) : null;
@@ -84,6 +89,6 @@ export function grpcWebhookObjects(addresses: { customer: string; catalog: strin
   };
   return {
     render,
-    close: () => [customers, subscriptions, plans, metrics, invoicing, wallets, fees].forEach((c) => c.close()),
+    close: () => [customers, subscriptions, plans, metrics, invoicing, fees, creditNotes, wallets].forEach((c) => c.close()),
   };
 }

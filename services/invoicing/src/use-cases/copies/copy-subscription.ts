@@ -2,6 +2,7 @@ import type { PlanViewData, SubscriptionViewData } from "@billing/contracts";
 import { isUpgradeTermination } from "../../domain/billing-schedule";
 import type { SubscriptionCopy } from "../../domain/copies";
 import { billDueSubscriptions } from "../billing/bill-due-subscriptions";
+import { creditTermination } from "../credit-notes/credit-termination";
 import { scheduleSubscription } from "../billing/schedule-subscription";
 import type { InvoicingDeps } from "../deps";
 
@@ -52,6 +53,8 @@ export async function copySubscription(deps: InvoicingDeps, change: Subscription
   await scheduleSubscription(deps, s.svc_id);
   const copy = await deps.copies.subscription(s.svc_id);
   if (!copy) return;
+  // a pay-in-advance plan's unused days credited first, so its termination or upgrade invoice takes the credit
+  await creditTermination(deps, copy);
   const due = !!copy.next_billing_at && copy.next_billing_at <= deps.clock.now();
   // an upgrade's new half may not be due itself (an arrears plan) while the old half's termination is
   if (!due && !isUpgradeHalf(copy)) return;

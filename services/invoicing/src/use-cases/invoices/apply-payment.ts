@@ -8,9 +8,9 @@ import type { InvoicingDeps } from "../deps";
 
 export type PaymentOutcome = "succeeded" | "failed" | "processing";
 
-/** What is still to be paid on an invoice (cents). */
-export const dueOf = (invoice: Pick<Invoice, "amounts" | "total_paid_amount_cents">) =>
-  centsDue(invoice.amounts.total_amount_cents, invoice.total_paid_amount_cents ?? 0);
+/** What is still to be paid on an invoice (cents): its total less what was paid and what credit notes offset. */
+export const dueOf = (invoice: Pick<Invoice, "amounts" | "total_paid_amount_cents" | "offset_amount_cents">) =>
+  centsDue(invoice.amounts.total_amount_cents, (invoice.total_paid_amount_cents ?? 0) + (invoice.offset_amount_cents ?? 0));
 
 /**
  * A payment's outcome applied to its finalized invoice, once per (payment, outcome): the key is
@@ -37,7 +37,7 @@ export async function applyPayment(
     const now = deps.clock.now();
     const paid = sumCents([invoice.total_paid_amount_cents ?? 0, request.outcome === "succeeded" ? request.amount_cents : 0], "paid amount");
     const status = request.outcome === "succeeded"
-      ? (paid >= invoice.amounts.total_amount_cents ? "succeeded" : invoice.payment_status === "failed" ? "pending" : invoice.payment_status)
+      ? (paid + (invoice.offset_amount_cents ?? 0) >= invoice.amounts.total_amount_cents ? "succeeded" : invoice.payment_status === "failed" ? "pending" : invoice.payment_status)
       : request.outcome === "failed" && invoice.payment_status !== "succeeded" ? "failed" : invoice.payment_status;
     const set: Partial<Invoice> = {
       total_paid_amount_cents: paid, payment_status: status, applied_payments: [...(invoice.applied_payments ?? []), key],

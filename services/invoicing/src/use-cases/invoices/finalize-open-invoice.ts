@@ -1,7 +1,7 @@
 import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import { documentNumberPrefix, formatInvoiceNumber, type DocumentNumbering } from "@billing/pricing";
 import { finalizedInvoice } from "../../domain/compose-invoice";
-import { OPEN_STATUSES, type FeeDraft, type FinalizationPlan, type Invoice, type InvoiceCredit, type PlannedCoupon } from "../../domain/invoice";
+import { OPEN_STATUSES, type FeeDraft, type FinalizationPlan, type Invoice, type InvoiceCredit, type PlannedCoupon, type PlannedCreditNote } from "../../domain/invoice";
 import { numberingScopes } from "../../domain/invoice-number";
 import { priceInvoice } from "../../domain/invoice-totals";
 import { finalizationDates, invoicingTerms, type BillingEntityTerms } from "../../domain/invoicing-terms";
@@ -10,6 +10,7 @@ import { invoicesFinalized } from "../../metrics";
 import type { InvoicingDeps } from "../deps";
 import { runBounded } from "../billing/run-bounded";
 import { refreshDraft } from "./refresh-draft";
+import { consumeCreditNotes, creditNoteInput, plannedCreditNotes } from "../credit-notes/consume-credit-notes";
 
 const isOpen = (invoice: Invoice | null): invoice is Invoice => !!invoice && OPEN_STATUSES.includes(invoice.status);
 
@@ -23,6 +24,8 @@ interface Prepared {
   credits: InvoiceCredit[];
   /** what each wallet gave, in order */
   prepaid: Array<{ wallet_id: string; amount_cents: number }>;
+  /** what each credit note gave, oldest first */
+  creditNotes: PlannedCreditNote[];
   closed: boolean;
 }
 
@@ -76,10 +79,11 @@ async function prepare(deps: InvoicingDeps, invoiceId: string, options: { refres
   const customer = (await deps.copies.customer(planned.customer_id))?.customer ?? planned.customer;
   const entity = planned.billing_entity_code ? await deps.billingEntities.get(planned.organization_id, planned.billing_entity_code) : null;
   const { consumed, credits } = await consumeCoupons(deps, planned, plan);
+  const creditNotes = await consumeCreditNotes(deps, planned, plan.credit_notes ?? []);
   const prepaid = await consumeWallets(deps, planned, plan);
   const terms = invoicingTerms(customer, entity);
   const closed = plan.fees.reduce((n, f) => n + f.amount_cents, 0) === 0 && !terms.finalizeZero;
-  return { planned, plan, customer, entity, consumed, credits, prepaid, closed };
+  return { planned, plan, customer, entity, consumed, credits, prepaid, creditNotes, closed };
 }
 
 /** Step 4: the finalized invoice and its events, in one conditional write. */
@@ -87,7 +91,7 @@ async function complete(deps: InvoicingDeps, p: Prepared, numbered: Numbered | n
   const { planned } = p;
   const now = deps.clock.now();
   const dates = planned.status === "draft" ? finalizationDates(planned, invoicingTerms(p.customer, p.entity), now) : null;
-  const final = finalizedInvoice(planned, { fees: p.plan.fees, consumed: p.consumed, credits: p.credits, prepaid: p.prepaid, numbered, customer: p.customer, dates, now });
+  const final = finalizedInvoice(planned, { fees: p.plan.fees, consumed: p.consumed, credits: p.credits, prepaid: p.prepaid, creditNotes: p.creditNotes, numbered, customer: p.customer, dates, now });
   return retryOnLostRace(`finalization of invoice ${planned.id}`, async () => {
     const current = await deps.invoices.findById(planned.id);
     if (!isOpen(current)) return current; // finalized by someone else meanwhile
@@ -117,16 +121,19 @@ async function settleBounded<T, R>(items: readonly T[], concurrency: number, wor
 async function planFinalization(deps: InvoicingDeps, invoice: Invoice, refresh: boolean): Promise<FinalizationPlan> {
   const fees: FeeDraft[] = refresh ? (await refreshDraft(deps, invoice)).fees : invoice.fees;
   // a credit invoice (a wallet top-up) takes neither coupons nor prepaid credits
-  const positive = fees.reduce((n, f) => n + f.amount_cents, 0) > 0 && invoice.invoice_type !== "credit";
-  const [coupons, wallets] = positive
-    ? await Promise.all([deps.appliedCoupons.active(invoice.organization_id, invoice.customer_id), deps.wallets.active(invoice.organization_id, invoice.customer_id)])
-    : [[], []];
+  const positive = fees.reduce((n, f) => n + f.amount_cents, 0) > 0 && (invoice.invoice_type === "subscription" || invoice.invoice_type === "progressive_billing");
+  const [coupons, wallets, notes] = positive
+    ? await Promise.all([
+      deps.appliedCoupons.active(invoice.organization_id, invoice.customer_id), deps.wallets.active(invoice.organization_id, invoice.customer_id),
+      deps.creditNotes.available(invoice.organization_id, invoice.customer_id, invoice.currency),
+    ])
+    : [[], [], []];
   // a wallet in another currency than the invoice's gives nothing to it
   const usable = wallets.filter((w) => !w.currency || w.currency === invoice.currency);
-  const priced = priceInvoice({
-    currency: invoice.currency, fees, coupons: coupons.map((c) => c.input), wallets: usable, finalizing: true, progressiveCredit: invoice.progressive_credit,
+  const priced = priceInvoice({ currency: invoice.currency, fees, coupons: coupons.map((c) => c.input), wallets: usable, creditNotes: notes.map(creditNoteInput), finalizing: true,
+    progressiveCredit: invoice.progressive_credit,
   });
-  return { fees, coupons: priced.coupons, wallets: priced.wallets };
+  return { fees, coupons: priced.coupons, wallets: priced.wallets, credit_notes: plannedCreditNotes(notes, priced.credit_notes) };
 }
 
 /**

@@ -28,6 +28,8 @@ export async function updateInvoice(deps: InvoicingDeps, organizationId: string,
   return retryOnLostRace(`update of invoice ${id}`, async () => {
     const invoice = await deps.invoices.find(organizationId, id);
     if (!invoice) throw AppError.notFound("invoice");
+    // a voided invoice changes no more (Lago's update_on_voided_invoice)
+    if (invoice.status === "voided") throw new AppError("not_allowed", "update_on_voided_invoice");
     if (update.paymentStatus && invoice.status !== "finalized") throw new AppError("not_allowed", "payment_status_update_not_allowed");
     const now = deps.clock.now();
     const set: Partial<Invoice> = { updated_at: laterOf(now, invoice.updated_at) };

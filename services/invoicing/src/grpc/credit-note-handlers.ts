@@ -1,0 +1,61 @@
+import type { CreditNoteRpc } from "@billing/contracts";
+import type { Handlers } from "@billing/grpc";
+import { pageMeta, pageRequestOf } from "@billing/mongo";
+import type { CreditNote } from "../domain/credit-note";
+import type { InvoicingDeps } from "../use-cases/deps";
+import { createCreditNote } from "../use-cases/credit-notes/create-credit-note";
+import { estimateCreditNoteOf } from "../use-cases/credit-notes/estimate-credit-note";
+import { getCreditNote } from "../use-cases/credit-notes/get-credit-note";
+import { listCreditNotes } from "../use-cases/credit-notes/list-credit-notes";
+import { updateCreditNote } from "../use-cases/credit-notes/update-credit-note";
+import { voidCreditNote } from "../use-cases/credit-notes/void-credit-note";
+import { voidInvoice } from "../use-cases/credit-notes/void-invoice";
+import { regenerateInvoice } from "../use-cases/credit-notes/regenerate-invoice";
+import { deleteDraftInvoice } from "../use-cases/credit-notes/delete-draft-invoice";
+import { createOneOffInvoice } from "../use-cases/credit-notes/create-one-off-invoice";
+import { creditNoteFilterOf, creditNoteJson, estimateJson, feesJsonOf } from "./credit-note-messages";
+import { invoiceMessage, lagoInvoiceJson } from "./invoice-messages";
+
+const items = (list: ReadonlyArray<{ fee_id: string; amount_cents: number | string }>) => list.map((i) => ({ fee_id: i.fee_id, amount_cents: Number(i.amount_cents) }));
+
+/** billing.invoicing.v1.CreditNoteService: proto in, use case, Lago's JSON out (always within the caller's organization). */
+export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc> {
+  /** The notes as JSON, each with the fees of its invoice (one read for all their invoices). */
+  const present = async (notes: readonly CreditNote[]) => {
+    const invoices = await deps.invoices.findByIds([...new Set(notes.map((n) => n.invoice_id))]);
+    const fees = new Map(invoices.map((i) => [i.id, feesJsonOf(i)]));
+    return notes.map((n) => creditNoteJson(n, fees.get(n.invoice_id) ?? new Map()));
+  };
+  const reply = async (note: CreditNote) => ({ credit_note_json: (await present([note]))[0]! });
+  return {
+    CreateCreditNote: async (req) => reply(await createCreditNote(deps, req.organization_id, req.invoice_id, {
+      reason: req.reason ?? null, description: req.description ?? null, credit_amount_cents: Number(req.credit_amount_cents),
+      refund_amount_cents: Number(req.refund_amount_cents), offset_amount_cents: Number(req.offset_amount_cents), items: items(req.items),
+    })),
+    EstimateCreditNote: async (req) => ({ estimated_credit_note_json: estimateJson(await estimateCreditNoteOf(deps, req.organization_id, req.invoice_id, items(req.items))) }),
+    GetCreditNote: async (req) => reply(await getCreditNote(deps, req.organization_id, req.id)),
+    ListCreditNotes: async (req) => {
+      const page = pageRequestOf(req);
+      const { items: notes, total } = await listCreditNotes(deps, req.organization_id, creditNoteFilterOf(req), page);
+      return { credit_notes_json: await present(notes), meta: pageMeta(total, page) };
+    },
+    UpdateCreditNote: async (req) => reply(await updateCreditNote(deps, req.organization_id, req.id, req.refund_status)),
+    VoidCreditNote: async (req) => reply(await voidCreditNote(deps, req.organization_id, req.id)),
+    VoidInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await voidInvoice(deps, req.organization_id, req.id, {
+      generate_credit_note: req.generate_credit_note, credit_amount: Number(req.credit_amount), refund_amount: Number(req.refund_amount),
+    }), deps.clock.now())) }),
+    DeleteDraftInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await deleteDraftInvoice(deps, req.organization_id, req.id), deps.clock.now())) }),
+    CreateOneOffInvoice: async (req) => {
+      const invoice = await createOneOffInvoice(deps, req.organization_id, {
+        external_customer_id: req.external_customer_id, currency: req.currency ?? null, billing_entity_code: req.billing_entity_code ?? null,
+        fees: req.fees.map((f) => ({
+          add_on_code: f.add_on_code, units: f.units ?? null, unit_amount_cents: f.unit_amount_cents == null ? null : Number(f.unit_amount_cents),
+          description: f.description ?? null, invoice_display_name: f.invoice_display_name ?? null, tax_codes: f.tax_codes.length ? f.tax_codes : null,
+          from_datetime: f.from_datetime ?? null, to_datetime: f.to_datetime ?? null,
+        })),
+      });
+      return { invoice_json: lagoInvoiceJson(invoiceMessage(invoice, deps.clock.now())) };
+    },
+    RegenerateInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await regenerateInvoice(deps, req.organization_id, req.id), deps.clock.now())) }),
+  };
+}

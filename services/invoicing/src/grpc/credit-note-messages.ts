@@ -1,0 +1,75 @@
+import type { InvoicingMessages as M } from "@billing/contracts";
+import type { CreditNote, CreditNoteEstimate } from "../domain/credit-note";
+import type { Invoice } from "../domain/invoice";
+import type { CreditNoteFilter } from "../persistence/credit-note-repository";
+import { invoiceMessage, lagoInvoiceJson } from "./invoice-messages";
+
+/** The invoice's fees as Lago's FeeObject JSON, by id (what a credit note's items show). */
+export function feesJsonOf(invoice: Invoice): Map<string, Record<string, unknown>> {
+  const fees = (JSON.parse(lagoInvoiceJson(invoiceMessage(invoice))) as { fees: Array<Record<string, unknown>> }).fees;
+  return new Map(fees.map((f) => [f.svc_id as string, f]));
+}
+
+/** Lago's CreditNoteObject (with its customer, as CreditNoteExtendedObject), as JSON. */
+export function creditNoteJson(note: CreditNote, fees: Map<string, Record<string, unknown>>): string {
+  const c = note.customer;
+  const created = new Date(note.created_at).toISOString();
+  return JSON.stringify({
+    svc_id: note.id,
+    billing_entity_code: note.billing_entity_code,
+    sequential_id: note.sequential_id,
+    number: note.number,
+    svc_invoice_id: note.invoice_id,
+    invoice_number: note.invoice_number,
+    issuing_date: note.issuing_date,
+    credit_status: note.credit_status,
+    refund_status: note.refund_status,
+    reason: note.reason,
+    description: note.description,
+    currency: note.currency,
+    total_amount_cents: note.total_amount_cents,
+    taxes_amount_cents: note.taxes_amount_cents,
+    taxes_rate: note.taxes_rate,
+    sub_total_excluding_taxes_amount_cents: note.sub_total_excluding_taxes_amount_cents,
+    balance_amount_cents: note.balance_amount_cents,
+    credit_amount_cents: note.credit_amount_cents,
+    refund_amount_cents: note.refund_amount_cents,
+    offset_amount_cents: note.offset_amount_cents,
+    coupons_adjustment_amount_cents: note.coupons_adjustment_amount_cents,
+    created_at: created,
+    updated_at: new Date(note.updated_at).toISOString(),
+    file_url: null,
+    self_billed: false,
+    items: note.items.map((i) => ({ svc_id: i.id, amount_cents: i.amount_cents, amount_currency: note.currency, fee: fees.get(i.fee_id) ?? null })),
+    applied_taxes: note.applied_taxes.map((t) => ({
+      svc_id: t.id, svc_credit_note_id: note.id, svc_tax_id: t.tax_id, tax_name: t.tax_name, tax_code: t.tax_code, tax_rate: Number(t.tax_rate),
+      tax_description: t.tax_description, base_amount_cents: t.base_amount_cents, amount_cents: t.amount_cents, amount_currency: note.currency, created_at: created,
+    })),
+    error_details: [],
+    customer: {
+      svc_id: c.svc_id, sequential_id: c.sequential_id, slug: c.slug, external_id: c.external_id, billing_entity_code: c.billing_entity_code,
+      name: c.name, email: c.email, currency: c.currency, country: c.country, timezone: c.timezone, applicable_timezone: c.applicable_timezone,
+      net_payment_term: c.net_payment_term, finalize_zero_amount_invoice: c.finalize_zero_amount_invoice, created_at: c.created_at, updated_at: c.updated_at,
+    },
+    metadata: null,
+  });
+}
+
+export const estimateJson = (estimate: CreditNoteEstimate) => JSON.stringify(estimate);
+
+export function creditNoteFilterOf(req: M.ListCreditNotesRequest__Output): CreditNoteFilter {
+  return {
+    externalCustomerId: req.external_customer_id || undefined,
+    issuingDateFrom: req.issuing_date_from || undefined,
+    issuingDateTo: req.issuing_date_to || undefined,
+    currency: req.currency || undefined,
+    reason: req.reason || undefined,
+    creditStatus: req.credit_status || undefined,
+    refundStatus: req.refund_status || undefined,
+    invoiceNumber: req.invoice_number || undefined,
+    amountFrom: req.amount_from ?? undefined,
+    amountTo: req.amount_to ?? undefined,
+    searchTerm: req.search_term || undefined,
+    billingEntityCodes: req.billing_entity_codes.length ? req.billing_entity_codes : undefined,
+  };
+}

@@ -1,0 +1,24 @@
+import { AppError } from "@billing/errors";
+import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
+import { laterOf } from "../../domain/compose-invoice";
+import type { Invoice } from "../../domain/invoice";
+import type { InvoicingDeps } from "../deps";
+
+/**
+ * DELETE /invoices/{id}: a draft (in its grace period, its finalization not begun) is deleted: it
+ * takes no number and is never shown again (status `deleted`, invisible, as Lago). Any other
+ * visible invoice → 405 not_deletable. One conditional write: a draft being finalized at the same
+ * moment is either deleted first (the finalizer then finds it no longer open) or finalized first
+ * (the delete is then refused).
+ */
+export async function deleteDraftInvoice(deps: InvoicingDeps, organizationId: string, id: string): Promise<Invoice> {
+  return retryOnLostRace(`deletion of invoice ${id}`, async () => {
+    const invoice = await deps.invoices.find(organizationId, id);
+    if (!invoice) throw AppError.notFound("invoice");
+    if (invoice.status !== "draft" || invoice.finalizing) throw new AppError("not_allowed", "not_deletable");
+    const now = deps.clock.now();
+    const set: Partial<Invoice> = { status: "deleted", finalize_at: null, updated_at: laterOf(now, invoice.updated_at) };
+    if (!(await deps.invoices.changeOpen(invoice, { set }))) return LOST_RACE;
+    return { ...invoice, ...set, revision: invoice.revision + 1 };
+  });
+}
