@@ -14,6 +14,8 @@ import type { InvoiceServiceDefinition } from "./generated/billing/invoicing/v1/
 import type { CustomerServiceDefinition } from "./generated/billing/customer/v1/CustomerService";
 import type { ChargeUsageServiceDefinition } from "./generated/billing/usage/v1/ChargeUsageService";
 import type { UsageServiceDefinition } from "./generated/billing/usage/v1/UsageService";
+import type { UsageAuditServiceDefinition } from "./generated/billing/usage/v1/UsageAuditService";
+import type { InvoiceAuditServiceDefinition } from "./generated/billing/invoicing/v1/InvoiceAuditService";
 import type { WalletServiceDefinition } from "./generated/billing/wallet/v1/WalletService";
 import type { PaymentServiceDefinition } from "./generated/billing/payment/v1/PaymentService";
 import type { WebhookServiceDefinition } from "./generated/billing/payment/v1/WebhookService";
@@ -48,12 +50,18 @@ export const Rpc = {
   paymentRequests: serviceRef<PaymentRequestServiceDefinition>("billing/payment/v1/payment_requests.proto", "billing.payment.v1.PaymentRequestService"),
   /** Usage priced for billing, in batches (served by the usage service, at its address). */
   chargeUsage: serviceRef<ChargeUsageServiceDefinition>("billing/usage/v1/charge_usage.proto", "billing.usage.v1.ChargeUsageService"),
+  /** Raw events re-derived for invoice audits (served by the usage service, at its address). */
+  usageAudit: serviceRef<UsageAuditServiceDefinition>("billing/usage/v1/usage_audit.proto", "billing.usage.v1.UsageAuditService"),
+  /** Invoice audits and plan simulations (served by the invoicing service, at its address). */
+  invoiceAudit: serviceRef<InvoiceAuditServiceDefinition>("billing/invoicing/v1/invoice_audit.proto", "billing.invoicing.v1.InvoiceAuditService"),
   /** Served by every backend service with time-driven work, at its own address (test clocks drive it). */
   scheduledWork: serviceRef<ScheduledWorkServiceDefinition>("billing/common/v1/scheduled_work.proto", "billing.common.v1.ScheduledWorkService"),
 } as const;
 
 export type ScheduledWorkRpc = ScheduledWorkServiceDefinition;
 export type ChargeUsageRpc = ChargeUsageServiceDefinition;
+export type UsageAuditRpc = UsageAuditServiceDefinition;
+export type InvoiceAuditRpc = InvoiceAuditServiceDefinition;
 export type InvoicingRpc = InvoiceServiceDefinition;
 export type WalletRpc = WalletServiceDefinition;
 export type PaymentRpc = PaymentServiceDefinition;

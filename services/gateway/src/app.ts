@@ -22,6 +22,7 @@ import { entitlementsRouter } from "./routes/entitlements/route";
 import { featuresRouter } from "./routes/features/route";
 import { healthRouter } from "./routes/health";
 import { invoicesRouter } from "./routes/invoices/route";
+import { invoiceAuditRouter } from "./routes/invoice-audit/route";
 import { invoiceCustomSectionsRouter } from "./routes/invoice-custom-sections/route";
 import { plansRouter } from "./routes/plans/route";
 import { subscriptionsRouter } from "./routes/subscriptions/route";
@@ -108,6 +109,7 @@ function createApp(
   api.use(entitlementsRouter(clients.catalog.entitlements));
   api.use(testClockRouter(clients.customer));
   api.use(invoicesRouter(clients.invoicing));
+  api.use(invoiceAuditRouter(clients.invoiceAudit));
   api.use(walletsRouter(clients.wallet));
   api.use(paymentsRouter(clients.payment));
   api.use(paymentRequestsRouter(clients.paymentRequests));

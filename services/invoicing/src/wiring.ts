@@ -15,6 +15,8 @@ import { usageHandlers } from "./grpc/usage-handlers";
 import { grpcAppliedCoupons, type AppliedCoupons } from "./peers/applied-coupons";
 import { grpcBillingEntities, type BillingEntities } from "./peers/billing-entities";
 import { grpcUsage, type UsagePeer } from "./peers/usage";
+import { grpcUsageAudit, type UsageAuditPeer } from "./peers/usage-audit";
+import { invoiceAuditHandlers } from "./grpc/invoice-audit-handlers";
 import { grpcWallets, type Wallets } from "./peers/wallets";
 import { CopyRepository } from "./persistence/copy-repository";
 import { InvoiceNumbers } from "./persistence/invoice-numbers";
@@ -29,6 +31,8 @@ export interface InvoicingPeers {
   billingEntities: BillingEntities;
   appliedCoupons: AppliedCoupons;
   wallets: Wallets;
+  /** the usage service's raw-event re-derivation (invoice audits); absent: audits answer 503 */
+  usageAudit?: UsageAuditPeer;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
@@ -38,6 +42,7 @@ export function grpcPeers(addresses: { usage: string; customer: string; catalog:
     billingEntities: grpcBillingEntities(addresses.customer),
     appliedCoupons: grpcAppliedCoupons(addresses.catalog),
     wallets: grpcWallets(addresses.wallet),
+    usageAudit: grpcUsageAudit(addresses.usage),
   };
 }
 
@@ -104,6 +109,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     bindings: [
       bind(Rpc.invoicing, { ...invoiceHandlers(deps), ...usageHandlers(deps) }),
       bind(Rpc.scheduledWork, scheduledWorkHandlers(deps)),
+      bind(Rpc.invoiceAudit, invoiceAuditHandlers({ ...deps, usageAudit: parts.peers.usageAudit })),
     ],
     stop: async () => {
       relay.stop();
@@ -135,6 +141,7 @@ export const invoicingService = defineService({
         peers.billingEntities.close();
         peers.appliedCoupons.close();
         peers.wallets.close();
+        peers.usageAudit?.close();
       },
     };
   },

@@ -10,6 +10,7 @@ import type { CatalogCopies } from "./domain/read-copies";
 import type { UsageReader } from "./domain/usage-event";
 import { startReadCopies } from "./events/catalog-copies/start-read-copies";
 import { chargeUsageHandlers } from "./grpc/charge-usage-handlers";
+import { usageAuditHandlers } from "./grpc/usage-audit-handlers";
 import { estimateHandlers } from "./grpc/estimate-handlers";
 import { usageHandlers } from "./grpc/usage-handlers";
 import { createCollections, usageCollections } from "./persistence/collections";
@@ -138,6 +139,8 @@ export const usageService = defineService({
       bind(Rpc.usage, { ...stored.handlers, ...estimateHandlers({ copies: readCopies.copies, usage, clock }) }),
       // billing reads stored usage itself, never the estimates' cache
       bind(Rpc.chargeUsage, chargeUsageHandlers({ copies: readCopies.copies, usage: stored.reader, storedThroughNow: stored.storedThroughNow })),
+      // invoice audits re-derive fees from the raw events (pages), never from a cache or the buckets' partials
+      bind(Rpc.usageAudit, usageAuditHandlers({ usage: stored.reader })),
     ];
     return {
       bindings,

@@ -4,3 +4,4 @@ export * from "./customers";
 export * from "./invoices";
 export * from "./payments";
 export * from "./wallets";
+export * from "./invoice-audit";

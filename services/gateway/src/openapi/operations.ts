@@ -3,7 +3,7 @@ import {
   addOnObject, appliedCouponObject, appliedCouponObjectExtended, billableMetricObject, billingEntityObject, couponObject, customerObject,
   customerUsageObject, eventObject, featureObject, feeEstimateObject, invoiceCustomSectionObject, invoiceObject, paginationMeta, paymentObject,
   paymentRequestObject, planEntitlementObject, planObject, subscriptionEntitlementObject, subscriptionObject, subscriptionObjectExtended,
-  taxObject, testClockObject, walletObject, walletTransactionObject, webhookEndpointObject, webhookObject,
+  invoiceAuditObject, taxObject, testClockObject, walletObject, walletTransactionObject, webhookEndpointObject, webhookObject,
 } from "@billing/views";
 import { addOnCreateSchema, addOnUpdateSchema } from "../routes/add-ons/validators";
 import { appliedCouponSchema } from "../routes/applied-coupons/validators";
@@ -235,6 +235,11 @@ const invoices: Operation[] = [
   },
   { method: "put", path: "/invoices/{id}/finalize", operationId: "finalizeInvoice", summary: "Finalize a draft invoice", tag: "Invoices", response: rooted("invoice", invoiceObject) },
   { method: "put", path: "/invoices/{id}/refresh", operationId: "refreshInvoice", summary: "Recompute a draft invoice", tag: "Invoices", response: rooted("invoice", invoiceObject) },
+  {
+    method: "get", path: "/invoices/{id}/audit", operationId: "auditInvoice", summary: "Re-derive a finalized invoice from its raw events", tag: "Invoices",
+    description: "Not in Lago. Every charge fee of a finalized invoice re-derived from the raw events stored for its period and the charge snapshot it was priced from (model, properties, filters, groups, aggregation), beside the invoiced units and amount: `match` per fee and for the invoice, the reason of any mismatch, and the events acknowledged after the fee's usage was read (late: not billed). Subscription, fixed-charge and commitment fees are listed as `not_derived_from_events`. Nothing is stored. 405 `invoice_not_finalized` for a draft.",
+    response: rooted("invoice_audit", invoiceAuditObject),
+  },
 ];
 
 const events: Operation[] = [

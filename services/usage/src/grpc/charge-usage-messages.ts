@@ -39,4 +39,5 @@ export const chargeFeeMessage = (f: PricedChargeFee): UsageMessages.ChargeFee =>
   invoiceable: f.charge.invoiceable,
   billable_metric_name: f.metric.name,
   aggregation_type: f.metric.aggregation_type,
+  charge_snapshot_json: JSON.stringify(f.snapshot),
 });

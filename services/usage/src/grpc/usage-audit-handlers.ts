@@ -1,0 +1,17 @@
+import { AppError } from "@billing/errors";
+import type { UsageAuditRpc } from "@billing/contracts";
+import type { Handlers } from "@billing/grpc";
+import type { StoredUsageReader } from "../use-cases/aggregate/usage-reader";
+import { rederiveCharges } from "../use-cases/audit/rederive-charges";
+import { rederiveInput, rederivedChargeMessage } from "./usage-audit-messages";
+
+/** billing.usage.v1.UsageAuditService: charge fees re-derived from the raw stored events. */
+export function usageAuditHandlers(deps: { usage: StoredUsageReader }): Handlers<UsageAuditRpc> {
+  return {
+    RederiveCharges: async (req) => {
+      if (!req.organization_id || !req.external_subscription_id) throw AppError.validation({ external_subscription_id: ["value_is_mandatory"] });
+      const charges = await rederiveCharges(deps, rederiveInput(req));
+      return { charges: charges.map(rederivedChargeMessage) };
+    },
+  };
+}

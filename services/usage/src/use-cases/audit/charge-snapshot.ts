@@ -1,0 +1,62 @@
+import type { BillableMetric, ChargeModelName, MetricFilter, UsageCharge } from "@billing/pricing";
+import type { ChargeCopy, MetricCopy } from "../../domain/read-copies";
+
+/**
+ * What a charge fee was priced from, kept on the invoiced fee (ChargeFee.charge_snapshot_json) so
+ * that an audit re-derives it later whatever the catalog became since: the charge with ALL its
+ * filters (the default bucket is "the events matching none of them"), the metric (aggregation,
+ * field, its own filters, recurring), the charges period, the days billed and the customer's time
+ * zone. Pure data; `v` versions its shape.
+ */
+export interface ChargeSnapshot {
+  v: 1;
+  charge: ChargeCopy;
+  metric: MetricCopy;
+  currency: string;
+  /** the charges period, both ends inclusive as billed */
+  from: string;
+  to: string;
+  /** where the events were read from: the period's start, or a recurring metric's subscription start */
+  events_from: string;
+  period_days: number;
+  billed_days: number | null;
+  time_zone: string;
+}
+
+export function chargeSnapshot(input: {
+  charge: ChargeCopy; metric: MetricCopy; currency: string; eventsFrom: Date; timeZone: string;
+  query: { from: Date; to: Date; periodDays: number; billedDays?: number };
+}): ChargeSnapshot {
+  const { charge, metric, currency, eventsFrom, timeZone, query } = input;
+  return {
+    v: 1, charge, metric, currency, from: query.from.toISOString(), to: query.to.toISOString(), events_from: eventsFrom.toISOString(),
+    period_days: query.periodDays, billed_days: query.billedDays ?? null, time_zone: timeZone,
+  };
+}
+
+/** A snapshot as stored → checked enough to price from (a malformed one is refused, never half-priced). */
+export function parseChargeSnapshot(json: string): ChargeSnapshot | null {
+  let s: Partial<ChargeSnapshot>;
+  try {
+    s = JSON.parse(json) as Partial<ChargeSnapshot>;
+  } catch {
+    return null;
+  }
+  const instant = (v: unknown) => typeof v === "string" && !Number.isNaN(Date.parse(v));
+  if (!s || s.v !== 1 || !s.charge || !s.metric || typeof s.metric.code !== "string" || typeof s.currency !== "string") return null;
+  if (!instant(s.from) || !instant(s.to) || !instant(s.events_from) || !(Number(s.period_days) > 0)) return null;
+  return s as ChargeSnapshot;
+}
+
+/** The snapshot's charge as the pricing library prices it (what ChargeUsage prices). */
+export const snapshotCharge = ({ charge }: ChargeSnapshot): UsageCharge => ({
+  charge_model: charge.charge_model as ChargeModelName,
+  properties: charge.properties,
+  prorated: charge.prorated,
+  pay_in_advance: charge.pay_in_advance,
+  min_amount_cents: charge.min_amount_cents,
+  filters: charge.filters.map((f) => ({ properties: f.properties, values: f.values })),
+});
+
+/** The snapshot's metric as the pricing library reads it (its aggregation names are the catalog's). */
+export const snapshotMetric = ({ metric }: ChargeSnapshot) => metric as unknown as BillableMetric & { filters: MetricFilter[] };
