@@ -34,6 +34,8 @@ function schemaOf(method: string, path: string, status: number): { schema: strin
   if (path === "/webhooks" || (path.startsWith("/webhooks/") && !path.endsWith("public_key"))) return null;
   // beyond Lago: the sandbox provider's confirmation answers the payment
   if (path.startsWith("/sandbox/payments/")) return status === 200 ? { schema: "PaymentObject", part: "payment" } : null;
+  // beyond Lago: invoice audits and plan simulations (our document alone checks their answers; errors are Lago's bodies)
+  if (/^\/invoices\/[^/]+\/audit$/.test(path) || /^\/customers\/[^/]+\/simulate_plan$/.test(path)) return ERROR_SCHEMAS[status] ? { schema: ERROR_SCHEMAS[status]! } : null;
   const { schema } = documentedResponse(method, path, status);
   if (schema) return { schema };
   return ERROR_SCHEMAS[status] ? { schema: ERROR_SCHEMAS[status]! } : null;

@@ -5,12 +5,17 @@ import type { StoredUsageReader } from "../use-cases/aggregate/usage-reader";
 import { rederiveCharges } from "../use-cases/audit/rederive-charges";
 import { rederiveInput, rederivedChargeMessage } from "./usage-audit-messages";
 
-/** billing.usage.v1.UsageAuditService: charge fees re-derived from the raw stored events. */
-export function usageAuditHandlers(deps: { usage: StoredUsageReader }): Handlers<UsageAuditRpc> {
+/**
+ * billing.usage.v1.UsageAuditService: charge fees re-derived from the raw stored events, once
+ * storage has applied every event acknowledged before the call (a late event is then seen).
+ */
+export function usageAuditHandlers(deps: { usage: StoredUsageReader; storedThroughNow(): Promise<void> }): Handlers<UsageAuditRpc> {
   return {
     RederiveCharges: async (req) => {
       if (!req.organization_id || !req.external_subscription_id) throw AppError.validation({ external_subscription_id: ["value_is_mandatory"] });
-      const charges = await rederiveCharges(deps, rederiveInput(req));
+      const input = rederiveInput(req);
+      await deps.storedThroughNow();
+      const charges = await rederiveCharges(deps, input);
       return { charges: charges.map(rederivedChargeMessage) };
     },
   };
