@@ -16,6 +16,7 @@ import { grpcAppliedCoupons, type AppliedCoupons } from "./peers/applied-coupons
 import { grpcBillingEntities, type BillingEntities } from "./peers/billing-entities";
 import { grpcUsage, type UsagePeer } from "./peers/usage";
 import { grpcUsageAudit, type UsageAuditPeer } from "./peers/usage-audit";
+import { grpcPlans, type PlansPeer } from "./peers/plans";
 import { invoiceAuditHandlers } from "./grpc/invoice-audit-handlers";
 import { grpcWallets, type Wallets } from "./peers/wallets";
 import { CopyRepository } from "./persistence/copy-repository";
@@ -33,6 +34,8 @@ export interface InvoicingPeers {
   wallets: Wallets;
   /** the usage service's raw-event re-derivation (invoice audits); absent: audits answer 503 */
   usageAudit?: UsageAuditPeer;
+  /** the catalog's plans by code (plan simulations); absent: simulations answer 503 */
+  plans?: PlansPeer;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
@@ -43,6 +46,7 @@ export function grpcPeers(addresses: { usage: string; customer: string; catalog:
     appliedCoupons: grpcAppliedCoupons(addresses.catalog),
     wallets: grpcWallets(addresses.wallet),
     usageAudit: grpcUsageAudit(addresses.usage),
+    plans: grpcPlans(addresses.catalog),
   };
 }
 
@@ -109,7 +113,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     bindings: [
       bind(Rpc.invoicing, { ...invoiceHandlers(deps), ...usageHandlers(deps) }),
       bind(Rpc.scheduledWork, scheduledWorkHandlers(deps)),
-      bind(Rpc.invoiceAudit, invoiceAuditHandlers({ ...deps, usageAudit: parts.peers.usageAudit })),
+      bind(Rpc.invoiceAudit, invoiceAuditHandlers({ ...deps, usageAudit: parts.peers.usageAudit, plans: parts.peers.plans })),
     ],
     stop: async () => {
       relay.stop();
@@ -142,6 +146,7 @@ export const invoicingService = defineService({
         peers.appliedCoupons.close();
         peers.wallets.close();
         peers.usageAudit?.close();
+        peers.plans?.close();
       },
     };
   },

@@ -115,3 +115,57 @@ describe("invoice audit", () => {
     expect(reply.body).toMatchObject({ status: 404, code: "invoice_not_found" });
   });
 });
+
+describe("plan simulation", () => {
+  it("prices the customer's past periods on another plan from its stored usage, beside what it was billed", async () => {
+    // basic: 1.00 per call, no base fee. pro: 10.00 a month, calls graduated 0–10 at 0.50, 11 and up at 0.20.
+    // January: 15 calls; February: 5 calls.
+    const as = await platform.story("Simulate plan", "2024-01-01T00:00:00Z");
+    const calls = await metric(as, "calls");
+    await plan(as, "basic", { amount_cents: 0, charges: [standard(calls, "1")] });
+    await plan(as, "pro", { amount_cents: 1_000, charges: [{
+      billable_metric_id: calls, charge_model: "graduated",
+      properties: { graduated_ranges: [
+        { from_value: 0, to_value: 10, per_unit_amount: "0.5", flat_amount: "0" },
+        { from_value: 11, to_value: null, per_unit_amount: "0.2", flat_amount: "0" },
+      ] },
+    }] });
+    await subscribe(as, "acme", "basic", "sub_1");
+    await send(as, events(15, "sub_1", "calls", "2024-01-10T00:00:00Z"));
+    await advanceClock(as, "2024-02-01T00:30:00Z");
+    await send(as, events(5, "sub_1", "calls", "2024-02-10T00:00:00Z"));
+    await advanceClock(as, "2024-03-01T00:30:00Z");
+    const billed = await invoicesOf(as, "acme");
+    expect(billed.map((i) => i.fees_amount_cents)).toEqual([1_500, 500]);
+
+    const { plan_simulation: simulation } = await ok(as("POST", "/customers/acme/simulate_plan", { plan_code: "pro" }));
+    // January on pro: 10.00 + 10 × 0.50 + 5 × 0.20 = 16.00; February: 10.00 + 5 × 0.50 = 12.50
+    expect(simulation).toMatchObject({
+      external_customer_id: "acme", plan_code: "pro", currency: "EUR",
+      billed_fees_amount_cents: 2_000, simulated_fees_amount_cents: 2_850, difference_amount_cents: 850,
+    });
+    expect((simulation.periods as Json[]).map((p) => [p.svc_invoice_id, p.billed_plan_code, p.from_datetime, p.billed_fees_amount_cents, p.simulated_fees_amount_cents, p.difference_amount_cents]))
+      .toEqual([
+        [billed[0]!.svc_id, "basic", "2024-01-01T00:00:00.000Z", 1_500, 1_600, 100],
+        [billed[1]!.svc_id, "basic", "2024-02-01T00:00:00.000Z", 500, 1_250, 750],
+      ]);
+    expect((simulation.periods[0].simulated_fees as Json[]).map((f) => [f.fee_type, f.code, f.units, f.amount_cents])).toEqual([
+      ["subscription", "pro", "1.0", 1_000], ["charge", "calls", "15.0", 600],
+    ]);
+
+    // only February's invoice, by issuing date
+    const { plan_simulation: february } = await ok(as("POST", "/customers/acme/simulate_plan", { plan_code: "pro", from: "2024-03-01", to: "2024-03-31" }));
+    expect((february.periods as Json[]).map((p) => p.simulated_fees_amount_cents)).toEqual([1_250]);
+
+    // nothing was stored or sent: the same two invoices, unchanged
+    expect((await invoicesOf(as, "acme")).map((i) => [i.svc_id, i.fees_amount_cents])).toEqual(billed.map((i) => [i.svc_id, i.fees_amount_cents]));
+
+    const unknown = await as("POST", "/customers/acme/simulate_plan", { plan_code: "nope" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: "plan_not_found" });
+    const invalid = await as("POST", "/customers/acme/simulate_plan", { from: "March" });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.error_details).toEqual({ plan_code: ["value_is_mandatory"], from: ["invalid_date"] });
+    expect((await as("POST", "/customers/nobody/simulate_plan", { plan_code: "pro" })).status).toBe(404);
+  });
+});

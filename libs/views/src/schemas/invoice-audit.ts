@@ -69,3 +69,40 @@ export const invoiceAuditObject = z.object({
 }).strict().meta({ id: "InvoiceAuditObject", description: "A finalized invoice re-derived from the raw events stored for its periods (not in Lago)." });
 
 export const invoiceAuditResponse = z.object({ invoice_audit: invoiceAuditObject });
+
+const simulatedFee = z.object({
+  fee_type: z.string(),
+  code: z.string(),
+  charge_filter_index: z.number().int().nullable(),
+  grouped_by: z.record(z.string(), z.string()),
+  units: z.string(),
+  events_count: z.number().int().nullable(),
+  amount_cents: z.number().int(),
+}).strict();
+
+const simulatedPeriod = z.object({
+  svc_invoice_id: z.string(),
+  invoice_number: z.string(),
+  issuing_date: z.string(),
+  external_subscription_id: z.string(),
+  invoicing_reason: z.string(),
+  billed_plan_code: z.string(),
+  from_datetime: z.string().nullable(),
+  to_datetime: z.string().nullable(),
+  billed_fees_amount_cents: z.number().int().describe("the fees this subscription line was billed, before coupons and taxes"),
+  simulated_fees_amount_cents: z.number().int().describe("the same line's fees on the simulated plan, before coupons and taxes"),
+  difference_amount_cents: z.number().int().describe("simulated − billed"),
+  simulated_fees: z.array(simulatedFee),
+}).strict();
+
+export const planSimulationObject = z.object({
+  external_customer_id: z.string(),
+  plan_code: z.string(),
+  currency: z.string(),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  billed_fees_amount_cents: z.number().int(),
+  simulated_fees_amount_cents: z.number().int(),
+  difference_amount_cents: z.number().int(),
+  periods: z.array(simulatedPeriod).describe("one per subscription line of the customer's finalized subscription invoices, oldest first"),
+}).strict().meta({ id: "PlanSimulationObject", description: "A customer's past periods priced on another plan from its stored usage (not in Lago)." });

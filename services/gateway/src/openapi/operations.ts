@@ -3,7 +3,7 @@ import {
   addOnObject, appliedCouponObject, appliedCouponObjectExtended, billableMetricObject, billingEntityObject, couponObject, customerObject,
   customerUsageObject, eventObject, featureObject, feeEstimateObject, invoiceCustomSectionObject, invoiceObject, paginationMeta, paymentObject,
   paymentRequestObject, planEntitlementObject, planObject, subscriptionEntitlementObject, subscriptionObject, subscriptionObjectExtended,
-  invoiceAuditObject, taxObject, testClockObject, walletObject, walletTransactionObject, webhookEndpointObject, webhookObject,
+  invoiceAuditObject, planSimulationObject, taxObject, testClockObject, walletObject, walletTransactionObject, webhookEndpointObject, webhookObject,
 } from "@billing/views";
 import { addOnCreateSchema, addOnUpdateSchema } from "../routes/add-ons/validators";
 import { appliedCouponSchema } from "../routes/applied-coupons/validators";
@@ -16,6 +16,7 @@ import { estimateEventSchema } from "../routes/estimate-fees/validators";
 import { featureCreateSchema, featureUpdateSchema } from "../routes/features/validators";
 import { invoiceCustomSectionCreateSchema, invoiceCustomSectionUpdateSchema } from "../routes/invoice-custom-sections/validators";
 import { currentUsageQuery, invoiceListQuery, invoiceUpdate, pastUsageQuery } from "../routes/invoices/validators";
+import { simulatePlanInput } from "../routes/invoice-audit/validators";
 import { paymentRequestCreateSchema, paymentRequestListQuery } from "../routes/payment-requests/validators";
 import { paymentCreateSchema } from "../routes/payments/validators";
 import { planCreateSchema, planUpdateSchema } from "../routes/plans/validators";
@@ -239,6 +240,11 @@ const invoices: Operation[] = [
     method: "get", path: "/invoices/{id}/audit", operationId: "auditInvoice", summary: "Re-derive a finalized invoice from its raw events", tag: "Invoices",
     description: "Not in Lago. Every charge fee of a finalized invoice re-derived from the raw events stored for its period and the charge snapshot it was priced from (model, properties, filters, groups, aggregation), beside the invoiced units and amount: `match` per fee and for the invoice, the reason of any mismatch, and the events acknowledged after the fee's usage was read (late: not billed). Subscription, fixed-charge and commitment fees are listed as `not_derived_from_events`. Nothing is stored. 405 `invoice_not_finalized` for a draft.",
     response: rooted("invoice_audit", invoiceAuditObject),
+  },
+  {
+    method: "post", path: "/customers/{external_customer_id}/simulate_plan", operationId: "simulatePlan", summary: "Price a customer's past periods on another plan", tag: "Invoices",
+    description: "Not in Lago. Each subscription line of the customer's finalized subscription invoices (issued between `from` and `to`, inclusive; the 100 newest at most) billed again for the same billing entry on the plan `plan_code`: its base fee, spans and fixed charges as billing computes them, its charges re-derived from the raw events stored for the span (those acknowledged when the real invoice read its usage) on the plan's charges and the metrics as they are now. Fees before coupons and taxes, beside what the line was billed, with the difference per period and in total. Nothing is stored or sent. 422 `currencies_does_not_match` when the plan's currency is not the invoices'.",
+    body: simulatePlanInput, response: rooted("plan_simulation", planSimulationObject),
   },
 ];
 

@@ -1,6 +1,7 @@
 import { AppError } from "@billing/errors";
 import type { UsageMessages } from "@billing/contracts";
-import { parseChargeSnapshot } from "../use-cases/audit/charge-snapshot";
+import type { MetricCopy } from "../domain/read-copies";
+import { parseChargeSnapshot, type ChargeSnapshot } from "../use-cases/audit/charge-snapshot";
 import type { RederiveInput, RederivedCharge } from "../use-cases/audit/rederive-charges";
 import { instantField } from "./instant-field";
 
@@ -8,11 +9,15 @@ import { instantField } from "./instant-field";
 
 const MAX_LATE_EVENTS = 1000;
 
-export function rederiveInput(req: UsageMessages.RederiveChargesRequest__Output): RederiveInput {
-  const snapshots = req.snapshots_json.map((json) => {
+/** `metricOf`: the current metric of a code, for snapshots that carry none (plan simulations). */
+export function rederiveInput(req: UsageMessages.RederiveChargesRequest__Output, metricOf: (code: string) => MetricCopy | null): RederiveInput {
+  const snapshots = req.snapshots_json.map((json): ChargeSnapshot => {
     const s = parseChargeSnapshot(json);
     if (!s) throw AppError.validation({ snapshots_json: ["value_is_invalid"] });
-    return s;
+    if (s.metric) return s as ChargeSnapshot;
+    const metric = metricOf(s.charge.billable_metric_code);
+    if (!metric) throw AppError.notFound("billable_metric");
+    return { ...s, metric };
   });
   return {
     organizationId: req.organization_id,

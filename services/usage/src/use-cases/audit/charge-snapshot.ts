@@ -34,8 +34,12 @@ export function chargeSnapshot(input: {
   };
 }
 
-/** A snapshot as stored → checked enough to price from (a malformed one is refused, never half-priced). */
-export function parseChargeSnapshot(json: string): ChargeSnapshot | null {
+/**
+ * A snapshot as stored → checked enough to price from (a malformed one is refused, never
+ * half-priced). Without `metric` (a plan simulation prices a plan's charges as they are now), the
+ * metric is the one of the charge's `billable_metric_code`, which the caller fills in.
+ */
+export function parseChargeSnapshot(json: string): (Omit<ChargeSnapshot, "metric"> & { metric?: MetricCopy }) | null {
   let s: Partial<ChargeSnapshot>;
   try {
     s = JSON.parse(json) as Partial<ChargeSnapshot>;
@@ -43,9 +47,10 @@ export function parseChargeSnapshot(json: string): ChargeSnapshot | null {
     return null;
   }
   const instant = (v: unknown) => typeof v === "string" && !Number.isNaN(Date.parse(v));
-  if (!s || s.v !== 1 || !s.charge || !s.metric || typeof s.metric.code !== "string" || typeof s.currency !== "string") return null;
+  if (!s || s.v !== 1 || !s.charge || typeof s.charge.billable_metric_code !== "string" || !Array.isArray(s.charge.filters) || typeof s.currency !== "string") return null;
+  if (s.metric !== undefined && (!s.metric || typeof s.metric.code !== "string")) return null;
   if (!instant(s.from) || !instant(s.to) || !instant(s.events_from) || !(Number(s.period_days) > 0)) return null;
-  return s as ChargeSnapshot;
+  return s as Omit<ChargeSnapshot, "metric"> & { metric?: MetricCopy };
 }
 
 /** The snapshot's charge as the pricing library prices it (what ChargeUsage prices). */
