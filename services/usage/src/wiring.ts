@@ -140,7 +140,7 @@ export const usageService = defineService({
       // billing reads stored usage itself, never the estimates' cache
       bind(Rpc.chargeUsage, chargeUsageHandlers({ copies: readCopies.copies, usage: stored.reader, storedThroughNow: stored.storedThroughNow })),
       // invoice audits re-derive fees from the raw events (pages), never from a cache or the buckets' partials
-      bind(Rpc.usageAudit, usageAuditHandlers({ usage: stored.reader, copies: readCopies.copies, storedThroughNow: stored.storedThroughNow })),
+      bind(Rpc.usageAudit, usageAuditHandlers({ collections: usageCollections(connection), copies: readCopies.copies, storedThroughNow: stored.storedThroughNow })),
     ];
     return {
       bindings,

@@ -20,7 +20,7 @@ const charge = {
   filters: [{ invoice_display_name: "EU", properties: { amount: "0.2" }, values: { region: ["eu"] } }],
 };
 
-const handlers = () => usageAuditHandlers({ usage: h.parts.reader, copies: h.copies, storedThroughNow: h.parts.storedThroughNow });
+const handlers = () => usageAuditHandlers({ collections: h.collections, copies: h.copies, storedThroughNow: h.parts.storedThroughNow });
 const snapshotJson = () => {
   const metric = h.copies.metricByCode(org, "storage")!;
   return JSON.stringify(chargeSnapshot({

@@ -38,6 +38,6 @@ export const rederivedChargeMessage = (c: RederivedCharge): UsageMessages.Rederi
   late_events_count: c.lateEventsCount,
   late_events_json: c.lateEvents.map((e) => JSON.stringify({
     svc_id: e.svc_id, transaction_id: e.transaction_id, external_subscription_id: e.external_subscription_id, code: e.code,
-    timestamp: e.timestamp.toISOString(), properties: e.properties, created_at: e.created_at.toISOString(),
+    timestamp: new Date(e.timestamp).toISOString(), properties: e.properties, created_at: new Date(e.created).toISOString(),
   })),
 });

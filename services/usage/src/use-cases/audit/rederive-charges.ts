@@ -1,7 +1,7 @@
 import { computeChargeFees } from "@billing/pricing";
-import type { UsageEventRecord } from "../../domain/usage-event";
-import type { StoredUsageReader } from "../aggregate/usage-reader";
+import type { UsageCollections } from "../../persistence/collections";
 import { snapshotCharge, snapshotMetric, type ChargeSnapshot } from "./charge-snapshot";
+import { rawEventsOfMany, type RawEvent } from "./raw-events";
 
 export interface RederivedFee {
   chargeFilterIndex: number | null;
@@ -20,7 +20,7 @@ export interface RederivedCharge {
   eventsRead: number;
   lateEventsCount: number;
   /** the first `lateLimit` late events, oldest acknowledged first */
-  lateEvents: UsageEventRecord[];
+  lateEvents: RawEvent[];
 }
 
 export interface RederiveInput {
@@ -38,25 +38,19 @@ export interface RederiveInput {
  * acknowledged by `billedThrough` (priced) and those after it (late: listed, not priced), and
  * priced by the pricing library from the snapshot alone (the catalog's current state plays no
  * part). One read of all the snapshots' pages.
- *
- * Reads (`storedUsageReader`): the series' month documents, then the hourly buckets, then their
- * pages, each by `_id $in` of ids computed from (organization, subscription, code, hour): indexed
- * on real MongoDB AND on the test server (its only index is `_id` equality). On real MongoDB the
- * pages of a period could equally be read as one `_id` range (their ids start with the bucket id,
- * whose hours sort in time order); the test server would scan the collection for that, so we ask
- * for the ids.
+ * Reads: `rawEventsOfMany` (indexed `_id` reads, on real MongoDB and the test server alike).
  */
-export async function rederiveCharges(deps: { usage: StoredUsageReader }, input: RederiveInput): Promise<RederivedCharge[]> {
-  const eventLists = await deps.usage.eventsOfMany(input.snapshots.map((s) => ({
+export async function rederiveCharges(deps: { collections: UsageCollections }, input: RederiveInput): Promise<RederivedCharge[]> {
+  const eventLists = await rawEventsOfMany(deps.collections, input.snapshots.map((s) => ({
     organizationId: input.organizationId, externalSubscriptionId: input.externalSubscriptionId, code: s.metric.code,
     from: new Date(s.events_from), to: new Date(Date.parse(s.to) + 1),
   })));
   const cutoff = input.billedThrough?.getTime() ?? Infinity;
   return input.snapshots.map((snapshot, i) => {
     const events = eventLists[i]!;
-    const billed: UsageEventRecord[] = [];
-    const late: UsageEventRecord[] = [];
-    for (const e of events) (e.created_at.getTime() > cutoff ? late : billed).push(e);
+    const billed: RawEvent[] = [];
+    const late: RawEvent[] = [];
+    for (const e of events) (e.created > cutoff ? late : billed).push(e);
     const priced = computeChargeFees({
       charge: snapshotCharge(snapshot),
       metric: snapshotMetric(snapshot),
@@ -80,7 +74,7 @@ export async function rederiveCharges(deps: { usage: StoredUsageReader }, input:
         amountCents: t.amount_cents, preciseAmountCents: t.precise_amount_cents, persistable: true,
       });
     }
-    late.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.timestamp.getTime() - b.timestamp.getTime());
+    late.sort((a, b) => a.created - b.created || a.timestamp - b.timestamp);
     return { fees, eventsRead: events.length, lateEventsCount: late.length, lateEvents: late.slice(0, input.lateLimit) };
   });
 }
