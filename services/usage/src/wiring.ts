@@ -33,6 +33,8 @@ export interface UsageParts {
   reader: StoredUsageReader;
   /** Resolves once every event the ingest stream acknowledged before the call is stored. */
   storedThroughNow(): Promise<void>;
+  /** the same wait, answering the ingest stream sequence storage is then complete through (charge snapshots keep it for audits) */
+  storedThroughSeq(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -118,6 +120,11 @@ export async function wireUsage(ctx: {
     handlers,
     reader,
     storedThroughNow: async () => applier.appliedThrough(await lastSequence(bus.jsm, stream, subject)),
+    storedThroughSeq: async () => {
+      const seq = await lastSequence(bus.jsm, stream, subject);
+      await applier.appliedThrough(seq);
+      return seq;
+    },
     stop: async () => {
       await sweep.stop();
       await applier.stop();
@@ -138,7 +145,7 @@ export const usageService = defineService({
     const bindings: ServiceBinding[] = [
       bind(Rpc.usage, { ...stored.handlers, ...estimateHandlers({ copies: readCopies.copies, usage, clock }) }),
       // billing reads stored usage itself, never the estimates' cache
-      bind(Rpc.chargeUsage, chargeUsageHandlers({ copies: readCopies.copies, usage: stored.reader, storedThroughNow: stored.storedThroughNow })),
+      bind(Rpc.chargeUsage, chargeUsageHandlers({ copies: readCopies.copies, usage: stored.reader, storedThroughNow: stored.storedThroughNow, storedThroughSeq: stored.storedThroughSeq })),
       // invoice audits re-derive fees from the raw events (pages), never from a cache or the buckets' partials
       bind(Rpc.usageAudit, usageAuditHandlers({ collections: usageCollections(connection), copies: readCopies.copies, storedThroughNow: stored.storedThroughNow })),
     ];

@@ -8,6 +8,7 @@ import { startUsageHarness, type UsageHarness } from "./usage-harness";
 // UsageAuditService.RederiveCharges through the wiring, on the real NATS and MongoDB test servers:
 // events ingested, stored in pages, read back raw and priced from a charge snapshot alone.
 let h: UsageHarness;
+let readThroughSeq = 0;
 const org = randomUUID();
 const clock = new ManualClock("2026-02-01T00:00:00Z");
 const FEB = Date.parse("2026-02-01T00:00:00Z");
@@ -21,12 +22,12 @@ const charge = {
 };
 
 const handlers = () => usageAuditHandlers({ collections: h.collections, copies: h.copies, storedThroughNow: h.parts.storedThroughNow });
-const snapshotJson = () => {
+const snapshotJson = (extra: Record<string, unknown> = {}) => {
   const metric = h.copies.metricByCode(org, "storage")!;
-  return JSON.stringify(chargeSnapshot({
+  return JSON.stringify({ ...chargeSnapshot({
     charge: charge as never, metric, currency: "EUR", eventsFrom: new Date(FEB), timeZone: "UTC",
     query: { from: new Date(FEB), to: new Date(FEB + 28 * DAY - 1), periodDays: 28 },
-  }));
+  }), ...extra });
 };
 
 beforeAll(async () => {
@@ -40,6 +41,7 @@ beforeAll(async () => {
     { transaction_id: "c", external_subscription_id: "sub_1", code: "storage", timestamp_ms: FEB + 3 * DAY, properties_json: '{"gb":20}' },
     { transaction_id: "d", external_subscription_id: "sub_1", code: "storage", timestamp_ms: FEB + 29 * DAY, properties_json: '{"gb":999}' },
   ]);
+  readThroughSeq = await h.parts.storedThroughSeq();
   // acknowledged on Mar 2, after February was billed (Mar 1): late
   clock.set("2026-03-02T00:00:00Z");
   await h.ingest(org, [
@@ -64,6 +66,17 @@ describe("RederiveCharges", () => {
     expect(c!.late_events_json.map((j) => JSON.parse(j))).toEqual([expect.objectContaining({
       transaction_id: "late", timestamp: new Date(FEB + 10 * DAY).toISOString(), created_at: "2026-03-02T00:00:00.000Z", properties: { gb: 7, region: "eu" },
     })]);
+  });
+
+  it("tells late events by the ingest sequence the invoice's read was complete through, whatever their business time", async () => {
+    // the snapshot's sequence wins over billed_through (here: an instant after every event)
+    const { charges } = await handlers().RederiveCharges({
+      organization_id: org, external_subscription_id: "sub_1", snapshots_json: [snapshotJson({ read_through_seq: readThroughSeq })],
+      billed_through: "2030-01-01T00:00:00.000Z", late_events_limit: 0,
+    }, {} as never);
+    expect(charges[0]).toMatchObject({ events_read: 4, late_events_count: 1 });
+    expect(charges[0]!.fees.map((f) => f.amount_cents)).toEqual([2_000, 500]);
+    expect(JSON.parse(charges[0]!.late_events_json[0]!)).toMatchObject({ transaction_id: "late" });
   });
 
   it("prices every stored event of the period when no billed_through is given, and lists none as late", async () => {

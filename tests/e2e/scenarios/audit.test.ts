@@ -108,6 +108,26 @@ describe("invoice audit", () => {
     });
   });
 
+  it("audits finalized invoices only (a draft: 405), and only the organization's own (another's: 404)", async () => {
+    const as = await platform.story("Audit draft", "2024-01-01T00:00:00Z", { invoice_grace_period: 3 });
+    const calls = await metric(as, "calls");
+    await plan(as, "basic", { amount_cents: 0, charges: [standard(calls, "1")] });
+    await subscribe(as, "acme", "basic", "sub_1");
+    await send(as, events(2, "sub_1", "calls", "2024-01-15T00:00:00Z"));
+    const draft = await januaryInvoice(as);
+    expect(draft.status).toBe("draft");
+    const refused = await as("GET", `/invoices/${draft.svc_id}/audit`);
+    expect(refused.status).toBe(405);
+    expect(refused.body).toMatchObject({ status: 405, code: "invoice_not_finalized" });
+
+    const other = platform.sandbox("Audit other organization", "2024-01-01T00:00:00Z");
+    await ok(as("PUT", `/invoices/${draft.svc_id}/finalize`));
+    expect((await auditOf(as, draft)).match).toBe(true);
+    const foreign = await other.as("GET", `/invoices/${draft.svc_id}/audit`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ status: 404, code: "invoice_not_found" });
+  });
+
   it("answers 404 for an unknown invoice", async () => {
     const as = await platform.story("Audit unknown", "2024-01-01T00:00:00Z");
     const reply = await as("GET", "/invoices/00000000-0000-0000-0000-000000000000/audit");

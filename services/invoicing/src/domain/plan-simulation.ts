@@ -11,11 +11,25 @@ import type { RederivedChargeData } from "./invoice-audit";
  */
 
 /** The snapshot of one of the simulated plan's charges over a charges span (no metric: the usage service's current one). */
-export function simulatedSnapshot(charge: ChargeViewData, plan: PlanViewData, span: { from: Date; to: Date; periodDays: number; billedDays?: number | null }, timeZone: string): string {
+export function simulatedSnapshot(
+  charge: ChargeViewData, plan: PlanViewData, span: { from: Date; to: Date; periodDays: number; billedDays?: number | null }, timeZone: string, readThroughSeq?: number,
+): string {
   return JSON.stringify({
     v: 1, charge, currency: plan.amount_currency, from: span.from.toISOString(), to: span.to.toISOString(), events_from: span.from.toISOString(),
     period_days: span.periodDays, billed_days: span.billedDays ?? null, time_zone: timeZone,
+    ...(readThroughSeq !== undefined ? { read_through_seq: readThroughSeq } : {}),
   });
+}
+
+/** The ingest sequence a billed fee's usage read was complete through, from its stored snapshot (the same events for a simulation). */
+export function readThroughSeqOf(snapshotJson: string | undefined): number | undefined {
+  if (!snapshotJson) return undefined;
+  try {
+    const seq = (JSON.parse(snapshotJson) as { read_through_seq?: unknown }).read_through_seq;
+    return typeof seq === "number" && Number.isSafeInteger(seq) ? seq : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The usage service's re-derived fees of a charge, as ChargeUsage would have answered them (what `invoiceFees` composes). */

@@ -3,7 +3,7 @@ import type { PlanViewData } from "@billing/contracts";
 import { invoiceFees } from "../../domain/invoice-fees";
 import { billLine } from "../../domain/invoice-lines";
 import type { FeeDraft, Invoice, InvoiceLine } from "../../domain/invoice";
-import { chargeFeesOf, simulatedPeriod, simulatedSnapshot, simulationView, type PlanSimulationView, type SimulatedPeriod } from "../../domain/plan-simulation";
+import { chargeFeesOf, readThroughSeqOf, simulatedPeriod, simulatedSnapshot, simulationView, type PlanSimulationView, type SimulatedPeriod } from "../../domain/plan-simulation";
 import type { PlansPeer } from "../../peers/plans";
 import type { UsageAuditPeer } from "../../peers/usage-audit";
 import type { InvoicingDeps } from "../deps";
@@ -60,11 +60,13 @@ async function simulatedLine(deps: SimulateDeps, organizationId: string, invoice
   const span = periods.charges;
   let chargeFees: ReturnType<typeof chargeFeesOf> = [];
   if (span && plan.charges.length > 0) {
-    // the events the real invoice could see: those acknowledged by the time it read its usage
-    const readAt = invoice.fees.find((f) => f.subscription_id === line.subscription_id && f.usage_read_at)?.usage_read_at ?? null;
+    // the events the real invoice could see: those stored when it read its usage (its ingest sequence; else acknowledged by then)
+    const billedFee = invoice.fees.find((f) => f.subscription_id === line.subscription_id && f.usage_read_at);
+    const readAt = billedFee?.usage_read_at ?? null;
+    const readThroughSeq = readThroughSeqOf(billedFee?.charge_snapshot);
     const snapshots = plan.charges.map((charge) => ({
       key: charge.svc_id,
-      snapshotJson: simulatedSnapshot(charge, plan, { from: span.from_datetime, to: span.to_datetime, periodDays: span.period_days, billedDays: span.billed_days }, copy.subscription.timezone),
+      snapshotJson: simulatedSnapshot(charge, plan, { from: span.from_datetime, to: span.to_datetime, periodDays: span.period_days, billedDays: span.billed_days }, copy.subscription.timezone, readThroughSeq),
     }));
     const rederived = await deps.usageAudit.rederive(organizationId, {
       externalSubscriptionId: line.external_subscription_id, billedThrough: readAt ? new Date(readAt) : null, snapshots,

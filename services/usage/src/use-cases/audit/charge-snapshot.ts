@@ -21,6 +21,11 @@ export interface ChargeSnapshot {
   period_days: number;
   billed_days: number | null;
   time_zone: string;
+  /**
+   * a consistent read (an invoice's): the ingest stream sequence storage was complete through when
+   * the events were read. An event of a later ingest message was acknowledged after the read: late.
+   */
+  read_through_seq?: number;
 }
 
 export function chargeSnapshot(input: {
@@ -49,6 +54,7 @@ export function parseChargeSnapshot(json: string): (Omit<ChargeSnapshot, "metric
   const instant = (v: unknown) => typeof v === "string" && !Number.isNaN(Date.parse(v));
   if (!s || s.v !== 1 || !s.charge || typeof s.charge.billable_metric_code !== "string" || !Array.isArray(s.charge.filters) || typeof s.currency !== "string") return null;
   if (s.metric !== undefined && (!s.metric || typeof s.metric.code !== "string")) return null;
+  if (s.read_through_seq !== undefined && !Number.isSafeInteger(s.read_through_seq)) return null;
   if (!instant(s.from) || !instant(s.to) || !instant(s.events_from) || !(Number(s.period_days) > 0)) return null;
   return s as Omit<ChargeSnapshot, "metric"> & { metric?: MetricCopy };
 }

@@ -1,7 +1,8 @@
 import type { UsageEvent } from "@billing/pricing";
 import type { PeriodQuery } from "../../domain/usage-event";
-import type { UsageCollections } from "../../persistence/collections";
-import { bucketsOfRanges, readPagesOfMany } from "../aggregate/bucket-reader";
+import type { EventView } from "../../domain/stored-event";
+import { findByIds, type BucketDoc, type UsageCollections } from "../../persistence/collections";
+import { bucketsOfRanges } from "../aggregate/bucket-reader";
 
 /** A stored event as the audit reads it: what pricing needs, times as Unix ms (no Date per event: 1M of them is an audit). */
 export interface RawEvent extends UsageEvent {
@@ -13,6 +14,23 @@ export interface RawEvent extends UsageEvent {
   properties: Record<string, unknown>;
   /** acknowledged at (business time), Unix ms */
   created: number;
+  /** the ingest stream sequence of the message that carried it */
+  seq: number;
+}
+
+/** The listed pages of each list of buckets, per ingest message with its sequence: ONE read of all of them. */
+async function pagesOfMany(c: UsageCollections, lists: readonly (readonly BucketDoc[])[]): Promise<Array<Array<[number, EventView[]]>>> {
+  const idLists = lists.map((buckets) => buckets.flatMap((b) => b.pg.map((range) => `${b._id}|${range}`)));
+  const unique = [...new Set(idLists.flat())];
+  const pages = new Map((await findByIds(c.pages, unique)).map((p) => [p._id, p]));
+  if (pages.size !== unique.length) throw new Error(`event pages missing: ${unique.length - pages.size} of ${unique.length}`);
+  const parsed = new Map<string, Array<[number, EventView[]]>>();
+  const of = (id: string) => {
+    let groups = parsed.get(id);
+    if (!groups) parsed.set(id, (groups = JSON.parse(pages.get(id)!.e) as Array<[number, EventView[]]>));
+    return groups;
+  };
+  return idLists.map((ids) => ids.flatMap(of));
 }
 
 const byTimeThenTransaction = (a: RawEvent, b: RawEvent) =>
@@ -33,17 +51,17 @@ export async function rawEventsOfMany(c: UsageCollections, queries: readonly Per
   const ranges = queries.map((q) => ({
     series: { org: q.organizationId, sub: q.externalSubscriptionId, code: q.code }, fromMs: q.from.getTime(), toMs: q.to.getTime(),
   }));
-  const pageLists = await readPagesOfMany(c, await bucketsOfRanges(c, ranges));
+  const pageLists = await pagesOfMany(c, await bucketsOfRanges(c, ranges));
   return pageLists.map((pages, i) => {
     const { fromMs, toMs } = ranges[i]!;
     const out: RawEvent[] = [];
-    for (const page of pages) {
-      for (const e of page.events) {
+    for (const [seq, events] of pages) {
+      for (const e of events) {
         const t = Date.parse(e.timestamp);
         if (t < fromMs || t >= toMs) continue;
         out.push({
           svc_id: e.svc_id, transaction_id: e.transaction_id, code: e.code, external_subscription_id: e.external_subscription_id,
-          timestamp: t, properties: e.properties, precise_total_amount_cents: e.precise_total_amount_cents, created: Date.parse(e.created_at),
+          timestamp: t, properties: e.properties, precise_total_amount_cents: e.precise_total_amount_cents, created: Date.parse(e.created_at), seq,
         });
       }
     }

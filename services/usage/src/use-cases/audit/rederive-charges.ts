@@ -27,15 +27,19 @@ export interface RederiveInput {
   organizationId: string;
   externalSubscriptionId: string;
   snapshots: readonly ChargeSnapshot[];
-  /** events acknowledged (created_at) after it were not there when the fees were priced: late, not priced */
+  /**
+   * for snapshots without `read_through_seq` (priced by a read that was not consistent, or before
+   * sequences were kept): events acknowledged (created_at, business time) after it are late
+   */
   billedThrough: Date | null;
   lateLimit: number;
 }
 
 /**
  * Each charge snapshot's fees re-derived from the RAW events stored for its period: the events
- * themselves, read from the buckets' pages (never the buckets' partials), split into those
- * acknowledged by `billedThrough` (priced) and those after it (late: listed, not priced), and
+ * themselves, read from the buckets' pages (never the buckets' partials), split into those the
+ * fee's read could see (ingest messages up to the snapshot's `read_through_seq`; without it, events
+ * acknowledged by `billedThrough`) — priced — and the later ones (late: listed, not priced), and
  * priced by the pricing library from the snapshot alone (the catalog's current state plays no
  * part). One read of all the snapshots' pages.
  * Reads: `rawEventsOfMany` (indexed `_id` reads, on real MongoDB and the test server alike).
@@ -50,7 +54,10 @@ export async function rederiveCharges(deps: { collections: UsageCollections }, i
     const events = eventLists[i]!;
     const billed: RawEvent[] = [];
     const late: RawEvent[] = [];
-    for (const e of events) (e.created > cutoff ? late : billed).push(e);
+    // exact: the ingest messages storage was complete through when the fee read its events; else by business time
+    const seqCut = snapshot.read_through_seq;
+    if (seqCut !== undefined) for (const e of events) (e.seq > seqCut ? late : billed).push(e);
+    else for (const e of events) (e.created > cutoff ? late : billed).push(e);
     const priced = computeChargeFees({
       charge: snapshotCharge(snapshot),
       metric: snapshotMetric(snapshot),
