@@ -109,7 +109,7 @@ describe("invoice audit", () => {
   });
 
   it("audits finalized invoices only (a draft: 405), and only the organization's own (another's: 404)", async () => {
-    const as = await platform.story("Audit draft", "2024-01-01T00:00:00Z", { invoice_grace_period: 3 });
+    const as = await platform.story("Audit draft", "2024-01-01T00:00:00Z", { billing_configuration: { invoice_grace_period: 3 } });
     const calls = await metric(as, "calls");
     await plan(as, "basic", { amount_cents: 0, charges: [standard(calls, "1")] });
     await subscribe(as, "acme", "basic", "sub_1");
