@@ -121,9 +121,9 @@ export async function wireUsage(ctx: {
     reader,
     storedThroughNow: async () => applier.appliedThrough(await lastSequence(bus.jsm, stream, subject)),
     storedThroughSeq: async () => {
-      const seq = await lastSequence(bus.jsm, stream, subject);
-      await applier.appliedThrough(seq);
-      return seq;
+      await applier.appliedThrough(await lastSequence(bus.jsm, stream, subject));
+      // what storage has applied, in stream order (the subject's last message may be purged once stored: then lastSequence is 0)
+      return applier.applied;
     },
     stop: async () => {
       await sweep.stop();
