@@ -51,14 +51,24 @@ export function scenarioPlatform(label: string, env?: Record<string, string>): S
     const probe = openSandbox(e2e, `${label} warm-up`, "2024-01-01T00:00:00Z");
     await advanceClock(probe.as, "2024-01-01T00:01:00Z", 170_000);
   }, 180_000);
+  // every sandbox a story opened: its finalized invoices are audited at the file's end
+  const opened: Sandbox[] = [];
   afterAll(async () => {
-    await e2e?.stop();
-  });
+    try {
+      if (e2e) await auditFinalizedInvoices(opened);
+    } finally {
+      await e2e?.stop();
+    }
+  }, 120_000);
   const started = () => {
     if (!e2e) throw new Error(`the ${label} platform is not started`);
     return e2e;
   };
-  const sandbox = (name: string, frozenTime: string) => openSandbox(started(), name, frozenTime);
+  const sandbox = (name: string, frozenTime: string) => {
+    const opened_ = openSandbox(started(), name, frozenTime);
+    opened.push(opened_);
+    return opened_;
+  };
   return {
     sandbox,
     organization: (name) => openOrganization(started(), name),
@@ -98,4 +108,25 @@ export async function advanceClock(as: Api, to: string, timeoutMs = 60_000): Pro
   expect(started.status, JSON.stringify(started.body)).toBe(200);
   const clock = await awaitReady(as, timeoutMs);
   expect(instant(clock.frozen_time)).toBe(instant(to));
+}
+
+/**
+ * Every finalized invoice of these organizations re-derived from its raw events
+ * (GET /invoices/{id}/audit): fails unless each matches, naming the invoice, the fee and why.
+ */
+export async function auditFinalizedInvoices(sandboxes: readonly Sandbox[]): Promise<void> {
+  const failures: string[] = [];
+  for (const { as, organization_id } of sandboxes) {
+    for (let page = 1; ; page++) {
+      const list = await as("GET", `/invoices?status=finalized&per_page=100&page=${page}`);
+      expect(list.status, JSON.stringify(list.body)).toBe(200);
+      for (const invoice of list.body.invoices as Json[]) {
+        const reply = await as("GET", `/invoices/${invoice.svc_id}/audit`);
+        if (reply.status !== 200) failures.push(`${organization_id} ${invoice.number}: audit answered ${reply.status} ${JSON.stringify(reply.body)}`);
+        else if (!reply.body.invoice_audit.match) failures.push(`${organization_id} ${invoice.number}: ${JSON.stringify(reply.body.invoice_audit.mismatches)}`);
+      }
+      if (!list.body.meta?.next_page) break;
+    }
+  }
+  expect(failures, "invoices whose audit does not match").toEqual([]);
 }

@@ -36,6 +36,8 @@ function schemaOf(method: string, path: string, status: number): { schema: strin
   if (path.startsWith("/sandbox/payments/")) return status === 200 ? { schema: "PaymentObject", part: "payment" } : null;
   // Lago's admin route (not in its public document): answers the regenerated invoice
   if (method === "POST" && /^\/invoices\/[^/]+\/regenerate$/.test(path)) return status === 200 ? { schema: "Invoice" } : null;
+  // beyond Lago: invoice audits and plan simulations (our document alone checks their answers; errors are Lago's bodies)
+  if (/^\/invoices\/[^/]+\/audit$/.test(path) || /^\/customers\/[^/]+\/simulate_plan$/.test(path)) return ERROR_SCHEMAS[status] ? { schema: ERROR_SCHEMAS[status]! } : null;
   const { schema } = documentedResponse(method, path, status);
   if (schema) return { schema };
   return ERROR_SCHEMAS[status] ? { schema: ERROR_SCHEMAS[status]! } : null;

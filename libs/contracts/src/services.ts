@@ -19,6 +19,8 @@ import type { ChargeUsageServiceDefinition } from "./generated/billing/usage/v1/
 import type { AdvanceFeeServiceDefinition } from "./generated/billing/usage/v1/AdvanceFeeService";
 import type { FeeServiceDefinition } from "./generated/billing/invoicing/v1/FeeService";
 import type { UsageServiceDefinition } from "./generated/billing/usage/v1/UsageService";
+import type { UsageAuditServiceDefinition } from "./generated/billing/usage/v1/UsageAuditService";
+import type { InvoiceAuditServiceDefinition } from "./generated/billing/invoicing/v1/InvoiceAuditService";
 import type { WalletServiceDefinition } from "./generated/billing/wallet/v1/WalletService";
 import type { PaymentServiceDefinition } from "./generated/billing/payment/v1/PaymentService";
 import type { WebhookServiceDefinition } from "./generated/billing/payment/v1/WebhookService";
@@ -63,6 +65,10 @@ export const Rpc = {
   advanceFees: serviceRef<AdvanceFeeServiceDefinition>("billing/usage/v1/advance_fees.proto", "billing.usage.v1.AdvanceFeeService"),
   /** Fees: GET/PUT/DELETE /fees (served by the invoicing service, at its address). */
   fees: serviceRef<FeeServiceDefinition>("billing/invoicing/v1/fees.proto", "billing.invoicing.v1.FeeService"),
+  /** Raw events re-derived for invoice audits (served by the usage service, at its address). */
+  usageAudit: serviceRef<UsageAuditServiceDefinition>("billing/usage/v1/usage_audit.proto", "billing.usage.v1.UsageAuditService"),
+  /** Invoice audits and plan simulations (served by the invoicing service, at its address). */
+  invoiceAudit: serviceRef<InvoiceAuditServiceDefinition>("billing/invoicing/v1/invoice_audit.proto", "billing.invoicing.v1.InvoiceAuditService"),
   /** Served by every backend service with time-driven work, at its own address (test clocks drive it). */
   scheduledWork: serviceRef<ScheduledWorkServiceDefinition>("billing/common/v1/scheduled_work.proto", "billing.common.v1.ScheduledWorkService"),
 } as const;
@@ -71,6 +77,8 @@ export type ScheduledWorkRpc = ScheduledWorkServiceDefinition;
 export type ChargeUsageRpc = ChargeUsageServiceDefinition;
 export type AdvanceFeeRpc = AdvanceFeeServiceDefinition;
 export type FeeRpc = FeeServiceDefinition;
+export type UsageAuditRpc = UsageAuditServiceDefinition;
+export type InvoiceAuditRpc = InvoiceAuditServiceDefinition;
 export type InvoicingRpc = InvoiceServiceDefinition;
 export type InvoiceDocumentRpc = InvoiceDocumentServiceDefinition;
 export type LifetimeUsageRpc = LifetimeUsageServiceDefinition;

@@ -25,6 +25,7 @@ import { healthRouter } from "./routes/health";
 import { invoicesRouter } from "./routes/invoices/route";
 import { feesRouter } from "./routes/fees/route";
 import { creditNotesRouter } from "./routes/credit-notes/route";
+import { invoiceAuditRouter } from "./routes/invoice-audit/route";
 import { invoiceCustomSectionsRouter } from "./routes/invoice-custom-sections/route";
 import { lifetimeUsageRouter } from "./routes/lifetime-usage/route";
 import { plansRouter } from "./routes/plans/route";
@@ -119,6 +120,7 @@ function createApp(
   api.use(feesRouter(clients.fees));
   api.use(lifetimeUsageRouter(clients.lifetimeUsage));
   api.use(creditNotesRouter(clients.creditNotes));
+  api.use(invoiceAuditRouter(clients.invoiceAudit));
   api.use(walletsRouter(clients.wallet));
   api.use(paymentsRouter(clients.payment));
   api.use(paymentRequestsRouter(clients.paymentRequests));

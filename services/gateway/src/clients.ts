@@ -29,6 +29,8 @@ export function createClients(config: GatewayConfig) {
   const payment = new RpcClient(Rpc.payment, addresses.payment, deadline);
   const paymentRequests = new RpcClient(Rpc.paymentRequests, addresses.payment, deadline);
   const webhooks = new RpcClient(Rpc.webhooks, addresses.payment, deadline);
+  // audits read a period's raw events: a longer deadline than the API's usual one
+  const invoiceAudit = new RpcClient(Rpc.invoiceAudit, addresses.invoicing, Math.max(deadline, 60_000));
   return {
     addresses,
     customer,
@@ -43,7 +45,8 @@ export function createClients(config: GatewayConfig) {
     payment,
     paymentRequests,
     webhooks,
-    close: () => [customer, usage, invoicing, invoiceDocuments, fees, lifetimeUsage, creditNotes, wallet, payment, paymentRequests, webhooks, ...Object.values(catalog)].forEach((client) => client.close()),
+    invoiceAudit,
+    close: () => [customer, usage, invoicing, invoiceDocuments, fees, lifetimeUsage, creditNotes, invoiceAudit, wallet, payment, paymentRequests, webhooks, ...Object.values(catalog)].forEach((client) => client.close()),
   };
 }
 

@@ -23,6 +23,9 @@ import { grpcBillingEntities, type BillingEntities } from "./peers/billing-entit
 import { grpcDocumentParties, type DocumentParties } from "./peers/document-parties";
 import { grpcUsage, type UsagePeer } from "./peers/usage";
 import { grpcTestClocks, type TestClocks } from "./peers/test-clocks";
+import { grpcUsageAudit, type UsageAuditPeer } from "./peers/usage-audit";
+import { grpcPlans, type PlansPeer } from "./peers/plans";
+import { invoiceAuditHandlers } from "./grpc/invoice-audit-handlers";
 import { grpcWallets, type Wallets } from "./peers/wallets";
 import { grpcAdvanceFees, type AdvanceFeesPeer } from "./peers/advance-fees";
 import { FeeRepository } from "./persistence/fee-repository";
@@ -54,6 +57,10 @@ export interface InvoicingPeers {
   testClocks?: TestClocks;
   /** the catalog's add-ons and taxes (one-off invoices) */
   addOns: AddOns;
+  /** the usage service's raw-event re-derivation (invoice audits); absent: audits answer 503 */
+  usageAudit?: UsageAuditPeer;
+  /** the catalog's plans by code (plan simulations); absent: simulations answer 503 */
+  plans?: PlansPeer;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
@@ -67,6 +74,8 @@ export function grpcPeers(addresses: { usage: string; customer: string; catalog:
     advanceFees: grpcAdvanceFees(addresses.usage),
     testClocks: grpcTestClocks(addresses.customer),
     addOns: grpcAddOns(addresses.catalog),
+    usageAudit: grpcUsageAudit(addresses.usage),
+    plans: grpcPlans(addresses.catalog),
   };
 }
 
@@ -173,6 +182,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       bind(Rpc.fees, feeHandlers(feeDeps)),
       bind(Rpc.lifetimeUsage, lifetimeUsageHandlers(deps)),
       bind(Rpc.creditNotes, creditNoteHandlers(deps)),
+      bind(Rpc.invoiceAudit, invoiceAuditHandlers({ ...deps, usageAudit: parts.peers.usageAudit, plans: parts.peers.plans })),
     ],
     stop: async () => {
       relay.stop();
@@ -209,6 +219,8 @@ export const invoicingService = defineService({
         peers.advanceFees?.close();
         peers.testClocks?.close();
         peers.addOns.close();
+        peers.usageAudit?.close();
+        peers.plans?.close();
       },
     };
   },

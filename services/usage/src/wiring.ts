@@ -12,6 +12,7 @@ import { startReadCopies } from "./events/catalog-copies/start-read-copies";
 import { chargeUsageHandlers } from "./grpc/charge-usage-handlers";
 import { advanceFeeHandlers } from "./grpc/advance-fee-handlers";
 import { AdvanceStore } from "./persistence/advance-store";
+import { usageAuditHandlers } from "./grpc/usage-audit-handlers";
 import { estimateHandlers } from "./grpc/estimate-handlers";
 import { usageHandlers } from "./grpc/usage-handlers";
 import { createCollections, usageCollections } from "./persistence/collections";
@@ -34,6 +35,8 @@ export interface UsageParts {
   reader: StoredUsageReader;
   /** Resolves once every event the ingest stream acknowledged before the call is stored. */
   storedThroughNow(): Promise<void>;
+  /** the same wait, answering the ingest stream sequence storage is then complete through (charge snapshots keep it for audits) */
+  storedThroughSeq(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -119,6 +122,11 @@ export async function wireUsage(ctx: {
     handlers,
     reader,
     storedThroughNow: async () => applier.appliedThrough(await lastSequence(bus.jsm, stream, subject)),
+    storedThroughSeq: async () => {
+      await applier.appliedThrough(await lastSequence(bus.jsm, stream, subject));
+      // what storage has applied, in stream order (the subject's last message may be purged once stored: then lastSequence is 0)
+      return applier.applied;
+    },
     stop: async () => {
       await sweep.stop();
       await applier.stop();
@@ -139,9 +147,11 @@ export const usageService = defineService({
     const bindings: ServiceBinding[] = [
       bind(Rpc.usage, { ...stored.handlers, ...estimateHandlers({ copies: readCopies.copies, usage, clock }) }),
       // billing reads stored usage itself, never the estimates' cache
-      bind(Rpc.chargeUsage, chargeUsageHandlers({ copies: readCopies.copies, usage: stored.reader, storedThroughNow: stored.storedThroughNow })),
+      bind(Rpc.chargeUsage, chargeUsageHandlers({ copies: readCopies.copies, usage: stored.reader, storedThroughNow: stored.storedThroughNow, storedThroughSeq: stored.storedThroughSeq })),
       // pay-in-advance fees, one call per ingested envelope (invoicing's consumer)
       bind(Rpc.advanceFees, advanceFeeHandlers({ copies: readCopies.copies, store: new AdvanceStore(connection), cache: new Map() })),
+      // invoice audits re-derive fees from the raw events (pages), never from a cache or the buckets' partials
+      bind(Rpc.usageAudit, usageAuditHandlers({ collections: usageCollections(connection), copies: readCopies.copies, storedThroughNow: stored.storedThroughNow })),
     ];
     return {
       bindings,

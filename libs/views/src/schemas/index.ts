@@ -7,3 +7,4 @@ export * from "./wallets";
 export * from "./fees";
 export * from "./lifetime-usage";
 export * from "./credit-notes";
+export * from "./invoice-audit";

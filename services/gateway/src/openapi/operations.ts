@@ -3,7 +3,7 @@ import {
   addOnObject, appliedCouponObject, appliedCouponObjectExtended, billableMetricObject, billingEntityObject, couponObject, customerObject,
   customerUsageObject, eventObject, featureObject, feeEstimateObject, listedFeeObject, invoiceCustomSectionObject, invoiceObject, paginationMeta, paymentObject,
   paymentRequestObject, planEntitlementObject, planObject, subscriptionEntitlementObject, subscriptionObject, subscriptionObjectExtended,
-  lifetimeUsageObject, taxObject, testClockObject, walletObject, walletTransactionObject, webhookEndpointObject, webhookObject,
+  invoiceAuditObject, lifetimeUsageObject, planSimulationObject, taxObject, testClockObject, walletObject, walletTransactionObject, webhookEndpointObject, webhookObject,
 } from "@billing/views";
 import { addOnCreateSchema, addOnUpdateSchema } from "../routes/add-ons/validators";
 import { appliedCouponSchema } from "../routes/applied-coupons/validators";
@@ -20,6 +20,7 @@ import { signedLinkQuery } from "../routes/documents/validators";
 import { feeListQuery, feeUpdate } from "../routes/fees/validators";
 import { lifetimeUsageUpdateSchema } from "../routes/lifetime-usage/validators";
 import { creditNoteOperations } from "./credit-note-operations";
+import { simulatePlanInput } from "../routes/invoice-audit/validators";
 import { paymentRequestCreateSchema, paymentRequestListQuery } from "../routes/payment-requests/validators";
 import { paymentCreateSchema } from "../routes/payments/validators";
 import { planCreateSchema, planUpdateSchema } from "../routes/plans/validators";
@@ -254,6 +255,16 @@ const invoices: Operation[] = [
     method: "get", path: "/documents/{kind}/{organization_id}/{file}", operationId: "getSignedDocument", summary: "A document by its signed link", tag: "Invoices",
     description: "Not in Lago: an invoice's `file_url`. No API key: the link's HMAC signature and expiry; forged or expired → 403 (`document_link_invalid`, `document_link_expired`).",
     query: signedLinkQuery, mediaType: "application/pdf", response: z.string(), public: true, refuses: true,
+  },
+  {
+    method: "get", path: "/invoices/{id}/audit", operationId: "auditInvoice", summary: "Re-derive a finalized invoice from its raw events", tag: "Invoices",
+    description: "Not in Lago. Every charge fee of a finalized invoice re-derived from the raw events stored for its period and the charge snapshot it was priced from (model, properties, filters, groups, aggregation), beside the invoiced units and amount: `match` per fee and for the invoice, the reason of any mismatch, and the events acknowledged after the fee's usage was read (late: not billed). Subscription, fixed-charge and commitment fees are listed as `not_derived_from_events`. Nothing is stored. 405 `invoice_not_finalized` for a draft.",
+    response: rooted("invoice_audit", invoiceAuditObject),
+  },
+  {
+    method: "post", path: "/customers/{external_customer_id}/simulate_plan", operationId: "simulatePlan", summary: "Price a customer's past periods on another plan", tag: "Invoices",
+    description: "Not in Lago. Each subscription line of the customer's finalized subscription invoices (issued between `from` and `to`, inclusive; the 100 newest at most) billed again for the same billing entry on the plan `plan_code`: its base fee, spans and fixed charges as billing computes them, its charges re-derived from the raw events stored for the span (those acknowledged when the real invoice read its usage) on the plan's charges and the metrics as they are now. Fees before coupons and taxes, beside what the line was billed, with the difference per period and in total. Nothing is stored or sent. 422 `currencies_does_not_match` when the plan's currency is not the invoices'.",
+    body: simulatePlanInput, response: rooted("plan_simulation", planSimulationObject),
   },
 ];
 

@@ -15,6 +15,8 @@ export interface PricedLine {
   chargeFees: ChargeFee[];
   /** the subscription's fees on earlier invoices (a minimum commitment is measured over the whole plan period) */
   priorFees?: ReadonlyArray<Pick<FeeDraft, "amount_cents" | "precise_amount_cents" | "from" | "to">>;
+  /** when the usage of `chargeFees` was read (business time; kept on the fees for audits) */
+  usageReadAt?: Date;
 }
 
 export interface FeeContext {
@@ -93,7 +95,7 @@ function subscriptionFee(ctx: FeeContext, { copy, line, periods }: PricedLine): 
   }];
 }
 
-function chargeFees(ctx: FeeContext, { copy, line, periods, chargeFees: fees }: PricedLine, keepEmpty: boolean): FeeDraft[] {
+function chargeFees(ctx: FeeContext, { copy, line, periods, chargeFees: fees, usageReadAt }: PricedLine, keepEmpty: boolean): FeeDraft[] {
   const span = periods.charges;
   if (!span) return [];
   const { plan, subscription: s } = copy;
@@ -143,6 +145,7 @@ function chargeFees(ctx: FeeContext, { copy, line, periods, chargeFees: fees }: 
       properties: parseObject<Record<string, unknown>>(f.properties_json, {}),
       taxes: selectTaxes(charge.taxes, plan.taxes, ctx.customer.taxes, ctx.entityTaxes),
       description: null,
+      ...(f.charge_snapshot_json ? { charge_snapshot: f.charge_snapshot_json, usage_read_at: usageReadAt ?? null } : {}),
     });
   }
   return drafts;

@@ -85,6 +85,10 @@ export interface FeeDraft {
   /** the taxes it carries (billing-rules §3 selection) */
   taxes: TaxViewData[];
   description: string | null;
+  /** a charge fee: what the usage service priced it from (its snapshot, JSON text), for GET /invoices/{id}/audit */
+  charge_snapshot?: string;
+  /** a charge fee: when its usage was read (events acknowledged later were not there: late) */
+  usage_read_at?: Date | null;
 }
 
 export interface AppliedTaxAmount {

@@ -16,8 +16,8 @@ export const chargesPeriodQuery = (p: UsageMessages.ChargesPeriod__Output): Char
   includePayInAdvance: p.include_pay_in_advance,
 });
 
-/** A priced fee → the ChargeFee message. */
-export const chargeFeeMessage = (f: PricedChargeFee): UsageMessages.ChargeFee => ({
+/** A priced fee → the ChargeFee message (`readThroughSeq`: a consistent read's ingest sequence, kept in its snapshot). */
+export const chargeFeeMessage = (f: PricedChargeFee, readThroughSeq?: number): UsageMessages.ChargeFee => ({
   charge_id: f.charge.svc_id,
   billable_metric_id: f.charge.svc_billable_metric_id,
   billable_metric_code: f.charge.billable_metric_code,
@@ -39,4 +39,5 @@ export const chargeFeeMessage = (f: PricedChargeFee): UsageMessages.ChargeFee =>
   invoiceable: f.charge.invoiceable,
   billable_metric_name: f.metric.name,
   aggregation_type: f.metric.aggregation_type,
+  charge_snapshot_json: JSON.stringify(readThroughSeq === undefined ? f.snapshot : { ...f.snapshot, read_through_seq: readThroughSeq }),
 });

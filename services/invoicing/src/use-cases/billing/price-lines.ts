@@ -20,6 +20,8 @@ export async function priceLines(deps: InvoicingDeps, requests: readonly LineReq
     const initial = copy.plan.trial_period > 0 ? await deps.copies.initialStartedAt(copy.organization_id, copy.subscription.external_id) : null;
     return { copy, ...billLine(copy, entry, initial ?? undefined) };
   }));
+  // events acknowledged after this instant cannot be on these invoices (an audit reports them as late)
+  const usageReadAt = deps.clock.now();
   const asks = billed.flatMap((b, index) => (b.periods.charges ? [{ index, charges: b.periods.charges, copy: b.copy }] : []));
   const priced = await deps.usage.chargeUsage(
     asks.map(({ copy, charges }) => ({
@@ -32,5 +34,5 @@ export async function priceLines(deps: InvoicingDeps, requests: readonly LineReq
   // a minimum commitment is measured over its whole plan period: the fees billed before count too
   const prior = await Promise.all(billed.map((b) =>
     b.copy.plan.minimum_commitment && b.periods.commitment ? deps.invoices.feesBilledBefore(b.copy.organization_id, b.copy.id, b.line.at) : Promise.resolve([])));
-  return billed.map((b, index) => ({ copy: b.copy, line: b.line, periods: b.periods, chargeFees: feesOf.get(index) ?? [], priorFees: prior[index] }));
+  return billed.map((b, index) => ({ copy: b.copy, line: b.line, periods: b.periods, chargeFees: feesOf.get(index) ?? [], priorFees: prior[index], usageReadAt }));
 }

@@ -2,6 +2,7 @@ import { computeChargeFees, type BillableMetric, type ChargeModelName, type Metr
 import type { CatalogCopies, ChargeCopy, MetricCopy, SubscriptionCopy } from "../../domain/read-copies";
 import type { PeriodQuery, UsageEventRecord } from "../../domain/usage-event";
 import type { StoredUsageReader } from "../aggregate/usage-reader";
+import { chargeSnapshot, type ChargeSnapshot } from "../audit/charge-snapshot";
 
 export interface ChargesPeriodQuery {
   organizationId: string;
@@ -31,6 +32,8 @@ export interface PricedChargeFee {
   amountDetails: unknown;
   properties: Record<string, unknown>;
   persistable: boolean;
+  /** what it was priced from, kept on the invoiced fee for audits (`../audit/charge-snapshot.ts`) */
+  snapshot: ChargeSnapshot;
 }
 
 export interface PricedPeriod {
@@ -93,8 +96,9 @@ export async function priceChargesPeriod(deps: ChargeUsageDeps, q: ChargesPeriod
   return (await priceChargesPeriods(deps, [q]))[0]!;
 }
 
-function chargeFees({ charge, metric }: ChargeRead, events: UsageEventRecord[], q: ChargesPeriodQuery, { plan, subscription }: SubscriptionCopy): PricedChargeFee[] {
+function chargeFees({ charge, metric, query }: ChargeRead, events: UsageEventRecord[], q: ChargesPeriodQuery, { plan, subscription }: SubscriptionCopy): PricedChargeFee[] {
   const fees: PricedChargeFee[] = [];
+  const snapshot = chargeSnapshot({ charge, metric, currency: plan.amount_currency, query: q, eventsFrom: query.from, timeZone: subscription.timezone });
   const usageCharge: UsageCharge = {
     charge_model: charge.charge_model as ChargeModelName,
     properties: charge.properties,
@@ -118,7 +122,7 @@ function chargeFees({ charge, metric }: ChargeRead, events: UsageEventRecord[], 
       units: fee.units, totalAggregatedUnits: fee.total_aggregated_units, eventsCount: fee.events_count,
       amountCents: fee.amount_cents, preciseAmountCents: fee.precise_amount_cents, unitAmountCents: fee.unit_amount_cents,
       preciseUnitAmount: fee.precise_unit_amount, amountDetails: fee.amount_details,
-      properties: filter ? filter.properties : charge.properties, persistable: fee.persistable,
+      properties: filter ? filter.properties : charge.properties, persistable: fee.persistable, snapshot,
     });
   }
   if (priced.true_up_fee) {
@@ -126,7 +130,7 @@ function chargeFees({ charge, metric }: ChargeRead, events: UsageEventRecord[], 
     fees.push({
       charge, metric, chargeFilterIndex: null, groupedBy: {}, trueUp: true, units: t.units, totalAggregatedUnits: t.total_aggregated_units,
       eventsCount: 0, amountCents: t.amount_cents, preciseAmountCents: t.precise_amount_cents, unitAmountCents: t.unit_amount_cents,
-      preciseUnitAmount: t.precise_unit_amount, amountDetails: {}, properties: charge.properties, persistable: true,
+      preciseUnitAmount: t.precise_unit_amount, amountDetails: {}, properties: charge.properties, persistable: true, snapshot,
     });
   }
   return fees;

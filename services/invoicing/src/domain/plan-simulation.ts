@@ -1,0 +1,117 @@
+import { sumCents } from "@billing/pricing";
+import type { ChargeViewData, PlanViewData } from "@billing/contracts";
+import type { ChargeFee } from "./invoice-fees";
+import type { FeeDraft, Invoice, InvoiceLine } from "./invoice";
+import type { RederivedChargeData } from "./invoice-audit";
+
+/**
+ * POST /customers/{id}/simulate_plan, the pure part: a plan's charge as a snapshot the usage
+ * service prices from the raw events (its metric as it is now), its answer as the fees invoicing
+ * composes, and each period's simulated fees beside what was billed.
+ */
+
+/** The snapshot of one of the simulated plan's charges over a charges span (no metric: the usage service's current one). */
+export function simulatedSnapshot(
+  charge: ChargeViewData, plan: PlanViewData, span: { from: Date; to: Date; periodDays: number; billedDays?: number | null }, timeZone: string, readThroughSeq?: number,
+): string {
+  return JSON.stringify({
+    v: 1, charge, currency: plan.amount_currency, from: span.from.toISOString(), to: span.to.toISOString(), events_from: span.from.toISOString(),
+    period_days: span.periodDays, billed_days: span.billedDays ?? null, time_zone: timeZone,
+    ...(readThroughSeq !== undefined ? { read_through_seq: readThroughSeq } : {}),
+  });
+}
+
+/** The ingest sequence a billed fee's usage read was complete through, from its stored snapshot (the same events for a simulation). */
+export function readThroughSeqOf(snapshotJson: string | undefined): number | undefined {
+  if (!snapshotJson) return undefined;
+  try {
+    const seq = (JSON.parse(snapshotJson) as { read_through_seq?: unknown }).read_through_seq;
+    return typeof seq === "number" && Number.isSafeInteger(seq) ? seq : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The usage service's re-derived fees of a charge, as ChargeUsage would have answered them (what `invoiceFees` composes). */
+export function chargeFeesOf(charge: ChargeViewData, rederived: RederivedChargeData): ChargeFee[] {
+  return rederived.fees.map((f) => ({
+    charge_id: charge.svc_id, billable_metric_id: charge.svc_billable_metric_id, billable_metric_code: charge.billable_metric_code,
+    charge_model: charge.charge_model, ...(f.charge_filter_index !== null ? { charge_filter_index: f.charge_filter_index } : {}),
+    grouped_by_json: JSON.stringify(f.grouped_by), true_up: f.true_up, units: f.units, total_aggregated_units: f.units, events_count: f.events_count,
+    amount_cents: f.amount_cents, precise_amount_cents: f.precise_amount_cents, unit_amount_cents: 0, precise_unit_amount: "0",
+    amount_details_json: "{}", properties_json: "{}", persistable: f.persistable, pay_in_advance: charge.pay_in_advance, invoiceable: charge.invoiceable,
+    billable_metric_name: charge.billable_metric_code, aggregation_type: "", charge_snapshot_json: "",
+  }) as ChargeFee);
+}
+
+export interface SimulatedFee {
+  fee_type: string;
+  code: string;
+  charge_filter_index: number | null;
+  grouped_by: Record<string, string>;
+  units: string;
+  events_count: number | null;
+  amount_cents: number;
+}
+
+export interface SimulatedPeriod {
+  svc_invoice_id: string;
+  invoice_number: string;
+  issuing_date: string;
+  external_subscription_id: string;
+  invoicing_reason: string;
+  billed_plan_code: string;
+  from_datetime: string | null;
+  to_datetime: string | null;
+  billed_fees_amount_cents: number;
+  simulated_fees_amount_cents: number;
+  difference_amount_cents: number;
+  simulated_fees: SimulatedFee[];
+}
+
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+/** One invoice line billed on its plan beside the same line's fees on the simulated plan. */
+export function simulatedPeriod(invoice: Invoice, line: InvoiceLine, drafts: readonly FeeDraft[]): SimulatedPeriod {
+  const billed = sumCents(invoice.fees.filter((f) => f.subscription_id === line.subscription_id).map((f) => f.amount_cents));
+  const simulated = sumCents(drafts.map((f) => f.amount_cents));
+  return {
+    svc_invoice_id: invoice.id,
+    invoice_number: invoice.number,
+    issuing_date: invoice.issuing_date,
+    external_subscription_id: line.external_subscription_id,
+    invoicing_reason: line.invoicing_reason,
+    billed_plan_code: line.plan_code,
+    from_datetime: iso(line.subscription_from ?? line.charges_from),
+    to_datetime: iso(line.subscription_to ?? line.charges_to),
+    billed_fees_amount_cents: billed,
+    simulated_fees_amount_cents: simulated,
+    difference_amount_cents: sumCents([simulated, -billed]),
+    simulated_fees: drafts.map((f) => ({
+      fee_type: f.fee_type, code: f.item.code, charge_filter_index: f.charge_filter_index, grouped_by: f.item.grouped_by ?? {},
+      units: f.units, events_count: f.events_count, amount_cents: f.amount_cents,
+    })),
+  };
+}
+
+export interface PlanSimulationView {
+  external_customer_id: string;
+  plan_code: string;
+  currency: string;
+  from: string | null;
+  to: string | null;
+  billed_fees_amount_cents: number;
+  simulated_fees_amount_cents: number;
+  difference_amount_cents: number;
+  periods: SimulatedPeriod[];
+}
+
+export function simulationView(input: { externalCustomerId: string; plan: PlanViewData; from: Date | null; to: Date | null }, periods: SimulatedPeriod[]): PlanSimulationView {
+  const billed = sumCents(periods.map((p) => p.billed_fees_amount_cents));
+  const simulated = sumCents(periods.map((p) => p.simulated_fees_amount_cents));
+  return {
+    external_customer_id: input.externalCustomerId, plan_code: input.plan.code, currency: input.plan.amount_currency,
+    from: iso(input.from), to: iso(input.to), billed_fees_amount_cents: billed, simulated_fees_amount_cents: simulated,
+    difference_amount_cents: sumCents([simulated, -billed]), periods,
+  };
+}

@@ -1,0 +1,33 @@
+import { Rpc, type UsageAuditRpc } from "@billing/contracts";
+import { RpcClient } from "@billing/grpc";
+import type { RederiveAsk, RederivedChargeData } from "../domain/invoice-audit";
+
+/** The usage service's raw-event re-derivation (UsageAuditService), one call per subscription and pricing instant. */
+export interface UsageAuditPeer {
+  rederive(organizationId: string, ask: RederiveAsk, lateLimit?: number): Promise<RederivedChargeData[]>;
+  close(): void;
+}
+
+export function grpcUsageAudit(address: string, deadlineMs = 60_000): UsageAuditPeer {
+  const client = new RpcClient<UsageAuditRpc>(Rpc.usageAudit, address, deadlineMs);
+  return {
+    async rederive(organizationId, ask, lateLimit = 20) {
+      if (ask.snapshots.length === 0) return [];
+      const res = await client.call("RederiveCharges", {
+        organization_id: organizationId, external_subscription_id: ask.externalSubscriptionId, snapshots_json: ask.snapshots.map((s) => s.snapshotJson),
+        ...(ask.billedThrough ? { billed_through: ask.billedThrough.toISOString() } : {}), late_events_limit: lateLimit,
+      });
+      return res.charges.map((c) => ({
+        fees: c.fees.map((f) => ({
+          charge_filter_index: f.charge_filter_index ?? null, grouped_by: JSON.parse(f.grouped_by_json || "{}") as Record<string, string | null>,
+          true_up: f.true_up, units: f.units, events_count: Number(f.events_count), amount_cents: Number(f.amount_cents),
+          precise_amount_cents: f.precise_amount_cents, persistable: f.persistable,
+        })),
+        events_read: Number(c.events_read),
+        late_events_count: Number(c.late_events_count),
+        late_events: c.late_events_json.map((j) => JSON.parse(j) as unknown),
+      }));
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,22 @@
+import { AppError } from "@billing/errors";
+import { compareInvoice, rederiveAsks, type InvoiceAuditView, type RederivedChargeData } from "../../domain/invoice-audit";
+import type { UsageAuditPeer } from "../../peers/usage-audit";
+import type { InvoicingDeps } from "../deps";
+
+export type AuditDeps = Pick<InvoicingDeps, "invoices" | "clock"> & { usageAudit: UsageAuditPeer };
+
+/**
+ * GET /invoices/{id}/audit: a finalized invoice's charge fees re-derived by the usage service from
+ * the raw events stored for their periods and the charge snapshots they were priced from (one call
+ * per subscription, in parallel), compared fee by fee. Reads only: nothing is stored or sent.
+ */
+export async function auditInvoice(deps: AuditDeps, organizationId: string, id: string): Promise<InvoiceAuditView> {
+  const invoice = await deps.invoices.find(organizationId, id);
+  if (!invoice) throw AppError.notFound("invoice");
+  if (invoice.status !== "finalized") throw new AppError("not_allowed", "invoice_not_finalized");
+  const asks = rederiveAsks(invoice);
+  const answers = await Promise.all(asks.map((ask) => deps.usageAudit.rederive(organizationId, ask)));
+  const rederived = new Map<string, RederivedChargeData>();
+  asks.forEach((ask, i) => ask.snapshots.forEach((s, j) => rederived.set(s.key, answers[i]![j]!)));
+  return compareInvoice(invoice, rederived, deps.clock.now());
+}
