@@ -110,16 +110,17 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const feeOutbox = fees.outbox();
   const creditNotes = new CreditNoteRepository(connection);
   const creditNoteOutbox = creditNotes.outbox();
-  const consumers: Array<{ stream: StreamSpec; durable: string; subjects: readonly string[]; handler: (d: FeeDeps) => (e: Envelope) => Promise<void>; inOrder?: boolean; concurrency?: number }> = [
+  const consumers: Array<{ stream: StreamSpec; durable: string; subjects: readonly string[]; handler: (d: FeeDeps) => (e: Envelope) => Promise<void>; inOrder?: boolean; concurrency?: number; deliverNew?: boolean }> = [
     { stream: Streams.catalog, durable: `${parts.durablePrefix}_invoicing_subscriptions`, subjects: SUBSCRIPTION_SUBJECTS, handler: subscriptionEventHandler },
     { stream: Streams.customer, durable: `${parts.durablePrefix}_invoicing_customers`, subjects: CUSTOMER_SUBJECTS, handler: customerEventHandler },
-    // progressive billing: usage thresholds checked per envelope of ingested events
-    { stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_usage`, subjects: USAGE_SUBJECTS, handler: usageThresholdsHandler, concurrency: 64 },
+    // progressive billing: usage thresholds checked per envelope of ingested events; each check reads the
+    // whole current usage, so a new durable starts with new envelopes (older usage is counted by the next check)
+    { stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_usage`, subjects: USAGE_SUBJECTS, handler: usageThresholdsHandler, concurrency: 64, deliverNew: true },
     { stream: Streams.invoicing, durable: `${parts.durablePrefix}_invoicing_credit_notes`, subjects: CREDIT_NOTE_SUBJECTS, handler: creditNoteEventHandler },
   ];
   // pay-in-advance fees: the usage service's ingested envelopes, strictly in stream order (one at a time, across replicas)
   if (parts.peers.advanceFees) {
-    consumers.push({ stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_advance_fees`, subjects: USAGE_SUBJECTS, handler: advanceFeesHandler, inOrder: true });
+    consumers.push({ stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_advance_fees`, subjects: USAGE_SUBJECTS, handler: advanceFeesHandler, inOrder: true, deliverNew: true });
   }
   const deps: InvoicingDeps = {
     copies: new CopyRepository(models),
@@ -166,7 +167,8 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       bus: parts.bus, stream: c.stream.name, durable: c.durable, filterSubjects: [...c.subjects],
       logger: parts.logger.child({ consumer: c.durable }), handler: c.handler(feeDeps), concurrency: c.inOrder ? 1 : (c.concurrency ?? 8), retryDelayMs: 500,
       // pay-in-advance fees start with the durable: usage ingested before it existed is not billed in advance
-      ...(c.inOrder ? { maxAckPending: 1, deliverNew: true } : {}),
+      ...(c.inOrder ? { maxAckPending: 1 } : {}),
+      ...(c.deliverNew ? { deliverNew: true } : {}),
     }));
   }
   const documentDeps = parts.peers.documentParties

@@ -1,4 +1,4 @@
-import { Rpc, type CatalogMessages, type CatalogRpc, type WalletRpc, type ChargeUsageRpc, type CustomerMessages, type CustomerRpc, type UsageMessages } from "@billing/contracts";
+import { Rpc, type AdvanceFeeRpc, type CatalogMessages, type CatalogRpc, type WalletRpc, type ChargeUsageRpc, type CustomerMessages, type CustomerRpc, type UsageMessages } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { bind, startGrpcServer, type GrpcServerHandle, type Handlers } from "@billing/grpc";
 import { silentLogger } from "@billing/logger";
@@ -48,6 +48,10 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
     GetBillingEntity: async (req: CustomerMessages.GetBillingEntityRequest__Output) => ({
       billing_entity: entity(req.organization_id, req.code, entities.get(`${req.organization_id}|${req.code}`)),
     }),
+    // organizations here have no test clock (the harness's clock is the invoicing service's own)
+    GetTestClock: async () => {
+      throw AppError.notFound("test_clock");
+    },
   } as unknown as Handlers<CustomerRpc>;
 
   const chargeUsage: Handlers<ChargeUsageRpc> = {
@@ -114,9 +118,17 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
     ListActiveWalletsForCustomer: async () => ({ wallets: [] }),
   } as unknown as Handlers<WalletRpc>;
 
+  // no pay-in-advance charges here (services/invoicing/test/advance-fees.test.ts prices them with the real usage service)
+  const advanceFees = {
+    PriceAdvanceEvents: async () => ({ fees_json: "[]" }),
+  } as unknown as Handlers<AdvanceFeeRpc>;
+
   const server: GrpcServerHandle = await startGrpcServer({
     host: "127.0.0.1", port: await freePort(), logger: silentLogger,
-    bindings: [bind(Rpc.customer, customer), bind(Rpc.chargeUsage, chargeUsage), bind(Rpc.catalog.appliedCoupons, appliedCoupons), bind(Rpc.wallet, wallets)],
+    bindings: [
+      bind(Rpc.customer, customer), bind(Rpc.chargeUsage, chargeUsage), bind(Rpc.catalog.appliedCoupons, appliedCoupons), bind(Rpc.wallet, wallets),
+      bind(Rpc.advanceFees, advanceFees),
+    ],
   });
   return {
     address: `127.0.0.1:${server.port}`, entities, usage, chargeUsageCalls, coupons, consumed,
