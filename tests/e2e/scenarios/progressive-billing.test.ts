@@ -1,6 +1,17 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
 import { event, invoicesOf, metric, ok, plan, send, span, subscribe, type Api, type Json } from "../../support/scenario";
+
+/**
+ * Waits until the customer's progressive invoices number `count`: the usage service announces
+ * stored events in the background, and the threshold check runs at the time the envelope carries;
+ * a clock advanced before that check would bill the crossing on the new day instead.
+ */
+const progressiveInvoices = (as: Api, count: number) =>
+  vi.waitFor(async () => {
+    const invoices = await invoicesOf(as, "acme");
+    expect(invoices.filter((i) => i.invoice_type === "progressive_billing")).toHaveLength(count);
+  }, { timeout: 20_000, interval: 200 });
 
 // Progressive billing (billing-rules §5, §3 step 2), with Lago's numbers from
 // spec/scenarios/invoices/progressive_billing_spec.rb: a monthly plan in arrears (31.00 base fee)
@@ -119,6 +130,7 @@ describe("progressive billing", () => {
     await progressivePlan(as, [{ amount_cents: 20_000 }]);
     await advanceClock(as, "2022-12-16T00:00:00Z");
     await send(as, [event("sub_1", "compute", "2022-12-16T00:00:00Z", { total: 1_000_000 })]);
+    await progressiveInvoices(as, 1);
     await advanceClock(as, "2022-12-18T00:00:00Z");
     let invoices = await invoicesOf(as, "acme");
     expect(invoices.map(amounts)).toEqual([progressive(20_000, 0)]);
@@ -142,6 +154,7 @@ describe("progressive billing", () => {
     await plan(as, "bigger", { amount_cents: 62_000 });
     await advanceClock(as, "2022-12-16T00:00:00Z");
     await send(as, [event("sub_1", "compute", "2022-12-16T00:00:00Z", { total: 1_000_000 })]);
+    await progressiveInvoices(as, 1);
     await advanceClock(as, "2022-12-18T00:00:00Z");
     await subscribe(as, "acme", "bigger", "sub_1");
     await advanceClock(as, "2022-12-18T00:01:00Z");
@@ -162,6 +175,7 @@ describe("progressive billing", () => {
     await progressivePlan(as, [{ amount_cents: 20_000 }]);
     await advanceClock(as, "2022-12-06T00:00:00Z");
     await send(as, [event("sub_1", "compute", "2022-12-06T00:00:00Z", { total: 1_000_000 })]);
+    await progressiveInvoices(as, 1);
     await advanceClock(as, "2022-12-16T00:00:00Z");
     await send(as, [event("sub_1", "compute", "2022-12-16T00:00:00Z", { total: 1_000_000 })]);
     await advanceClock(as, "2023-01-01T00:30:00Z");
