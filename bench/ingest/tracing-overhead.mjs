@@ -6,7 +6,9 @@
 // one side. Each run has fresh servers. Prints one line per run, then each side's median and the
 // difference, then one JSON object as the last line. Bounds: BENCH_TRACING_PAIRS (2),
 // BENCH_BATCH_SECONDS (10), BENCH_SINGLE_SECONDS (10), and the other BENCH_* of run.mjs.
+import { existsSync, renameSync } from "node:fs";
 import http from "node:http";
+import { join } from "node:path";
 import os from "node:os";
 import { sampleCpu } from "./cpu-sample.mjs";
 import { runChild, secondsUntilAllStored, secondsUntilStored, usageClient } from "./measures.mjs";
@@ -71,12 +73,23 @@ async function run(tracing, collector, index) {
     const batchCpu = cpu();
 
     cpu = sampleCpu(pids);
+    // BENCH_PROFILE_DIR: the gateway's and the usage service's CPU profiles of the single-event load
+    const profile = () => process.env.BENCH_PROFILE_DIR && Object.values(pids).forEach((pid) => process.kill(pid, "SIGUSR2"));
+    profile();
     const single = await runChild("./load-http.mjs", {
       ...http, mode: "single", clients: B.singleClients, maxEvents: B.singleEvents, maxSeconds: B.singleSeconds,
       prefix: `x${id}`, sub: "sub_single", code: "single_count", spread: B.singleEvents,
     });
     await secondsUntilAllStored(usage, org, Array.from({ length: 100 }, (_, i) => `sub_single_${i}`), "single_count", single.acknowledged);
     const singleCpu = cpu();
+    if (process.env.BENCH_PROFILE_DIR) {
+      profile();
+      await new Promise((r) => setTimeout(r, 1000));
+      for (const service of Object.keys(pids)) {
+        const from = join(process.env.BENCH_PROFILE_DIR, `${service}-1.cpuprofile`);
+        if (existsSync(from)) renameSync(from, join(process.env.BENCH_PROFILE_DIR, `run${index + 1}-${tracing ? "on" : "off"}-${service}.cpuprofile`));
+      }
+    }
 
     // CPU-ms of the gateway and the usage service per 1000 events, storage included
     const perK = (c, events) => Math.round(((c.gateway + c.usage) * 1e7) / Math.max(events, 1)) / 10;

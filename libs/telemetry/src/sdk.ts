@@ -66,6 +66,20 @@ const pathOf = (req: IncomingMessage) => {
 /** Whether the request's caller traces it: a W3C `traceparent` header whose flags say sampled. */
 const sampledByCaller = (req: IncomingMessage) => sampledTraceparent(typeof req.headers.traceparent === "string" ? req.headers.traceparent : undefined);
 
+/**
+ * The MongoDB instrumentation, skipping queries whose parent span is not recording as it skips
+ * those without one (`requireParentSpan`): their spans would not be recorded either (the sampler
+ * follows the parent), but each would still be started and its statement serialized — for every
+ * query of work that arrived untraced (a gRPC call of an untraced caller, a poll of Aggregate).
+ */
+class RecordedParentMongoDBInstrumentation extends MongoDBInstrumentation {
+  constructor() {
+    super({ requireParentSpan: true });
+    // the instrumentation's own check, narrowed (a method of its JavaScript, not of its typings)
+    (this as unknown as { _checkSkipInstrumentation(span: api.Span | undefined): boolean })._checkSkipInstrumentation = (span) => !span?.isRecording();
+  }
+}
+
 /** Set by `sampleIngestion` (the gateway): traces start only at the HTTP requests it serves. */
 const roots = { httpOnly: false };
 
@@ -131,8 +145,8 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): void {
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.ROUTER] }),
       // the ingestion path's RPCs are traced by @billing/grpc, only when sampled (`HOT_RPC_METHODS`)
       new GrpcInstrumentation({ ignoreGrpcMethods: ["Check", "Watch", ...HOT_RPC_METHODS] }),
-      // queries outside any trace (timers, the outbox relay, storage loops) are not traced
-      new MongoDBInstrumentation({ requireParentSpan: true }),
+      // queries outside any recorded trace (timers, the outbox relay, storage loops, untraced calls) are not traced
+      new RecordedParentMongoDBInstrumentation(),
     ],
     spanProcessors: [new RequestIdSpanProcessor(), new tracing.BatchSpanProcessor(otlpExporter(env))],
     // OTEL_TRACES_SAMPLER, when set, replaces it (the SDK reads it)
