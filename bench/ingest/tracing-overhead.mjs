@@ -64,6 +64,9 @@ async function run(tracing, collector, index) {
     const id = `${tracing ? "t" : "n"}${index}`;
     const loadAtStart = load();
 
+    // BENCH_PROFILE_DIR: the gateway's and the usage service's CPU profiles of both loads
+    const profile = () => process.env.BENCH_PROFILE_DIR && Object.values(pids).forEach((pid) => process.kill(pid, "SIGUSR2"));
+    profile();
     let cpu = sampleCpu(pids);
     const batch = await runChild("./load-http.mjs", {
       ...http, mode: "batch", clients: B.batchClients, maxEvents: B.batchEvents, maxSeconds: B.batchSeconds,
@@ -73,9 +76,6 @@ async function run(tracing, collector, index) {
     const batchCpu = cpu();
 
     cpu = sampleCpu(pids);
-    // BENCH_PROFILE_DIR: the gateway's and the usage service's CPU profiles of the single-event load
-    const profile = () => process.env.BENCH_PROFILE_DIR && Object.values(pids).forEach((pid) => process.kill(pid, "SIGUSR2"));
-    profile();
     const single = await runChild("./load-http.mjs", {
       ...http, mode: "single", clients: B.singleClients, maxEvents: B.singleEvents, maxSeconds: B.singleSeconds,
       prefix: `x${id}`, sub: "sub_single", code: "single_count", spread: B.singleEvents,
