@@ -51,8 +51,15 @@ for (const d of deployments) {
   }
   expect(pdbs.some((p) => selects(p.spec.selector, labels)), `${name}: no PodDisruptionBudget`);
   expect(d.spec.template.spec.affinity?.podAntiAffinity, `${name}: replicas not spread over nodes`);
+  // Prometheus: every pod says where its /metrics is (the gateway's HTTP port, a backend's METRICS_PORT)
+  const env = Object.fromEntries(c.env.map((e) => [e.name, e]));
+  const annotations = d.spec.template.metadata.annotations ?? {};
+  const metricsPort = name === "gateway" ? c.ports[0].containerPort : c.ports.find((p) => p.name === "metrics")?.containerPort;
+  expect(metricsPort && (name === "gateway" || env.METRICS_PORT?.value === String(metricsPort)), `${name}: no metrics container port matching METRICS_PORT`);
+  expect(annotations["prometheus.io/scrape"] === "true" && annotations["prometheus.io/port"] === String(metricsPort) && annotations["prometheus.io/path"] === "/metrics",
+    `${name}: no Prometheus scrape annotations for port ${metricsPort}`);
+  if (name === "gateway") expect(Number(env.RATE_LIMIT_PER_S?.value) > 0 && Number(env.RATE_LIMIT_BURST?.value) > 0, "gateway: no per-organization rate limit (RATE_LIMIT_PER_S, RATE_LIMIT_BURST)");
   if (name !== "gateway") {
-    const env = Object.fromEntries(c.env.map((e) => [e.name, e]));
     expect(env.MONGO_URL?.valueFrom?.secretKeyRef?.name === "billing-mongo", `${name}: MONGO_URL not from Secret billing-mongo`);
     expect(env.NATS_URL?.valueFrom?.secretKeyRef?.name === "billing-nats", `${name}: NATS_URL not from Secret billing-nats`);
   }
@@ -94,4 +101,4 @@ if (problems.length) {
   process.exit(1);
 }
 const replicas = deployments.map((d) => `${component(d)} ${d.spec.replicas}`).join(", ");
-console.log(`${deployments.length} Deployments (${replicas}) with requests/limits, probes, PDB, anti-affinity and one NetworkPolicy each; only the gateway admits outside traffic, only payment reaches the internet; MongoDB/NATS from Secrets, JETSTREAM_REPLICAS=3`);
+console.log(`${deployments.length} Deployments (${replicas}) with requests/limits, probes, metrics ports and scrape annotations (gateway rate-limited), PDB, anti-affinity and one NetworkPolicy each; only the gateway admits outside traffic, only payment reaches the internet; MongoDB/NATS from Secrets, JETSTREAM_REPLICAS=3`);

@@ -115,7 +115,8 @@ say "tools ready in $((SECONDS - tools_t0))s: $helm_line; $kubeconform_line; $sc
 DEFAULT_ARGS=(--set mongo.url=mongodb://mongo.example:27017/?replicaSet=rs0)
 PRODUCTION_ARGS=(-f "$PROD_VALUES")
 # every optional part on: bundled 3-server NATS with fsync, 3 stream replicas, a disabled service
-# reached elsewhere, existing Secrets, ingress with TLS, PDBs, NetworkPolicies, ServiceMonitor.
+# reached elsewhere, existing Secrets, ingress with TLS, PDBs, NetworkPolicies (Prometheus allowed
+# to scrape), ServiceMonitors.
 ALL_ARGS=(
   --set mongo.existingSecret=my-mongo --set mongo.existingSecretKey=url
   --set nats.bundled.replicas=3 --set jetstream.replicas=3 --set nats.bundled.syncInterval=always
@@ -127,6 +128,7 @@ ALL_ARGS=(
   --set podDisruptionBudget.enabled=true --set networkPolicy.enabled=true
   --set networkPolicy.mongo.to[0].ipBlock.cidr=10.20.0.0/16
   --set networkPolicy.extraIngress[0].from[0].namespaceSelector.matchLabels.name=monitoring
+  --set networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.name=monitoring
   --set serviceMonitor.enabled=true --set podAntiAffinity=hard --set gateway.preStopSleepSeconds=5
   --set extraEnv.CLOCK_OFFSET_MS=0 --set gateway.service.type=LoadBalancer
 )

@@ -8,6 +8,12 @@ import { startBench } from "./setup.mjs";
 import { sampleCpu } from "./cpu-sample.mjs";
 import { aggregateOnce, mongoInsertManyRate, runChild, secondsUntilAllStored, secondsUntilStored, usageClient } from "./measures.mjs";
 
+// BENCH_TRACING=1: the same ingestion load with tracing off and on, and the difference (tracing-overhead.mjs)
+if (process.env.BENCH_TRACING === "1") {
+  await import("./tracing-overhead.mjs");
+  process.exit(0);
+}
+
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
 const B = {
   rawMessages: env("BENCH_RAW_MESSAGES", 300_000), rawSeconds: env("BENCH_RAW_SECONDS", 10),

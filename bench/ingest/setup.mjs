@@ -30,7 +30,8 @@ async function createCatalog(baseUrl, apiKey) {
   await call("POST", "/subscriptions", { subscription: { external_customer_id: "cus_bench", plan_code: "bench", external_id: "sub_estimate" } });
 }
 
-export async function startBench(logLevel) {
+/** `extraEnv` joins every service's environment (e.g. tracing on, for tracing-overhead.mjs). */
+export async function startBench(logLevel, extraEnv = {}) {
   const infra = await startBenchInfrastructure();
   const prefix = kit.uniqueName("bench_ingest");
   // BENCH_PROFILE_DIR: every service writes a V8 CPU profile there when it stops
@@ -40,7 +41,7 @@ export async function startBench(logLevel) {
   const nodeOptions = [process.env.BENCH_NODE_OPTIONS, profile.NODE_OPTIONS].filter(Boolean).join(" ");
   // BENCH_SVC_<NAME>=value: the services' setting NAME (e.g. BENCH_SVC_STORE_UNIT_EVENTS=2000)
   const settings = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("BENCH_SVC_")).map(([k, v]) => [k.slice(10), v]));
-  const env = { LOG_LEVEL: logLevel, RATE_LIMIT_PER_S: "0", ...settings, ...profile, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
+  const env = { LOG_LEVEL: logLevel, RATE_LIMIT_PER_S: "0", ...extraEnv, ...settings, ...profile, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
   const platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env }).catch(async (err) => {
     await infra.stop(); // the servers this run started must not outlive it
     throw err;

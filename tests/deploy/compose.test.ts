@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Ajv2020 from "ajv/dist/2020";
-import { backendServiceSchema, GRPC_PORTS, type BackendService } from "@billing/config";
+import { backendServiceSchema, GRPC_PORTS, METRICS_PORTS, type BackendService } from "@billing/config";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { z } from "zod";
@@ -132,13 +132,18 @@ describe("deploy/docker-compose.yml", () => {
       const service = compose.services[name]!;
       expect(readme, `README's table lists ${name} on ${port}`).toMatch(new RegExp(`^\\| ${name} \\|.*\\| ${port} \\|`, "m"));
       expect(service.command).toEqual(["node", `services/${name}/dist/main.js`]);
-      expect(service.expose).toEqual([String(port)]);
+      // gRPC, and /metrics on the service's own METRICS_PORT, labelled for Prometheus' Docker discovery
+      expect(service.expose).toEqual([String(port), String(METRICS_PORTS[name])]);
+      expect(service.labels).toEqual({ "prometheus.io/scrape": "true", "prometheus.io/path": "/metrics", "prometheus.io/port": String(METRICS_PORTS[name]) });
       expect([service.healthcheck?.test].flat()).toEqual(["CMD", "node", "deploy/healthcheck.cjs", "grpc"]);
       for (const infra of ["mongo", "nats"]) expect(conditionOf(service, infra), `${name} waits for ${infra}`).toBe("service_healthy");
       expect(service.ports, `${name} is published`).toBeUndefined();
 
       const config = expectReadable(name, settingsOf(name), service.environment);
-      expect(config).toMatchObject({ GRPC_HOST: "0.0.0.0", GRPC_PORT: port, MONGO_DB: `billing_${name}`, NATS_URL: "nats://nats:4222", JETSTREAM_REPLICAS: 1 });
+      expect(config).toMatchObject({
+        GRPC_HOST: "0.0.0.0", GRPC_PORT: port, METRICS_PORT: METRICS_PORTS[name], MONGO_DB: `billing_${name}`, NATS_URL: "nats://nats:4222", JETSTREAM_REPLICAS: 1,
+      });
+      expect(config.METRICS_HOST ?? config.GRPC_HOST, `${name}'s /metrics listens beyond the container`).toBe("0.0.0.0");
       for (const peer of BACKENDS) expect(config[`${peer.toUpperCase()}_GRPC_ADDR`]).toBe(`${peer}:${GRPC_PORTS[peer]}`);
     }
   });
@@ -150,6 +155,10 @@ describe("deploy/docker-compose.yml", () => {
     for (const name of BACKENDS) expect(conditionOf(gateway!, name), `gateway waits for ${name}`).toBe("service_healthy");
     const config = expectReadable("gateway", gatewayConfigSchema, gateway!.environment);
     expect(config.PORT).toBe(3000);
+    // its rate limit is set here, at the gateway's own defaults unless the environment says otherwise
+    expect({ perSecond: config.RATE_LIMIT_PER_S, burst: config.RATE_LIMIT_BURST }).toEqual({ perSecond: 100, burst: 200 });
+    expect(expectReadable("gateway", gatewayConfigSchema, interpolate((parse(raw, { merge: true }) as Compose).services.gateway!.environment, { RATE_LIMIT_PER_S: "0" })).RATE_LIMIT_PER_S).toBe(0);
+    expect(gateway!.labels).toEqual({ "prometheus.io/scrape": "true", "prometheus.io/path": "/metrics", "prometheus.io/port": "3000" });
     for (const peer of BACKENDS) expect(config[`${peer.toUpperCase()}_GRPC_ADDR`]).toBe(`${peer}:${GRPC_PORTS[peer]}`);
     const published = Object.entries(compose.services).filter(([, s]) => s.ports).map(([name]) => name);
     expect(published).toEqual(["gateway"]);

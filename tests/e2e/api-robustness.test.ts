@@ -154,15 +154,16 @@ describe("deeply nested bodies", () => {
 
 describe("unknown routes and missing records", () => {
   it("answers an unknown route 404 route_not_found with its method and path, a missing record <resource>_not_found", async () => {
-    expect(await asA("GET", "/no_such_route")).toEqual({
+    const noSuchRoute = { unchecked: "a route that does not exist: no document has it" };
+    expect(await asA("GET", "/no_such_route", undefined, noSuchRoute)).toEqual({
       status: 404, body: { status: 404, error: "Not Found", code: "route_not_found", message: "No route matches GET /api/v1/no_such_route" },
     });
-    expect(await asA("PATCH", "/customers/cust_1", {})).toEqual({
+    expect(await asA("PATCH", "/customers/cust_1", {}, noSuchRoute)).toEqual({
       status: 404, body: { status: 404, error: "Not Found", code: "route_not_found", message: "No route matches PATCH /api/v1/customers/cust_1" },
     });
     expect(await asA("GET", "/customers/cust_1")).toEqual({ status: 404, body: { status: 404, error: "Not Found", code: "customer_not_found" } });
     expect(await asA("GET", "/taxes/none")).toEqual({ status: 404, body: { status: 404, error: "Not Found", code: "tax_not_found" } });
-    const long = await asA("GET", `/nothing/${"a".repeat(5_000)}`);
+    const long = await asA("GET", `/nothing/${"a".repeat(5_000)}`, undefined, noSuchRoute);
     expect(long.status).toBe(404);
     expect(long.body.code).toBe("route_not_found");
     expect(long.body.message.length).toBeLessThan(300);

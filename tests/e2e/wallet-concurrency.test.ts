@@ -14,6 +14,8 @@ import { startE2E, type E2E } from "../support/platform";
  * ledger's own sum), and never went below zero.
  */
 const MOVES = 1_000;
+/** The i-th movement's invoice id: a UUID, as the invoicing service's are (the API shows it as svc_invoice_id). */
+const invoiceId = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
 let e2e: E2E;
 let call: ReturnType<typeof api>;
 let organizationId: string;
@@ -55,7 +57,7 @@ describe("one wallet, three wallet processes", () => {
       const client = clients[i % clients.length]!;
       if (i % 2 === 0) {
         // an invoice taking 1.50 €: settles, or fails when the wallet has less
-        const res = await client.call("ConsumeCredits", { organization_id: organizationId, wallet_id: wallet.svc_id, invoice_id: `inv-${i}`, amount_cents: 150 });
+        const res = await client.call("ConsumeCredits", { organization_id: organizationId, wallet_id: wallet.svc_id, invoice_id: invoiceId(i), amount_cents: 150 });
         return { kind: "consume", status: res.wallet_transaction!.status, cents: -Number(res.wallet_transaction!.amount_cents) };
       }
       const res = await client.call("CreateWalletTransactions", { organization_id: organizationId, wallet_transaction: { wallet_id: wallet.svc_id, granted_credits: "1", metadata: [] } });

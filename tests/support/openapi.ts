@@ -8,19 +8,27 @@ import { repoRoot } from "@billing/testkit";
  * Checks our responses against Lago's OpenAPI document (svc_-renamed), used
  * here as reference data only. Tolerates the document's known errors
  * (lago-api-contract.md §6–7): optional fields it declares non-null but Lago sends as null,
+ * a wallet's `credits_ongoing_balance`, negative in Lago once usage passes the balance,
  * enums typed nullable whose value list forgets null (on_termination_credit_note), and a wallet's
  * `balance`, listed as required but declared nowhere (Lago's server no longer sends it), and a
- * manual payment's provider keys, required non-null though Lago sends them null. Our
+ * manual payment's provider keys, required non-null though Lago sends them null, and an event's
+ * properties, free-form in Lago's server (nested values too) where the document lists scalars. Our
  * extensions: the built-in `sandbox` payment provider joins every list of providers, and
  * `standard` (Standard Webhooks) the webhook endpoints' signature algorithms.
  */
 const document = JSON.parse(readFileSync(join(repoRoot(), "..", "shared", "reference", "lago-openapi-svc.json"), "utf8"));
 const wallet = document.components.schemas.WalletObject;
 wallet.required = (wallet.required as string[]).filter((name) => name !== "balance" || name in wallet.properties);
+// Lago's ongoing balance is the balance less the ongoing usage, not clamped (its wallets'
+// RefreshOngoingUsageService): negative once usage passes the balance, which the pattern forgets
+wallet.properties.credits_ongoing_balance.pattern = "^-?[0-9]+.?[0-9]*$";
 const payment = document.components.schemas.PaymentObject;
 for (const key of ["payment_provider_code", "payment_provider_type", "provider_customer_id", "reference"]) {
   payment.properties[key] = { anyOf: [payment.properties[key], { type: "null" }] };
 }
+// an event's properties are free-form in Lago's server (contract §6): a nested object or a boolean
+// comes back as sent, where the document lists only strings and numbers
+document.components.schemas.EventObject.properties.properties.additionalProperties = {};
 const endpoint = document.components.schemas.WebhookEndpointObject;
 endpoint.properties.signature_algo.enum = [...endpoint.properties.signature_algo.enum, "standard"];
 (function withSandboxProvider(node: unknown): void {

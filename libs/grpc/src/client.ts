@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { credentials, Metadata, type Client, type ServiceError } from "@grpc/grpc-js";
 import { frozenTime } from "@billing/clock";
 import { fromGrpcError } from "@billing/errors";
-import { carryRequestId, currentRequestId } from "@billing/telemetry";
+import { carryRequestId, currentRequestId, traceOutgoingCall } from "@billing/telemetry";
 import { loadService } from "./proto";
 import { FROZEN_TIME_KEY, REQUEST_ID_KEY } from "./server";
 import type { MethodName, RequestOf, ResponseOf, ServiceRef } from "./typed";
@@ -15,6 +15,8 @@ export interface CallOptions {
 /** A client of one service, typed by its ref: every call has a deadline and carries the request id. */
 export class RpcClient<D> {
   private readonly client: Client & Record<string, Function>;
+  /** Each method's path (`/package.Service/Method`). */
+  private readonly paths: Record<string, string>;
 
   constructor(
     ref: ServiceRef<D>,
@@ -22,6 +24,7 @@ export class RpcClient<D> {
     private readonly defaultDeadlineMs = 5000,
   ) {
     const service = loadService(ref);
+    this.paths = Object.fromEntries(Object.entries(service.service).map(([name, method]) => [name, method.path]));
     this.client = new service(address, credentials.createInsecure(), {
       "grpc.max_receive_message_length": 16 * 1024 * 1024,
       "grpc.keepalive_time_ms": 30_000,
@@ -45,9 +48,14 @@ export class RpcClient<D> {
     if (typeof fn !== "function") return Promise.reject(new Error(`unknown RPC ${method}`));
     return new Promise<Res>((resolve, reject) => {
       // tracing on: the call's span and the baggage sent along carry the request id
+      // (the ingestion path's methods: only when sampled, see traceOutgoingCall)
       carryRequestId(requestId, () =>
-        fn.call(this.client, request, metadata, { deadline }, (err: ServiceError | null, response: Res) =>
-          err ? reject(fromGrpcError(err)) : resolve(response),
+        traceOutgoingCall(this.paths[method] ?? `/${String(method)}`, (key, value) => metadata.set(key, value), (end) =>
+          fn.call(this.client, request, metadata, { deadline }, (err: ServiceError | null, response: Res) => {
+            end(err);
+            if (err) reject(fromGrpcError(err));
+            else resolve(response);
+          }),
         ),
       );
     });

@@ -11,7 +11,7 @@ import {
 import { toGrpcStatus, AppError } from "@billing/errors";
 import { atFrozenTime } from "@billing/clock";
 import type { Logger } from "@billing/logger";
-import { histogram, withRequestId } from "@billing/telemetry";
+import { histogram, traceIncomingCall, withRequestId } from "@billing/telemetry";
 import { loadService } from "./proto";
 import type { Handlers, ServiceRef } from "./typed";
 import { HealthImplementation } from "grpc-health-check";
@@ -55,6 +55,7 @@ const CODE_NAMES = new Map(Object.entries(status).flatMap(([name, code]) => (typ
 function adapt(serviceName: string, method: string, handler: AnyHandler, logger: Logger): handleUnaryCall<unknown, unknown> {
   const observe = (code: number, started: bigint) =>
     rpcDuration.observe({ grpc_service: serviceName, grpc_method: method, grpc_code: CODE_NAMES.get(code) ?? String(code) }, elapsedMs(started) / 1000);
+  const path = `/${serviceName}/${method}`;
   return (call, callback) => {
     const started = process.hrtime.bigint();
     const requestId = String(call.metadata.get(REQUEST_ID_KEY)[0] ?? randomUUID());
@@ -62,7 +63,8 @@ function adapt(serviceName: string, method: string, handler: AnyHandler, logger:
     const frozen = call.metadata.get(FROZEN_TIME_KEY)[0];
     const run = () => handler(call.request as never, { requestId, logger: log, metadata: call.metadata });
     const traced = () => (frozen ? atFrozenTime(new Date(String(frozen)), run) : run());
-    withRequestId(requestId, traced).then(
+    // the ingestion path's methods: in a span only when the caller's trace is sampled (traceIncomingCall)
+    traceIncomingCall(path, header(call.metadata), (inContext) => (inContext ? withRequestId(requestId, traced) : traced())).then(
       (response) => {
         observe(status.OK, started);
         log.debug({ ms: elapsedMs(started) }, "rpc ok");
@@ -78,6 +80,12 @@ function adapt(serviceName: string, method: string, handler: AnyHandler, logger:
     );
   };
 }
+
+/** A reader of a call's metadata: the first value of a key, as text. */
+const header = (metadata: Metadata) => (key: string) => {
+  const value = metadata.get(key)[0];
+  return value === undefined ? undefined : String(value);
+};
 
 function elapsedMs(started: bigint): number {
   return Number((process.hrtime.bigint() - started) / 1000n) / 1000;

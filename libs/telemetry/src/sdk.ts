@@ -12,7 +12,7 @@ import { ExpressInstrumentation, ExpressLayerType } from "@opentelemetry/instrum
 import { GrpcInstrumentation } from "@opentelemetry/instrumentation-grpc";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { MongoDBInstrumentation } from "@opentelemetry/instrumentation-mongodb";
-import { markTracingStarted, REQUEST_ID_ATTRIBUTE, rememberServerSpan, requestIdOf } from "./tracing";
+import { HOT_RPC_METHODS, markTracingStarted, REQUEST_ID_ATTRIBUTE, rememberServerSpan, requestIdOf, sampledTraceparent } from "./tracing";
 
 /** Puts the request id that a span's parent context carries (baggage) on the span, at its start. */
 class RequestIdSpanProcessor implements tracing.SpanProcessor {
@@ -63,20 +63,47 @@ const pathOf = (req: IncomingMessage) => {
   return q < 0 ? url : url.slice(0, q);
 };
 
+/** Whether the request's caller traces it: a W3C `traceparent` header whose flags say sampled. */
+const sampledByCaller = (req: IncomingMessage) => sampledTraceparent(typeof req.headers.traceparent === "string" ? req.headers.traceparent : undefined);
+
+/**
+ * The MongoDB instrumentation, skipping queries whose parent span is not recording as it skips
+ * those without one (`requireParentSpan`): their spans would not be recorded either (the sampler
+ * follows the parent), but each would still be started and its statement serialized — for every
+ * query of work that arrived untraced (a gRPC call of an untraced caller, a poll of Aggregate).
+ */
+class RecordedParentMongoDBInstrumentation extends MongoDBInstrumentation {
+  constructor() {
+    super({ requireParentSpan: true });
+    // the instrumentation's own check, narrowed (a method of its JavaScript, not of its typings)
+    (this as unknown as { _checkSkipInstrumentation(span: api.Span | undefined): boolean })._checkSkipInstrumentation = (span) => !span?.isRecording();
+  }
+}
+
+/** Set by `sampleIngestion` (the gateway): traces start only at the HTTP requests it serves. */
+const roots = { httpOnly: false };
+
 /**
  * `sampleIngestion(server)`: the server's ingestion requests are sampled before the http
- * instrumentation sees them, at the cheapest point: one left out is served by the plain
- * `emit` (no span, no bound emitters) with tracing suppressed for all it causes — even the gRPC
- * call it shares with other requests, unless one of those is traced.
+ * instrumentation sees them (one whose caller sent a sampled `traceparent` is always traced), at
+ * the cheapest point: one left out is served by the plain `emit` — no span, no bound emitters,
+ * and no context at all: entering one (even a suppressed one) would make every promise the
+ * request creates carry it, which on Node 20's AsyncLocalStorage costs more than everything
+ * else tracing does on this path. What such a request causes starts no trace either: from then
+ * on this process starts traces only at the HTTP requests it traces (`roots.httpOnly`, read by
+ * `PlatformRootSampler`), so its gRPC calls (the API key's lookup) are not recorded, and its
+ * IngestHttp call (a hot method, `traceOutgoingCall`) carries no trace unless a traced request
+ * shares it.
  */
 function ingestionSampler(ratio: number) {
   return (server: Server) => {
     const instrumented = server.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
     const plain = EventEmitter.prototype.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
+    roots.httpOnly = true;
     server.emit = function emit(this: Server, event: string | symbol, ...args: unknown[]): boolean {
       const req = args[0] as IncomingMessage;
-      if (event === "request" && req.method === "POST" && INGEST_PATHS.has(pathOf(req)) && Math.random() >= ratio) {
-        return api.context.with(core.suppressTracing(api.context.active()), () => plain.call(this, event, ...args));
+      if (event === "request" && req.method === "POST" && INGEST_PATHS.has(pathOf(req)) && !sampledByCaller(req) && Math.random() >= ratio) {
+        return plain.call(this, event, ...args);
       }
       return instrumented.call(this, event, ...args);
     } as Server["emit"];
@@ -87,12 +114,16 @@ function ingestionSampler(ratio: number) {
  * The default sampler (no `OTEL_TRACES_SAMPLER`): every trace, each span as its parent was; but
  * work that arrives from another process without a trace context starts none — a gRPC call or a
  * NATS message its sender did not trace (an ingestion request sampled out above, the usage
- * service's `event.ingested` announcements, an event the outbox relay republished after a crash).
+ * service's `event.ingested` announcements, an event the outbox relay republished after a crash);
+ * and in the gateway nothing but an HTTP request it traces starts one (`roots.httpOnly`).
  */
 class PlatformRootSampler implements tracing.Sampler {
   shouldSample(_context: api.Context, _traceId: string, spanName: string, spanKind: api.SpanKind): tracing.SamplingResult {
-    const untracedArrival = (spanKind === api.SpanKind.SERVER && spanName.startsWith("grpc.")) || spanKind === api.SpanKind.CONSUMER;
-    return { decision: untracedArrival ? tracing.SamplingDecision.NOT_RECORD : tracing.SamplingDecision.RECORD_AND_SAMPLED };
+    const grpcServer = spanKind === api.SpanKind.SERVER && spanName.startsWith("grpc.");
+    const untracedArrival = grpcServer || spanKind === api.SpanKind.CONSUMER;
+    // the gateway: a trace starts at an HTTP request it traces, nowhere else (see roots.httpOnly)
+    const notHttpRequest = roots.httpOnly && (spanKind !== api.SpanKind.SERVER || grpcServer);
+    return { decision: untracedArrival || notHttpRequest ? tracing.SamplingDecision.NOT_RECORD : tracing.SamplingDecision.RECORD_AND_SAMPLED };
   }
   toString(): string {
     return "PlatformRootSampler";
@@ -112,9 +143,10 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): void {
       }),
       // middleware and handler spans; not one per router the request passes on its way (some twenty)
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.ROUTER] }),
-      new GrpcInstrumentation({ ignoreGrpcMethods: ["Check", "Watch"] }),
-      // queries outside any trace (timers, the outbox relay, storage loops) are not traced
-      new MongoDBInstrumentation({ requireParentSpan: true }),
+      // the ingestion path's RPCs are traced by @billing/grpc, only when sampled (`HOT_RPC_METHODS`)
+      new GrpcInstrumentation({ ignoreGrpcMethods: ["Check", "Watch", ...HOT_RPC_METHODS] }),
+      // queries outside any recorded trace (timers, the outbox relay, storage loops, untraced calls) are not traced
+      new RecordedParentMongoDBInstrumentation(),
     ],
     spanProcessors: [new RequestIdSpanProcessor(), new tracing.BatchSpanProcessor(otlpExporter(env))],
     // OTEL_TRACES_SAMPLER, when set, replaces it (the SDK reads it)
@@ -126,7 +158,8 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): void {
   sdk.start();
   markTracingStarted({
     shutdown: () => sdk.shutdown(),
-    suppressed: core.isTracingSuppressed,
+    // the gateway's ingestion requests sampled out run outside any span, and must stay context-free
+    suppressed: (ctx) => core.isTracingSuppressed(ctx) || (roots.httpOnly && !api.trace.getSpan(ctx)),
     tracesArrivalsWithoutContext: Boolean(env.OTEL_TRACES_SAMPLER),
     sampleIngestion: ingestionSampler(ingestRatio(env)),
   });

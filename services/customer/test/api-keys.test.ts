@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../src/domain/api-key";
 import { authenticateApiKey } from "../src/use-cases/organizations/authenticate-api-key";
@@ -63,6 +64,24 @@ describe("an organization's API keys", () => {
 
     const listed = await listApiKeys(h.deps, organization.id);
     expect(listed.map((k) => k.revoked_at !== null)).toEqual([false, true, true]);
+  });
+
+  it("refuses a new organization whose given key was revoked, or is another's, saying so and storing nothing", async () => {
+    const given = `sk_given_${randomUUID()}`;
+    const { organization } = await createOrganization(h.deps, { name: "Given key", apiKey: given });
+    const entities = () => h.models.billingEntities.collection.countDocuments({});
+    const organizations = () => h.models.organizations.collection.countDocuments({});
+    const before = { entities: await entities(), organizations: await organizations() };
+
+    await expect(createOrganization(h.deps, { name: "Again", apiKey: given })).rejects.toMatchObject({
+      kind: "unprocessable", details: { api_key: ["value_already_exist"] }, message: `this API key already belongs to organization ${organization.id}`,
+    });
+    const [key] = await listApiKeys(h.deps, organization.id);
+    await revokeApiKey(h.deps, { organizationId: organization.id, keyId: key!.id });
+    const refusal = createOrganization(h.deps, { name: "Again", apiKey: given });
+    await expect(refusal).rejects.toMatchObject({ kind: "unprocessable", details: { api_key: ["value_already_revoked"] } });
+    await expect(refusal).rejects.toThrow(/was revoked on .* a revoked key never works again/);
+    expect({ entities: await entities(), organizations: await organizations() }).toEqual(before);
   });
 
   it("refuses a prefix that names several live keys", async () => {

@@ -12,7 +12,8 @@ import { createOrganization } from "../use-cases/organizations/create-organizati
  * npm run org:create -- --name <name> [--api-key <key>] [--sandbox [--frozen-time <ISO 8601>]] [--json]
  * Creates an organization with its default billing entity and prints its API key. A sandbox
  * organization's time stands still (at --frozen-time, default now) until its test clock is advanced.
- * With --api-key, an organization that already has that key is reused.
+ * With --api-key, an organization that already has that key is reused; a key that was revoked is
+ * refused with a clear message (a revoked key never works again).
  */
 async function main() {
   const { values } = parseArgs({

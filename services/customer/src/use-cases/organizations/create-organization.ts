@@ -45,6 +45,17 @@ export async function createOrganization(
   const created_at = input.sandbox ? input.sandbox.frozenTime : deps.clock.now();
   const organization: Organization = { id, name, document_number_prefix: documentNumberPrefix(name, id), created_at, test_clock };
   const apiKey = input.apiKey ?? generateApiKey();
+  // a key given explicitly must be new, checked before anything is written: a stored one is another
+  // organization's, or revoked (never to work again); storing it would break the unique key_hash
+  if (input.apiKey !== undefined) {
+    const known = await deps.organizations.findApiKeyByHash(hashApiKey(apiKey));
+    if (known) {
+      const message = known.revoked_at
+        ? `this API key was revoked on ${known.revoked_at.toISOString()} (key ${known.prefix ?? known.id} of organization ${known.organization_id}): a revoked key never works again; give another key, or none for a generated one`
+        : `this API key already belongs to organization ${known.organization_id}`;
+      throw new AppError("unprocessable", "validation_errors", { api_key: [known.revoked_at ? "value_already_revoked" : "value_already_exist"] }, message);
+    }
+  }
   const key: ApiKey = {
     id: randomUUID(), organization_id: id, name: null, prefix: apiKeyPrefix(apiKey), created_at, last_used_at: null, revoked_at: null,
   };
