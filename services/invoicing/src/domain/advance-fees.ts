@@ -1,9 +1,9 @@
 import { derivedUuid } from "@billing/bus";
 import type { CustomerViewData, TaxViewData } from "@billing/contracts";
-import { documentNumberPrefix, draftInvoiceNumber } from "@billing/pricing";
 import type { Fee, FeeDraft, Invoice } from "./invoice";
 import { selectTaxes } from "./invoice-fees";
 import { priceInvoice } from "./invoice-totals";
+import { immediateInvoice } from "./compose-invoice";
 import { invoiceDates, type BillingEntityTerms, type InvoicingTerms } from "./invoicing-terms";
 
 /**
@@ -141,42 +141,15 @@ export function advanceFeeInvoice(input: AdvanceInvoiceInput): Invoice {
   const { fee, customer } = input;
   const id = advanceInvoiceIdOf(fee.id);
   const at = new Date(fee.event_timestamp);
-  const priced = priceInvoice({ currency: fee.currency, fees: [input.draft], coupons: [], finalizing: false });
   const dates = invoiceDates({ ...input.terms, graceDays: 0, anchor: null, adjustment: null }, at, []);
-  return {
-    id,
-    organization_id: fee.organization_id,
-    customer_id: customer.id,
-    external_customer_id: customer.customer.external_id,
-    billing_entity_code: customer.customer.billing_entity_code ?? input.entity?.code ?? null,
-    sandbox: input.sandbox,
-    invoice_type: "subscription",
-    billed_at: at,
-    part: 0,
+  return immediateInvoice({
+    id, organizationId: fee.organization_id, customer, entity: input.entity, sandbox: input.sandbox, invoiceType: "subscription", billedAt: at,
     lines: [{
       subscription_id: fee.subscription_id, external_subscription_id: fee.external_subscription_id, plan_id: fee.plan_id, plan_code: fee.plan_code,
       reason: "subscription_periodic", invoicing_reason: "in_advance_charge", at,
       subscription_from: null, subscription_to: null, charges_from: new Date(fee.from), charges_to: new Date(fee.to),
     }],
-    status: "generating",
-    payment_status: "pending",
-    number: draftInvoiceNumber(input.entity ? documentNumberPrefix(input.entity) : "INV"),
-    sequential_id: null,
-    currency: fee.currency,
-    issuing_date: dates.issuing_date,
-    payment_due_date: dates.payment_due_date,
-    net_payment_term: dates.net_payment_term,
-    expected_finalization_date: null,
-    finalize_at: input.now,
-    customer: customer.customer,
-    fees: priced.fees,
-    amounts: priced.amounts,
-    applied_taxes: priced.applied_taxes,
-    credits: [],
-    metadata: [],
-    finalizing: null,
-    revision: 0,
-    created_at: input.now,
-    updated_at: input.now,
-  };
+    currency: fee.currency, fees: [input.draft],
+    dates: { issuing_date: dates.issuing_date, payment_due_date: dates.payment_due_date, net_payment_term: dates.net_payment_term }, now: input.now,
+  });
 }

@@ -150,3 +150,61 @@ const creditNoteCredits = (invoiceId: string, notes: readonly PlannedCreditNote[
     id: derivedUuid(`credit|${invoiceId}|${n.credit_note_id}`), applied_coupon_id: "", amount_cents: n.amount_cents, currency,
     item: { id: n.credit_note_id, type: "credit_note", code: n.number, name: n.number },
   }));
+
+export interface ImmediateInvoiceInput {
+  id: string;
+  organizationId: string;
+  customer: { id: string; customer: CustomerViewData };
+  entity: BillingEntityTerms | null;
+  sandbox: boolean;
+  invoiceType: Invoice["invoice_type"];
+  /** a credit invoice's wallet transaction */
+  walletTransactionId?: string;
+  billedAt: Date;
+  lines: InvoiceLine[];
+  currency: string;
+  fees: FeeDraft[];
+  dates: { issuing_date: string; payment_due_date: string; net_payment_term: number };
+  now: Date;
+}
+
+/**
+ * An invoice finalized as soon as it is stored (a wallet top-up, a one-off invoice, an invoiceable
+ * pay-in-advance fee): its fees priced (no coupons before finalization), no grace period
+ * (`generating`, due now), numbered at finalization. Pure.
+ */
+export function immediateInvoice(input: ImmediateInvoiceInput): Invoice {
+  const { customer } = input;
+  const priced = priceInvoice({ currency: input.currency, fees: input.fees, coupons: [], finalizing: false });
+  return {
+    id: input.id,
+    organization_id: input.organizationId,
+    customer_id: customer.id,
+    external_customer_id: customer.customer.external_id,
+    billing_entity_code: customer.customer.billing_entity_code ?? input.entity?.code ?? null,
+    sandbox: input.sandbox,
+    invoice_type: input.invoiceType,
+    ...(input.walletTransactionId ? { wallet_transaction_id: input.walletTransactionId } : {}),
+    billed_at: input.billedAt,
+    part: 0,
+    lines: input.lines,
+    status: "generating",
+    payment_status: "pending",
+    number: draftInvoiceNumber(input.entity ? documentNumberPrefix(input.entity) : "INV"),
+    sequential_id: null,
+    currency: input.currency,
+    ...input.dates,
+    expected_finalization_date: null,
+    finalize_at: input.now,
+    customer: customer.customer,
+    fees: priced.fees,
+    amounts: priced.amounts,
+    applied_taxes: priced.applied_taxes,
+    credits: [],
+    metadata: [],
+    finalizing: null,
+    revision: 0,
+    created_at: input.now,
+    updated_at: input.now,
+  };
+}

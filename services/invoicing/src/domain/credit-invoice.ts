@@ -1,8 +1,7 @@
 import { derivedUuid } from "@billing/bus";
 import type { CustomerViewData } from "@billing/contracts";
-import { documentNumberPrefix, draftInvoiceNumber } from "@billing/pricing";
 import type { FeeDraft, Invoice } from "./invoice";
-import { priceInvoice } from "./invoice-totals";
+import { immediateInvoice } from "./compose-invoice";
 import { invoiceDates, type BillingEntityTerms, type InvoicingTerms } from "./invoicing-terms";
 
 /** A wallet's paid top-up, as the wallet service asks it to be invoiced. */
@@ -69,39 +68,10 @@ export function newCreditInvoice(input: {
     taxes: [],
     description: null,
   };
-  const priced = priceInvoice({ currency: purchase.currency, fees: [fee], coupons: [], finalizing: false });
   const dates = invoiceDates(input.terms, input.now, [], "credit");
-  return {
-    id,
-    organization_id: input.organizationId,
-    customer_id: customer.id,
-    external_customer_id: customer.customer.external_id,
-    billing_entity_code: customer.customer.billing_entity_code ?? input.entity?.code ?? null,
-    sandbox: input.sandbox,
-    invoice_type: "credit",
-    wallet_transaction_id: purchase.wallet_transaction_id,
-    billed_at: input.now,
-    part: 0,
-    lines: [],
-    status: "generating",
-    payment_status: "pending",
-    number: draftInvoiceNumber(input.entity ? documentNumberPrefix(input.entity) : "INV"),
-    sequential_id: null,
-    currency: purchase.currency,
-    issuing_date: dates.issuing_date,
-    payment_due_date: dates.payment_due_date,
-    net_payment_term: dates.net_payment_term,
-    expected_finalization_date: null,
-    finalize_at: input.now,
-    customer: customer.customer,
-    fees: priced.fees,
-    amounts: priced.amounts,
-    applied_taxes: priced.applied_taxes,
-    credits: [],
-    metadata: [],
-    finalizing: null,
-    revision: 0,
-    created_at: input.now,
-    updated_at: input.now,
-  };
+  return immediateInvoice({
+    id, organizationId: input.organizationId, customer, entity: input.entity, sandbox: input.sandbox, invoiceType: "credit",
+    walletTransactionId: purchase.wallet_transaction_id, billedAt: input.now, lines: [], currency: purchase.currency, fees: [fee],
+    dates: { issuing_date: dates.issuing_date, payment_due_date: dates.payment_due_date, net_payment_term: dates.net_payment_term }, now: input.now,
+  });
 }

@@ -1,10 +1,10 @@
 import { derivedUuid } from "@billing/bus";
 import type { CustomerViewData, TaxViewData } from "@billing/contracts";
-import { addDays, decimalString, documentNumberPrefix, draftInvoiceNumber, fromCents, localDateOf, oneOffFeeAmount } from "@billing/pricing";
+import { addDays, decimalString, fromCents, localDateOf, oneOffFeeAmount } from "@billing/pricing";
 import type { AddOnTerms } from "../peers/add-ons";
 import type { FeeDraft, Invoice } from "./invoice";
 import { selectTaxes } from "./invoice-fees";
-import { priceInvoice } from "./invoice-totals";
+import { immediateInvoice } from "./compose-invoice";
 import type { BillingEntityTerms, InvoicingTerms } from "./invoicing-terms";
 
 /** One fee of a one-off invoice as asked, its add-on and explicit taxes resolved. */
@@ -78,38 +78,10 @@ export function newOneOffInvoice(input: {
       description: f.description ?? f.add_on.description,
     };
   });
-  const priced = priceInvoice({ currency: input.currency, fees, coupons: [], finalizing: false });
   const issuing = localDateOf(now, input.terms.timezone);
-  return {
-    id: input.id,
-    organization_id: input.organizationId,
-    customer_id: customer.id,
-    external_customer_id: customer.customer.external_id,
-    billing_entity_code: customer.customer.billing_entity_code ?? input.entity?.code ?? null,
-    sandbox: input.sandbox,
-    invoice_type: "one_off",
-    billed_at: now,
-    part: 0,
-    lines: [],
-    status: "generating",
-    payment_status: "pending",
-    number: draftInvoiceNumber(input.entity ? documentNumberPrefix(input.entity) : "INV"),
-    sequential_id: null,
-    currency: input.currency,
-    issuing_date: issuing,
-    payment_due_date: addDays(issuing, input.terms.netPaymentTerm),
-    net_payment_term: input.terms.netPaymentTerm,
-    expected_finalization_date: null,
-    finalize_at: now,
-    customer: customer.customer,
-    fees: priced.fees,
-    amounts: priced.amounts,
-    applied_taxes: priced.applied_taxes,
-    credits: [],
-    metadata: [],
-    finalizing: null,
-    revision: 0,
-    created_at: now,
-    updated_at: now,
-  };
+  return immediateInvoice({
+    id: input.id, organizationId: input.organizationId, customer, entity: input.entity, sandbox: input.sandbox, invoiceType: "one_off",
+    billedAt: now, lines: [], currency: input.currency, fees,
+    dates: { issuing_date: issuing, payment_due_date: addDays(issuing, input.terms.netPaymentTerm), net_payment_term: input.terms.netPaymentTerm }, now,
+  });
 }
