@@ -106,6 +106,12 @@ describe("pay-in-advance fees survive kill -9 of invoicing", () => {
     const total = await untilFees(EVENTS, 300_000);
     console.log(`pay-in-advance crash test: ${EVENTS} events, fees stored at each kill: ${atKills.join(", ")}`);
     expect(total).toBe(EVENTS);
+    // an invoiceable fee is stored with its invoice's id, and shows it once that invoice is finalized
+    // (a `generating` invoice is not visible yet): wait for the last ones to be
+    const deadline = Date.now() + 120_000;
+    while ((await call("GET", "/invoices?per_page=1")).body?.meta?.total_count !== EVENTS / CALL_EVERY && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
 
     const fees = await all("/fees", "fees");
     expect(fees).toHaveLength(EVENTS);
