@@ -170,6 +170,20 @@ describe("unknown routes and missing records", () => {
   });
 });
 
+describe("dates that do not exist", () => {
+  it("are refused 422 invalid_date, not a server error (found by the fuzzer on GET /credit_notes and POST simulate_plan)", async () => {
+    expect((await asA("POST", "/customers", { customer: { external_id: "cust_dates", name: "Dates" } })).status).toBe(200);
+    for (const [method, path, body] of [
+      ["GET", "/credit_notes?issuing_date_to=5038-00-28", undefined],
+      ["GET", "/invoices?issuing_date_from=2023-02-29", undefined],
+      ["POST", "/customers/cust_dates/simulate_plan", { plan_code: "basic", from: "0058-50-02" }],
+    ] as const) {
+      const answer = await asA(method, path, body);
+      expect({ path, status: answer.status, code: answer.body.code }).toEqual({ path, status: 422, code: "validation_errors" });
+    }
+  });
+});
+
 describe("empty lists", () => {
   it("report page 1 of 0 pages", async () => {
     const empty = { current_page: 1, next_page: null, prev_page: null, total_pages: 0, total_count: 0 };

@@ -18,3 +18,12 @@ export const decimalInput = z
 
 /** Errors are keyed by the top-level attribute, as Lago names them (`filters`, not `filters.0.key`). */
 export const topLevelKey: ErrorKeyOf = (path) => (path.length ? String(path[0]) : "base");
+
+/** A calendar day YYYY-MM-DD that exists (2024-02-30 and 5038-00-28 are refused: invalid_date). */
+export const calendarDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "invalid_date")
+  .refine((v) => {
+    const day = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === v;
+  }, "invalid_date");

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { calendarDate } from "../../http/fields";
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "invalid_date");
 const amount = z.number().int("value_is_invalid").min(0, "invalid_value");
 const reasons = z.enum(["duplicated_charge", "product_unsatisfactory", "order_change", "order_cancellation", "fraudulent_charge", "other"]);
 const items = z.array(z.object({ fee_id: z.string().min(1, "value_is_mandatory"), amount_cents: amount }), "must_be_an_array");
@@ -25,8 +25,8 @@ export const creditNoteUpdate = z.object({ refund_status: z.enum(["pending", "su
 /** GET /credit_notes filters (Lago's names). */
 export const creditNoteListQuery = z.object({
   external_customer_id: z.string().optional(),
-  issuing_date_from: date.optional(),
-  issuing_date_to: date.optional(),
+  issuing_date_from: calendarDate.optional(),
+  issuing_date_to: calendarDate.optional(),
   search_term: z.string().optional(),
   currency: z.string().optional(),
   reason: reasons.optional(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { calendarDate } from "../../http/fields";
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "invalid_date");
 
 /** GET /invoices filters (Lago's names; a single value or the first of a `[]` list). */
 const statuses = z.enum(["draft", "finalized", "voided", "failed", "pending"]);
@@ -14,8 +14,8 @@ export const invoiceListQuery = z.object({
   status: statuses.optional(),
   payment_status: z.enum(["pending", "succeeded", "failed"]).optional(),
   invoice_type: z.enum(["subscription", "add_on", "credit", "one_off", "progressive_billing"]).optional(),
-  issuing_date_from: date.optional(),
-  issuing_date_to: date.optional(),
+  issuing_date_from: calendarDate.optional(),
+  issuing_date_to: calendarDate.optional(),
 });
 
 export const currentUsageQuery = z.object({ external_subscription_id: z.string().min(1, "value_is_mandatory") });
