@@ -10,6 +10,7 @@ import { invoicingConfigSchema } from "./config";
 import { SUBSCRIPTION_SUBJECTS, subscriptionEventHandler } from "./events/catalog-subscriptions";
 import { CUSTOMER_SUBJECTS, customerEventHandler } from "./events/customers";
 import { documentHandlers } from "./grpc/document-handlers";
+import { creditNoteDocumentHandlers } from "./grpc/credit-note-document-handlers";
 import { USAGE_SUBJECTS, advanceFeesHandler } from "./events/usage-advance-fees";
 import { CREDIT_NOTE_SUBJECTS, creditNoteEventHandler } from "./events/credit-note-offsets";
 import { creditNoteHandlers } from "./grpc/credit-note-handlers";
@@ -41,7 +42,7 @@ import { ProgressiveRepository } from "./persistence/progressive-repository";
 import { registerModels } from "./persistence/models";
 import { startBillingScheduler } from "./schedule/billing-scheduler";
 import type { BillingLimits, InvoicingDeps } from "./use-cases/deps";
-import { invoiceFileUrl, type DocumentLinkSettings } from "./use-cases/documents/file-url";
+import { creditNoteFileUrl, invoiceFileUrl, type DocumentLinkSettings } from "./use-cases/documents/file-url";
 
 /** The peers invoicing calls: the usage service (priced usage), the customer service (billing entities), the catalog (applied coupons), the wallet service (prepaid credits). */
 export interface InvoicingPeers {
@@ -132,6 +133,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     logger: parts.logger,
     limits: { batch: parts.limits?.batch ?? 500, concurrency: parts.limits?.concurrency ?? 8 },
     ...(parts.documentLinks ? { fileUrl: (invoice) => invoiceFileUrl(parts.documentLinks!, invoice) } : {}),
+    ...(parts.documentLinks ? { creditNoteFileUrl: (note) => creditNoteFileUrl(parts.documentLinks!, note) } : {}),
     waitingFees: {
       waiting: async (organizationId, subscriptionIds, periodEndedBy) => (await fees.waiting(organizationId, subscriptionIds, periodEndedBy)).map((r) => r.fee),
       attach: (feeIds, invoiceId) => fees.attach(feeIds, invoiceId, parts.clock.now()),
@@ -172,7 +174,11 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     }));
   }
   const documentDeps = parts.peers.documentParties
-    ? { invoices, documents: new DocumentRepository(connection), parties: parts.peers.documentParties, logger: parts.logger, clock: parts.clock, fileUrl: (invoice: Parameters<typeof invoiceFileUrl>[1]) => deps.fileUrl?.(invoice) ?? null }
+    ? {
+      invoices, creditNotes, documents: new DocumentRepository(connection), parties: parts.peers.documentParties, logger: parts.logger, clock: parts.clock,
+      fileUrl: (invoice: Parameters<typeof invoiceFileUrl>[1]) => deps.fileUrl?.(invoice) ?? null,
+      creditNoteFileUrl: (note: Parameters<typeof creditNoteFileUrl>[1]) => deps.creditNoteFileUrl?.(note) ?? null,
+    }
     : null;
   const relay = startOutboxRelay(parts.bus, [outbox, feeOutbox, creditNoteOutbox], parts.logger);
   return {
@@ -180,7 +186,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     bindings: [
       bind(Rpc.invoicing, { ...invoiceHandlers(deps), ...usageHandlers(deps) }),
       bind(Rpc.scheduledWork, scheduledWorkHandlers(deps)),
-      ...(documentDeps ? [bind(Rpc.invoiceDocuments, documentHandlers(documentDeps))] : []),
+      ...(documentDeps ? [bind(Rpc.invoiceDocuments, { ...documentHandlers(documentDeps), ...creditNoteDocumentHandlers(documentDeps) })] : []),
       bind(Rpc.fees, feeHandlers(feeDeps)),
       bind(Rpc.lifetimeUsage, lifetimeUsageHandlers(deps)),
       bind(Rpc.creditNotes, creditNoteHandlers(deps)),

@@ -75,6 +75,48 @@ describe("invoice documents", () => {
     }
   });
 
+  it("generates a credit note's PDF once, served by the API key and by its signed link, the same bytes every time, showing its total", async () => {
+    const { as, api_key } = platform.sandbox("Credit note PDF", "2024-01-01T00:00:00Z");
+    await customer(as, "acme", { name: "Hélène Dupré", country: "FR", billing_configuration: { document_locale: "fr" } });
+    const invoice = await januaryInvoice(as);
+    const fees = ((await ok(as("GET", `/invoices/${invoice.svc_id}`))).invoice as Json).fees as Json[];
+    const subscriptionFee = fees.find((f) => f.amount_cents === 10_000)!;
+    // 10.00 of the 100.00 subscription fee, VAT 20 %: 12.00 credited
+    const note = (await ok(as("POST", "/credit_notes", {
+      credit_note: { invoice_id: invoice.svc_id, reason: "other", credit_amount_cents: 1_200, items: [{ fee_id: subscriptionFee.svc_id, amount_cents: 1_000 }] },
+    }))).credit_note as Json;
+    expect(note).toMatchObject({ total_amount_cents: 1_200, taxes_amount_cents: 200 });
+
+    const downloaded = (await ok(as("POST", `/credit_notes/${note.svc_id}/download`))).credit_note as Json;
+    expect(downloaded).toMatchObject({ svc_id: note.svc_id, number: note.number, total_amount_cents: 1_200 });
+    const fileUrl = String(downloaded.file_url);
+    expect(fileUrl).toMatch(new RegExp(`/api/v1/documents/credit_note/[^/]+/${note.svc_id}\\.pdf\\?expires=\\d+&signature=[\\w-]{43}$`));
+    expect(((await ok(as("GET", `/credit_notes/${note.svc_id}`))).credit_note as Json).file_url).toBe(fileUrl);
+
+    // the signed link, without the key
+    const byLink = await fetchBytes(fileUrl);
+    expect(byLink).toMatchObject({ status: 200, type: "application/pdf" });
+    expect(byLink.bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    expect((await fetchBytes(fileUrl)).bytes.equals(byLink.bytes)).toBe(true);
+    const viaApi = await fetchBytes(`${new URL(fileUrl).origin}/api/v1/credit_notes/${note.svc_id}/pdf`, { authorization: `Bearer ${api_key}` });
+    expect(viaApi).toMatchObject({ status: 200, type: "application/pdf", etag: byLink.etag });
+    expect(viaApi.bytes.equals(byLink.bytes)).toBe(true);
+    expect((await fetchBytes(`${new URL(fileUrl).origin}/api/v1/credit_notes/${note.svc_id}/pdf`)).status).toBe(401);
+    // a second download keeps the stored file
+    await ok(as("POST", `/credit_notes/${note.svc_id}/download`));
+    expect((await fetchBytes(fileUrl)).bytes.equals(byLink.bytes)).toBe(true);
+
+    // another organization reaches neither the note nor its file
+    const other = platform.sandbox("Another organization (credit note)", "2024-01-01T00:00:00Z");
+    expect(await other.as("POST", `/credit_notes/${note.svc_id}/download`)).toMatchObject({ status: 404, body: { code: "credit_note_not_found" } });
+    expect((await fetchBytes(`${new URL(fileUrl).origin}/api/v1/credit_notes/${note.svc_id}/pdf`, { authorization: `Bearer ${other.api_key}` })).status).toBe(404);
+
+    if (hasPoppler) {
+      const text = plain(pdfText(byLink.bytes));
+      for (const s of [String(note.number), String(invoice.number), "Hélène Dupré", "10,00 €", "2,00 €", "12,00 €"]) expect(text, text).toContain(s);
+    }
+  });
+
   it("refuses a forged, altered or expired link with a JSON 403, and another organization's key", async () => {
     const as = await platform.story("Signed links", "2024-01-01T00:00:00Z");
     const invoice = await januaryInvoice(as);

@@ -32,6 +32,15 @@ export const creditNoteOperations: Operation[] = [
     body: rooted("credit_note", creditNoteUpdate), response: rooted("credit_note", creditNoteObject),
   },
   {
+    method: "post", path: "/credit_notes/{id}/download", operationId: "downloadCreditNote", summary: "Generate a credit note's PDF", tag: TAG,
+    description: "The credit note's PDF is generated if it is not yet (then kept: the same bytes ever after); the credit note is answered with its `file_url`.",
+    response: rooted("credit_note", creditNoteObject),
+  },
+  {
+    method: "get", path: "/credit_notes/{id}/pdf", operationId: "getCreditNotePdf", summary: "A credit note's PDF", tag: TAG,
+    description: "Not in Lago: the stored PDF of a credit note (generated at the first request), with the API key.", mediaType: "application/pdf", response: z.string(),
+  },
+  {
     method: "put", path: "/credit_notes/{id}/void", operationId: "voidCreditNote", summary: "Void what is left of a credit note", tag: TAG,
     response: rooted("credit_note", creditNoteObject),
   },

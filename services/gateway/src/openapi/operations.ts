@@ -253,7 +253,7 @@ const invoices: Operation[] = [
   },
   {
     method: "get", path: "/documents/{kind}/{organization_id}/{file}", operationId: "getSignedDocument", summary: "A document by its signed link", tag: "Invoices",
-    description: "Not in Lago: an invoice's `file_url`. No API key: the link's HMAC signature and expiry; forged or expired → 403 (`document_link_invalid`, `document_link_expired`).",
+    description: "Not in Lago: an invoice's or credit note's `file_url` (kind `invoice` or `credit_note`). No API key: the link's HMAC signature and expiry; forged or expired → 403 (`document_link_invalid`, `document_link_expired`).",
     query: signedLinkQuery, mediaType: "application/pdf", response: z.string(), public: true, refuses: true,
   },
   {

@@ -1,4 +1,5 @@
 import type { CustomerMessages } from "@billing/contracts";
+import type { CreditNote } from "./credit-note";
 import type { Fee, Invoice } from "./invoice";
 import { customerFixture } from "./test-fixtures";
 
@@ -63,4 +64,22 @@ export function documentPartiesFixture(locale: string | null = "fr"): { customer
     invoice_footer: "Merci !", logo_url: null,
   } as unknown as CustomerMessages.BillingEntity__Output;
   return { customer, entity };
+}
+
+/** A 18.60 credit note (15.50 + 20% TVA) on that invoice's API calls fee, for the documents' tests. */
+export function creditNoteFixture(overrides: Partial<CreditNote> = {}): CreditNote {
+  const invoice = finalizedInvoiceFixture();
+  return {
+    id: "cn_1", organization_id: "org_1", customer_id: "cus_1", external_customer_id: "acme", customer: invoice.customer, invoice_id: invoice.id,
+    invoice_number: invoice.number, billing_entity_code: "default", sequential_id: 1, number: "ACM-001-0001-CN001", issuing_date: "2024-02-10",
+    reason: "duplicated_charge", description: "Appels facturés deux fois", currency: "EUR", credit_status: "available", refund_status: null,
+    total_amount_cents: 1_860, credit_amount_cents: 1_860, refund_amount_cents: 0, offset_amount_cents: 0, balance_amount_cents: 1_860,
+    taxes_amount_cents: 310, precise_taxes_amount_cents: "310.0", taxes_rate: 20, sub_total_excluding_taxes_amount_cents: 1_550,
+    coupons_adjustment_amount_cents: 0, precise_coupons_adjustment_amount_cents: "0",
+    items: [{ id: "cni_1", fee_id: "fee_1", amount_cents: 1_550 }],
+    applied_taxes: [{ id: "cnt_1", tax_code: "vat", tax_name: "TVA", tax_rate: "20", tax_id: "tax_1", tax_description: null, base_amount_cents: 1_550, amount_cents: 310 }],
+    consumptions: [], voided_at: null, refunded_at: null, revision: 1,
+    created_at: new Date("2024-02-10T09:30:00Z"), updated_at: new Date("2024-02-10T09:30:00Z"),
+    ...overrides,
+  };
 }

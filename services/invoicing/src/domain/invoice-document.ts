@@ -1,4 +1,4 @@
-import type { CustomerMessages } from "@billing/contracts";
+import type { CustomerMessages, CustomerViewData } from "@billing/contracts";
 import type { DocumentParty, InvoiceDocument } from "@billing/documents";
 import { localDateOf } from "@billing/pricing";
 import type { Invoice } from "./invoice";
@@ -27,6 +27,30 @@ export function documentLocale(customer: Customer | null, entity: BillingEntity 
   return customer?.billing_configuration?.document_locale || entity?.document_locale || "en";
 }
 
+/** The issuer as a document shows it: the billing entity, else just its code (the entity is gone). */
+export function issuerParty(entity: BillingEntity | null, billingEntityCode: string | null): DocumentParty {
+  return entity
+    ? {
+        name: entity.name, legal_name: entity.legal_name ?? null, legal_number: entity.legal_number ?? null,
+        tax_identification_number: entity.tax_identification_number ?? null, address: addressLines(entity), email: entity.email ?? null,
+        logo: logoBytes(entity.logo_url),
+      }
+    : { name: billingEntityCode ?? "", address: [] };
+}
+
+/** The customer as a document shows it: from the customer service, else the document's own copy of it. */
+export function customerParty(customer: Customer | null, copy: CustomerViewData, externalId: string): DocumentParty & { external_id: string } {
+  return {
+    external_id: externalId,
+    name: customer?.name || copy.name || [customer?.firstname, customer?.lastname].filter(Boolean).join(" ") || externalId,
+    legal_name: customer?.legal_name ?? null,
+    legal_number: customer?.legal_number ?? null,
+    tax_identification_number: customer?.tax_identification_number ?? null,
+    address: customer ? addressLines(customer) : present(copy.country),
+    email: customer?.email ?? copy.email ?? null,
+  };
+}
+
 /**
  * What an invoice's PDF shows, from the invoice as stored (its fees, coupons, taxes and totals as
  * finalized) and its parties as the customer service has them: the issuer from the billing entity,
@@ -37,14 +61,6 @@ export function documentLocale(customer: Customer | null, entity: BillingEntity 
 export function invoiceDocument(invoice: Invoice, customer: Customer | null, entity: BillingEntity | null): InvoiceDocument {
   const zone = invoice.customer.applicable_timezone || "UTC";
   const day = (d: Date | null) => (d ? localDateOf(d, zone) : null);
-  const c = invoice.customer;
-  const issuer: DocumentParty = entity
-    ? {
-        name: entity.name, legal_name: entity.legal_name ?? null, legal_number: entity.legal_number ?? null,
-        tax_identification_number: entity.tax_identification_number ?? null, address: addressLines(entity), email: entity.email ?? null,
-        logo: logoBytes(entity.logo_url),
-      }
-    : { name: invoice.billing_entity_code ?? "", address: [] };
   return {
     locale: documentLocale(customer, entity),
     currency: invoice.currency,
@@ -53,16 +69,8 @@ export function invoiceDocument(invoice: Invoice, customer: Customer | null, ent
     issuing_date: invoice.issuing_date,
     payment_due_date: invoice.payment_due_date,
     dated_at: new Date(`${invoice.issuing_date}T00:00:00Z`),
-    issuer,
-    customer: {
-      external_id: invoice.external_customer_id,
-      name: customer?.name || c.name || [customer?.firstname, customer?.lastname].filter(Boolean).join(" ") || invoice.external_customer_id,
-      legal_name: customer?.legal_name ?? null,
-      legal_number: customer?.legal_number ?? null,
-      tax_identification_number: customer?.tax_identification_number ?? null,
-      address: customer ? addressLines(customer) : present(c.country),
-      email: customer?.email ?? c.email ?? null,
-    },
+    issuer: issuerParty(entity, invoice.billing_entity_code),
+    customer: customerParty(customer, invoice.customer, invoice.external_customer_id),
     // every fee but the empty ones (no units, no amount: a charge nothing used), as Lago's PDF
     fees: invoice.fees
       .filter((fee) => fee.amount_cents !== 0 || !/^0*(\.0*)?$/.test(fee.units))

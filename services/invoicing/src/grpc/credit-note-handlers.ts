@@ -24,7 +24,7 @@ export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc>
   const present = async (notes: readonly CreditNote[]) => {
     const invoices = await deps.invoices.findByIds([...new Set(notes.map((n) => n.invoice_id))]);
     const fees = new Map(invoices.map((i) => [i.id, feesJsonOf(i)]));
-    return notes.map((n) => creditNoteJson(n, fees.get(n.invoice_id) ?? new Map()));
+    return notes.map((n) => creditNoteJson(n, fees.get(n.invoice_id) ?? new Map(), deps.creditNoteFileUrl?.(n) ?? null));
   };
   const reply = async (note: CreditNote) => ({ credit_note_json: (await present([note]))[0]! });
   return {

@@ -11,7 +11,7 @@ export function feesJsonOf(invoice: Invoice): Map<string, Record<string, unknown
 }
 
 /** Lago's CreditNoteObject (with its customer, as CreditNoteExtendedObject), as JSON. */
-export function creditNoteJson(note: CreditNote, fees: Map<string, Record<string, unknown>>): string {
+export function creditNoteJson(note: CreditNote, fees: Map<string, Record<string, unknown>>, fileUrl: string | null = null): string {
   const c = note.customer;
   const created = new Date(note.created_at).toISOString();
   return JSON.stringify({
@@ -38,7 +38,7 @@ export function creditNoteJson(note: CreditNote, fees: Map<string, Record<string
     coupons_adjustment_amount_cents: note.coupons_adjustment_amount_cents,
     created_at: created,
     updated_at: new Date(note.updated_at).toISOString(),
-    file_url: null,
+    file_url: fileUrl,
     self_billed: false,
     items: note.items.map((i) => ({ svc_id: i.id, amount_cents: i.amount_cents, amount_currency: note.currency, fee: fees.get(i.fee_id) ?? null })),
     applied_taxes: note.applied_taxes.map((t) => ({

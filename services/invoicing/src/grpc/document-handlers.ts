@@ -8,7 +8,7 @@ import { invoicePdf } from "../use-cases/documents/invoice-pdf";
 import { invoiceMessage, lagoInvoiceJson } from "./invoice-messages";
 
 /** billing.invoicing.v1.InvoiceDocumentService: proto in, use case, proto out (always within the caller's organization). */
-export function documentHandlers(deps: DocumentDeps & { clock: Clock; fileUrl(invoice: Invoice): string | null }): Handlers<InvoiceDocumentRpc> {
+export function documentHandlers(deps: DocumentDeps & { clock: Clock; fileUrl(invoice: Invoice): string | null }): Omit<Handlers<InvoiceDocumentRpc>, "DownloadCreditNote" | "GetCreditNotePdf"> {
   return {
     DownloadInvoice: async (req) => {
       const invoice = await downloadInvoice(deps, req.organization_id, req.id);

@@ -2,6 +2,7 @@ import type { Envelope } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import type { Logger } from "@billing/logger";
 import type { Invoice } from "../domain/invoice";
+import type { CreditNote } from "../domain/credit-note";
 import type { AddOns } from "../peers/add-ons";
 import type { AppliedCoupons } from "../peers/applied-coupons";
 import type { BillingEntities } from "../peers/billing-entities";
@@ -54,6 +55,8 @@ export interface InvoicingDeps {
   publish(invoiceId: string, events: Envelope[]): Promise<void>;
   /** An invoice's file_url (a signed link to its PDF), when documents are configured. */
   fileUrl?(invoice: Invoice): string | null;
+  /** A credit note's file_url (a signed link to its PDF), when documents are configured. */
+  creditNoteFileUrl?(note: CreditNote): string | null;
   /** Pay-in-advance fees waiting for their periodic invoice (absent: none are gathered). */
   waitingFees?: WaitingFees;
   /** The catalog's add-ons and taxes (one-off invoices). */

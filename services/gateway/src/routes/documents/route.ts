@@ -29,11 +29,17 @@ export function invoiceDocumentsRouter(documents: RpcClient<InvoiceDocumentRpc>)
     res.type("json").send(`{"invoice":${reply.invoice_json}}`);
   });
   router.get("/invoices/:id/pdf", async (req, res) => sendPdf(res, await documents.call("GetInvoicePdf", idKey(req), rpcOptions(req))));
+  // credit notes, the same way (Lago: POST /credit_notes/{id}/download answers the credit note)
+  router.post("/credit_notes/:id/download", async (req, res) => {
+    const reply = await documents.call("DownloadCreditNote", idKey(req), rpcOptions(req));
+    res.type("json").send(`{"credit_note":${reply.credit_note_json}}`);
+  });
+  router.get("/credit_notes/:id/pdf", async (req, res) => sendPdf(res, await documents.call("GetCreditNotePdf", idKey(req), rpcOptions(req))));
   return router;
 }
 
 /**
- * The invoices' file_url: `GET /documents/invoice/{organization_id}/{id}.pdf?expires=&signature=`,
+ * The invoices' and credit notes' file_url: `GET /documents/{invoice|credit_note}/{organization_id}/{id}.pdf?expires=&signature=`,
  * served without an API key when the HMAC signature (under DOCUMENT_LINK_SECRET, shared with the
  * invoicing service that signs them) matches and the link has not expired (on the real clock).
  * A forged or altered link → 403 document_link_invalid, an expired one → 403 document_link_expired,
@@ -44,13 +50,14 @@ export function signedDocumentsRouter(documents: RpcClient<InvoiceDocumentRpc>, 
   router.get("/documents/:kind/:organization_id/:file", async (req, res) => {
     const kind = pathParam(req, "kind");
     const file = /^(.+)\.pdf$/.exec(pathParam(req, "file"));
-    if (kind !== "invoice" || !file) throw AppError.notFound("document");
+    if ((kind !== "invoice" && kind !== "credit_note") || !file) throw AppError.notFound("document");
     // a link without its expiry or signature, or with malformed ones, is as invalid as a forged one
     const query = signedLinkQuery.safeParse(req.query);
     const link = query.success ? ({ kind, organization_id: pathParam(req, "organization_id"), id: file[1]!, ...query.data } as const) : null;
     const check = secret && link ? verifyDocumentLink(secret, link, Math.floor(Date.now() / 1000)) : ({ ok: false, reason: "invalid_signature" } as const);
     if (!check.ok) throw new AppError("forbidden", check.reason === "expired" ? "document_link_expired" : "document_link_invalid");
-    sendPdf(res, await documents.call("GetInvoicePdf", { organization_id: link!.organization_id, id: link!.id }, rpcOptions(req)));
+    const ref = { organization_id: link!.organization_id, id: link!.id };
+    sendPdf(res, await documents.call(kind === "invoice" ? "GetInvoicePdf" : "GetCreditNotePdf", ref, rpcOptions(req)));
   });
   return router;
 }

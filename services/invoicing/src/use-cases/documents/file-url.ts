@@ -1,5 +1,6 @@
-import { linkExpiry, signedDocumentUrl } from "@billing/documents";
+import { linkExpiry, signedDocumentUrl, type DocumentRef } from "@billing/documents";
 import { DOCUMENT_STATUSES } from "../../domain/invoice-document";
+import type { CreditNote } from "../../domain/credit-note";
 import type { Invoice } from "../../domain/invoice";
 
 export interface DocumentLinkSettings {
@@ -17,7 +18,18 @@ export interface DocumentLinkSettings {
  * a sandbox's test clock), rounded up to the hour so the invoice reads the same within the hour.
  */
 export function invoiceFileUrl(settings: DocumentLinkSettings, invoice: Invoice, nowMs: number = Date.now()): string | null {
-  if (!settings.secret || !DOCUMENT_STATUSES.includes(invoice.status)) return null;
+  if (!DOCUMENT_STATUSES.includes(invoice.status)) return null;
+  return signedFileUrl(settings, { kind: "invoice", organization_id: invoice.organization_id, id: invoice.id }, nowMs);
+}
+
+/** A credit note's `file_url`, signed as an invoice's (every stored credit note is issued, so has one). */
+export function creditNoteFileUrl(settings: DocumentLinkSettings, note: CreditNote, nowMs: number = Date.now()): string | null {
+  return signedFileUrl(settings, { kind: "credit_note", organization_id: note.organization_id, id: note.id }, nowMs);
+}
+
+/** The signed link to a document (none without a secret), expiring on the real clock rounded up to the hour. */
+export function signedFileUrl(settings: DocumentLinkSettings, ref: DocumentRef, nowMs: number): string | null {
+  if (!settings.secret) return null;
   const expires = linkExpiry(Math.floor(nowMs / 1000), settings.ttlSeconds);
-  return signedDocumentUrl(settings.publicApiUrl, settings.secret, { kind: "invoice", organization_id: invoice.organization_id, id: invoice.id }, expires);
+  return signedDocumentUrl(settings.publicApiUrl, settings.secret, ref, expires);
 }

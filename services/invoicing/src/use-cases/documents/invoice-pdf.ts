@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import { renderInvoicePdf } from "@billing/documents";
 import { AppError } from "@billing/errors";
 import { DOCUMENT_STATUSES, invoiceDocument } from "../../domain/invoice-document";
 import { VISIBLE_STATUSES, type Invoice, type InvoiceStatus } from "../../domain/invoice";
-import { documentId, type StoredDocument } from "../../persistence/document-repository";
+import type { StoredDocument } from "../../persistence/document-repository";
 import type { DocumentDeps } from "./deps";
+import { storedOrRendered } from "./store-document";
 
 /**
  * A finalized invoice's PDF: the stored one, else rendered now from the invoice and its parties
@@ -22,13 +22,12 @@ export async function invoicePdf(deps: DocumentDeps, organizationId: string, id:
 
 export async function ensureInvoicePdf(deps: DocumentDeps, invoice: Invoice): Promise<StoredDocument> {
   if (!DOCUMENT_STATUSES.includes(invoice.status)) throw new AppError("not_allowed", "invoice_not_finalized");
-  const key = documentId("invoice", invoice.id);
-  const stored = await deps.documents.find(invoice.organization_id, key);
-  if (stored) return stored;
-  const { customer, entity } = await deps.parties.get(invoice.organization_id, invoice.external_customer_id, invoice.billing_entity_code);
-  const pdf = await renderInvoicePdf(invoiceDocument(invoice, customer, entity));
-  return deps.documents.storeOnce({
-    id: key, organization_id: invoice.organization_id, kind: "invoice", owner_id: invoice.id, file_name: `${invoice.number}.pdf`,
-    pdf, sha256: createHash("sha256").update(pdf).digest("hex"), created_at: new Date(`${invoice.issuing_date}T00:00:00Z`),
-  });
+  return storedOrRendered(
+    deps,
+    { kind: "invoice", organization_id: invoice.organization_id, id: invoice.id, file_name: `${invoice.number}.pdf`, created_at: new Date(`${invoice.issuing_date}T00:00:00Z`) },
+    async () => {
+      const { customer, entity } = await deps.parties.get(invoice.organization_id, invoice.external_customer_id, invoice.billing_entity_code);
+      return renderInvoicePdf(invoiceDocument(invoice, customer, entity));
+    },
+  );
 }
