@@ -184,6 +184,13 @@ describe("dates that do not exist", () => {
   });
 });
 
+describe("search terms", () => {
+  it("match a NUL byte literally, not a server error (found by the fuzzer on GET /credit_notes)", async () => {
+    const answer = await asA("GET", "/credit_notes?search_term=%004");
+    expect({ status: answer.status, count: answer.body.meta?.total_count }).toEqual({ status: 200, count: 0 });
+  });
+});
+
 describe("empty lists", () => {
   it("report page 1 of 0 pages", async () => {
     const empty = { current_page: 1, next_page: null, prev_page: null, total_pages: 0, total_count: 0 };

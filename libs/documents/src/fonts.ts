@@ -20,19 +20,21 @@ const localRequire = createRequire(__filename);
 const fontkit = localRequire("fontkit") as { create(data: Buffer): DocumentFont };
 /** A parsed font, as pdfkit takes it in place of a file (anything with `layout`). */
 export type DocumentFont = { layout: (...args: unknown[]) => unknown };
-let fonts: { regular: DocumentFont; bold: DocumentFont } | null = null;
+let sfnt: { regular: Buffer; bold: Buffer } | null = null;
 
 /**
- * The fonts, parsed once per process and shared by every document: parsing (and the tables fontkit
- * decodes on first use) was a third of a rendering. Each document still embeds its own subset of
- * the glyphs it uses, so sharing changes no byte of any document.
+ * The fonts of one document: unpacked from WOFF once per process, parsed by fontkit for each
+ * document. A parsed font keeps the glyphs it has decoded, and pdfkit builds each document's
+ * ToUnicode map from them; while one font object served every document of a process, a credit
+ * note's extracted text now and then lost a letter ("CR-" for "CRE-" in its number), which no
+ * longer happened once each document parsed its own.
  */
 export function documentFonts(): { regular: DocumentFont; bold: DocumentFont } {
-  fonts ??= {
-    regular: fontkit.create(sfntOfWoff(readFileSync(localRequire.resolve("@fontsource/dejavu-sans/files/dejavu-sans-latin-400-normal.woff")), LAYOUT_TABLES)),
-    bold: fontkit.create(sfntOfWoff(readFileSync(localRequire.resolve("@fontsource/dejavu-sans/files/dejavu-sans-latin-700-normal.woff")), LAYOUT_TABLES)),
+  sfnt ??= {
+    regular: sfntOfWoff(readFileSync(localRequire.resolve("@fontsource/dejavu-sans/files/dejavu-sans-latin-400-normal.woff")), LAYOUT_TABLES),
+    bold: sfntOfWoff(readFileSync(localRequire.resolve("@fontsource/dejavu-sans/files/dejavu-sans-latin-700-normal.woff")), LAYOUT_TABLES),
   };
-  return fonts;
+  return { regular: fontkit.create(sfnt.regular), bold: fontkit.create(sfnt.bold) };
 }
 
 /** WOFF 1.0 → the SFNT (TrueType/OpenType) font it compresses: the same tables (but `drop`), inflated, in an SFNT directory. */

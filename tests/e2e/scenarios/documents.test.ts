@@ -69,9 +69,11 @@ describe("invoice documents", () => {
       expect(pdfToPngs(byLink.bytes).length).toBeGreaterThan(0);
       const text = plain(pdfText(byLink.bytes));
       for (const s of [
-        "Facture", invoice.number, "Société Électrique SAS", "12 rue de la Paix", "N° de TVA: FR11222333444", "Hélène Dupré", "3 place de l'Opéra",
+        "Facture", "Société Électrique SAS", "12 rue de la Paix", "N° de TVA: FR11222333444", "Hélène Dupré", "3 place de l'Opéra",
         "100,00 €", "3,50 €", "103,50 €", "VAT (20 % sur 103,50 €)", "20,70 €", "124,20 €", "Total à payer", "Merci pour votre confiance — à bientôt.",
       ]) expect(text, text).toContain(s);
+      // text extraction may split a number at a glyph gap: compared without spaces
+      expect(text.replace(/\s+/g, ""), text).toContain(String(invoice.number).replace(/\s+/g, ""));
     }
   });
 
@@ -113,7 +115,9 @@ describe("invoice documents", () => {
 
     if (hasPoppler) {
       const text = plain(pdfText(byLink.bytes));
-      for (const s of [String(note.number), String(invoice.number), "Hélène Dupré", "10,00 €", "2,00 €", "12,00 €"]) expect(text, text).toContain(s);
+      // text extraction may split a number at a glyph gap ("CR -B503-…"): the numbers are compared without spaces
+      for (const s of [String(note.number), String(invoice.number)]) expect(text.replace(/\s+/g, ""), text).toContain(s.replace(/\s+/g, ""));
+      for (const s of ["Hélène Dupré", "10,00 €", "2,00 €", "12,00 €"]) expect(text, text).toContain(s);
     }
   });
 

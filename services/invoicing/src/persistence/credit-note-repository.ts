@@ -106,7 +106,8 @@ export class CreditNoteRepository {
       query.total_amount_cents = { ...(filter.amountFrom !== undefined ? { $gte: filter.amountFrom } : {}), ...(filter.amountTo !== undefined ? { $lte: filter.amountTo } : {}) };
     }
     if (filter.searchTerm) {
-      const term = new RegExp(filter.searchTerm.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i");
+      // the term matched literally: regex syntax escaped, and a NUL byte written \x00 (a BSON regex is a C string: a raw NUL fails the query)
+      const term = new RegExp(filter.searchTerm.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\0/g, "\\x00"), "i");
       query.$or = [{ number: term }, { _id: filter.searchTerm }, { external_customer_id: term }, { "customer.name": term }, { "customer.email": term }];
     }
     const [docs, total] = await Promise.all([
