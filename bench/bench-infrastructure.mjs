@@ -31,3 +31,29 @@ export function apiClient(baseUrl, apiKey) {
     return json;
   };
 }
+
+/** Runs `work(0)` … `work(count - 1)`, `concurrency` at a time. */
+export async function pool(count, concurrency, work) {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    for (let i = next++; i < count; i = next++) await work(i);
+  }));
+}
+
+/** Resolves once the usage service's ingest cursor (database `<prefix>_usage`) has reached the ingest stream's last message of `prefix`. */
+export async function storageCaughtUp(infra, prefix, pollMs = 100) {
+  const { MongoClient } = require("mongodb");
+  const { connect } = require("nats");
+  const subject = `ingest.usage.${prefix}`;
+  const nc = await connect({ servers: infra.natsUrl });
+  const mongo = await MongoClient.connect(infra.mongoUrl);
+  try {
+    const jsm = await nc.jetstreamManager();
+    const last = (await jsm.streams.getMessage("BILLING_USAGE_INGEST", { last_by_subj: subject })).seq;
+    const cursors = mongo.db(`${prefix}_usage`).collection("ingest_cursors");
+    while (((await cursors.findOne({ _id: subject }))?.seq ?? 0) < last) await new Promise((r) => setTimeout(r, pollMs));
+  } finally {
+    await nc.close();
+    await mongo.close();
+  }
+}

@@ -11,11 +11,9 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { createRequire } from "node:module";
-import { startBenchInfrastructure } from "../bench-infrastructure.mjs";
+import { apiClient, pool, startBenchInfrastructure, storageCaughtUp } from "../bench-infrastructure.mjs";
 
 const require = createRequire(import.meta.url);
-const { MongoClient } = require("mongodb");
-const { connect } = require("nats");
 const kit = require("../../libs/testkit/dist/index.js");
 const SIZES = (process.env.BENCH_AUDIT_EVENTS ?? "100000,1000000").split(",").map(Number);
 const RUNS = Number(process.env.BENCH_AUDIT_RUNS ?? 3);
@@ -39,37 +37,6 @@ try {
   await infra.stop();
 }
 
-async function http(apiKey, method, path, body) {
-  const res = await fetch(`${platform.baseUrl}/api/v1${path}`, {
-    method, headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` }, body: body && JSON.stringify(body),
-  });
-  const json = await res.json().catch(() => undefined);
-  if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function pool(count, concurrency, work) {
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < count; i = next++) await work(i);
-  }));
-}
-
-async function storageCaughtUp() {
-  const subject = `ingest.usage.${prefix}`;
-  const nc = await connect({ servers: infra.natsUrl });
-  const mongo = await MongoClient.connect(infra.mongoUrl);
-  try {
-    const jsm = await nc.jetstreamManager();
-    const last = (await jsm.streams.getMessage("BILLING_USAGE_INGEST", { last_by_subj: subject })).seq;
-    const cursors = mongo.db(`${prefix}_usage`).collection("ingest_cursors");
-    while (((await cursors.findOne({ _id: subject }))?.seq ?? 0) < last) await new Promise((r) => setTimeout(r, 200));
-  } finally {
-    await nc.close();
-    await mongo.close();
-  }
-}
-
 /** User + system CPU time of a process so far, in ms (clock ticks of 10 ms). */
 function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
@@ -79,7 +46,7 @@ function cpuMs(pid) {
 async function run(size) {
   const label = size >= 1_000_000 ? `${size / 1_000_000}m` : `${size / 1_000}k`;
   const org = kit.createOrganization({ name: `Audit ${label}`, mongoUrl: infra.mongoUrl, dbName: `${prefix}_customer`, frozenTime: "2024-01-01T00:00:00Z" });
-  const call = (method, path, body) => http(org.api_key, method, path, body);
+  const call = apiClient(platform.baseUrl, org.api_key);
   const metric = (code, body) => call("POST", "/billable_metrics", { billable_metric: { name: code, code, ...body } }).then((r) => r.billable_metric.svc_id);
   const calls = await metric("calls", { aggregation_type: "count_agg" });
   const payments = await metric("payments", { aggregation_type: "sum_agg", field_name: "amount", filters: [{ key: "method", values: ["card", "bank"] }] });
@@ -107,7 +74,7 @@ async function run(size) {
   }));
   const ingestS = (performance.now() - started) / 1000;
   started = performance.now();
-  await storageCaughtUp();
+  await storageCaughtUp(infra, prefix);
   const storeS = (performance.now() - started) / 1000;
   await new Promise((r) => setTimeout(r, 2_000)); // invoicing's subscription copy
   started = performance.now();

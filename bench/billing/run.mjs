@@ -7,11 +7,9 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
-import { startBenchInfrastructure } from "../bench-infrastructure.mjs";
+import { apiClient, pool, startBenchInfrastructure, storageCaughtUp } from "../bench-infrastructure.mjs";
 
 const require = createRequire(import.meta.url);
-const { MongoClient } = require("mongodb");
-const { connect } = require("nats");
 const kit = require("../../libs/testkit/dist/index.js");
 const SUBS = Number(process.env.BENCH_BILLING_SUBSCRIPTIONS ?? 10_000);
 const EVENTS_PER_SUB = Number(process.env.BENCH_BILLING_EVENTS_PER_SUB ?? 100);
@@ -50,38 +48,6 @@ try {
   await infra.stop();
 }
 
-async function http(apiKey, method, path, body) {
-  const res = await fetch(`${platform.baseUrl}/api/v1${path}`, {
-    method, headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` }, body: body && JSON.stringify(body),
-  });
-  const json = await res.json().catch(() => undefined);
-  if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function pool(count, concurrency, work) {
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < count; i = next++) await work(i);
-  }));
-}
-
-/** Resolves once the usage service's ingest cursor has reached the ingest stream's last message. */
-async function storageCaughtUp() {
-  const subject = `ingest.usage.${prefix}`;
-  const nc = await connect({ servers: infra.natsUrl });
-  const mongo = await MongoClient.connect(infra.mongoUrl);
-  try {
-    const jsm = await nc.jetstreamManager();
-    const last = (await jsm.streams.getMessage("BILLING_USAGE_INGEST", { last_by_subj: subject })).seq;
-    const cursors = mongo.db(`${prefix}_usage`).collection("ingest_cursors");
-    while (((await cursors.findOne({ _id: subject }))?.seq ?? 0) < last) await new Promise((r) => setTimeout(r, 100));
-  } finally {
-    await nc.close();
-    await mongo.close();
-  }
-}
-
 function peakRssMb(pid) {
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return match ? Math.round(Number(match[1]) / 1024) : null;
@@ -89,7 +55,7 @@ function peakRssMb(pid) {
 
 async function run(subs, label) {
   const org = kit.createOrganization({ name: `Bench ${label}`, mongoUrl: infra.mongoUrl, dbName: `${prefix}_customer`, frozenTime: "2024-01-01T00:00:00Z" });
-  const call = (method, path, body) => http(org.api_key, method, path, body);
+  const call = apiClient(platform.baseUrl, org.api_key);
   const metric = (code, body) => call("POST", "/billable_metrics", { billable_metric: { name: code, code, ...body } }).then((r) => r.billable_metric.svc_id);
   const calls = await metric("calls", { aggregation_type: "count_agg" });
   const storage = await metric("storage", { aggregation_type: "sum_agg", field_name: "gb" });
@@ -142,7 +108,7 @@ async function run(subs, label) {
   // the burst's storage: until the usage service has stored the last acknowledged event (a month's
   // events arrive over the month in real life; the seeding burst lands in seconds)
   started = performance.now();
-  await storageCaughtUp();
+  await storageCaughtUp(infra, prefix);
   const storeLagS = (performance.now() - started) / 1000;
   // the invoicing service's copies of every subscription arrive by events: wait for the last one
   const last = subs - 1;

@@ -13,7 +13,7 @@
 // Prints one JSON object as its last line (rates, latency and delay percentiles).
 import { createRequire } from "node:module";
 import os from "node:os";
-import { apiClient, startBenchInfrastructure } from "../bench-infrastructure.mjs";
+import { apiClient, pool, startBenchInfrastructure } from "../bench-infrastructure.mjs";
 
 const require = createRequire(import.meta.url);
 const kit = require("../../libs/testkit/dist/index.js");
@@ -177,13 +177,6 @@ async function ongoingDelay() {
     // of which: from the acknowledgement to usage's publication of the stored batch
     stored_p50_ms: pct(stored, 0.5), stored_p99_ms: pct(stored, 0.99),
   };
-}
-
-async function pool(count, concurrency, work) {
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < count; i = next++) await work(i);
-  }));
 }
 
 /** `count` calls, CONCURRENCY at once: calls per second and latency percentiles (ms). */

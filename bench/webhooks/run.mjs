@@ -41,7 +41,7 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import os from "node:os";
 import { join } from "node:path";
-import { apiClient, startBenchInfrastructure } from "../bench-infrastructure.mjs";
+import { apiClient, pool, startBenchInfrastructure } from "../bench-infrastructure.mjs";
 
 const require = createRequire(import.meta.url);
 const kit = require("../../libs/testkit/dist/index.js");
@@ -468,13 +468,6 @@ function logSummary(path) {
   } catch {
     return null;
   }
-}
-
-async function pool(count, concurrency, work) {
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < count; i = next++) await work(i);
-  }));
 }
 
 function round(x, digits) {
