@@ -27,7 +27,10 @@ const { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPl
 const schemathesis = process.env.SCHEMATHESIS || join(root, ".infra/schemathesis/bin/schemathesis");
 const maxExamples = process.env.FUZZ_MAX_EXAMPLES || "20";
 const seed = process.env.FUZZ_SEED || "42";
-const workers = process.env.FUZZ_WORKERS || "2";
+// One worker: with two, Schemathesis's generation threads hit a CPython 3.11 race in ast.parse
+// ("AST constructor recursion depth mismatch", reported as an errored case of POST /billable_metrics
+// with no request sent) and failed a CI run that found nothing wrong with the API.
+const workers = process.env.FUZZ_WORKERS || "1";
 const checks = ["not_a_server_error", "status_code_conformance", "content_type_conformance", "response_schema_conformance"];
 // Operations left out, each with its reason. Everything else in the document is fuzzed.
 const EXCLUDED = [
