@@ -82,6 +82,6 @@ describe("one wallet, three wallet processes", () => {
     }
     expect(listed).toHaveLength(settled.length + 1);
     expect(new Set(listed.map((t) => t.svc_id)).size).toBe(listed.length);
-    console.log(`wallet concurrency test: ${settled.length} settled, ${failed.length} failed, balance ${after.balance_cents}`);
+    console.log(`wallet concurrency test: ${settled.length} settled, ${failed.length} refused, balance ${after.balance_cents}`);
   }, 180_000);
 });

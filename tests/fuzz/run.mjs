@@ -12,10 +12,10 @@
 // document contradicts, an unhealthy service).
 //
 // Env: SCHEMATHESIS (the binary; default .infra/schemathesis/bin/schemathesis, which .ci/run
-// installs), FUZZ_MAX_EXAMPLES (20), FUZZ_SEED (42), FUZZ_WORKERS (2), MONGO_URL / NATS_URL (as
+// installs), FUZZ_MAX_EXAMPLES (20), FUZZ_SEED (42), FUZZ_WORKERS (1), MONGO_URL / NATS_URL (as
 // for the tests), FUZZ_KEEP=1 (leave the databases behind for a look).
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -76,6 +76,8 @@ try {
     ...EXCLUDED.flatMap(([op]) => ["--exclude-path", op.split(" ")[1]]),
   ];
   const { code, output } = await run(schemathesis, args);
+  writeFileSync(join(reportDir, "schemathesis.log"), output);
+  if (code !== 0) console.log(`${output.split("\n").slice(-150).join("\n")}\n(whole report: ${join(reportDir, "schemathesis.log")})`);
   const health = await fetch(`${platform.baseUrl}/health`).then(async (r) => ({ status: r.status, body: await r.json() })).catch((err) => ({ status: 0, body: String(err) }));
   const healthy = health.status === 200 && health.body.status === "ok";
   const junit = existsSync(join(reportDir, "junit.xml")) ? readFileSync(join(reportDir, "junit.xml"), "utf8") : "";
@@ -85,7 +87,7 @@ try {
   const failures = attr("failures");
   const errors = attr("errors");
   exitCode = code === 0 && healthy ? 0 : 1;
-  summary = `fuzz: ${exitCode === 0 ? "PASS" : "FAIL"}: schemathesis exit ${code}, ${ops} operations tested (${EXCLUDED.length} excluded), ${cases} test cases, ${failures} failing, ${errors} errored; ` +
+  summary = `fuzz: ${exitCode === 0 ? "PASS" : "FAIL"}: schemathesis exit ${code}, ${ops} operations tested (${EXCLUDED.length} excluded), ${cases} generated cases, failures: ${failures}, errors: ${errors}; ` +
     `health ${health.status} ${healthy ? "all services serving" : JSON.stringify(health.body)}; ${Math.round((Date.now() - started) / 1000)}s (seed ${seed}, ≤${maxExamples} examples/operation)`;
 } catch (err) {
   summary = `fuzz: FAIL: ${err?.stack ?? err}`;
@@ -97,15 +99,21 @@ try {
 console.log(summary);
 process.exit(exitCode);
 
-/** Runs a command, its output shown as it comes and kept (for the summary). */
+/**
+ * Runs a command, its output kept (for the summary) and written to the report's log, not to our
+ * stdout: Schemathesis's own report ends with a pytest-style "N warnings in Ns" line, which a
+ * reader of CI's output takes for a test runner's summary of a run of no tests. CI's output holds
+ * one summary, vitest's; this run prints its one line, and its log's tail when it fails.
+ */
 function run(cmd, args) {
   return new Promise((resolve) => {
     let output = "";
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, PYTHONUNBUFFERED: "1" } });
-    child.stdout.on("data", (chunk) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PYTHONUNBUFFERED: "1" } });
+    const keep = (chunk) => {
       output += chunk;
-      process.stdout.write(chunk);
-    });
+    };
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
     child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output }));
     child.on("error", () => resolve({ code: 127, output }));
   });
