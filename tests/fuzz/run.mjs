@@ -61,10 +61,12 @@ let summary = "fuzz: did not run";
 try {
   platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true, env: { WEBHOOK_ALLOW_PRIVATE: "1", RATE_LIMIT_PER_S: "0" } });
   const org = createOrganization({ name: "Fuzz sandbox", mongoUrl, dbName: `${prefix}_customer`, frozenTime: "2024-01-01T00:00:00Z" });
-  await seed_(platform.baseUrl, org.api_key);
+  const ids = await seed_(platform.baseUrl, org.api_key);
+  const configFile = join(reportDir, "schemathesis.toml");
+  writeFileSync(configFile, fuzzConfig(ids));
 
   const args = [
-    "run", `${platform.baseUrl}/api/v1/openapi.json`,
+    "--config-file", configFile, "run", `${platform.baseUrl}/api/v1/openapi.json`,
     "--url", `${platform.baseUrl}/api/v1`,
     "-H", `Authorization: Bearer ${org.api_key}`,
     "--checks", checks.join(","),
@@ -119,7 +121,13 @@ function run(cmd, args) {
   });
 }
 
-/** A few records, so that lists and lookups have something to answer with. */
+/**
+ * A few records, so that lists and lookups have something to answer with, and the ids of those the
+ * document gives no operation to find (an invoice, its fee, a credit note, a wallet and its
+ * transaction, a webhook endpoint, an applied coupon, a billing entity): the run
+ * hands them to the operations that take them (`--config-file`, below), so that those operations
+ * reach past their 404.
+ */
 async function seed_(baseUrl, apiKey) {
   const call = async (method, path, body) => {
     const res = await fetch(`${baseUrl}/api/v1${path}`, {
@@ -130,13 +138,50 @@ async function seed_(baseUrl, apiKey) {
     return JSON.parse(text);
   };
   await call("POST", "/taxes", { tax: { name: "VAT", code: "vat", rate: "20" } });
-  await call("POST", "/customers", { customer: { external_id: "cus_fuzz", name: "Fuzz", currency: "EUR", country: "FR" } });
+  await call("POST", "/customers", { customer: { external_id: "cus_fuzz", name: "Fuzz", currency: "EUR", country: "FR", email: "fuzz@example.com" } });
   await call("POST", "/billable_metrics", { billable_metric: { name: "Calls", code: "calls", aggregation_type: "count_agg" } });
   await call("POST", "/plans", { plan: { name: "Basic", code: "basic", interval: "monthly", amount_cents: 1000, amount_currency: "EUR", pay_in_advance: false } });
   await call("POST", "/subscriptions", { subscription: { external_customer_id: "cus_fuzz", plan_code: "basic", external_id: "sub_fuzz" } });
   await call("POST", "/add_ons", { add_on: { name: "Setup", code: "setup", amount_cents: 500, amount_currency: "EUR" } });
   await call("POST", "/coupons", { coupon: { name: "Ten", code: "ten", coupon_type: "percentage", percentage_rate: "10", frequency: "once", expiration: "no_expiration" } });
-  await call("POST", "/wallets", { wallet: { external_customer_id: "cus_fuzz", currency: "EUR", rate_amount: "1", granted_credits: "5" } });
-  await call("POST", "/webhook_endpoints", { webhook_endpoint: { webhook_url: "http://127.0.0.1:9/hooks" } });
+  const { wallet } = await call("POST", "/wallets", { wallet: { external_customer_id: "cus_fuzz", currency: "EUR", rate_amount: "1", granted_credits: "5" } });
+  const { webhook_endpoint } = await call("POST", "/webhook_endpoints", { webhook_endpoint: { webhook_url: "http://127.0.0.1:9/hooks" } });
   await call("POST", "/events", { event: { transaction_id: "tx_fuzz", external_subscription_id: "sub_fuzz", code: "calls" } });
+  const { applied_coupon } = await call("POST", "/applied_coupons", { applied_coupon: { external_customer_id: "cus_fuzz", coupon_code: "ten" } });
+  const { invoice } = await call("POST", "/invoices", { invoice: { external_customer_id: "cus_fuzz", currency: "EUR", fees: [{ add_on_code: "setup", units: 2 }] } });
+  const fee = invoice.fees[0];
+  const { credit_note } = await call("POST", "/credit_notes", {
+    credit_note: { invoice_id: invoice.svc_id, reason: "other", credit_amount_cents: 100, items: [{ fee_id: fee.svc_id, amount_cents: 100 }] },
+  });
+  const { wallet_transactions } = await call("GET", `/wallets/${wallet.svc_id}/wallet_transactions`);
+  const { billing_entities } = await call("GET", "/billing_entities");
+  return {
+    invoice: invoice.svc_id, fee: fee.svc_id, creditNote: credit_note.svc_id, wallet: wallet.svc_id,
+    walletTransaction: wallet_transactions[0]?.svc_id, webhookEndpoint: webhook_endpoint.svc_id,
+    appliedCoupon: applied_coupon.svc_id, billingEntity: billing_entities[0]?.code,
+  };
+}
+
+/**
+ * Schemathesis's config: each seeded id given to the operations whose path takes it. Destructive
+ * operations (void, delete, terminate) receive them too; the other operations then meet a record in
+ * a later state, which they must answer as well.
+ */
+function fuzzConfig(ids) {
+  const bind = (names, parameter, value, more = {}) => (value ? [{ names, parameters: { [parameter]: value, ...more } }] : []);
+  const bindings = [
+    ...bind(["GET /invoices/{id}", "PUT /invoices/{id}", "GET /invoices/{id}/pdf", "GET /invoices/{id}/audit", "POST /invoices/{id}/download",
+      "POST /invoices/{id}/retry_payment", "PUT /invoices/{id}/refresh", "PUT /invoices/{id}/finalize", "POST /invoices/{id}/void",
+      "POST /invoices/{id}/regenerate", "DELETE /invoices/{id}"], "path.id", ids.invoice),
+    ...bind(["GET /fees/{id}", "PUT /fees/{id}", "DELETE /fees/{id}"], "path.id", ids.fee),
+    ...bind(["GET /credit_notes/{id}", "PUT /credit_notes/{id}", "GET /credit_notes/{id}/pdf", "POST /credit_notes/{id}/download", "PUT /credit_notes/{id}/void"], "path.id", ids.creditNote),
+    ...bind(["GET /wallets/{id}", "PUT /wallets/{id}", "GET /wallets/{id}/wallet_transactions", "DELETE /wallets/{id}"], "path.id", ids.wallet),
+    ...bind(["GET /wallet_transactions/{id}"], "path.id", ids.walletTransaction),
+    ...bind(["GET /webhook_endpoints/{id}", "PUT /webhook_endpoints/{id}", "DELETE /webhook_endpoints/{id}"], "path.id", ids.webhookEndpoint),
+    ...bind(["DELETE /customers/{external_customer_id}/applied_coupons/{applied_coupon_id}"], "path.applied_coupon_id", ids.appliedCoupon, { "path.external_customer_id": "cus_fuzz" }),
+    ...bind(["GET /billing_entities/{code}", "PUT /billing_entities/{code}"], "path.code", ids.billingEntity),
+  ];
+  const toml = (v) => JSON.stringify(v); // a JSON string or array of strings is a TOML one
+  return bindings.map(({ names, parameters }) =>
+    `[[operations]]\ninclude-name = ${toml(names)}\nparameters = { ${Object.entries(parameters).map(([k, v]) => `${toml(k)} = ${toml(v)}`).join(", ")} }\n`).join("\n");
 }
