@@ -1,3 +1,4 @@
+import { COUNTRY_CODES, CURRENCY_CODES, DOCUMENT_LOCALES, isCountryCode, isCurrencyCode, isDocumentLocale, isTimezone } from "@billing/codes";
 import { z } from "zod";
 import type { ErrorKeyOf } from "./validation";
 
@@ -27,3 +28,22 @@ export const calendarDate = z
     const day = new Date(`${v}T00:00:00Z`);
     return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === v;
   }, "invalid_date");
+
+/**
+ * A code from a fixed list, refused with Lago's `code`. The document lists the values (an enum, with
+ * null for the nullish form), so that a client, or a fuzzer, sends one the server takes.
+ */
+function listedCode(values: readonly string[], is: (value: string) => boolean, code: string, description: string) {
+  const value = z.string({ error: mandatoryOrInvalid }).refine(is, code);
+  return {
+    required: value.meta({ enum: [...values], description }),
+    optional: value.optional().meta({ enum: [...values], description }),
+    nullish: value.nullish().meta({ enum: [...values, null], description }),
+  };
+}
+
+export const currencyCode = listedCode(CURRENCY_CODES, isCurrencyCode, "value_is_invalid", "ISO 4217 currency code");
+export const countryCode = listedCode(COUNTRY_CODES, isCountryCode, "not_a_valid_country_code", "ISO 3166-1 alpha-2 country code");
+export const documentLocale = listedCode(DOCUMENT_LOCALES, isDocumentLocale, "invalid_language_code", "Language of the documents");
+/** An IANA time zone name (or Lago's "GMT+2" form): too many aliases to list. */
+export const timezoneName = z.string().refine(isTimezone, "invalid_timezone");

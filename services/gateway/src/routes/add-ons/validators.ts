@@ -1,10 +1,10 @@
-import { isCurrencyCode } from "@billing/codes";
 import { z } from "zod";
+import { currencyCode } from "../../http/fields";
 
 const code = z.string().trim().min(1).max(255);
 const name = z.string().trim().min(1).max(255);
 const amountCents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const currency = z.string().refine(isCurrencyCode, "value_is_invalid");
+const currency = currencyCode.required;
 
 /** The `add_on` object of PUT /add_ons/{code}: every field optional. */
 export const addOnUpdateSchema = z.object({

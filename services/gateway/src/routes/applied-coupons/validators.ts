@@ -1,6 +1,5 @@
-import { isCurrencyCode } from "@billing/codes";
 import { z } from "zod";
-import { decimalInput, oneOf } from "../../http/fields";
+import { currencyCode, decimalInput, oneOf } from "../../http/fields";
 
 /**
  * The `applied_coupon` object of POST /applied_coupons: the customer and the coupon are required;
@@ -12,7 +11,7 @@ export const appliedCouponSchema = z.object({
   frequency: oneOf(["once", "recurring", "forever"]).nullish(),
   frequency_duration: z.number().int().min(0).max(10_000).nullish(),
   amount_cents: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish(),
-  amount_currency: z.string().refine(isCurrencyCode, "value_is_invalid").nullish(),
+  amount_currency: currencyCode.nullish,
   percentage_rate: decimalInput.nullish(),
 });
 

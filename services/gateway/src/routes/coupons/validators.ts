@@ -1,6 +1,5 @@
-import { isCurrencyCode } from "@billing/codes";
 import { z } from "zod";
-import { decimalInput, oneOf } from "../../http/fields";
+import { currencyCode, decimalInput, oneOf } from "../../http/fields";
 
 const code = z.string().trim().min(1).max(255);
 const name = z.string().trim().min(1).max(255);
@@ -17,7 +16,7 @@ export const couponUpdateSchema = z.object({
   description: z.string().max(1000).nullish(),
   coupon_type: couponType.optional(),
   amount_cents: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish(),
-  amount_currency: z.string().refine(isCurrencyCode, "value_is_invalid").nullish(),
+  amount_currency: currencyCode.nullish,
   percentage_rate: decimalInput.nullish(),
   reusable: z.boolean().optional(),
   frequency: frequency.optional(),

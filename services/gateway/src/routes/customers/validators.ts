@@ -1,9 +1,9 @@
-import { isCountryCode, isCurrencyCode, isDocumentLocale, isTimezone } from "@billing/codes";
 import { z } from "zod";
+import { countryCode, currencyCode, documentLocale, timezoneName } from "../../http/fields";
 import type { ErrorKeyOf } from "../../http/validation";
 
 const text = z.string().max(255).nullish();
-const country = z.string().refine(isCountryCode, "not_a_valid_country_code").nullish();
+const country = countryCode.nullish;
 
 const addressSchema = z.object({
   address_line1: text, address_line2: text, city: text, state: text, zipcode: text, country,
@@ -19,8 +19,8 @@ export const customerInputSchema = z.object({
   phone: text, url: text, logo_url: z.string().max(2048).nullish(),
   address_line1: text, address_line2: text, city: text, state: text, zipcode: text,
   country,
-  currency: z.string().refine(isCurrencyCode, "value_is_invalid").nullish(),
-  timezone: z.string().refine(isTimezone, "invalid_timezone").nullish(),
+  currency: currencyCode.nullish,
+  timezone: timezoneName.nullish(),
   net_payment_term: z.number().int().min(0).max(3650).nullish(),
   account_type: z.enum(["customer", "partner"]).nullish(),
   customer_type: z.enum(["company", "individual"]).nullish(),
@@ -34,7 +34,7 @@ export const customerInputSchema = z.object({
     provider_customer_id: text,
     sync: z.boolean().nullish(),
     sync_with_provider: z.boolean().nullish(),
-    document_locale: z.string().refine(isDocumentLocale, "invalid_language_code").nullish(),
+    document_locale: documentLocale.nullish,
     provider_payment_methods: z.array(z.string().max(64)).max(20).nullish(),
     subscription_invoice_issuing_date_anchor: z.enum(["current_period_end", "next_period_start"]).nullish(),
     subscription_invoice_issuing_date_adjustment: z.enum(["align_with_finalization_date", "keep_anchor"]).nullish(),

@@ -1,6 +1,5 @@
-import { isCurrencyCode } from "@billing/codes";
 import { z } from "zod";
-import { oneOf, topLevelKey } from "../../http/fields";
+import { currencyCode, oneOf, topLevelKey } from "../../http/fields";
 import type { ErrorKeyOf } from "../../http/validation";
 
 export const PLAN_INTERVALS = ["weekly", "monthly", "quarterly", "semiannual", "yearly"] as const;
@@ -11,7 +10,7 @@ const code = z.string().trim().min(1).max(255);
 const name = z.string().trim().min(1).max(255);
 export const displayName = z.string().max(255).nullish();
 export const amountCents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const currency = z.string().refine(isCurrencyCode, "value_is_invalid");
+const currency = currencyCode.required;
 export const taxCodes = z.array(z.string().min(1).max(255)).max(50).nullish();
 /** Charge properties are checked by the catalog service against the pricing library's schema of the model. */
 export const properties = z.record(z.string(), z.unknown()).nullish();

@@ -1,6 +1,5 @@
-import { isCurrencyCode } from "@billing/codes";
 import { z } from "zod";
-import { oneOf, topLevelKey } from "../../http/fields";
+import { currencyCode, oneOf, topLevelKey } from "../../http/fields";
 import type { ErrorKeyOf } from "../../http/validation";
 import { amountCents, chargeFilters, displayName, minimumCommitment, properties, taxCodes, usageThresholds } from "../plans/validators";
 
@@ -24,7 +23,7 @@ const chargeOverride = z.object({
 /** plan_overrides (spec: Subscription); charge properties are checked by the catalog with the pricing library. */
 const planOverrides = z.object({
   amount_cents: amountCents.nullish(),
-  amount_currency: z.string().refine(isCurrencyCode, "value_is_invalid").nullish(),
+  amount_currency: currencyCode.nullish,
   description: z.string().max(1000).nullish(),
   invoice_display_name: displayName,
   name: z.string().trim().min(1).max(255).nullish(),

@@ -1,6 +1,5 @@
-import { isCurrencyCode } from "@billing/codes";
 import { z } from "zod";
-import { mandatoryOrInvalid } from "../../http/fields";
+import { currencyCode, mandatoryOrInvalid } from "../../http/fields";
 
 /** A decimal sent as a string or a number, kept as the client wrote it: the wallet service judges it (Lago's invalid_* codes). */
 const decimalText = z.union([z.string(), z.number()], { error: mandatoryOrInvalid }).transform((v) => (typeof v === "number" ? String(v) : v.trim()));
@@ -31,7 +30,7 @@ const ruleSchema = z.object({
 export const walletSchema = z.object({
   external_customer_id: z.string().trim().min(1).max(255).optional(),
   rate_amount: decimalText.optional(),
-  currency: z.string().refine(isCurrencyCode, "value_is_invalid").optional(),
+  currency: currencyCode.optional,
   name: z.string().max(255).nullish(),
   code: z.string().max(255).nullish(),
   priority: z.number().int().optional(),
@@ -57,7 +56,7 @@ export type WalletBody = z.infer<typeof walletSchema>;
 export const walletCreateSchema = walletSchema.extend({
   external_customer_id: z.string({ error: mandatoryOrInvalid }).trim().min(1).max(255),
   rate_amount: decimalText,
-  currency: z.string({ error: mandatoryOrInvalid }).refine(isCurrencyCode, "value_is_invalid"),
+  currency: currencyCode.required,
 });
 
 /** The `wallet_transaction` object of POST /wallet_transactions. */
