@@ -235,3 +235,24 @@ describe("billable metrics' recurring: null (found by tests/fuzz/run.mjs)", () =
     expect(updated.body.billable_metric.recurring).toBe(false);
   });
 });
+
+describe("applied_to_organization: null (found by tests/fuzz/run.mjs: a plan taxed by such a tax answered 500)", () => {
+  it("is false on a tax and an invoice custom section, and a plan can be taxed by that tax", async () => {
+    const tax = await asA("POST", "/taxes", { tax: { name: "Null flag", code: "null_flag", rate: "5", applied_to_organization: null } });
+    expect(tax.status, JSON.stringify(tax.body)).toBe(200);
+    expect(tax.body.tax.applied_to_organization).toBe(false);
+    const updated = await asA("PUT", "/taxes/null_flag", { tax: { applied_to_organization: null } });
+    expect({ status: updated.status, flag: updated.body.tax?.applied_to_organization }).toEqual({ status: 200, flag: false });
+    const plan = await asA("POST", "/plans", {
+      plan: { name: "Taxed", code: "taxed_null_flag", interval: "monthly", amount_cents: 100, amount_currency: "EUR", pay_in_advance: false, tax_codes: ["null_flag"] },
+    });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(200);
+    const commitment = await asA("PUT", "/plans/taxed_null_flag", { plan: { minimum_commitment: { amount_cents: 50, tax_codes: ["null_flag"] } } });
+    expect(commitment.status, JSON.stringify(commitment.body)).toBe(200);
+    expect(commitment.body.plan.minimum_commitment.taxes.map((t: { code: string }) => t.code)).toEqual(["null_flag"]);
+    const section = await asA("POST", "/invoice_custom_sections", {
+      invoice_custom_section: { name: "Null flag", code: "null_flag_section", display_name: "Note", details: "d", applied_to_organization: null },
+    });
+    expect({ status: section.status, flag: section.body.invoice_custom_section?.applied_to_organization }).toEqual({ status: 200, flag: false });
+  });
+});

@@ -8,5 +8,6 @@ import { refuseIfInvalid } from "../catalog-record-writes";
 export function changedSection(base: InvoiceCustomSection, patch: Patch<InvoiceCustomSection>): InvoiceCustomSection {
   const section = applyPatch(base, patch, INVOICE_CUSTOM_SECTION_PATCHABLE);
   refuseIfInvalid(invoiceCustomSectionViolations(section));
-  return section;
+  // a null sent for the flag means Lago's default, false (the record and its events hold a boolean)
+  return { ...section, applied_to_organization: section.applied_to_organization === true };
 }

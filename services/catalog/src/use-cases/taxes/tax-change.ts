@@ -8,5 +8,6 @@ import { refuseIfInvalid } from "../catalog-record-writes";
 export function changedTax(base: Tax, patch: Patch<Tax>): Tax {
   const tax = applyPatch(base, patch, TAX_PATCHABLE);
   refuseIfInvalid(taxViolations(tax));
-  return { ...tax, rate: normalizedDecimal(tax.rate)! };
+  // a null sent for the flag means Lago's default, false (the record and its events hold a boolean)
+  return { ...tax, rate: normalizedDecimal(tax.rate)!, applied_to_organization: tax.applied_to_organization === true };
 }
