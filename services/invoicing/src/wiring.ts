@@ -28,6 +28,8 @@ import { grpcUsageAudit, type UsageAuditPeer } from "./peers/usage-audit";
 import { grpcPlans, type PlansPeer } from "./peers/plans";
 import { invoiceAuditHandlers } from "./grpc/invoice-audit-handlers";
 import { grpcWallets, type Wallets } from "./peers/wallets";
+import { grpcVoidRecredits, type VoidRecredits } from "./peers/void-recredits";
+import { VOIDED_INVOICE_SUBJECTS, voidedInvoiceEventHandler } from "./events/voided-invoices";
 import { grpcAdvanceFees, type AdvanceFeesPeer } from "./peers/advance-fees";
 import { FeeRepository } from "./persistence/fee-repository";
 import { usageThresholdsHandler } from "./events/usage-thresholds";
@@ -62,6 +64,8 @@ export interface InvoicingPeers {
   usageAudit?: UsageAuditPeer;
   /** the catalog's plans by code (plan simulations); absent: simulations answer 503 */
   plans?: PlansPeer;
+  /** what a voided invoice gives back to applied coupons and wallets (absent: nothing is given back, e.g. in tests without those peers) */
+  voidRecredits?: VoidRecredits;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
@@ -77,6 +81,7 @@ export function grpcPeers(addresses: { usage: string; customer: string; catalog:
     addOns: grpcAddOns(addresses.catalog),
     usageAudit: grpcUsageAudit(addresses.usage),
     plans: grpcPlans(addresses.catalog),
+    voidRecredits: grpcVoidRecredits(addresses),
   };
 }
 
@@ -118,6 +123,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     // whole current usage, so a new durable starts with new envelopes (older usage is counted by the next check)
     { stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_usage`, subjects: USAGE_SUBJECTS, handler: usageThresholdsHandler, concurrency: 64, deliverNew: true },
     { stream: Streams.invoicing, durable: `${parts.durablePrefix}_invoicing_credit_notes`, subjects: CREDIT_NOTE_SUBJECTS, handler: creditNoteEventHandler },
+    { stream: Streams.invoicing, durable: `${parts.durablePrefix}_invoicing_voided_invoices`, subjects: VOIDED_INVOICE_SUBJECTS, handler: voidedInvoiceEventHandler },
   ];
   // pay-in-advance fees: the usage service's ingested envelopes, strictly in stream order (one at a time, across replicas)
   if (parts.peers.advanceFees) {
@@ -229,6 +235,7 @@ export const invoicingService = defineService({
         peers.addOns.close();
         peers.usageAudit?.close();
         peers.plans?.close();
+        peers.voidRecredits?.close();
       },
     };
   },

@@ -9,6 +9,7 @@ import type { BillingEntities } from "../peers/billing-entities";
 import type { UsagePeer } from "../peers/usage";
 import type { TestClocks } from "../peers/test-clocks";
 import type { Wallets } from "../peers/wallets";
+import type { VoidRecredits } from "../peers/void-recredits";
 import type { FeeDraft } from "../domain/invoice";
 import type { CopyRepository } from "../persistence/copy-repository";
 import type { CreditNoteRepository } from "../persistence/credit-note-repository";
@@ -46,6 +47,8 @@ export interface InvoicingDeps {
   appliedCoupons: AppliedCoupons;
   /** The wallet service: prepaid credits taken when an invoice is finalized. */
   wallets: Wallets;
+  /** What a voided invoice gives back to applied coupons and wallets (absent: nothing). */
+  voidRecredits?: VoidRecredits;
   /** Sandbox organizations' frozen time (progressive billing's usage envelopes may not carry it). */
   testClocks?: TestClocks;
   clock: Clock;
