@@ -29,6 +29,7 @@ import { grpcPlans, type PlansPeer } from "./peers/plans";
 import { invoiceAuditHandlers } from "./grpc/invoice-audit-handlers";
 import { grpcWallets, type Wallets } from "./peers/wallets";
 import { grpcVoidRecredits, type VoidRecredits } from "./peers/void-recredits";
+import { grpcCreditInvoiceWallets, type CreditInvoiceWallets } from "./peers/credit-invoice-wallets";
 import { VOIDED_INVOICE_SUBJECTS, voidedInvoiceEventHandler } from "./events/voided-invoices";
 import { grpcAdvanceFees, type AdvanceFeesPeer } from "./peers/advance-fees";
 import { FeeRepository } from "./persistence/fee-repository";
@@ -66,6 +67,8 @@ export interface InvoicingPeers {
   plans?: PlansPeer;
   /** what a voided invoice gives back to applied coupons and wallets (absent: nothing is given back, e.g. in tests without those peers) */
   voidRecredits?: VoidRecredits;
+  /** a credit invoice's wallet, for credit notes on it (absent: credit invoices take no credit notes) */
+  creditInvoiceWallets?: CreditInvoiceWallets;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
@@ -82,6 +85,7 @@ export function grpcPeers(addresses: { usage: string; customer: string; catalog:
     usageAudit: grpcUsageAudit(addresses.usage),
     plans: grpcPlans(addresses.catalog),
     voidRecredits: grpcVoidRecredits(addresses),
+    creditInvoiceWallets: grpcCreditInvoiceWallets(addresses.wallet),
   };
 }
 
@@ -236,6 +240,7 @@ export const invoicingService = defineService({
         peers.usageAudit?.close();
         peers.plans?.close();
         peers.voidRecredits?.close();
+        peers.creditInvoiceWallets?.close();
       },
     };
   },

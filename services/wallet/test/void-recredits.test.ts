@@ -7,6 +7,8 @@ import { infraUrls, uniqueName } from "@billing/testkit";
 import type { Customers } from "../src/peers/customers";
 import { consumeCredits } from "../src/use-cases/transactions/consume-credits";
 import { recreditVoidedInvoice } from "../src/use-cases/transactions/recredit-voided-invoice";
+import { creditInvoiceWallet, voidCreditNoteCredits } from "../src/use-cases/transactions/credit-invoice-wallet";
+import { createWalletTransactions } from "../src/use-cases/transactions/create-wallet-transactions";
 import { createWallet } from "../src/use-cases/wallets/create-wallet";
 import { terminateWallet } from "../src/use-cases/wallets/terminate-wallet";
 import { wireWallet, type WalletWiring } from "../src/wiring";
@@ -77,4 +79,22 @@ describe("a voided invoice's prepaid credits", () => {
     // another organization sees none of it
     expect(await recreditVoidedInvoice(deps, randomUUID(), "inv-3")).toEqual([]);
   });
+
+describe("a refunded credit invoice's credits", () => {
+  it("are voided once per credit note, however many replicas retry, and never below zero", async () => {
+    const { deps } = replicas[0]!;
+    const w = await createWallet(deps, org, { external_customer_id: "c3", rate_amount: "1", currency: "EUR", granted_credits: "10" });
+    const [grant] = await createWalletTransactions(deps, org, { wallet_id: w.id, granted_credits: "2" });
+    expect((await creditInvoiceWallet(deps, org, grant!.id))).toMatchObject({ id: w.id, status: "active", balance_cents: 1_200 });
+    const runs = await Promise.all(replicas.flatMap((r) => [1, 2].map(() => voidCreditNoteCredits(r.deps, org, { wallet_id: w.id, credit_note_id: "cn-1", amount_cents: 300 }))));
+    expect(new Set(runs.map((t) => t.id)).size).toBe(1);
+    expect(runs[0]).toMatchObject({ status: "settled", transaction_status: "voided", transaction_type: "outbound", amount_cents: 300, credit_note_id: "cn-1" });
+    expect((await deps.wallets.find(org, w.id))!.balance_cents).toBe(900);
+    // more than is left: failed, nothing taken
+    expect(await voidCreditNoteCredits(deps, org, { wallet_id: w.id, credit_note_id: "cn-2", amount_cents: 1_000 })).toMatchObject({ status: "failed", failure: "insufficient_credits" });
+    expect((await deps.wallets.find(org, w.id))!.balance_cents).toBe(900);
+    await expect(creditInvoiceWallet(deps, randomUUID(), grant!.id)).rejects.toMatchObject({ kind: "not_found" });
+  });
+});
+
 });

@@ -69,6 +69,7 @@ const transactionSchema = new Schema(
     void_remaining: Boolean,
     invoice_id: String,
     voided_invoice_id: String,
+    credit_note_id: String,
     invoice_requires_successful_payment: Boolean,
     name: String,
     metadata: [{ _id: false, key: String, value: String }],
