@@ -14,7 +14,9 @@ import type { InvoicingDeps } from "../deps";
  * anything back twice.
  */
 export async function restoreVoidedInvoice(deps: InvoicingDeps, invoice: Pick<Invoice, "id" | "organization_id" | "status" | "credits" | "amounts"> & { voided_with_credit_note?: boolean }): Promise<void> {
-  if (invoice.status !== "voided" || !deps.voidRecredits) return;
+  // voided before voids gave anything back (no voided_with_credit_note): left as it was, so that a
+  // new consumer replaying old invoice.voided events moves no money retroactively
+  if (invoice.status !== "voided" || invoice.voided_with_credit_note === undefined || !deps.voidRecredits) return;
   for (const credit of invoice.credits) {
     if (credit.applied_coupon_id) await deps.voidRecredits.appliedCoupon(invoice.organization_id, credit.applied_coupon_id, invoice.id);
   }
