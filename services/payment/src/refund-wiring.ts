@@ -32,5 +32,8 @@ export async function startRefundConsumer(bus: Bus, deps: RefundDeps, options: {
   return runConsumer({
     bus, stream: Streams.invoicing.name, durable, filterSubjects: [...REFUND_SUBJECTS], logger: options.logger.child({ consumer: durable }),
     handler: refundRequestedHandler(deps), concurrency: 8, retryDelayMs: 500,
+    // created now, it starts with the requests published from now on: the stream's older requests
+    // (notes made before refunds were executed, perhaps refunded by hand since) move no money
+    deliverNew: true,
   });
 }
