@@ -34,6 +34,7 @@ export const Subjects = {
     creditNoteUpdated: "billing.invoicing.credit_note.updated",
     creditNoteRefundRequested: "billing.invoicing.credit_note.refund_requested",
     invoiceDeleted: "billing.invoicing.invoice.deleted",
+    creditNoteGenerated: "billing.invoicing.credit_note.generated",
     invoiceOneOffCreated: "billing.invoicing.invoice.one_off_created",
   },
   wallet: {

@@ -74,7 +74,7 @@ describe("refunds through the payment provider", () => {
   it("pays a credit note's refund back on the invoice's payment: succeeded, or failed with Lago's credit_note.refund_failure", async () => {
     const { as, organization_id } = platform.sandbox("Refunds", "2024-01-01T00:00:00Z");
     await trustKeys(as);
-    await ok(as("POST", "/webhook_endpoints", { webhook_endpoint: { webhook_url: `${receiver.url}/refunds`, event_types: ["credit_note.refund_failure"] } }));
+    await ok(as("POST", "/webhook_endpoints", { webhook_endpoint: { webhook_url: `${receiver.url}/refunds`, event_types: ["credit_note.refund_failure", "credit_note.generated"] } }));
     await customer(as, "acme", { billing_configuration: { payment_provider: "sandbox", provider_customer_id: CARDS.succeeds } });
     await customer(as, "refuser", { billing_configuration: { payment_provider: "sandbox", provider_customer_id: CARDS.refundFails } });
     await plan(as, "basic", { amount_cents: 1_000 });
@@ -99,6 +99,10 @@ describe("refunds through the payment provider", () => {
       return current.refund_status === "pending" ? undefined : current;
     }, { what: "the refund's outcome on the credit note", timeoutMs: 30_000 });
     expect(refunded).toMatchObject({ refund_status: "succeeded" });
+    // its PDF rendered (twice asked, concurrently): Lago's credit_note.generated, once
+    await Promise.all([1, 2].map(() => ok(as("POST", `/credit_notes/${note.svc_id}/download`))));
+    await ok(as("POST", `/credit_notes/${note.svc_id}/download`));
+    expect((await arrived("/refunds", "credit_note.generated")).payload.credit_note).toMatchObject({ svc_id: note.svc_id, refund_status: "succeeded" });
 
     const refuser = await paid("refuser");
     const refused = (await ok(as("POST", "/credit_notes", { credit_note: {
@@ -118,6 +122,7 @@ describe("refunds through the payment provider", () => {
     }, { what: "refund_status failed", timeoutMs: 30_000 })).toMatchObject({ refund_status: "failed" });
     // one failure webhook, however the refund request was delivered
     expect(receiver.at("/refunds").filter((d) => d.payload.webhook_type === "credit_note.refund_failure")).toHaveLength(1);
+    expect(receiver.at("/refunds").filter((d) => d.payload.webhook_type === "credit_note.generated")).toHaveLength(1);
   });
 });
 

@@ -39,6 +39,7 @@ export const EventSchemas = {
   [Subjects.invoicing.creditNoteUpdated]: creditNoteEventData,
   [Subjects.invoicing.creditNoteRefundRequested]: creditNoteEventData,
   [Subjects.invoicing.invoiceDeleted]: invoiceEventData,
+  [Subjects.invoicing.creditNoteGenerated]: creditNoteEventData,
   [Subjects.invoicing.invoiceOneOffCreated]: invoiceEventData,
   [Subjects.wallet.walletCreated]: walletEventData,
   [Subjects.wallet.walletUpdated]: walletEventData,

@@ -27,6 +27,10 @@ describe("credit note and void webhooks", () => {
     });
   });
 
+  it("a credit note's first PDF is credit_note.generated, carrying the credit note", () => {
+    expect(webhookEventOf(Subjects.invoicing.creditNoteGenerated, { credit_note: { svc_id: "cn1" } })).toMatchObject({ webhookType: "credit_note.generated", objectType: "credit_note", ref: { kind: "credit_note", id: "cn1" } });
+  });
+
   it("a deleted draft is invoice.deleted and a one-off invoice invoice.one_off_created, each carrying the invoice", () => {
     expect(webhookEventOf(Subjects.invoicing.invoiceDeleted, { invoice: { svc_id: "i1" } })).toMatchObject({ webhookType: "invoice.deleted", objectType: "invoice", ref: { kind: "invoice", id: "i1" } });
     expect(webhookEventOf(Subjects.invoicing.invoiceOneOffCreated, { invoice: { svc_id: "i2" } })).toMatchObject({ webhookType: "invoice.one_off_created", objectType: "invoice", ref: { kind: "invoice", id: "i2" } });

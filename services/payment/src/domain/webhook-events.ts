@@ -94,6 +94,9 @@ for (const [subject, type] of [
 rule(S.invoicing.advanceFeeCreated, "fee.created", "fee", (d) => ({ kind: "fee", id: d.fee.svc_id }), (d) => d.fee.svc_id, (d) => d.fee);
 rule(S.invoicing.creditNoteCreated, "credit_note.created", "credit_note", (d) => ({ kind: "credit_note", id: d.credit_note.svc_id }),
   (d) => d.credit_note.svc_id, (d) => d.credit_note);
+// a credit note's PDF rendered for the first time (Lago's credit_note.generated)
+rule(S.invoicing.creditNoteGenerated, "credit_note.generated", "credit_note", (d) => ({ kind: "credit_note", id: d.credit_note.svc_id }),
+  (d) => d.credit_note.svc_id, (d) => d.credit_note);
 
 // a credit note's refund the provider refused (Lago's credit_note.refund_failure): the event's own view
 rule(S.payment.refundFailed, "credit_note.refund_failure", "credit_note_payment_provider_refund_error", () => ({ kind: "event_view" }),
