@@ -26,8 +26,10 @@ const creditNote = async (as: Api, id: string) => (await ok(as("GET", `/credit_n
 async function trustKeys(as: Api): Promise<void> {
   receiver.keys.hmacKey = (await ok(as("GET", "/webhooks/hmac_key"))).webhook.hmac_key as string;
 }
-const arrived = (path: string, type: string) =>
-  waitFor(() => receiver.at(path).find((d) => d.payload.webhook_type === type), { what: `${type} at ${path}`, timeoutMs: 30_000 });
+const arrived = async (path: string, type: string) =>
+  (await waitFor(() => receiver.at(path).find((d) => d.payload.webhook_type === type), { what: `${type} at ${path}`, timeoutMs: 30_000 }))!;
+/** The check's first truthy answer (it fails the test after 30 s). */
+const until = async <T>(what: string, check: () => Promise<T | undefined>): Promise<T> => (await waitFor(check, { what, timeoutMs: 30_000 }))!;
 
 describe("voids give back what the invoice consumed", () => {
   // 10.00 a month in arrears; a 3.00 coupon used once; a wallet of 5.00 granted. Each month's
@@ -83,10 +85,10 @@ describe("refunds through the payment provider", () => {
     await advanceClock(as, "2024-02-01T00:30:00Z");
     const paid = async (externalId: string) => {
       const [first] = await invoicesOf(as, externalId);
-      return waitFor(async () => {
+      return until(`${externalId}'s invoice paid by the sandbox provider`, async () => {
         const current = await invoice(as, first!.svc_id as string);
         return current.payment_status === "succeeded" ? current : undefined;
-      }, { what: `${externalId}'s invoice paid by the sandbox provider`, timeoutMs: 30_000 });
+      });
     };
 
     const acme = await paid("acme");
@@ -94,10 +96,10 @@ describe("refunds through the payment provider", () => {
       invoice_id: acme.svc_id, reason: "other", refund_amount_cents: 400, items: [{ fee_id: feeOf(acme, "subscription").svc_id, amount_cents: 400 }],
     } }))).credit_note as Json;
     expect(note).toMatchObject({ refund_amount_cents: 400, refund_status: "pending" });
-    const refunded = await waitFor(async () => {
+    const refunded = await until("the refund's outcome on the credit note", async () => {
       const current = await creditNote(as, note.svc_id as string);
       return current.refund_status === "pending" ? undefined : current;
-    }, { what: "the refund's outcome on the credit note", timeoutMs: 30_000 });
+    });
     expect(refunded).toMatchObject({ refund_status: "succeeded" });
     // its PDF rendered (twice asked, concurrently): Lago's credit_note.generated, once
     await Promise.all([1, 2].map(() => ok(as("POST", `/credit_notes/${note.svc_id}/download`))));
@@ -116,10 +118,10 @@ describe("refunds through the payment provider", () => {
         payment_provider: "sandbox", provider_error: { message: "Refund failed to perform", error_code: "charge_not_refundable" },
       },
     });
-    expect(await waitFor(async () => {
+    expect(await until("refund_status failed", async () => {
       const current = await creditNote(as, refused.svc_id as string);
       return current.refund_status === "failed" ? current : undefined;
-    }, { what: "refund_status failed", timeoutMs: 30_000 })).toMatchObject({ refund_status: "failed" });
+    })).toMatchObject({ refund_status: "failed" });
     // one failure webhook, however the refund request was delivered
     expect(receiver.at("/refunds").filter((d) => d.payload.webhook_type === "credit_note.refund_failure")).toHaveLength(1);
     expect(receiver.at("/refunds").filter((d) => d.payload.webhook_type === "credit_note.generated")).toHaveLength(1);
@@ -133,11 +135,11 @@ describe("credit notes on a credit (wallet top-up) invoice", () => {
     const { as } = platform.sandbox("Credit invoice note", "2024-01-01T00:00:00Z");
     await customer(as, "acme", { billing_configuration: { payment_provider: "sandbox", provider_customer_id: CARDS.succeeds } });
     const w = (await ok(as("POST", "/wallets", { wallet: { external_customer_id: "acme", currency: "EUR", rate_amount: "1", paid_credits: "20" } }))).wallet as Json;
-    const topUp = await waitFor(async () => {
+    const topUp = await until("the top-up invoice paid by the sandbox provider", async () => {
       const [credit] = (await invoicesOf(as, "acme")).filter((i) => i.invoice_type === "credit");
       return credit?.payment_status === "succeeded" ? credit : undefined;
-    }, { what: "the top-up invoice paid by the sandbox provider", timeoutMs: 30_000 });
-    await waitFor(async () => ((await wallet(as, w.svc_id as string)).balance_cents === 2_000 ? true : undefined), { what: "the paid credits settled", timeoutMs: 30_000 });
+    });
+    await until("the paid credits settled", async () => ((await wallet(as, w.svc_id as string)).balance_cents === 2_000 ? true : undefined));
     const fee = (topUp.fees as Json[])[0]!;
 
     expect(await as("POST", "/credit_notes", { credit_note: { invoice_id: topUp.svc_id, credit_amount_cents: 500, items: [{ fee_id: fee.svc_id, amount_cents: 500 }] } }))
@@ -150,10 +152,10 @@ describe("credit notes on a credit (wallet top-up) invoice", () => {
     expect(await wallet(as, w.svc_id as string)).toMatchObject({ balance_cents: 800 });
     const voided = (await transactions(as, w.svc_id as string)).filter((t) => t.svc_credit_note_id === note.svc_id);
     expect(voided).toEqual([expect.objectContaining({ transaction_status: "voided", transaction_type: "outbound", amount: "12.00", status: "settled" })]);
-    expect(await waitFor(async () => {
+    expect(await until("the top-up's refund paid back", async () => {
       const current = await creditNote(as, note.svc_id as string);
       return current.refund_status === "pending" ? undefined : current;
-    }, { what: "the top-up's refund paid back", timeoutMs: 30_000 })).toMatchObject({ refund_status: "succeeded" });
+    })).toMatchObject({ refund_status: "succeeded" });
     // more than the 8.00 left in the wallet: refused
     expect(await as("POST", "/credit_notes", { credit_note: { invoice_id: topUp.svc_id, refund_amount_cents: 801, items: [{ fee_id: fee.svc_id, amount_cents: 801 }] } }))
       .toMatchObject({ status: 422, body: { error_details: { refund_amount_cents: ["higher_than_remaining_invoice_amount"] } } });
