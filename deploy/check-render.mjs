@@ -59,6 +59,10 @@ for (const d of deployments) {
   expect(annotations["prometheus.io/scrape"] === "true" && annotations["prometheus.io/port"] === String(metricsPort) && annotations["prometheus.io/path"] === "/metrics",
     `${name}: no Prometheus scrape annotations for port ${metricsPort}`);
   if (name === "gateway") expect(Number(env.RATE_LIMIT_PER_S?.value) > 0 && Number(env.RATE_LIMIT_BURST?.value) > 0, "gateway: no per-organization rate limit (RATE_LIMIT_PER_S, RATE_LIMIT_BURST)");
+  if (name === "gateway" || name === "invoicing") {
+    expect(env.DOCUMENT_LINK_SECRET?.valueFrom?.secretKeyRef?.name === "billing-document-links", `${name}: DOCUMENT_LINK_SECRET not from Secret billing-document-links`);
+  }
+  if (name === "invoicing") expect(env.PUBLIC_API_URL?.value === "https://billing.example.com/api/v1", "invoicing: PUBLIC_API_URL (the file_url base) not set");
   if (name !== "gateway") {
     expect(env.MONGO_URL?.valueFrom?.secretKeyRef?.name === "billing-mongo", `${name}: MONGO_URL not from Secret billing-mongo`);
     expect(env.NATS_URL?.valueFrom?.secretKeyRef?.name === "billing-nats", `${name}: NATS_URL not from Secret billing-nats`);
@@ -101,4 +105,4 @@ if (problems.length) {
   process.exit(1);
 }
 const replicas = deployments.map((d) => `${component(d)} ${d.spec.replicas}`).join(", ");
-console.log(`${deployments.length} Deployments (${replicas}) with requests/limits, probes, metrics ports and scrape annotations (gateway rate-limited), PDB, anti-affinity and one NetworkPolicy each; only the gateway admits outside traffic, only payment reaches the internet; MongoDB/NATS from Secrets, JETSTREAM_REPLICAS=3`);
+console.log(`${deployments.length} Deployments (${replicas}) with requests/limits, probes, metrics ports and scrape annotations (gateway rate-limited), PDB, anti-affinity and one NetworkPolicy each; only the gateway admits outside traffic, only payment reaches the internet; MongoDB/NATS and the document link secret (invoicing, gateway) from Secrets, JETSTREAM_REPLICAS=3`);

@@ -131,6 +131,7 @@ ALL_ARGS=(
   --set networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.name=monitoring
   --set serviceMonitor.enabled=true --set podAntiAffinity=hard --set gateway.preStopSleepSeconds=5
   --set extraEnv.CLOCK_OFFSET_MS=0 --set gateway.service.type=LoadBalancer
+  --set documentLinks.secret=0123456789abcdef0123456789abcdef --set documentLinks.publicApiUrl=https://billing.example.com/api/v1
 )
 CASES=(default production all-options)
 case_args() {
@@ -224,6 +225,8 @@ refuses "an unknown podAntiAffinity" "podAntiAffinity must be" \
   "${DEFAULT_ARGS[@]}" --set podAntiAffinity=always
 refuses "a Kubernetes older than 1.24 (native gRPC probes)" "chart requires kubeVersion" \
   "${DEFAULT_ARGS[@]}" --kube-version 1.23.0
+refuses "a document link secret shorter than 16 characters" "documentLinks.secret must be at least 16 characters" \
+  "${DEFAULT_ARGS[@]}" --set documentLinks.secret=short
 
 # ------------------------------------------------------------------ production promises
 out="$work/render.txt"

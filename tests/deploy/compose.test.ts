@@ -160,6 +160,11 @@ describe("deploy/docker-compose.yml", () => {
     expect(expectReadable("gateway", gatewayConfigSchema, interpolate((parse(raw, { merge: true }) as Compose).services.gateway!.environment, { RATE_LIMIT_PER_S: "0" })).RATE_LIMIT_PER_S).toBe(0);
     expect(gateway!.labels).toEqual({ "prometheus.io/scrape": "true", "prometheus.io/path": "/metrics", "prometheus.io/port": "3000" });
     for (const peer of BACKENDS) expect(config[`${peer.toUpperCase()}_GRPC_ADDR`]).toBe(`${peer}:${GRPC_PORTS[peer]}`);
+    // the signed file_url links: invoicing signs, the gateway checks, with one secret
+    const invoicing = expectReadable("invoicing", settingsOf("invoicing"), compose.services.invoicing!.environment);
+    expect(config.DOCUMENT_LINK_SECRET).toEqual(expect.any(String));
+    expect(invoicing.DOCUMENT_LINK_SECRET).toBe(config.DOCUMENT_LINK_SECRET);
+    expect(invoicing.PUBLIC_API_URL).toBe("http://127.0.0.1:3000/api/v1");
     const published = Object.entries(compose.services).filter(([, s]) => s.ports).map(([name]) => name);
     expect(published).toEqual(["gateway"]);
   });

@@ -33,6 +33,9 @@ export const Subjects = {
     creditNoteCreated: "billing.invoicing.credit_note.created",
     creditNoteUpdated: "billing.invoicing.credit_note.updated",
     creditNoteRefundRequested: "billing.invoicing.credit_note.refund_requested",
+    invoiceDeleted: "billing.invoicing.invoice.deleted",
+    creditNoteGenerated: "billing.invoicing.credit_note.generated",
+    invoiceOneOffCreated: "billing.invoicing.invoice.one_off_created",
   },
   wallet: {
     walletCreated: "billing.wallet.wallet.created",
@@ -49,6 +52,7 @@ export const Subjects = {
     paymentFailed: "billing.payment.payment.failed",
     paymentRequestCreated: "billing.payment.payment_request.created",
     paymentRequestPaymentStatusUpdated: "billing.payment.payment_request.payment_status_updated",
+    refundFailed: "billing.payment.refund.failed",
   },
 } as const;
 

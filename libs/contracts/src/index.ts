@@ -4,6 +4,7 @@
  */
 export { Rpc, type CatalogRpc, type CustomerRpc, type UsageRpc, type ScheduledWorkRpc, type ChargeUsageRpc, type InvoicingRpc, type InvoiceDocumentRpc, type LifetimeUsageRpc, type CreditNoteRpc, type WalletRpc, type PaymentRpc, type WebhookRpc, type PaymentRequestRpc, type AdvanceFeeRpc, type FeeRpc } from "./services";
 export type { UsageAuditRpc, InvoiceAuditRpc } from "./services";
+export type { WalletRecreditRpc, AppliedCouponRecreditRpc } from "./services";
 export type * as CatalogMessages from "./generated/catalog-messages";
 export type * as CustomerMessages from "./generated/customer-messages";
 export type * as CommonMessages from "./generated/common-messages";

@@ -22,6 +22,8 @@ import type { UsageServiceDefinition } from "./generated/billing/usage/v1/UsageS
 import type { UsageAuditServiceDefinition } from "./generated/billing/usage/v1/UsageAuditService";
 import type { InvoiceAuditServiceDefinition } from "./generated/billing/invoicing/v1/InvoiceAuditService";
 import type { WalletServiceDefinition } from "./generated/billing/wallet/v1/WalletService";
+import type { WalletRecreditServiceDefinition } from "./generated/billing/wallet/v1/WalletRecreditService";
+import type { AppliedCouponRecreditServiceDefinition } from "./generated/billing/catalog/v1/AppliedCouponRecreditService";
 import type { PaymentServiceDefinition } from "./generated/billing/payment/v1/PaymentService";
 import type { WebhookServiceDefinition } from "./generated/billing/payment/v1/WebhookService";
 import type { PaymentRequestServiceDefinition } from "./generated/billing/payment/v1/PaymentRequestService";
@@ -56,6 +58,10 @@ export const Rpc = {
   /** Credit notes and invoice voids (served by the invoicing service, at its address). */
   creditNotes: serviceRef<CreditNoteServiceDefinition>("billing/invoicing/v1/credit_notes.proto", "billing.invoicing.v1.CreditNoteService"),
   wallet: serviceRef<WalletServiceDefinition>("billing/wallet/v1/wallet.proto", "billing.wallet.v1.WalletService"),
+  /** A voided invoice's prepaid credits given back (served by the wallet service, at its address). */
+  walletRecredits: serviceRef<WalletRecreditServiceDefinition>("billing/wallet/v1/wallet_recredits.proto", "billing.wallet.v1.WalletRecreditService"),
+  /** A voided invoice's coupon credits given back (served by the catalog service, at its address). */
+  appliedCouponRecredits: catalog<AppliedCouponRecreditServiceDefinition>("applied_coupon_recredits.proto", "AppliedCouponRecreditService"),
   payment: serviceRef<PaymentServiceDefinition>("billing/payment/v1/payment.proto", "billing.payment.v1.PaymentService"),
   webhooks: serviceRef<WebhookServiceDefinition>("billing/payment/v1/webhooks.proto", "billing.payment.v1.WebhookService"),
   paymentRequests: serviceRef<PaymentRequestServiceDefinition>("billing/payment/v1/payment_requests.proto", "billing.payment.v1.PaymentRequestService"),
@@ -84,6 +90,8 @@ export type InvoiceDocumentRpc = InvoiceDocumentServiceDefinition;
 export type LifetimeUsageRpc = LifetimeUsageServiceDefinition;
 export type CreditNoteRpc = CreditNoteServiceDefinition;
 export type WalletRpc = WalletServiceDefinition;
+export type WalletRecreditRpc = WalletRecreditServiceDefinition;
+export type AppliedCouponRecreditRpc = AppliedCouponRecreditServiceDefinition;
 export type PaymentRpc = PaymentServiceDefinition;
 export type WebhookRpc = WebhookServiceDefinition;
 export type PaymentRequestRpc = PaymentRequestServiceDefinition;

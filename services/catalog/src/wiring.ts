@@ -1,4 +1,5 @@
 import type { Connection } from "mongoose";
+import { appliedCouponRecreditHandlers } from "./grpc/applied-coupon-recredit-handlers";
 import { publishFromOutbox, startOutboxRelay, type Bus, type Envelope, type OutboxStore } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import { peerAddress } from "@billing/config";
@@ -85,6 +86,7 @@ export function catalogBindings(deps: CatalogDeps, flushEvents?: () => Promise<v
     bind(Rpc.catalog.coupons, couponHandlers(deps)),
     bind(Rpc.catalog.plans, planHandlers(deps)),
     bind(Rpc.catalog.appliedCoupons, appliedCouponHandlers(deps)),
+    bind(Rpc.appliedCouponRecredits, appliedCouponRecreditHandlers(deps)),
     bind(Rpc.catalog.subscriptions, subscriptionHandlers(deps)),
     bind(Rpc.catalog.features, featureHandlers(deps)),
     bind(Rpc.catalog.entitlements, entitlementHandlers(deps)),

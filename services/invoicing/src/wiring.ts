@@ -28,6 +28,9 @@ import { grpcUsageAudit, type UsageAuditPeer } from "./peers/usage-audit";
 import { grpcPlans, type PlansPeer } from "./peers/plans";
 import { invoiceAuditHandlers } from "./grpc/invoice-audit-handlers";
 import { grpcWallets, type Wallets } from "./peers/wallets";
+import { grpcVoidRecredits, type VoidRecredits } from "./peers/void-recredits";
+import { grpcCreditInvoiceWallets, type CreditInvoiceWallets } from "./peers/credit-invoice-wallets";
+import { VOIDED_INVOICE_SUBJECTS, voidedInvoiceEventHandler } from "./events/voided-invoices";
 import { grpcAdvanceFees, type AdvanceFeesPeer } from "./peers/advance-fees";
 import { FeeRepository } from "./persistence/fee-repository";
 import { usageThresholdsHandler } from "./events/usage-thresholds";
@@ -62,6 +65,10 @@ export interface InvoicingPeers {
   usageAudit?: UsageAuditPeer;
   /** the catalog's plans by code (plan simulations); absent: simulations answer 503 */
   plans?: PlansPeer;
+  /** what a voided invoice gives back to applied coupons and wallets (absent: nothing is given back, e.g. in tests without those peers) */
+  voidRecredits?: VoidRecredits;
+  /** a credit invoice's wallet, for credit notes on it (absent: credit invoices take no credit notes) */
+  creditInvoiceWallets?: CreditInvoiceWallets;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
@@ -77,6 +84,8 @@ export function grpcPeers(addresses: { usage: string; customer: string; catalog:
     addOns: grpcAddOns(addresses.catalog),
     usageAudit: grpcUsageAudit(addresses.usage),
     plans: grpcPlans(addresses.catalog),
+    voidRecredits: grpcVoidRecredits(addresses),
+    creditInvoiceWallets: grpcCreditInvoiceWallets(addresses.wallet),
   };
 }
 
@@ -118,6 +127,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     // whole current usage, so a new durable starts with new envelopes (older usage is counted by the next check)
     { stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_usage`, subjects: USAGE_SUBJECTS, handler: usageThresholdsHandler, concurrency: 64, deliverNew: true },
     { stream: Streams.invoicing, durable: `${parts.durablePrefix}_invoicing_credit_notes`, subjects: CREDIT_NOTE_SUBJECTS, handler: creditNoteEventHandler },
+    { stream: Streams.invoicing, durable: `${parts.durablePrefix}_invoicing_voided_invoices`, subjects: VOIDED_INVOICE_SUBJECTS, handler: voidedInvoiceEventHandler },
   ];
   // pay-in-advance fees: the usage service's ingested envelopes, strictly in stream order (one at a time, across replicas)
   if (parts.peers.advanceFees) {
@@ -176,6 +186,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const documentDeps = parts.peers.documentParties
     ? {
       invoices, creditNotes, documents: new DocumentRepository(connection), parties: parts.peers.documentParties, logger: parts.logger, clock: parts.clock,
+      publishCreditNote: (id: string, events: Envelope[]) => deps.publishCreditNote(id, events),
       fileUrl: (invoice: Parameters<typeof invoiceFileUrl>[1]) => deps.fileUrl?.(invoice) ?? null,
       creditNoteFileUrl: (note: Parameters<typeof creditNoteFileUrl>[1]) => deps.creditNoteFileUrl?.(note) ?? null,
     }
@@ -229,6 +240,8 @@ export const invoicingService = defineService({
         peers.addOns.close();
         peers.usageAudit?.close();
         peers.plans?.close();
+        peers.voidRecredits?.close();
+        peers.creditInvoiceWallets?.close();
       },
     };
   },

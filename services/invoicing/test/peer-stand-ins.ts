@@ -1,4 +1,4 @@
-import { Rpc, type AdvanceFeeRpc, type CatalogMessages, type CatalogRpc, type WalletRpc, type ChargeUsageRpc, type CustomerMessages, type CustomerRpc, type UsageMessages } from "@billing/contracts";
+import { Rpc, type AppliedCouponRecreditRpc, type WalletRecreditRpc, type AdvanceFeeRpc, type CatalogMessages, type CatalogRpc, type WalletRpc, type ChargeUsageRpc, type CustomerMessages, type CustomerRpc, type UsageMessages } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { bind, startGrpcServer, type GrpcServerHandle, type Handlers } from "@billing/grpc";
 import { silentLogger } from "@billing/logger";
@@ -21,6 +21,8 @@ export interface PeerStandIns {
   coupons: Map<string, CatalogMessages.AppliedCoupon[]>;
   /** every ConsumeAppliedCoupon answered: applied coupon id → invoice ids (a credit recorded once per invoice) */
   consumed: Map<string, Map<string, number>>;
+  /** every give-back a voided invoice asked for ("coupon|<applied coupon id>|<invoice id>", "wallets|<invoice id>"), and how many more to refuse (unavailable) first */
+  recredits: { asked: string[]; refuseFirst: number };
   stop(): Promise<void>;
 }
 
@@ -123,15 +125,31 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
     PriceAdvanceEvents: async () => ({ fees_json: "[]" }),
   } as unknown as Handlers<AdvanceFeeRpc>;
 
+  const recredits = { asked: [] as string[], refuseFirst: 0 };
+  const answer = <T>(key: string, value: T): T => {
+    if (recredits.refuseFirst > 0) {
+      recredits.refuseFirst--;
+      throw new AppError("unavailable", "stand_in_down");
+    }
+    recredits.asked.push(key);
+    return value;
+  };
+  const couponRecredits = {
+    RecreditAppliedCoupon: async (req: { applied_coupon_id: string; invoice_id: string }) => answer(`coupon|${req.applied_coupon_id}|${req.invoice_id}`, { recredited: true, status: "active" }),
+  } as unknown as Handlers<AppliedCouponRecreditRpc>;
+  const walletRecredits = {
+    RecreditVoidedInvoice: async (req: { invoice_id: string }) => answer(`wallets|${req.invoice_id}`, { recredits: [] }),
+  } as unknown as Handlers<WalletRecreditRpc>;
+
   const server: GrpcServerHandle = await startGrpcServer({
     host: "127.0.0.1", port: await freePort(), logger: silentLogger,
     bindings: [
       bind(Rpc.customer, customer), bind(Rpc.chargeUsage, chargeUsage), bind(Rpc.catalog.appliedCoupons, appliedCoupons), bind(Rpc.wallet, wallets),
-      bind(Rpc.advanceFees, advanceFees),
+      bind(Rpc.advanceFees, advanceFees), bind(Rpc.appliedCouponRecredits, couponRecredits), bind(Rpc.walletRecredits, walletRecredits),
     ],
   });
   return {
-    address: `127.0.0.1:${server.port}`, entities, usage, chargeUsageCalls, coupons, consumed,
+    address: `127.0.0.1:${server.port}`, entities, usage, chargeUsageCalls, coupons, consumed, recredits,
     stop: () => server.shutdown(),
   };
 }

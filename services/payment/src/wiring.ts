@@ -37,6 +37,8 @@ import { startWebhookSweeper } from "./schedule/webhook-sweeper";
 import type { WebhookDeps } from "./use-cases/webhooks/deps";
 import { signingKeysOf } from "./persistence/signing-keys";
 import type { PaymentDeps, PaymentRequestDeps } from "./use-cases/deps";
+import { startRefundConsumer, wireRefunds } from "./refund-wiring";
+import { grpcCreditNotes } from "./peers/credit-notes";
 
 export interface PaymentWiring {
   models: Models;
@@ -146,8 +148,11 @@ export const paymentService = defineService({
     const invoicing = grpcInvoicing(peerAddress(config, "invoicing"));
     const { handlers, deps } = wirePayment(connection, { clock, customers, invoicing, publicUrl: config.PUBLIC_URL, returnUrl: config.PAYMENT_RETURN_URL, bus: { bus, logger } });
     const requests = wirePaymentRequests(connection, deps, { bus, logger });
-    const relay = await startPaymentRelay(bus, [deps.payments.outbox(), requests.outbox], { replicas: config.JETSTREAM_REPLICAS, logger });
+    const creditNotes = grpcCreditNotes(peerAddress(config, "invoicing"));
+    const refunds = wireRefunds(connection, deps, { creditNotes, bus: { bus, logger } });
+    const relay = await startPaymentRelay(bus, [deps.payments.outbox(), requests.outbox, refunds.outbox], { replicas: config.JETSTREAM_REPLICAS, logger });
     const consumers = await startConsumers(bus, deps, { durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS, logger });
+    consumers.push(await startRefundConsumer(bus, refunds.deps, { durablePrefix: config.DURABLE_PREFIX, logger }));
     const sweeper = startPaymentSweeper(deps, config.PAYMENT_SWEEP_MS, logger);
     const objects = grpcWebhookObjects({
       customer: peerAddress(config, "customer"), catalog: peerAddress(config, "catalog"), invoicing: peerAddress(config, "invoicing"), wallet: peerAddress(config, "wallet"),
@@ -176,6 +181,7 @@ export const paymentService = defineService({
         await Promise.all(consumers.map((c) => c.stop()));
         customers.close();
         invoicing.close();
+        creditNotes.close();
       },
     };
   },

@@ -1,4 +1,5 @@
 import type { Connection } from "mongoose";
+import { walletRecreditHandlers } from "./grpc/wallet-recredit-handlers";
 import { ensureStream, publishManyFromOutbox, runConsumer, startOutboxRelay, Streams, type Bus, type ConsumerHandle, type OutboxStore } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import { peerAddress } from "@billing/config";
@@ -83,7 +84,7 @@ export const walletService = defineService({
     const consumers = await startConsumers(bus, deps, { durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS, logger });
     const expirations = startExpirationScheduler(deps, config.WALLET_SCHEDULER_MS, logger);
     return {
-      bindings: [bind(Rpc.wallet, handlers), bind(Rpc.scheduledWork, scheduledWorkHandlers(deps))],
+      bindings: [bind(Rpc.wallet, handlers), bind(Rpc.scheduledWork, scheduledWorkHandlers(deps)), bind(Rpc.walletRecredits, walletRecreditHandlers(deps))],
       onStop: async () => {
         await expirations.stop();
         relay.stop();

@@ -266,3 +266,26 @@ cluster {
 {{- if $ports }}{{ $_ := set $rule "ports" $ports }}{{ end }}
 {{- if $rule }}{{ toYaml $rule }}{{ else }}{}{{ end }}
 {{- end }}
+
+{{/* The Secret holding DOCUMENT_LINK_SECRET: documentLinks.existingSecret, else the chart's own ("" when links are off). */}}
+{{- define "billing.documentLinkSecretName" -}}
+{{- if .Values.documentLinks.existingSecret }}
+{{- .Values.documentLinks.existingSecret }}
+{{- else if .Values.documentLinks.secret }}
+{{- if lt (len .Values.documentLinks.secret) 16 }}
+{{- fail "documentLinks.secret must be at least 16 characters" }}
+{{- end }}
+{{- include "billing.componentName" (dict "ctx" . "component" "document-links") }}
+{{- end }}
+{{- end }}
+
+{{/* DOCUMENT_LINK_SECRET as a container env entry (invoicing and the gateway); nothing when links are off. */}}
+{{- define "billing.documentLinkSecretEnv" -}}
+{{- with (include "billing.documentLinkSecretName" . | trim) }}
+- name: DOCUMENT_LINK_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: {{ if $.Values.documentLinks.existingSecret }}{{ $.Values.documentLinks.existingSecretKey }}{{ else }}DOCUMENT_LINK_SECRET{{ end }}
+{{- end }}
+{{- end }}

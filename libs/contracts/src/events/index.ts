@@ -5,7 +5,7 @@ import { customerEventData } from "./customer";
 import { advanceFeeEventData, feeEventData, invoiceEventData, usageThresholdReachedData } from "./invoicing";
 import { creditNoteEventData } from "./credit-notes";
 import { eventIngestedData } from "./usage";
-import { paymentEventData, paymentRequestEventData } from "./payment";
+import { paymentEventData, paymentRequestEventData, refundFailedEventData } from "./payment";
 import { walletEventData, walletTransactionEventData } from "./wallet";
 
 const C = Subjects.catalog;
@@ -38,6 +38,9 @@ export const EventSchemas = {
   [Subjects.invoicing.creditNoteCreated]: creditNoteEventData,
   [Subjects.invoicing.creditNoteUpdated]: creditNoteEventData,
   [Subjects.invoicing.creditNoteRefundRequested]: creditNoteEventData,
+  [Subjects.invoicing.invoiceDeleted]: invoiceEventData,
+  [Subjects.invoicing.creditNoteGenerated]: creditNoteEventData,
+  [Subjects.invoicing.invoiceOneOffCreated]: invoiceEventData,
   [Subjects.wallet.walletCreated]: walletEventData,
   [Subjects.wallet.walletUpdated]: walletEventData,
   [Subjects.wallet.walletTerminated]: walletEventData,
@@ -50,6 +53,7 @@ export const EventSchemas = {
   [Subjects.payment.paymentFailed]: paymentEventData,
   [Subjects.payment.paymentRequestCreated]: paymentRequestEventData,
   [Subjects.payment.paymentRequestPaymentStatusUpdated]: paymentRequestEventData,
+  [Subjects.payment.refundFailed]: refundFailedEventData,
 } as const;
 
 export type Subject = keyof typeof EventSchemas;

@@ -39,3 +39,19 @@ export const paymentRequestView = z.object({
 /** billing.payment.payment_request.created|payment_status_updated */
 export const paymentRequestEventData = z.object({ payment_request: paymentRequestView });
 export type PaymentRequestViewData = z.output<typeof paymentRequestView>;
+
+/**
+ * A credit note's refund the payment provider refused (Lago's credit_note.refund_failure webhook,
+ * whose object, credit_note_payment_provider_refund_error, is this view).
+ */
+export const refundErrorView = z.object({
+  svc_credit_note_id: text,
+  svc_customer_id: text,
+  external_customer_id: text,
+  provider_customer_id: maybe(text),
+  payment_provider: text,
+  payment_provider_code: maybe(text),
+  provider_error: z.object({ message: text, error_code: maybe(text) }),
+});
+/** billing.payment.refund.failed */
+export const refundFailedEventData = z.object({ credit_note_payment_provider_refund_error: refundErrorView });

@@ -36,3 +36,16 @@ export function consume(applied: AppliedCoupon, couponType: string, amountCents:
   if (recurring) terminated = (periods ?? 0) <= 0;
   return { amount_cents_remaining: remaining, frequency_duration_remaining: periods, terminated };
 }
+
+/**
+ * The state of an applied coupon after a voided invoice gave back the credit it took (Lago's
+ * AppliedCoupons::RecreditService; a credit of a voided invoice no longer counts): a fixed amount
+ * gets the credit back, a recurring coupon one period, and a coupon that ended by being used is
+ * active again unless it is a forever one or its coupon was terminated.
+ */
+export function recredit(applied: AppliedCoupon, credit: { amount_cents: number }, couponTerminated: boolean): { amount_cents_remaining: number | null; frequency_duration_remaining: number | null; reactivated: boolean } {
+  const amountRemaining = applied.amount_cents_remaining === null ? null : applied.amount_cents_remaining + credit.amount_cents;
+  const periods = applied.frequency === "recurring" ? (applied.frequency_duration_remaining ?? 0) + 1 : applied.frequency_duration_remaining;
+  const reactivated = applied.status === "terminated" && applied.frequency !== "forever" && !couponTerminated;
+  return { amount_cents_remaining: amountRemaining, frequency_duration_remaining: periods, reactivated };
+}

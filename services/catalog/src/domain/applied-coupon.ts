@@ -38,6 +38,8 @@ export interface AppliedCoupon extends AppliedCouponTerms {
    */
   reuse_key: string;
   credits: AppliedCouponCredit[];
+  /** the voided invoices whose credits were given back (each once; absent before any) */
+  recredited_invoice_ids?: string[];
   created_at: Date;
   updated_at: Date;
   terminated_at: Date | null;

@@ -118,4 +118,34 @@ export class AppliedCouponRepository {
     );
     return doc ? toDomain(doc as unknown as Doc) : null;
   }
+
+  /**
+   * Gives back a voided invoice's credit, once: conditional on the invoice not yet given back and
+   * on the counters and status as read (a concurrent consumption or recredit makes it read again).
+   */
+  async recordRecredit(
+    current: AppliedCoupon, invoiceId: string,
+    next: { amount_cents_remaining: number | null; frequency_duration_remaining: number | null; reactivated: boolean }, now: Date,
+  ): Promise<boolean> {
+    const res = await this.model.collection.updateOne(
+      {
+        _id: current.id,
+        organization_id: current.organization_id,
+        status: current.status,
+        recredited_invoice_ids: { $ne: invoiceId },
+        amount_cents_remaining: current.amount_cents_remaining,
+        frequency_duration_remaining: current.frequency_duration_remaining,
+      } as never,
+      {
+        $set: {
+          amount_cents_remaining: next.amount_cents_remaining,
+          frequency_duration_remaining: next.frequency_duration_remaining,
+          updated_at: now,
+          ...(next.reactivated ? { status: "active", terminated_at: null } : {}),
+        },
+        $push: { recredited_invoice_ids: invoiceId },
+      } as never,
+    );
+    return res.modifiedCount === 1;
+  }
 }

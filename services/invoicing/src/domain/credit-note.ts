@@ -106,10 +106,33 @@ export interface CreditNoteRequest {
 export const creditableFeeCents = (fee: Fee, notes: readonly CreditNote[]) =>
   fee.amount_cents - sumCents(notes.flatMap((n) => n.items.filter((i) => i.fee_id === fee.id).map((i) => i.amount_cents)));
 
-/** The invoice's fees an item may credit (a credit invoice's top-up is not credited here). */
-function creditableInvoice(invoice: Invoice): void {
+/**
+ * Whether the invoice takes credit notes. A credit (wallet top-up) invoice does, as Lago's, only
+ * while its wallet is active (`creditWallet`), and then only as a refund of the credits left in
+ * the wallet once it is paid, or as an offset of its whole amount while it is unpaid.
+ */
+function creditableInvoice(invoice: Invoice, request?: Pick<CreditNoteRequest, "credit_amount_cents" | "refund_amount_cents">, creditWallet?: CreditWalletState | null): void {
   if (invoice.status !== "finalized" && invoice.status !== "voided") throw new AppError("not_allowed", "invalid_type_or_status");
-  if (invoice.invoice_type === "credit") throw new AppError("not_allowed", "invalid_type_or_status");
+  if (invoice.invoice_type !== "credit") return;
+  if (!creditWallet?.active) throw new AppError("not_allowed", "invalid_type_or_status");
+  if (invoice.payment_status === "succeeded") return;
+  if (!request || request.credit_amount_cents > 0 || request.refund_amount_cents > 0) throw new AppError("not_allowed", "invalid_type_or_status");
+}
+
+/** A credit invoice's wallet as a credit note is checked against: whether it is active and what is left in it. */
+export interface CreditWalletState {
+  active: boolean;
+  balance_cents: number;
+}
+
+/** Lago's rules of a credit note on a credit invoice (after the type and status check): refund only, within the wallet's credits; an offset of the whole unpaid amount. */
+function creditInvoiceViolations(invoice: Invoice, notes: readonly CreditNote[], request: CreditNoteRequest, creditWallet: CreditWalletState): void {
+  if (request.credit_amount_cents > 0) throw invalid("credit_amount_cents", "cannot_credit_invoice");
+  if (request.refund_amount_cents > creditWallet.balance_cents) throw invalid("refund_amount_cents", "higher_than_remaining_invoice_amount");
+  if (request.offset_amount_cents > 0) {
+    if ((invoice.total_paid_amount_cents ?? 0) > 0) throw invalid("offset_amount_cents", "cannot_apply_to_paid_invoice");
+    if (request.offset_amount_cents !== invoice.amounts.total_amount_cents - sumOf(notes, "offset_amount_cents")) throw invalid("offset_amount_cents", "not_equal_to_total_amount");
+  }
 }
 
 /** Items read against the invoice: each fee must be the invoice's, each amount whole and within what is left of it. */
@@ -172,14 +195,15 @@ export function composeCreditNote(
   invoice: Invoice,
   notes: readonly CreditNote[],
   request: CreditNoteRequest,
-  ctx: { sequence: number; now: Date; issuing_date: string; customer: CustomerViewData },
+  ctx: { sequence: number; now: Date; issuing_date: string; customer: CustomerViewData; creditWallet?: CreditWalletState | null },
 ): CreditNote {
-  creditableInvoice(invoice);
+  creditableInvoice(invoice, request, ctx.creditWallet);
   const reason = (request.reason ?? "other") as CreditNoteReason;
   if (!CREDIT_NOTE_REASONS.includes(reason)) throw invalid("reason", "value_is_invalid");
   for (const key of ["credit_amount_cents", "refund_amount_cents", "offset_amount_cents"] as const) {
     if (!Number.isSafeInteger(request[key]) || request[key] < 0) throw invalid(key, "invalid_value");
   }
+  if (invoice.invoice_type === "credit") creditInvoiceViolations(invoice, notes, request, ctx.creditWallet!);
   const inputs = itemInputs(invoice, notes, request.items);
   const amounts = amountsOf(invoice, notes, inputs);
   const asked = request.credit_amount_cents + request.refund_amount_cents + request.offset_amount_cents;

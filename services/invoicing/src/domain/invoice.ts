@@ -217,6 +217,8 @@ export interface Invoice {
   applied_credit_notes?: string[];
   /** when it was voided (POST /invoices/{id}/void) */
   voided_at?: Date | null;
+  /** the void issued credit notes for it (then the wallets it took from are not credited back) */
+  voided_with_credit_note?: boolean;
   /** when its becoming overdue was announced (billing.invoicing.invoice.payment_overdue): set once, absent before */
   payment_overdue_announced_at?: Date | null;
   /** incremented by every change: a draft is rewritten only from the revision it was read at */

@@ -1,9 +1,9 @@
-import { Subjects, type Envelope } from "@billing/bus";
+import { derivedUuid, Subjects, type Envelope } from "@billing/bus";
 import { domainEvent, type EventDataInput } from "@billing/contracts";
 import type { CreditNote } from "../domain/credit-note";
 
 const I = Subjects.invoicing;
-type CreditNoteSubject = typeof I.creditNoteCreated | typeof I.creditNoteUpdated | typeof I.creditNoteRefundRequested;
+type CreditNoteSubject = typeof I.creditNoteCreated | typeof I.creditNoteUpdated | typeof I.creditNoteRefundRequested | typeof I.creditNoteGenerated;
 
 function creditNoteData(note: CreditNote): EventDataInput<typeof I.creditNoteCreated> {
   return {
@@ -34,3 +34,6 @@ export function creditNoteCreatedEvents(note: CreditNote, at: Date): Envelope[] 
 
 /** A note changed (voided, its refund status or its balance). */
 export const creditNoteUpdatedEvents = (note: CreditNote, at: Date): Envelope[] => [event(I.creditNoteUpdated, note, at)];
+
+/** A note's PDF rendered and stored for the first time (Lago's credit_note.generated): once per note, its id derived from the note's. */
+export const creditNoteGeneratedEvents = (note: CreditNote, at: Date): Envelope[] => [event(I.creditNoteGenerated, note, at, derivedUuid(`${note.id}|generated`))];

@@ -5,7 +5,7 @@ import type { Fee, Invoice } from "../domain/invoice";
 
 const I = Subjects.invoicing;
 type InvoiceSubject = typeof I.invoiceCreated | typeof I.invoiceDrafted | typeof I.invoiceFinalized | typeof I.invoicePaymentStatusUpdated
-  | typeof I.invoicePaymentOverdue | typeof I.invoiceVoided;
+  | typeof I.invoicePaymentOverdue | typeof I.invoiceVoided | typeof I.invoiceDeleted | typeof I.invoiceOneOffCreated;
 
 function invoiceData(invoice: Invoice): EventDataInput<typeof I.invoiceCreated> {
   const a = invoice.amounts;
@@ -59,7 +59,8 @@ export function storedEvents(invoice: Invoice, at: Date): Envelope[] {
 export function finalizedEvents(invoice: Invoice, wasDraft: boolean, at: Date): Envelope[] {
   if (invoice.status !== "finalized") return [];
   return [
-    ...(wasDraft ? [] : [event(I.invoiceCreated, invoice, at)]),
+    // a one-off invoice is announced as Lago's invoice.one_off_created instead of invoice.created
+    ...(wasDraft ? [] : [event(invoice.invoice_type === "one_off" ? I.invoiceOneOffCreated : I.invoiceCreated, invoice, at)]),
     event(I.invoiceFinalized, invoice, at),
     ...invoice.fees.map((fee) => domainEvent(I.feeCreated, { organizationId: invoice.organization_id, data: feeData(invoice, fee), occurredAt: at })),
   ];
@@ -79,4 +80,7 @@ export function paymentOverdueEvents(invoice: Invoice, at: Date): Envelope[] {
 }
 
 /** A voided invoice's event (Lago's invoice.voided). */
+/** A draft deleted (Lago's invoice.deleted): once, by the write that deletes it. */
+export const deletedEvents = (invoice: Invoice, at: Date): Envelope[] => [event(I.invoiceDeleted, invoice, at)];
+
 export const voidedEvents = (invoice: Invoice, at: Date): Envelope[] => [event(I.invoiceVoided, invoice, at)];

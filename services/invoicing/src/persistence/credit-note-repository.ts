@@ -124,4 +124,13 @@ export class CreditNoteRepository {
     const res = await this.model.updateOne({ _id: note.id, revision: note.revision }, update);
     return res.modifiedCount === 1;
   }
+
+  /** Announces the note's PDF once (its events in the write that marks it announced); false when it was already. */
+  async announceDocument(noteId: string, events: Envelope[]): Promise<boolean> {
+    const res = await this.model.collection.updateOne(
+      { _id: noteId, document_announced: { $ne: true } } as never,
+      { $set: { document_announced: true }, $push: { outbox: { $each: events } } } as never,
+    );
+    return res.modifiedCount === 1;
+  }
 }

@@ -56,7 +56,7 @@ const invoiceSchema = new Schema(
     credits: mixed, metadata: mixed, finalizing: mixed, revision: Number, sequences: mixed, created_at: Date, updated_at: Date, wallet_transaction_id: String,
     payment_overdue_announced_at: Date,
     progressive_credit: mixed, applied_usage_thresholds: mixed,
-    voided_at: Date, offset_amount_cents: Number, applied_credit_notes: [String],
+    voided_at: Date, voided_with_credit_note: Boolean, offset_amount_cents: Number, applied_credit_notes: [String],
     outbox: [mixed],
   },
   { versionKey: false, minimize: false, collection: "invoices" },

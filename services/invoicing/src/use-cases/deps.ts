@@ -9,6 +9,8 @@ import type { BillingEntities } from "../peers/billing-entities";
 import type { UsagePeer } from "../peers/usage";
 import type { TestClocks } from "../peers/test-clocks";
 import type { Wallets } from "../peers/wallets";
+import type { VoidRecredits } from "../peers/void-recredits";
+import type { CreditInvoiceWallets } from "../peers/credit-invoice-wallets";
 import type { FeeDraft } from "../domain/invoice";
 import type { CopyRepository } from "../persistence/copy-repository";
 import type { CreditNoteRepository } from "../persistence/credit-note-repository";
@@ -46,6 +48,10 @@ export interface InvoicingDeps {
   appliedCoupons: AppliedCoupons;
   /** The wallet service: prepaid credits taken when an invoice is finalized. */
   wallets: Wallets;
+  /** What a voided invoice gives back to applied coupons and wallets (absent: nothing). */
+  voidRecredits?: VoidRecredits;
+  /** A credit invoice's wallet, for credit notes on it (absent: credit invoices take no credit notes). */
+  creditInvoiceWallets?: CreditInvoiceWallets;
   /** Sandbox organizations' frozen time (progressive billing's usage envelopes may not carry it). */
   testClocks?: TestClocks;
   clock: Clock;

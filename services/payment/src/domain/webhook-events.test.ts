@@ -19,4 +19,20 @@ describe("credit note and void webhooks", () => {
     expect(webhookEventOf(Subjects.invoicing.creditNoteRefundRequested, { credit_note: { svc_id: "cn1" } })).toBeNull();
     expect(WEBHOOK_TYPES.has("credit_note.created") && WEBHOOK_SUBJECTS.includes(Subjects.invoicing.creditNoteCreated)).toBe(true);
   });
+
+  it("a refused refund is Lago's credit_note.refund_failure, its payload the event's refund error object", () => {
+    const error = { svc_credit_note_id: "cn1", svc_customer_id: "c1", external_customer_id: "acme", payment_provider: "sandbox", provider_error: { message: "no", error_code: null } };
+    expect(webhookEventOf(Subjects.payment.refundFailed, { credit_note_payment_provider_refund_error: error })).toEqual({
+      webhookType: "credit_note.refund_failure", objectType: "credit_note_payment_provider_refund_error", ref: { kind: "event_view" }, objectId: "cn1", view: error,
+    });
+  });
+
+  it("a credit note's first PDF is credit_note.generated, carrying the credit note", () => {
+    expect(webhookEventOf(Subjects.invoicing.creditNoteGenerated, { credit_note: { svc_id: "cn1" } })).toMatchObject({ webhookType: "credit_note.generated", objectType: "credit_note", ref: { kind: "credit_note", id: "cn1" } });
+  });
+
+  it("a deleted draft is invoice.deleted and a one-off invoice invoice.one_off_created, each carrying the invoice", () => {
+    expect(webhookEventOf(Subjects.invoicing.invoiceDeleted, { invoice: { svc_id: "i1" } })).toMatchObject({ webhookType: "invoice.deleted", objectType: "invoice", ref: { kind: "invoice", id: "i1" } });
+    expect(webhookEventOf(Subjects.invoicing.invoiceOneOffCreated, { invoice: { svc_id: "i2" } })).toMatchObject({ webhookType: "invoice.one_off_created", objectType: "invoice", ref: { kind: "invoice", id: "i2" } });
+  });
 });

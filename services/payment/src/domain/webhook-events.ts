@@ -17,7 +17,9 @@ export type ObjectRef =
   | { kind: "wallet_transaction"; id: string }
   | { kind: "payment"; id: string }
   | { kind: "payment_request"; id: string }
-  | { kind: "fee"; id: string };
+  | { kind: "fee"; id: string }
+  /** no object to read again: the event's own view is the payload */
+  | { kind: "event_view" };
 
 export interface WebhookEvent {
   webhookType: string;
@@ -92,6 +94,17 @@ for (const [subject, type] of [
 rule(S.invoicing.advanceFeeCreated, "fee.created", "fee", (d) => ({ kind: "fee", id: d.fee.svc_id }), (d) => d.fee.svc_id, (d) => d.fee);
 rule(S.invoicing.creditNoteCreated, "credit_note.created", "credit_note", (d) => ({ kind: "credit_note", id: d.credit_note.svc_id }),
   (d) => d.credit_note.svc_id, (d) => d.credit_note);
+// a credit note's PDF rendered for the first time (Lago's credit_note.generated)
+rule(S.invoicing.creditNoteGenerated, "credit_note.generated", "credit_note", (d) => ({ kind: "credit_note", id: d.credit_note.svc_id }),
+  (d) => d.credit_note.svc_id, (d) => d.credit_note);
+
+// a credit note's refund the provider refused (Lago's credit_note.refund_failure): the event's own view
+rule(S.payment.refundFailed, "credit_note.refund_failure", "credit_note_payment_provider_refund_error", () => ({ kind: "event_view" }),
+  (d) => d.credit_note_payment_provider_refund_error.svc_credit_note_id, (d) => d.credit_note_payment_provider_refund_error);
+// a draft deleted (Lago's invoice.deleted) and a one-off invoice made (Lago's invoice.one_off_created)
+for (const [subject, type] of [[S.invoicing.invoiceDeleted, "invoice.deleted"], [S.invoicing.invoiceOneOffCreated, "invoice.one_off_created"]] as const) {
+  rule(subject, type, "invoice", (d) => ({ kind: "invoice", id: d.invoice.svc_id }), (d) => d.invoice.svc_id, (d) => d.invoice);
+}
 
 /** The subjects that become webhooks, by stream. */
 export const WEBHOOK_SUBJECTS: readonly string[] = Object.keys(rules);

@@ -9,6 +9,24 @@ export interface PaymentProvider {
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** The customer completed the action the charge of this key asked for (a redirect's return). */
   confirm(idempotencyKey: string): Promise<ChargeResult>;
+  /** Pays back part or all of a charge, once per key (a repeated key answers the first refund). Absent: the provider cannot refund. */
+  refund?(request: RefundRequest): Promise<RefundResult>;
+}
+
+export interface RefundRequest {
+  idempotencyKey: string;
+  /** the charge refunded (its provider id) */
+  providerPaymentId: string;
+  amountCents: number;
+  currency: string;
+  providerCustomerId: string | null;
+}
+
+export interface RefundResult {
+  providerRefundId: string | null;
+  refundStatus: "succeeded" | "failed" | "pending";
+  /** why it failed, as the provider said */
+  error: { message: string; code: string | null } | null;
 }
 
 export interface ChargeRequest {

@@ -1,6 +1,6 @@
 import { derivedUuid } from "@billing/bus";
 import type { Model } from "mongoose";
-import type { ChargeRequest, ChargeResult, PaymentProvider } from "./payment-provider";
+import type { ChargeRequest, ChargeResult, PaymentProvider, RefundRequest, RefundResult } from "./payment-provider";
 
 /**
  * The built-in `sandbox` provider: the whole payment flow without the internet. The outcome
@@ -9,7 +9,7 @@ import type { ChargeRequest, ChargeResult, PaymentProvider } from "./payment-pro
  * confirmation endpoint), anything else succeeds. Its charges are kept by idempotency key, as a
  * real provider keeps them: the same key answers the same charge.
  */
-export const SANDBOX_CUSTOMERS = { FAILS: "4000000000000002", REQUIRES_ACTION: "4000002500003155", SUCCEEDS: "4242424242424242" };
+export const SANDBOX_CUSTOMERS = { FAILS: "4000000000000002", REQUIRES_ACTION: "4000002500003155", SUCCEEDS: "4242424242424242", REFUND_FAILS: "4000000000005126" };
 
 interface ChargeDoc { _id: string; result: ChargeResult }
 
@@ -36,6 +36,19 @@ export function sandboxProvider(charges: Model<ChargeDoc>, publicUrl: string): P
           : {},
       };
       return store(request.idempotencyKey, result);
+    },
+    // refunds: REFUND_FAILS's charges succeed and their refunds are refused (as that test card at
+    // Stripe); any other succeeded charge is refunded. Kept by key like the charges.
+    async refund(request: RefundRequest) {
+      const key = `refund ${request.idempotencyKey}`;
+      const known = await charges.findById(key).lean<{ _id: string; result: RefundResult }>();
+      if (known) return known.result;
+      const fails = request.providerCustomerId === SANDBOX_CUSTOMERS.REFUND_FAILS;
+      const result: RefundResult = fails
+        ? { providerRefundId: null, refundStatus: "failed", error: { message: "Refund failed to perform", code: "charge_not_refundable" } }
+        : { providerRefundId: `sbx_re_${derivedUuid(`sandbox refund ${request.idempotencyKey}`).replaceAll("-", "")}`, refundStatus: "succeeded", error: null };
+      await charges.updateOne({ _id: key }, { $setOnInsert: { result } }, { upsert: true });
+      return (await charges.findById(key).lean<{ _id: string; result: RefundResult }>())!.result;
     },
     async confirm(idempotencyKey: string) {
       const doc = await charges.findById(idempotencyKey).lean<ChargeDoc>();

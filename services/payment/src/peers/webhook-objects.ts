@@ -81,6 +81,8 @@ export function grpcWebhookObjects(addresses: { customer: string; catalog: strin
         // the message as a client reads it: absent optional fields are null here, which the presenter reads alike
         return p ? presentPayment(paymentMessage(p) as PaymentMessages.Payment__Output) : null;
       }
+      case "event_view":
+        return null;
       default: {
         const renderer = own[ref.kind];
         return renderer ? renderer(org, ref.id) : null;

@@ -63,6 +63,12 @@ export class PaymentRepository {
     return docs.map(paymentOf);
   }
 
+  /** An invoice's latest succeeded payment (manual or provider), or null (Lago refunds that one). */
+  async latestSucceeded(organizationId: string, invoiceId: string): Promise<Payment | null> {
+    const docs = await this.models.payments.find({ organization_id: organizationId, invoice_id: invoiceId, payment_status: "succeeded" }).sort({ created_at: -1, _id: -1 }).limit(1).lean<PaymentDoc[]>();
+    return docs[0] ? paymentOf(docs[0]) : null;
+  }
+
   /** A charge's result written on its payment, once: only over the state it was read in (pending or processing). */
   async setOutcome(payment: Payment, change: Pick<Payment, "status" | "payment_status" | "provider_payment_id" | "next_action">, now: Date, events: readonly Envelope[] = []): Promise<boolean> {
     const res = await this.models.payments.collection.updateOne(

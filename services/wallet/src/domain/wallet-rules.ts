@@ -65,7 +65,7 @@ export function creditsViolations(
  */
 export function decideBlock(
   wallet: Pick<Wallet, "status" | "balance_cents" | "consumed_amount_cents"> & { ledger: { seq: number } },
-  transactions: ReadonlyArray<Pick<WalletTransaction, "id" | "transaction_type" | "transaction_status" | "amount_cents" | "void_remaining">>,
+  transactions: ReadonlyArray<Pick<WalletTransaction, "id" | "transaction_type" | "transaction_status" | "amount_cents" | "void_remaining" | "voided_invoice_id">>,
 ): { entries: LedgerEntry[]; balance_cents: number; consumed_amount_cents: number; terminated: boolean } {
   let balance = wallet.balance_cents;
   let consumed = wallet.consumed_amount_cents;
@@ -78,6 +78,8 @@ export function decideBlock(
     if (next < 0) return { tx: tx.id, seq: null, amount_cents: tx.amount_cents, failure: "insufficient_credits" };
     balance = next;
     if (tx.transaction_status === "invoiced") consumed += amount;
+    // a voided invoice's credits given back are no longer consumed (Lago's reset_consumed_credits)
+    if (tx.voided_invoice_id && tx.transaction_type === "inbound") consumed = Math.max(0, consumed - amount);
     if (tx.void_remaining) terminated = true;
     return { tx: tx.id, seq: ++seq, amount_cents: amount, failure: null };
   });

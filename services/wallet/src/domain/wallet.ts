@@ -76,6 +76,10 @@ export interface WalletTransaction {
   /** void everything left when applied (a wallet's termination): the amount is fixed then */
   void_remaining: boolean;
   invoice_id: string | null;
+  /** a voided invoice's credits given back (Lago's voided_invoice_id): applied, it lowers the consumed credits too */
+  voided_invoice_id?: string | null;
+  /** the credit note that voided these credits (a refunded credit invoice) */
+  credit_note_id?: string | null;
   invoice_requires_successful_payment: boolean;
   name: string | null;
   metadata: Array<{ key: string; value: string | null }>;

@@ -145,5 +145,7 @@ export function transactionMessage(tx: WalletTransaction, wallet: Pick<Wallet, "
     name: tx.name ?? undefined,
     sequence: tx.sequence ?? 0,
     amount_cents: tx.amount_cents,
+    svc_voided_invoice_id: tx.voided_invoice_id ?? undefined,
+    svc_credit_note_id: tx.credit_note_id ?? undefined,
   };
 }

@@ -68,6 +68,8 @@ const transactionSchema = new Schema(
     amount_cents: Number,
     void_remaining: Boolean,
     invoice_id: String,
+    voided_invoice_id: String,
+    credit_note_id: String,
     invoice_requires_successful_payment: Boolean,
     name: String,
     metadata: [{ _id: false, key: String, value: String }],
@@ -83,6 +85,8 @@ const transactionSchema = new Schema(
 // a wallet's ledger in order, and its lists newest first (real MongoDB; the test server scans)
 transactionSchema.index({ organization_id: 1, wallet_id: 1, sequence: 1 });
 transactionSchema.index({ organization_id: 1, wallet_id: 1, created_at: -1, _id: -1 });
+// an invoice's transactions (a void gives its credits back)
+transactionSchema.index({ organization_id: 1, invoice_id: 1 });
 
 export interface Models {
   wallets: Model<any>;

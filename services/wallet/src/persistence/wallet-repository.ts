@@ -226,6 +226,12 @@ export class WalletRepository {
     return doc && doc.organization_id === organizationId ? transactionOf(doc) : null;
   }
 
+  /** An invoice's transactions (real MongoDB: the organization_id+invoice_id index; the test server scans). */
+  async transactionsOfInvoice(organizationId: string, invoiceId: string): Promise<WalletTransaction[]> {
+    const docs = await this.models.transactions.find({ organization_id: organizationId, invoice_id: invoiceId }, NO_OUTBOX).lean<TransactionDoc[]>();
+    return docs.map(transactionOf);
+  }
+
   async transactionsByIds(ids: readonly string[]): Promise<WalletTransaction[]> {
     const docs = await this.models.transactions.find({ _id: { $in: ids } }, NO_OUTBOX).lean<TransactionDoc[]>();
     const byId = new Map(docs.map((d) => [d._id, transactionOf(d)]));

@@ -4,6 +4,7 @@ import { composeCreditNote, type CreditNote, type CreditNoteRequest } from "../.
 import { creditNoteCreatedEvents } from "../../events/credit-note-events";
 import type { InvoicingDeps } from "../deps";
 import { applyOffset } from "./apply-offset";
+import { creditWalletOf, voidCreditInvoiceCredits } from "./void-credit-invoice-credits";
 
 /**
  * POST /credit_notes: a credit note on one of the organization's finalized (or voided) invoices.
@@ -19,11 +20,14 @@ export async function createCreditNote(deps: InvoicingDeps, organizationId: stri
     const now = deps.clock.now();
     const customer = (await deps.copies.customer(invoice.customer_id))?.customer ?? invoice.customer;
     const sequence = notes.reduce((n, note) => Math.max(n, note.sequential_id), 0) + 1;
-    const note = composeCreditNote(invoice, notes, request, { sequence, now, customer, issuing_date: localDateOf(now, customer.applicable_timezone || "UTC") });
+    const creditWallet = await creditWalletOf(deps, invoice);
+    const note = composeCreditNote(invoice, notes, request, { sequence, now, customer, issuing_date: localDateOf(now, customer.applicable_timezone || "UTC"), creditWallet });
     const events = creditNoteCreatedEvents(note, now);
     if (await deps.creditNotes.insert(note, events)) {
       await deps.publishCreditNote(note.id, events);
       await applyOffset(deps, note);
+      // a refunded credit invoice: its wallet's credits voided as much (again from credit_note.created after a crash)
+      await voidCreditInvoiceCredits(deps, note).catch((err: unknown) => deps.logger.warn({ err, credit_note_id: note.id }, "voiding the refunded credits failed; the credit_note.created consumer retries"));
       return note;
     }
   }

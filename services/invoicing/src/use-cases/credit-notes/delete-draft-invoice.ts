@@ -2,12 +2,13 @@ import { AppError } from "@billing/errors";
 import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import { laterOf } from "../../domain/compose-invoice";
 import type { Invoice } from "../../domain/invoice";
+import { deletedEvents } from "../../events/invoice-events";
 import type { InvoicingDeps } from "../deps";
 
 /**
  * DELETE /invoices/{id}: a draft (in its grace period, its finalization not begun) is deleted: it
  * takes no number and is never shown again (status `deleted`, invisible, as Lago). Any other
- * visible invoice → 405 not_deletable. One conditional write: a draft being finalized at the same
+ * visible invoice → 405 not_deletable. Announced as Lago's invoice.deleted (the event in the same write). One conditional write: a draft being finalized at the same
  * moment is either deleted first (the finalizer then finds it no longer open) or finalized first
  * (the delete is then refused).
  */
@@ -18,7 +19,10 @@ export async function deleteDraftInvoice(deps: InvoicingDeps, organizationId: st
     if (invoice.status !== "draft" || invoice.finalizing) throw new AppError("not_allowed", "not_deletable");
     const now = deps.clock.now();
     const set: Partial<Invoice> = { status: "deleted", finalize_at: null, updated_at: laterOf(now, invoice.updated_at) };
-    if (!(await deps.invoices.changeOpen(invoice, { set }))) return LOST_RACE;
-    return { ...invoice, ...set, revision: invoice.revision + 1 };
+    const deleted = { ...invoice, ...set, revision: invoice.revision + 1 };
+    const events = deletedEvents(deleted, now);
+    if (!(await deps.invoices.changeOpen(invoice, { set, events }))) return LOST_RACE;
+    await deps.publish(invoice.id, events);
+    return deleted;
   });
 }

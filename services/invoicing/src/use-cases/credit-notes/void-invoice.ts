@@ -8,6 +8,7 @@ import { creditNoteCreatedEvents } from "../../events/credit-note-events";
 import { voidedEvents } from "../../events/invoice-events";
 import type { InvoicingDeps } from "../deps";
 import { voidCreditNote } from "./void-credit-note";
+import { restoreVoidedInvoice } from "./restore-voided-invoice";
 
 export interface VoidRequest {
   generate_credit_note: boolean;
@@ -29,18 +30,21 @@ export async function voidInvoice(deps: InvoicingDeps, organizationId: string, i
   if (!invoice) throw AppError.notFound("invoice");
   if (invoice.status !== "finalized") throw new AppError("not_allowed", "not_voidable");
   if (request.generate_credit_note) await voidCreditNotes(deps, invoice, request);
-  return retryOnLostRace(`void of invoice ${id}`, async () => {
+  const voided = await retryOnLostRace(`void of invoice ${id}`, async () => {
     const current = await deps.invoices.find(organizationId, id);
     if (!current) throw AppError.notFound("invoice");
     if (current.status !== "finalized") throw new AppError("not_allowed", "not_voidable");
     const now = deps.clock.now();
-    const set: Partial<Invoice> = { status: "voided", voided_at: now, updated_at: laterOf(now, current.updated_at) };
+    const set: Partial<Invoice> = { status: "voided", voided_at: now, voided_with_credit_note: request.generate_credit_note, updated_at: laterOf(now, current.updated_at) };
     const changed = { ...current, ...set, revision: current.revision + 1 };
     const events = voidedEvents(changed, now);
     if (!(await deps.invoices.changeFinalized(current, { set, events }))) return LOST_RACE;
     await deps.publish(current.id, events);
     return changed;
   });
+  // what it consumed given back now (the invoice.voided consumer does it again after a crash: each once)
+  await restoreVoidedInvoice(deps, voided).catch((err: unknown) => deps.logger.warn({ err, invoice_id: id }, "void: giving back what the invoice consumed failed; the invoice.voided consumer retries"));
+  return voided;
 }
 
 /** The void's two notes: what was asked, then the rest voided at once (each once). */

@@ -5,6 +5,7 @@ import type { CreditNote } from "../../domain/credit-note";
 import { VISIBLE_STATUSES, type InvoiceStatus } from "../../domain/invoice";
 import { DOCUMENT_STATUSES } from "../../domain/invoice-document";
 import type { StoredDocument } from "../../persistence/document-repository";
+import { creditNoteGeneratedEvents } from "../../events/credit-note-events";
 import type { DocumentDeps } from "./deps";
 import { storedOrRendered } from "./store-document";
 
@@ -20,7 +21,7 @@ export async function creditNotePdf(deps: DocumentDeps, organizationId: string, 
 }
 
 export async function ensureCreditNotePdf(deps: DocumentDeps, note: CreditNote): Promise<StoredDocument> {
-  return storedOrRendered(
+  const stored = await storedOrRendered(
     deps,
     { kind: "credit_note", organization_id: note.organization_id, id: note.id, file_name: `${note.number}.pdf`, created_at: new Date(`${note.issuing_date}T00:00:00Z`) },
     async () => {
@@ -31,6 +32,18 @@ export async function ensureCreditNotePdf(deps: DocumentDeps, note: CreditNote):
       return renderCreditNotePdf(creditNoteDocument(note, invoice, customer, entity));
     },
   );
+  await announceCreditNotePdf(deps, note);
+  return stored;
+}
+
+/**
+ * Lago's credit_note.generated: the note's PDF exists. Sent once per note by a conditional write
+ * (whoever stored the PDF, a concurrent request, or a later one after a crash in between).
+ */
+async function announceCreditNotePdf(deps: DocumentDeps, note: CreditNote): Promise<void> {
+  if (!deps.publishCreditNote || !deps.clock) return;
+  const events = creditNoteGeneratedEvents(note, deps.clock.now());
+  if (await deps.creditNotes.announceDocument(note.id, events)) await deps.publishCreditNote(note.id, events);
 }
 
 /** POST /credit_notes/{id}/download (Lago): the PDF is generated if it is not yet, and the note is answered. */

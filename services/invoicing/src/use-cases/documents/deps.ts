@@ -1,3 +1,5 @@
+import type { Envelope } from "@billing/bus";
+import type { Clock } from "@billing/clock";
 import type { Logger } from "@billing/logger";
 import type { DocumentParties } from "../../peers/document-parties";
 import type { CreditNoteRepository } from "../../persistence/credit-note-repository";
@@ -11,4 +13,7 @@ export interface DocumentDeps {
   documents: DocumentRepository;
   parties: DocumentParties;
   logger: Logger;
+  /** business time (the organization's test clock) and the credit notes' publisher: a note's first PDF is announced (absent: not announced) */
+  clock?: Clock;
+  publishCreditNote?(creditNoteId: string, events: Envelope[]): Promise<void>;
 }

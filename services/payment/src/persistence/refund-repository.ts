@@ -1,0 +1,80 @@
+import type { Envelope, OutboxStore } from "@billing/bus";
+import { embeddedOutboxStore, isDuplicateKeyError } from "@billing/mongo";
+import { Schema, type Connection, type Model } from "mongoose";
+import type { Refund, RefundStatus } from "../domain/refund";
+
+/** Refunds, keyed by their svc id (derived from the credit note's: one per note), their events in an embedded outbox. */
+const refundSchema = new Schema(
+  {
+    _id: String,
+    organization_id: { type: String, required: true },
+    credit_note_id: String,
+    invoice_id: String,
+    customer_id: String,
+    external_customer_id: String,
+    payment_id: String,
+    provider: Schema.Types.Mixed,
+    provider_payment_id: String,
+    amount_cents: Number,
+    currency: String,
+    status: String,
+    provider_refund_id: String,
+    failure: Schema.Types.Mixed,
+    applied: Boolean,
+    created_at: Date,
+    updated_at: Date,
+    outbox: { type: [Schema.Types.Mixed], default: undefined },
+  },
+  { versionKey: false, minimize: false },
+);
+// an invoice's refunds (real MongoDB; reads by id go through `_id`)
+refundSchema.index({ organization_id: 1, invoice_id: 1 });
+
+type RefundDoc = Omit<Refund, "id"> & { _id: string; outbox?: unknown };
+const refundOf = ({ _id, outbox: _outbox, ...rest }: RefundDoc): Refund => ({ ...rest, id: _id });
+
+export function registerRefundModel(connection: Connection): Model<any> {
+  return connection.models.Refund ?? connection.model("Refund", refundSchema, "refunds");
+}
+
+export class RefundRepository {
+  constructor(private readonly model: Model<any>) {}
+
+  readonly outbox = (): OutboxStore => embeddedOutboxStore(this.model);
+
+  /** "duplicate" when the note's refund is already stored (a redelivery, another replica). */
+  async insert(refund: Refund): Promise<"ok" | "duplicate"> {
+    const { id, ...rest } = refund;
+    try {
+      await this.model.collection.insertOne({ _id: id, ...rest } as never);
+      return "ok";
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return "duplicate";
+      throw err;
+    }
+  }
+
+  async findById(id: string): Promise<Refund | null> {
+    const doc = await this.model.findById(id, { outbox: 0 }).lean<RefundDoc>();
+    return doc ? refundOf(doc) : null;
+  }
+
+  async find(organizationId: string, id: string): Promise<Refund | null> {
+    const refund = await this.findById(id);
+    return refund && refund.organization_id === organizationId ? refund : null;
+  }
+
+  /** The provider's answer written once: only while it is pending; its events in the same write. */
+  async setOutcome(refund: Refund, change: { status: RefundStatus; provider_refund_id: string | null; failure: Refund["failure"] }, now: Date, events: readonly Envelope[]): Promise<boolean> {
+    const res = await this.model.collection.updateOne(
+      { _id: refund.id, status: "pending" } as never,
+      { $set: { ...change, updated_at: now }, $push: { outbox: { $each: [...events] } } } as never,
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /** Its outcome reached the credit note. */
+  async markApplied(id: string, status: RefundStatus): Promise<void> {
+    await this.model.collection.updateOne({ _id: id, status } as never, { $set: { applied: true } });
+  }
+}
