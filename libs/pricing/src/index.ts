@@ -150,3 +150,4 @@ export { formatMoney, formatUnitPrice, formatQuantity, supportedLocale } from ".
 export { usageThresholdsProgress, type UsageThresholdProgress } from "./invoice/usage-thresholds";
 export { progressiveCreditAmount, type ProgressiveInvoiceBalance } from "./invoice/progressive-credit";
 export { oneOffFeeAmount, type OneOffFeeAmount } from "./invoice/one-off";
+export { paidFeesTotals, type PaidFeeInput, type PaidFeesTotals } from "./invoice/paid-fees";
