@@ -78,6 +78,9 @@ export async function priceChargesPeriods(deps: ChargeUsageDeps, queries: readon
       if (charge.pay_in_advance && !q.includePayInAdvance) continue;
       const metric = deps.copies.metricByCode(q.organizationId, charge.billable_metric_code);
       if (!metric) continue;
+      // pay-in-advance charges are billed per event; on a periodic invoice only a recurring metric's
+      // carried-over units are (billed for the period that starts: recurringInAdvance below)
+      if (charge.pay_in_advance && !metric.recurring) continue;
       // recurring metrics carry their usage over from the subscription's start
       const from = metric.recurring ? new Date(copy.subscription.started_at ?? q.from) : q.from;
       reads.push({ period, charge, metric, query: { organizationId: q.organizationId, externalSubscriptionId: q.externalSubscriptionId, code: metric.code, from, to: new Date(q.to.getTime() + 1) } });
@@ -96,7 +99,16 @@ export async function priceChargesPeriod(deps: ChargeUsageDeps, q: ChargesPeriod
   return (await priceChargesPeriods(deps, [q]))[0]!;
 }
 
-function chargeFees({ charge, metric, query }: ChargeRead, events: UsageEventRecord[], q: ChargesPeriodQuery, { plan, subscription }: SubscriptionCopy): PricedChargeFee[] {
+/**
+ * A pay-in-advance charge on a recurring metric, priced on a billing day (Lago: "pay in advance on
+ * billing date: always the full amount"): the units standing at the end of the period that ended,
+ * unprorated, for the period that starts. The snapshot records it unprorated so an audit prices it alike.
+ */
+const recurringInAdvance = (charge: ChargeCopy): ChargeCopy => (charge.pay_in_advance ? { ...charge, prorated: false } : charge);
+
+function chargeFees(read: ChargeRead, events: UsageEventRecord[], q: ChargesPeriodQuery, { plan, subscription }: SubscriptionCopy): PricedChargeFee[] {
+  const { metric, query } = read;
+  const charge = recurringInAdvance(read.charge);
   const fees: PricedChargeFee[] = [];
   const snapshot = chargeSnapshot({ charge, metric, currency: plan.amount_currency, query: q, eventsFrom: query.from, timeZone: subscription.timezone });
   const usageCharge: UsageCharge = {
