@@ -8,6 +8,7 @@ import type { DueScope } from "../../persistence/copy-repository";
 import type { InvoicingDeps } from "../deps";
 import { finalizeOpenInvoices } from "../invoices/finalize-open-invoice";
 import { progressiveCreditOf } from "../progressive/progressive-credit";
+import { creditProgressiveExcess } from "../progressive/credit-progressive-excess";
 import { priceLines } from "./price-lines";
 import { scheduleSubscription } from "./schedule-subscription";
 import { billAdvanceCharges } from "./bill-advance-charges";
@@ -156,6 +157,8 @@ async function invoiceGroup(deps: InvoicingDeps, group: DueGroup, customer: Cust
       }
     }
     if (!stored) throw new Error(`invoice ${id} vanished`);
+    // a progressive credit above its charges: the excess is credited on the progressive invoice (before this one is finalized)
+    if (stored.progressive_credit && (stored.status === "generating" || stored.status === "draft")) await creditProgressiveExcess(deps, stored);
     if (stored.status === "generating") open.push(stored);
     const covered = new Set(stored.lines.map(lineKey));
     remaining = remaining.filter((c) => !covered.has(entryKey(c)));
