@@ -138,6 +138,9 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       attach: (feeIds, invoiceId) => fees.attach(feeIds, invoiceId, parts.clock.now()),
       paid: async (organizationId, subscriptionIds, paidBy, periodEndedBy) => (await fees.paidWaiting(organizationId, subscriptionIds, paidBy, periodEndedBy)).map((r) => r.fee),
       store: (records) => fees.insertMany(records),
+      announce: async (batchId, events) => {
+        if (await fees.insertBatch(batchId, events)) await publishFromOutbox(parts.bus, feeOutbox, batchId, events, parts.logger);
+      },
     },
     publish: async (invoiceId, events) => {
       await publishFromOutbox(parts.bus, outbox, invoiceId, events, parts.logger);

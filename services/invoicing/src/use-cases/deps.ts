@@ -37,6 +37,8 @@ export interface WaitingFees {
   paid?(organizationId: string, subscriptionIds: readonly string[], paidBy: Date, periodEndedBy: Date | null): Promise<Fee[]>;
   /** Stores fees created by a billing without an invoice (recurring units paid in advance); one already stored is left as it is. */
   store?(records: readonly AdvanceFeeRecord[]): Promise<void>;
+  /** Writes these fees' announcements once under `batchId` (the fee outbox), then publishes them. */
+  announce?(batchId: string, events: Envelope[]): Promise<void>;
 }
 
 /** What every use case of the invoicing service is given. */

@@ -2,6 +2,7 @@ import type { CustomerCopy } from "../../domain/copies";
 import { taxedAdvanceFee, type AdvanceFeeRecord } from "../../domain/advance-fees";
 import { waitingRecurringFees, type PricedLine } from "../../domain/invoice-fees";
 import type { BillingEntityTerms } from "../../domain/invoicing-terms";
+import { advanceFeeEvent } from "../../events/advance-fee-events";
 import type { InvoicingDeps } from "../deps";
 
 /**
@@ -10,8 +11,9 @@ import type { InvoicingDeps } from "../deps";
  * recurring metric bills the units standing at the end of the period that ended, unprorated, for
  * the period that starts; the fee waits (payment pending) like a per-event one, until it is paid
  * and an advance_charges invoice gathers it (bill-advance-charges.ts). An invoiceable one is on
- * the periodic invoice itself (invoice-fees.ts). Ids are derived from the invoice being written:
- * stored before it, so a retry after a crash stores each once and never loses one.
+ * the periodic invoice itself (invoice-fees.ts). Each is announced like a per-event fee. Ids are
+ * derived from the invoice being written, and the fees and their announcements are stored before
+ * it, so a retry after a crash stores and announces each once and never loses one.
  */
 export async function storeRecurringAdvanceFees(
   deps: InvoicingDeps, invoiceId: string, customer: CustomerCopy, entity: BillingEntityTerms | null, lines: readonly PricedLine[], currency: string,
@@ -40,5 +42,7 @@ export async function storeRecurringAdvanceFees(
     revision: 0,
   })));
   await deps.waitingFees.store(records);
+  // Lago's fee.created for each (billing.invoicing.advance_fee.created): in the fee outbox, published after they are stored
+  if (records.length > 0) await deps.waitingFees.announce?.(`${invoiceId}|recurring`, records.map((r) => advanceFeeEvent(r, now)));
   return records.length;
 }
