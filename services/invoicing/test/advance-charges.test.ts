@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Subjects } from "@billing/bus";
+import { Subjects, type Envelope } from "@billing/bus";
 import type { InvoicingMessages } from "@billing/contracts";
+import { collectEvents, waitFor } from "@billing/testkit";
 import { taxedAdvanceFee, type AdvanceFeeRecord } from "../src/domain/advance-fees";
 import type { FeeDraft } from "../src/domain/invoice";
 import { customerView, planView, startInvoicingHarness, subscriptionView, type InvoicingHarness } from "./harness";
@@ -62,6 +63,9 @@ describe("advance_charges invoices", () => {
     await h.connection.collection("advance_fees").insertMany(fees.map(({ id, ...rest }) => ({ _id: id, ...rest, deleted_at: null })) as never[]);
 
     // February 1, three runs at once and one after: one periodic invoice, one advance_charges invoice of the two paid fees
+    const I = Subjects.invoicing;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const [finalizedEvents, feeEvents] = [I.invoiceFinalized, I.feeCreated].map((subject) => collectEvents<Envelope & { data: Record<string, any> }>(h.bus.nc, subject, org));
     const at = "2024-02-01T00:00:00.000Z";
     await Promise.all([1, 2, 3].map(() => h.scheduled.call("RunDue", { organization_id: org, at })));
     await h.scheduled.call("RunDue", { organization_id: org, at });
@@ -72,6 +76,11 @@ describe("advance_charges invoices", () => {
     const first = invoices.find((i) => i.invoice_type === "advance_charges")!;
     expect(first).toMatchObject({ status: "finalized", payment_status: "succeeded", fees_amount_cents: 1_500, taxes_amount_cents: 0, total_amount_cents: 1_500, issuing_date: "2024-02-01" });
     expect(first.fees.map((f) => f.svc_id).sort()).toEqual([fees[0]!.id, fees[1]!.id].sort());
+    // announced once finalized; its fees were announced when they were created: not again
+    await waitFor(() => finalizedEvents!.received.length === 2 && feeEvents!.received.length >= 1, { timeoutMs: 15_000, what: "both invoices finalized" });
+    expect(finalizedEvents!.received.map((e) => e.data.invoice.invoice_type).sort()).toEqual(["advance_charges", "subscription"]);
+    expect(feeEvents!.received.map((e) => e.data.fee.svc_invoice_id)).toEqual([periodic.svc_id]);
+    for (const c of [finalizedEvents, feeEvents]) c!.stop();
     const after = await stored(fees.map((f) => f.id));
     expect(Object.fromEntries(after.map((d) => [d._id as unknown as string, d.invoice_id]))).toEqual({ [fees[0]!.id]: first.svc_id, [fees[1]!.id]: first.svc_id, [fees[2]!.id]: null });
 
