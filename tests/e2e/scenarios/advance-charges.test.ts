@@ -110,6 +110,45 @@ describe("advance_charges invoices and recurring pay-in-advance fees", () => {
     expect(fees.filter((f) => f.event_transaction_id === null)).toEqual([expect.objectContaining({ units: "5.0", amount_cents: 15_060 })]);
   });
 
+  it("regroups the old plan's paid fees at an upgrade; the carried-over seats of both plans are billed for the next period", async () => {
+    // Lago's "when subscription is upgraded": the upgrade plan at 2.59 with cards at 60.00
+    const as = await platform.story("Upgraded cards", "2024-06-05T10:00:00Z", { tax_codes: [] });
+    await tax(as, "vat", "20");
+    await ok(as("POST", "/customers", { customer: { external_id: "acme", name: "acme", currency: "EUR", tax_codes: ["vat"] } }));
+    const cards = await metric(as, "cards", { aggregation_type: "unique_count_agg", field_name: "item_id", recurring: true });
+    const card = (amount: string) => standard(cards, amount, { pay_in_advance: true, invoiceable: false, prorated: true, regroup_paid_fees: "invoice" });
+    await plan(as, "cards_plan", { amount_cents: 49, pay_in_advance: true, charges: [card("30.12")] });
+    await plan(as, "cards_upgrade", { amount_cents: 259, pay_in_advance: true, charges: [card("60")] });
+    await subscribe(as, "acme", "cards_plan", "sub_1");
+    await advanceClock(as, "2024-06-10T10:00:00Z");
+    await send(as, [1, 2, 3].map((i) => event("sub_1", "cards", "2024-06-10T10:00:00Z", { item_id: `card_${i}` })));
+    const old = await feesAwaited(as, "sub_1", 3);
+    for (const fee of old) await pay(as, fee);
+
+    await advanceClock(as, "2024-06-15T10:00:00Z");
+    await subscribe(as, "acme", "cards_upgrade", "sub_1");
+    await advanceClock(as, "2024-06-15T10:01:00Z");
+    const atUpgrade = await invoicesOf(as, "acme");
+    expect(atUpgrade).toHaveLength(3);
+    const regrouped = atUpgrade.find((i) => i.invoice_type === "advance_charges")!;
+    expect(feesOf(regrouped, "charge").map((f) => f.svc_id).sort()).toEqual(old.map((f) => f.svc_id).sort());
+    expect(regrouped).toMatchObject({ payment_status: "succeeded", fees_amount_cents: old.reduce((n, f) => n + f.amount_cents, 0) });
+
+    // card_4 on the new plan, paid; July 1 regroups it alone, and the 4 cards carry over for July at 60.00
+    await advanceClock(as, "2024-06-20T10:00:00Z");
+    await send(as, [event("sub_1", "cards", "2024-06-20T10:00:00Z", { item_id: "card_4" })]);
+    const withFourth = await feesAwaited(as, "sub_1", 4);
+    const fourth = withFourth.find((f) => !old.some((o) => o.svc_id === f.svc_id))!;
+    await pay(as, fourth);
+    await advanceClock(as, "2024-07-01T00:10:00Z");
+    const invoices = await invoicesOf(as, "acme");
+    expect(invoices).toHaveLength(5);
+    const july = invoices.filter((i) => i.invoice_type === "advance_charges").find((i) => i.svc_id !== regrouped.svc_id)!;
+    expect(feesOf(july, "charge").map((f) => f.svc_id)).toEqual([fourth.svc_id]);
+    const recurring = (await feesAwaited(as, "sub_1", 5)).filter((f) => f.svc_invoice_id === null);
+    expect(recurring).toEqual([expect.objectContaining({ units: "4.0", amount_cents: 24_000, payment_status: "pending" })]);
+  });
+
   it("bills an invoiceable recurring pay-in-advance charge's carried-over units on the periodic invoice, for the period that starts", async () => {
     // spec/scenarios/fees/recurring_fees_spec.rb's seats at 30 (prorated), here invoiceable: each event has its invoice;
     // at July 1 the 5 seats are billed whole for July on July's subscription invoice
