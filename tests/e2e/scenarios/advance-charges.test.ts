@@ -149,6 +149,25 @@ describe("advance_charges invoices and recurring pay-in-advance fees", () => {
     expect(recurring).toEqual([expect.objectContaining({ units: "4.0", amount_cents: 24_000, payment_status: "pending" })]);
   });
 
+  it("regroups every paid fee at a termination, its period not over, and bills no recurring fee then", async () => {
+    // Lago's TerminateService runs the advance_charges billing at the termination instant (no period bound)
+    const as = await cardsStory("Terminated cards", true);
+    await advanceClock(as, "2024-06-20T00:10:00Z");
+    const june = await feesAwaited(as, "sub_1", 5);
+    for (const fee of june.slice(0, 2)) await pay(as, fee);
+    await advanceClock(as, "2024-06-25T10:00:00Z");
+    await ok(as("DELETE", "/subscriptions/sub_1"));
+    await advanceClock(as, "2024-06-25T10:01:00Z");
+    const invoices = await invoicesOf(as, "acme");
+    const regrouped = invoices.filter((i) => i.invoice_type === "advance_charges");
+    expect(regrouped).toHaveLength(1);
+    expect(feesOf(regrouped[0]!, "charge").map((f) => f.svc_id).sort()).toEqual(june.slice(0, 2).map((f) => f.svc_id).sort());
+    expectTotals(regrouped[0]!, { fees: 2_008 + 1_908, taxes: 402 + 382 });
+    // the three unpaid fees still wait; no recurring fee on a termination
+    const fees = await feesAwaited(as, "sub_1", 5);
+    expect(fees.filter((f) => f.svc_invoice_id === null).map((f) => f.amount_cents)).toEqual([1_807, 1_707, 1_606]);
+  });
+
   it("bills an invoiceable recurring pay-in-advance charge's carried-over units on the periodic invoice, for the period that starts", async () => {
     // spec/scenarios/fees/recurring_fees_spec.rb's seats at 30 (prorated), here invoiceable: each event has its invoice;
     // at July 1 the 5 seats are billed whole for July on July's subscription invoice
