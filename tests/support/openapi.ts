@@ -12,7 +12,8 @@ import { repoRoot } from "@billing/testkit";
  * enums typed nullable whose value list forgets null (on_termination_credit_note), and a wallet's
  * `balance`, listed as required but declared nowhere (Lago's server no longer sends it), and a
  * manual payment's provider keys, required non-null though Lago sends them null, and an event's
- * properties, free-form in Lago's server (nested values too) where the document lists scalars. Our
+ * properties, free-form in Lago's server (nested values too) where the document lists scalars, and
+ * the `advance_charges` invoice type, a filter value of GET /invoices its invoice enum forgets. Our
  * extensions: the built-in `sandbox` payment provider joins every list of providers, and
  * `standard` (Standard Webhooks) the webhook endpoints' signature algorithms.
  */
@@ -29,6 +30,10 @@ for (const key of ["payment_provider_code", "payment_provider_type", "provider_c
 // an event's properties are free-form in Lago's server (contract §6): a nested object or a boolean
 // comes back as sent, where the document lists only strings and numbers
 document.components.schemas.EventObject.properties.properties.additionalProperties = {};
+// Lago's server answers `advance_charges` invoices (paid pay-in-advance fees regrouped), which the
+// document lists as an invoice_type filter of GET /invoices but forgets in the invoice's own enum
+const invoiceType = document.components.schemas.InvoiceBaseObject.properties.invoice_type;
+if (!invoiceType.enum.includes("advance_charges")) invoiceType.enum = [...invoiceType.enum, "advance_charges"];
 const endpoint = document.components.schemas.WebhookEndpointObject;
 endpoint.properties.signature_algo.enum = [...endpoint.properties.signature_algo.enum, "standard"];
 (function withSandboxProvider(node: unknown): void {

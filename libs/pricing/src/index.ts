@@ -148,5 +148,6 @@ export { centsDue, ongoingBalanceCents, sumCents } from "./cents";
 // Amounts on documents (invoice and credit note PDFs)
 export { formatMoney, formatUnitPrice, formatQuantity, supportedLocale } from "./money-format";
 export { usageThresholdsProgress, type UsageThresholdProgress } from "./invoice/usage-thresholds";
-export { progressiveCreditAmount, type ProgressiveInvoiceBalance } from "./invoice/progressive-credit";
+export { progressiveCreditAmount, progressiveExcessItems, type CreditableFee, type ProgressiveInvoiceBalance } from "./invoice/progressive-credit";
 export { oneOffFeeAmount, type OneOffFeeAmount } from "./invoice/one-off";
+export { paidFeesTotals, type PaidFeeInput, type PaidFeesTotals } from "./invoice/paid-fees";

@@ -14,6 +14,7 @@ export function presentSubscription(s: M.Subscription__Output, options: { withPl
     current_billing_period_started_at: or(s.current_billing_period_started_at),
     current_billing_period_ending_at: or(s.current_billing_period_ending_at),
     on_termination_credit_note: or(s.on_termination_credit_note), on_termination_invoice: s.on_termination_invoice,
+    progressive_billing_disabled: s.progressive_billing_disabled ?? false,
     plan_amount_cents: s.plan_amount_cents, plan_amount_currency: s.plan_amount_currency,
     applied_invoice_custom_sections: [],
     payment_method: { payment_method_type: s.payment_method?.payment_method_type ?? "provider", payment_method_id: or(s.payment_method?.payment_method_id) },

@@ -145,8 +145,12 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     ...(parts.documentLinks ? { fileUrl: (invoice) => invoiceFileUrl(parts.documentLinks!, invoice) } : {}),
     ...(parts.documentLinks ? { creditNoteFileUrl: (note) => creditNoteFileUrl(parts.documentLinks!, note) } : {}),
     waitingFees: {
-      waiting: async (organizationId, subscriptionIds, periodEndedBy) => (await fees.waiting(organizationId, subscriptionIds, periodEndedBy)).map((r) => r.fee),
       attach: (feeIds, invoiceId) => fees.attach(feeIds, invoiceId, parts.clock.now()),
+      paid: async (organizationId, subscriptionIds, paidBy, periodEndedBy) => (await fees.paidWaiting(organizationId, subscriptionIds, paidBy, periodEndedBy)).map((r) => r.fee),
+      store: (records) => fees.insertMany(records),
+      announce: async (batchId, events) => {
+        if (await fees.insertBatch(batchId, events)) await publishFromOutbox(parts.bus, feeOutbox, batchId, events, parts.logger);
+      },
     },
     publish: async (invoiceId, events) => {
       await publishFromOutbox(parts.bus, outbox, invoiceId, events, parts.logger);

@@ -114,6 +114,8 @@ export const subscriptionView = z.object({
   downgrade_plan_date: maybe(text),
   on_termination_credit_note: maybe(text),
   on_termination_invoice: maybe(text),
+  /** no progressive billing for it (absent in events of older versions: false) */
+  progressive_billing_disabled: z.boolean().optional(),
   created_at: instant,
   /** The customer's time zone, which the billing periods follow. */
   timezone: text.default("UTC"),

@@ -50,3 +50,29 @@ export function progressiveCreditAmount(previous: ProgressiveInvoiceBalance): nu
   const left = previous.fees_amount_cents - previous.coupons_amount_cents - (previous.credited_elsewhere_cents ?? 0) - (previous.credit_notes_cents ?? 0);
   return Math.max(0, left);
 }
+
+/** A fee of a progressive invoice and what is left of it to credit (its amount less earlier credit notes' items). */
+export interface CreditableFee {
+  id: string;
+  amount_cents: number;
+  creditable_cents: number;
+}
+
+/**
+ * The items of the credit note a progressive invoice gets when the period's invoice cannot take
+ * all it credits (usage fell after it was billed: billing-rules §3.2): the excess spread over its
+ * fees, the dearest first, each up to what is left of it. Null when its fees cannot hold the
+ * excess (several progressive invoices in one period: Lago leaves that to a person too).
+ */
+export function progressiveExcessItems(fees: readonly CreditableFee[], excessCents: number): Array<{ fee_id: string; amount_cents: number }> | null {
+  const items: Array<{ fee_id: string; amount_cents: number }> = [];
+  let remaining = excessCents;
+  for (const fee of [...fees].sort((a, b) => b.amount_cents - a.amount_cents)) {
+    if (remaining <= 0) break;
+    const take = Math.min(remaining, Math.max(0, fee.creditable_cents));
+    if (take <= 0) continue;
+    items.push({ fee_id: fee.id, amount_cents: take });
+    remaining -= take;
+  }
+  return remaining > 0 ? null : items;
+}

@@ -34,6 +34,11 @@ export interface SubscriptionInvoicePeriods {
   subscription: { period: BillingPeriod; fee: SubscriptionFee } | null;
   /** The span usage charges cover; null when this invoice bills no charges. */
   charges: BillingPeriod | null;
+  /**
+   * The charges span that starts, on a periodic invoice billing charges: what a recurring metric's
+   * pay-in-advance units billed then pay for (Lago shows those fees over it); absent otherwise.
+   */
+  charges_in_advance?: BillingPeriod | null;
   /** The span fixed charges billed in arrears cover; null when this invoice bills none. */
   fixed_charges: BillingPeriod | null;
   /** The span pay-in-advance fixed charges cover (the period that starts); null when none are due. */
@@ -123,6 +128,7 @@ export function subscriptionInvoicePeriods(input: SubscriptionInvoiceInput): Sub
   return {
     subscription: planPeriodInvoice ? fee(plan.pay_in_advance ? billingPeriodFor(timing, day) : ended) : null,
     charges: due(chargesTiming) ? previousBillingPeriod(chargesTiming, day) : null,
+    charges_in_advance: due(chargesTiming) ? billingPeriodFor(chargesTiming, day) : null,
     fixed_charges: due(fixedTiming) ? previousBillingPeriod(fixedTiming, day) : null,
     fixed_charges_in_advance: due(fixedTiming) ? billingPeriodFor(fixedTiming, day) : null,
     commitment: planPeriodInvoice ? ended : null,

@@ -255,6 +255,7 @@ const subscriptionShape = {
   current_billing_period_ending_at: instant.nullable(),
   on_termination_credit_note: z.enum(["credit", "refund", "offset", "skip"]).nullable(),
   on_termination_invoice: z.enum(["generate", "skip"]),
+  progressive_billing_disabled: z.boolean(),
   plan_amount_cents: cents,
   plan_amount_currency: currency,
   applied_invoice_custom_sections: z.array(jsonObject),

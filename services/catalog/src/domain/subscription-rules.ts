@@ -10,6 +10,8 @@ export interface SubscriptionCreateFields {
   billing_time?: string | null;
   subscription_at?: string | null;
   ending_at?: string | null;
+  /** Lago's: no progressive billing for this subscription */
+  progressive_billing_disabled?: boolean;
 }
 
 /** An ISO 8601 date-time (a date alone is midnight UTC); anything else is null. */

@@ -61,6 +61,7 @@ export function subscriptionView(s: Subscription, plan: PlanOfView, now: Date) {
     current_billing_period_ending_at: iso(period?.to ?? null),
     on_termination_credit_note: s.on_termination_credit_note,
     on_termination_invoice: s.on_termination_invoice,
+    progressive_billing_disabled: s.progressive_billing_disabled ?? false,
     plan_amount_cents: plan.amount_cents,
     plan_amount_currency: plan.amount_currency,
     applied_invoice_custom_sections: [] as unknown[],

@@ -40,6 +40,8 @@ export interface Subscription {
   downgrade_plan_date: string | null;
   on_termination_credit_note: string | null;
   on_termination_invoice: string;
+  /** Lago's: its usage thresholds are not applied (no progressive invoices); absent on older documents = false */
+  progressive_billing_disabled?: boolean;
   /** Created for a sandbox organization: its time-driven changes run only when its test clock advances. */
   sandbox?: boolean;
   /** The customer's applicable time zone when subscribed (periods are computed in it). */

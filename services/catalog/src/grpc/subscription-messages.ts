@@ -33,7 +33,10 @@ export function overridesOf(m: M.PlanOverridesInput__Output | null | undefined):
 /** The proto SubscriptionInput → the use cases' input (absent = not sent, null_fields = sent as null). */
 export function subscriptionInputOf(m: M.SubscriptionInput__Output | null): CreateSubscriptionInput {
   const fields = patchOf(m, ["external_customer_id", "plan_code", "external_id", "name", "billing_time", "subscription_at", "ending_at"]);
-  return { ...fields, plan_overrides: overridesOf(m?.plan_overrides) };
+  // null (sent as null) = false, as Lago's `params[:progressive_billing_disabled] || false`
+  const disabled = m?.progressive_billing_disabled != null ? { progressive_billing_disabled: m.progressive_billing_disabled }
+    : m?.null_fields?.includes("progressive_billing_disabled") ? { progressive_billing_disabled: false } : {};
+  return { ...fields, ...disabled, plan_overrides: overridesOf(m?.plan_overrides) };
 }
 
 /** A request's optional `status` (empty = not sent: the use case's default). */

@@ -59,7 +59,8 @@ export interface AdvanceFeeRecord {
   fee: Fee;
   /** its own invoice (invoiceable), or null while it waits for the subscription's next periodic invoice */
   invoice_id: string | null;
-  event_transaction_id: string;
+  /** the event it was priced for; null for a billing's recurring fee (carried-over units, billing/recurring-advance-fees.ts) */
+  event_transaction_id: string | null;
   payment_status: FeePaymentStatus;
   succeeded_at: Date | null;
   failed_at: Date | null;

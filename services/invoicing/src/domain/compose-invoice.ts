@@ -5,6 +5,7 @@ import { documentNumberPrefix, draftInvoiceNumber } from "@billing/pricing";
 import { invoiceFees, type PricedLine } from "./invoice-fees";
 import { consumedCoupons, priceInvoice } from "./invoice-totals";
 import { invoiceDates, type BillingEntityTerms, type InvoicingTerms } from "./invoicing-terms";
+import { finalizedAdvanceCharges } from "./advance-charges";
 
 /**
  * The id of the invoice of a customer at a billing instant: derived, so a retry, a restart or a
@@ -119,6 +120,8 @@ export interface Finalization {
 
 /** The finalized (or closed) invoice: coupons as consumed, taxes, totals, number, payment status. Pure. */
 export function finalizedInvoice(invoice: Invoice, f: Finalization): Invoice {
+  // fees paid before they were invoiced: their own taxes summed, nothing else applies (advance-charges.ts)
+  if (invoice.invoice_type === "advance_charges") return finalizedAdvanceCharges(invoice, f);
   const priced = priceInvoice({
     currency: invoice.currency, fees: f.fees, coupons: consumedCoupons(f.consumed, invoice.currency), prepaidConsumed: f.prepaid, finalizing: true,
     progressiveCredit: invoice.progressive_credit,

@@ -73,6 +73,8 @@ export interface CreditNote {
   consumptions: CreditNoteConsumption[];
   /** the subscription whose termination (or upgrade) made it, for an automatic note */
   termination_of?: string | null;
+  /** an automatic note for a period invoice's excess progressive credit (use-cases/progressive/credit-progressive-excess.ts): that invoice */
+  progressive_excess_of?: string | null;
   /** the part of its invoice's void it is, for a note a void made */
   void_part?: "requested" | "remaining" | null;
   voided_at: Date | null;
@@ -100,6 +102,8 @@ export interface CreditNoteRequest {
   termination_of?: string | null;
   /** a note made by a void: what the client asked, or the rest (voided at once) */
   void_part?: "requested" | "remaining" | null;
+  /** an automatic note on a progressive invoice for what the period's invoice could not take of its credit: that invoice */
+  progressive_excess_of?: string | null;
 }
 
 /** What is left of a fee to credit: its amount less every item already issued on it (Lago counts voided notes too). */
@@ -263,6 +267,7 @@ export function composeCreditNote(
     }),
     consumptions: [],
     termination_of: request.termination_of ?? null,
+    ...(request.progressive_excess_of ? { progressive_excess_of: request.progressive_excess_of } : {}),
     void_part: request.void_part ?? null,
     voided_at: null,
     refunded_at: null,

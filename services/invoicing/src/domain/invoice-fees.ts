@@ -45,9 +45,21 @@ const parseObject = <T>(json: string, fallback: T): T => (json ? (JSON.parse(jso
  */
 export function invoiceFees(ctx: FeeContext, lines: readonly PricedLine[]): FeeDraft[] {
   return lines.flatMap((priced) => {
-    const fees = [...subscriptionFee(ctx, priced), ...chargeFees(ctx, priced, false), ...fixedChargeFees(ctx, priced)];
+    const fees = [...subscriptionFee(ctx, priced), ...chargeFees(ctx, priced, false).filter((f) => !waitsForPayment(f)), ...fixedChargeFees(ctx, priced)];
     return [...fees, ...commitmentFee(ctx, priced, fees)];
   });
+}
+
+/** A not-invoiceable pay-in-advance fee: never on a periodic invoice, it waits for its payment (advance-charges.ts). */
+const waitsForPayment = (f: Pick<FeeDraft, "pay_in_advance" | "invoiceable">) => f.pay_in_advance && !f.invoiceable;
+
+/**
+ * The fees a periodic billing creates WITHOUT an invoice (Lago's recurring non-invoiceable fees):
+ * a not-invoiceable pay-in-advance charge on a recurring metric, its carried-over units billed for
+ * the period that starts, each fee kept even at zero. Ids derived from `ctx.invoiceId`. Pure.
+ */
+export function waitingRecurringFees(ctx: FeeContext, priced: PricedLine): FeeDraft[] {
+  return chargeFees(ctx, priced, true).filter((f) => waitsForPayment(f) && !f.true_up);
 }
 
 /** Every charge fee of a usage period, those an invoice would not keep included (current usage lists every charge). */
@@ -139,8 +151,9 @@ function chargeFees(ctx: FeeContext, { copy, line, periods, chargeFees: fees, us
       precise_amount_cents: f.precise_amount_cents,
       pay_in_advance: f.pay_in_advance,
       invoiceable: f.invoiceable,
-      from: span.from_datetime,
-      to: span.to_datetime,
+      // a recurring metric's pay-in-advance units are billed for the period that starts, and shown over it
+      from: (f.pay_in_advance && periods.charges_in_advance ? periods.charges_in_advance : span).from_datetime,
+      to: (f.pay_in_advance && periods.charges_in_advance ? periods.charges_in_advance : span).to_datetime,
       amount_details: parseObject<Record<string, unknown>>(f.amount_details_json, {}),
       properties: parseObject<Record<string, unknown>>(f.properties_json, {}),
       taxes: selectTaxes(charge.taxes, plan.taxes, ctx.customer.taxes, ctx.entityTaxes),

@@ -12,6 +12,8 @@ export interface PricedInvoice {
   wallets: WalletConsumption[];
   /** what each credit note gives (finalizing only), oldest first */
   credit_notes: CreditNoteCredit[];
+  /** what the progressive credit could not take (the period's charges fell below what was billed) */
+  progressive_billing_excess_cents: number;
 }
 
 const feeInput = (fee: FeeDraft): InvoiceFeeInput => ({
@@ -85,6 +87,7 @@ export function priceInvoice(input: {
       .map((c) => ({ coupon: couponById.get(c.applied_coupon_id)!, amount_cents: c.amount_cents })),
     wallets: totals.wallet_consumptions,
     credit_notes: totals.credit_note_credits,
+    progressive_billing_excess_cents: totals.progressive_billing_excess_cents,
   };
 }
 

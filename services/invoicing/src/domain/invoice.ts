@@ -174,7 +174,7 @@ export interface Invoice {
   billing_entity_code: string | null;
   sandbox: boolean;
   /** subscription: a billing of subscriptions; credit: a wallet's paid top-up (one untaxed fee) */
-  invoice_type: "subscription" | "credit" | "progressive_billing" | "one_off";
+  invoice_type: "subscription" | "credit" | "progressive_billing" | "one_off" | "advance_charges";
   /** a credit invoice's wallet transaction (settled by the wallet service when this invoice is paid) */
   wallet_transaction_id?: string | null;
   /** the billing instant it was issued for; with `part`, what its id is derived from */

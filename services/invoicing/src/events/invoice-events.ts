@@ -53,7 +53,8 @@ export function storedEvents(invoice: Invoice, at: Date): Envelope[] {
 
 /**
  * A finalization's events: `created` first when the invoice was never announced (no grace
- * period), then `finalized` (Lago's invoice.generated) and one `fee.created` per fee. A closed
+ * period), then `finalized` (Lago's invoice.generated) and one `fee.created` per fee (not again for
+ * the fees an advance_charges invoice gathers). A closed
  * (zero, skipped) invoice announces nothing.
  */
 export function finalizedEvents(invoice: Invoice, wasDraft: boolean, at: Date): Envelope[] {
@@ -62,7 +63,9 @@ export function finalizedEvents(invoice: Invoice, wasDraft: boolean, at: Date): 
     // a one-off invoice is announced as Lago's invoice.one_off_created instead of invoice.created
     ...(wasDraft ? [] : [event(invoice.invoice_type === "one_off" ? I.invoiceOneOffCreated : I.invoiceCreated, invoice, at)]),
     event(I.invoiceFinalized, invoice, at),
-    ...invoice.fees.map((fee) => domainEvent(I.feeCreated, { organizationId: invoice.organization_id, data: feeData(invoice, fee), occurredAt: at })),
+    // an advance_charges invoice gathers fees announced when they were created (advance_fee.created)
+    ...(invoice.invoice_type === "advance_charges" ? [] : invoice.fees)
+      .map((fee) => domainEvent(I.feeCreated, { organizationId: invoice.organization_id, data: feeData(invoice, fee), occurredAt: at })),
   ];
 }
 

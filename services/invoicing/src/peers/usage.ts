@@ -10,6 +10,8 @@ export interface ChargesPeriodAsk {
   to: Date;
   periodDays: number;
   billedDays?: number;
+  /** with the pay-in-advance charges of recurring metrics (their carried-over units, billed for the period that starts) */
+  includePayInAdvance?: boolean;
 }
 
 /** The usage service's priced usage, many subscriptions' charges periods per call (never one per charge). */
@@ -29,6 +31,7 @@ export function grpcUsage(address: string, deadlineMs = 60_000): UsagePeer {
         periods: periods.map((p) => ({
           organization_id: p.organizationId, subscription_id: p.subscriptionId, external_subscription_id: p.externalSubscriptionId,
           from: p.from.toISOString(), to: p.to.toISOString(), period_days: p.periodDays, ...(p.billedDays ? { billed_days: p.billedDays } : {}),
+          ...(p.includePayInAdvance ? { include_pay_in_advance: true } : {}),
         })),
       });
       return res.periods;

@@ -13,7 +13,7 @@ const creditNoteSchema = new Schema(
     credit_status: String, refund_status: String, total_amount_cents: Number, credit_amount_cents: Number, refund_amount_cents: Number,
     offset_amount_cents: Number, balance_amount_cents: Number, taxes_amount_cents: Number, precise_taxes_amount_cents: String, taxes_rate: Number,
     sub_total_excluding_taxes_amount_cents: Number, coupons_adjustment_amount_cents: Number, precise_coupons_adjustment_amount_cents: String,
-    items: mixed, applied_taxes: mixed, consumptions: mixed, termination_of: String, void_part: String, voided_at: Date, refunded_at: Date, revision: Number, created_at: Date, updated_at: Date,
+    items: mixed, applied_taxes: mixed, consumptions: mixed, termination_of: String, progressive_excess_of: String, void_part: String, voided_at: Date, refunded_at: Date, revision: Number, created_at: Date, updated_at: Date,
     outbox: [mixed],
   },
   { versionKey: false, minimize: false, collection: "credit_notes" },

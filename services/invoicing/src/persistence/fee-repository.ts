@@ -20,7 +20,7 @@ const feeSchema = new Schema(
 feeSchema.index({ organization_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 feeSchema.index({ organization_id: 1, external_customer_id: 1, created_at: -1 });
 feeSchema.index({ organization_id: 1, external_subscription_id: 1, created_at: -1 });
-// the waiting fees a periodic invoice gathers
+// the paid waiting fees an advance_charges invoice gathers
 feeSchema.index({ organization_id: 1, subscription_id: 1, invoice_id: 1 });
 
 /** The `advance_fee.created` events of one envelope's waiting fees (written after the fees: never announced before they are stored). */
@@ -128,11 +128,18 @@ export class FeeRepository {
     return res.modifiedCount === 1;
   }
 
-  /** The subscriptions' fees still waiting for an invoice whose charges period ended by `periodEndedBy` (a periodic invoice gathers them). */
-  async waiting(organizationId: string, subscriptionIds: readonly string[], periodEndedBy: Date): Promise<AdvanceFeeRecord[]> {
+  /**
+   * The subscriptions' PAID fees waiting for an invoice (an advance_charges invoice gathers them):
+   * paid by `paidBy`, and on a periodic run only those whose charges period ended by then.
+   * Production MongoDB: the { organization_id, subscription_id, invoice_id } index; the test server scans.
+   */
+  async paidWaiting(organizationId: string, subscriptionIds: readonly string[], paidBy: Date, periodEndedBy: Date | null): Promise<AdvanceFeeRecord[]> {
     if (subscriptionIds.length === 0) return [];
     const docs = await this.fees
-      .find({ organization_id: organizationId, subscription_id: { $in: subscriptionIds }, invoice_id: null, deleted_at: null, "fee.to": { $lte: periodEndedBy } })
+      .find({
+        organization_id: organizationId, subscription_id: { $in: subscriptionIds }, invoice_id: null, deleted_at: null,
+        payment_status: "succeeded", succeeded_at: { $lte: paidBy }, ...(periodEndedBy ? { "fee.to": { $lte: periodEndedBy } } : {}),
+      })
       .sort({ created_at: 1, _id: 1 })
       .lean<FeeDoc[]>();
     return docs.map(recordOf);

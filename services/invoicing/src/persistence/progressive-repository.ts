@@ -55,7 +55,8 @@ export class ProgressiveRepository {
     const docs = await this.models.usageKeys.find({ _id: { $in: externalSubscriptionIds.map((id) => `${organizationId}|${id}`) } })
       .lean<Array<{ subscription_id: string; external_customer_id: string; subscription: SubscriptionCopy["subscription"]; plan: SubscriptionCopy["plan"]; version: number }>>();
     return docs
-      .filter((d) => d.subscription.status === "active" && (d.plan.usage_thresholds ?? []).length > 0)
+      // progressive_billing_disabled: its thresholds do not apply (Lago's applicable_usage_thresholds is empty)
+      .filter((d) => d.subscription.status === "active" && !d.subscription.progressive_billing_disabled && (d.plan.usage_thresholds ?? []).length > 0)
       .map((d) => ({ id: d.subscription_id, external_customer_id: d.external_customer_id, subscription: d.subscription, plan: d.plan, version: d.version }));
   }
 

@@ -11,7 +11,8 @@ import type { TestClocks } from "../peers/test-clocks";
 import type { Wallets } from "../peers/wallets";
 import type { VoidRecredits } from "../peers/void-recredits";
 import type { CreditInvoiceWallets } from "../peers/credit-invoice-wallets";
-import type { FeeDraft } from "../domain/invoice";
+import type { Fee } from "../domain/invoice";
+import type { AdvanceFeeRecord } from "../domain/advance-fees";
 import type { CopyRepository } from "../persistence/copy-repository";
 import type { CreditNoteRepository } from "../persistence/credit-note-repository";
 import type { InvoiceNumbers } from "../persistence/invoice-numbers";
@@ -27,13 +28,19 @@ export interface BillingLimits {
 }
 
 /**
- * The pay-in-advance fees waiting for an invoice (not invoiceable, or regrouped): a periodic invoice
- * gathers those of its subscriptions whose charges period has ended.
+ * The pay-in-advance fees waiting for an invoice (not invoiceable): never on a periodic invoice; once
+ * paid, those of charges regrouping paid fees go on an advance_charges invoice at the next billing
+ * run (billing/bill-advance-charges.ts).
  */
 export interface WaitingFees {
-  waiting(organizationId: string, subscriptionIds: readonly string[], periodEndedBy: Date): Promise<FeeDraft[]>;
   /** Marks these fees as on the invoice (those still waiting; idempotent). */
   attach(feeIds: readonly string[], invoiceId: string): Promise<void>;
+  /** The paid fees waiting for an advance_charges invoice (paid by `paidBy`; a periodic run: charges period ended by then). */
+  paid?(organizationId: string, subscriptionIds: readonly string[], paidBy: Date, periodEndedBy: Date | null): Promise<Fee[]>;
+  /** Stores fees created by a billing without an invoice (recurring units paid in advance); one already stored is left as it is. */
+  store?(records: readonly AdvanceFeeRecord[]): Promise<void>;
+  /** Writes these fees' announcements once under `batchId` (the fee outbox), then publishes them. */
+  announce?(batchId: string, events: Envelope[]): Promise<void>;
 }
 
 /** What every use case of the invoicing service is given. */

@@ -20,6 +20,7 @@ export interface SubscriptionChange {
   /** Another plan for a pending subscription. */
   plan?: Plan;
   billed?: Plan;
+  progressiveBillingDisabled?: boolean;
 }
 
 /** The plan the change bills: new overrides write the subscription's private plan (created on first use). */
@@ -51,6 +52,7 @@ export async function applySubscriptionChange(deps: CatalogDeps, s: Subscription
     (current) => ({
       ...current,
       ...(change.name !== undefined && { name: change.name }),
+      ...(change.progressiveBillingDisabled !== undefined && { progressive_billing_disabled: change.progressiveBillingDisabled }),
       ...(change.endingAt !== undefined && { ending_at: change.endingAt }),
       ...(current.status === "pending" && change.subscriptionAt && !current.previous_subscription_id && {
         subscription_at: change.subscriptionAt,

@@ -40,7 +40,9 @@ export async function createSubscription(
 
   if (current && current.plan_code === plan.code) {
     // The same plan again: Lago changes the subscription in place (name, ending_at, overrides).
-    const changed = await applySubscriptionChange(deps, current, { name: input.name, endingAt, overrides: input.plan_overrides ?? undefined }, requestId);
+    const changed = await applySubscriptionChange(deps, current, {
+      name: input.name, endingAt, overrides: input.plan_overrides ?? undefined, progressiveBillingDisabled: input.progressive_billing_disabled,
+    }, requestId);
     return presentSubscription(deps, changed);
   }
 
@@ -75,6 +77,7 @@ export async function createSubscription(
     billingTime: (input.billing_time ?? "calendar") as BillingTimeName,
     subscriptionAt: start,
     endingAt: endingAt ?? null,
+    progressiveBillingDisabled: input.progressive_billing_disabled,
   });
   const type = subscription.status === "active" ? Subjects.catalog.subscriptionStarted : Subjects.catalog.subscriptionUpdated;
   await insertSubscription(deps, subscription, await subscriptionEventOf(deps, type, subscription, now, requestId));

@@ -15,6 +15,7 @@ export interface NewSubscriptionFields {
   billingTime: Subscription["billing_time"];
   subscriptionAt: Date;
   endingAt: Date | null;
+  progressiveBillingDisabled?: boolean;
   now: Date;
 }
 
@@ -48,6 +49,7 @@ export function newSubscription(f: NewSubscriptionFields): Subscription {
     // Lago credits the unused part of an in-advance plan on termination; arrears plans have nothing to credit.
     on_termination_credit_note: f.billed.pay_in_advance ? "credit" : null,
     on_termination_invoice: "generate",
+    progressive_billing_disabled: f.progressiveBillingDisabled ?? false,
     sandbox: frozenTime() !== undefined,
     timezone: f.customer.timezone,
     created_at: f.now,

@@ -43,7 +43,7 @@ export async function presentSubscriptions(deps: CatalogDeps, organizationId: st
 export async function presentSubscription(deps: CatalogDeps, s: Subscription) {
   const views = await planViewsOf(deps, s.organization_id, [s]);
   const plan = planViewFor(views, s);
-  return { ...subscriptionView(s, plan, deps.clock.now()), plan, applicable_usage_thresholds: applicableUsageThresholds(plan) };
+  return { ...subscriptionView(s, plan, deps.clock.now()), plan, applicable_usage_thresholds: s.progressive_billing_disabled ? [] : applicableUsageThresholds(plan) };
 }
 export type SubscriptionWithPlan = Awaited<ReturnType<typeof presentSubscription>>;
 

@@ -12,6 +12,7 @@ export interface UpdateSubscriptionInput {
   ending_at?: string | null;
   subscription_at?: string | null;
   plan_overrides?: PlanOverrides | null;
+  progressive_billing_disabled?: boolean;
 }
 
 /** PUT /subscriptions/{external_id}: `status` picks pending or active; without it the active one, else the pending one. */
@@ -29,7 +30,10 @@ export async function updateSubscription(
   if (!current) throw AppError.notFound("subscription");
   const changed = await applySubscriptionChange(
     deps, current,
-    { name: input.name, endingAt, subscriptionAt: subscriptionAt ?? undefined, overrides: input.plan_overrides ?? undefined },
+    {
+      name: input.name, endingAt, subscriptionAt: subscriptionAt ?? undefined, overrides: input.plan_overrides ?? undefined,
+      progressiveBillingDisabled: input.progressive_billing_disabled,
+    },
     requestId,
   );
   return presentSubscription(deps, changed);

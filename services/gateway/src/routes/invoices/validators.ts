@@ -13,7 +13,7 @@ export const invoiceListQuery = z.object({
   external_customer_id: z.string().optional(),
   status: statuses.optional(),
   payment_status: z.enum(["pending", "succeeded", "failed"]).optional(),
-  invoice_type: z.enum(["subscription", "add_on", "credit", "one_off", "progressive_billing"]).optional(),
+  invoice_type: z.enum(["subscription", "add_on", "credit", "one_off", "advance_charges", "progressive_billing"]).optional(),
   issuing_date_from: calendarDate.optional(),
   issuing_date_to: calendarDate.optional(),
 });

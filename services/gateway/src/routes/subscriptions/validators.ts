@@ -41,6 +41,7 @@ export const subscriptionUpdateSchema = z.object({
   ending_at: dateTime.nullish(),
   plan_overrides: planOverrides.nullish(),
   status: oneOf(["active", "pending"]).nullish(),
+  progressive_billing_disabled: z.boolean().nullish(),
 });
 
 /** The `subscription` object of POST /subscriptions. */

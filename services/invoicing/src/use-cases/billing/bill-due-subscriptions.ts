@@ -8,8 +8,11 @@ import type { DueScope } from "../../persistence/copy-repository";
 import type { InvoicingDeps } from "../deps";
 import { finalizeOpenInvoices } from "../invoices/finalize-open-invoice";
 import { progressiveCreditOf } from "../progressive/progressive-credit";
+import { creditProgressiveExcess } from "../progressive/credit-progressive-excess";
 import { priceLines } from "./price-lines";
 import { scheduleSubscription } from "./schedule-subscription";
+import { billAdvanceCharges } from "./bill-advance-charges";
+import { storeRecurringAdvanceFees } from "./recurring-advance-fees";
 import { runBounded } from "./run-bounded";
 
 /** The subscriptions of one customer due at one instant: they go on one invoice. */
@@ -95,6 +98,9 @@ export async function billDueSubscriptions(deps: InvoicingDeps, scope: DueScope 
     try {
       let t = performance.now();
       const open = await invoiceGroup(deps, group, customers.get(group.customerId)!, priced, now);
+      // the paid pay-in-advance fees of regrouping charges: their own advance_charges invoice
+      const advance = await billAdvanceCharges(deps, group, customers.get(group.customerId)!, priced);
+      if (advance) open.push(advance);
       t = lap(t, "invoice_ms");
       // each subscription's schedule is its own document: moved on together
       await Promise.all(group.copies.map((copy) => scheduleSubscription(deps, copy.id, nextEntryOf(copy)!)));
@@ -133,14 +139,15 @@ async function invoiceGroup(deps: InvoicingDeps, group: DueGroup, customer: Cust
       const lines = remaining.map((c) => priced.get(c.id)).filter((p): p is PricedLine => !!p);
       const c = customer.customer;
       const entity = c.billing_entity_code ? await deps.billingEntities.get(group.organizationId, c.billing_entity_code) : null;
-      // the pay-in-advance fees of these subscriptions that waited for their period's invoice
-      const billsPeriods = remaining.filter((r) => r.next_billing_reason !== "subscription_starting").map((r) => r.id);
-      const paidInAdvance = deps.waitingFees ? await deps.waitingFees.waiting(group.organizationId, billsPeriods, group.at) : [];
+      // not-invoiceable pay-in-advance fees never go on it (Lago): they wait for their payment, then an
+      // advance_charges invoice (bill-advance-charges.ts); a recurring metric's carried-over units are
+      // billed for the period that starts as such a fee, stored BEFORE the invoice (a retry finds the invoice)
       const progressiveCredit = await progressiveCreditOf(deps, group.organizationId, c.external_id, lines);
       const invoice = newInvoice({
         organizationId: group.organizationId, customer, entity, terms: invoicingTerms(c, entity), billedAt: group.at, part,
-        sandbox: remaining[0]!.sandbox, lines, now, paidInAdvance, progressiveCredit,
+        sandbox: remaining[0]!.sandbox, lines, now, progressiveCredit,
       });
+      await storeRecurringAdvanceFees(deps, id, customer, entity, lines, invoice.currency);
       const events = storedEvents(invoice, now);
       if (await deps.invoices.insert(invoice, events)) {
         await deps.publish(invoice.id, events);
@@ -150,9 +157,8 @@ async function invoiceGroup(deps: InvoicingDeps, group: DueGroup, customer: Cust
       }
     }
     if (!stored) throw new Error(`invoice ${id} vanished`);
-    // the fees it gathered no longer wait (again after a crash between the two writes: idempotent)
-    const gathered = stored.fees.filter((f) => f.pay_in_advance && f.fee_type === "charge").map((f) => f.id);
-    if (gathered.length > 0) await deps.waitingFees?.attach(gathered, stored.id);
+    // a progressive credit above its charges: the excess is credited on the progressive invoice (before this one is finalized)
+    if (stored.progressive_credit && (stored.status === "generating" || stored.status === "draft")) await creditProgressiveExcess(deps, stored);
     if (stored.status === "generating") open.push(stored);
     const covered = new Set(stored.lines.map(lineKey));
     remaining = remaining.filter((c) => !covered.has(entryKey(c)));

@@ -24,9 +24,11 @@ export async function priceLines(deps: InvoicingDeps, requests: readonly LineReq
   const usageReadAt = deps.clock.now();
   const asks = billed.flatMap((b, index) => (b.periods.charges ? [{ index, charges: b.periods.charges, copy: b.copy }] : []));
   const priced = await deps.usage.chargeUsage(
-    asks.map(({ copy, charges }) => ({
+    asks.map(({ copy, charges, index }) => ({
       organizationId: copy.organization_id, subscriptionId: copy.id, externalSubscriptionId: copy.subscription.external_id,
       from: charges.from_datetime, to: charges.to_datetime, periodDays: charges.period_days, billedDays: charges.billed_days,
+      // a recurring metric's pay-in-advance units are billed again for the period that starts; not when the subscription ends (Lago)
+      includePayInAdvance: billed[index]!.line.reason !== "subscription_terminating",
     })),
     consistent,
   );

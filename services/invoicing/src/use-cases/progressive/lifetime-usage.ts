@@ -54,7 +54,8 @@ export async function getLifetimeUsage(deps: InvoicingDeps, organizationId: stri
   const state = lifetimeState(invoices, externalSubscriptionId, period.from_datetime, historical.historical_usage_amount_cents);
   const current = active ? progressiveUsageCents(copy, usage[0]?.fees ?? []) : 0;
   const total = state.historical_usage_cents + state.invoiced_usage_cents + current;
-  const thresholds = copy.plan.usage_thresholds ?? [];
+  // progressive_billing_disabled: no threshold applies to it (Lago's applicable_usage_thresholds)
+  const thresholds = copy.subscription.progressive_billing_disabled ? [] : (copy.plan.usage_thresholds ?? []);
   return {
     svc_id: derivedUuid(`lifetime_usage|${organizationId}|${externalSubscriptionId}`),
     svc_subscription_id: copy.id,

@@ -53,6 +53,16 @@ function subscriptionCopy(copies: CatalogCopies, q: ChargesPeriodQuery): Subscri
   return copies.subscriptions(q.organizationId, q.externalSubscriptionId).find((c) => c.subscription.svc_id === q.subscriptionId) ?? null;
 }
 
+/** The earliest start of the subscriptions of the period's external id (its upgrades' predecessors included). */
+function firstStart(copies: CatalogCopies, q: ChargesPeriodQuery, copy: SubscriptionCopy): Date {
+  const starts = copies.subscriptions(q.organizationId, q.externalSubscriptionId)
+    .map((c) => c.subscription.started_at)
+    .filter((at): at is string => !!at)
+    .map((at) => Date.parse(at));
+  const own = Date.parse(copy.subscription.started_at ?? q.from.toISOString());
+  return new Date(Math.min(own, ...starts));
+}
+
 /** One charge of one period to price, and the stored events it reads. */
 interface ChargeRead {
   period: number;
@@ -78,8 +88,12 @@ export async function priceChargesPeriods(deps: ChargeUsageDeps, queries: readon
       if (charge.pay_in_advance && !q.includePayInAdvance) continue;
       const metric = deps.copies.metricByCode(q.organizationId, charge.billable_metric_code);
       if (!metric) continue;
-      // recurring metrics carry their usage over from the subscription's start
-      const from = metric.recurring ? new Date(copy.subscription.started_at ?? q.from) : q.from;
+      // pay-in-advance charges are billed per event; on a periodic invoice only a recurring metric's
+      // carried-over units are (billed for the period that starts: recurringInAdvance below)
+      if (charge.pay_in_advance && !metric.recurring) continue;
+      // recurring metrics carry their usage over from the external id's first start (Lago reads a
+      // recurring metric's events by external subscription id: an upgrade keeps the units)
+      const from = metric.recurring ? firstStart(deps.copies, q, copy) : q.from;
       reads.push({ period, charge, metric, query: { organizationId: q.organizationId, externalSubscriptionId: q.externalSubscriptionId, code: metric.code, from, to: new Date(q.to.getTime() + 1) } });
     }
   });
@@ -96,7 +110,16 @@ export async function priceChargesPeriod(deps: ChargeUsageDeps, q: ChargesPeriod
   return (await priceChargesPeriods(deps, [q]))[0]!;
 }
 
-function chargeFees({ charge, metric, query }: ChargeRead, events: UsageEventRecord[], q: ChargesPeriodQuery, { plan, subscription }: SubscriptionCopy): PricedChargeFee[] {
+/**
+ * A pay-in-advance charge on a recurring metric, priced on a billing day (Lago: "pay in advance on
+ * billing date: always the full amount"): the units standing at the end of the period that ended,
+ * unprorated, for the period that starts. The snapshot records it unprorated so an audit prices it alike.
+ */
+const recurringInAdvance = (charge: ChargeCopy): ChargeCopy => (charge.pay_in_advance ? { ...charge, prorated: false } : charge);
+
+function chargeFees(read: ChargeRead, events: UsageEventRecord[], q: ChargesPeriodQuery, { plan, subscription }: SubscriptionCopy): PricedChargeFee[] {
+  const { metric, query } = read;
+  const charge = recurringInAdvance(read.charge);
   const fees: PricedChargeFee[] = [];
   const snapshot = chargeSnapshot({ charge, metric, currency: plan.amount_currency, query: q, eventsFrom: query.from, timeZone: subscription.timezone });
   const usageCharge: UsageCharge = {
