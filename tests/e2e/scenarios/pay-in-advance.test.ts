@@ -1,3 +1,4 @@
+import { waitFor } from "@billing/testkit";
 import { describe, expect, it } from "vitest";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
 import {
@@ -117,7 +118,10 @@ describe("pay-in-advance charges", () => {
     await subscribe(as, "acme", "cards_plan", "sub_1");
 
     // the estimate of a first card now (June 5, the subscription's first day): 30.12 × 26 / 30 = 26.104 → 26.10, the fee it would create
-    const estimate = await ok(as("POST", "/events/estimate_fees", { event: { code: "cards", external_subscription_id: "sub_1", properties: { item_id: "card_0" } } }));
+    // (the usage service prices from its copy of the subscription, which arrives by event: wait for it)
+    const estimateCard = () => as("POST", "/events/estimate_fees", { event: { code: "cards", external_subscription_id: "sub_1", properties: { item_id: "card_0" } } });
+    await waitFor(async () => (await estimateCard()).status !== 404, { what: "the usage service's copy of sub_1", timeoutMs: 20_000 });
+    const estimate = await ok(estimateCard());
     expect(estimate.fees).toEqual([expect.objectContaining({ amount_cents: 2_610, units: "1.0", pay_in_advance: true })]);
     // card i on June 10 + i: 30.12 × (30 − 10 − (i − 1)) / 30
     const expected = [2_008, 1_908, 1_807, 1_707, 1_606];
