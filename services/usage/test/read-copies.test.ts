@@ -21,6 +21,8 @@ async function settle(org: string): Promise<void> {
   const marker = metricView({ code: `marker_${randomUUID()}`, updated_at: new Date().toISOString() });
   await publish(f.bus, metricEvent("Created", org, marker));
   await waitFor(() => f.copies.metricByCode(org, marker.code), { what: "marker metric" });
+  // and stored: memory may have it from this process's follower before the durable consumer stored it
+  await waitFor(async () => (await f.connection.collection("catalog_metric_copies").countDocuments({ _id: marker.svc_id as never })) === 1, { what: "stored marker" });
 }
 
 describe("catalog read copies", () => {
@@ -100,6 +102,8 @@ describe("catalog read copies", () => {
     const sub = subscriptionView(plan, { external_id: "sub_api" });
     await publish(f.bus, metricEvent("Created", org, metric), subscriptionEvent("Started", org, sub, plan, new Date("2025-09-01T00:00:00Z")));
     await waitFor(() => f.copies.activeSubscription(org, "sub_api") && f.copies.metricByCode(org, "api"), { what: "copies" });
+    // (memory may have them from this process's own follower before the durable consumer stored them)
+    await waitFor(async () => (await f.connection.collection("catalog_subscription_copies").countDocuments({ _id: sub.svc_id as never })) === 1, { what: "stored copy" });
 
     await f.restart();
     // Straight after start-up, before any message: everything comes from MongoDB.

@@ -33,3 +33,14 @@ export function catalogEventApplier(stores: CopyStores, memory: MemoryCopies) {
     }
   };
 }
+
+/** Applies one catalog event to this process's memory only (same newest-version rule; see memory-follower.ts). */
+export function applyToMemory(memory: MemoryCopies, envelope: Envelope): void {
+  if (isEvent(envelope, METRIC_SUBJECTS)) memory.putMetric(metricCopy(envelope));
+  else if (isEvent(envelope, PLAN_SUBJECTS)) memory.putPlan(planEventCopy(envelope));
+  else if (isEvent(envelope, SUBSCRIPTION_SUBJECTS)) {
+    const { subscription, plan } = subscriptionCopies(envelope);
+    memory.putPlan(plan);
+    memory.putSubscription(subscription);
+  }
+}
