@@ -9,4 +9,6 @@ export interface FeeDeps extends InvoicingDeps {
   advanceFees: AdvanceFeesPeer;
   /** Publishes the events already written to an envelope's batch outbox. */
   publishFeeEvents(batchId: string, events: Envelope[]): Promise<void>;
+  /** The same for many envelopes' batch outboxes at once. */
+  publishManyFeeEvents(byBatch: ReadonlyMap<string, readonly Envelope[]>): Promise<void>;
 }
