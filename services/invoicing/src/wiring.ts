@@ -223,6 +223,7 @@ export const invoicingService = defineService({
     const wiring = await wireInvoicing(connection, {
       bus, clock, logger, peers, durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS,
       limits: { batch: config.BILLING_BATCH, concurrency: config.BILLING_CONCURRENCY },
+      advanceBatch: config.ADVANCE_FEE_BATCH,
       documentLinks: { secret: config.DOCUMENT_LINK_SECRET, publicApiUrl: config.PUBLIC_API_URL, ttlSeconds: config.DOCUMENT_LINK_TTL_S },
     });
     const scheduler = startBillingScheduler(wiring.deps, config.BILLING_SCHEDULER_MS);

@@ -15,6 +15,7 @@ import type { BillingEntityTerms } from "../../domain/invoicing-terms";
 import { invoicingTerms } from "../../domain/invoicing-terms";
 import { advanceFeeEvent } from "../../events/advance-fee-events";
 import { finalizeOpenInvoices } from "../invoices/finalize-open-invoice";
+import { advanceFeeBatchEnvelopes, advanceFeePhaseSeconds } from "../../metrics";
 import type { FeeDeps } from "./deps";
 
 /** One envelope's fees, ready to store: made at the envelope's time. */
@@ -58,8 +59,15 @@ export async function createAdvanceFeesBatch(deps: FeeDeps, envelopes: readonly 
     .filter((i) => i.data.events.length > 0);
   const nothing = { created: 0, publish: async () => undefined };
   if (items.length === 0) return nothing;
+  advanceFeeBatchEnvelopes.observe(items.length);
+  let phase = advanceFeePhaseSeconds.startTimer({ phase: "price" });
+  const next = (name: string) => {
+    phase();
+    phase = advanceFeePhaseSeconds.startTimer({ phase: name });
+  };
   const priced = await deps.advanceFees.priceBatch(items.map((i) => ({ organizationId: i.envelope.organization_id, envelopeId: i.envelope.id, eventsJson: JSON.stringify(i.data.events) })));
   const all = priced.flat();
+  next("copies");
   if (all.length === 0) return nothing;
 
   // the copies the fees need, read once for the batch
@@ -94,7 +102,9 @@ export async function createAdvanceFeesBatch(deps: FeeDeps, envelopes: readonly 
     const { records, invoices } = feesOf(fees, customers, entityOf, sandbox, now);
     done.push({ envelope, at, sandbox, records, invoices, now });
   });
+  next("fees");
   await deps.fees.insertMany(done.flatMap((d) => d.records));
+  next("invoices");
 
   for (const d of done) {
     if (d.invoices.length === 0) continue;
@@ -106,12 +116,19 @@ export async function createAdvanceFeesBatch(deps: FeeDeps, envelopes: readonly 
   }
 
   // every fee announced once (Lago's fee.created for each pay-in-advance fee), after it is stored
+  next("outbox");
   const batches = done.map((d) => ({ id: `${d.envelope.organization_id}|${d.envelope.id}`, events: d.records.map((r) => advanceFeeEvent(r, d.now)) }));
   const stored = new Set(await deps.fees.insertBatches(batches));
   const toPublish = batches.filter((b) => stored.has(b.id));
+  phase();
   return {
     created: done.reduce((n, d) => n + d.records.length, 0),
-    publish: () => (toPublish.length > 0 ? deps.publishManyFeeEvents(new Map(toPublish.map((b) => [b.id, b.events]))) : Promise.resolve()),
+    publish: async () => {
+      if (toPublish.length === 0) return;
+      const end = advanceFeePhaseSeconds.startTimer({ phase: "publish" });
+      await deps.publishManyFeeEvents(new Map(toPublish.map((b) => [b.id, b.events])));
+      end();
+    },
   };
 }
 

@@ -15,6 +15,7 @@ import type { CatalogCopies, ChargeCopy, SubscriptionCopy } from "../../domain/r
 import { parseAdvanceFees } from "@billing/contracts";
 import type { AdvanceAnswerDoc, AdvanceStore, BucketChange } from "../../persistence/advance-store";
 import { bucketOf } from "../estimate/charge-buckets";
+import { advancePricingPhaseSeconds } from "../../metrics";
 import type { AdvanceFee } from "./advance-fee";
 
 /** An event of a `billing.usage.event.ingested` envelope (Lago's EventObject). */
@@ -122,6 +123,11 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
   for (let attempt = 1; ; attempt++) {
     const answers = new Map<string, AdvanceFee[]>();
     const ids = [...new Set(envelopes.map(answerIdOf))];
+    let phase = advancePricingPhaseSeconds.startTimer({ phase: "answers" });
+    const next = (name: string) => {
+      phase();
+      phase = advancePricingPhaseSeconds.startTimer({ phase: name });
+    };
     const known = new Map((await deps.store.answersByIds(ids)).map((a) => [a._id, a]));
     // 1. answered before: the same fees; its moves completed, in stream order
     for (const id of ids) {
@@ -134,6 +140,7 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
     }
     // 2. the others, in order, from the states the envelopes before them leave
     const toPrice = envelopes.filter((e, i) => !answers.has(answerIdOf(e)) && envelopes.findIndex((o) => answerIdOf(o) === answerIdOf(e)) === i);
+    next("buckets");
     const works = toPrice.map((e) => plan(deps.copies, e.organizationId, e.events));
     const bucketIds = [...new Set(works.flat().map((w) => w.bucketId))];
     const states = new Map<string, BucketRef>();
@@ -146,6 +153,7 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
     for (const doc of await deps.store.bucketsByIds(missing)) states.set(doc._id, { rev: doc.rev, st: doc.st });
     const before = new Map(bucketIds.map((id) => [id, states.get(id) ?? { rev: 0, st: null }]));
 
+    next("price");
     const docs: AdvanceAnswerDoc[] = [];
     const lastEnv = new Map<string, string>();
     toPrice.forEach((e, i) => {
@@ -163,6 +171,7 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
       docs.push({ _id: answerId, fees: JSON.stringify(fees), changes });
     });
     // 3. the answers, before any state moves
+    next("store");
     const stored = await deps.store.insertAnswers(docs);
     if (stored < docs.length) {
       // an envelope answered meanwhile (another replica): that answer counts; price again after it
@@ -172,7 +181,9 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
     }
     // 4. each bucket once for the batch
     const moves = [...lastEnv].map(([id, env]) => ({ id, from_rev: before.get(id)!.rev, to_rev: states.get(id)!.rev, env, st: states.get(id)!.st! }));
+    next("move");
     const conflicts = new Set(await deps.store.applyBatch(moves));
+    phase();
     if (conflicts.size === 0) {
       if (cache.size > CACHE_LIMIT) cache.clear();
       for (const m of moves) cache.set(m.id, { rev: m.to_rev, st: m.st });
