@@ -18,6 +18,8 @@ export interface BatchConsumerOptions {
   handler: (envelopes: Envelope[]) => Promise<void>;
   /** Envelopes per batch at most (50); also the durable's max_ack_pending. */
   maxBatch?: number;
+  /** Bytes of messages per batch at most (1 MiB), one message at least: bounds what the handler sends and receives for a batch. */
+  maxBatchBytes?: number;
   ackWaitMs?: number;
   retryDelayMs?: number;
   maxDeliveries?: number;
@@ -46,6 +48,7 @@ export interface BatchConsumerHandle {
 export async function runBatchConsumer(options: BatchConsumerOptions): Promise<BatchConsumerHandle> {
   const { bus, stream, durable, logger } = options;
   const maxBatch = options.maxBatch ?? 50;
+  const maxBatchBytes = options.maxBatchBytes ?? 1024 * 1024;
   await bus.jsm.consumers
     .add(stream, {
       durable_name: durable,
@@ -128,7 +131,11 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
         continue;
       }
       // a batch that failed twice comes again one message at a time: a poison message is found alone
-      await handleBatch(queue.splice(0, queue[0]!.info.deliveryCount > 2 ? 1 : maxBatch));
+      const most = queue[0]!.info.deliveryCount > 2 ? 1 : maxBatch;
+      let take = 1;
+      let bytes = queue[0]!.data.length;
+      while (take < Math.min(most, queue.length) && bytes + queue[take]!.data.length <= maxBatchBytes) bytes += queue[take++]!.data.length;
+      await handleBatch(queue.splice(0, take));
     }
   };
   const pumping = pump();

@@ -158,9 +158,6 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     ...deps,
     fees,
     advanceFees: parts.peers.advanceFees ?? { price: async () => [], priceBatch: async (envelopes) => envelopes.map(() => []), close: () => undefined },
-    publishFeeEvents: async (batchId, events) => {
-      await publishFromOutbox(parts.bus, feeOutbox, batchId, events, parts.logger);
-    },
     publishManyFeeEvents: async (byBatch) => {
       await publishManyFromOutbox(parts.bus, feeOutbox, byBatch, parts.logger);
     },

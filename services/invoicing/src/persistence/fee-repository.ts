@@ -71,17 +71,6 @@ export class FeeRepository {
     }
   }
 
-  /** Stores an envelope's events once (a redelivery finds them stored); false when they already were. */
-  async insertBatch(id: string, events: Envelope[]): Promise<boolean> {
-    try {
-      await this.batches.collection.insertOne({ _id: id, outbox: events } as never);
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
-  }
-
   /** Stores envelopes' events once each (one unordered insert); answers the ids stored now (the others were stored by an earlier delivery). */
   async insertBatches(batches: ReadonlyArray<{ id: string; events: Envelope[] }>): Promise<string[]> {
     const nonEmpty = batches.filter((b) => b.events.length > 0);

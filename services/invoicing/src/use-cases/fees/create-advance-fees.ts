@@ -52,7 +52,11 @@ export interface CreatedAdvanceFees {
  *    batch, after the fees and invoices); the caller publishes them (the relay does if it cannot).
  * The batch is acknowledged only after all of it; any failure is retried (same answers, same ids).
  */
-export async function createAdvanceFeesBatch(deps: FeeDeps, envelopes: readonly Envelope[]): Promise<CreatedAdvanceFees> {
+export async function createAdvanceFeesBatch(
+  deps: FeeDeps,
+  envelopes: readonly Envelope[],
+  memo?: { sandbox: Map<string, boolean> },
+): Promise<CreatedAdvanceFees> {
   const items = envelopes
     .filter((e) => isEvent(e, [Subjects.usage.eventIngested]))
     .map((envelope) => ({ envelope, data: eventData(envelope as Envelope & { type: typeof Subjects.usage.eventIngested }) }))
@@ -70,16 +74,17 @@ export async function createAdvanceFeesBatch(deps: FeeDeps, envelopes: readonly 
   next("copies");
   if (all.length === 0) return nothing;
 
-  // the copies the fees need, read once for the batch
-  const subscriptions = new Map<string, Awaited<ReturnType<FeeDeps["copies"]["subscription"]>>>();
-  await Promise.all([...new Set(all.map((f) => f.subscription_id))].map(async (id) => subscriptions.set(id, await deps.copies.subscription(id))));
-  const unknown = all.find((f) => !subscriptions.get(f.subscription_id));
+  // the copies the fees need, read once for the batch: whether each subscription is a sandbox one
+  // (it never changes: remembered), and the customers (their terms and taxes may change: read each time)
+  const sandboxOf = memo?.sandbox ?? new Map<string, boolean>();
+  const unknownSubscriptions = [...new Set(all.map((f) => f.subscription_id))].filter((id) => !sandboxOf.has(id));
+  for (const copy of await deps.copies.subscriptionsByIds(unknownSubscriptions)) {
+    if (sandboxOf.size > 100_000) sandboxOf.clear();
+    sandboxOf.set(copy.id, copy.sandbox);
+  }
+  const unknown = all.find((f) => !sandboxOf.has(f.subscription_id));
   if (unknown) throw new RetryLater(`subscription ${unknown.subscription_id} not copied yet`, 1000);
-  const customers = new Map<string, CustomerCopy>();
-  await Promise.all([...new Set(all.map((f) => f.customer_id))].map(async (id) => {
-    const copy = await deps.copies.customer(id);
-    if (copy) customers.set(id, copy);
-  }));
+  const customers = new Map((await deps.copies.customersByIds([...new Set(all.map((f) => f.customer_id))])).map((c) => [c.id, c]));
   const missing = all.find((f) => !customers.has(f.customer_id));
   // the customer's copy arrives with its event; the usage service answers the same fees then
   if (missing) throw new RetryLater(`customer ${missing.customer_id} not copied yet`, 1000);
@@ -96,7 +101,7 @@ export async function createAdvanceFeesBatch(deps: FeeDeps, envelopes: readonly 
     const fees = priced[i]!;
     if (fees.length === 0) return;
     // a sandbox organization's fees and invoices are made at its test clock's time: the time its events were acknowledged at
-    const sandbox = subscriptions.get(fees[0]!.subscription_id)!.sandbox;
+    const sandbox = sandboxOf.get(fees[0]!.subscription_id)!;
     const at = sandbox ? new Date(Math.max(...data.events.map((e) => Date.parse(e.created_at)))) : envelope.frozen_time ? new Date(envelope.frozen_time) : null;
     const now = at ? atFrozenTime(at, () => deps.clock.now()) : deps.clock.now();
     const { records, invoices } = feesOf(fees, customers, entityOf, sandbox, now);
@@ -130,13 +135,6 @@ export async function createAdvanceFeesBatch(deps: FeeDeps, envelopes: readonly 
       end();
     },
   };
-}
-
-/** The fees of one envelope (a batch of one), its events published before it answers. */
-export async function createAdvanceFees(deps: FeeDeps, envelope: Envelope, _data?: unknown): Promise<number> {
-  const { created, publish } = await createAdvanceFeesBatch(deps, [envelope]);
-  await publish();
-  return created;
 }
 
 /** The fee records (taxed) and own invoices of one envelope's priced fees. Pure. */
