@@ -165,8 +165,8 @@ describe("pay-in-advance fees survive kill -9 of invoicing", () => {
     for (const entry of listed) progressive.push((await ok(call("GET", `/invoices/${entry.svc_id}`))).invoice);
     const bySubscription = new Map<string, Json[]>();
     for (const i of progressive) {
-      expect(i.subscriptions).toHaveLength(1);
-      const external = i.subscriptions[0].external_id as string;
+      expect(i.billing_periods).toHaveLength(1);
+      const external = i.billing_periods[0].external_subscription_id as string;
       bySubscription.set(external, [...(bySubscription.get(external) ?? []), i]);
     }
     const problems: unknown[] = [];

@@ -23,7 +23,6 @@ interface EnvelopeFees {
   envelope: Envelope;
   /** the time its fees and invoices are made at: a sandbox's events' acknowledgement, else the envelope's frozen time or now */
   at: Date | null;
-  sandbox: boolean;
   records: AdvanceFeeRecord[];
   invoices: Invoice[];
   now: Date;
@@ -105,19 +104,27 @@ export async function createAdvanceFeesBatch(
     const at = sandbox ? new Date(Math.max(...data.events.map((e) => Date.parse(e.created_at)))) : envelope.frozen_time ? new Date(envelope.frozen_time) : null;
     const now = at ? atFrozenTime(at, () => deps.clock.now()) : deps.clock.now();
     const { records, invoices } = feesOf(fees, customers, entityOf, sandbox, now);
-    done.push({ envelope, at, sandbox, records, invoices, now });
+    done.push({ envelope, at, records, invoices, now });
   });
   next("fees");
   await deps.fees.insertMany(done.flatMap((d) => d.records));
   next("invoices");
 
+  // the invoices of the envelopes made at the same time (all of an ordinary organization's: now) together, in stream order
+  const byTime = new Map<string, { at: Date | null; invoices: Invoice[] }>();
   for (const d of done) {
     if (d.invoices.length === 0) continue;
+    const key = d.at?.toISOString() ?? "now";
+    const group = byTime.get(key) ?? { at: d.at, invoices: [] };
+    group.invoices.push(...d.invoices);
+    byTime.set(key, group);
+  }
+  for (const { at, invoices } of byTime.values()) {
     const finalize = async () => {
-      for (const invoice of d.invoices) await deps.invoices.insert(invoice, []); // false: stored by an earlier delivery
-      await finalizeOpenInvoices(deps, d.invoices.map((inv) => inv.id), { refresh: false });
+      for (const invoice of invoices) await deps.invoices.insert(invoice, []); // false: stored by an earlier delivery
+      await finalizeOpenInvoices(deps, invoices.map((inv) => inv.id), { refresh: false });
     };
-    await (d.at ? atFrozenTime(d.at, finalize) : finalize());
+    await (at ? atFrozenTime(at, finalize) : finalize());
   }
 
   // every fee announced once (Lago's fee.created for each pay-in-advance fee), after it is stored
