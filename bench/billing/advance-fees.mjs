@@ -5,7 +5,9 @@
 // POST /events/batch (100 per request, 8 in flight), and waits for one fee per event. Prints the fees
 // per second (from the burst's first acknowledgement to the last fee stored, and from the first fee to
 // the last) and the p50/p99 of (fee created − its event acknowledged). One JSON object as its last line.
-// Settings for the services: BENCH_SVC_<NAME>=value (e.g. BENCH_SVC_STORE_YIELD_BACKLOG_EVENTS=0).
+// Settings for the services: BENCH_SVC_<NAME>=value (e.g. BENCH_SVC_ADVANCE_FEE_BATCH=1: one envelope at a time).
+// Before the result, a `profile:` line: the time per phase of the pay-in-advance batches (the invoicing
+// and usage services' histograms) and the envelopes per batch.
 import os from "node:os";
 import { createRequire } from "node:module";
 import { startBenchInfrastructure } from "../bench-infrastructure.mjs";
@@ -118,6 +120,28 @@ try {
     if (ack !== undefined) lags.push(created - ack);
   }
   lags.sort((a, b) => a - b);
+
+  // where the time went: the services' phase histograms (sum and count per phase, from /metrics)
+  const phases = async (service, metric) => {
+    const text = await fetch(`http://127.0.0.1:${platform.env[service].METRICS_PORT}/metrics`).then((r) => r.text()).catch(() => "");
+    const out = {};
+    for (const m of text.matchAll(new RegExp(`^${metric}_(sum|count)\\{[^}]*phase="([^"]+)"[^}]*\\} ([0-9.e+-]+)$`, "gm"))) {
+      (out[m[2]] ??= {})[m[1]] = Number(m[3]);
+    }
+    return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, { calls: v.count, ms_per_call: Math.round((v.sum / Math.max(1, v.count)) * 1000 * 10) / 10, total_s: Math.round(v.sum * 10) / 10 }]));
+  };
+  const batchSizes = async () => {
+    const text = await fetch(`http://127.0.0.1:${platform.env.invoicing.METRICS_PORT}/metrics`).then((r) => r.text()).catch(() => "");
+    const sum = Number(/^invoicing_advance_fee_batch_envelopes_sum(?:\{[^}]*\})? ([0-9.e+-]+)$/m.exec(text)?.[1] ?? NaN);
+    const count = Number(/^invoicing_advance_fee_batch_envelopes_count(?:\{[^}]*\})? ([0-9.e+-]+)$/m.exec(text)?.[1] ?? NaN);
+    return { batches: count, envelopes_per_batch: Math.round((sum / count) * 10) / 10 };
+  };
+  const profile = {
+    invoicing: await phases("invoicing", "invoicing_advance_fee_phase_seconds"),
+    usage: await phases("usage", "usage_advance_pricing_phase_seconds"),
+    ...(await batchSizes()),
+  };
+  console.log(`profile: ${JSON.stringify(profile)}`);
   const at = (q) => lags[Math.min(lags.length - 1, Math.floor(lags.length * q))];
   const result = {
     events: EVENTS, subscriptions: SUBS, fees: docs.length, distinct_events: new Set(docs.map((d) => d.event_transaction_id)).size,
@@ -125,6 +149,7 @@ try {
     fees_per_s: Math.round(docs.length / ((last - burstStarted) / 1000)),
     fees_per_s_first_to_last: Math.round(docs.length / Math.max(0.001, (last - first) / 1000)),
     fee_lag_p50_ms: at(0.5), fee_lag_p99_ms: at(0.99), fee_lag_max_ms: lags[lags.length - 1],
+    batches: profile.batches, envelopes_per_batch: profile.envelopes_per_batch,
     load_avg: os.loadavg().map((l) => Math.round(l * 100) / 100),
   };
   result.targets_met = { fees_per_s: result.fees_per_s >= TARGETS.fees_per_s, fee_lag_p99_ms: result.fee_lag_p99_ms <= TARGETS.fee_lag_p99_ms };

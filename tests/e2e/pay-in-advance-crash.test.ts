@@ -8,10 +8,17 @@ import { startE2E, type E2E } from "../support/platform";
  * invoiceable charge: one invoice each); the invoicing service is killed with SIGKILL and restarted
  * three times while it makes the fees. Afterwards: exactly one fee per event, each with the amount
  * its event pays, one finalized invoice per invoiceable fee, invoice numbers unique and gap-free.
+ * Progressive billing at the same time (billing-rules §5): the plan also bills the tokens in arrears
+ * (0.01 each) and has usage thresholds of 5.00 and 10.00, which the subscriptions' tokens cross
+ * during the burst (about 16.00 each): each crossing is invoiced once (each threshold applied on
+ * exactly one progressive_billing invoice of its subscription, whatever the kills), each invoice bills
+ * the period's usage so far credited by the previous one, and the numbering stays gap-free.
  */
 const EVENTS = Number(process.env.ADVANCE_CRASH_EVENTS ?? 20_000);
 const SUBSCRIPTIONS = 50;
 const CALL_EVERY = 100;
+/** the plan's usage thresholds (cents of in-arrears usage in the period) */
+const THRESHOLDS = [500, 1_000];
 
 let e2e: E2E;
 let call: ReturnType<typeof api>;
@@ -38,7 +45,10 @@ beforeAll(async () => {
       charges: [
         { billable_metric_id: tokens, charge_model: "standard", pay_in_advance: true, invoiceable: false, properties: { amount: "0.01" } },
         { billable_metric_id: calls, charge_model: "standard", pay_in_advance: true, invoiceable: true, properties: { amount: "2" } },
+        // progressive billing counts the in-arrears charges: the same tokens, 0.01 each
+        { billable_metric_id: tokens, charge_model: "standard", pay_in_advance: false, properties: { amount: "0.01" } },
       ],
+      usage_thresholds: THRESHOLDS.map((amount_cents) => ({ amount_cents })),
     },
   }));
   for (let i = 0; i < SUBSCRIPTIONS; i++) {
@@ -109,8 +119,24 @@ describe("pay-in-advance fees survive kill -9 of invoicing", () => {
     // an invoiceable fee is stored with its invoice's id, and shows it once that invoice is finalized
     // (a `generating` invoice is not visible yet): wait for the last ones to be
     const deadline = Date.now() + 120_000;
-    while ((await call("GET", "/invoices?per_page=1")).body?.meta?.total_count !== EVENTS / CALL_EVERY && Date.now() < deadline) {
+    while ((await call("GET", "/invoices?invoice_type=subscription&per_page=1")).body?.meta?.total_count !== EVENTS / CALL_EVERY && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
+    }
+    // the thresholds each subscription's tokens cross (0.01 each)
+    const tokensBySubscription = new Map<string, number>();
+    for (let n = 0; n < EVENTS; n++) {
+      if (n % CALL_EVERY !== 0) tokensBySubscription.set(`s${n % SUBSCRIPTIONS}`, (tokensBySubscription.get(`s${n % SUBSCRIPTIONS}`) ?? 0) + tokensOf(n));
+    }
+    // s0 also gets every call, whose pay-in-advance invoices (2.00 each) count as its invoiced lifetime
+    // usage: its thresholds may be passed by those before its tokens cross them (as the progressive
+    // check counts lifetime usage): it is only checked for doubled thresholds
+    const progressiveSubscriptions = [...tokensBySubscription.keys()].filter((external) => external !== "s0");
+    const crossedBy = (external: string) => THRESHOLDS.filter((t) => t <= tokensBySubscription.get(external)!);
+    const crossings = progressiveSubscriptions.reduce((n, external) => n + crossedBy(external).length, 0);
+    // every crossing invoiced: as many applied thresholds as crossings (were one doubled, more)
+    const applied = async () => (await all("/invoices?invoice_type=progressive_billing", "invoices")).flatMap((i) => i.applied_usage_thresholds);
+    while ((await applied()).length < crossings && Date.now() < deadline + 120_000) {
+      await new Promise((r) => setTimeout(r, 500));
     }
 
     const fees = await all("/fees", "fees");
@@ -125,11 +151,47 @@ describe("pay-in-advance fees survive kill -9 of invoicing", () => {
     });
     expect(wrong.map((f) => [f.event_transaction_id, f.item.code, f.amount_cents, f.svc_invoice_id])).toEqual([]);
 
-    const invoices = await all("/invoices", "invoices");
+    const everyInvoice = await all("/invoices", "invoices");
+    const invoices = everyInvoice.filter((i) => i.invoice_type === "subscription");
     expect(invoices).toHaveLength(EVENTS / CALL_EVERY);
     expect(invoices.every((i) => i.status === "finalized" && i.total_amount_cents === 200)).toBe(true);
     expect(new Set(invoices.map((i) => i.svc_id))).toEqual(new Set(fees.filter((f) => f.svc_invoice_id).map((f) => f.svc_invoice_id)));
-    const sequences = invoices.map((i) => Number(String(i.number).split("-").at(-1))).sort((a, b) => a - b);
+
+    // progressive billing: each threshold of each subscription invoiced exactly once
+    const listed = everyInvoice.filter((i) => i.invoice_type === "progressive_billing");
+    expect(listed.length + invoices.length).toBe(everyInvoice.length);
+    // a listed invoice lacks its subscriptions (as Lago's list): each read whole
+    const progressive: Json[] = [];
+    for (const entry of listed) progressive.push((await ok(call("GET", `/invoices/${entry.svc_id}`))).invoice);
+    const bySubscription = new Map<string, Json[]>();
+    for (const i of progressive) {
+      expect(i.billing_periods).toHaveLength(1);
+      const external = i.billing_periods[0].external_subscription_id as string;
+      bySubscription.set(external, [...(bySubscription.get(external) ?? []), i]);
+    }
+    const problems: unknown[] = [];
+    for (let s = 0; s < SUBSCRIPTIONS; s++) {
+      const external = `s${s}`;
+      // oldest first: each bills the period's usage so far, credited by what the previous one billed
+      const list = (bySubscription.get(external) ?? []).sort((a, b) => a.fees_amount_cents - b.fees_amount_cents);
+      const thresholds = list.flatMap((i) => i.applied_usage_thresholds.map((a: Json) => a.usage_threshold.amount_cents)).sort((a, b) => a - b);
+      const expected = external === "s0" ? crossedBy(external).filter((t) => thresholds.includes(t)) : crossedBy(external);
+      if (JSON.stringify(thresholds) !== JSON.stringify(expected)) problems.push({ external, thresholds, expected });
+      let billed = 0;
+      for (const i of list) {
+        const highest = Math.max(...i.applied_usage_thresholds.map((a: Json) => a.usage_threshold.amount_cents));
+        const ok = i.status === "finalized" && i.progressive_billing_credit_amount_cents === billed
+          && i.fees_amount_cents >= highest && i.fees_amount_cents <= tokensBySubscription.get(external)!
+          && i.total_amount_cents === i.fees_amount_cents - billed;
+        if (!ok) problems.push({ external, invoice: i.number, fees: i.fees_amount_cents, credit: i.progressive_billing_credit_amount_cents, total: i.total_amount_cents, billed });
+        billed = i.fees_amount_cents;
+      }
+    }
+    expect(problems).toEqual([]);
+    console.log(`pay-in-advance crash test: ${progressive.length} progressive invoices for ${crossings} crossings`);
+
+    // one numbering for both kinds: unique and gap-free
+    const sequences = everyInvoice.map((i) => Number(String(i.number).split("-").at(-1))).sort((a, b) => a - b);
     expect(sequences).toEqual(sequences.map((_, k) => k + 1));
   }, 900_000);
 });

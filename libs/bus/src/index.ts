@@ -5,3 +5,4 @@ export * from "./publish";
 export * from "./consumer";
 export * from "./outbox";
 export * from "./derived-id";
+export * from "./batch-consumer";

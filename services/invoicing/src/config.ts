@@ -12,6 +12,8 @@ export const invoicingConfigSchema = z.object({
   BILLING_BATCH: int(500, 1),
   /** Invoices priced, stored and finalized at once within a pass. */
   BILLING_CONCURRENCY: int(8, 1),
+  /** Ingested envelopes priced and stored per pay-in-advance batch, at most (1: one at a time). */
+  ADVANCE_FEE_BATCH: int(50, 1),
   /** The HMAC secret of the invoices' file_url links (shared with the gateway, which serves them); unset → no file_url. */
   DOCUMENT_LINK_SECRET: z.string().min(16).optional(),
   /** How long a file_url link is valid at least (it is rounded up to the hour). */

@@ -1,5 +1,5 @@
 import type { Connection } from "mongoose";
-import { ensureStream, publishFromOutbox, runConsumer, startOutboxRelay, Streams, type Bus, type ConsumerHandle, type Envelope, type StreamSpec } from "@billing/bus";
+import { ensureStream, publishFromOutbox, publishManyFromOutbox, runBatchConsumer, runConsumer, startOutboxRelay, Streams, type Bus, type ConsumerHandle, type Envelope, type StreamSpec } from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import { peerAddress } from "@billing/config";
 import { Rpc } from "@billing/contracts";
@@ -11,7 +11,7 @@ import { SUBSCRIPTION_SUBJECTS, subscriptionEventHandler } from "./events/catalo
 import { CUSTOMER_SUBJECTS, customerEventHandler } from "./events/customers";
 import { documentHandlers } from "./grpc/document-handlers";
 import { creditNoteDocumentHandlers } from "./grpc/credit-note-document-handlers";
-import { USAGE_SUBJECTS, advanceFeesHandler } from "./events/usage-advance-fees";
+import { USAGE_SUBJECTS, advanceFeesBatchHandler } from "./events/usage-advance-fees";
 import { CREDIT_NOTE_SUBJECTS, creditNoteEventHandler } from "./events/credit-note-offsets";
 import { creditNoteHandlers } from "./grpc/credit-note-handlers";
 import { invoiceHandlers } from "./grpc/invoice-handlers";
@@ -102,6 +102,8 @@ export interface InvoicingParts {
   peers: InvoicingPeers;
   durablePrefix: string;
   limits?: Partial<BillingLimits>;
+  /** ingested envelopes priced per pay-in-advance batch at most (50) */
+  advanceBatch?: number;
   replicas?: number;
   /** file_url links (absent: no file_url) */
   documentLinks?: DocumentLinkSettings;
@@ -129,10 +131,8 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     { stream: Streams.invoicing, durable: `${parts.durablePrefix}_invoicing_credit_notes`, subjects: CREDIT_NOTE_SUBJECTS, handler: creditNoteEventHandler },
     { stream: Streams.invoicing, durable: `${parts.durablePrefix}_invoicing_voided_invoices`, subjects: VOIDED_INVOICE_SUBJECTS, handler: voidedInvoiceEventHandler },
   ];
-  // pay-in-advance fees: the usage service's ingested envelopes, strictly in stream order (one at a time, across replicas)
-  if (parts.peers.advanceFees) {
-    consumers.push({ stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_advance_fees`, subjects: USAGE_SUBJECTS, handler: advanceFeesHandler, inOrder: true, deliverNew: true });
-  }
+  // pay-in-advance fees: the usage service's ingested envelopes in stream order, in batches of consecutive envelopes (runBatchConsumer)
+  const advanceDurable = parts.peers.advanceFees ? { stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_advance_fees` } : null;
   const deps: InvoicingDeps = {
     copies: new CopyRepository(models),
     invoices,
@@ -161,7 +161,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     },
     caughtUp: async () => {
       for (let i = 0; i < 300; i++) {
-        const infos = await Promise.all(consumers.map((c) => parts.bus.jsm.consumers.info(c.stream.name, c.durable)));
+        const infos = await Promise.all([...consumers, ...(advanceDurable ? [advanceDurable] : [])].map((c) => parts.bus.jsm.consumers.info(c.stream.name, c.durable)));
         if (infos.every((info) => info.num_pending === 0 && info.num_ack_pending === 0)) return;
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -171,9 +171,9 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const feeDeps: FeeDeps = {
     ...deps,
     fees,
-    advanceFees: parts.peers.advanceFees ?? { price: async () => [], close: () => undefined },
-    publishFeeEvents: async (batchId, events) => {
-      await publishFromOutbox(parts.bus, feeOutbox, batchId, events, parts.logger);
+    advanceFees: parts.peers.advanceFees ?? { price: async () => [], priceBatch: async (envelopes) => envelopes.map(() => []), close: () => undefined },
+    publishManyFeeEvents: async (byBatch) => {
+      await publishManyFromOutbox(parts.bus, feeOutbox, byBatch, parts.logger);
     },
   };
   const handles: ConsumerHandle[] = [];
@@ -185,6 +185,15 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       // pay-in-advance fees start with the durable: usage ingested before it existed is not billed in advance
       ...(c.inOrder ? { maxAckPending: 1 } : {}),
       ...(c.deliverNew ? { deliverNew: true } : {}),
+    }));
+  }
+  if (advanceDurable) {
+    await ensureStream(parts.bus.jsm, advanceDurable.stream, parts.replicas);
+    // pay-in-advance fees start with the durable: usage ingested before it existed is not billed in advance
+    handles.push(await runBatchConsumer({
+      bus: parts.bus, stream: advanceDurable.stream.name, durable: advanceDurable.durable, filterSubjects: [...USAGE_SUBJECTS],
+      logger: parts.logger.child({ consumer: advanceDurable.durable }), handler: advanceFeesBatchHandler(feeDeps), retryDelayMs: 500, deliverNew: true,
+      maxBatch: parts.advanceBatch ?? 50,
     }));
   }
   const documentDeps = parts.peers.documentParties
@@ -226,6 +235,7 @@ export const invoicingService = defineService({
     const wiring = await wireInvoicing(connection, {
       bus, clock, logger, peers, durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS,
       limits: { batch: config.BILLING_BATCH, concurrency: config.BILLING_CONCURRENCY },
+      advanceBatch: config.ADVANCE_FEE_BATCH,
       documentLinks: { secret: config.DOCUMENT_LINK_SECRET, publicApiUrl: config.PUBLIC_API_URL, ttlSeconds: config.DOCUMENT_LINK_TTL_S },
     });
     const scheduler = startBillingScheduler(wiring.deps, config.BILLING_SCHEDULER_MS);

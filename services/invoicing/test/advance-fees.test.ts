@@ -183,7 +183,11 @@ describe("pay-in-advance fees from ingested usage", () => {
     expect(new Set(invoices.map((i) => i.number)).size).toBe(calls);
     expect(new Set(invoices.map((i) => i._id))).toEqual(new Set(invoiced.map((f) => f.invoice_id)));
 
-    // every fee announced once (envelope ids derived from the fees: a second copy is dropped by the stream)
+    // every fee announced once (envelope ids derived from the fees: a second copy is dropped by the stream);
+    // a batch's events are published after it is acknowledged
+    const announcedCount = async () =>
+      (await bus.jsm.streams.info(Streams.invoicing.name, { subjects_filter: Subjects.invoicing.advanceFeeCreated })).state.subjects?.[Subjects.invoicing.advanceFeeCreated] ?? 0;
+    await waitFor(async () => (await announcedCount()) >= events, { what: "fee events" });
     const announced = await bus.jsm.streams.getMessage(Streams.invoicing.name, { last_by_subj: Subjects.invoicing.advanceFeeCreated }).catch(() => null);
     expect(announced).not.toBeNull();
     const info = await bus.jsm.streams.info(Streams.invoicing.name, { subjects_filter: Subjects.invoicing.advanceFeeCreated });

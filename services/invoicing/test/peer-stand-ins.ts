@@ -123,6 +123,9 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
   // no pay-in-advance charges here (services/invoicing/test/advance-fees.test.ts prices them with the real usage service)
   const advanceFees = {
     PriceAdvanceEvents: async () => ({ fees_json: "[]" }),
+    PriceAdvanceBatch: async (req: { envelopes: Array<{ organization_id: string; envelope_id: string }> }) => ({
+      envelopes: req.envelopes.map((e) => ({ organization_id: e.organization_id, envelope_id: e.envelope_id, fees_json: "[]" })),
+    }),
   } as unknown as Handlers<AdvanceFeeRpc>;
 
   const recredits = { asked: [] as string[], refuseFirst: 0 };

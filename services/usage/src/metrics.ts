@@ -1,4 +1,4 @@
-import { counter } from "@billing/telemetry";
+import { counter, histogram } from "@billing/telemetry";
 
 /** The usage service's business metrics (served on `/metrics` with the runtime's). */
 
@@ -11,3 +11,6 @@ export const eventsIngested = counter("usage_events_ingested_total", "Usage even
  * body could not be read as events).
  */
 export const eventsRefused = counter("usage_events_refused_total", "Usage events refused, by HTTP status answered", ["status"]);
+
+/** Where a pay-in-advance batch's pricing time goes, by phase (answers: the answers' read; buckets: the states' read; price; store: the answers' insert; move: the buckets' bulk write). */
+export const advancePricingPhaseSeconds = histogram("usage_advance_pricing_phase_seconds", "Time per pay-in-advance pricing phase", ["phase"]);

@@ -143,13 +143,15 @@ export const usageService = defineService({
     const readCopies = await startReadCopies({ connection, bus, logger, durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS });
     // Ingestion, storage (the ingest stream's backlog drained first) and aggregation.
     const stored = await wireUsage({ config, connection, bus, clock, logger, copies: readCopies.copies });
+    const advanceStore = new AdvanceStore(connection);
+    await advanceStore.ensureIndexes(); // the answers' expiry (TTL)
     const usage: UsageReader = new CachedUsageReader(stored.reader, { ttlMs: config.ESTIMATE_USAGE_CACHE_MS, maxEntries: 10_000 });
     const bindings: ServiceBinding[] = [
       bind(Rpc.usage, { ...stored.handlers, ...estimateHandlers({ copies: readCopies.copies, usage, clock }) }),
       // billing reads stored usage itself, never the estimates' cache
       bind(Rpc.chargeUsage, chargeUsageHandlers({ copies: readCopies.copies, usage: stored.reader, storedThroughNow: stored.storedThroughNow, storedThroughSeq: stored.storedThroughSeq })),
-      // pay-in-advance fees, one call per ingested envelope (invoicing's consumer)
-      bind(Rpc.advanceFees, advanceFeeHandlers({ copies: readCopies.copies, store: new AdvanceStore(connection), cache: new Map() })),
+      // pay-in-advance fees, one call per batch of consecutive ingested envelopes (invoicing's consumer)
+      bind(Rpc.advanceFees, advanceFeeHandlers({ copies: readCopies.copies, store: advanceStore, cache: new Map() })),
       // invoice audits re-derive fees from the raw events (pages), never from a cache or the buckets' partials
       bind(Rpc.usageAudit, usageAuditHandlers({ collections: usageCollections(connection), copies: readCopies.copies, storedThroughNow: stored.storedThroughNow })),
     ];

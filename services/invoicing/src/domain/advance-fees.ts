@@ -1,5 +1,5 @@
 import { derivedUuid } from "@billing/bus";
-import type { CustomerViewData, TaxViewData } from "@billing/contracts";
+import type { AdvanceFeeData, CustomerViewData, TaxViewData } from "@billing/contracts";
 import type { Fee, FeeDraft, Invoice } from "./invoice";
 import { selectTaxes } from "./invoice-fees";
 import { priceInvoice } from "./invoice-totals";
@@ -7,41 +7,11 @@ import { immediateInvoice } from "./compose-invoice";
 import { invoiceDates, type BillingEntityTerms, type InvoicingTerms } from "./invoicing-terms";
 
 /**
- * A fee the usage service priced for one event on a pay-in-advance charge (its AdvanceFee, from
- * PriceAdvanceEvents): what invoicing needs to store it, invoice it and show it as Lago's FeeObject.
+ * A fee the usage service priced for one event on a pay-in-advance charge (PriceAdvanceBatch):
+ * what invoicing needs to store it, invoice it and show it as Lago's FeeObject. One definition for
+ * both services: @billing/contracts' advanceFeeSchema (the peer parses the answer with it).
  */
-export interface PricedAdvanceFee {
-  id: string;
-  organization_id: string;
-  event_transaction_id: string;
-  event_timestamp: string;
-  subscription_id: string;
-  external_subscription_id: string;
-  customer_id: string;
-  external_customer_id: string;
-  plan_id: string;
-  plan_code: string;
-  charge_id: string;
-  charge_filter_index: number | null;
-  filter: { values: Record<string, string[]>; invoice_display_name: string | null } | null;
-  metric: { svc_id: string; code: string; name: string; description: string | null; aggregation_type: string };
-  charge_model: string;
-  invoice_display_name: string | null;
-  invoiceable: boolean;
-  regroup_paid_fees: string | null;
-  currency: string;
-  units: string;
-  amount_cents: number;
-  precise_amount_cents: string;
-  precise_unit_amount: string;
-  amount_details: Record<string, unknown>;
-  grouped_by: Record<string, string | null>;
-  properties: Record<string, unknown>;
-  charge_taxes: TaxViewData[];
-  plan_taxes: TaxViewData[];
-  from: string;
-  to: string;
-}
+export type PricedAdvanceFee = AdvanceFeeData;
 
 export type FeePaymentStatus = "pending" | "succeeded" | "failed" | "refunded";
 

@@ -100,6 +100,20 @@ export class CopyRepository {
     return starts.length ? new Date(Math.min(...starts)) : null;
   }
 
+  /** Subscription copies by id, one `_id` read for them all (the pay-in-advance fees of a batch). */
+  async subscriptionsByIds(ids: readonly string[]): Promise<SubscriptionCopy[]> {
+    if (ids.length === 0) return [];
+    const docs = await this.models.subscriptions.find({ _id: { $in: [...ids] } }).lean<SubscriptionDoc[]>();
+    return docs.map(subscriptionOf);
+  }
+
+  /** Customer copies by id, one `_id` read for them all (the pay-in-advance fees of a batch). */
+  async customersByIds(ids: readonly string[]): Promise<CustomerCopy[]> {
+    if (ids.length === 0) return [];
+    const docs = await this.models.customers.find({ _id: { $in: [...ids] } }).lean<CustomerDoc[]>();
+    return docs.map(customerOf);
+  }
+
   async customer(id: string): Promise<CustomerCopy | null> {
     const doc = await this.models.customers.findById(id).lean<CustomerDoc>();
     return doc ? customerOf(doc) : null;

@@ -71,14 +71,20 @@ export class FeeRepository {
     }
   }
 
-  /** Stores an envelope's events once (a redelivery finds them stored); false when they already were. */
-  async insertBatch(id: string, events: Envelope[]): Promise<boolean> {
+  /** Stores envelopes' events once each (one unordered insert); answers the ids stored now (the others were stored by an earlier delivery). */
+  async insertBatches(batches: ReadonlyArray<{ id: string; events: Envelope[] }>): Promise<string[]> {
+    const nonEmpty = batches.filter((b) => b.events.length > 0);
+    if (nonEmpty.length === 0) return [];
     try {
-      await this.batches.collection.insertOne({ _id: id, outbox: events } as never);
-      return true;
+      await this.batches.collection.insertMany(nonEmpty.map((b) => ({ _id: b.id, outbox: b.events })) as never[], { ordered: false });
+      return nonEmpty.map((b) => b.id);
     } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
+      const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+      const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as Array<{ index?: number; code?: number; err?: { code?: number; index?: number } }>;
+      if (list.length === 0 && isDuplicateKeyError(err) && nonEmpty.length === 1) return [];
+      if (list.length === 0 || list.some((e) => (e.code ?? e.err?.code) !== 11000)) throw err;
+      const refused = new Set(list.map((e) => e.index ?? e.err?.index));
+      return nonEmpty.filter((_, i) => !refused.has(i)).map((b) => b.id);
     }
   }
 

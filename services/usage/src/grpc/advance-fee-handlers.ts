@@ -1,7 +1,7 @@
 import type { AdvanceFeeRpc } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import type { Handlers } from "@billing/grpc";
-import { priceAdvanceEvents, type AdvanceDeps, type IngestedEvent } from "../use-cases/advance/price-advance-events";
+import { priceAdvanceBatch, type AdvanceDeps, type IngestedEvent } from "../use-cases/advance/price-advance-events";
 
 function eventsOf(json: string): IngestedEvent[] {
   try {
@@ -17,8 +17,15 @@ function eventsOf(json: string): IngestedEvent[] {
 export function advanceFeeHandlers(deps: AdvanceDeps): Handlers<AdvanceFeeRpc> {
   return {
     PriceAdvanceEvents: async (req) => {
-      const fees = await priceAdvanceEvents(deps, { organizationId: req.organization_id, envelopeId: req.envelope_id, events: eventsOf(req.events_json) });
-      return { fees_json: JSON.stringify(fees) };
+      const [fees] = await priceAdvanceBatch(deps, [{ organizationId: req.organization_id, envelopeId: req.envelope_id, events: eventsOf(req.events_json) }]);
+      return { fees_json: JSON.stringify(fees ?? []) };
+    },
+    PriceAdvanceBatch: async (req) => {
+      const envelopes = req.envelopes.map((e) => ({ organizationId: e.organization_id, envelopeId: e.envelope_id, events: eventsOf(e.events_json) }));
+      const fees = await priceAdvanceBatch(deps, envelopes);
+      return {
+        envelopes: envelopes.map((e, i) => ({ organization_id: e.organizationId, envelope_id: e.envelopeId, fees_json: JSON.stringify(fees[i] ?? []) })),
+      };
     },
   };
 }

@@ -10,7 +10,8 @@ export interface AdvanceBucketDoc {
   _id: string;
   rev: number;
   env: string;
-  st: AdvanceBucketState;
+  /** null only after a batch that created it was rolled back */
+  st: AdvanceBucketState | null;
 }
 
 /** A bucket's state as an envelope leaves it, and the revision it was computed from. */
@@ -28,9 +29,28 @@ export interface AdvanceAnswerDoc {
   _id: string;
   fees: string;
   changes: BucketChange[];
+  /** when it was stored (wall time, housekeeping only: the TTL index below expires it) */
+  at?: Date;
 }
 
+/**
+ * How long an answer is kept: longer than the usage stream keeps the envelope it answers
+ * (`ensureStream`'s default max_age, 7 days, which Streams.usage uses). An envelope can only be
+ * (re)delivered while it is in the stream, so no delivery can ever ask about an expired answer:
+ * expiry can never make an envelope be priced twice. Production MongoDB deletes expired answers
+ * through the TTL index on `at`; the test server (mongo-java-server) accepts the index and never
+ * expires anything (tests run far shorter than 8 days).
+ */
+export const ANSWER_TTL_SECONDS = 8 * 24 * 60 * 60;
+
 const isDuplicate = (err: unknown) => (err as { code?: number })?.code === 11000;
+/** A bulk write refused only for duplicate keys. */
+function hasOnlyDuplicates(err: unknown): boolean {
+  if (isDuplicate(err)) return true;
+  const writeErrors = (err as { writeErrors?: Array<{ code: number }> | { code: number } }).writeErrors;
+  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+  return list.length > 0 && list.every((e) => e.code === 11000);
+}
 
 /** Both collections are read and written by `_id` only (the test server's one index besides unique ones). */
 export class AdvanceStore {
@@ -42,6 +62,97 @@ export class AdvanceStore {
     if (!db) throw new Error("the usage database is not connected");
     this.buckets = db.collection<AdvanceBucketDoc>("advance_buckets");
     this.answers = db.collection<AdvanceAnswerDoc>("advance_answers");
+  }
+
+  /** The answers' TTL index (see ANSWER_TTL_SECONDS); idempotent. */
+  async ensureIndexes(): Promise<void> {
+    await this.answers.createIndex({ at: 1 }, { name: "answers_ttl", expireAfterSeconds: ANSWER_TTL_SECONDS });
+  }
+
+  answersByIds(ids: readonly string[]): Promise<AdvanceAnswerDoc[]> {
+    return findByIds(this.answers, ids);
+  }
+
+  /**
+   * Stores the answers in order (`ordered`: a crash leaves a prefix of them stored, never a later
+   * one without an earlier one). Answers how many were stored: fewer than given when one was
+   * answered already (another replica), and those after it are not stored.
+   */
+  async insertAnswers(docs: readonly AdvanceAnswerDoc[]): Promise<number> {
+    if (docs.length === 0) return 0;
+    const at = new Date(); // housekeeping time (TTL), not business time
+    try {
+      await this.answers.insertMany(docs.map((d) => ({ ...d, at })), { ordered: true });
+      return docs.length;
+    } catch (err) {
+      if (!isDuplicate(err) && !hasOnlyDuplicates(err)) throw err;
+      return (err as { insertedCount?: number }).insertedCount ?? 0;
+    }
+  }
+
+  async deleteAnswers(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.answers.deleteMany({ _id: { $in: [...ids] } });
+  }
+
+  /**
+   * Moves each bucket of a batch once: from the revision it was priced from to that plus the number
+   * of envelopes of the batch that moved it, `env` the last of them. Answers the ids that were not
+   * at that revision (moved by someone else meanwhile); those of the others that did move are put back
+   * by `rollBack` when the batch is priced again.
+   */
+  async applyBatch(changes: readonly (BucketChange & { to_rev: number; env: string })[]): Promise<string[]> {
+    if (changes.length === 0) return [];
+    const ops = changes.map((c) =>
+      c.from_rev === 0
+        ? { insertOne: { document: { _id: c.id, rev: c.to_rev, env: c.env, st: c.st } } }
+        : { updateOne: { filter: { _id: c.id, rev: c.from_rev }, update: { $set: { rev: c.to_rev, env: c.env, st: c.st } } } },
+    );
+    try {
+      const result = await this.buckets.bulkWrite(ops as mongo.AnyBulkWriteOperation<AdvanceBucketDoc>[], { ordered: false });
+      if (result.matchedCount + result.insertedCount === changes.length) return [];
+    } catch (err) {
+      if (!hasOnlyDuplicates(err)) throw err;
+    }
+    const current = new Map((await this.bucketsByIds(changes.map((c) => c.id))).map((d) => [d._id, d]));
+    return changes.filter((c) => {
+      const doc = current.get(c.id);
+      return !(doc && doc.rev === c.to_rev && doc.env === c.env);
+    }).map((c) => c.id);
+  }
+
+  /**
+   * Puts back buckets a batch moved before it found others moved meanwhile: each still at the
+   * batch's revision gets its earlier state at the next revision (never an earlier revision: a
+   * state priced from the batch's cannot be applied after this).
+   */
+  async rollBack(moved: readonly { id: string; rev: number; env: string; st: AdvanceBucketState | null }[]): Promise<void> {
+    const ops = moved.map((m) => ({
+      updateOne: { filter: { _id: m.id, rev: m.rev, env: m.env }, update: { $set: { rev: m.rev + 1, env: `rollback|${m.env}`, st: m.st } } },
+    }));
+    if (ops.length > 0) await this.buckets.bulkWrite(ops as mongo.AnyBulkWriteOperation<AdvanceBucketDoc>[], { ordered: false });
+  }
+
+  /**
+   * Completes the moves of an envelope answered earlier (a crash may have cut them short): each
+   * bucket still at the revision the answer was priced from moves on. Answers the ids that are
+   * behind it (an earlier envelope's moves are not done yet: it is still unacknowledged and will be
+   * delivered again first).
+   */
+  async completeAnswer(envelope: string, changes: readonly BucketChange[]): Promise<string[]> {
+    if (changes.length === 0) return [];
+    const ops = changes.map((c) =>
+      c.from_rev === 0
+        ? { insertOne: { document: { _id: c.id, rev: 1, env: envelope, st: c.st } } }
+        : { updateOne: { filter: { _id: c.id, rev: c.from_rev }, update: { $set: { rev: c.from_rev + 1, env: envelope, st: c.st } } } },
+    );
+    try {
+      const result = await this.buckets.bulkWrite(ops as mongo.AnyBulkWriteOperation<AdvanceBucketDoc>[], { ordered: false });
+      if (result.matchedCount + result.insertedCount === changes.length) return [];
+    } catch (err) {
+      if (!hasOnlyDuplicates(err)) throw err;
+    }
+    const current = new Map((await this.bucketsByIds(changes.map((c) => c.id))).map((d) => [d._id, d]));
+    return changes.filter((c) => (current.get(c.id)?.rev ?? 0) < c.from_rev).map((c) => c.id);
   }
 
   answer(id: string): Promise<AdvanceAnswerDoc | null> {

@@ -7,6 +7,6 @@ import type { InvoicingDeps } from "../deps";
 export interface FeeDeps extends InvoicingDeps {
   fees: FeeRepository;
   advanceFees: AdvanceFeesPeer;
-  /** Publishes the events already written to an envelope's batch outbox. */
-  publishFeeEvents(batchId: string, events: Envelope[]): Promise<void>;
+  /** Publishes the events already written to envelopes' batch outboxes (one clearing write). */
+  publishManyFeeEvents(byBatch: ReadonlyMap<string, readonly Envelope[]>): Promise<void>;
 }

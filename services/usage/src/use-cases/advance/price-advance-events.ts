@@ -1,4 +1,4 @@
-import { derivedUuid } from "@billing/bus";
+import { derivedUuid, RetryLater } from "@billing/bus";
 import {
   advanceFeeStep,
   carriedIntoPeriod,
@@ -12,8 +12,10 @@ import {
   type UsageEvent,
 } from "@billing/pricing";
 import type { CatalogCopies, ChargeCopy, SubscriptionCopy } from "../../domain/read-copies";
-import type { AdvanceStore, BucketChange } from "../../persistence/advance-store";
+import { parseAdvanceFees } from "@billing/contracts";
+import type { AdvanceAnswerDoc, AdvanceStore, BucketChange } from "../../persistence/advance-store";
 import { bucketOf } from "../estimate/charge-buckets";
+import { advancePricingPhaseSeconds } from "../../metrics";
 import type { AdvanceFee } from "./advance-fee";
 
 /** An event of a `billing.usage.event.ingested` envelope (Lago's EventObject). */
@@ -30,7 +32,7 @@ export interface AdvanceDeps {
   copies: CatalogCopies;
   store: AdvanceStore;
   /** bucket states this process moved last (by id): most envelopes need no read */
-  cache?: Map<string, { rev: number; st: AdvanceBucketState }>;
+  cache?: Map<string, { rev: number; st: AdvanceBucketState | null }>;
 }
 
 const CACHE_LIMIT = 200_000;
@@ -83,75 +85,144 @@ interface Work {
   period: ReturnType<typeof periodOf>;
 }
 
+/** One envelope to price: its organization, id and events. */
+export interface AdvanceEnvelopeInput {
+  organizationId: string;
+  envelopeId: string;
+  events: readonly IngestedEvent[];
+}
+
+/** PriceAdvanceEvents: one envelope (a batch of one). */
+export async function priceAdvanceEvents(deps: AdvanceDeps, input: AdvanceEnvelopeInput): Promise<AdvanceFee[]> {
+  return (await priceAdvanceBatch(deps, [input]))[0]!;
+}
+
+type BucketRef = { rev: number; st: AdvanceBucketState | null };
+
 /**
- * PriceAdvanceEvents: the fees the events of one ingested envelope create on their subscriptions'
- * pay-in-advance charges (billing-rules §1.11–1.12), priced from each bucket's stored running state
- * (no read of the period's events): one `_id` read for the envelope's answer, the buckets from
- * memory (read by `_id` when not there), one write of the answer, one bulk write of the states.
- * The answer is stored before the states move: asking again about the envelope answers the same
- * fees and moves nothing twice. Envelopes must come in stream order, one at a time (invoicing's
- * consumer asks so); a bucket moved by another process meanwhile makes the envelope be priced again.
+ * PriceAdvanceBatch: the fees the events of consecutive ingested envelopes (in stream order) create
+ * on their subscriptions' pay-in-advance charges (billing-rules §1.11–1.12), priced from each
+ * bucket's stored running state (no read of the period's events), one answer per envelope:
+ * 1. one `_id` read of the envelopes' answers: an envelope answered before (a redelivery, alone or
+ *    in another batch; a crash after the answer) gets that answer, and its bucket moves are
+ *    completed (in order; a bucket behind an answer means an earlier envelope is still to come:
+ *    retried later);
+ * 2. the others are priced in order, each from the states the envelopes before it left (buckets
+ *    from memory, read by `_id` when not there);
+ * 3. their answers are stored in order (one ordered insert: a crash leaves a prefix), each with the
+ *    bucket moves it makes, BEFORE any state moves: asking again answers the same fees and moves
+ *    nothing twice;
+ * 4. each bucket moves once for the batch (one unordered bulk write, guarded by its revision). A
+ *    bucket moved by another process meanwhile (envelopes are meant to come one batch at a time,
+ *    see invoicing's consumer) makes the batch be priced again: the buckets it did move are put
+ *    back at a later revision and its answers deleted first.
  */
-export async function priceAdvanceEvents(deps: AdvanceDeps, input: { organizationId: string; envelopeId: string; events: readonly IngestedEvent[] }): Promise<AdvanceFee[]> {
-  const org = input.organizationId;
-  const answerId = `${org}|${input.envelopeId}`;
+export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly AdvanceEnvelopeInput[]): Promise<AdvanceFee[][]> {
   const cache = deps.cache ?? new Map();
-  const known = await deps.store.answer(answerId);
-  if (known) {
-    await deps.store.applyChanges(answerId, known.changes);
-    remember(cache, known.changes);
-    return JSON.parse(known.fees) as AdvanceFee[];
-  }
-  const work = plan(deps.copies, org, input.events);
-  if (work.length === 0) return [];
-
+  const answerIdOf = (e: AdvanceEnvelopeInput) => `${e.organizationId}|${e.envelopeId}`;
   for (let attempt = 1; ; attempt++) {
-    const ids = [...new Set(work.map((w) => w.bucketId))];
-    const missing = ids.filter((id) => !cache.has(id));
-    const states = new Map<string, { rev: number; st: AdvanceBucketState | null }>(ids.filter((id) => cache.has(id)).map((id) => [id, cache.get(id)!]));
+    const answers = new Map<string, AdvanceFee[]>();
+    const ids = [...new Set(envelopes.map(answerIdOf))];
+    let phase = advancePricingPhaseSeconds.startTimer({ phase: "answers" });
+    const next = (name: string) => {
+      phase();
+      phase = advancePricingPhaseSeconds.startTimer({ phase: name });
+    };
+    const known = new Map((await deps.store.answersByIds(ids)).map((a) => [a._id, a]));
+    // 1. answered before: the same fees; its moves completed, in stream order
+    for (const id of ids) {
+      const answer = known.get(id);
+      if (!answer) continue;
+      const behind = await deps.store.completeAnswer(id, answer.changes);
+      if (behind.length > 0) throw new RetryLater(`pay-in-advance buckets behind envelope ${id}: an earlier envelope is still to be priced`, 500);
+      for (const c of answer.changes) cache.delete(c.id);
+      answers.set(id, parseAdvanceFees(answer.fees));
+    }
+    // 2. the others, in order, from the states the envelopes before them leave
+    const toPrice = envelopes.filter((e, i) => !answers.has(answerIdOf(e)) && envelopes.findIndex((o) => answerIdOf(o) === answerIdOf(e)) === i);
+    next("buckets");
+    const works = toPrice.map((e) => plan(deps.copies, e.organizationId, e.events));
+    const bucketIds = [...new Set(works.flat().map((w) => w.bucketId))];
+    const states = new Map<string, BucketRef>();
+    const missing: string[] = [];
+    for (const id of bucketIds) {
+      const cached = cache.get(id);
+      if (cached) states.set(id, cached);
+      else missing.push(id);
+    }
     for (const doc of await deps.store.bucketsByIds(missing)) states.set(doc._id, { rev: doc.rev, st: doc.st });
-    const fromRev = new Map(ids.map((id) => [id, states.get(id)?.rev ?? 0]));
+    const before = new Map(bucketIds.map((id) => [id, states.get(id) ?? { rev: 0, st: null }]));
 
-    const fees: AdvanceFee[] = [];
-    const seen = new Set<string>();
-    for (const w of work) {
-      const id = advanceFeeId(org, eventKey(org, w.event), w.charge.svc_id, w.bucket.index);
-      if (seen.has(id)) continue; // the same event twice in an envelope (it is stored once)
-      seen.add(id);
-      const stored = states.get(w.bucketId)?.st ?? null;
-      const periodFrom = w.period.from.toISOString();
-      const current = stored && w.metric.recurring ? carriedIntoPeriod(stored, periodFrom) : stored;
-      const usageEvent: UsageEvent = { transaction_id: w.event.transaction_id, timestamp: w.at, properties: w.event.properties ?? {} };
-      const step = advanceFeeStep({
-        charge: { charge_model: w.charge.charge_model as ChargeModelName, properties: w.bucket.properties, prorated: w.charge.prorated },
-        metric: pricingMetric(w.metric), event: usageEvent, state: current, currency: w.copy.plan.amount_currency, premium: true, period: w.period,
-      });
-      states.set(w.bucketId, { rev: states.get(w.bucketId)?.rev ?? 0, st: w.metric.recurring ? { ...step.state, period_from: periodFrom } : step.state });
-      fees.push(feeOf(org, w, id, step.fee));
+    next("price");
+    const docs: AdvanceAnswerDoc[] = [];
+    const lastEnv = new Map<string, string>();
+    toPrice.forEach((e, i) => {
+      const answerId = answerIdOf(e);
+      const fees = priceEnvelope(e.organizationId, works[i]!, states);
+      answers.set(answerId, fees);
+      if (works[i]!.length === 0) return; // nothing priced: nothing to keep
+      const changes: BucketChange[] = [];
+      for (const id of new Set(works[i]!.map((w) => w.bucketId))) {
+        const now = states.get(id)!;
+        changes.push({ id, from_rev: now.rev, st: now.st! });
+        states.set(id, { rev: now.rev + 1, st: now.st });
+        lastEnv.set(id, answerId);
+      }
+      docs.push({ _id: answerId, fees: JSON.stringify(fees), changes });
+    });
+    // 3. the answers, before any state moves
+    next("store");
+    const stored = await deps.store.insertAnswers(docs);
+    if (stored < docs.length) {
+      // an envelope answered meanwhile (another replica): that answer counts; price again after it
+      await deps.store.deleteAnswers(docs.slice(0, stored).map((d) => d._id));
+      if (attempt >= ATTEMPTS) throw new RetryLater(`pay-in-advance envelopes answered concurrently; retry later`, 500);
+      continue;
     }
-    const changes: BucketChange[] = ids.map((id) => ({ id, from_rev: fromRev.get(id)!, st: states.get(id)!.st! }));
-    if (!(await deps.store.insertAnswer({ _id: answerId, fees: JSON.stringify(fees), changes }))) {
-      // answered meanwhile (another replica): that answer counts
-      return priceAdvanceEvents(deps, input);
+    // 4. each bucket once for the batch
+    const moves = [...lastEnv].map(([id, env]) => ({ id, from_rev: before.get(id)!.rev, to_rev: states.get(id)!.rev, env, st: states.get(id)!.st! }));
+    next("move");
+    const conflicts = new Set(await deps.store.applyBatch(moves));
+    phase();
+    if (conflicts.size === 0) {
+      if (cache.size > CACHE_LIMIT) cache.clear();
+      for (const m of moves) cache.set(m.id, { rev: m.to_rev, st: m.st });
+      return envelopes.map((e) => answers.get(answerIdOf(e)) ?? []);
     }
-    const moved = await deps.store.applyChanges(answerId, changes);
-    if (moved.length === 0) {
-      remember(cache, changes);
-      return fees;
-    }
-    // priced from a stale state: forget it and price the envelope again
-    await deps.store.deleteAnswer(answerId);
-    for (const id of moved) cache.delete(id);
-    if (attempt >= ATTEMPTS) throw new Error(`pay-in-advance buckets of envelope ${input.envelopeId} keep moving; retry later`);
+    // priced from a stale state: put back what moved, forget the answers, price again
+    await deps.store.rollBack(moves.filter((m) => !conflicts.has(m.id)).map((m) => ({ id: m.id, rev: m.to_rev, env: m.env, st: before.get(m.id)!.st })));
+    await deps.store.deleteAnswers(docs.map((d) => d._id));
+    for (const m of moves) cache.delete(m.id);
+    if (attempt >= ATTEMPTS) throw new RetryLater(`pay-in-advance buckets of ${envelopes.length} envelopes keep moving; retry later`, 500);
   }
+}
+
+/** The fees of one envelope's work, moving `states` (in memory) event by event. */
+function priceEnvelope(org: string, work: readonly Work[], states: Map<string, BucketRef>): AdvanceFee[] {
+  const fees: AdvanceFee[] = [];
+  const seen = new Set<string>();
+  const moved = new Map<string, AdvanceBucketState>();
+  for (const w of work) {
+    const id = advanceFeeId(org, eventKey(org, w.event), w.charge.svc_id, w.bucket.index);
+    if (seen.has(id)) continue; // the same event twice in an envelope (it is stored once)
+    seen.add(id);
+    const stored = moved.get(w.bucketId) ?? states.get(w.bucketId)?.st ?? null;
+    const periodFrom = w.period.from.toISOString();
+    const current = stored && w.metric.recurring ? carriedIntoPeriod(stored, periodFrom) : stored;
+    const usageEvent: UsageEvent = { transaction_id: w.event.transaction_id, timestamp: w.at, properties: w.event.properties ?? {} };
+    const step = advanceFeeStep({
+      charge: { charge_model: w.charge.charge_model as ChargeModelName, properties: w.bucket.properties, prorated: w.charge.prorated },
+      metric: pricingMetric(w.metric), event: usageEvent, state: current, currency: w.copy.plan.amount_currency, premium: true, period: w.period,
+    });
+    moved.set(w.bucketId, w.metric.recurring ? { ...step.state, period_from: periodFrom } : step.state);
+    fees.push(feeOf(org, w, id, step.fee));
+  }
+  // the envelope's end states (the revision moves when the answer is counted, by the caller)
+  for (const [id, st] of moved) states.set(id, { rev: states.get(id)?.rev ?? 0, st });
+  return fees;
 }
 
 const eventKey = (org: string, e: IngestedEvent) => JSON.stringify([org, e.external_subscription_id, e.transaction_id]);
-
-function remember(cache: Map<string, { rev: number; st: AdvanceBucketState }>, changes: readonly BucketChange[]) {
-  if (cache.size > CACHE_LIMIT) cache.clear();
-  for (const c of changes) cache.set(c.id, { rev: c.from_rev + 1, st: c.st });
-}
 
 /** Each event × pay-in-advance charge of its metric on the subscription it bills, with its bucket and period. */
 function plan(copies: CatalogCopies, org: string, events: readonly IngestedEvent[]): Work[] {

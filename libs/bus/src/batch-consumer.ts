@@ -1,0 +1,153 @@
+import { AckPolicy, DeliverPolicy, nanos, type JsMsg } from "nats";
+import type { Logger } from "@billing/logger";
+import { counter } from "@billing/telemetry";
+import type { Bus } from "./connection";
+import { PoisonMessage, RetryLater } from "./consumer";
+import type { Envelope } from "./envelope";
+import { decodeEnvelope } from "./publish";
+
+const handledBatches = counter("nats_consumer_batches_total", "Batches handled by a batch consumer, by outcome (acked, redelivered)", ["stream", "durable", "outcome"]);
+
+export interface BatchConsumerOptions {
+  bus: Bus;
+  stream: string;
+  durable: string;
+  filterSubjects: string[];
+  logger: Logger;
+  /** Handles consecutive envelopes of the stream, in stream order; they are acknowledged together once it resolves. */
+  handler: (envelopes: Envelope[]) => Promise<void>;
+  /** Envelopes per batch at most (50); also the durable's max_ack_pending. */
+  maxBatch?: number;
+  /** Bytes of messages per batch at most (1 MiB), one message at least: bounds what the handler sends and receives for a batch. */
+  maxBatchBytes?: number;
+  ackWaitMs?: number;
+  retryDelayMs?: number;
+  maxDeliveries?: number;
+  /** A durable created now starts with the messages published from now on (DeliverPolicy.New). */
+  deliverNew?: boolean;
+}
+
+export interface BatchConsumerHandle {
+  stop(): Promise<void>;
+}
+
+/**
+ * A durable consumer handling consecutive messages in batches, in stream order: it takes whatever
+ * has been delivered (up to `maxBatch`, never waiting for more once one is there), hands the
+ * envelopes to the handler at once and acknowledges them all after it (waiting for the server's
+ * confirmation, so the next batch is delivered after them). A failure redelivers the whole batch,
+ * in order (the handler tolerates redelivery); from its third delivery a message is handled alone,
+ * so a poison message (or one delivered too often) is terminated alone and the others go on.
+ *
+ * Order across replicas: the durable's max_ack_pending is `maxBatch`, so while one replica holds a
+ * full batch no other gets anything; a replica holding a partial batch may let another get the
+ * next messages, and the two batches may then be handled concurrently: the handler must stay
+ * exactly-once then (the pay-in-advance pricing guards every running state with a revision and
+ * prices a batch again on top of one moved meanwhile).
+ */
+export async function runBatchConsumer(options: BatchConsumerOptions): Promise<BatchConsumerHandle> {
+  const { bus, stream, durable, logger } = options;
+  const maxBatch = options.maxBatch ?? 50;
+  const maxBatchBytes = options.maxBatchBytes ?? 1024 * 1024;
+  await bus.jsm.consumers
+    .add(stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: options.deliverNew ? DeliverPolicy.New : DeliverPolicy.All,
+      filter_subjects: options.filterSubjects,
+      ack_wait: nanos(options.ackWaitMs ?? 30_000),
+      max_ack_pending: maxBatch,
+    })
+    .catch(async (err: Error) => {
+      if (!/already in use|exists/i.test(err.message)) throw err;
+    });
+  const consumer = await bus.js.consumers.get(stream, durable);
+  const labels = { stream, durable };
+
+  let stopped = false;
+  let messages: Awaited<ReturnType<typeof consumer.consume>> | undefined;
+  // delivered messages, in delivery order, until a batch takes them
+  const queue: JsMsg[] = [];
+  let wake: (() => void) | null = null;
+  const signal = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+
+  const pump = async () => {
+    while (!stopped) {
+      try {
+        messages = await consumer.consume({ max_messages: maxBatch });
+        for await (const msg of messages) {
+          queue.push(msg);
+          signal();
+          if (stopped) break;
+        }
+      } catch (err) {
+        if (!stopped) logger.warn({ err, durable }, "batch consumer pull restarting");
+      }
+      if (!stopped) await new Promise((r) => setTimeout(r, 500));
+    }
+  };
+
+  const handleBatch = async (batch: JsMsg[]) => {
+    const envelopes: Envelope[] = [];
+    const kept: JsMsg[] = [];
+    for (const msg of batch) {
+      try {
+        envelopes.push(decodeEnvelope(msg.data));
+        kept.push(msg);
+      } catch (err) {
+        logger.error({ err, subject: msg.subject, seq: msg.seq }, "undecodable message terminated");
+        msg.term();
+      }
+    }
+    if (kept.length === 0) return;
+    try {
+      await options.handler(envelopes);
+      await Promise.all(kept.map((m) => m.ackAck().catch(() => false)));
+      handledBatches.inc({ ...labels, outcome: "acked" });
+    } catch (err) {
+      const poison = err instanceof PoisonMessage;
+      const delay = err instanceof RetryLater ? err.delayMs : (options.retryDelayMs ?? 1000);
+      logger.warn({ err, durable, messages: kept.length, delay }, "batch will be redelivered");
+      // a poison message (or one delivered too often) is terminated only when handled alone (see the loop)
+      const alone = kept.length === 1 && (poison || kept[0]!.info.deliveryCount >= (options.maxDeliveries ?? 50));
+      for (const msg of kept) {
+        if (alone) msg.term();
+        else msg.nak(delay);
+      }
+      handledBatches.inc({ ...labels, outcome: "redelivered" });
+    }
+  };
+
+  const loop = async () => {
+    while (!stopped) {
+      if (queue.length === 0) {
+        await new Promise<void>((r) => {
+          wake = r;
+        });
+        continue;
+      }
+      // a batch that failed twice comes again one message at a time: a poison message is found alone
+      const most = queue[0]!.info.deliveryCount > 2 ? 1 : maxBatch;
+      let take = 1;
+      let bytes = queue[0]!.data.length;
+      while (take < Math.min(most, queue.length) && bytes + queue[take]!.data.length <= maxBatchBytes) bytes += queue[take++]!.data.length;
+      await handleBatch(queue.splice(0, take));
+    }
+  };
+  const pumping = pump();
+  const running = loop();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      messages?.stop();
+      signal();
+      await running;
+      await pumping;
+    },
+  };
+}

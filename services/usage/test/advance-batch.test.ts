@@ -1,0 +1,126 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Connection } from "mongoose";
+import { connectMongo } from "@billing/mongo";
+import { infraUrls, uniqueName } from "@billing/testkit";
+import { AdvanceStore } from "../src/persistence/advance-store";
+import { MemoryCopies } from "../src/persistence/read-copies/memory-copies";
+import type { MetricCopy, PlanCopy, SubscriptionState } from "../src/domain/read-copies";
+import { priceAdvanceBatch, type AdvanceEnvelopeInput } from "../src/use-cases/advance/price-advance-events";
+import { chargeView, metricView, planView, subscriptionView } from "./read-copies-fixtures";
+
+// PriceAdvanceBatch (billing-rules §1.12) against the real MongoDB test server: consecutive
+// envelopes priced in one call give the fees they give one at a time; an envelope asked again,
+// alone or in another batch, gets the same fees and moves no bucket twice; a crash between the
+// answers and the bucket moves, and two callers racing on the same buckets, still price every
+// event once (the high-water mark charge: what each event raises the period's maximum by).
+const ORG = randomUUID();
+const PER_ENVELOPE = 20;
+
+let connection: Connection;
+const copies = new MemoryCopies();
+const gb = metricView({ code: "gb", updated_at: "2025-09-01T00:00:00.000Z", aggregation_type: "sum_agg", field_name: "gb" });
+const plan = planView({ code: "advance", updated_at: "2025-09-01T00:00:00.000Z", charges: [chargeView(gb, { properties: { amount: "1" } })] });
+const subscriptions = ["sub_a", "sub_b", "sub_c"].map((external_id) => subscriptionView(plan, { external_id }));
+
+/** Envelope i: +5 and −3 gb alternately, spread over the three subscriptions (September 2025). */
+function envelope(i: number, tag: string): AdvanceEnvelopeInput {
+  return {
+    organizationId: ORG, envelopeId: `${tag}_env_${i}`,
+    events: Array.from({ length: PER_ENVELOPE }, (_, j) => {
+      const n = i * PER_ENVELOPE + j;
+      return {
+        svc_id: randomUUID(), transaction_id: `${tag}_tx_${n}`, external_subscription_id: subscriptions[n % 3]!.external_id, code: "gb",
+        timestamp: new Date(Date.UTC(2025, 8, 2) + n * 60_000).toISOString(), properties: { gb: n % 2 === 0 ? 5 : -3 },
+      };
+    }),
+  };
+}
+
+/** A store on a database of its own (bucket ids name the organization and subscription, not the test). */
+const used: string[] = [];
+function freshStore() {
+  const name = uniqueName("advance_batch");
+  used.push(name);
+  return new AdvanceStore(connection.useDb(name, { useCache: false }));
+}
+
+/** What one envelope at a time gives, on a fresh store: the reference. */
+async function oneByOne(envelopes: AdvanceEnvelopeInput[]) {
+  const store = freshStore();
+  const out = [];
+  for (const e of envelopes) out.push((await priceAdvanceBatch({ copies, store, cache: new Map() }, [e]))[0]!);
+  return out;
+}
+
+const amounts = (fees: Array<Array<{ event_transaction_id: string; amount_cents: number }>>) => fees.map((f) => f.map((x) => [x.event_transaction_id, x.amount_cents]));
+
+beforeAll(async () => {
+  connection = await connectMongo({ url: infraUrls().mongoUrl, dbName: uniqueName("advance_batch") });
+  copies.putMetric({ value: { ...gb, organization_id: ORG } as unknown as MetricCopy, version: 1 });
+  copies.putPlan({ value: { ...plan, organization_id: ORG } as unknown as PlanCopy, version: 1 });
+  for (const s of subscriptions) copies.putSubscription({ value: { ...s, organization_id: ORG } as unknown as SubscriptionState, version: 1 });
+}, 60_000);
+
+afterAll(async () => {
+  for (const name of used) await connection.useDb(name).dropDatabase().catch(() => undefined);
+  await connection?.dropDatabase();
+  await connection?.close();
+});
+
+describe("PriceAdvanceBatch", () => {
+  it("prices a batch as one envelope at a time would, and answers a re-batched envelope the same fees", async () => {
+    const reference = await oneByOne(Array.from({ length: 6 }, (_, i) => envelope(i, "ref")));
+    const store = freshStore();
+    await store.ensureIndexes();
+    const envelopes = Array.from({ length: 6 }, (_, i) => envelope(i, "batch"));
+    const strip = (f: ReturnType<typeof amounts>) => f.map((e) => e.map(([, a]) => a));
+
+    const first = await priceAdvanceBatch({ copies, store, cache: new Map() }, envelopes.slice(0, 3));
+    // envelopes 1 and 2 again (a redelivery in another batch, another process: no cache), then 3–5
+    const second = await priceAdvanceBatch({ copies, store, cache: new Map() }, envelopes.slice(1));
+    expect(second.slice(0, 2)).toEqual(first.slice(1));
+    expect(strip(amounts([...first, ...second.slice(2)]))).toEqual(strip(amounts(reference)));
+    // each event paid once: the same total as one envelope at a time
+    const total = [...first, ...second.slice(2)].flat().reduce((s, f) => s + f.amount_cents, 0);
+    expect(total).toBe(reference.flat().reduce((s, f) => s + f.amount_cents, 0));
+    expect(total).toBeGreaterThan(0);
+  });
+
+  it("completes a batch cut short between its answers and its bucket moves, and prices again a batch priced from states another replica moved meanwhile", async () => {
+    const reference = await oneByOne(Array.from({ length: 8 }, (_, i) => envelope(i, "ref2")));
+    const store = freshStore();
+    const envelopes = Array.from({ length: 8 }, (_, i) => envelope(i, "crash"));
+    // a crash after the answers were stored, before any bucket moved
+    const crashing = Object.create(store) as AdvanceStore;
+    crashing.applyBatch = async () => {
+      throw new Error("killed");
+    };
+    await expect(priceAdvanceBatch({ copies, store: crashing, cache: new Map() }, envelopes.slice(0, 4))).rejects.toThrow("killed");
+    const again = await priceAdvanceBatch({ copies, store, cache: new Map() }, envelopes.slice(0, 4));
+    // this replica prices envelope 4 (its cache holds the states it left), another replica envelope 5;
+    // this one, its cache now stale, prices 6 and 7: its bucket moves are refused (revision), it puts
+    // back what it moved, forgets its answers and prices them again from the stored states
+    const stale = new Map();
+    const a = [
+      ...(await priceAdvanceBatch({ copies, store, cache: stale }, envelopes.slice(4, 5))),
+      ...(await priceAdvanceBatch({ copies, store, cache: new Map() }, envelopes.slice(5, 6))),
+    ];
+    const retried = { count: 0 };
+    const counting = Object.create(store) as AdvanceStore;
+    counting.rollBack = async (moved) => {
+      retried.count++;
+      return store.rollBack(moved);
+    };
+    const b = await priceAdvanceBatch({ copies, store: counting, cache: stale }, envelopes.slice(6, 8));
+    expect(retried.count).toBe(1);
+    const all = [...again, ...a, ...b].flat();
+    expect(new Set(all.map((f) => f.event_transaction_id)).size).toBe(8 * PER_ENVELOPE);
+    // the same fees as one envelope at a time
+    expect(all.map((f) => f.amount_cents)).toEqual(reference.flat().map((f) => f.amount_cents));
+    expect(all.reduce((s, f) => s + f.amount_cents, 0)).toBe(reference.flat().reduce((s, f) => s + f.amount_cents, 0));
+    // asked once more, everything answers the same
+    const replay = await priceAdvanceBatch({ copies, store, cache: new Map() }, envelopes);
+    expect(replay.flat()).toEqual(all);
+  });
+});
