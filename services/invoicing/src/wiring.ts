@@ -149,7 +149,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       paid: async (organizationId, subscriptionIds, paidBy, periodEndedBy) => (await fees.paidWaiting(organizationId, subscriptionIds, paidBy, periodEndedBy)).map((r) => r.fee),
       store: (records) => fees.insertMany(records),
       announce: async (batchId, events) => {
-        if (await fees.insertBatch(batchId, events)) await publishFromOutbox(parts.bus, feeOutbox, batchId, events, parts.logger);
+        if ((await fees.insertBatches([{ id: batchId, events }])).length > 0) await publishFromOutbox(parts.bus, feeOutbox, batchId, events, parts.logger);
       },
     },
     publish: async (invoiceId, events) => {
