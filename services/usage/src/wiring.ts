@@ -151,7 +151,7 @@ export const usageService = defineService({
       // billing reads stored usage itself, never the estimates' cache
       bind(Rpc.chargeUsage, chargeUsageHandlers({ copies: readCopies.copies, usage: stored.reader, storedThroughNow: stored.storedThroughNow, storedThroughSeq: stored.storedThroughSeq })),
       // pay-in-advance fees, one call per batch of consecutive ingested envelopes (invoicing's consumer)
-      bind(Rpc.advanceFees, advanceFeeHandlers({ copies: readCopies.copies, store: advanceStore, cache: new Map() })),
+      bind(Rpc.advanceFees, advanceFeeHandlers({ copies: readCopies.copies, store: advanceStore, cache: new Map(), copiesCaughtUp: readCopies.caughtUp })),
       // invoice audits re-derive fees from the raw events (pages), never from a cache or the buckets' partials
       bind(Rpc.usageAudit, usageAuditHandlers({ collections: usageCollections(connection), copies: readCopies.copies, storedThroughNow: stored.storedThroughNow })),
     ];

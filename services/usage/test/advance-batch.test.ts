@@ -123,4 +123,24 @@ describe("PriceAdvanceBatch", () => {
     const replay = await priceAdvanceBatch({ copies, store, cache: new Map() }, envelopes);
     expect(replay.flat()).toEqual(all);
   });
+
+  it("waits for the read copies when an event's subscription is not in them yet (created just before its first events), then prices it", async () => {
+    const late = subscriptionView(plan, { external_id: "sub_late" });
+    const lateEvent = (n: number) => ({
+      svc_id: randomUUID(), transaction_id: `late_tx_${n}`, external_subscription_id: "sub_late", code: "gb",
+      timestamp: new Date(Date.UTC(2025, 8, 3) + n * 60_000).toISOString(), properties: { gb: 2 },
+    });
+    let asked = 0;
+    // the copy arrives while the batch waits for the copies to catch up, as the catalog's event would
+    const copiesCaughtUp = async () => {
+      asked++;
+      copies.putSubscription({ value: { ...late, organization_id: ORG } as unknown as SubscriptionState, version: 1 });
+      return true;
+    };
+    const [fees] = await priceAdvanceBatch({ copies, store: freshStore(), cache: new Map(), copiesCaughtUp }, [{ organizationId: ORG, envelopeId: "late_env", events: [lateEvent(0), lateEvent(1)] }]);
+    expect({ asked, fees: fees!.map((f) => [f.event_transaction_id, f.amount_cents]) }).toEqual({ asked: 1, fees: [["late_tx_0", 200], ["late_tx_1", 200]] });
+    // known subscriptions never wait
+    await priceAdvanceBatch({ copies, store: freshStore(), cache: new Map(), copiesCaughtUp }, [envelope(0, "known")]);
+    expect(asked).toBe(1);
+  });
 });

@@ -33,6 +33,23 @@ export interface AdvanceDeps {
   store: AdvanceStore;
   /** bucket states this process moved last (by id): most envelopes need no read */
   cache?: Map<string, { rev: number; st: AdvanceBucketState | null }>;
+  /**
+   * Resolves once this process's read copies hold what the catalog's stream held when called
+   * (ReadCopies.caughtUp). Asked when an event's metric or subscription is unknown here: a
+   * subscription created just before its first events may not have reached these copies yet.
+   */
+  copiesCaughtUp?: (timeoutMs: number) => Promise<boolean>;
+}
+
+/** How long a batch with an event unknown to the read copies waits for them to catch up. */
+const COPIES_CATCH_UP_MS = 5_000;
+
+/** Whether some event's metric, or the subscription it bills, is not in the read copies. */
+function someUnknown(copies: CatalogCopies, envelopes: readonly AdvanceEnvelopeInput[]): boolean {
+  return envelopes.some((e) => e.events.some((event) => {
+    const at = Date.parse(event.timestamp);
+    return !copies.metricByCode(e.organizationId, event.code) || (!Number.isNaN(at) && !subscriptionAt(copies, e.organizationId, event.external_subscription_id, at));
+  }));
 }
 
 const CACHE_LIMIT = 200_000;
@@ -140,6 +157,9 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
     }
     // 2. the others, in order, from the states the envelopes before them leave
     const toPrice = envelopes.filter((e, i) => !answers.has(answerIdOf(e)) && envelopes.findIndex((o) => answerIdOf(o) === answerIdOf(e)) === i);
+    // an event the copies do not know: wait for them to hold what the catalog had published by now
+    // (after the event was acknowledged), once per call; then an unknown one bills nothing
+    if (attempt === 1 && deps.copiesCaughtUp && someUnknown(deps.copies, toPrice)) await deps.copiesCaughtUp(COPIES_CATCH_UP_MS);
     next("buckets");
     const works = toPrice.map((e) => plan(deps.copies, e.organizationId, e.events));
     const bucketIds = [...new Set(works.flat().map((w) => w.bucketId))];
