@@ -1,36 +1,32 @@
 import type { UsageEvent } from "@billing/pricing";
+import { eventText } from "../../domain/ingest-message";
 import type { EventView } from "../../domain/stored-event";
 
 /**
- * One stored event read from its page's JSON text for the audit: the event as stored (its text),
- * with what every audit needs decoded (timestamp, acknowledgement, message) and the rest decoded
- * only when asked — `properties` is parsed from its slice of the text the first time a charge
- * reads it (a count charge without filters never does), `transaction_id` likewise.
+ * One stored event read from its page's JSON text for the audit: the event as stored (its text,
+ * in the shape `eventText` writes), with its timestamp, message and place decoded, and the rest
+ * decoded only when read — `properties` is parsed from its slice of the text the first time a
+ * charge reads it (a count charge without filters never does); the transaction id, the
+ * acknowledgement instant and the whole event likewise. Few fields per event: an audit holds
+ * a million of them.
  */
 export class PageEvent implements UsageEvent {
   private props: Record<string, unknown> | undefined;
   private tx: string | undefined;
 
   constructor(
-    /** the page's text, or the event's own text */
+    /** the page's text (or an event's canonical text) */
     private readonly text: string,
-    /** where its properties object and its transaction id (a JSON string, quotes included) are in `text` */
+    /** where the event's text starts, and its properties object */
+    private readonly at: number,
     private readonly propsAt: number,
     private readonly propsEnd: number,
-    private readonly txAt: number,
-    private readonly txEnd: number,
-    /** its svc_id, code, external subscription id and precise total (parsed when a late event is listed) */
-    private readonly rest: () => Omit<EventView, "properties" | "transaction_id" | "timestamp" | "created_at">,
     /** timestamp, Unix ms */
     readonly timestamp: number,
-    /** acknowledged at (business time), Unix ms */
-    readonly created: number,
     /** the ingest stream sequence of the message that carried it */
     readonly seq: number,
     /** its position in that message (-1: a page written before positions were kept) */
     public pos: number,
-    /** precise_total_amount_cents, as stored */
-    readonly precise_total_amount_cents: string | null,
   ) {}
 
   get properties(): Record<string, unknown> {
@@ -38,15 +34,28 @@ export class PageEvent implements UsageEvent {
   }
 
   get transaction_id(): string {
-    return (this.tx ??= JSON.parse(this.text.slice(this.txAt, this.txEnd)) as string);
+    if (this.tx === undefined) {
+      const txAt = this.at + TX_AT;
+      this.tx = JSON.parse(this.text.slice(txAt, stringEnd(this.text, txAt))) as string;
+    }
+    return this.tx;
+  }
+
+  /** acknowledged at (business time), Unix ms */
+  get created(): number {
+    return isoMs(this.text, this.propsEnd + CREATED.length);
+  }
+
+  /** precise_total_amount_cents, as stored (a decimal string, or null) */
+  get precise_total_amount_cents(): string | null {
+    const end = this.propsAt - PROPS.length;
+    if (this.text.charCodeAt(end - 1) !== QUOTE) return null;
+    return this.text.slice(this.text.lastIndexOf('"', end - 2) + 1, end - 1);
   }
 
   /** Lago's EventObject as stored (a late event's listing). */
   view(): EventView {
-    return {
-      ...this.rest(), transaction_id: this.transaction_id, timestamp: new Date(this.timestamp).toISOString(), properties: this.properties,
-      created_at: new Date(this.created).toISOString(),
-    } as EventView;
+    return JSON.parse(this.text.slice(this.at, this.propsEnd + CREATED.length + 26)) as EventView;
   }
 }
 
@@ -97,55 +106,61 @@ const PRECISE = ',"precise_total_amount_cents":';
 const PROPS = ',"properties":';
 const CREATED = ',"created_at":"';
 
+const TX_AT = HEAD.length + 36 + TX.length;
+
+/** "YYYY-MM-DDTHH:MM:SS.mmmZ" at `i` → Unix ms, without a string per event (another form: Date.parse). */
+function isoMs(text: string, i: number): number {
+  const d = (k: number) => text.charCodeAt(i + k) - 48;
+  const year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3);
+  if (year < 100 || text.charCodeAt(i + 4) !== 45 || text.charCodeAt(i + 10) !== 84 || text.charCodeAt(i + 19) !== 46 || text.charCodeAt(i + 23) !== 90) {
+    return Date.parse(text.slice(i, i + 24));
+  }
+  return Date.UTC(year, d(5) * 10 + d(6) - 1, d(8) * 10 + d(9), d(11) * 10 + d(12), d(14) * 10 + d(15), d(17) * 10 + d(18), d(20) * 100 + d(21) * 10 + d(22));
+}
+
+/**
+ * An event of another shape (written before `eventText`, or by hand): parsed whole, then read from
+ * its canonical text (svc_id cut or padded to the shape's 36 characters; `view()` answers the event as stored).
+ */
 function parsedWhole(text: string, at: number, end: number, seq: number, pos: number): PageEvent {
   const e = JSON.parse(text.slice(at, end)) as EventView;
-  const own = JSON.stringify({ p: e.properties ?? {}, x: e.transaction_id });
-  // `{"p":` is 5 characters; the transaction id follows `,"x":`
-  const propsEnd = compositeEnd(own, 5);
-  return new PageEvent(
-    own, 5, propsEnd, propsEnd + 5, own.length - 1,
-    () => ({ svc_id: e.svc_id, svc_customer_id: null, svc_subscription_id: null, code: e.code, external_subscription_id: e.external_subscription_id, precise_total_amount_cents: e.precise_total_amount_cents ?? null }),
-    Date.parse(e.timestamp), Date.parse(e.created_at), seq, pos, e.precise_total_amount_cents ?? null,
-  );
+  const canonical = eventText({
+    svcId: String(e.svc_id ?? "").padEnd(36).slice(0, 36), transactionId: e.transaction_id, externalSubscriptionId: e.external_subscription_id, code: e.code,
+    timestamp: new Date(e.timestamp).toISOString(), propertiesJson: JSON.stringify(e.properties ?? {}), preciseTotalAmountCents: e.precise_total_amount_cents ?? null,
+    createdAt: new Date(e.created_at).toISOString(),
+  });
+  const scanned = scanCanonical(canonical, 0, seq, pos);
+  if (!scanned) throw new SyntaxError(`event page: an event that cannot be read at ${at}`);
+  const event = scanned.event;
+  event.view = () => ({ ...e, properties: e.properties ?? {} });
+  return event;
 }
 
 /** One event's text at `at` (its `{`): the event, and where its text ends. */
 function scanEvent(text: string, at: number, seq: number, pos: number): { event: PageEvent; end: number } {
-  if (!text.startsWith(HEAD, at) || !text.startsWith(TX, at + HEAD.length + 36)) {
-    const end = compositeEnd(text, at);
-    return { event: parsedWhole(text, at, end, seq, pos), end };
-  }
-  const txAt = at + HEAD.length + 36 + TX.length;
-  const txEnd = stringEnd(text, txAt);
-  const codeAt = txEnd + CODE.length;
-  if (!text.startsWith(CODE, txEnd)) return fallback(text, at, seq, pos);
-  const codeEnd = stringEnd(text, codeAt);
-  if (!text.startsWith(TS, codeEnd) || !text.startsWith(SUB, codeEnd + TS.length + 24)) return fallback(text, at, seq, pos);
-  const timestamp = Date.parse(text.slice(codeEnd + TS.length, codeEnd + TS.length + 24));
-  const subAt = codeEnd + TS.length + 24 + SUB.length;
-  const subEnd = stringEnd(text, subAt);
-  if (!text.startsWith(PRECISE, subEnd)) return fallback(text, at, seq, pos);
-  const preciseAt = subEnd + PRECISE.length;
-  const preciseEnd = text.charCodeAt(preciseAt) === QUOTE ? stringEnd(text, preciseAt) : preciseAt + 4; // a string, or null
-  if (!text.startsWith(PROPS, preciseEnd)) return fallback(text, at, seq, pos);
-  const propsAt = preciseEnd + PROPS.length;
-  const propsEnd = compositeEnd(text, propsAt);
-  if (!text.startsWith(CREATED, propsEnd) || text.charCodeAt(propsEnd + CREATED.length + 25) !== CLOSE_BRACE) return fallback(text, at, seq, pos);
-  const created = Date.parse(text.slice(propsEnd + CREATED.length, propsEnd + CREATED.length + 24));
-  if (Number.isNaN(timestamp) || Number.isNaN(created)) return fallback(text, at, seq, pos);
-  const precise = text.charCodeAt(preciseAt) === QUOTE ? (JSON.parse(text.slice(preciseAt, preciseEnd)) as string) : null;
-  const rest = () => ({
-    svc_id: text.slice(at + HEAD.length, at + HEAD.length + 36), svc_customer_id: null, svc_subscription_id: null,
-    code: JSON.parse(text.slice(codeAt, codeEnd)) as string, external_subscription_id: JSON.parse(text.slice(subAt, subEnd)) as string,
-    precise_total_amount_cents: precise,
-  });
-  const event = new PageEvent(text, propsAt, propsEnd, txAt, txEnd, rest, timestamp, created, seq, pos, precise);
-  return { event, end: propsEnd + CREATED.length + 26 };
-}
-
-function fallback(text: string, at: number, seq: number, pos: number) {
+  const scanned = scanCanonical(text, at, seq, pos);
+  if (scanned) return scanned;
   const end = compositeEnd(text, at);
   return { event: parsedWhole(text, at, end, seq, pos), end };
+}
+
+/** An event in `eventText`'s shape at `at`, or null (another shape). */
+function scanCanonical(text: string, at: number, seq: number, pos: number): { event: PageEvent; end: number } | null {
+  if (!text.startsWith(HEAD, at) || !text.startsWith(TX, at + HEAD.length + 36)) return null;
+  const txEnd = stringEnd(text, at + TX_AT);
+  if (!text.startsWith(CODE, txEnd)) return null;
+  const codeEnd = stringEnd(text, txEnd + CODE.length);
+  if (!text.startsWith(TS, codeEnd) || !text.startsWith(SUB, codeEnd + TS.length + 24)) return null;
+  const timestamp = isoMs(text, codeEnd + TS.length);
+  const subEnd = stringEnd(text, codeEnd + TS.length + 24 + SUB.length);
+  if (!text.startsWith(PRECISE, subEnd)) return null;
+  const preciseAt = subEnd + PRECISE.length;
+  const preciseEnd = text.charCodeAt(preciseAt) === QUOTE ? stringEnd(text, preciseAt) : preciseAt + 4; // a string, or null
+  if (!text.startsWith(PROPS, preciseEnd)) return null;
+  const propsAt = preciseEnd + PROPS.length;
+  const propsEnd = compositeEnd(text, propsAt);
+  if (!text.startsWith(CREATED, propsEnd) || text.charCodeAt(propsEnd + CREATED.length + 25) !== CLOSE_BRACE || Number.isNaN(timestamp)) return null;
+  return { event: new PageEvent(text, at, propsAt, propsEnd, timestamp, seq, pos), end: propsEnd + CREATED.length + 26 };
 }
 
 const skipSpace = (text: string, i: number) => {
