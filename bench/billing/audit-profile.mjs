@@ -21,8 +21,10 @@ try {
   const input = { organizationId: invoice.organization_id, externalSubscriptionId: fees[0].external_subscription_id, snapshots, billedThrough: null, lateLimit: 20 };
   for (let i = 0; i < Number(process.env.RUNS ?? 3); i++) {
     const t = performance.now();
+    const cpu = process.cpuUsage();
     const charges = await rederiveCharges({ collections }, input);
-    console.log(`${(performance.now() - t).toFixed(0)} ms: ${charges.map((c) => `${c.eventsRead} events → ${c.fees.map((f) => `${f.units} units ${f.amountCents}`).join(" / ")}`).join("; ")}`);
+    const used = process.cpuUsage(cpu);
+    console.log(`${(performance.now() - t).toFixed(0)} ms (CPU ${((used.user + used.system) / 1000).toFixed(0)} ms): ${charges.map((c) => `${c.eventsRead} events → ${c.fees.map((f) => `${f.units} units ${f.amountCents}`).join(" / ")}`).join("; ")}`);
   }
   console.log("invoiced:", fees.map((f) => `${f.units} units ${f.amount_cents}`).join(" / "));
 } finally {

@@ -14,7 +14,7 @@ const record = (text: string, s: number, i?: number) => ({ org: "o", sub: "sub_1
 
 const scanned = (text: string) => {
   const out: PageEvent[] = [];
-  scanPage(text, () => true, (e) => out.push(e));
+  scanPage(text, (e) => out.push(e));
   return out;
 };
 

@@ -3,20 +3,20 @@ import { eventText } from "../../domain/ingest-message";
 import type { EventView } from "../../domain/stored-event";
 
 /**
- * One stored event read from its page's JSON text for the audit: the event as stored (its text,
- * in the shape `eventText` writes), with its timestamp, message and place decoded, and the rest
- * decoded only when read — `properties` is parsed from its slice of the text the first time a
- * charge reads it (a count charge without filters never does); the transaction id, the
- * acknowledgement instant and the whole event likewise. Few fields per event: an audit holds
- * a million of them.
+ * One stored event read from its page's JSON text for the audit, as UTF-8 bytes (the page document
+ * as the driver received it: raw BSON, never decoded into a JS string whole): the event's text as
+ * stored, with its timestamp, message and place decoded, and the rest decoded only when read —
+ * `properties` is parsed from its slice of the bytes the first time a charge reads it (a count
+ * charge without filters never does); the transaction id, the acknowledgement instant and the
+ * whole event likewise. Few fields per event: an audit holds a million of them.
  */
 export class PageEvent implements UsageEvent {
   private props: Record<string, unknown> | undefined;
   private tx: string | undefined;
 
   constructor(
-    /** the page's text (or an event's canonical text) */
-    private readonly text: string,
+    /** the page's bytes (or an event's canonical text's) */
+    private readonly bytes: Buffer,
     /** where the event's text starts, and its properties object */
     private readonly at: number,
     private readonly propsAt: number,
@@ -30,91 +30,97 @@ export class PageEvent implements UsageEvent {
   ) {}
 
   get properties(): Record<string, unknown> {
-    return (this.props ??= JSON.parse(this.text.slice(this.propsAt, this.propsEnd)) as Record<string, unknown>);
+    return (this.props ??= JSON.parse(utf8(this.bytes, this.propsAt, this.propsEnd)) as Record<string, unknown>);
   }
 
   get transaction_id(): string {
     if (this.tx === undefined) {
       const txAt = this.at + TX_AT;
-      this.tx = JSON.parse(this.text.slice(txAt, stringEnd(this.text, txAt))) as string;
+      this.tx = JSON.parse(utf8(this.bytes, txAt, stringEnd(this.bytes, txAt))) as string;
     }
     return this.tx;
   }
 
   /** acknowledged at (business time), Unix ms */
   get created(): number {
-    return isoMs(this.text, this.propsEnd + CREATED.length);
+    return isoMs(this.bytes, this.propsEnd + CREATED.length);
   }
 
   /** precise_total_amount_cents, as stored (a decimal string, or null) */
   get precise_total_amount_cents(): string | null {
     const end = this.propsAt - PROPS.length;
-    if (this.text.charCodeAt(end - 1) !== QUOTE) return null;
-    return this.text.slice(this.text.lastIndexOf('"', end - 2) + 1, end - 1);
+    if (this.bytes[end - 1] !== QUOTE) return null;
+    let start = end - 2;
+    while (this.bytes[start] !== QUOTE) start--;
+    return utf8(this.bytes, start + 1, end - 1);
   }
 
   /** Lago's EventObject as stored (a late event's listing). */
   view(): EventView {
-    return JSON.parse(this.text.slice(this.at, this.propsEnd + CREATED.length + 26)) as EventView;
+    return JSON.parse(utf8(this.bytes, this.at, this.propsEnd + CREATED.length + 26)) as EventView;
   }
 }
 
+const utf8 = (bytes: Buffer, start: number, end: number) => bytes.toString("utf8", start, end);
+const encoded = (s: string) => Buffer.from(s, "utf8");
+
 const QUOTE = 34;
 const BACKSLASH = 92;
+const COMMA = 44;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 
-/** The index just after the JSON string starting (with its quote) at `at`. */
-function stringEnd(text: string, at: number): number {
-  let i = at + 1;
-  for (;;) {
-    const q = text.indexOf('"', i);
-    if (q === -1) throw new SyntaxError("unterminated string");
-    let slashes = 0;
-    for (let k = q - 1; text.charCodeAt(k) === BACKSLASH; k--) slashes++;
-    if (slashes % 2 === 0) return q + 1;
-    i = q + 1;
+/** The index just after the JSON string starting (with its quote) at `at`. A UTF-8 sequence never holds an ASCII byte: bytes are walked as they are. */
+function stringEnd(b: Buffer, at: number): number {
+  for (let i = at + 1; i < b.length; i++) {
+    const c = b[i];
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) return i + 1;
   }
+  throw new SyntaxError("event page: unterminated string");
 }
 
 /** The index just after the JSON object or array starting at `at` (strings skipped whole). */
-function compositeEnd(text: string, at: number): number {
+function compositeEnd(b: Buffer, at: number): number {
   let depth = 0;
-  for (let i = at; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) i = stringEnd(text, i) - 1;
+  for (let i = at; i < b.length; i++) {
+    const c = b[i];
+    if (c === QUOTE) i = stringEnd(b, i) - 1;
     else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
     else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       if (--depth === 0) return i + 1;
     }
   }
-  throw new SyntaxError("unterminated object");
+  throw new SyntaxError("event page: unterminated object");
+}
+
+function startsWith(b: Buffer, at: number, pattern: Buffer): boolean {
+  if (at + pattern.length > b.length) return false;
+  for (let k = 0; k < pattern.length; k++) if (b[at + k] !== pattern[k]) return false;
+  return true;
 }
 
 /**
  * The fixed shape `eventText` (domain/ingest-message.ts) writes every stored event in. An event of
  * another shape is parsed whole (JSON.parse), so a page of any age reads the same.
  */
-const HEAD = '{"svc_id":"';
-const TX = '","transaction_id":';
-const CODE = ',"svc_customer_id":null,"code":';
-const TS = ',"timestamp":"';
-const SUB = '","svc_subscription_id":null,"external_subscription_id":';
-const PRECISE = ',"precise_total_amount_cents":';
-const PROPS = ',"properties":';
-const CREATED = ',"created_at":"';
-
+const HEAD = encoded('{"svc_id":"');
+const TX = encoded('","transaction_id":');
+const CODE = encoded(',"svc_customer_id":null,"code":');
+const TS = encoded(',"timestamp":"');
+const SUB = encoded('","svc_subscription_id":null,"external_subscription_id":');
+const PRECISE = encoded(',"precise_total_amount_cents":');
+const PROPS = encoded(',"properties":');
+const CREATED = encoded(',"created_at":"');
 const TX_AT = HEAD.length + 36 + TX.length;
 
 /** "YYYY-MM-DDTHH:MM:SS.mmmZ" at `i` → Unix ms, without a string per event (another form: Date.parse). */
-function isoMs(text: string, i: number): number {
-  const d = (k: number) => text.charCodeAt(i + k) - 48;
+function isoMs(b: Buffer, i: number): number {
+  const d = (k: number) => b[i + k]! - 48;
   const year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3);
-  if (year < 100 || text.charCodeAt(i + 4) !== 45 || text.charCodeAt(i + 10) !== 84 || text.charCodeAt(i + 19) !== 46 || text.charCodeAt(i + 23) !== 90) {
-    return Date.parse(text.slice(i, i + 24));
-  }
+  if (year < 100 || b[i + 4] !== 45 || b[i + 10] !== 84 || b[i + 19] !== 46 || b[i + 23] !== 90) return Date.parse(utf8(b, i, i + 24));
   return Date.UTC(year, d(5) * 10 + d(6) - 1, d(8) * 10 + d(9), d(11) * 10 + d(12), d(14) * 10 + d(15), d(17) * 10 + d(18), d(20) * 100 + d(21) * 10 + d(22));
 }
 
@@ -122,13 +128,13 @@ function isoMs(text: string, i: number): number {
  * An event of another shape (written before `eventText`, or by hand): parsed whole, then read from
  * its canonical text (svc_id cut or padded to the shape's 36 characters; `view()` answers the event as stored).
  */
-function parsedWhole(text: string, at: number, end: number, seq: number, pos: number): PageEvent {
-  const e = JSON.parse(text.slice(at, end)) as EventView;
-  const canonical = eventText({
+function parsedWhole(b: Buffer, at: number, end: number, seq: number, pos: number): PageEvent {
+  const e = JSON.parse(utf8(b, at, end)) as EventView;
+  const canonical = encoded(eventText({
     svcId: String(e.svc_id ?? "").padEnd(36).slice(0, 36), transactionId: e.transaction_id, externalSubscriptionId: e.external_subscription_id, code: e.code,
     timestamp: new Date(e.timestamp).toISOString(), propertiesJson: JSON.stringify(e.properties ?? {}), preciseTotalAmountCents: e.precise_total_amount_cents ?? null,
     createdAt: new Date(e.created_at).toISOString(),
-  });
+  }));
   const scanned = scanCanonical(canonical, 0, seq, pos);
   if (!scanned) throw new SyntaxError(`event page: an event that cannot be read at ${at}`);
   const event = scanned.event;
@@ -137,90 +143,118 @@ function parsedWhole(text: string, at: number, end: number, seq: number, pos: nu
 }
 
 /** One event's text at `at` (its `{`): the event, and where its text ends. */
-function scanEvent(text: string, at: number, seq: number, pos: number): { event: PageEvent; end: number } {
-  const scanned = scanCanonical(text, at, seq, pos);
+function scanEvent(b: Buffer, at: number, seq: number, pos: number): { event: PageEvent; end: number } {
+  const scanned = scanCanonical(b, at, seq, pos);
   if (scanned) return scanned;
-  const end = compositeEnd(text, at);
-  return { event: parsedWhole(text, at, end, seq, pos), end };
+  const end = compositeEnd(b, at);
+  return { event: parsedWhole(b, at, end, seq, pos), end };
 }
 
 /** An event in `eventText`'s shape at `at`, or null (another shape). */
-function scanCanonical(text: string, at: number, seq: number, pos: number): { event: PageEvent; end: number } | null {
-  if (!text.startsWith(HEAD, at) || !text.startsWith(TX, at + HEAD.length + 36)) return null;
-  const txEnd = stringEnd(text, at + TX_AT);
-  if (!text.startsWith(CODE, txEnd)) return null;
-  const codeEnd = stringEnd(text, txEnd + CODE.length);
-  if (!text.startsWith(TS, codeEnd) || !text.startsWith(SUB, codeEnd + TS.length + 24)) return null;
-  const timestamp = isoMs(text, codeEnd + TS.length);
-  const subEnd = stringEnd(text, codeEnd + TS.length + 24 + SUB.length);
-  if (!text.startsWith(PRECISE, subEnd)) return null;
+function scanCanonical(b: Buffer, at: number, seq: number, pos: number): { event: PageEvent; end: number } | null {
+  if (!startsWith(b, at, HEAD) || !startsWith(b, at + HEAD.length + 36, TX)) return null;
+  const txEnd = stringEnd(b, at + TX_AT);
+  if (!startsWith(b, txEnd, CODE)) return null;
+  const codeEnd = stringEnd(b, txEnd + CODE.length);
+  if (!startsWith(b, codeEnd, TS) || !startsWith(b, codeEnd + TS.length + 24, SUB)) return null;
+  const timestamp = isoMs(b, codeEnd + TS.length);
+  const subEnd = stringEnd(b, codeEnd + TS.length + 24 + SUB.length);
+  if (!startsWith(b, subEnd, PRECISE)) return null;
   const preciseAt = subEnd + PRECISE.length;
-  const preciseEnd = text.charCodeAt(preciseAt) === QUOTE ? stringEnd(text, preciseAt) : preciseAt + 4; // a string, or null
-  if (!text.startsWith(PROPS, preciseEnd)) return null;
+  const preciseEnd = b[preciseAt] === QUOTE ? stringEnd(b, preciseAt) : preciseAt + 4; // a string, or null
+  if (!startsWith(b, preciseEnd, PROPS)) return null;
   const propsAt = preciseEnd + PROPS.length;
-  const propsEnd = compositeEnd(text, propsAt);
-  if (!text.startsWith(CREATED, propsEnd) || text.charCodeAt(propsEnd + CREATED.length + 25) !== CLOSE_BRACE || Number.isNaN(timestamp)) return null;
-  return { event: new PageEvent(text, at, propsAt, propsEnd, timestamp, seq, pos), end: propsEnd + CREATED.length + 26 };
+  const propsEnd = compositeEnd(b, propsAt);
+  if (!startsWith(b, propsEnd, CREATED) || b[propsEnd + CREATED.length + 25] !== CLOSE_BRACE || Number.isNaN(timestamp)) return null;
+  return { event: new PageEvent(b, at, propsAt, propsEnd, timestamp, seq, pos), end: propsEnd + CREATED.length + 26 };
 }
 
-const skipSpace = (text: string, i: number) => {
-  while (i < text.length && text.charCodeAt(i) <= 32) i++;
+const skipSpace = (b: Buffer, i: number) => {
+  while (i < b.length && b[i]! <= 32) i++;
   return i;
 };
 
-function expect(text: string, i: number, code: number): number {
-  i = skipSpace(text, i);
-  if (text.charCodeAt(i) !== code) throw new SyntaxError(`event page: '${String.fromCharCode(code)}' expected at ${i}`);
+function expect(b: Buffer, i: number, code: number): number {
+  i = skipSpace(b, i);
+  if (b[i] !== code) throw new SyntaxError(`event page: '${String.fromCharCode(code)}' expected at ${i}`);
   return i + 1;
 }
 
 /**
- * The events of a page's text, `[[seq, [event, …], [position, …]?], …]` (bucket-writes.ts), in
- * page order, each passed to `visit` — without JSON.parse of the whole page: the events' texts are
- * walked in the shape `eventText` writes them, and the fields read as they are needed (any other
- * shape is parsed whole, so older pages read alike). `keep(timestampMs)`: false drops the event
- * (outside the period) before its properties are parsed.
+ * The events of a page's JSON text as UTF-8 bytes, `[[seq, [event, …], [position, …]?], …]`
+ * (bucket-writes.ts), in page order, each passed to `visit` — without decoding or parsing the
+ * whole page: the events' texts are walked in the shape `eventText` writes them, and the fields
+ * read as they are needed (any other shape is parsed whole, so older pages read alike).
  */
-export function scanPage(text: string, keep: (timestamp: number) => boolean, visit: (e: PageEvent) => void): void {
-  let i = expect(text, 0, OPEN_BRACKET);
-  i = skipSpace(text, i);
-  if (text.charCodeAt(i) === CLOSE_BRACKET) return;
+export function scanPage(page: Uint8Array | string, visit: (e: PageEvent) => void): void {
+  const b = typeof page === "string" ? encoded(page) : Buffer.isBuffer(page) ? page : Buffer.from(page.buffer, page.byteOffset, page.byteLength);
+  let i = expect(b, 0, OPEN_BRACKET);
+  i = skipSpace(b, i);
+  if (b[i] === CLOSE_BRACKET) return;
   for (;;) {
-    i = expect(text, i, OPEN_BRACKET);
-    const seqEnd = text.indexOf(",", i);
-    const seq = Number(text.slice(i, seqEnd));
-    i = expect(text, seqEnd + 1, OPEN_BRACKET);
+    i = expect(b, i, OPEN_BRACKET);
+    const seqAt = skipSpace(b, i);
+    let seqEnd = seqAt;
+    while (b[seqEnd] !== COMMA && seqEnd < b.length) seqEnd++;
+    const seq = Number(utf8(b, seqAt, seqEnd));
+    i = expect(b, seqEnd + 1, OPEN_BRACKET);
     const events: PageEvent[] = [];
-    i = skipSpace(text, i);
-    if (text.charCodeAt(i) === CLOSE_BRACKET) i++;
+    i = skipSpace(b, i);
+    if (b[i] === CLOSE_BRACKET) i++;
     else {
       for (;;) {
-        i = skipSpace(text, i);
-        const { event, end } = scanEvent(text, i, seq, -1);
+        i = skipSpace(b, i);
+        const { event, end } = scanEvent(b, i, seq, -1);
         events.push(event);
-        i = skipSpace(text, end);
-        const c = text.charCodeAt(i++);
+        i = skipSpace(b, end);
+        const c = b[i++];
         if (c === CLOSE_BRACKET) break;
-        if (c !== 44) throw new SyntaxError(`event page: ',' or ']' expected at ${i - 1}`);
+        if (c !== COMMA) throw new SyntaxError(`event page: ',' or ']' expected at ${i - 1}`);
       }
     }
-    i = skipSpace(text, i);
+    i = skipSpace(b, i);
     let positions: number[] | null = null;
-    if (text.charCodeAt(i) === 44) {
-      const at = skipSpace(text, i + 1);
-      const end = compositeEnd(text, at);
-      positions = JSON.parse(text.slice(at, end)) as number[];
+    if (b[i] === COMMA) {
+      const at = skipSpace(b, i + 1);
+      const end = compositeEnd(b, at);
+      positions = JSON.parse(utf8(b, at, end)) as number[];
       i = end;
     }
-    i = expect(text, i, CLOSE_BRACKET);
+    i = expect(b, i, CLOSE_BRACKET);
+    const withPositions = positions !== null && positions.length === events.length;
     for (let k = 0; k < events.length; k++) {
       const e = events[k]!;
-      if (positions && positions.length === events.length) e.pos = positions[k]!;
-      if (keep(e.timestamp)) visit(e);
+      if (withPositions) e.pos = positions![k]!;
+      visit(e);
     }
-    i = skipSpace(text, i);
-    const c = text.charCodeAt(i++);
+    i = skipSpace(b, i);
+    const c = b[i++];
     if (c === CLOSE_BRACKET) return;
-    if (c !== 44) throw new SyntaxError(`event page: ',' or ']' expected at ${i - 1}`);
+    if (c !== COMMA) throw new SyntaxError(`event page: ',' or ']' expected at ${i - 1}`);
   }
+}
+
+/**
+ * A page document as the driver answers it with `raw: true` (its BSON bytes): its `_id` and the
+ * bytes of its `e` (the page's JSON text, UTF-8), without decoding the text into a string.
+ */
+export function rawPage(doc: Buffer): { id: string; e: Buffer } {
+  const view = new DataView(doc.buffer, doc.byteOffset, doc.byteLength);
+  const size = view.getInt32(0, true);
+  let i = 4;
+  let id: string | null = null;
+  let e: Buffer | null = null;
+  while (i < size - 1) {
+    const type = doc[i++];
+    const nameEnd = doc.indexOf(0, i);
+    const name = utf8(doc, i, nameEnd);
+    i = nameEnd + 1;
+    if (type !== 2) throw new SyntaxError(`event page document: field ${name} of BSON type ${type}`);
+    const length = view.getInt32(i, true);
+    if (name === "_id") id = utf8(doc, i + 4, i + 4 + length - 1);
+    else if (name === "e") e = doc.subarray(i + 4, i + 4 + length - 1);
+    i += 4 + length;
+  }
+  if (id === null || e === null) throw new SyntaxError("event page document without _id or e");
+  return { id, e };
 }

@@ -2,7 +2,7 @@ import type { mongo } from "mongoose";
 import type { PeriodQuery } from "../../domain/usage-event";
 import type { BucketDoc, EventPageDoc, UsageCollections } from "../../persistence/collections";
 import { bucketsOfRanges } from "../aggregate/bucket-reader";
-import { PageEvent, scanPage } from "./page-scan";
+import { PageEvent, rawPage, scanPage } from "./page-scan";
 
 /** A stored event as the audit reads it: times as Unix ms (no Date per event: 1M of them is an audit), the rest decoded when read. */
 export type RawEvent = PageEvent;
@@ -35,8 +35,9 @@ const PAGES_PER_READ = 16;
  * equally be read as ONE `_id` range; the test server would scan the collection for a range, so
  * the ids are listed instead (the bucket documents list them).
  *
- * The pages are read in small `$in` reads issued together, and each is decoded as soon as it
- * arrives (page-scan.ts: no JSON.parse of a whole page; only the fields a charge reads), so the
+ * The pages are read in small `$in` reads issued together, as raw BSON, and each is decoded as soon
+ * as it arrives (page-scan.ts: neither the page's text nor its JSON decoded whole; only the fields a
+ * charge reads), so the
  * decoding of the first pages overlaps the server's sending of the next. A bucket is one hour:
  * billing's order is each hour's events sorted (most often already in order), hour after hour.
  */
@@ -59,18 +60,26 @@ export async function rawEventsOfMany(c: UsageCollections, queries: readonly Per
   const reads: Promise<void>[] = [];
   for (let k = 0; k < unique.length; k += PAGES_PER_READ) {
     const filter = { _id: { $in: unique.slice(k, k + PAGES_PER_READ) } } as unknown as mongo.Filter<EventPageDoc>;
-    reads.push(c.pages.find(filter, { projection: { e: 1 } }).toArray().then((docs) => {
-      for (const page of docs) {
+    // raw: the documents' BSON bytes, the page's text left undecoded (page-scan.ts reads it as bytes)
+    reads.push(c.pages.find(filter, { projection: { e: 1 }, raw: true }).toArray().then((docs) => {
+      for (const doc of docs as unknown as Buffer[]) {
+        const page = rawPage(doc);
         found++;
-        const queriesOf = readers.get(page._id)!;
+        const queriesOf = readers.get(page.id)!;
         const lists = queriesOf.map(() => [] as RawEvent[]);
-        scanPage(page.e, () => true, (e) => {
-          queriesOf.forEach((q, n) => {
+        if (queriesOf.length === 1) {
+          const { fromMs, toMs } = ranges[queriesOf[0]!]!;
+          const list = lists[0]!;
+          scanPage(page.e, (e) => {
+            if (e.timestamp >= fromMs && e.timestamp < toMs) list.push(e);
+          });
+        } else {
+          scanPage(page.e, (e) => queriesOf.forEach((q, n) => {
             const { fromMs, toMs } = ranges[q]!;
             if (e.timestamp >= fromMs && e.timestamp < toMs) lists[n]!.push(e);
-          });
-        });
-        decoded.set(page._id, lists);
+          }));
+        }
+        decoded.set(page.id, lists);
       }
     }));
   }
