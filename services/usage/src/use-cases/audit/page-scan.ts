@@ -135,23 +135,27 @@ function parsedWhole(b: Buffer, at: number, end: number, seq: number, pos: numbe
     timestamp: new Date(e.timestamp).toISOString(), propertiesJson: JSON.stringify(e.properties ?? {}), preciseTotalAmountCents: e.precise_total_amount_cents ?? null,
     createdAt: new Date(e.created_at).toISOString(),
   }));
-  const scanned = scanCanonical(canonical, 0, seq, pos);
-  if (!scanned) throw new SyntaxError(`event page: an event that cannot be read at ${at}`);
-  const event = scanned.event;
+  const event = scanCanonical(canonical, 0, seq, pos);
+  if (!event) throw new SyntaxError(`event page: an event that cannot be read at ${at}`);
   event.view = () => ({ ...e, properties: e.properties ?? {} });
   return event;
 }
 
-/** One event's text at `at` (its `{`): the event, and where its text ends. */
-function scanEvent(b: Buffer, at: number, seq: number, pos: number): { event: PageEvent; end: number } {
+/** Where the last event scanned ends (no object per event to answer it). */
+let scannedEnd = 0;
+
+/** One event's text at `at` (its `{`): the event; `scannedEnd`: where its text ends. */
+function scanEvent(b: Buffer, at: number, seq: number, pos: number): PageEvent {
   const scanned = scanCanonical(b, at, seq, pos);
   if (scanned) return scanned;
   const end = compositeEnd(b, at);
-  return { event: parsedWhole(b, at, end, seq, pos), end };
+  const event = parsedWhole(b, at, end, seq, pos);
+  scannedEnd = end;
+  return event;
 }
 
-/** An event in `eventText`'s shape at `at`, or null (another shape). */
-function scanCanonical(b: Buffer, at: number, seq: number, pos: number): { event: PageEvent; end: number } | null {
+/** An event in `eventText`'s shape at `at` (`scannedEnd`: where it ends), or null (another shape). */
+function scanCanonical(b: Buffer, at: number, seq: number, pos: number): PageEvent | null {
   if (!startsWith(b, at, HEAD) || !startsWith(b, at + HEAD.length + 36, TX)) return null;
   const txEnd = stringEnd(b, at + TX_AT);
   if (!startsWith(b, txEnd, CODE)) return null;
@@ -166,7 +170,8 @@ function scanCanonical(b: Buffer, at: number, seq: number, pos: number): { event
   const propsAt = preciseEnd + PROPS.length;
   const propsEnd = compositeEnd(b, propsAt);
   if (!startsWith(b, propsEnd, CREATED) || b[propsEnd + CREATED.length + 25] !== CLOSE_BRACE || Number.isNaN(timestamp)) return null;
-  return { event: new PageEvent(b, at, propsAt, propsEnd, timestamp, seq, pos), end: propsEnd + CREATED.length + 26 };
+  scannedEnd = propsEnd + CREATED.length + 26;
+  return new PageEvent(b, at, propsAt, propsEnd, timestamp, seq, pos);
 }
 
 const skipSpace = (b: Buffer, i: number) => {
@@ -204,9 +209,8 @@ export function scanPage(page: Uint8Array | string, visit: (e: PageEvent) => voi
     else {
       for (;;) {
         i = skipSpace(b, i);
-        const { event, end } = scanEvent(b, i, seq, -1);
-        events.push(event);
-        i = skipSpace(b, end);
+        events.push(scanEvent(b, i, seq, -1));
+        i = skipSpace(b, scannedEnd);
         const c = b[i++];
         if (c === CLOSE_BRACKET) break;
         if (c !== COMMA) throw new SyntaxError(`event page: ',' or ']' expected at ${i - 1}`);
