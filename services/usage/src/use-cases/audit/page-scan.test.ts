@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { mongo } from "mongoose";
 import { eventText } from "../../domain/ingest-message";
 import type { EventView } from "../../domain/stored-event";
 import { pageDoc } from "../store/bucket-writes";
-import { scanPage, type PageEvent } from "./page-scan";
+import { rawPage, scanPage, type PageEvent } from "./page-scan";
 
 const line = (n: number, extra: Partial<Parameters<typeof eventText>[0]> = {}) => ({
   svcId: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`, transactionId: `tx_${n}`, externalSubscriptionId: "sub_1", code: "calls",
@@ -12,7 +13,7 @@ const line = (n: number, extra: Partial<Parameters<typeof eventText>[0]> = {}) =
 
 const record = (text: string, s: number, i?: number) => ({ org: "o", sub: "sub_1", x: "", code: "calls", t: 0, properties: {}, raw: text, s, batch: `b${s}`, ...(i === undefined ? {} : { i }) });
 
-const scanned = (text: string) => {
+const scanned = (text: string | Uint8Array) => {
   const out: PageEvent[] = [];
   scanPage(text, (e) => out.push(e));
   return out;
@@ -41,5 +42,13 @@ describe("event pages read without parsing them whole", () => {
     expect(scanned(old).map((e) => [e.seq, e.pos, e.transaction_id, e.properties])).toEqual([[4, -1, "tx_1", { n: 1 }], [5, -1, "tx_2", { n: 2 }], [5, -1, "tx_3", { n: 3 }]]);
     expect(scanned("[]")).toEqual([]);
     expect(() => scanned("[[1,[{")).toThrow(SyntaxError);
+  });
+
+  it("takes a page document's _id and text bytes from its raw BSON, non-ASCII text included", () => {
+    const text = JSON.stringify([[3, [JSON.parse(eventText(line(1, { transactionId: "café ☕", propertiesJson: '{"ville":"Zürich"}' })))]]]);
+    const page = rawPage(Buffer.from(mongo.BSON.serialize({ _id: "bucket|3-3", e: text })));
+    expect(page.id).toBe("bucket|3-3");
+    expect(Buffer.from(page.e).toString("utf8")).toBe(text);
+    expect(scanned(page.e as never).map((e) => [e.transaction_id, e.properties])).toEqual([["café ☕", { ville: "Zürich" }]]);
   });
 });
