@@ -88,11 +88,10 @@ export async function rawEventsOfMany(c: UsageCollections, queries: readonly Per
   return bucketLists.map((list, i) => {
     const out: RawEvent[] = [];
     for (const b of list) {
-      const hour: RawEvent[] = [];
-      for (const id of pageIdsOf(b)) {
-        const events = decoded.get(id)![readers.get(id)!.indexOf(i)]!;
-        for (let k = 0; k < events.length; k++) hour.push(events[k]!);
-      }
+      const ids = pageIdsOf(b);
+      const listOf = (id: string) => decoded.get(id)![readers.get(id)!.indexOf(i)]!;
+      // one page per hour is the common case: its own list, sorted in place
+      const hour = ids.length === 1 ? listOf(ids[0]!) : ids.flatMap(listOf);
       const sorted = order === "time" ? sortedBy(hour, byTimeThenTransaction) : hour;
       for (let k = 0; k < sorted.length; k++) out.push(sorted[k]!);
     }
