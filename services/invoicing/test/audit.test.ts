@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Subjects } from "@billing/bus";
-import type { RederiveAsk, RederivedChargeData } from "../src/domain/invoice-audit";
+import { makeEnvelope, Subjects } from "@billing/bus";
+import type { PricedAdvanceFee } from "../src/domain/advance-fees";
+import type { AdvanceFeesAsk, RederiveAsk, RederivedAdvanceChargeData, RederivedChargeData } from "../src/domain/invoice-audit";
+import { FeeRepository } from "../src/persistence/fee-repository";
+import { createAdvanceFees } from "../src/use-cases/fees/create-advance-fees";
 import { invoiceAuditHandlers } from "../src/grpc/invoice-audit-handlers";
 import type { UsageAuditPeer } from "../src/peers/usage-audit";
 import { customerView, planView, startInvoicingHarness, subscriptionView, type InvoicingHarness } from "./harness";
@@ -29,6 +32,7 @@ function usageAudit(units: () => number, late = 0) {
         events_read: units() + late, late_events_count: late, late_events: [],
       }));
     },
+    rederiveAdvance: async () => [],
     close: () => undefined,
   };
   return { peer, asked };
@@ -81,5 +85,99 @@ describe("invoice audit (invoicing)", () => {
     const usage = usageAudit(() => 7);
     await expect(audit(usage.peer, randomUUID(), invoice.svc_id)).rejects.toMatchObject({ code: "invoice_not_found" });
     expect(usage.asked).toHaveLength(0);
+  });
+});
+
+describe("invoice audit of pay-in-advance fees (invoicing)", () => {
+  const customer = customerView();
+  // a pay-in-advance charge: 12.00 per seat, its fees stored by the consumer (the usage service's pricing stood in for)
+  const seat = (n: number, invoiceable: boolean, subscription: ReturnType<typeof subscriptionView>, plan: ReturnType<typeof planView>, org: string): PricedAdvanceFee => ({
+    id: randomUUID(), organization_id: org, event_transaction_id: `seat_${n}`, event_timestamp: `2024-01-${10 + n}T10:00:00.000Z`,
+    subscription_id: subscription.svc_id, external_subscription_id: subscription.external_id, customer_id: customer.svc_id, external_customer_id: customer.external_id,
+    plan_id: plan.svc_id, plan_code: plan.code, charge_id: "ch_seats", charge_filter_index: null, filter: null,
+    metric: { svc_id: "bm_seats", code: "seats", name: "Seats", description: null, aggregation_type: "unique_count_agg" }, charge_model: "standard",
+    invoice_display_name: null, invoiceable, regroup_paid_fees: null, currency: "EUR", units: "1.0", amount_cents: 1_200, precise_amount_cents: "1200.0",
+    precise_unit_amount: "12.0", amount_details: {}, grouped_by: {}, properties: { amount: "12" }, charge_taxes: [], plan_taxes: [],
+    from: "2024-01-01T00:00:00.000Z", to: "2024-01-31T23:59:59.999Z",
+  });
+
+  /** An invoice per event for an invoiceable fee (Jan 11), a waiting fee (Jan 12) gathered on January's periodic invoice. */
+  async function invoicesWithAdvanceFees() {
+    const org = randomUUID();
+    const plan = planView();
+    const subscription = subscriptionView(customer, plan);
+    await h.publishCustomer(org, customer, "2024-01-01T00:00:00.000Z");
+    await h.caughtUp();
+    await h.publishSubscription(Subjects.catalog.subscriptionStarted, org, { subscription, plan }, "2024-01-01T00:00:00.000Z");
+    await h.caughtUp();
+    h.peers.usage.set(subscription.svc_id, []);
+    const deps = h.replicas[0]!.deps;
+    const fees = [seat(1, true, subscription, plan, org), seat(2, false, subscription, plan, org)];
+    for (const fee of fees) {
+      const feeDeps = { ...deps, fees: new FeeRepository(h.connection), advanceFees: { price: async () => [fee], close: () => undefined }, publishFeeEvents: async () => undefined };
+      const envelope = makeEnvelope({ type: Subjects.usage.eventIngested, organizationId: org, occurredAt: new Date(fee.event_timestamp), data: null });
+      await createAdvanceFees(feeDeps as never, envelope, { batch_id: randomUUID(), events: [{ created_at: fee.event_timestamp }] } as never);
+    }
+    await h.scheduled.call("RunDue", { organization_id: org, at: "2024-02-01T00:00:00.000Z" });
+    const { invoices } = await h.invoicing.call("ListInvoices", { organization_id: org, page: { page: 1, per_page: 10 } });
+    return { org, invoices, fees, subscription };
+  }
+
+  /** The usage service's replay, as a test sets it: per fee id, the cents it gives (absent: no event gives it). */
+  function replay(cents: Record<string, number>) {
+    const asked: AdvanceFeesAsk[][] = [];
+    const peer: UsageAuditPeer = {
+      rederive: async (_org, ask) => ask.snapshots.map(() => ({
+        fees: [{ charge_filter_index: null, grouped_by: {}, true_up: false, units: "0.0", events_count: 0, amount_cents: 0, precise_amount_cents: "0.0", persistable: false }],
+        events_read: 0, late_events_count: 0, late_events: [],
+      })),
+      rederiveAdvance: async (_org, _sub, asks) => {
+        asked.push([...asks]);
+        return asks.map((ask): RederivedAdvanceChargeData => ({
+          error: null, billable_metric_code: "seats", events_read: 3,
+          fees: ask.feeIds.filter((id) => id in cents).map((id, i) => ({
+            fee_id: id, event_transaction_id: `seat_${i}`, event_timestamp: "2024-01-11T10:00:00.000Z", charge_filter_index: null, grouped_by: {}, units: "1.0",
+            amount_cents: cents[id]!, precise_amount_cents: `${cents[id]}.0`, replay_position: i + 1,
+          })),
+        }));
+      },
+      close: () => undefined,
+    };
+    return { peer, asked };
+  }
+
+  it("re-derives the fee of an invoice per event and the waiting fees a periodic invoice gathered, and matches when the replay agrees", async () => {
+    const { org, invoices, fees, subscription } = await invoicesWithAdvanceFees();
+    const own = invoices.find((i) => i.fees.some((f) => f.svc_id === fees[0]!.id))!;
+    const periodic = invoices.find((i) => i.fees.some((f) => f.svc_id === fees[1]!.id))!;
+    expect(own).toBeDefined();
+    expect(periodic).toBeDefined();
+    expect(own.svc_id).not.toBe(periodic.svc_id);
+    const usage = replay({ [fees[0]!.id]: 1_200, [fees[1]!.id]: 1_200 });
+    for (const [invoice, fee] of [[own, fees[0]!], [periodic, fees[1]!]] as const) {
+      const view = await audit(usage.peer, org, invoice.svc_id);
+      expect(view, invoice.svc_id).toMatchObject({ match: true, mismatches: [] });
+      expect(view.fees.find((f: { svc_fee_id: string }) => f.svc_fee_id === fee.id)).toMatchObject({
+        derivation: "raw_events", match: true, invoiced: { amount_cents: 1_200, units: "1.0" }, recomputed: { amount_cents: 1_200, units: "1.0", events_count: 1 },
+      });
+      expect(view.charges).toContainEqual(expect.objectContaining({ svc_charge_id: "ch_seats", raw_events_read: 3, from_datetime: "2024-01-01T00:00:00.000Z" }));
+    }
+    // one call per invoice: the subscription, the charge, its charges period and the invoice's fee
+    expect(usage.asked.map((asks) => asks.map((a) => [a.externalSubscriptionId, a.subscriptionId, a.chargeId, a.from.toISOString(), a.to.toISOString(), a.feeIds]))).toEqual([
+      [[subscription.external_id, subscription.svc_id, "ch_seats", "2024-01-01T00:00:00.000Z", "2024-01-31T23:59:59.999Z", [fees[0]!.id]]],
+      [[subscription.external_id, subscription.svc_id, "ch_seats", "2024-01-01T00:00:00.000Z", "2024-01-31T23:59:59.999Z", [fees[1]!.id]]],
+    ]);
+  });
+
+  it("names the pay-in-advance fee and why when the replay disagrees or gives no such fee", async () => {
+    const { org, invoices, fees } = await invoicesWithAdvanceFees();
+    const own = invoices.find((i) => i.fees.some((f) => f.svc_id === fees[0]!.id))!;
+    const periodic = invoices.find((i) => i.fees.some((f) => f.svc_id === fees[1]!.id))!;
+    const usage = replay({ [fees[0]!.id]: 0 });
+    const differs = await audit(usage.peer, org, own.svc_id);
+    expect(differs.match).toBe(false);
+    expect(differs.mismatches).toEqual([{ svc_fee_id: fees[0]!.id, svc_charge_id: "ch_seats", reason: expect.stringContaining("amount_cents invoiced 1200, recomputed 0") }]);
+    const missing = await audit(usage.peer, org, periodic.svc_id);
+    expect(missing.mismatches).toEqual([{ svc_fee_id: fees[1]!.id, svc_charge_id: "ch_seats", reason: expect.stringContaining("gives this pay-in-advance fee") }]);
   });
 });

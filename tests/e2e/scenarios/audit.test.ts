@@ -188,4 +188,60 @@ describe("plan simulation", () => {
     expect(invalid.body.error_details).toEqual({ plan_code: ["value_is_mandatory"], from: ["invalid_date"] });
     expect((await as("POST", "/customers/nobody/simulate_plan", { plan_code: "pro" })).status).toBe(404);
   });
+
+  it("re-derives pay-in-advance fees, an invoice per event and the waiting fees January's invoice gathers, from the stored events in stored order", async () => {
+    const as = await platform.story("Audit in advance", "2024-01-01T00:00:00Z");
+    const api = await metric(as, "api", { aggregation_type: "sum_agg", field_name: "n" });
+    const calls = await metric(as, "calls");
+    await plan(as, "advance", {
+      amount_cents: 1_000,
+      charges: [
+        // waiting fees (not invoiceable): graduated on the period's running total, above its high-water mark
+        {
+          billable_metric_id: api, charge_model: "graduated", pay_in_advance: true, invoiceable: false,
+          properties: { graduated_ranges: [
+            { from_value: 0, to_value: 10, per_unit_amount: "1", flat_amount: "0" },
+            { from_value: 11, to_value: null, per_unit_amount: "0.5", flat_amount: "2" },
+          ] },
+        },
+        // an invoice per event: 10.00 per call
+        standard(calls, "10", { pay_in_advance: true }),
+      ],
+    });
+    await subscribe(as, "acme", "advance", "sub_1");
+    // one request whose order is not the events' time order, over three hours: its fees follow the request's order
+    await send(as, [
+      event("sub_1", "api", "2024-01-10T10:30:00Z", { n: 6 }),
+      event("sub_1", "api", "2024-01-10T09:15:00Z", { n: 7 }),
+      event("sub_1", "api", "2024-01-10T11:00:00Z", { n: 3 }),
+    ]);
+    await send(as, [event("sub_1", "calls", "2024-01-12T09:00:00Z")]);
+    const deadline = Date.now() + 20_000;
+    let fees: Json[] = [];
+    while (fees.length < 4 && Date.now() < deadline) {
+      fees = (await ok(as("GET", "/fees?external_subscription_id=sub_1&per_page=100"))).fees as Json[];
+      if (fees.length < 4) await new Promise((r) => setTimeout(r, 100));
+    }
+    // 6 → 6.00; +7 → 13: 10 × 1.00 + 3 × 0.50 + 2.00 − 6.00 = 7.50; +3 → 16: 15.00 − 13.50 = 1.50 (in time order it would be 7.00, 6.50, 1.50)
+    const apiFees = fees.filter((f) => f.item.code === "api");
+    expect(Object.fromEntries(apiFees.map((f) => [f.event_transaction_id, f.amount_cents])), JSON.stringify(fees)).toEqual(
+      Object.fromEntries([[6, 600], [7, 750], [3, 150]].map(([n, cents]) => [fees.find((f) => f.item.code === "api" && f.units === `${n}.0`)?.event_transaction_id, cents])),
+    );
+    await advanceClock(as, "2024-02-01T00:30:00Z");
+    const invoices = await invoicesOf(as, "acme");
+    const perEvent = invoices.find((i) => (i.fees as Json[]).some((f) => f.item.code === "calls"))!;
+    const january = invoices.find((i) => (i.fees as Json[]).some((f) => f.item.code === "api"))!;
+    expect(perEvent.svc_id).not.toBe(january.svc_id);
+    for (const invoice of [perEvent, january]) {
+      const audit = await auditOf(as, invoice);
+      expect(audit, JSON.stringify(audit.mismatches)).toMatchObject({ match: true, mismatches: [] });
+      const advance = (audit.fees as Json[]).filter((f) => f.fee_type === "charge");
+      expect(advance.length).toBeGreaterThan(0);
+      for (const fee of advance) {
+        expect(fee).toMatchObject({ derivation: "raw_events", match: true, recomputed: { amount_cents: fee.invoiced.amount_cents, units: fee.invoiced.units, events_count: 1 } });
+      }
+    }
+    expect((await auditOf(as, january)).fees.filter((f: Json) => f.fee_type === "charge").map((f: Json) => f.recomputed.amount_cents).sort()).toEqual([150, 600, 750]);
+    expect((await auditOf(as, january)).charges).toEqual([expect.objectContaining({ billable_metric_code: "api", raw_events_read: 3, late_events_count: 0 })]);
+  });
 });

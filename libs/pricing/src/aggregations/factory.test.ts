@@ -76,10 +76,21 @@ describe("aggregate", () => {
     expect(result.runningTotal?.map(String)).toEqual(["10"]);
   });
 
+const values4 = () => ["2024-03-02", "2024-03-03", "2024-03-04", "2024-03-05"].map((d) => ev(`${d}T00:00:00Z`, { value: 5 }));
+
   it("builds the running total up to the event crossing the free amount", () => {
     const values = [ev("2024-03-02T00:00:00Z", { value: 50 }), ev("2024-03-03T00:00:00Z", { value: 100 }), ev("2024-03-04T00:00:00Z", { value: 250 }), ev("2024-03-05T00:00:00Z", { value: 400 })];
     const result = aggregate(sum, values, { ...period, freeUnits: { free_units_per_total_aggregation: "250" } });
     expect(result.runningTotal?.map(String)).toEqual(["50", "150", "400"]);
+  });
+
+  it("leaves the running total empty without free units, reading no event's value for it", () => {
+    let reads = 0;
+    const counted = values4().map((e) => ({ ...e, get properties() { reads++; return { value: 5 }; } }));
+    const result = aggregate(sum, counted, { ...period, freeUnits: { free_units_per_events: null, free_units_per_total_aggregation: "0" } });
+    expect(result.runningTotal).toEqual([]);
+    expect(result.units.toString()).toBe("20");
+    expect(reads).toBe(4); // the sum's own reads, one per event
   });
 
   it("weights a level by the time it is held (weighted_sum)", () => {

@@ -15,7 +15,7 @@ export interface FreeUnitsOptions {
 export function runningTotal(values: readonly Decimal[], options: FreeUnitsOptions): Decimal[] {
   const perEvents = Number(options.free_units_per_events ?? 0) || 0;
   const perTotal = toDecimal(options.free_units_per_total_aggregation ?? null, ZERO);
-  if (perEvents === 0 && perTotal.isZero()) return [];
+  if (!hasFreeUnits(options)) return [];
   const limit = perTotal.toNumber();
   const totals: Decimal[] = [];
   let total = 0;
@@ -27,11 +27,15 @@ export function runningTotal(values: readonly Decimal[], options: FreeUnitsOptio
   return totals;
 }
 
+/** Whether free units are set at all (neither: the running totals are empty, and need no event's value). */
+export function hasFreeUnits(options: FreeUnitsOptions): boolean {
+  const perEvents = Number(options.free_units_per_events ?? 0) || 0;
+  return perEvents !== 0 || !toDecimal(options.free_units_per_total_aggregation ?? null, ZERO).isZero();
+}
+
 /** count_agg and unique_count_agg: the running total is simply 1, 2, …, units. */
 export function countingRunningTotal(units: Decimal, options: FreeUnitsOptions): Decimal[] {
-  const perEvents = Number(options.free_units_per_events ?? 0) || 0;
-  const perTotal = toDecimal(options.free_units_per_total_aggregation ?? null, ZERO);
-  if (perEvents === 0 && perTotal.isZero()) return [];
+  if (!hasFreeUnits(options)) return [];
   const n = Math.max(0, Math.floor(units.toNumber()));
   return Array.from({ length: n }, (_, i) => fromFloat(i + 1));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Fee, Invoice } from "./invoice";
-import { compareInvoice, rederiveAsks, type RederivedChargeData } from "./invoice-audit";
+import { advanceAsks, compareInvoice, rederiveAsks, type RederivedAdvanceChargeData, type RederivedChargeData } from "./invoice-audit";
 
 const snapshot = (chargeId: string) => JSON.stringify({
   v: 1, charge: { svc_id: chargeId, billable_metric_code: "calls" }, metric: { code: "calls" }, currency: "EUR",
@@ -60,5 +60,47 @@ describe("invoice audit", () => {
   it("reports a charge fee without a snapshot as not derived", () => {
     const view = compareInvoice(invoiceOf([fee({ charge_snapshot: undefined })]), new Map(), READ_AT);
     expect(view).toMatchObject({ match: true, fees: [{ derivation: "not_derived_from_events", match: null }] });
+  });
+
+  describe("pay-in-advance fees (one per event, no snapshot)", () => {
+    const advance = (id: string, over: Partial<Fee> = {}) => fee({
+      id, pay_in_advance: true, charge_snapshot: undefined, usage_read_at: null, units: "1.0", events_count: 1, amount_cents: 120, precise_amount_cents: "120.0", ...over,
+    });
+    const KEY = "sub_svc|ch_1|2024-01-01T00:00:00.000Z|2024-01-31T23:59:59.999Z";
+    const replayed = (fees: Array<Partial<RederivedAdvanceChargeData["fees"][number]> & { fee_id: string }>, error: string | null = null) =>
+      new Map<string, RederivedAdvanceChargeData>([[KEY, {
+        error, billable_metric_code: "calls", events_read: 5,
+        fees: fees.map((f, i) => ({
+          event_transaction_id: `tx_${i}`, event_timestamp: "2024-01-10T00:00:00.000Z", charge_filter_index: null, grouped_by: {}, units: "1.0",
+          amount_cents: 120, precise_amount_cents: "120.0", replay_position: i + 1, ...f,
+        })),
+      }]]);
+
+    it("asks for them per subscription, charge and period, and leaves them out of the snapshot asks", () => {
+      const invoice = invoiceOf([advance("a1"), advance("a2"), advance("b1", { charge_id: "ch_2" }), fee({})]);
+      expect(advanceAsks(invoice).map((a) => [a.key, a.feeIds])).toEqual([[KEY, ["a1", "a2"]], ["sub_svc|ch_2|2024-01-01T00:00:00.000Z|2024-01-31T23:59:59.999Z", ["b1"]]]);
+      expect(rederiveAsks(invoice)[0]!.snapshots).toHaveLength(1);
+    });
+
+    it("matches each fee with the replay's fee of its event, and lists the charge's events read", () => {
+      const view = compareInvoice(invoiceOf([advance("a1"), advance("a2", { amount_cents: 0, precise_amount_cents: "0.0" })]), new Map(), READ_AT,
+        replayed([{ fee_id: "a1" }, { fee_id: "a2", amount_cents: 0, precise_amount_cents: "0" }]));
+      expect(view).toMatchObject({ match: true, mismatches: [], fees_amount_cents: { invoiced: 120, recomputed: 120 } });
+      expect(view.fees.map((f) => [f.svc_fee_id, f.derivation, f.match, f.recomputed?.events_count])).toEqual([["a1", "raw_events", true, 1], ["a2", "raw_events", true, 1]]);
+      expect(view.charges).toEqual([expect.objectContaining({ svc_charge_id: "ch_1", raw_events_read: 5, late_events_count: 0, billable_metric_code: "calls" })]);
+    });
+
+    it("names the fee, its event and why when the replay differs, gives no fee, or cannot run", () => {
+      const invoice = invoiceOf([advance("a1"), advance("a2")]);
+      const differs = compareInvoice(invoice, new Map(), READ_AT, replayed([{ fee_id: "a1", amount_cents: 60, precise_amount_cents: "60.0" }]));
+      expect(differs.match).toBe(false);
+      expect(differs.mismatches).toEqual([
+        { svc_fee_id: "a1", svc_charge_id: "ch_1", reason: "pay-in-advance fee of event tx_0 of 2024-01-10T00:00:00.000Z, the charge's event #1 of the period in stored order: amount_cents invoiced 120, recomputed 60" },
+        { svc_fee_id: "a2", svc_charge_id: "ch_1", reason: "no raw event stored for this charge in 2024-01-01T00:00:00.000Z..2024-01-31T23:59:59.999Z gives this pay-in-advance fee (5 events replayed)" },
+      ]);
+      const gone = compareInvoice(invoice, new Map(), READ_AT, replayed([], "the charge ch_1 is not on the subscription's plan any more"));
+      expect(gone.mismatches.map((m) => m.reason)).toEqual(Array(2).fill("pay-in-advance fee not re-derived: the charge ch_1 is not on the subscription's plan any more"));
+      expect(compareInvoice(invoice, new Map(), READ_AT).mismatches[0]!.reason).toBe("its pay-in-advance charge could not be re-derived");
+    });
   });
 });

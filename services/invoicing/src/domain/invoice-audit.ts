@@ -78,6 +78,63 @@ export function rederiveAsks(invoice: Pick<Invoice, "fees">): RederiveAsk[] {
   return [...asks.values()];
 }
 
+/**
+ * Pay-in-advance fees (one per event, created by the pay-in-advance consumer and either invoiced
+ * on their own or gathered on a periodic invoice) carry no charge snapshot: they are re-derived by
+ * replaying the charge's stored events of their charges period in stored order. One ask per
+ * subscription, charge and period; one usage call per external subscription.
+ */
+export interface AdvanceFeesAsk {
+  key: string;
+  externalSubscriptionId: string;
+  subscriptionId: string;
+  chargeId: string;
+  from: Date;
+  to: Date;
+  feeIds: string[];
+}
+
+/** A pay-in-advance fee as the usage service's replay gave it. */
+export interface RederivedAdvanceFeeData {
+  fee_id: string;
+  event_transaction_id: string;
+  event_timestamp: string;
+  charge_filter_index: number | null;
+  grouped_by: Record<string, string | null>;
+  units: string;
+  amount_cents: number;
+  precise_amount_cents: string;
+  replay_position: number;
+}
+
+export interface RederivedAdvanceChargeData {
+  error: string | null;
+  billable_metric_code: string;
+  events_read: number;
+  fees: RederivedAdvanceFeeData[];
+}
+
+const isAdvanceFee = (fee: Fee) => fee.fee_type === "charge" && fee.pay_in_advance && !fee.charge_snapshot && !!fee.charge_id && !!fee.from && !!fee.to;
+const advanceKey = (fee: Fee) => `${fee.subscription_id}|${fee.charge_id}|${iso(fee.from)}|${iso(fee.to)}`;
+
+/** The pay-in-advance fees of an invoice to re-derive, per subscription, charge and charges period. */
+export function advanceAsks(invoice: Pick<Invoice, "fees">): AdvanceFeesAsk[] {
+  const asks = new Map<string, AdvanceFeesAsk>();
+  for (const fee of invoice.fees) {
+    if (!isAdvanceFee(fee)) continue;
+    const key = advanceKey(fee);
+    let ask = asks.get(key);
+    if (!ask) {
+      asks.set(key, (ask = {
+        key, externalSubscriptionId: fee.external_subscription_id, subscriptionId: fee.subscription_id, chargeId: fee.charge_id!,
+        from: new Date(fee.from!), to: new Date(fee.to!), feeIds: [],
+      }));
+    }
+    ask.feeIds.push(fee.id);
+  }
+  return [...asks.values()];
+}
+
 export interface AuditAmounts {
   units: string;
   events_count: number | null;
@@ -161,12 +218,40 @@ const amountsOf = (f: { units: string; events_count: number | null; amount_cents
 });
 
 /**
+ * A pay-in-advance fee beside the replay of its charge's stored events: the fee of the same event
+ * (same id: organization, event, charge, filter), its units and amount to the precise cent.
+ */
+function advanceFeeAudit(fee: Fee, invoiced: AuditAmounts, charge: RederivedAdvanceChargeData | undefined): Pick<FeeAudit, "derivation" | "recomputed" | "match" | "reason"> {
+  if (!charge) return { derivation: "raw_events", recomputed: null, match: false, reason: "its pay-in-advance charge could not be re-derived" };
+  if (charge.error) return { derivation: "raw_events", recomputed: null, match: false, reason: `pay-in-advance fee not re-derived: ${charge.error}` };
+  const mine = charge.fees.find((r) => r.fee_id === fee.id);
+  if (!mine) {
+    return {
+      derivation: "raw_events", recomputed: null, match: false,
+      reason: `no raw event stored for this charge in ${iso(fee.from)}..${iso(fee.to)} gives this pay-in-advance fee (${charge.events_read} events replayed)`,
+    };
+  }
+  const recomputed: AuditAmounts = { units: mine.units, events_count: 1, amount_cents: mine.amount_cents, precise_amount_cents: mine.precise_amount_cents };
+  const diff = differences(invoiced, recomputed);
+  if ((mine.charge_filter_index ?? null) !== (fee.charge_filter_index ?? null)) diff.push(`charge_filter_index invoiced ${fee.charge_filter_index}, recomputed ${mine.charge_filter_index}`);
+  const event = `event ${mine.event_transaction_id} of ${mine.event_timestamp}, the charge's event #${mine.replay_position} of the period in stored order`;
+  return { derivation: "raw_events", recomputed, match: diff.length === 0, reason: diff.length === 0 ? null : `pay-in-advance fee of ${event}: ${diff.join("; ")}` };
+}
+
+/**
  * Every fee of the invoice beside its re-derivation (`rederived`: per snapshot key, what the usage
  * service gave), and the verdict: the invoice matches when every re-derived fee equals its
  * invoiced fee (units, events count, amount to the precise cent) and the raw events price no fee
- * the invoice lacks. Fees not derived from events are listed, with why, and do not count.
+ * the invoice lacks; a pay-in-advance fee (`advance`: per subscription, charge and period, what
+ * the replay of the stored events gave) equals the fee the replay gives its event. Fees not
+ * derived from events are listed, with why, and do not count.
  */
-export function compareInvoice(invoice: Invoice, rederived: ReadonlyMap<string, RederivedChargeData>, auditedAt: Date): InvoiceAuditView {
+export function compareInvoice(
+  invoice: Invoice,
+  rederived: ReadonlyMap<string, RederivedChargeData>,
+  auditedAt: Date,
+  advance: ReadonlyMap<string, RederivedAdvanceChargeData> = new Map(),
+): InvoiceAuditView {
   const fees: FeeAudit[] = [];
   const seen = new Map<string, Set<string>>();
   const charges: ChargeAuditView[] = [];
@@ -178,9 +263,13 @@ export function compareInvoice(invoice: Invoice, rederived: ReadonlyMap<string, 
       grouped_by: fee.item.grouped_by ?? {}, true_up: fee.true_up, from_datetime: iso(fee.from), to_datetime: iso(fee.to),
       billed_through: iso(fee.usage_read_at ?? null), invoiced: amountsOf(fee),
     };
+    if (isAdvanceFee(fee)) {
+      fees.push({ ...base, ...advanceFeeAudit(fee, base.invoiced, advance.get(advanceKey(fee))) });
+      continue;
+    }
     const head = fee.fee_type === "charge" && fee.charge_snapshot ? parseHead(fee.charge_snapshot) : null;
     if (!head) {
-      const reason = NOT_DERIVED[fee.fee_type] ?? "charge fee without a stored charge snapshot (priced before audits, or per event): not re-derived";
+      const reason = NOT_DERIVED[fee.fee_type] ?? "charge fee without a stored charge snapshot (priced before audits): not re-derived";
       fees.push({ ...base, derivation: "not_derived_from_events", recomputed: null, match: null, reason });
       continue;
     }
@@ -220,6 +309,15 @@ export function compareInvoice(invoice: Invoice, rederived: ReadonlyMap<string, 
       svc_charge_id: head.charge.svc_id, external_subscription_id: fee.external_subscription_id, billable_metric_code: head.charge.billable_metric_code,
       from_datetime: head.from, to_datetime: head.to, billed_through: iso(fee.usage_read_at ?? null), raw_events_read: charge.events_read,
       late_events_count: charge.late_events_count, late_events: charge.late_events,
+    });
+  }
+  for (const ask of advanceAsks(invoice)) {
+    const charge = advance.get(ask.key);
+    const fee = invoice.fees.find((f) => f.id === ask.feeIds[0])!;
+    charges.push({
+      svc_charge_id: ask.chargeId, external_subscription_id: ask.externalSubscriptionId, billable_metric_code: charge?.billable_metric_code || fee.billable_metric_code || "",
+      from_datetime: ask.from.toISOString(), to_datetime: ask.to.toISOString(), billed_through: null, raw_events_read: charge?.events_read ?? 0,
+      late_events_count: 0, late_events: [],
     });
   }
   const derived = fees.filter((f) => f.derivation === "raw_events");

@@ -1,10 +1,12 @@
 import { Rpc, type UsageAuditRpc } from "@billing/contracts";
 import { RpcClient } from "@billing/grpc";
-import type { RederiveAsk, RederivedChargeData } from "../domain/invoice-audit";
+import type { AdvanceFeesAsk, RederiveAsk, RederivedAdvanceChargeData, RederivedChargeData } from "../domain/invoice-audit";
 
 /** The usage service's raw-event re-derivation (UsageAuditService), one call per subscription and pricing instant. */
 export interface UsageAuditPeer {
   rederive(organizationId: string, ask: RederiveAsk, lateLimit?: number): Promise<RederivedChargeData[]>;
+  /** pay-in-advance fees, replayed from the stored events (asks of one external subscription), one answer per ask */
+  rederiveAdvance(organizationId: string, externalSubscriptionId: string, asks: readonly AdvanceFeesAsk[]): Promise<RederivedAdvanceChargeData[]>;
   close(): void;
 }
 
@@ -26,6 +28,21 @@ export function grpcUsageAudit(address: string, deadlineMs = 60_000): UsageAudit
         events_read: Number(c.events_read),
         late_events_count: Number(c.late_events_count),
         late_events: c.late_events_json.map((j) => JSON.parse(j) as unknown),
+      }));
+    },
+    async rederiveAdvance(organizationId, externalSubscriptionId, asks) {
+      if (asks.length === 0) return [];
+      const res = await client.call("RederiveAdvanceFees", {
+        organization_id: organizationId, external_subscription_id: externalSubscriptionId,
+        asks: asks.map((a) => ({ subscription_id: a.subscriptionId, charge_id: a.chargeId, from: a.from.toISOString(), to: a.to.toISOString(), fee_ids: a.feeIds })),
+      });
+      return res.charges.map((c) => ({
+        error: c.error || null, billable_metric_code: c.billable_metric_code, events_read: Number(c.events_read),
+        fees: c.fees.map((f) => ({
+          fee_id: f.fee_id, event_transaction_id: f.event_transaction_id, event_timestamp: f.event_timestamp, charge_filter_index: f.charge_filter_index ?? null,
+          grouped_by: JSON.parse(f.grouped_by_json || "{}") as Record<string, string | null>, units: f.units, amount_cents: Number(f.amount_cents),
+          precise_amount_cents: f.precise_amount_cents, replay_position: Number(f.replay_position),
+        })),
       }));
     },
     close: () => client.close(),

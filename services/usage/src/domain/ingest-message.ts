@@ -64,7 +64,7 @@ export function decodeMessage(text: string, seq: number, onBadLine: (line: numbe
     }
     try {
       const w = JSON.parse(raw) as WireEvent;
-      events.push({ org, sub: w.external_subscription_id, x: w.transaction_id, code: w.code, t: Date.parse(w.timestamp), properties: w.properties, raw, s: seq, batch });
+      events.push({ org, sub: w.external_subscription_id, x: w.transaction_id, code: w.code, t: Date.parse(w.timestamp), properties: w.properties, raw, s: seq, batch, i: events.length });
     } catch (err) {
       onBadLine(l, err);
     }

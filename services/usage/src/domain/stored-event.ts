@@ -35,6 +35,12 @@ export interface IngestRecord {
   /** stream sequence and batch id of the ingest message */
   s: number;
   batch: string;
+  /**
+   * its position in the ingest message (the order it was acknowledged, and the order its
+   * `billing.usage.event.ingested` envelope lists it): kept in its page, so that the audit replays
+   * a message's events of different hours in the order the pay-in-advance fees were priced
+   */
+  i?: number;
 }
 
 export function toUsageEventRecord(e: EventView, where: { org: string; batch: string }): UsageEventRecord {

@@ -2,6 +2,7 @@ import { AppError } from "@billing/errors";
 import type { UsageMessages } from "@billing/contracts";
 import type { MetricCopy } from "../domain/read-copies";
 import { parseChargeSnapshot, type ChargeSnapshot } from "../use-cases/audit/charge-snapshot";
+import type { AdvanceAsk, RederivedAdvanceCharge } from "../use-cases/audit/rederive-advance-fees";
 import type { RederiveInput, RederivedCharge } from "../use-cases/audit/rederive-charges";
 import { instantField } from "./instant-field";
 
@@ -36,8 +37,37 @@ export const rederivedChargeMessage = (c: RederivedCharge): UsageMessages.Rederi
   })),
   events_read: c.eventsRead,
   late_events_count: c.lateEventsCount,
-  late_events_json: c.lateEvents.map((e) => JSON.stringify({
-    svc_id: e.svc_id, transaction_id: e.transaction_id, external_subscription_id: e.external_subscription_id, code: e.code,
-    timestamp: new Date(e.timestamp).toISOString(), properties: e.properties, created_at: new Date(e.created).toISOString(),
+  late_events_json: c.lateEvents.map((e) => {
+    const v = e.view();
+    return JSON.stringify({
+      svc_id: v.svc_id, transaction_id: v.transaction_id, external_subscription_id: v.external_subscription_id, code: v.code,
+      timestamp: v.timestamp, properties: v.properties, created_at: v.created_at,
+    });
+  }),
+});
+
+/** Proto ⇄ domain for RederiveAdvanceFees. */
+export function rederiveAdvanceInput(req: UsageMessages.RederiveAdvanceFeesRequest__Output): {
+  organizationId: string; externalSubscriptionId: string; asks: AdvanceAsk[];
+} {
+  const asks = req.asks.map((a): AdvanceAsk => {
+    if (!a.subscription_id || !a.charge_id) throw AppError.validation({ asks: ["value_is_invalid"] });
+    return {
+      subscriptionId: a.subscription_id, chargeId: a.charge_id, from: instantField(a.from, "from", "invalid_date"), to: instantField(a.to, "to", "invalid_date"),
+      feeIds: a.fee_ids,
+    };
+  });
+  return { organizationId: req.organization_id, externalSubscriptionId: req.external_subscription_id, asks };
+}
+
+export const rederivedAdvanceChargeMessage = (c: RederivedAdvanceCharge): UsageMessages.RederivedAdvanceCharge => ({
+  error: c.error ?? "",
+  billable_metric_code: c.billableMetricCode,
+  events_read: c.eventsRead,
+  fees: c.fees.map((f) => ({
+    fee_id: f.feeId, event_transaction_id: f.eventTransactionId, event_timestamp: f.eventTimestamp.toISOString(),
+    ...(f.chargeFilterIndex !== null ? { charge_filter_index: f.chargeFilterIndex } : {}),
+    grouped_by_json: JSON.stringify(f.groupedBy), units: f.units, amount_cents: f.amountCents, precise_amount_cents: f.preciseAmountCents,
+    replay_position: f.replayPosition,
   })),
 });

@@ -52,12 +52,13 @@ export async function rederiveCharges(deps: { collections: UsageCollections }, i
   const cutoff = input.billedThrough?.getTime() ?? Infinity;
   return input.snapshots.map((snapshot, i) => {
     const events = eventLists[i]!;
-    const billed: RawEvent[] = [];
-    const late: RawEvent[] = [];
     // exact: the ingest messages storage was complete through when the fee read its events; else by business time
     const seqCut = snapshot.read_through_seq;
-    if (seqCut !== undefined) for (const e of events) (e.seq > seqCut ? late : billed).push(e);
-    else for (const e of events) (e.created > cutoff ? late : billed).push(e);
+    const isLate = seqCut !== undefined ? (e: RawEvent) => e.seq > seqCut : (e: RawEvent) => e.created > cutoff;
+    // most often nothing is late: the events are priced as read, without a copy of a million of them
+    const anyLate = events.some(isLate);
+    const billed: RawEvent[] = anyLate ? events.filter((e) => !isLate(e)) : events;
+    const late: RawEvent[] = anyLate ? events.filter(isLate) : [];
     const priced = computeChargeFees({
       charge: snapshotCharge(snapshot),
       metric: snapshotMetric(snapshot),

@@ -1,5 +1,6 @@
 import { mongo } from "mongoose";
 import type { BucketChange } from "../../domain/bucket-plan";
+import type { IngestRecord } from "../../domain/stored-event";
 import { fieldName } from "../../domain/field-paths";
 import { decimal128Text } from "../../domain/partials";
 import type { BucketDoc, EventPageDoc } from "../../persistence/collections";
@@ -8,20 +9,28 @@ const d128 = (text: string) => mongo.Decimal128.fromString(text);
 
 /**
  * The page of a change: its events' JSON texts joined (never re-serialized), grouped by ingest
- * message as `[[seq, [event, …]], …]`, and each message's batch id.
+ * message as `[[seq, [event, …], [position, …]], …]`, and each message's batch id. The third
+ * element (each event's position in its ingest message, added for the invoice audit's replay of
+ * pay-in-advance fees) is absent from pages written before it, and from a group whose records
+ * do not know their positions; readers take `[seq, events]` and ignore the rest.
  */
 export function pageDoc(change: BucketChange): EventPageDoc {
   const batches: Record<string, string> = {};
   let text = "[";
-  let seq = -1;
+  let group: IngestRecord[] = [];
+  const close = () => {
+    if (group.length === 0) return;
+    const positions = group.every((e) => e.i !== undefined) ? `,[${group.map((e) => e.i).join(",")}]` : "";
+    text += `${text === "[" ? "" : ","}[${group[0]!.s},[${group.map((e) => e.raw).join(",")}]${positions}]`;
+    group = [];
+  };
   for (const e of change.events) {
-    if (e.s !== seq) {
-      text += `${seq === -1 ? "" : "]],"}[${e.s},[${e.raw}`;
-      seq = e.s;
-      batches[e.s] = e.batch;
-    } else text += `,${e.raw}`;
+    if (group.length > 0 && e.s !== group[0]!.s) close();
+    if (group.length === 0) batches[e.s] = e.batch;
+    group.push(e);
   }
-  return { _id: change.page.id, b: batches, e: `${text}]]]` };
+  close();
+  return { _id: change.page.id, b: batches, e: `${text}]` };
 }
 
 /** A new bucket, inserted whole. */

@@ -1,0 +1,132 @@
+import {
+  advanceFeeStep,
+  carriedIntoPeriod,
+  type AdvanceBucketState,
+  type BillableMetric,
+  type ChargeModelName,
+  type MetricFilter,
+  type UsageEvent,
+} from "@billing/pricing";
+import type { CatalogCopies, SubscriptionCopy } from "../../domain/read-copies";
+import type { UsageCollections } from "../../persistence/collections";
+import { advanceFeeId, periodOf } from "../advance/price-advance-events";
+import { bucketOf } from "../estimate/charge-buckets";
+import { rawEventsOfMany } from "./raw-events";
+
+/** One pay-in-advance charge over one charges period of one subscription, and the fees of it to re-derive. */
+export interface AdvanceAsk {
+  subscriptionId: string;
+  chargeId: string;
+  /** the charges period, as the fees carry it */
+  from: Date;
+  to: Date;
+  feeIds: readonly string[];
+}
+
+export interface RederivedAdvanceFee {
+  feeId: string;
+  eventTransactionId: string;
+  eventTimestamp: Date;
+  chargeFilterIndex: number | null;
+  groupedBy: Record<string, string | null>;
+  units: string;
+  amountCents: number;
+  preciseAmountCents: string;
+  /** 1 = the fee of the period's first event on the charge */
+  replayPosition: number;
+}
+
+export interface RederivedAdvanceCharge {
+  /** null when replayed; else why not */
+  error: string | null;
+  billableMetricCode: string;
+  eventsRead: number;
+  /** the wanted fees the replay gave */
+  fees: RederivedAdvanceFee[];
+}
+
+type PricingMetric = BillableMetric & { filters: MetricFilter[] };
+
+/** The subscription an event bills, as the pay-in-advance consumer picks it: the newest copy of the external id that had started by the event and was not over before it. */
+function subscriptionAt(copies: readonly SubscriptionCopy[], at: number): SubscriptionCopy | null {
+  return copies.find(({ subscription: s }) => {
+    if (s.status === "pending" || s.status === "canceled") return false;
+    const end = s.terminated_at ? Date.parse(s.terminated_at) : Infinity;
+    return Date.parse(s.started_at ?? s.subscription_at) <= at && at <= end;
+  }) ?? null;
+}
+
+/** The same key as the consumer's event key (organization, external subscription, transaction id). */
+const eventKey = (org: string, externalSubscriptionId: string, transactionId: string) => JSON.stringify([org, externalSubscriptionId, transactionId]);
+
+/**
+ * Pay-in-advance fees re-derived from the RAW events stored for their charges period: every event
+ * of the charge's metric on the subscription in the period (since the subscription's start for a
+ * recurring metric, whose buckets carry over), in the order they were stored — ingest message,
+ * then its place in the message, the order the `billing.usage.event.ingested` envelopes list them
+ * and the pay-in-advance consumer prices them — each priced by the pricing library's
+ * `advanceFeeStep` from its bucket's state (filter, pricing group, period) as the replay left it,
+ * so each event's fee is reproduced, high-water mark included, whatever fees were deleted or
+ * invoiced since. The charge, its filters and the metric are the subscription's current read
+ * copies (a pay-in-advance fee keeps no snapshot; the invoice's fee keeps the properties it was
+ * priced with, which the caller compares). Reads: `rawEventsOfMany` (`_id` reads only).
+ */
+export async function rederiveAdvanceFees(
+  deps: { collections: UsageCollections; copies: CatalogCopies },
+  input: { organizationId: string; externalSubscriptionId: string; asks: readonly AdvanceAsk[] },
+): Promise<RederivedAdvanceCharge[]> {
+  const org = input.organizationId;
+  const copies = deps.copies.subscriptions(org, input.externalSubscriptionId);
+  const plans = input.asks.map((ask) => {
+    const copy = copies.find((c) => c.subscription.svc_id === ask.subscriptionId);
+    const charge = copy?.plan.charges.find((c) => c.svc_id === ask.chargeId);
+    const metric = charge ? deps.copies.metricByCode(org, charge.billable_metric_code) : null;
+    if (!copy || !charge) return { ask, error: `the charge ${ask.chargeId} is not on the subscription's plan any more`, code: "" } as const;
+    if (!metric || metric.svc_id !== charge.svc_billable_metric_id) return { ask, error: `the billable metric ${charge.billable_metric_code} is gone`, code: charge.billable_metric_code } as const;
+    if (!charge.pay_in_advance) return { ask, error: "the charge is not paid in advance any more", code: metric.code } as const;
+    const started = Date.parse(copy.subscription.started_at ?? copy.subscription.subscription_at);
+    return { ask, error: null, copy, charge, metric, code: metric.code, eventsFrom: metric.recurring ? Math.min(started, ask.from.getTime()) : ask.from.getTime() };
+  });
+  const replayed = plans.filter((p) => p.error === null);
+  const eventLists = await rawEventsOfMany(deps.collections, replayed.map((p) => ({
+    organizationId: org, externalSubscriptionId: input.externalSubscriptionId, code: p.code, from: new Date(p.eventsFrom!), to: new Date(p.ask.to.getTime() + 1),
+  })), "stored");
+  return plans.map((p): RederivedAdvanceCharge => {
+    if (p.error !== null) return { error: p.error, billableMetricCode: p.code, eventsRead: 0, fees: [] };
+    const { ask, copy, charge, metric } = p;
+    const events = eventLists[replayed.indexOf(p)]!;
+    const pricingMetric = metric as unknown as PricingMetric;
+    const wanted = new Set(ask.feeIds);
+    const periodFrom = ask.from.toISOString();
+    const states = new Map<string, AdvanceBucketState>();
+    const fees: RederivedAdvanceFee[] = [];
+    let position = 0;
+    for (const e of events) {
+      if (subscriptionAt(copies, e.timestamp)?.subscription.svc_id !== copy.subscription.svc_id) continue;
+      const at = new Date(e.timestamp);
+      const usageEvent: UsageEvent = { transaction_id: e.transaction_id, timestamp: at, properties: e.properties };
+      const bucket = bucketOf(charge, pricingMetric, usageEvent);
+      const period = periodOf(copy, at);
+      const eventPeriod = period.from.toISOString();
+      const key = `${bucket.key}|${metric.recurring ? "recurring" : eventPeriod}`;
+      const stored = states.get(key) ?? null;
+      const current = stored && metric.recurring ? carriedIntoPeriod(stored, eventPeriod) : stored;
+      const step = advanceFeeStep({
+        charge: { charge_model: charge.charge_model as ChargeModelName, properties: bucket.properties, prorated: charge.prorated },
+        metric: pricingMetric, event: usageEvent, state: current, currency: copy.plan.amount_currency, premium: true, period,
+      });
+      states.set(key, metric.recurring ? { ...step.state, period_from: eventPeriod } : step.state);
+      if (eventPeriod !== periodFrom) continue;
+      position++;
+      const feeId = advanceFeeId(org, eventKey(org, input.externalSubscriptionId, e.transaction_id), charge.svc_id, bucket.index);
+      if (!wanted.has(feeId)) continue;
+      const groupedBy: Record<string, string | null> = {};
+      for (const k of bucket.keys) groupedBy[k] = e.properties[k] == null ? null : String(e.properties[k]);
+      fees.push({
+        feeId, eventTransactionId: e.transaction_id, eventTimestamp: at, chargeFilterIndex: bucket.index, groupedBy,
+        units: step.fee.units, amountCents: step.fee.amount_cents, preciseAmountCents: step.fee.precise_amount_cents, replayPosition: position,
+      });
+    }
+    return { error: null, billableMetricCode: metric.code, eventsRead: events.length, fees };
+  });
+}
