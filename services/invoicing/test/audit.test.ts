@@ -4,7 +4,7 @@ import { makeEnvelope, Subjects } from "@billing/bus";
 import type { PricedAdvanceFee } from "../src/domain/advance-fees";
 import type { AdvanceFeesAsk, RederiveAsk, RederivedAdvanceChargeData, RederivedChargeData } from "../src/domain/invoice-audit";
 import { FeeRepository } from "../src/persistence/fee-repository";
-import { createAdvanceFees } from "../src/use-cases/fees/create-advance-fees";
+import { createAdvanceFeesBatch } from "../src/use-cases/fees/create-advance-fees";
 import { invoiceAuditHandlers } from "../src/grpc/invoice-audit-handlers";
 import type { UsageAuditPeer } from "../src/peers/usage-audit";
 import { customerView, planView, startInvoicingHarness, subscriptionView, type InvoicingHarness } from "./harness";
@@ -96,15 +96,24 @@ describe("invoice audit of pay-in-advance fees (invoicing)", () => {
     subscription_id: subscription.svc_id, external_subscription_id: subscription.external_id, customer_id: customer.svc_id, external_customer_id: customer.external_id,
     plan_id: plan.svc_id, plan_code: plan.code, charge_id: "ch_seats", charge_filter_index: null, filter: null,
     metric: { svc_id: "bm_seats", code: "seats", name: "Seats", description: null, aggregation_type: "unique_count_agg" }, charge_model: "standard",
-    invoice_display_name: null, invoiceable, regroup_paid_fees: null, currency: "EUR", units: "1.0", amount_cents: 1_200, precise_amount_cents: "1200.0",
+    invoice_display_name: null, invoiceable, regroup_paid_fees: invoiceable ? null : "invoice", currency: "EUR", units: "1.0", amount_cents: 1_200, precise_amount_cents: "1200.0",
     precise_unit_amount: "12.0", amount_details: {}, grouped_by: {}, properties: { amount: "12" }, charge_taxes: [], plan_taxes: [],
     from: "2024-01-01T00:00:00.000Z", to: "2024-01-31T23:59:59.999Z",
   });
 
-  /** An invoice per event for an invoiceable fee (Jan 11), a waiting fee (Jan 12) gathered on January's periodic invoice. */
+  /**
+   * An invoice per event for an invoiceable fee (Jan 11); a fee of a charge regrouping paid fees
+   * (Jan 12), paid, gathered on the advance_charges invoice of January's billing run.
+   */
   async function invoicesWithAdvanceFees() {
     const org = randomUUID();
-    const plan = planView();
+    const base = planView();
+    const plan = planView({
+      charges: [...base.charges, {
+        ...base.charges[0]!, svc_id: "ch_seats", svc_billable_metric_id: "bm_seats", billable_metric_code: "seats",
+        pay_in_advance: true, invoiceable: false, regroup_paid_fees: "invoice", properties: { amount: "12" },
+      }],
+    });
     const subscription = subscriptionView(customer, plan);
     await h.publishCustomer(org, customer, "2024-01-01T00:00:00.000Z");
     await h.caughtUp();
@@ -112,12 +121,25 @@ describe("invoice audit of pay-in-advance fees (invoicing)", () => {
     await h.caughtUp();
     h.peers.usage.set(subscription.svc_id, []);
     const deps = h.replicas[0]!.deps;
+    const feeRepository = new FeeRepository(h.connection);
     const fees = [seat(1, true, subscription, plan, org), seat(2, false, subscription, plan, org)];
     for (const fee of fees) {
-      const feeDeps = { ...deps, fees: new FeeRepository(h.connection), advanceFees: { price: async () => [fee], close: () => undefined }, publishFeeEvents: async () => undefined };
-      const envelope = makeEnvelope({ type: Subjects.usage.eventIngested, organizationId: org, occurredAt: new Date(fee.event_timestamp), data: null });
-      await createAdvanceFees(feeDeps as never, envelope, { batch_id: randomUUID(), events: [{ created_at: fee.event_timestamp }] } as never);
+      const feeDeps = {
+        ...deps, fees: feeRepository,
+        advanceFees: { priceBatch: async (envelopes: unknown[]) => envelopes.map(() => [fee]), close: () => undefined },
+        publishManyFeeEvents: async () => undefined,
+      };
+      const event = {
+        svc_id: randomUUID(), transaction_id: fee.event_transaction_id, external_subscription_id: subscription.external_id, code: "seats",
+        timestamp: fee.event_timestamp, properties: {}, precise_total_amount_cents: null, created_at: fee.event_timestamp,
+      };
+      const envelope = makeEnvelope({ type: Subjects.usage.eventIngested, organizationId: org, occurredAt: new Date(fee.event_timestamp), data: { batch_id: randomUUID(), events: [event] } });
+      const created = await createAdvanceFeesBatch(feeDeps as never, [envelope]);
+      await created.publish();
     }
+    // the regrouped fee is paid (PUT /fees/{id}) before the billing run
+    const paidFee = await feeRepository.findById(org, fees[1]!.id);
+    expect(await feeRepository.setPaymentStatus(paidFee!, "succeeded", new Date("2024-01-20T00:00:00.000Z"))).toBe(true);
     await h.scheduled.call("RunDue", { organization_id: org, at: "2024-02-01T00:00:00.000Z" });
     const { invoices } = await h.invoicing.call("ListInvoices", { organization_id: org, page: { page: 1, per_page: 10 } });
     return { org, invoices, fees, subscription };
@@ -146,12 +168,12 @@ describe("invoice audit of pay-in-advance fees (invoicing)", () => {
     return { peer, asked };
   }
 
-  it("re-derives the fee of an invoice per event and the waiting fees a periodic invoice gathered, and matches when the replay agrees", async () => {
+  it("re-derives the fee of an invoice per event and the paid fees an advance_charges invoice gathered, and matches when the replay agrees", async () => {
     const { org, invoices, fees, subscription } = await invoicesWithAdvanceFees();
     const own = invoices.find((i) => i.fees.some((f) => f.svc_id === fees[0]!.id))!;
     const periodic = invoices.find((i) => i.fees.some((f) => f.svc_id === fees[1]!.id))!;
     expect(own).toBeDefined();
-    expect(periodic).toBeDefined();
+    expect(periodic?.invoice_type).toBe("advance_charges");
     expect(own.svc_id).not.toBe(periodic.svc_id);
     const usage = replay({ [fees[0]!.id]: 1_200, [fees[1]!.id]: 1_200 });
     for (const [invoice, fee] of [[own, fees[0]!], [periodic, fees[1]!]] as const) {

@@ -42,8 +42,9 @@ export interface CreatedAdvanceFees {
  *    batch, gets the same fees);
  * 2. the fees of the whole batch are stored with one unordered insert, `_id` = the fee's id derived
  *    from (event, charge, filter): a second insert is a no-op. A fee of an invoiceable charge names
- *    its own invoice (id derived from the fee); the others wait for the subscription's next periodic
- *    invoice, taxed now;
+ *    its own invoice (id derived from the fee); the others wait, taxed now: paid ones of a charge
+ *    that regroups paid fees go on the next billing run's advance_charges invoice, the rest are
+ *    never invoiced (Lago);
  * 3. each invoiceable fee's invoice is stored (derived id) and finalized at once through the
  *    invoice pipeline (coupons, taxes, credit notes, prepaid credits; numbering), envelope by
  *    envelope at its time: a finalization cut short is resumed by the redelivery or the next due pass;
