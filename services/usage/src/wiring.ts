@@ -11,6 +11,7 @@ import type { UsageReader } from "./domain/usage-event";
 import { startReadCopies } from "./events/catalog-copies/start-read-copies";
 import { chargeUsageHandlers } from "./grpc/charge-usage-handlers";
 import { advanceFeeHandlers } from "./grpc/advance-fee-handlers";
+import { startAdvanceAnswersSweep } from "./schedule/advance-answers-sweep";
 import { AdvanceStore } from "./persistence/advance-store";
 import { usageAuditHandlers } from "./grpc/usage-audit-handlers";
 import { estimateHandlers } from "./grpc/estimate-handlers";
@@ -144,7 +145,8 @@ export const usageService = defineService({
     // Ingestion, storage (the ingest stream's backlog drained first) and aggregation.
     const stored = await wireUsage({ config, connection, bus, clock, logger, copies: readCopies.copies });
     const advanceStore = new AdvanceStore(connection);
-    await advanceStore.ensureIndexes(); // the answers' expiry (TTL)
+    await advanceStore.ensureIndexes(); // the answers' expiry sweep
+    const answersSweep = startAdvanceAnswersSweep({ store: advanceStore, logger });
     const usage: UsageReader = new CachedUsageReader(stored.reader, { ttlMs: config.ESTIMATE_USAGE_CACHE_MS, maxEntries: 10_000 });
     const bindings: ServiceBinding[] = [
       bind(Rpc.usage, { ...stored.handlers, ...estimateHandlers({ copies: readCopies.copies, usage, clock }) }),
@@ -158,6 +160,7 @@ export const usageService = defineService({
     return {
       bindings,
       onStop: async () => {
+        await answersSweep.stop();
         await stored.stop();
         await readCopies.stop();
       },

@@ -7,6 +7,7 @@ import { AdvanceStore } from "../src/persistence/advance-store";
 import { MemoryCopies } from "../src/persistence/read-copies/memory-copies";
 import type { MetricCopy, PlanCopy, SubscriptionState } from "../src/domain/read-copies";
 import { priceAdvanceBatch, type AdvanceEnvelopeInput } from "../src/use-cases/advance/price-advance-events";
+import { sweepAdvanceAnswers } from "../src/schedule/advance-answers-sweep";
 import { chargeView, metricView, planView, subscriptionView } from "./read-copies-fixtures";
 
 // PriceAdvanceBatch (billing-rules §1.12) against the real MongoDB test server: consecutive
@@ -142,5 +143,17 @@ describe("PriceAdvanceBatch", () => {
     // known subscriptions never wait
     await priceAdvanceBatch({ copies, store: freshStore(), cache: new Map(), copiesCaughtUp }, [envelope(0, "known")]);
     expect(asked).toBe(1);
+  });
+
+  it("deletes the answers kept longer than the usage stream keeps their envelopes, and only those", async () => {
+    const store = freshStore();
+    await store.ensureIndexes();
+    await priceAdvanceBatch({ copies, store, cache: new Map() }, [envelope(0, "sweep_old"), envelope(1, "sweep_new")]);
+    // the first answer as if stored nine days ago
+    const db = (store as unknown as { answers: { updateOne(f: object, u: object): Promise<unknown> } }).answers;
+    await db.updateOne({ _id: `${ORG}|sweep_old_env_0` }, { $set: { at: new Date(Date.now() - 9 * 24 * 3600_000) } });
+    expect(await sweepAdvanceAnswers(store, new Date())).toBe(1);
+    expect((await store.answersByIds([`${ORG}|sweep_old_env_0`, `${ORG}|sweep_new_env_1`])).map((a) => a._id)).toEqual([`${ORG}|sweep_new_env_1`]);
+    expect(await sweepAdvanceAnswers(store, new Date())).toBe(0);
   });
 });

@@ -29,7 +29,7 @@ export interface AdvanceAnswerDoc {
   _id: string;
   fees: string;
   changes: BucketChange[];
-  /** when it was stored (wall time, housekeeping only: the TTL index below expires it) */
+  /** when it was stored (real time, housekeeping only: schedule/advance-answers-sweep.ts deletes it after ANSWER_KEEP_MS) */
   at?: Date;
 }
 
@@ -37,11 +37,11 @@ export interface AdvanceAnswerDoc {
  * How long an answer is kept: longer than the usage stream keeps the envelope it answers
  * (`ensureStream`'s default max_age, 7 days, which Streams.usage uses). An envelope can only be
  * (re)delivered while it is in the stream, so no delivery can ever ask about an expired answer:
- * expiry can never make an envelope be priced twice. Production MongoDB deletes expired answers
- * through the TTL index on `at`; the test server (mongo-java-server) accepts the index and never
- * expires anything (tests run far shorter than 8 days).
+ * expiry can never make an envelope be priced twice. The expiry is a scheduled `deleteMany` (the
+ * team's rule, design/mongo-compat.md §4: the test server has no TTL indexes, so a TTL could never
+ * be tested), schedule/advance-answers-sweep.ts.
  */
-export const ANSWER_TTL_SECONDS = 8 * 24 * 60 * 60;
+export const ANSWER_KEEP_MS = 8 * 24 * 60 * 60 * 1000;
 
 const isDuplicate = (err: unknown) => (err as { code?: number })?.code === 11000;
 /** A bulk write refused only for duplicate keys. */
@@ -64,9 +64,15 @@ export class AdvanceStore {
     this.answers = db.collection<AdvanceAnswerDoc>("advance_answers");
   }
 
-  /** The answers' TTL index (see ANSWER_TTL_SECONDS); idempotent. */
+  /** The index the expiry sweep's range query uses on real MongoDB (the test server scans); idempotent. */
   async ensureIndexes(): Promise<void> {
-    await this.answers.createIndex({ at: 1 }, { name: "answers_ttl", expireAfterSeconds: ANSWER_TTL_SECONDS });
+    await this.answers.createIndex({ at: 1 }, { name: "answers_at" });
+  }
+
+  /** Deletes the answers stored before `cutoff` (see ANSWER_KEEP_MS); answers how many. */
+  async deleteAnswersStoredBefore(cutoff: Date): Promise<number> {
+    const res = await this.answers.deleteMany({ at: { $lt: cutoff } });
+    return res.deletedCount;
   }
 
   answersByIds(ids: readonly string[]): Promise<AdvanceAnswerDoc[]> {
@@ -80,7 +86,7 @@ export class AdvanceStore {
    */
   async insertAnswers(docs: readonly AdvanceAnswerDoc[]): Promise<number> {
     if (docs.length === 0) return 0;
-    const at = new Date(); // housekeeping time (TTL), not business time
+    const at = new Date(); // housekeeping time (the expiry sweep), not business time
     try {
       await this.answers.insertMany(docs.map((d) => ({ ...d, at })), { ordered: true });
       return docs.length;
