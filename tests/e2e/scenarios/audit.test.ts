@@ -189,16 +189,17 @@ describe("plan simulation", () => {
     expect((await as("POST", "/customers/nobody/simulate_plan", { plan_code: "pro" })).status).toBe(404);
   });
 
-  it("re-derives pay-in-advance fees, an invoice per event and the waiting fees January's invoice gathers, from the stored events in stored order", async () => {
+  it("re-derives pay-in-advance fees, an invoice per event and the paid fees January's advance_charges invoice gathers, from the stored events in stored order", async () => {
     const as = await platform.story("Audit in advance", "2024-01-01T00:00:00Z");
     const api = await metric(as, "api", { aggregation_type: "sum_agg", field_name: "n" });
     const calls = await metric(as, "calls");
     await plan(as, "advance", {
       amount_cents: 1_000,
       charges: [
-        // waiting fees (not invoiceable): graduated on the period's running total, above its high-water mark
+        // waiting fees (not invoiceable, paid ones regrouped on the billing run's advance_charges
+        // invoice): graduated on the period's running total, above its high-water mark
         {
-          billable_metric_id: api, charge_model: "graduated", pay_in_advance: true, invoiceable: false,
+          billable_metric_id: api, charge_model: "graduated", pay_in_advance: true, invoiceable: false, regroup_paid_fees: "invoice",
           properties: { graduated_ranges: [
             { from_value: 0, to_value: 10, per_unit_amount: "1", flat_amount: "0" },
             { from_value: 11, to_value: null, per_unit_amount: "0.5", flat_amount: "2" },
@@ -227,11 +228,14 @@ describe("plan simulation", () => {
     expect(Object.fromEntries(apiFees.map((f) => [f.event_transaction_id, f.amount_cents])), JSON.stringify(fees)).toEqual(
       Object.fromEntries([[6, 600], [7, 750], [3, 150]].map(([n, cents]) => [fees.find((f) => f.item.code === "api" && f.units === `${n}.0`)?.event_transaction_id, cents])),
     );
+    // paid outside (PUT /fees/{id}): the billing run gathers them on an advance_charges invoice
+    for (const fee of apiFees) await ok(as("PUT", `/fees/${fee.svc_id}`, { fee: { payment_status: "succeeded" } }));
     await advanceClock(as, "2024-02-01T00:30:00Z");
     const invoices = await invoicesOf(as, "acme");
     const perEvent = invoices.find((i) => (i.fees as Json[]).some((f) => f.item.code === "calls"))!;
     const january = invoices.find((i) => (i.fees as Json[]).some((f) => f.item.code === "api"))!;
     expect(perEvent.svc_id).not.toBe(january.svc_id);
+    expect(january.invoice_type).toBe("advance_charges");
     for (const invoice of [perEvent, january]) {
       const audit = await auditOf(as, invoice);
       expect(audit, JSON.stringify(audit.mismatches)).toMatchObject({ match: true, mismatches: [] });

@@ -48,6 +48,12 @@ export interface RederivedAdvanceCharge {
 type PricingMetric = BillableMetric & { filters: MetricFilter[] };
 
 /** The subscription an event bills, as the pay-in-advance consumer picks it: the newest copy of the external id that had started by the event and was not over before it. */
+/** The copy as it stood at `at`: a termination after `at` not yet known. */
+function asAt(copy: SubscriptionCopy, at: Date): SubscriptionCopy {
+  const end = copy.subscription.terminated_at;
+  return end && Date.parse(end) > at.getTime() ? { ...copy, subscription: { ...copy.subscription, terminated_at: null } } : copy;
+}
+
 function subscriptionAt(copies: readonly SubscriptionCopy[], at: number): SubscriptionCopy | null {
   return copies.find(({ subscription: s }) => {
     if (s.status === "pending" || s.status === "canceled") return false;
@@ -106,7 +112,9 @@ export async function rederiveAdvanceFees(
       const at = new Date(e.timestamp);
       const usageEvent: UsageEvent = { transaction_id: e.transaction_id, timestamp: at, properties: e.properties };
       const bucket = bucketOf(charge, pricingMetric, usageEvent);
-      const period = periodOf(copy, at);
+      // the period as it was when the event was priced: a termination (or upgrade) after it had not
+      // cut the period short yet
+      const period = periodOf(asAt(copy, at), at);
       const eventPeriod = period.from.toISOString();
       const key = `${bucket.key}|${metric.recurring ? "recurring" : eventPeriod}`;
       const stored = states.get(key) ?? null;
