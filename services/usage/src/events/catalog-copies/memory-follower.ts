@@ -35,17 +35,32 @@ export async function followIntoMemory(options: {
   });
   let applied = 0;
   let stopped = false;
-  const messages = await consumer.consume();
+  let messages = await consumer.consume();
+  // the ordered consumer recreates itself on a gap or a reconnection; should its iterator end anyway
+  // (the stream deleted and made again), it is consumed again from where it was, after a second
   const loop = (async () => {
-    for await (const msg of messages) {
+    while (!stopped) {
       try {
-        applyToMemory(memory, decodeEnvelope(msg.data));
+        for await (const msg of messages) {
+          try {
+            applyToMemory(memory, decodeEnvelope(msg.data));
+          } catch (err) {
+            // a malformed event: the durable consumer terminates it; memory skips it
+            logger.warn({ err, seq: msg.seq, subject: msg.subject }, "catalog event not applied to memory");
+          }
+          applied = msg.seq;
+          if (stopped) break;
+        }
       } catch (err) {
-        // a malformed event: the durable consumer terminates it; memory skips it
-        logger.warn({ err, seq: msg.seq, subject: msg.subject }, "catalog event not applied to memory");
+        logger.warn({ err }, "catalog copies' memory follower interrupted");
       }
-      applied = msg.seq;
       if (stopped) break;
+      await new Promise((r) => setTimeout(r, 1000));
+      if (stopped) break;
+      messages = await consumer.consume().catch((err: unknown) => {
+        logger.warn({ err }, "catalog copies' memory follower could not resume; trying again");
+        return messages;
+      });
     }
   })();
 
