@@ -78,8 +78,8 @@ export type FeeViewData = z.output<typeof feeView>;
 
 /**
  * billing.invoicing.advance_fee.created: a pay-in-advance fee created by a usage event, on its own
- * invoice (invoiceable) or waiting for the subscription's next periodic invoice (`svc_invoice_id`
- * null). Lago's fee.created webhook.
+ * invoice (invoiceable) or waiting (`svc_invoice_id` null; paid fees of a regrouping charge go on the
+ * next billing run's advance_charges invoice). Lago's fee.created webhook.
  */
 export const advanceFeeView = feeView.extend({
   svc_invoice_id: maybe(text),

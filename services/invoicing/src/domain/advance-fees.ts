@@ -27,7 +27,7 @@ export interface AdvanceFeeRecord {
   currency: string;
   /** the fee, its taxes applied (an invoiced fee: as its invoice was composed; the invoice is the reference) */
   fee: Fee;
-  /** its own invoice (invoiceable), or null while it waits for the subscription's next periodic invoice */
+  /** its own invoice (invoiceable), the advance_charges invoice that gathered it (paid, regrouped), or null while it waits */
   invoice_id: string | null;
   /** the event it was priced for; null for a billing's recurring fee (carried-over units, billing/recurring-advance-fees.ts) */
   event_transaction_id: string | null;
