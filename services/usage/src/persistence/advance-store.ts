@@ -91,7 +91,7 @@ export class AdvanceStore {
       await this.answers.insertMany(docs.map((d) => ({ ...d, at })), { ordered: true });
       return docs.length;
     } catch (err) {
-      if (!isDuplicate(err) && !hasOnlyDuplicates(err)) throw err;
+      if (!hasOnlyDuplicates(err)) throw err;
       return (err as { insertedCount?: number }).insertedCount ?? 0;
     }
   }
@@ -107,18 +107,7 @@ export class AdvanceStore {
    * by `rollBack` when the batch is priced again.
    */
   async applyBatch(changes: readonly (BucketChange & { to_rev: number; env: string })[]): Promise<string[]> {
-    if (changes.length === 0) return [];
-    const ops = changes.map((c) =>
-      c.from_rev === 0
-        ? { insertOne: { document: { _id: c.id, rev: c.to_rev, env: c.env, st: c.st } } }
-        : { updateOne: { filter: { _id: c.id, rev: c.from_rev }, update: { $set: { rev: c.to_rev, env: c.env, st: c.st } } } },
-    );
-    try {
-      const result = await this.buckets.bulkWrite(ops as mongo.AnyBulkWriteOperation<AdvanceBucketDoc>[], { ordered: false });
-      if (result.matchedCount + result.insertedCount === changes.length) return [];
-    } catch (err) {
-      if (!hasOnlyDuplicates(err)) throw err;
-    }
+    if (changes.length === 0 || (await this.move(changes))) return [];
     const current = new Map((await this.bucketsByIds(changes.map((c) => c.id))).map((d) => [d._id, d]));
     return changes.filter((c) => {
       const doc = current.get(c.id);
@@ -145,71 +134,32 @@ export class AdvanceStore {
    * delivered again first).
    */
   async completeAnswer(envelope: string, changes: readonly BucketChange[]): Promise<string[]> {
-    if (changes.length === 0) return [];
-    const ops = changes.map((c) =>
-      c.from_rev === 0
-        ? { insertOne: { document: { _id: c.id, rev: 1, env: envelope, st: c.st } } }
-        : { updateOne: { filter: { _id: c.id, rev: c.from_rev }, update: { $set: { rev: c.from_rev + 1, env: envelope, st: c.st } } } },
-    );
-    try {
-      const result = await this.buckets.bulkWrite(ops as mongo.AnyBulkWriteOperation<AdvanceBucketDoc>[], { ordered: false });
-      if (result.matchedCount + result.insertedCount === changes.length) return [];
-    } catch (err) {
-      if (!hasOnlyDuplicates(err)) throw err;
-    }
+    if (changes.length === 0 || (await this.move(changes.map((c) => ({ ...c, to_rev: c.from_rev + 1, env: envelope }))))) return [];
     const current = new Map((await this.bucketsByIds(changes.map((c) => c.id))).map((d) => [d._id, d]));
     return changes.filter((c) => (current.get(c.id)?.rev ?? 0) < c.from_rev).map((c) => c.id);
   }
 
-  answer(id: string): Promise<AdvanceAnswerDoc | null> {
-    return this.answers.findOne({ _id: id });
-  }
-
-  /** true when stored; false when an answer is stored already (it is the one that counts). */
-  async insertAnswer(doc: AdvanceAnswerDoc): Promise<boolean> {
+  /**
+   * Moves each bucket from `from_rev` to `to_rev` (one not stored yet is inserted at `to_rev`), in one
+   * unordered bulk write; true when every one moved (a bucket at another revision, or inserted by
+   * someone else, is left as it is).
+   */
+  private async move(changes: readonly (BucketChange & { to_rev: number; env: string })[]): Promise<boolean> {
+    const ops = changes.map((c) =>
+      c.from_rev === 0
+        ? { insertOne: { document: { _id: c.id, rev: c.to_rev, env: c.env, st: c.st } } }
+        : { updateOne: { filter: { _id: c.id, rev: c.from_rev }, update: { $set: { rev: c.to_rev, env: c.env, st: c.st } } } },
+    );
     try {
-      await this.answers.insertOne(doc);
-      return true;
+      const result = await this.buckets.bulkWrite(ops as mongo.AnyBulkWriteOperation<AdvanceBucketDoc>[], { ordered: false });
+      return result.matchedCount + result.insertedCount === changes.length;
     } catch (err) {
-      if (isDuplicate(err)) return false;
-      throw err;
+      if (!hasOnlyDuplicates(err)) throw err;
+      return false;
     }
-  }
-
-  async deleteAnswer(id: string): Promise<void> {
-    await this.answers.deleteOne({ _id: id });
   }
 
   bucketsByIds(ids: readonly string[]): Promise<AdvanceBucketDoc[]> {
     return findByIds(this.buckets, ids);
-  }
-
-  /**
-   * Moves each bucket from the revision it was computed from to the next one (a new bucket is
-   * inserted at revision 1). Answers the ids that were not at that revision (moved by someone else).
-   */
-  async applyChanges(envelope: string, changes: readonly BucketChange[]): Promise<string[]> {
-    if (changes.length === 0) return [];
-    const ops = changes.map((c) =>
-      c.from_rev === 0
-        ? { insertOne: { document: { _id: c.id, rev: 1, env: envelope, st: c.st } } }
-        : { updateOne: { filter: { _id: c.id, rev: c.from_rev }, update: { $set: { rev: c.from_rev + 1, env: envelope, st: c.st } } } },
-    );
-    try {
-      const result = await this.buckets.bulkWrite(ops as mongo.AnyBulkWriteOperation<AdvanceBucketDoc>[], { ordered: false });
-      if (result.matchedCount + result.insertedCount === changes.length) return [];
-    } catch (err) {
-      const writeErrors = (err as { writeErrors?: Array<{ code: number }> | { code: number } }).writeErrors;
-      const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-      if (list.length === 0 || list.some((e) => e.code !== 11000)) throw err;
-    }
-    // some did not move: those already at this envelope's state (a retry) count as moved
-    const current = new Map((await this.bucketsByIds(changes.map((c) => c.id))).map((d) => [d._id, d]));
-    return changes
-      .filter((c) => {
-        const doc = current.get(c.id);
-        return !(doc && doc.rev === c.from_rev + 1 && doc.env === envelope);
-      })
-      .map((c) => c.id);
   }
 }
