@@ -27,7 +27,9 @@ export const Subjects = {
     invoicePaymentStatusUpdated: "billing.invoicing.invoice.payment_status_updated",
     invoicePaymentOverdue: "billing.invoicing.invoice.payment_overdue",
     feeCreated: "billing.invoicing.fee.created",
+    /** one fee per event (still consumed: envelopes published before advance_fees.created existed) */
     advanceFeeCreated: "billing.invoicing.advance_fee.created",
+    advanceFeesCreated: "billing.invoicing.advance_fees.created",
     subscriptionUsageThresholdReached: "billing.invoicing.subscription.usage_threshold_reached",
     invoiceVoided: "billing.invoicing.invoice.voided",
     creditNoteCreated: "billing.invoicing.credit_note.created",

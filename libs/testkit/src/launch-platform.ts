@@ -90,7 +90,7 @@ async function launchOnce(options: PlatformOptions): Promise<Platform> {
       stream.pipe(log, { end: false });
       if (options.echo) stream.on("data", (chunk: Buffer) => process.stdout.write(chunk));
     }
-    child.once("exit", () => log.end());
+    child.once("close", () => log.end());
     processes.set(name, child);
   };
   const kill = async (name: ServiceName, signal: NodeJS.Signals = "SIGTERM") => {

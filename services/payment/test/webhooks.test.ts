@@ -5,7 +5,7 @@ import jwt from "jsonwebtoken";
 import type { Connection } from "mongoose";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectBus, publishEnvelope, Subjects, type Bus, type ConsumerHandle, type Envelope } from "@billing/bus";
+import { connectBus, derivedUuid, publishEnvelope, Subjects, type Bus, type ConsumerHandle, type Envelope } from "@billing/bus";
 import { ManualClock } from "@billing/clock";
 import { domainEvent } from "@billing/contracts";
 import { AppError } from "@billing/errors";
@@ -23,7 +23,7 @@ import { getWebhookEndpoint } from "../src/use-cases/webhooks/get-webhook-endpoi
 import { getWebhookPublicKey } from "../src/use-cases/webhooks/get-webhook-keys";
 import { listWebhooks } from "../src/use-cases/webhooks/list-webhooks";
 import { retryWebhook } from "../src/use-cases/webhooks/retry-webhook";
-import { webhookEventOf } from "../src/domain/webhook-events";
+import { webhookEventsOf } from "../src/domain/webhook-events";
 import { startWebhookConsumers, wireWebhooks, type WebhookWiring } from "../src/wiring";
 
 /**
@@ -98,7 +98,7 @@ const customerEvent = (org: string, externalId: string, type: typeof Subjects.cu
   });
 let seq = 0;
 const fanOut = (w: WebhookWiring, envelope: Envelope) =>
-  fanOutEvent(w.deps, { organizationId: envelope.organization_id, eventId: envelope.id, event: webhookEventOf(envelope.type, envelope.data as never)!, seq: ++seq });
+  fanOutEvent(w.deps, { organizationId: envelope.organization_id, eventId: envelope.id, event: webhookEventsOf(envelope.type, envelope.data as never)[0]!, seq: ++seq });
 const receivedAt = (path: string) => received.filter((r) => r.path === path);
 
 describe("webhook endpoints", () => {
@@ -240,6 +240,40 @@ describe("deliveries", () => {
       for (let i = 0; i < 5; i++) await publishEnvelope(bus.js, customerEvent(org, `bus-${i}`));
       await waitFor(() => receivedAt("/bus").length === 5, { what: "bus deliveries", timeoutMs: 20_000 });
       expect(receivedAt("/bus").map((r) => JSON.parse(r.body).organization_id)).toEqual(Array(5).fill(org));
+    } finally {
+      await Promise.all(consumers.map((c) => c.stop()));
+    }
+  });
+
+  it("sends one fee.created per fee of a message of many pay-in-advance fees, and a fee announced again alone is not sent twice", async () => {
+    const deps = replicas[1]!.deps;
+    const org = randomUUID();
+    await createWebhookEndpoint(deps, org, { webhook_url: `${base}/fees`, event_types: ["fee.created"] });
+    const consumers: ConsumerHandle[] = await startWebhookConsumers(bus, deps, { durablePrefix: uniqueName("whf"), replicas: 1, logger: silentLogger });
+    const at = clock.now().toISOString();
+    const fee = (n: number) => ({
+      svc_id: randomUUID(), svc_invoice_id: null, fee_type: "charge", item_code: "tokens", item_name: "Tokens", svc_subscription_id: "s1", external_subscription_id: "sub",
+      svc_customer_id: "c1", external_customer_id: "cus", svc_charge_id: "ch1", svc_fixed_charge_id: null, billable_metric_code: "tokens", amount_cents: n,
+      amount_currency: "EUR", precise_amount_cents: `${n}.0`, precise_coupons_amount_cents: "0.0", taxes_amount_cents: 0, total_amount_cents: n, units: "1.0",
+      events_count: 1, pay_in_advance: true, invoiceable: false, from_date: at, to_date: at, created_at: at, event_transaction_id: `tx_${n}`, payment_status: "pending" as const,
+    });
+    const fees = [fee(1), fee(2), fee(3)];
+    try {
+      await publishEnvelope(bus.js, domainEvent(Subjects.invoicing.advanceFeesCreated, { organizationId: org, occurredAt: clock.now(), data: { fees } }));
+      await waitFor(() => receivedAt("/fees").length === 3, { what: "three fee deliveries", timeoutMs: 20_000 });
+      const bodies = receivedAt("/fees").map((r) => JSON.parse(r.body));
+      expect(bodies.map((b) => b.webhook_type)).toEqual(["fee.created", "fee.created", "fee.created"]);
+      expect(new Set(bodies.map((b) => b.fee.svc_id))).toEqual(new Set(fees.map((f) => f.svc_id)));
+      expect(bodies.find((b) => b.fee.svc_id === fees[1]!.svc_id)!.fee).toEqual(fees[1]); // the fee as the message showed it (no owner stand-in)
+
+      // the same fee in the one-fee message of before: its delivery's id derives from the fee either way
+      await publishEnvelope(bus.js, domainEvent(Subjects.invoicing.advanceFeeCreated, {
+        organizationId: org, occurredAt: clock.now(), id: derivedUuid(`advance_fee.created|${fees[0]!.svc_id}`), data: { fee: fees[0]! },
+      }));
+      await publishEnvelope(bus.js, customerEvent(org, "after-fees", Subjects.customer.customerCreated)); // not subscribed: a marker the consumer passed
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(receivedAt("/fees")).toHaveLength(3);
+      expect((await listWebhooks(deps, org, {}, { page: 1, perPage: 100 })).total).toBe(3);
     } finally {
       await Promise.all(consumers.map((c) => c.stop()));
     }

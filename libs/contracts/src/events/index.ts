@@ -2,7 +2,7 @@ import { makeEnvelope, PoisonMessage, Subjects, type Envelope } from "@billing/b
 import type { z } from "zod";
 import { billableMetricEventData, planEventData, subscriptionEventData } from "./catalog";
 import { customerEventData } from "./customer";
-import { advanceFeeEventData, feeEventData, invoiceEventData, usageThresholdReachedData } from "./invoicing";
+import { advanceFeeEventData, advanceFeesEventData, feeEventData, invoiceEventData, usageThresholdReachedData } from "./invoicing";
 import { creditNoteEventData } from "./credit-notes";
 import { eventIngestedData } from "./usage";
 import { paymentEventData, paymentRequestEventData, refundFailedEventData } from "./payment";
@@ -33,6 +33,7 @@ export const EventSchemas = {
   [Subjects.invoicing.invoicePaymentOverdue]: invoiceEventData,
   [Subjects.invoicing.feeCreated]: feeEventData,
   [Subjects.invoicing.advanceFeeCreated]: advanceFeeEventData,
+  [Subjects.invoicing.advanceFeesCreated]: advanceFeesEventData,
   [Subjects.invoicing.subscriptionUsageThresholdReached]: usageThresholdReachedData,
   [Subjects.invoicing.invoiceVoided]: invoiceEventData,
   [Subjects.invoicing.creditNoteCreated]: creditNoteEventData,

@@ -87,6 +87,14 @@ export const advanceFeeView = feeView.extend({
   payment_status: z.enum(["pending", "succeeded", "failed", "refunded"]),
 });
 export const advanceFeeEventData = z.object({ fee: advanceFeeView });
+/**
+ * billing.invoicing.advance_fees.created: the pay-in-advance fees of one usage envelope (or one
+ * billing's recurring fees), up to ADVANCE_FEES_PER_EVENT per envelope: one message for many fees,
+ * each still its own fee.created webhook. Replaces advance_fee.created (one message per fee).
+ */
+export const advanceFeesEventData = z.object({ fees: z.array(advanceFeeView).min(1) });
+/** The most fees one advance_fees.created carries (about 800 bytes each: well under NATS's 1 MiB payload). */
+export const ADVANCE_FEES_PER_EVENT = 250;
 export type AdvanceFeeViewData = z.output<typeof advanceFeeView>;
 
 /**

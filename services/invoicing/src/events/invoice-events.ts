@@ -63,7 +63,7 @@ export function finalizedEvents(invoice: Invoice, wasDraft: boolean, at: Date): 
     // a one-off invoice is announced as Lago's invoice.one_off_created instead of invoice.created
     ...(wasDraft ? [] : [event(invoice.invoice_type === "one_off" ? I.invoiceOneOffCreated : I.invoiceCreated, invoice, at)]),
     event(I.invoiceFinalized, invoice, at),
-    // an advance_charges invoice gathers fees announced when they were created (advance_fee.created)
+    // an advance_charges invoice gathers fees announced when they were created (advance_fees.created)
     ...(invoice.invoice_type === "advance_charges" ? [] : invoice.fees)
       .map((fee) => domainEvent(I.feeCreated, { organizationId: invoice.organization_id, data: feeData(invoice, fee), occurredAt: at })),
   ];

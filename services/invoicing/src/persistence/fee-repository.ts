@@ -23,7 +23,7 @@ feeSchema.index({ organization_id: 1, external_subscription_id: 1, created_at: -
 // the paid waiting fees an advance_charges invoice gathers
 feeSchema.index({ organization_id: 1, subscription_id: 1, invoice_id: 1 });
 
-/** The `advance_fee.created` events of one envelope's waiting fees (written after the fees: never announced before they are stored). */
+/** The `advance_fees.created` events of one envelope's fees (written after the fees: never announced before they are stored). */
 const batchSchema = new Schema({ _id: String, outbox: [mixed] }, { versionKey: false, collection: "advance_fee_batches" });
 
 export interface FeeFilter {

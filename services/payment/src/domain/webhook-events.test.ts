@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { Subjects } from "@billing/bus";
-import { WEBHOOK_SUBJECTS, WEBHOOK_TYPES, webhookEventOf } from "./webhook-events";
+import { derivedUuid, Subjects } from "@billing/bus";
+import { WEBHOOK_SUBJECTS, WEBHOOK_TYPES, webhookEventsOf } from "./webhook-events";
+
+const webhookEventOf = (subject: string, data: Record<string, unknown>) => webhookEventsOf(subject, data)[0] ?? null;
 
 describe("credit note and void webhooks", () => {
   it("credit_note.created carries the credit note, read again from invoicing when delivered", () => {
@@ -34,5 +36,14 @@ describe("credit note and void webhooks", () => {
   it("a deleted draft is invoice.deleted and a one-off invoice invoice.one_off_created, each carrying the invoice", () => {
     expect(webhookEventOf(Subjects.invoicing.invoiceDeleted, { invoice: { svc_id: "i1" } })).toMatchObject({ webhookType: "invoice.deleted", objectType: "invoice", ref: { kind: "invoice", id: "i1" } });
     expect(webhookEventOf(Subjects.invoicing.invoiceOneOffCreated, { invoice: { svc_id: "i2" } })).toMatchObject({ webhookType: "invoice.one_off_created", objectType: "invoice", ref: { kind: "invoice", id: "i2" } });
+  });
+
+  it("a message of pay-in-advance fees is one fee.created per fee, each with the event id its one-fee message had", () => {
+    const events = webhookEventsOf(Subjects.invoicing.advanceFeesCreated, { fees: [{ svc_id: "f1" }, { svc_id: "f2" }] });
+    expect(events.map((e) => [e.webhookType, e.objectType, e.ref, e.eventId])).toEqual([
+      ["fee.created", "fee", { kind: "fee", id: "f1" }, derivedUuid("advance_fee.created|f1")],
+      ["fee.created", "fee", { kind: "fee", id: "f2" }, derivedUuid("advance_fee.created|f2")],
+    ]);
+    expect(WEBHOOK_SUBJECTS).toContain(Subjects.invoicing.advanceFeesCreated);
   });
 });

@@ -1,4 +1,4 @@
-import { Subjects } from "@billing/bus";
+import { derivedUuid, Subjects } from "@billing/bus";
 
 /**
  * Which domain events become which of Lago's webhooks. Each names the object it carries and how
@@ -30,6 +30,8 @@ export interface WebhookEvent {
   objectId: string;
   /** what the event itself says of the object (sent when the object is gone, e.g. a deleted plan) */
   view: unknown;
+  /** the webhook's own event id, when one message carries several objects (deliveries derive from it); else the message's */
+  eventId?: string;
 }
 
 type Data = Record<string, any>;
@@ -90,7 +92,8 @@ for (const [subject, type] of [
     (d) => d.payment_request.svc_id, (d) => d.payment_request);
 }
 
-// each pay-in-advance fee a usage event created (Lago's fee.created), the fee as GET /fees/{id} shows it
+// each pay-in-advance fee a usage event created (Lago's fee.created), the fee as GET /fees/{id} shows it: one per
+// message (advance_fee.created, before messages carried many) or many (advance_fees.created, feeWebhooks below)
 rule(S.invoicing.advanceFeeCreated, "fee.created", "fee", (d) => ({ kind: "fee", id: d.fee.svc_id }), (d) => d.fee.svc_id, (d) => d.fee);
 rule(S.invoicing.creditNoteCreated, "credit_note.created", "credit_note", (d) => ({ kind: "credit_note", id: d.credit_note.svc_id }),
   (d) => d.credit_note.svc_id, (d) => d.credit_note);
@@ -106,15 +109,26 @@ for (const [subject, type] of [[S.invoicing.invoiceDeleted, "invoice.deleted"], 
   rule(subject, type, "invoice", (d) => ({ kind: "invoice", id: d.invoice.svc_id }), (d) => d.invoice.svc_id, (d) => d.invoice);
 }
 
+/**
+ * billing.invoicing.advance_fees.created: one fee.created per fee. Each webhook's event id is the one
+ * the fee's own advance_fee.created message had (derived from the fee), so a fee announced both
+ * ways is delivered once.
+ */
+const feeWebhooks = (d: Data): WebhookEvent[] => (d.fees as Data[]).map((fee) => ({
+  webhookType: "fee.created", objectType: "fee", ref: { kind: "fee", id: fee.svc_id }, objectId: fee.svc_id, view: fee,
+  eventId: derivedUuid(`advance_fee.created|${fee.svc_id}`),
+}));
+
 /** The subjects that become webhooks, by stream. */
-export const WEBHOOK_SUBJECTS: readonly string[] = Object.keys(rules);
+export const WEBHOOK_SUBJECTS: readonly string[] = [...Object.keys(rules), S.invoicing.advanceFeesCreated];
 
 /** Every webhook type this platform sends (an endpoint's `event_types` must name some of these). */
-export const WEBHOOK_TYPES: ReadonlySet<string> = new Set(Object.values(rules).map((r) => r.type));
+export const WEBHOOK_TYPES: ReadonlySet<string> = new Set(Object.values(rules).map((r) => r.type)); // fee.created among them
 
-/** The webhook an event (its subject and parsed data) becomes, or null when it becomes none. */
-export function webhookEventOf(subject: string, data: Data): WebhookEvent | null {
+/** The webhooks an event (its subject and parsed data) becomes: one, several (a message of many fees), or none. */
+export function webhookEventsOf(subject: string, data: Data): WebhookEvent[] {
+  if (subject === S.invoicing.advanceFeesCreated) return feeWebhooks(data);
   const r = rules[subject];
-  if (!r) return null;
-  return { webhookType: r.type, objectType: r.object, ref: r.ref(data), objectId: r.id(data), view: r.view(data) };
+  if (!r) return [];
+  return [{ webhookType: r.type, objectType: r.object, ref: r.ref(data), objectId: r.id(data), view: r.view(data) }];
 }

@@ -1,24 +1,30 @@
 import type { Envelope } from "@billing/bus";
 import { eventData, type Subject } from "@billing/contracts";
-import { webhookEventOf } from "../domain/webhook-events";
+import { webhookEventsOf } from "../domain/webhook-events";
 import type { WebhookDeps } from "../use-cases/webhooks/deps";
-import { fanOutEvent } from "../use-cases/webhooks/fan-out-event";
+import { fanOutEvents } from "../use-cases/webhooks/fan-out-event";
 
 /**
  * Every stream's events that become webhooks: each is stored as its deliveries before it is
  * acknowledged. The events of one object are fanned out one after another in stream order (the
- * consumer handles several objects at once), so its deliveries are sent in that order.
+ * consumer handles several objects at once), so its deliveries are sent in that order. A message
+ * of many objects (pay-in-advance fees: each a new object, never in another message) is fanned
+ * out at once.
  */
 export function webhookFanoutHandler(deps: WebhookDeps) {
   const chains = new Map<string, Promise<unknown>>();
   return async (envelope: Envelope, msg: { seq: number }): Promise<void> => {
     const data = eventData(envelope as Envelope & { type: Subject });
-    const event = webhookEventOf(envelope.type, data as Record<string, any>);
-    if (!event) return;
-    const key = `${event.objectType}|${event.objectId}`;
+    const events = webhookEventsOf(envelope.type, data as Record<string, any>);
+    if (events.length === 0) return;
+    const fanOut = () => fanOutEvents(deps, { organizationId: envelope.organization_id, eventId: envelope.id, events, seq: msg.seq });
+    if (events.length > 1) {
+      await fanOut();
+      return;
+    }
+    const key = `${events[0]!.objectType}|${events[0]!.objectId}`;
     const before = chains.get(key);
-    const mine = (before ?? Promise.resolve()).catch(() => undefined)
-      .then(() => fanOutEvent(deps, { organizationId: envelope.organization_id, eventId: envelope.id, event, seq: msg.seq }));
+    const mine = (before ?? Promise.resolve()).catch(() => undefined).then(fanOut);
     chains.set(key, mine);
     try {
       await mine;

@@ -2,7 +2,7 @@ import type { CustomerCopy } from "../../domain/copies";
 import { taxedAdvanceFee, type AdvanceFeeRecord } from "../../domain/advance-fees";
 import { waitingRecurringFees, type PricedLine } from "../../domain/invoice-fees";
 import type { BillingEntityTerms } from "../../domain/invoicing-terms";
-import { advanceFeeEvent } from "../../events/advance-fee-events";
+import { advanceFeesEvents } from "../../events/advance-fee-events";
 import type { InvoicingDeps } from "../deps";
 
 /**
@@ -42,7 +42,7 @@ export async function storeRecurringAdvanceFees(
     revision: 0,
   })));
   await deps.waitingFees.store(records);
-  // Lago's fee.created for each (billing.invoicing.advance_fee.created): in the fee outbox, published after they are stored
-  if (records.length > 0) await deps.waitingFees.announce?.(`${invoiceId}|recurring`, records.map((r) => advanceFeeEvent(r, now)));
+  // Lago's fee.created for each (billing.invoicing.advance_fees.created): in the fee outbox, published after they are stored
+  if (records.length > 0) await deps.waitingFees.announce?.(`${invoiceId}|recurring`, advanceFeesEvents(`${invoiceId}|recurring`, records, now));
   return records.length;
 }

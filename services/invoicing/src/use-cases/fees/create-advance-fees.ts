@@ -13,7 +13,7 @@ import type { CustomerCopy } from "../../domain/copies";
 import type { Invoice } from "../../domain/invoice";
 import type { BillingEntityTerms } from "../../domain/invoicing-terms";
 import { invoicingTerms } from "../../domain/invoicing-terms";
-import { advanceFeeEvent } from "../../events/advance-fee-events";
+import { advanceFeesEvents } from "../../events/advance-fee-events";
 import { finalizeOpenInvoices } from "../invoices/finalize-open-invoice";
 import { advanceFeeBatchEnvelopes, advanceFeePhaseSeconds } from "../../metrics";
 import type { FeeDeps } from "./deps";
@@ -48,8 +48,9 @@ export interface CreatedAdvanceFees {
  * 3. each invoiceable fee's invoice is stored (derived id) and finalized at once through the
  *    invoice pipeline (coupons, taxes, credit notes, prepaid credits; numbering), envelope by
  *    envelope at its time: a finalization cut short is resumed by the redelivery or the next due pass;
- * 4. the fees' `advance_fee.created` events are written once per envelope (one insert for the
- *    batch, after the fees and invoices); the caller publishes them (the relay does if it cannot).
+ * 4. the fees' `advance_fees.created` events (one per envelope, up to 250 fees each) are written once
+ *    (one insert for the batch, after the fees and invoices); the caller publishes them (the relay
+ *    does if it cannot).
  * The batch is acknowledged only after all of it; any failure is retried (same answers, same ids).
  */
 export async function createAdvanceFeesBatch(
@@ -130,7 +131,10 @@ export async function createAdvanceFeesBatch(
 
   // every fee announced once (Lago's fee.created for each pay-in-advance fee), after it is stored
   next("outbox");
-  const batches = done.map((d) => ({ id: `${d.envelope.organization_id}|${d.envelope.id}`, events: d.records.map((r) => advanceFeeEvent(r, d.now)) }));
+  const batches = done.map((d) => {
+    const id = `${d.envelope.organization_id}|${d.envelope.id}`;
+    return { id, events: advanceFeesEvents(id, d.records, d.now) };
+  });
   const stored = new Set(await deps.fees.insertBatches(batches));
   const toPublish = batches.filter((b) => stored.has(b.id));
   phase();

@@ -12,18 +12,34 @@ import type { WebhookDeps } from "./deps";
  * take are stored leased to it and sent at once; the others wait in the database for the sweeper.
  */
 export async function fanOutEvent(deps: WebhookDeps, input: { organizationId: string; eventId: string; event: WebhookEvent; seq: number }): Promise<number> {
-  const { organizationId, event } = input;
-  const endpoints = (await deps.directory.of(organizationId)).filter((e) => subscribes(e, event.webhookType));
-  if (endpoints.length === 0) return 0;
-  const object = (await deps.objects.render(organizationId, event.ref)) ?? event.view;
-  const payload = JSON.stringify({ webhook_type: event.webhookType, object_type: event.objectType, organization_id: organizationId, [event.objectType]: object });
+  return fanOutEvents(deps, { organizationId: input.organizationId, eventId: input.eventId, events: [input.event], seq: input.seq });
+}
+
+/**
+ * The same for the webhooks of one message (several when it carries many objects: a message of
+ * pay-in-advance fees): the organization's endpoints read once, the deliveries of all stored with
+ * one write. Each webhook's deliveries derive from its own event id (`event.eventId`, else the
+ * message's).
+ */
+export async function fanOutEvents(deps: WebhookDeps, input: { organizationId: string; eventId: string; events: readonly WebhookEvent[]; seq: number }): Promise<number> {
+  const { organizationId } = input;
+  const endpoints = await deps.directory.of(organizationId);
+  const targets = input.events
+    .map((event) => ({ event, endpoints: endpoints.filter((e) => subscribes(e, event.webhookType)) }))
+    .filter((t) => t.endpoints.length > 0);
+  if (targets.length === 0) return 0;
   const now = new Date();
-  const deliveries: WebhookDelivery[] = endpoints.map((endpoint) => ({
-    id: derivedUuid(`webhook|${input.eventId}|${endpoint.id}`), organization_id: organizationId, endpoint_id: endpoint.id, endpoint: endpoint.webhook_url,
-    webhook_type: event.webhookType, object_type: event.objectType, object_id: event.objectId, order_key: `${endpoint.id}|${event.objectType}|${event.objectId}`,
-    seq: input.seq, payload, status: "pending", retries: 0, http_status: null, response: null, last_retried_at: null, next_attempt_at: now,
-    created_at: now, updated_at: now,
-  }));
+  const deliveries: WebhookDelivery[] = (await Promise.all(targets.map(async ({ event, endpoints: mine }) => {
+    const object = (await deps.objects.render(organizationId, event.ref)) ?? event.view;
+    const payload = JSON.stringify({ webhook_type: event.webhookType, object_type: event.objectType, organization_id: organizationId, [event.objectType]: object });
+    const eventId = event.eventId ?? input.eventId;
+    return mine.map((endpoint): WebhookDelivery => ({
+      id: derivedUuid(`webhook|${eventId}|${endpoint.id}`), organization_id: organizationId, endpoint_id: endpoint.id, endpoint: endpoint.webhook_url,
+      webhook_type: event.webhookType, object_type: event.objectType, object_id: event.objectId, order_key: `${endpoint.id}|${event.objectType}|${event.objectId}`,
+      seq: input.seq, payload, status: "pending", retries: 0, http_status: null, response: null, last_retried_at: null, next_attempt_at: now,
+      created_at: now, updated_at: now,
+    }));
+  }))).flat();
   const { owner, leaseMs } = deps.dispatcher.settings;
   const leased = new Date(now.getTime() + leaseMs);
   const entries = deliveries.map((delivery) => (deps.dispatcher.accepts(delivery.endpoint_id)
