@@ -2,7 +2,7 @@
 // would measure its disk writes) and NATS, on ports of their own, under .infra/bench. NATS starts
 // with an empty JetStream store: streams left by an earlier run would be replayed to the new
 // run's consumers (every durable starts from the stream's first message) and skew its figures.
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
@@ -56,4 +56,31 @@ export async function storageCaughtUp(infra, prefix, pollMs = 100) {
     await nc.close();
     await mongo.close();
   }
+}
+
+/**
+ * CPU seconds (user + system, from /proc) each of a launched platform's processes and the bench's
+ * own MongoDB and NATS servers has used so far: `cpuSeconds(...)` before and after a phase gives
+ * where its CPU went. Linux only; a process it cannot read counts 0.
+ */
+export function cpuSeconds(platform) {
+  const ticks = (pid) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 per second)
+    } catch {
+      return 0;
+    }
+  };
+  const pidOf = (name) => { try { return Number(readFileSync(`${process.env.INFRA_DIR}/${name}.pid`, "utf8").trim()); } catch { return 0; } };
+  const out = { mongo: ticks(pidOf("mongo")), nats: ticks(pidOf("nats")) };
+  for (const [name, child] of platform.processes) out[name] = ticks(child.pid);
+  return out;
+}
+
+/** What `cpuSeconds` grew by between two readings, per process and in all (seconds, one decimal). */
+export function cpuUsed(before, after) {
+  const used = Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k] - (before[k] ?? 0)) * 10) / 10]));
+  used.total = Math.round(Object.values(used).reduce((a, b) => a + b, 0) * 10) / 10;
+  return used;
 }

@@ -3,6 +3,21 @@ import { envelopeSchema, type Envelope } from "./envelope";
 import { tracedPublish, tracingEnabled } from "./tracing";
 
 const codec = JSONCodec<Envelope>();
+const utf8 = new TextEncoder();
+const texts = new WeakMap<Envelope, string>();
+
+/**
+ * An envelope's JSON text, made once per envelope object (an envelope is never changed once made):
+ * what is published, and what a text outbox keeps (textOutboxEntry), share one serialization.
+ */
+export function envelopeText(envelope: Envelope): string {
+  let text = texts.get(envelope);
+  if (text === undefined) {
+    text = JSON.stringify(envelope);
+    texts.set(envelope, text);
+  }
+  return text;
+}
 
 /**
  * Publishes an envelope on its subject (its type), with the envelope id as the
@@ -11,7 +26,7 @@ const codec = JSONCodec<Envelope>();
  */
 export async function publishEnvelope(js: JetStreamClient, envelope: Envelope): Promise<{ duplicate: boolean; seq: number }> {
   envelopeSchema.parse(envelope);
-  const data = codec.encode(envelope);
+  const data = utf8.encode(envelopeText(envelope));
   // tracing on: the message carries the trace (W3C traceparent and baggage headers) to its consumers
   const ack = tracingEnabled()
     ? await tracedPublish(envelope, (headers) => js.publish(envelope.type, data, { msgID: envelope.id, headers }))

@@ -14,4 +14,4 @@ export type * as WalletMessages from "./generated/wallet-messages";
 export type * as PaymentMessages from "./generated/payment-messages";
 export * from "./events/index";
 export { MAX_PROPERTIES_DEPTH, nestedDeeperThan } from "./event-limits";
-export { advanceFeeSchema, advanceFeesSchema, parseAdvanceFees, type AdvanceFeeData } from "./advance-fees";
+export { advanceFeeChargeSchema, advanceFeeSchema, advanceFeeSetSchema, advanceFeesSchema, advanceFeesText, parseAdvanceFees, type AdvanceFeeData } from "./advance-fees";

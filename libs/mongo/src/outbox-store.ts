@@ -1,9 +1,26 @@
 import type { Model } from "mongoose";
-import type { Envelope, OutboxStore } from "@billing/bus";
+import { envelopeText, type Envelope, type OutboxStore } from "@billing/bus";
+
+/**
+ * An outbox entry kept as its JSON text: one BSON string instead of the envelope's nested fields.
+ * For outboxes of large events written at a high rate (a few hundred pay-in-advance fees per event):
+ * the driver and the server (which sizes and copies every document it writes or updates) handle
+ * one string instead of thousands of fields. `id` stays a field: publishing clears an entry by it.
+ */
+export interface TextOutboxEntry {
+  id: string;
+  json: string;
+}
+
+export const textOutboxEntry = (envelope: Envelope): TextOutboxEntry => ({ id: envelope.id, json: envelopeText(envelope) });
+
+const envelopeOf = (entry: Envelope | TextOutboxEntry): Envelope =>
+  typeof (entry as TextOutboxEntry).json === "string" ? (JSON.parse((entry as TextOutboxEntry).json) as Envelope) : (entry as Envelope);
 
 /**
  * An outbox kept inside the documents of one collection (field `outbox`):
  * the change and its event are written by the same single-document update.
+ * Entries are envelopes or their text (textOutboxEntry).
  */
 export function embeddedOutboxStore(model: Model<any>): OutboxStore {
   return {
@@ -13,8 +30,8 @@ export function embeddedOutboxStore(model: Model<any>): OutboxStore {
         .find({ "outbox.0": { $exists: true } }, { outbox: 1 })
         .sort({ _id: 1 })
         .limit(limit)
-        .lean<Array<{ _id: string; outbox: Envelope[] }>>();
-      return docs.flatMap((doc) => doc.outbox.map((envelope) => ({ documentId: doc._id, envelope })));
+        .lean<Array<{ _id: string; outbox: Array<Envelope | TextOutboxEntry> }>>();
+      return docs.flatMap((doc) => doc.outbox.map((entry) => ({ documentId: doc._id, envelope: envelopeOf(entry) })));
     },
     async markPublished(published) {
       await model.bulkWrite([...published].map(([documentId, envelopeIds]) => ({

@@ -14,15 +14,42 @@ export function uniqueName(label: string): string {
   return `t_${label.replace(/[^A-Za-z0-9]/g, "_")}_${randomBytes(4).toString("hex")}`;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports for the servers a test launches, checked free, taken in turn (never the port the OS just
+ * handed out and took back):
+ * - from 10000–26999: below Linux's ephemeral range (32768–60999) on purpose. A port `listen(0)`
+ *   handed out and released can be taken by any outgoing connection, or given again to another
+ *   process, before the service binds it: two e2e files launching platforms at once once got the
+ *   same port for two services (EADDRINUSE, and one platform's clients talking to the other's
+ *   service). Also below the infrastructure's (27017, 27019, 27129);
+ * - each vitest worker (VITEST_POOL_ID) from a slice of its own, so parallel test files never
+ *   take the same port; another process (a benchmark) from a random start.
+ */
+const PORTS = (() => {
+  const from = 10_000;
+  const to = 27_000;
+  const pool = Number(process.env.VITEST_POOL_ID);
+  if (!Number.isInteger(pool) || pool < 1) return { from, to, next: from + Math.floor(Math.random() * (to - from)) };
+  const size = Math.floor((to - from) / 16);
+  const start = from + ((pool - 1) % 16) * size;
+  return { from: start, to: start + size, next: start };
+})();
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
+}
+
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 500; tries++) {
+    const port = PORTS.next;
+    PORTS.next = port + 1 >= PORTS.to ? PORTS.from : port + 1;
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${PORTS.from}–${PORTS.to - 1}`);
 }
 
 /** Polls until the check returns a truthy value, or fails after the timeout. */

@@ -4,6 +4,7 @@ import { Subjects, type Envelope } from "@billing/bus";
 import type { InvoicingMessages } from "@billing/contracts";
 import { collectEvents, waitFor } from "@billing/testkit";
 import { taxedAdvanceFee, type AdvanceFeeRecord } from "../src/domain/advance-fees";
+import { FeeRepository } from "../src/persistence/fee-repository";
 import type { FeeDraft } from "../src/domain/invoice";
 import { customerView, planView, startInvoicingHarness, subscriptionView, type InvoicingHarness } from "./harness";
 
@@ -60,7 +61,10 @@ describe("advance_charges invoices", () => {
     await h.publishSubscription(Subjects.catalog.subscriptionStarted, org, { subscription, plan }, "2024-01-01T00:00:00.000Z");
     await h.caughtUp();
     const fees = [waitingFee(org, subscription, 1_000, "2024-01-20T00:00:00.000Z"), waitingFee(org, subscription, 500, "2024-01-25T00:00:00.000Z"), waitingFee(org, subscription, 700, null)];
-    await h.connection.collection("advance_fees").insertMany(fees.map(({ id, ...rest }) => ({ _id: id, ...rest, deleted_at: null })) as never[]);
+    // two stored as documents were before `fee_json` (the fee as fields, its period end in fee.to), one as the repository stores them now
+    await h.connection.collection("advance_fees").insertMany(fees.slice(0, 2).map(({ id, ...rest }) => ({ _id: id, ...rest, deleted_at: null })) as never[]);
+    await new FeeRepository(h.connection).insertMany([fees[2]!]);
+    expect((await stored([fees[2]!.id]))[0]).toMatchObject({ fee_json: JSON.stringify(fees[2]!.fee), period_to: fees[2]!.fee.to });
 
     // February 1, three runs at once and one after: one periodic invoice, one advance_charges invoice of the two paid fees
     const I = Subjects.invoicing;

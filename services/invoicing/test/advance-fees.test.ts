@@ -171,7 +171,7 @@ describe("pay-in-advance fees from ingested usage", () => {
         max = level;
       }
     }
-    expect(storage.reduce((s, f) => s + (f.fee as { amount_cents: number }).amount_cents, 0)).toBe(paid * 100);
+    expect(storage.reduce((s, f) => s + (JSON.parse(f.fee_json as string) as { amount_cents: number }).amount_cents, 0)).toBe(paid * 100);
     expect(storage.every((f) => f.invoice_id === null)).toBe(true);
 
     // calls: each on its own finalized invoice, numbered once

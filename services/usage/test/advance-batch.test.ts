@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Connection } from "mongoose";
 import { connectMongo } from "@billing/mongo";
+import { parseAdvanceFees } from "@billing/contracts";
 import { infraUrls, uniqueName } from "@billing/testkit";
 import { AdvanceStore } from "../src/persistence/advance-store";
 import { MemoryCopies } from "../src/persistence/read-copies/memory-copies";
@@ -46,11 +47,18 @@ function freshStore() {
   return new AdvanceStore(connection.useDb(name, { useCache: false }));
 }
 
+/** The fees of each envelope (their text checked to read back the same). */
+async function price(...args: Parameters<typeof priceAdvanceBatch>) {
+  const priced = await priceAdvanceBatch(...args);
+  for (const p of priced) expect(parseAdvanceFees(p.text)).toEqual(p.fees);
+  return priced.map((p) => p.fees);
+}
+
 /** What one envelope at a time gives, on a fresh store: the reference. */
 async function oneByOne(envelopes: AdvanceEnvelopeInput[]) {
   const store = freshStore();
   const out = [];
-  for (const e of envelopes) out.push((await priceAdvanceBatch({ copies, store, cache: new Map() }, [e]))[0]!);
+  for (const e of envelopes) out.push((await price({ copies, store, cache: new Map() }, [e]))[0]!);
   return out;
 }
 
@@ -77,9 +85,9 @@ describe("PriceAdvanceBatch", () => {
     const envelopes = Array.from({ length: 6 }, (_, i) => envelope(i, "batch"));
     const strip = (f: ReturnType<typeof amounts>) => f.map((e) => e.map(([, a]) => a));
 
-    const first = await priceAdvanceBatch({ copies, store, cache: new Map() }, envelopes.slice(0, 3));
+    const first = await price({ copies, store, cache: new Map() }, envelopes.slice(0, 3));
     // envelopes 1 and 2 again (a redelivery in another batch, another process: no cache), then 3–5
-    const second = await priceAdvanceBatch({ copies, store, cache: new Map() }, envelopes.slice(1));
+    const second = await price({ copies, store, cache: new Map() }, envelopes.slice(1));
     expect(second.slice(0, 2)).toEqual(first.slice(1));
     expect(strip(amounts([...first, ...second.slice(2)]))).toEqual(strip(amounts(reference)));
     // each event paid once: the same total as one envelope at a time
@@ -97,15 +105,15 @@ describe("PriceAdvanceBatch", () => {
     crashing.applyBatch = async () => {
       throw new Error("killed");
     };
-    await expect(priceAdvanceBatch({ copies, store: crashing, cache: new Map() }, envelopes.slice(0, 4))).rejects.toThrow("killed");
-    const again = await priceAdvanceBatch({ copies, store, cache: new Map() }, envelopes.slice(0, 4));
+    await expect(price({ copies, store: crashing, cache: new Map() }, envelopes.slice(0, 4))).rejects.toThrow("killed");
+    const again = await price({ copies, store, cache: new Map() }, envelopes.slice(0, 4));
     // this replica prices envelope 4 (its cache holds the states it left), another replica envelope 5;
     // this one, its cache now stale, prices 6 and 7: its bucket moves are refused (revision), it puts
     // back what it moved, forgets its answers and prices them again from the stored states
     const stale = new Map();
     const a = [
-      ...(await priceAdvanceBatch({ copies, store, cache: stale }, envelopes.slice(4, 5))),
-      ...(await priceAdvanceBatch({ copies, store, cache: new Map() }, envelopes.slice(5, 6))),
+      ...(await price({ copies, store, cache: stale }, envelopes.slice(4, 5))),
+      ...(await price({ copies, store, cache: new Map() }, envelopes.slice(5, 6))),
     ];
     const retried = { count: 0 };
     const counting = Object.create(store) as AdvanceStore;
@@ -113,7 +121,7 @@ describe("PriceAdvanceBatch", () => {
       retried.count++;
       return store.rollBack(moved);
     };
-    const b = await priceAdvanceBatch({ copies, store: counting, cache: stale }, envelopes.slice(6, 8));
+    const b = await price({ copies, store: counting, cache: stale }, envelopes.slice(6, 8));
     expect(retried.count).toBe(1);
     const all = [...again, ...a, ...b].flat();
     expect(new Set(all.map((f) => f.event_transaction_id)).size).toBe(8 * PER_ENVELOPE);
@@ -121,7 +129,7 @@ describe("PriceAdvanceBatch", () => {
     expect(all.map((f) => f.amount_cents)).toEqual(reference.flat().map((f) => f.amount_cents));
     expect(all.reduce((s, f) => s + f.amount_cents, 0)).toBe(reference.flat().reduce((s, f) => s + f.amount_cents, 0));
     // asked once more, everything answers the same
-    const replay = await priceAdvanceBatch({ copies, store, cache: new Map() }, envelopes);
+    const replay = await price({ copies, store, cache: new Map() }, envelopes);
     expect(replay.flat()).toEqual(all);
   });
 
@@ -138,17 +146,17 @@ describe("PriceAdvanceBatch", () => {
       copies.putSubscription({ value: { ...late, organization_id: ORG } as unknown as SubscriptionState, version: 1 });
       return true;
     };
-    const [fees] = await priceAdvanceBatch({ copies, store: freshStore(), cache: new Map(), copiesCaughtUp }, [{ organizationId: ORG, envelopeId: "late_env", events: [lateEvent(0), lateEvent(1)] }]);
+    const [fees] = await price({ copies, store: freshStore(), cache: new Map(), copiesCaughtUp }, [{ organizationId: ORG, envelopeId: "late_env", events: [lateEvent(0), lateEvent(1)] }]);
     expect({ asked, fees: fees!.map((f) => [f.event_transaction_id, f.amount_cents]) }).toEqual({ asked: 1, fees: [["late_tx_0", 200], ["late_tx_1", 200]] });
     // known subscriptions never wait
-    await priceAdvanceBatch({ copies, store: freshStore(), cache: new Map(), copiesCaughtUp }, [envelope(0, "known")]);
+    await price({ copies, store: freshStore(), cache: new Map(), copiesCaughtUp }, [envelope(0, "known")]);
     expect(asked).toBe(1);
   });
 
   it("deletes the answers kept longer than the usage stream keeps their envelopes, and only those", async () => {
     const store = freshStore();
     await store.ensureIndexes();
-    await priceAdvanceBatch({ copies, store, cache: new Map() }, [envelope(0, "sweep_old"), envelope(1, "sweep_new")]);
+    await price({ copies, store, cache: new Map() }, [envelope(0, "sweep_old"), envelope(1, "sweep_new")]);
     // the first answer as if stored nine days ago
     const db = (store as unknown as { answers: { updateOne(f: object, u: object): Promise<unknown> } }).answers;
     await db.updateOne({ _id: `${ORG}|sweep_old_env_0` }, { $set: { at: new Date(Date.now() - 9 * 24 * 3600_000) } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TaxViewData } from "@billing/contracts";
-import { advanceFeeDraft, advanceFeeInvoice, advanceInvoiceIdOf, ownInvoice, taxedAdvanceFee, type PricedAdvanceFee } from "./advance-fees";
+import { advanceFeeDraft, advanceFeeInvoice, advanceFeeTaxer, advanceInvoiceIdOf, ownInvoice, taxedAdvanceFee, type PricedAdvanceFee } from "./advance-fees";
 import { invoicingTerms } from "./invoicing-terms";
 import { customerFixture } from "./test-fixtures";
 
@@ -39,6 +39,21 @@ describe("pay-in-advance fees in invoicing", () => {
   it("taxes a waiting fee at once: 12.00 at 20 % is 2.40", () => {
     const fee = taxedAdvanceFee(advanceFeeDraft(priced({ invoiceable: false, charge_taxes: [tax("vat", 20)] }), customerFixture(), []), "EUR");
     expect(fee).toMatchObject({ amount_cents: 1_200, taxes_amount_cents: 240, total_amount_cents: 1_440, pay_in_advance: true, events_count: 1, fee_type: "charge" });
+  });
+
+  it("taxes a batch's fees alike once, each as taxedAdvanceFee would alone", () => {
+    const taxed = advanceFeeTaxer();
+    const customer = customerFixture();
+    const fees = [
+      priced({ id: "a", charge_taxes: [tax("vat", 20)] }), priced({ id: "b", charge_taxes: [tax("vat", 20)] }),
+      priced({ id: "c", amount_cents: 333, precise_amount_cents: "333.3333", charge_taxes: [tax("vat", 20)] }),
+      priced({ id: "d", amount_cents: 333, precise_amount_cents: "333.3333", charge_taxes: [tax("vat", 20), tax("local", 5.5)] }),
+      priced({ id: "e", amount_cents: 333, precise_amount_cents: "333.3333", charge_taxes: [tax("vat", 20)], currency: "JPY" }),
+      priced({ id: "f" }),
+    ];
+    const draft = (p: PricedAdvanceFee) => advanceFeeDraft(p, customer, []); // a fresh draft each time: the taxer completes the one it is given
+    for (const p of [...fees, ...fees]) expect(taxed(draft(p), p.currency)).toEqual(taxedAdvanceFee(draft(p), p.currency));
+    expect(taxed(draft(fees[0]!), "EUR").applied_taxes).not.toBe(taxed(draft(fees[1]!), "EUR").applied_taxes); // each fee its own
   });
 
   it("issues the fee's invoice the event's day in the customer's zone, finalized at once", () => {

@@ -93,6 +93,34 @@ export function taxedAdvanceFee(draft: FeeDraft, currency: string): Fee {
   return priceInvoice({ currency, fees: [draft], coupons: [], finalizing: false }).fees[0]!;
 }
 
+type FeeTotals = Omit<Fee, keyof FeeDraft>;
+
+/**
+ * taxedAdvanceFee for the many fees of a batch: a fee alone on its invoice, without coupons, is
+ * taxed from its amount, its taxes and the currency only, so fees alike in those are taxed once
+ * (a burst's fees mostly repeat a few amounts) and the others take the same totals, completing
+ * their draft (given up by the caller: it becomes the fee).
+ */
+export function advanceFeeTaxer(): (draft: FeeDraft, currency: string) => Fee {
+  const memo = new Map<string, FeeTotals>();
+  return (draft, currency) => {
+    const taxes = draft.taxes.map((t) => `${t.svc_id}\u0000${t.code}\u0000${t.rate}\u0000${t.name}\u0000${t.description ?? ""}`).join("\u0001");
+    const key = `${currency}|${draft.amount_cents}|${draft.precise_amount_cents}|${taxes}`;
+    const known = memo.get(key);
+    if (known) return Object.assign(draft, known, { applied_taxes: known.applied_taxes.map((t) => ({ ...t })) });
+    const fee = taxedAdvanceFee(draft, currency);
+    if (memo.size < 10_000) {
+      memo.set(key, {
+        precise_coupons_amount_cents: fee.precise_coupons_amount_cents, taxes_amount_cents: fee.taxes_amount_cents,
+        taxes_precise_amount_cents: fee.taxes_precise_amount_cents, taxes_rate: fee.taxes_rate,
+        sub_total_excluding_taxes_precise_amount_cents: fee.sub_total_excluding_taxes_precise_amount_cents, total_amount_cents: fee.total_amount_cents,
+        applied_taxes: fee.applied_taxes,
+      });
+    }
+    return fee;
+  };
+}
+
 export interface AdvanceInvoiceInput {
   fee: PricedAdvanceFee;
   draft: FeeDraft;

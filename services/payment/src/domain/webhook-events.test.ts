@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { derivedUuid, Subjects } from "@billing/bus";
-import { WEBHOOK_SUBJECTS, WEBHOOK_TYPES, webhookEventsOf } from "./webhook-events";
+import { Subjects } from "@billing/bus";
+import { WEBHOOK_SUBJECTS, WEBHOOK_TYPES, webhookEventsOf, webhookTypesOf } from "./webhook-events";
 
 const webhookEventOf = (subject: string, data: Record<string, unknown>) => webhookEventsOf(subject, data)[0] ?? null;
 
@@ -40,10 +40,12 @@ describe("credit note and void webhooks", () => {
 
   it("a message of pay-in-advance fees is one fee.created per fee, each with the event id its one-fee message had", () => {
     const events = webhookEventsOf(Subjects.invoicing.advanceFeesCreated, { fees: [{ svc_id: "f1" }, { svc_id: "f2" }] });
-    expect(events.map((e) => [e.webhookType, e.objectType, e.ref, e.eventId])).toEqual([
-      ["fee.created", "fee", { kind: "fee", id: "f1" }, derivedUuid("advance_fee.created|f1")],
-      ["fee.created", "fee", { kind: "fee", id: "f2" }, derivedUuid("advance_fee.created|f2")],
+    expect(events.map((e) => [e.webhookType, e.objectType, e.ref, e.eventName])).toEqual([
+      ["fee.created", "fee", { kind: "fee", id: "f1" }, "advance_fee.created|f1"],
+      ["fee.created", "fee", { kind: "fee", id: "f2" }, "advance_fee.created|f2"],
     ]);
+    expect(webhookTypesOf(Subjects.invoicing.advanceFeesCreated)).toEqual(["fee.created"]);
+    expect(webhookTypesOf(Subjects.invoicing.creditNoteUpdated)).toEqual([]);
     expect(WEBHOOK_SUBJECTS).toContain(Subjects.invoicing.advanceFeesCreated);
   });
 });

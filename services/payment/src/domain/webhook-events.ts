@@ -1,4 +1,4 @@
-import { derivedUuid, Subjects } from "@billing/bus";
+import { Subjects } from "@billing/bus";
 
 /**
  * Which domain events become which of Lago's webhooks. Each names the object it carries and how
@@ -30,8 +30,8 @@ export interface WebhookEvent {
   objectId: string;
   /** what the event itself says of the object (sent when the object is gone, e.g. a deleted plan) */
   view: unknown;
-  /** the webhook's own event id, when one message carries several objects (deliveries derive from it); else the message's */
-  eventId?: string;
+  /** the name the webhook's own event id derives from, when one message carries several objects (deliveries derive from it); else the message's id */
+  eventName?: string;
 }
 
 type Data = Record<string, any>;
@@ -116,7 +116,7 @@ for (const [subject, type] of [[S.invoicing.invoiceDeleted, "invoice.deleted"], 
  */
 const feeWebhooks = (d: Data): WebhookEvent[] => (d.fees as Data[]).map((fee) => ({
   webhookType: "fee.created", objectType: "fee", ref: { kind: "fee", id: fee.svc_id }, objectId: fee.svc_id, view: fee,
-  eventId: derivedUuid(`advance_fee.created|${fee.svc_id}`),
+  eventName: `advance_fee.created|${fee.svc_id}`,
 }));
 
 /** The subjects that become webhooks, by stream. */
@@ -124,6 +124,13 @@ export const WEBHOOK_SUBJECTS: readonly string[] = [...Object.keys(rules), S.inv
 
 /** Every webhook type this platform sends (an endpoint's `event_types` must name some of these). */
 export const WEBHOOK_TYPES: ReadonlySet<string> = new Set(Object.values(rules).map((r) => r.type)); // fee.created among them
+
+/** The webhook types a subject's events can become (none: it is not read at all). */
+export function webhookTypesOf(subject: string): readonly string[] {
+  if (subject === S.invoicing.advanceFeesCreated) return ["fee.created"];
+  const r = rules[subject];
+  return r ? [r.type] : [];
+}
 
 /** The webhooks an event (its subject and parsed data) becomes: one, several (a message of many fees), or none. */
 export function webhookEventsOf(subject: string, data: Data): WebhookEvent[] {

@@ -1,6 +1,7 @@
 import type { Envelope } from "@billing/bus";
 import { eventData, type Subject } from "@billing/contracts";
-import { webhookEventsOf } from "../domain/webhook-events";
+import { subscribes } from "../domain/webhook-endpoint";
+import { webhookEventsOf, webhookTypesOf } from "../domain/webhook-events";
 import type { WebhookDeps } from "../use-cases/webhooks/deps";
 import { fanOutEvents } from "../use-cases/webhooks/fan-out-event";
 
@@ -9,11 +10,15 @@ import { fanOutEvents } from "../use-cases/webhooks/fan-out-event";
  * acknowledged. The events of one object are fanned out one after another in stream order (the
  * consumer handles several objects at once), so its deliveries are sent in that order. A message
  * of many objects (pay-in-advance fees: each a new object, never in another message) is fanned
- * out at once.
+ * out at once. An event no endpoint of its organization subscribes to is not even parsed (most
+ * events of most organizations: a burst of pay-in-advance fees costs the service next to nothing).
  */
 export function webhookFanoutHandler(deps: WebhookDeps) {
   const chains = new Map<string, Promise<unknown>>();
   return async (envelope: Envelope, msg: { seq: number }): Promise<void> => {
+    const types = webhookTypesOf(envelope.type);
+    const endpoints = types.length > 0 ? await deps.directory.of(envelope.organization_id) : [];
+    if (!endpoints.some((endpoint) => types.some((type) => subscribes(endpoint, type)))) return;
     const data = eventData(envelope as Envelope & { type: Subject });
     const events = webhookEventsOf(envelope.type, data as Record<string, any>);
     if (events.length === 0) return;

@@ -17,14 +17,14 @@ function eventsOf(json: string): IngestedEvent[] {
 export function advanceFeeHandlers(deps: AdvanceDeps): Handlers<AdvanceFeeRpc> {
   return {
     PriceAdvanceEvents: async (req) => {
-      const [fees] = await priceAdvanceBatch(deps, [{ organizationId: req.organization_id, envelopeId: req.envelope_id, events: eventsOf(req.events_json) }]);
-      return { fees_json: JSON.stringify(fees ?? []) };
+      const [priced] = await priceAdvanceBatch(deps, [{ organizationId: req.organization_id, envelopeId: req.envelope_id, events: eventsOf(req.events_json) }]);
+      return { fees_json: priced!.text };
     },
     PriceAdvanceBatch: async (req) => {
       const envelopes = req.envelopes.map((e) => ({ organizationId: e.organization_id, envelopeId: e.envelope_id, events: eventsOf(e.events_json) }));
-      const fees = await priceAdvanceBatch(deps, envelopes);
+      const priced = await priceAdvanceBatch(deps, envelopes);
       return {
-        envelopes: envelopes.map((e, i) => ({ organization_id: e.organizationId, envelope_id: e.envelopeId, fees_json: JSON.stringify(fees[i] ?? []) })),
+        envelopes: envelopes.map((e, i) => ({ organization_id: e.organizationId, envelope_id: e.envelopeId, fees_json: priced[i]!.text })),
       };
     },
   };

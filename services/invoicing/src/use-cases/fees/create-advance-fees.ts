@@ -3,9 +3,9 @@ import { atFrozenTime } from "@billing/clock";
 import { eventData, isEvent } from "@billing/contracts";
 import {
   advanceFeeDraft,
+  advanceFeeTaxer,
   advanceFeeInvoice,
   ownInvoice,
-  taxedAdvanceFee,
   type AdvanceFeeRecord,
   type PricedAdvanceFee,
 } from "../../domain/advance-fees";
@@ -98,6 +98,7 @@ export async function createAdvanceFeesBatch(
   const entityOf = (c: CustomerCopy) => (c.customer.billing_entity_code ? entities.get(`${c.organization_id}|${c.customer.billing_entity_code}`) ?? null : null);
 
   const done: EnvelopeFees[] = [];
+  const taxed = advanceFeeTaxer();
   items.forEach(({ envelope, data }, i) => {
     const fees = priced[i]!;
     if (fees.length === 0) return;
@@ -105,7 +106,7 @@ export async function createAdvanceFeesBatch(
     const sandbox = sandboxOf.get(fees[0]!.subscription_id)!;
     const at = sandbox ? new Date(Math.max(...data.events.map((e) => Date.parse(e.created_at)))) : envelope.frozen_time ? new Date(envelope.frozen_time) : null;
     const now = at ? atFrozenTime(at, () => deps.clock.now()) : deps.clock.now();
-    const { records, invoices } = feesOf(fees, customers, entityOf, sandbox, now);
+    const { records, invoices } = feesOf(fees, customers, entityOf, sandbox, now, taxed);
     done.push({ envelope, at, records, invoices, now });
   });
   next("fees");
@@ -156,6 +157,7 @@ function feesOf(
   entityOf: (c: CustomerCopy) => BillingEntityTerms | null,
   sandbox: boolean,
   now: Date,
+  taxedAdvanceFee: ReturnType<typeof advanceFeeTaxer>,
 ): { records: AdvanceFeeRecord[]; invoices: Invoice[] } {
   const records: AdvanceFeeRecord[] = [];
   const invoices: Invoice[] = [];

@@ -18,8 +18,8 @@ export async function fanOutEvent(deps: WebhookDeps, input: { organizationId: st
 /**
  * The same for the webhooks of one message (several when it carries many objects: a message of
  * pay-in-advance fees): the organization's endpoints read once, the deliveries of all stored with
- * one write. Each webhook's deliveries derive from its own event id (`event.eventId`, else the
- * message's).
+ * one write. Each webhook's deliveries derive from its own event id (derived from `event.eventName`,
+ * else the message's id).
  */
 export async function fanOutEvents(deps: WebhookDeps, input: { organizationId: string; eventId: string; events: readonly WebhookEvent[]; seq: number }): Promise<number> {
   const { organizationId } = input;
@@ -32,7 +32,7 @@ export async function fanOutEvents(deps: WebhookDeps, input: { organizationId: s
   const deliveries: WebhookDelivery[] = (await Promise.all(targets.map(async ({ event, endpoints: mine }) => {
     const object = (await deps.objects.render(organizationId, event.ref)) ?? event.view;
     const payload = JSON.stringify({ webhook_type: event.webhookType, object_type: event.objectType, organization_id: organizationId, [event.objectType]: object });
-    const eventId = event.eventId ?? input.eventId;
+    const eventId = event.eventName ? derivedUuid(event.eventName) : input.eventId;
     return mine.map((endpoint): WebhookDelivery => ({
       id: derivedUuid(`webhook|${eventId}|${endpoint.id}`), organization_id: organizationId, endpoint_id: endpoint.id, endpoint: endpoint.webhook_url,
       webhook_type: event.webhookType, object_type: event.objectType, object_id: event.objectId, order_key: `${endpoint.id}|${event.objectType}|${event.objectId}`,

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { advanceFeesText, parseAdvanceFees, type AdvanceFeeData } from "./advance-fees";
+
+const tax = { svc_id: "t1", name: "VAT", code: "vat", description: null, rate: "20.0" };
+const charge = (id: string, filter: number | null) => ({
+  organization_id: "org", subscription_id: "sub", external_subscription_id: "sub_ext", customer_id: "cus", external_customer_id: "cus_ext",
+  plan_id: "plan", plan_code: "pro", charge_id: id, charge_filter_index: filter,
+  filter: filter === null ? null : { values: { region: ["eu"] }, invoice_display_name: null },
+  metric: { svc_id: "m1", code: "tokens", name: "Tokens", description: null, aggregation_type: "sum_agg" },
+  charge_model: "standard", invoice_display_name: null, invoiceable: false, regroup_paid_fees: null, prorated: false, currency: "EUR",
+  properties: { amount: "0.01" }, charge_taxes: [tax], plan_taxes: [], from: "2026-11-01T00:00:00.000Z", to: "2026-11-30T23:59:59.999Z", timezone: "UTC",
+});
+const fee = (n: number, part: ReturnType<typeof charge>): AdvanceFeeData => ({
+  ...part, id: `fee_${n}`, event_key: `["org","sub_ext","tx_${n}"]`, event_svc_id: `ev_${n}`, event_transaction_id: `tx_${n}`,
+  event_timestamp: "2026-11-10T00:00:00.000Z", units: `${n}.0`, amount_cents: n, precise_amount_cents: `${n}.0`, unit_amount_cents: 1,
+  precise_unit_amount: "0.01", amount_details: {}, grouped_by: {},
+});
+
+describe("advance fees on the wire", () => {
+  it("writes each charge part once per envelope and reads back the same fees", () => {
+    const a = charge("c1", null);
+    const b = charge("c1", 0);
+    const fees = [fee(1, a), fee(2, b), fee(3, a), fee(4, a)];
+    const text = advanceFeesText(fees);
+    const raw = JSON.parse(text) as { charges: unknown[]; fees: Array<{ charge: number }> };
+    expect(raw.charges).toHaveLength(2);
+    expect(raw.fees.map((f) => f.charge)).toEqual([0, 1, 0, 0]);
+    expect(parseAdvanceFees(text)).toEqual(fees);
+    // an envelope's many fees on a few charges: the text is well under half as long
+    const many = Array.from({ length: 20 }, (_, n) => fee(n, n % 2 ? a : b));
+    expect(advanceFeesText(many).length).toBeLessThan(JSON.stringify(many).length / 2);
+  });
+
+  it("still reads the plain array answers were kept as, and refuses what is malformed", () => {
+    const fees = [fee(1, charge("c1", null))];
+    expect(parseAdvanceFees(JSON.stringify(fees))).toEqual(fees);
+    expect(parseAdvanceFees("")).toEqual([]);
+    expect(parseAdvanceFees(advanceFeesText([]))).toEqual([]);
+    const text = JSON.parse(advanceFeesText(fees)) as { fees: Array<{ charge: number }> };
+    text.fees[0]!.charge = 3;
+    expect(() => parseAdvanceFees(JSON.stringify(text))).toThrow("names charge 3 of 1");
+    expect(() => parseAdvanceFees(JSON.stringify({ charges: [], fees: [{ charge: 0 }] }))).toThrow();
+  });
+});
