@@ -14,8 +14,14 @@ export interface BatchConsumerOptions {
   durable: string;
   filterSubjects: string[];
   logger: Logger;
-  /** Handles consecutive envelopes of the stream, in stream order; they are acknowledged together once it resolves. */
-  handler: (envelopes: Envelope[]) => Promise<void>;
+  /**
+   * Handles consecutive envelopes of the stream, in stream order; they are acknowledged together once
+   * it resolves, or, when it resolves with the rest of the work, once that rest is done. The rest of
+   * a batch runs after the rest of the batch before (rests run one at a time, in order) while the
+   * next batch's handler runs: the handler's own part is a batch's ordered step (it runs batch by
+   * batch), the rest its storage (it overlaps the next batch's step).
+   */
+  handler: (envelopes: Envelope[]) => Promise<void | (() => Promise<void>)>;
   /** Envelopes per batch at most (50); also the durable's max_ack_pending. */
   maxBatch?: number;
   /** Bytes of messages per batch at most (1 MiB), one message at least: bounds what the handler sends and receives for a batch. */
@@ -33,11 +39,13 @@ export interface BatchConsumerHandle {
 
 /**
  * A durable consumer handling consecutive messages in batches, in stream order: it takes whatever
- * has been delivered (up to `maxBatch`, never waiting for more once one is there), hands the
- * envelopes to the handler at once and acknowledges them all after it (waiting for the server's
- * confirmation, so the next batch is delivered after them). A failure redelivers the whole batch,
- * in order (the handler tolerates redelivery); from its third delivery a message is handled alone,
- * so a poison message (or one delivered too often) is terminated alone and the others go on.
+ * has been delivered (up to `maxBatch` and `maxBatchBytes`, never waiting for more once one is
+ * there), hands the envelopes to the handler at once and acknowledges them all after it (waiting for
+ * the server's confirmation). Two batches may be in flight: while one finishes the rest of its work
+ * (its storage), the next is handled (priced), so neither the handler's peer nor this process waits
+ * on the other. A failure redelivers the whole batch (the handler tolerates redelivery); from its
+ * third delivery a message is handled alone, so a poison message (or one delivered too often) is
+ * terminated alone and the others go on.
  *
  * Order across replicas: the durable's max_ack_pending is `maxBatch`, so while one replica holds a
  * full batch no other gets anything; a replica holding a partial batch may let another get the
@@ -91,7 +99,13 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
     }
   };
 
-  const handleBatch = async (batch: JsMsg[]) => {
+  /**
+   * One batch: the handler at once, its rest after `before` (the batch before it) has settled, then
+   * the acknowledgement. `stepped` settles once the handler's own part has; `settled` once the batch
+   * is acknowledged or handed back (never rejects). A failure hands back this batch only: the batches
+   * after it go on (the handler is exactly-once whatever the order, see above).
+   */
+  const startBatch = (batch: JsMsg[], before: Promise<void>) => {
     const envelopes: Envelope[] = [];
     const kept: JsMsg[] = [];
     for (const msg of batch) {
@@ -103,25 +117,35 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
         msg.term();
       }
     }
-    if (kept.length === 0) return;
-    try {
-      await options.handler(envelopes);
-      await Promise.all(kept.map((m) => m.ackAck().catch(() => false)));
-      handledBatches.inc({ ...labels, outcome: "acked" });
-    } catch (err) {
-      const poison = err instanceof PoisonMessage;
-      const delay = err instanceof RetryLater ? err.delayMs : (options.retryDelayMs ?? 1000);
-      logger.warn({ err, durable, messages: kept.length, delay }, "batch will be redelivered");
-      // a poison message (or one delivered too often) is terminated only when handled alone (see the loop)
-      const alone = kept.length === 1 && (poison || kept[0]!.info.deliveryCount >= (options.maxDeliveries ?? 50));
-      for (const msg of kept) {
-        if (alone) msg.term();
-        else msg.nak(delay);
+    if (kept.length === 0) return { stepped: Promise.resolve(), settled: before };
+    const step = options.handler(envelopes);
+    const settled = (async () => {
+      try {
+        const rest = await step;
+        await before;
+        if (rest) await rest();
+        await Promise.all(kept.map((m) => m.ackAck().catch(() => false)));
+        handledBatches.inc({ ...labels, outcome: "acked" });
+      } catch (err) {
+        const poison = err instanceof PoisonMessage;
+        const delay = err instanceof RetryLater ? err.delayMs : (options.retryDelayMs ?? 1000);
+        logger.warn({ err, durable, messages: kept.length, delay }, "batch will be redelivered");
+        // a poison message (or one delivered too often) is terminated only when handled alone (see the loop)
+        const alone = kept.length === 1 && (poison || kept[0]!.info.deliveryCount >= (options.maxDeliveries ?? 50));
+        for (const msg of kept) {
+          if (alone) msg.term();
+          else msg.nak(delay);
+        }
+        handledBatches.inc({ ...labels, outcome: "redelivered" });
       }
-      handledBatches.inc({ ...labels, outcome: "redelivered" });
-    }
+    })();
+    return { stepped: step.then(() => undefined, () => undefined), settled };
   };
 
+  // the latest batch started, and the one before it: at most two in flight (one in its step, the one
+  // before finishing its rest)
+  let last: Promise<void> = Promise.resolve();
+  let beforeLast: Promise<void> = Promise.resolve();
   const loop = async () => {
     while (!stopped) {
       if (queue.length === 0) {
@@ -130,13 +154,19 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
         });
         continue;
       }
+      await beforeLast;
+      if (queue.length === 0) continue;
       // a batch that failed twice comes again one message at a time: a poison message is found alone
       const most = queue[0]!.info.deliveryCount > 2 ? 1 : maxBatch;
       let take = 1;
       let bytes = queue[0]!.data.length;
       while (take < Math.min(most, queue.length) && bytes + queue[take]!.data.length <= maxBatchBytes) bytes += queue[take++]!.data.length;
-      await handleBatch(queue.splice(0, take));
+      const { stepped, settled } = startBatch(queue.splice(0, take), last);
+      beforeLast = last;
+      last = settled;
+      await stepped;
     }
+    await last;
   };
   const pumping = pump();
   const running = loop();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectBus, ensureStream, makeEnvelope, PoisonMessage, publishEnvelope, runConsumer, RetryLater, type Bus, type Envelope } from "@billing/bus";
+import { connectBus, ensureStream, makeEnvelope, PoisonMessage, publishEnvelope, runBatchConsumer, runConsumer, RetryLater, type Bus, type Envelope } from "@billing/bus";
 import { atFrozenTime, systemClock } from "@billing/clock";
 import { silentLogger } from "@billing/logger";
 import { infraUrls, uniqueName, waitFor } from "@billing/testkit";
@@ -114,5 +114,45 @@ describe("bus", () => {
     await waitFor(() => seen.length >= 1, { what: "delivery" });
     await consumer.stop();
     expect(seen[0]).toEqual(frozen);
+  });
+
+  it("handles batches in order, each batch's step while the batch before finishes its rest; a failed rest hands back that batch only", async () => {
+    const subject = `${subjectRoot}.batched.created`;
+    const sent = Array.from({ length: 40 }, (_, n) => envelope("batched", { n }));
+    for (const e of sent) await publishEnvelope(bus.js, e);
+    let steps = 0;
+    const restOrder: number[] = []; // the step number of each rest that completed
+    const stored: number[] = [];
+    let inRest = 0;
+    let overlapped = false;
+    let failedOnce = false;
+    const consumer = await runBatchConsumer({
+      bus, stream, durable: uniqueName("batched"), filterSubjects: [subject], logger: silentLogger, maxBatch: 5, retryDelayMs: 50,
+      handler: async (envelopes) => {
+        const ns = envelopes.map((e) => (e.data as { n: number }).n);
+        if (inRest > 0) overlapped = true; // this step runs while the batch before is still in its rest
+        const step = ++steps;
+        return async () => {
+          inRest++;
+          await new Promise((r) => setTimeout(r, 30));
+          inRest--;
+          if (!failedOnce && ns.includes(12)) {
+            failedOnce = true;
+            throw new RetryLater("storage busy", 50);
+          }
+          restOrder.push(step);
+          stored.push(...ns);
+        };
+      },
+    });
+    await waitFor(() => new Set(stored).size === 40, { what: "every message stored", timeoutMs: 20_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    await consumer.stop();
+    expect(overlapped).toBe(true);
+    expect(failedOnce).toBe(true);
+    // each stored once, the failed batch's messages after their redelivery
+    expect([...stored].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+    // rests run in the order their steps ran
+    expect(restOrder).toEqual([...restOrder].sort((a, b) => a - b));
   });
 });

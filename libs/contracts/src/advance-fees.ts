@@ -79,7 +79,6 @@ export const advanceFeeSetSchema = z.object({
 export const advanceFeesSchema = z.array(advanceFeeSchema);
 
 const CHARGE_FIELDS = Object.keys(advanceFeeChargeSchema.shape) as Array<keyof z.output<typeof advanceFeeChargeSchema>>;
-const OWN_FIELDS = Object.keys(advanceFeeOwnShape) as Array<keyof typeof advanceFeeOwnShape>;
 
 /**
  * The JSON text of one envelope's fees (advanceFeeSetSchema). Fees of the same subscription, plan,
@@ -97,9 +96,12 @@ export function advanceFeesText(fees: readonly AdvanceFeeData[]): string {
       index.set(key, charge);
       charges.push(Object.fromEntries(CHARGE_FIELDS.map((f) => [f, fee[f]])));
     }
-    const out: Record<string, unknown> = { charge };
-    for (const f of OWN_FIELDS) out[f] = fee[f];
-    return out;
+    // field by field (a loop over the field names made a slow dictionary object per fee)
+    return {
+      charge, id: fee.id, event_key: fee.event_key, event_svc_id: fee.event_svc_id, event_transaction_id: fee.event_transaction_id,
+      event_timestamp: fee.event_timestamp, units: fee.units, amount_cents: fee.amount_cents, precise_amount_cents: fee.precise_amount_cents,
+      unit_amount_cents: fee.unit_amount_cents, precise_unit_amount: fee.precise_unit_amount, amount_details: fee.amount_details, grouped_by: fee.grouped_by,
+    } satisfies Required<z.input<typeof advanceFeeSetSchema>["fees"][number]>;
   });
   return JSON.stringify({ charges, fees: own });
 }

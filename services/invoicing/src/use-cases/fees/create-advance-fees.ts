@@ -58,22 +58,45 @@ export async function createAdvanceFeesBatch(
   envelopes: readonly Envelope[],
   memo?: { sandbox: Map<string, boolean> },
 ): Promise<CreatedAdvanceFees> {
+  return (await priceAdvanceFeesBatch(deps, envelopes, memo))();
+}
+
+/**
+ * createAdvanceFeesBatch in two steps: step 1 (the pricing, in stream order) now; steps 2–4 (the
+ * storage) in the function it answers, which the consumer runs while the next batch is priced.
+ */
+export async function priceAdvanceFeesBatch(
+  deps: FeeDeps,
+  envelopes: readonly Envelope[],
+  memo?: { sandbox: Map<string, boolean> },
+): Promise<() => Promise<CreatedAdvanceFees>> {
   const items = envelopes
     .filter((e) => isEvent(e, [Subjects.usage.eventIngested]))
     .map((envelope) => ({ envelope, data: eventData(envelope as Envelope & { type: typeof Subjects.usage.eventIngested }) }))
     .filter((i) => i.data.events.length > 0);
-  const nothing = { created: 0, publish: async () => undefined };
+  const nothing = async () => ({ created: 0, publish: async () => undefined });
   if (items.length === 0) return nothing;
   advanceFeeBatchEnvelopes.observe(items.length);
-  let phase = advanceFeePhaseSeconds.startTimer({ phase: "price" });
+  const pricing = advanceFeePhaseSeconds.startTimer({ phase: "price" });
+  const priced = await deps.advanceFees.priceBatch(items.map((i) => ({ organizationId: i.envelope.organization_id, envelopeId: i.envelope.id, eventsJson: JSON.stringify(i.data.events) })));
+  pricing();
+  if (priced.every((fees) => fees.length === 0)) return nothing;
+  return () => storeAdvanceFees(deps, items, priced, memo);
+}
+
+/** Steps 2–4 of createAdvanceFeesBatch: the priced fees of the batch's envelopes stored, invoiced and announced. */
+async function storeAdvanceFees(
+  deps: FeeDeps,
+  items: ReadonlyArray<{ envelope: Envelope; data: { events: ReadonlyArray<{ created_at: string }> } }>,
+  priced: PricedAdvanceFee[][],
+  memo?: { sandbox: Map<string, boolean> },
+): Promise<CreatedAdvanceFees> {
+  const all = priced.flat();
+  let phase = advanceFeePhaseSeconds.startTimer({ phase: "copies" });
   const next = (name: string) => {
     phase();
     phase = advanceFeePhaseSeconds.startTimer({ phase: name });
   };
-  const priced = await deps.advanceFees.priceBatch(items.map((i) => ({ organizationId: i.envelope.organization_id, envelopeId: i.envelope.id, eventsJson: JSON.stringify(i.data.events) })));
-  const all = priced.flat();
-  next("copies");
-  if (all.length === 0) return nothing;
 
   // the copies the fees need, read once for the batch: whether each subscription is a sandbox one
   // (it never changes: remembered), and the customers (their terms and taxes may change: read each time)

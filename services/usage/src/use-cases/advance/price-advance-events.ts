@@ -12,10 +12,11 @@ import {
   type UsageEvent,
 } from "@billing/pricing";
 import type { CatalogCopies, ChargeCopy, SubscriptionCopy } from "../../domain/read-copies";
-import { parseAdvanceFees } from "@billing/contracts";
+import { advanceFeesText, parseAdvanceFees } from "@billing/contracts";
 import type { AdvanceAnswerDoc, AdvanceStore, BucketChange } from "../../persistence/advance-store";
 import { bucketOf } from "../estimate/charge-buckets";
 import { advancePricingPhaseSeconds } from "../../metrics";
+import { eventKey } from "../../domain/usage-event";
 import type { AdvanceFee } from "./advance-fee";
 
 /** An event of a `billing.usage.event.ingested` envelope (Lago's EventObject). */
@@ -59,8 +60,13 @@ const pricingMetric = (m: { aggregation_type: string }) => m as unknown as Billa
 
 /** The subscription copy an event bills: the one of its external id that had started by the event and was not over before it. */
 function subscriptionAt(copies: CatalogCopies, org: string, externalId: string, at: number): SubscriptionCopy | null {
+  return billedAt(copies.subscriptions(org, externalId), at);
+}
+
+/** Of the copies of one external id, the one billing `at`. */
+function billedAt(list: readonly SubscriptionCopy[], at: number): SubscriptionCopy | null {
   return (
-    copies.subscriptions(org, externalId).find((c) => {
+    list.find((c) => {
       const s = c.subscription;
       if (s.status === "pending" || s.status === "canceled") return false;
       const start = Date.parse(s.started_at ?? s.subscription_at);
@@ -93,14 +99,21 @@ export const advanceFeeId = (org: string, eventKey: string, chargeId: string, fi
 
 interface Work {
   event: IngestedEvent;
+  /** the event's key (domain/usage-event: what its fee id derives from) */
+  key: string;
   at: Date;
   copy: SubscriptionCopy;
   charge: ChargeCopy;
   metric: ReturnType<CatalogCopies["metricByCode"]> & object;
   bucketId: string;
   bucket: ReturnType<typeof bucketOf>;
-  period: ReturnType<typeof periodOf>;
+  period: Period;
+  /** what the fee shows of its charge, filter and period: one object for the envelope's fees alike */
+  part: ChargePart;
 }
+
+type Period = ReturnType<typeof periodOf> & { fromIso: string; toIso: string };
+type ChargePart = Pick<AdvanceFee, "filter" | "metric" | "properties">;
 
 /** One envelope to price: its organization, id and events. */
 export interface AdvanceEnvelopeInput {
@@ -109,10 +122,18 @@ export interface AdvanceEnvelopeInput {
   events: readonly IngestedEvent[];
 }
 
+/** One envelope's fees, and their text as answered and kept (@billing/contracts' advanceFeesText). */
+export interface PricedEnvelope {
+  fees: AdvanceFee[];
+  text: string;
+}
+
 /** PriceAdvanceEvents: one envelope (a batch of one). */
 export async function priceAdvanceEvents(deps: AdvanceDeps, input: AdvanceEnvelopeInput): Promise<AdvanceFee[]> {
-  return (await priceAdvanceBatch(deps, [input]))[0]!;
+  return (await priceAdvanceBatch(deps, [input]))[0]!.fees;
 }
+
+const NO_FEES: PricedEnvelope = { fees: [], text: advanceFeesText([]) };
 
 type BucketRef = { rev: number; st: AdvanceBucketState | null };
 
@@ -134,11 +155,11 @@ type BucketRef = { rev: number; st: AdvanceBucketState | null };
  *    see invoicing's consumer) makes the batch be priced again: the buckets it did move are put
  *    back at a later revision and its answers deleted first.
  */
-export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly AdvanceEnvelopeInput[]): Promise<AdvanceFee[][]> {
+export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly AdvanceEnvelopeInput[]): Promise<PricedEnvelope[]> {
   const cache = deps.cache ?? new Map();
   const answerIdOf = (e: AdvanceEnvelopeInput) => `${e.organizationId}|${e.envelopeId}`;
   for (let attempt = 1; ; attempt++) {
-    const answers = new Map<string, AdvanceFee[]>();
+    const answers = new Map<string, PricedEnvelope>();
     const ids = [...new Set(envelopes.map(answerIdOf))];
     let phase = advancePricingPhaseSeconds.startTimer({ phase: "answers" });
     const next = (name: string) => {
@@ -153,7 +174,7 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
       const behind = await deps.store.completeAnswer(id, answer.changes);
       if (behind.length > 0) throw new RetryLater(`pay-in-advance buckets behind envelope ${id}: an earlier envelope is still to be priced`, 500);
       for (const c of answer.changes) cache.delete(c.id);
-      answers.set(id, parseAdvanceFees(answer.fees));
+      answers.set(id, { fees: parseAdvanceFees(answer.fees), text: answer.fees });
     }
     // 2. the others, in order, from the states the envelopes before them leave
     const toPrice = envelopes.filter((e, i) => !answers.has(answerIdOf(e)) && envelopes.findIndex((o) => answerIdOf(o) === answerIdOf(e)) === i);
@@ -179,8 +200,12 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
     toPrice.forEach((e, i) => {
       const answerId = answerIdOf(e);
       const fees = priceEnvelope(e.organizationId, works[i]!, states);
-      answers.set(answerId, fees);
-      if (works[i]!.length === 0) return; // nothing priced: nothing to keep
+      if (works[i]!.length === 0) {
+        answers.set(answerId, NO_FEES); // nothing priced: nothing to keep
+        return;
+      }
+      const text = advanceFeesText(fees);
+      answers.set(answerId, { fees, text });
       const changes: BucketChange[] = [];
       for (const id of new Set(works[i]!.map((w) => w.bucketId))) {
         const now = states.get(id)!;
@@ -188,7 +213,7 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
         states.set(id, { rev: now.rev + 1, st: now.st });
         lastEnv.set(id, answerId);
       }
-      docs.push({ _id: answerId, fees: JSON.stringify(fees), changes });
+      docs.push({ _id: answerId, fees: text, changes });
     });
     // 3. the answers, before any state moves
     next("store");
@@ -207,7 +232,7 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
     if (conflicts.size === 0) {
       if (cache.size > CACHE_LIMIT) cache.clear();
       for (const m of moves) cache.set(m.id, { rev: m.to_rev, st: m.st });
-      return envelopes.map((e) => answers.get(answerIdOf(e)) ?? []);
+      return envelopes.map((e) => answers.get(answerIdOf(e)) ?? NO_FEES);
     }
     // priced from a stale state: put back what moved, forget the answers, price again
     await deps.store.rollBack(moves.filter((m) => !conflicts.has(m.id)).map((m) => ({ id: m.id, rev: m.to_rev, env: m.env, st: before.get(m.id)!.st })));
@@ -223,11 +248,11 @@ function priceEnvelope(org: string, work: readonly Work[], states: Map<string, B
   const seen = new Set<string>();
   const moved = new Map<string, AdvanceBucketState>();
   for (const w of work) {
-    const id = advanceFeeId(org, eventKey(org, w.event), w.charge.svc_id, w.bucket.index);
+    const id = advanceFeeId(org, w.key, w.charge.svc_id, w.bucket.index);
     if (seen.has(id)) continue; // the same event twice in an envelope (it is stored once)
     seen.add(id);
     const stored = moved.get(w.bucketId) ?? states.get(w.bucketId)?.st ?? null;
-    const periodFrom = w.period.from.toISOString();
+    const periodFrom = w.period.fromIso;
     const current = stored && w.metric.recurring ? carriedIntoPeriod(stored, periodFrom) : stored;
     const usageEvent: UsageEvent = { transaction_id: w.event.transaction_id, timestamp: w.at, properties: w.event.properties ?? {} };
     const step = advanceFeeStep({
@@ -242,25 +267,61 @@ function priceEnvelope(org: string, work: readonly Work[], states: Map<string, B
   return fees;
 }
 
-const eventKey = (org: string, e: IngestedEvent) => JSON.stringify([org, e.external_subscription_id, e.transaction_id]);
 
 /** Each event × pay-in-advance charge of its metric on the subscription it bills, with its bucket and period. */
 function plan(copies: CatalogCopies, org: string, events: readonly IngestedEvent[]): Work[] {
   const work: Work[] = [];
+  // the copies of each external id, read once (a read builds them anew)
+  const byExternalId = new Map<string, SubscriptionCopy[]>();
+  const copiesOf = (externalId: string) => {
+    let list = byExternalId.get(externalId);
+    if (!list) {
+      list = copies.subscriptions(org, externalId);
+      byExternalId.set(externalId, list);
+    }
+    return list;
+  };
+  // the last period computed per subscription: periods do not overlap, so one holding the event is its period
+  const periods = new Map<string, Period>();
+  const periodAt = (copy: SubscriptionCopy, at: Date) => {
+    const last = periods.get(copy.subscription.svc_id);
+    if (last && last.from.getTime() <= at.getTime() && at.getTime() <= last.to.getTime()) return last;
+    const p = periodOf(copy, at);
+    const period = { ...p, fromIso: p.from.toISOString(), toIso: p.to.toISOString() };
+    periods.set(copy.subscription.svc_id, period);
+    return period;
+  };
+  // the parts of the envelope's fees alike (their nested values are shared: read, never changed)
+  const parts = new Map<string, ChargePart>();
+  const partOf = (charge: ChargeCopy, metric: Work["metric"], bucket: Work["bucket"]) => {
+    const id = `${charge.svc_id}|${bucket.index ?? ""}`;
+    let part = parts.get(id);
+    if (!part) {
+      const filter = bucket.index === null ? null : charge.filters[bucket.index]!;
+      part = {
+        filter: filter ? { values: filter.values, invoice_display_name: filter.invoice_display_name ?? null } : null,
+        metric: { svc_id: metric.svc_id, code: metric.code, name: metric.name, description: metric.description ?? null, aggregation_type: metric.aggregation_type },
+        properties: bucket.properties as Record<string, unknown>,
+      };
+      parts.set(id, part);
+    }
+    return part;
+  };
   for (const event of events) {
     const at = new Date(event.timestamp);
     const metric = copies.metricByCode(org, event.code);
     if (!metric || Number.isNaN(at.getTime())) continue;
-    const copy = subscriptionAt(copies, org, event.external_subscription_id, at.getTime());
+    const copy = billedAt(copiesOf(event.external_subscription_id), at.getTime());
     if (!copy) continue;
+    const key = eventKey(org, event.external_subscription_id, event.transaction_id);
     for (const charge of copy.plan.charges) {
       if (!charge.pay_in_advance || charge.svc_billable_metric_id !== metric.svc_id) continue;
       const usageEvent: UsageEvent = { timestamp: at, properties: event.properties ?? {} };
       const bucket = bucketOf(charge, pricingMetric(metric), usageEvent);
-      const period = periodOf(copy, at);
+      const period = periodAt(copy, at);
       // a recurring metric's bucket lives across periods (its units carry over); others start again each period
-      const bucketId = `${org}|${copy.subscription.svc_id}|${charge.svc_id}|${bucket.key}|${metric.recurring ? "recurring" : period.from.toISOString()}`;
-      work.push({ event, at, copy, charge, metric, bucketId, bucket, period });
+      const bucketId = `${org}|${copy.subscription.svc_id}|${charge.svc_id}|${bucket.key}|${metric.recurring ? "recurring" : period.fromIso}`;
+      work.push({ event, key, at, copy, charge, metric, bucketId, bucket, period, part: partOf(charge, metric, bucket) });
     }
   }
   return work;
@@ -268,7 +329,6 @@ function plan(copies: CatalogCopies, org: string, events: readonly IngestedEvent
 
 function feeOf(org: string, w: Work, id: string, fee: ReturnType<typeof advanceFeeStep>["fee"]): AdvanceFee {
   const s = w.copy.subscription;
-  const filter = w.bucket.index === null ? null : w.charge.filters[w.bucket.index]!;
   const groupedBy: Record<string, string | null> = {};
   for (const k of w.bucket.keys) {
     const v = w.event.properties?.[k];
@@ -277,7 +337,7 @@ function feeOf(org: string, w: Work, id: string, fee: ReturnType<typeof advanceF
   return {
     id,
     organization_id: org,
-    event_key: eventKey(org, w.event),
+    event_key: w.key,
     event_svc_id: w.event.svc_id,
     event_transaction_id: w.event.transaction_id,
     event_timestamp: w.at.toISOString(),
@@ -289,8 +349,8 @@ function feeOf(org: string, w: Work, id: string, fee: ReturnType<typeof advanceF
     plan_code: w.copy.plan.code,
     charge_id: w.charge.svc_id,
     charge_filter_index: w.bucket.index,
-    filter: filter ? { values: filter.values, invoice_display_name: filter.invoice_display_name ?? null } : null,
-    metric: { svc_id: w.metric.svc_id, code: w.metric.code, name: w.metric.name, description: w.metric.description ?? null, aggregation_type: w.metric.aggregation_type },
+    filter: w.part.filter,
+    metric: w.part.metric,
     charge_model: w.charge.charge_model,
     invoice_display_name: w.charge.invoice_display_name ?? null,
     invoiceable: w.charge.invoiceable,
@@ -304,11 +364,11 @@ function feeOf(org: string, w: Work, id: string, fee: ReturnType<typeof advanceF
     precise_unit_amount: fee.precise_unit_amount,
     amount_details: fee.amount_details,
     grouped_by: groupedBy,
-    properties: w.bucket.properties as Record<string, unknown>,
+    properties: w.part.properties,
     charge_taxes: w.charge.taxes,
     plan_taxes: w.copy.plan.taxes,
-    from: w.period.from.toISOString(),
-    to: w.period.to.toISOString(),
+    from: w.period.fromIso,
+    to: w.period.toIso,
     timezone: w.period.timeZone,
   };
 }

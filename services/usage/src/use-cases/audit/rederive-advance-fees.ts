@@ -8,6 +8,7 @@ import {
   type UsageEvent,
 } from "@billing/pricing";
 import type { CatalogCopies, SubscriptionCopy } from "../../domain/read-copies";
+import { eventKey } from "../../domain/usage-event";
 import type { UsageCollections } from "../../persistence/collections";
 import { advanceFeeId, periodOf } from "../advance/price-advance-events";
 import { bucketOf } from "../estimate/charge-buckets";
@@ -61,9 +62,6 @@ function subscriptionAt(copies: readonly SubscriptionCopy[], at: number): Subscr
     return Date.parse(s.started_at ?? s.subscription_at) <= at && at <= end;
   }) ?? null;
 }
-
-/** The same key as the consumer's event key (organization, external subscription, transaction id). */
-const eventKey = (org: string, externalSubscriptionId: string, transactionId: string) => JSON.stringify([org, externalSubscriptionId, transactionId]);
 
 /**
  * Pay-in-advance fees re-derived from the RAW events stored for their charges period: every event
