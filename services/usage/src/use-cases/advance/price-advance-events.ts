@@ -46,10 +46,10 @@ export interface AdvanceDeps {
 const COPIES_CATCH_UP_MS = 5_000;
 
 /** Whether some event's metric, or the subscription it bills, is not in the read copies. */
-function someUnknown(copies: CatalogCopies, envelopes: readonly AdvanceEnvelopeInput[]): boolean {
+function someUnknown(reads: BatchReads, envelopes: readonly AdvanceEnvelopeInput[]): boolean {
   return envelopes.some((e) => e.events.some((event) => {
     const at = Date.parse(event.timestamp);
-    return !copies.metricByCode(e.organizationId, event.code) || (!Number.isNaN(at) && !subscriptionAt(copies, e.organizationId, event.external_subscription_id, at));
+    return !reads.copies.metricByCode(e.organizationId, event.code) || (!Number.isNaN(at) && !reads.subscriptionAt(e.organizationId, event.external_subscription_id, at));
   }));
 }
 
@@ -58,13 +58,8 @@ const ATTEMPTS = 4;
 
 const pricingMetric = (m: { aggregation_type: string }) => m as unknown as BillableMetric & { filters: MetricFilter[] };
 
-/** The subscription copy an event bills: the one of its external id that had started by the event and was not over before it. */
-function subscriptionAt(copies: CatalogCopies, org: string, externalId: string, at: number): SubscriptionCopy | null {
-  return billedAt(copies.subscriptions(org, externalId), at);
-}
-
-/** Of the copies of one external id, the one billing `at`. */
-function billedAt(list: readonly SubscriptionCopy[], at: number): SubscriptionCopy | null {
+/** Of the copies of one external id, the one an event at `at` bills: started by then and not over before it. */
+export function billedAt(list: readonly SubscriptionCopy[], at: number): SubscriptionCopy | null {
   return (
     list.find((c) => {
       const s = c.subscription;
@@ -180,9 +175,10 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
     const toPrice = envelopes.filter((e, i) => !answers.has(answerIdOf(e)) && envelopes.findIndex((o) => answerIdOf(o) === answerIdOf(e)) === i);
     // an event the copies do not know: wait for them to hold what the catalog had published by now
     // (after the event was acknowledged), once per call; then an unknown one bills nothing
-    if (attempt === 1 && deps.copiesCaughtUp && someUnknown(deps.copies, toPrice)) await deps.copiesCaughtUp(COPIES_CATCH_UP_MS);
+    if (attempt === 1 && deps.copiesCaughtUp && someUnknown(new BatchReads(deps.copies), toPrice)) await deps.copiesCaughtUp(COPIES_CATCH_UP_MS);
     next("buckets");
-    const works = toPrice.map((e) => plan(deps.copies, e.organizationId, e.events));
+    const reads = new BatchReads(deps.copies);
+    const works = toPrice.map((e) => plan(reads, e.organizationId, e.events));
     const bucketIds = [...new Set(works.flat().map((w) => w.bucketId))];
     const states = new Map<string, BucketRef>();
     const missing: string[] = [];
@@ -268,34 +264,42 @@ function priceEnvelope(org: string, work: readonly Work[], states: Map<string, B
 }
 
 
-/** Each event × pay-in-advance charge of its metric on the subscription it bills, with its bucket and period. */
-function plan(copies: CatalogCopies, org: string, events: readonly IngestedEvent[]): Work[] {
-  const work: Work[] = [];
-  // the copies of each external id, read once (a read builds them anew)
-  const byExternalId = new Map<string, SubscriptionCopy[]>();
-  const copiesOf = (externalId: string) => {
-    let list = byExternalId.get(externalId);
+/**
+ * What pricing a batch reads of the copies, each once for the batch (the copies are read in one go,
+ * so they are the same for all of it): an external id's subscriptions (a read builds them anew),
+ * the charges period holding an event per subscription (periods do not overlap: the last one found
+ * holding it is its period), the part of the fees alike (their nested values are shared: read,
+ * never changed).
+ */
+class BatchReads {
+  private readonly byExternalId = new Map<string, SubscriptionCopy[]>();
+  private readonly periods = new Map<string, Period>();
+  private readonly parts = new Map<string, ChargePart>();
+
+  constructor(readonly copies: CatalogCopies) {}
+
+  subscriptionAt(org: string, externalId: string, at: number): SubscriptionCopy | null {
+    const key = `${org}|${externalId}`;
+    let list = this.byExternalId.get(key);
     if (!list) {
-      list = copies.subscriptions(org, externalId);
-      byExternalId.set(externalId, list);
+      list = this.copies.subscriptions(org, externalId);
+      this.byExternalId.set(key, list);
     }
-    return list;
-  };
-  // the last period computed per subscription: periods do not overlap, so one holding the event is its period
-  const periods = new Map<string, Period>();
-  const periodAt = (copy: SubscriptionCopy, at: Date) => {
-    const last = periods.get(copy.subscription.svc_id);
+    return billedAt(list, at);
+  }
+
+  periodAt(copy: SubscriptionCopy, at: Date): Period {
+    const last = this.periods.get(copy.subscription.svc_id);
     if (last && last.from.getTime() <= at.getTime() && at.getTime() <= last.to.getTime()) return last;
     const p = periodOf(copy, at);
     const period = { ...p, fromIso: p.from.toISOString(), toIso: p.to.toISOString() };
-    periods.set(copy.subscription.svc_id, period);
+    this.periods.set(copy.subscription.svc_id, period);
     return period;
-  };
-  // the parts of the envelope's fees alike (their nested values are shared: read, never changed)
-  const parts = new Map<string, ChargePart>();
-  const partOf = (charge: ChargeCopy, metric: Work["metric"], bucket: Work["bucket"]) => {
+  }
+
+  partOf(charge: ChargeCopy, metric: Work["metric"], bucket: Work["bucket"]): ChargePart {
     const id = `${charge.svc_id}|${bucket.index ?? ""}`;
-    let part = parts.get(id);
+    let part = this.parts.get(id);
     if (!part) {
       const filter = bucket.index === null ? null : charge.filters[bucket.index]!;
       part = {
@@ -303,25 +307,30 @@ function plan(copies: CatalogCopies, org: string, events: readonly IngestedEvent
         metric: { svc_id: metric.svc_id, code: metric.code, name: metric.name, description: metric.description ?? null, aggregation_type: metric.aggregation_type },
         properties: bucket.properties as Record<string, unknown>,
       };
-      parts.set(id, part);
+      this.parts.set(id, part);
     }
     return part;
-  };
+  }
+}
+
+/** Each event × pay-in-advance charge of its metric on the subscription it bills, with its bucket and period. */
+function plan(reads: BatchReads, org: string, events: readonly IngestedEvent[]): Work[] {
+  const work: Work[] = [];
   for (const event of events) {
     const at = new Date(event.timestamp);
-    const metric = copies.metricByCode(org, event.code);
+    const metric = reads.copies.metricByCode(org, event.code);
     if (!metric || Number.isNaN(at.getTime())) continue;
-    const copy = billedAt(copiesOf(event.external_subscription_id), at.getTime());
+    const copy = reads.subscriptionAt(org, event.external_subscription_id, at.getTime());
     if (!copy) continue;
     const key = eventKey(org, event.external_subscription_id, event.transaction_id);
     for (const charge of copy.plan.charges) {
       if (!charge.pay_in_advance || charge.svc_billable_metric_id !== metric.svc_id) continue;
       const usageEvent: UsageEvent = { timestamp: at, properties: event.properties ?? {} };
       const bucket = bucketOf(charge, pricingMetric(metric), usageEvent);
-      const period = periodAt(copy, at);
+      const period = reads.periodAt(copy, at);
       // a recurring metric's bucket lives across periods (its units carry over); others start again each period
       const bucketId = `${org}|${copy.subscription.svc_id}|${charge.svc_id}|${bucket.key}|${metric.recurring ? "recurring" : period.fromIso}`;
-      work.push({ event, key, at, copy, charge, metric, bucketId, bucket, period, part: partOf(charge, metric, bucket) });
+      work.push({ event, key, at, copy, charge, metric, bucketId, bucket, period, part: reads.partOf(charge, metric, bucket) });
     }
   }
   return work;

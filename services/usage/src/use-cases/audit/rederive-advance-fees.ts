@@ -10,7 +10,7 @@ import {
 import type { CatalogCopies, SubscriptionCopy } from "../../domain/read-copies";
 import { eventKey } from "../../domain/usage-event";
 import type { UsageCollections } from "../../persistence/collections";
-import { advanceFeeId, periodOf } from "../advance/price-advance-events";
+import { advanceFeeId, billedAt, periodOf } from "../advance/price-advance-events";
 import { bucketOf } from "../estimate/charge-buckets";
 import { rawEventsOfMany } from "./raw-events";
 
@@ -48,19 +48,10 @@ export interface RederivedAdvanceCharge {
 
 type PricingMetric = BillableMetric & { filters: MetricFilter[] };
 
-/** The subscription an event bills, as the pay-in-advance consumer picks it: the newest copy of the external id that had started by the event and was not over before it. */
 /** The copy as it stood at `at`: a termination after `at` not yet known. */
 function asAt(copy: SubscriptionCopy, at: Date): SubscriptionCopy {
   const end = copy.subscription.terminated_at;
   return end && Date.parse(end) > at.getTime() ? { ...copy, subscription: { ...copy.subscription, terminated_at: null } } : copy;
-}
-
-function subscriptionAt(copies: readonly SubscriptionCopy[], at: number): SubscriptionCopy | null {
-  return copies.find(({ subscription: s }) => {
-    if (s.status === "pending" || s.status === "canceled") return false;
-    const end = s.terminated_at ? Date.parse(s.terminated_at) : Infinity;
-    return Date.parse(s.started_at ?? s.subscription_at) <= at && at <= end;
-  }) ?? null;
 }
 
 /**
@@ -106,7 +97,7 @@ export async function rederiveAdvanceFees(
     const fees: RederivedAdvanceFee[] = [];
     let position = 0;
     for (const e of events) {
-      if (subscriptionAt(copies, e.timestamp)?.subscription.svc_id !== copy.subscription.svc_id) continue;
+      if (billedAt(copies, e.timestamp)?.subscription.svc_id !== copy.subscription.svc_id) continue;
       const at = new Date(e.timestamp);
       const usageEvent: UsageEvent = { transaction_id: e.transaction_id, timestamp: at, properties: e.properties };
       const bucket = bucketOf(charge, pricingMetric, usageEvent);
