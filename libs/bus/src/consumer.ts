@@ -4,14 +4,14 @@ import type { Logger } from "@billing/logger";
 import { counter, gauge } from "@billing/telemetry";
 import type { Bus } from "./connection";
 import type { Envelope } from "./envelope";
-import { decodeEnvelope } from "./publish";
+import { decodeEnvelope, ORGANIZATION_HEADER } from "./publish";
 import { traced, tracedHandling } from "./tracing";
 
 /** Each durable's backlog, sampled from its JetStream consumer info (`num_pending`, `num_ack_pending`). */
 const pendingMessages = gauge("nats_consumer_pending_messages", "Messages of the stream the durable consumer has not been delivered yet (num_pending)", ["stream", "durable"]);
 const ackPendingMessages = gauge("nats_consumer_ack_pending_messages", "Messages delivered to the durable consumer and not acknowledged yet (num_ack_pending)", ["stream", "durable"]);
 /** What each durable did with the messages it received. */
-const handledMessages = counter("nats_consumer_messages_total", "Messages handled by a durable consumer, by outcome (acked, redelivered, terminated)", ["stream", "durable", "outcome"]);
+const handledMessages = counter("nats_consumer_messages_total", "Messages handled by a durable consumer, by outcome (acked, skipped, redelivered, terminated)", ["stream", "durable", "outcome"]);
 
 /** Thrown by a handler when the message can never succeed: it is terminated, not redelivered. */
 export class PoisonMessage extends Error {}
@@ -30,6 +30,13 @@ export interface ConsumerOptions {
   filterSubjects: string[];
   logger: Logger;
   handler: (envelope: Envelope, msg: JsMsg) => Promise<void>;
+  /**
+   * Whether the handler would do nothing with a message, known from its subject and organization
+   * alone (the publisher's organization header): such a message is acknowledged without being
+   * decoded. Answers from a cache: it is asked for every message. A message without the header is
+   * always handled.
+   */
+  skip?: (subject: string, organizationId: string) => boolean | Promise<boolean>;
   concurrency?: number;
   ackWaitMs?: number;
   retryDelayMs?: number;
@@ -73,7 +80,7 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
   const inFlight = new Set<Promise<void>>();
 
   const labels = { stream, durable };
-  const outcome = (name: "acked" | "redelivered" | "terminated") => handledMessages.inc({ ...labels, outcome: name });
+  const outcome = (name: "acked" | "skipped" | "redelivered" | "terminated") => handledMessages.inc({ ...labels, outcome: name });
 
   /** Handles, acks, naks or terminates the message; answers the handler's error, if any. */
   const handleDecoded = async (msg: JsMsg, envelope: Envelope): Promise<unknown> => {
@@ -102,6 +109,12 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
   };
 
   const handle = async (msg: JsMsg) => {
+    const organizationId = options.skip ? msg.headers?.get(ORGANIZATION_HEADER) : undefined;
+    if (organizationId && (await Promise.resolve(options.skip!(msg.subject, organizationId)).catch(() => false))) {
+      msg.ack();
+      outcome("skipped");
+      return;
+    }
     let envelope: Envelope;
     try {
       envelope = decodeEnvelope(msg.data);

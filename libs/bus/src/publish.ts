@@ -1,4 +1,4 @@
-import { JSONCodec, type JetStreamClient } from "nats";
+import { headers, JSONCodec, type JetStreamClient, type MsgHdrs } from "nats";
 import { envelopeSchema, type Envelope } from "./envelope";
 import { tracedPublish, tracingEnabled } from "./tracing";
 
@@ -20,6 +20,18 @@ export function envelopeText(envelope: Envelope): string {
 }
 
 /**
+ * The header naming a message's organization (its envelope's organization_id): a consumer can pass
+ * over the messages of organizations it has nothing to do for without decoding them (runConsumer's
+ * `skip`). Messages published without it are decoded as always.
+ */
+export const ORGANIZATION_HEADER = "Billing-Organization";
+
+const withOrganization = (envelope: Envelope, h: MsgHdrs = headers()) => {
+  h.set(ORGANIZATION_HEADER, envelope.organization_id);
+  return h;
+};
+
+/**
  * Publishes an envelope on its subject (its type), with the envelope id as the
  * JetStream message id: a retry within the stream's duplicate window is stored once.
  * Resolves once JetStream has acknowledged the write.
@@ -29,8 +41,8 @@ export async function publishEnvelope(js: JetStreamClient, envelope: Envelope): 
   const data = utf8.encode(envelopeText(envelope));
   // tracing on: the message carries the trace (W3C traceparent and baggage headers) to its consumers
   const ack = tracingEnabled()
-    ? await tracedPublish(envelope, (headers) => js.publish(envelope.type, data, { msgID: envelope.id, headers }))
-    : await js.publish(envelope.type, data, { msgID: envelope.id });
+    ? await tracedPublish(envelope, (traceHeaders) => js.publish(envelope.type, data, { msgID: envelope.id, headers: withOrganization(envelope, traceHeaders) }))
+    : await js.publish(envelope.type, data, { msgID: envelope.id, headers: withOrganization(envelope) });
   return { duplicate: ack.duplicate, seq: ack.seq };
 }
 

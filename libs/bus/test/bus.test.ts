@@ -155,4 +155,30 @@ describe("bus", () => {
     // rests run in the order their steps ran
     expect(restOrder).toEqual([...restOrder].sort((a, b) => a - b));
   });
+
+  it("passes over, undecoded, the messages its skip rule names by subject and organization header; handles the others", async () => {
+    const subject = `${subjectRoot}.skippable.created`;
+    const of = (org: string, n: number) => makeEnvelope({ type: subject, organizationId: org, data: { n }, occurredAt: new Date() });
+    for (let n = 0; n < 6; n++) await publishEnvelope(bus.js, of(n % 2 ? "org-quiet" : "org-busy", n));
+    // published without the header (as before it existed): handled whatever its organization
+    const bare = of("org-quiet", 6);
+    await bus.js.publish(subject, new TextEncoder().encode(JSON.stringify(bare)), { msgID: bare.id });
+    const handled: number[] = [];
+    const asked: string[] = [];
+    const consumer = await runConsumer({
+      bus, stream, durable: uniqueName("skip"), filterSubjects: [subject], logger: silentLogger,
+      skip: async (subj, org) => {
+        asked.push(`${subj}|${org}`);
+        return org === "org-quiet";
+      },
+      handler: async (env) => void handled.push((env.data as { n: number }).n),
+    });
+    await waitFor(() => handled.length >= 4, { what: "handled" });
+    await new Promise((r) => setTimeout(r, 300));
+    await consumer.stop();
+    expect(handled.sort()).toEqual([0, 2, 4, 6]);
+    expect(new Set(asked)).toEqual(new Set([`${subject}|org-busy`, `${subject}|org-quiet`]));
+    const info = await bus.jsm.consumers.info(stream, (await bus.jsm.consumers.list(stream).next()).find((c) => c.config.filter_subjects?.includes(subject))!.name);
+    expect(info.num_ack_pending + info.num_pending).toBe(0); // the skipped ones acknowledged too
+  });
 });

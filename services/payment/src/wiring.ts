@@ -24,7 +24,7 @@ import { PaymentRequestRepository } from "./persistence/payment-request-reposito
 import { PaymentRepository } from "./persistence/payment-repository";
 import { startPaymentSweeper } from "./schedule/payment-sweeper";
 import { WEBHOOK_SUBJECTS } from "./domain/webhook-events";
-import { webhookFanoutHandler } from "./events/webhook-fanout";
+import { someEndpointWants, webhookFanoutHandler } from "./events/webhook-fanout";
 import { webhookHandlers } from "./grpc/webhook-handlers";
 import { httpPoster, type WebhookPoster } from "./peers/webhook-http";
 import { grpcWebhookObjects, type WebhookObjects } from "./peers/webhook-objects";
@@ -117,6 +117,8 @@ export function wireWebhooks(connection: Connection, parts: {
 /** The fan-out: one durable consumer per stream whose events become webhooks; each event stored as its deliveries before it is acknowledged. */
 export async function startWebhookConsumers(bus: Bus, deps: WebhookDeps, options: { durablePrefix: string; replicas: number; logger: Logger; concurrency?: number }): Promise<ConsumerHandle[]> {
   const handler = webhookFanoutHandler(deps);
+  // an event no endpoint of its organization subscribes to is passed over undecoded (a burst of fees, most organizations)
+  const skip = async (subject: string, organizationId: string) => !(await someEndpointWants(deps, subject, organizationId));
   const streams = [Streams.customer, Streams.catalog, Streams.invoicing, Streams.wallet, Streams.payment];
   return Promise.all(streams.map(async (stream) => {
     await ensureStream(bus.jsm, stream, options.replicas);
@@ -124,7 +126,7 @@ export async function startWebhookConsumers(bus: Bus, deps: WebhookDeps, options
     const durable = `${options.durablePrefix}_webhooks_${stream.name.toLowerCase()}`;
     return runConsumer({
       bus, stream: stream.name, durable, filterSubjects: WEBHOOK_SUBJECTS.filter((s) => s.startsWith(prefix)), logger: options.logger.child({ consumer: durable }),
-      handler, concurrency: options.concurrency ?? 64, retryDelayMs: 1000,
+      handler, skip, concurrency: options.concurrency ?? 64, retryDelayMs: 1000,
     });
   }));
 }

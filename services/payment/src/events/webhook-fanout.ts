@@ -13,12 +13,17 @@ import { fanOutEvents } from "../use-cases/webhooks/fan-out-event";
  * out at once. An event no endpoint of its organization subscribes to is not even parsed (most
  * events of most organizations: a burst of pay-in-advance fees costs the service next to nothing).
  */
+/** Whether some endpoint of the organization subscribes to a webhook the subject's events can become (the directory is cached). */
+export async function someEndpointWants(deps: WebhookDeps, subject: string, organizationId: string): Promise<boolean> {
+  const types = webhookTypesOf(subject);
+  if (types.length === 0) return false;
+  return (await deps.directory.of(organizationId)).some((endpoint) => types.some((type) => subscribes(endpoint, type)));
+}
+
 export function webhookFanoutHandler(deps: WebhookDeps) {
   const chains = new Map<string, Promise<unknown>>();
   return async (envelope: Envelope, msg: { seq: number }): Promise<void> => {
-    const types = webhookTypesOf(envelope.type);
-    const endpoints = types.length > 0 ? await deps.directory.of(envelope.organization_id) : [];
-    if (!endpoints.some((endpoint) => types.some((type) => subscribes(endpoint, type)))) return;
+    if (!(await someEndpointWants(deps, envelope.type, envelope.organization_id))) return;
     const data = eventData(envelope as Envelope & { type: Subject });
     const events = webhookEventsOf(envelope.type, data as Record<string, any>);
     if (events.length === 0) return;
