@@ -5,6 +5,8 @@
 // POST /events/batch (100 per request, 8 in flight), and waits for one fee per event. Prints the fees
 // per second (from the burst's first acknowledgement to the last fee stored, and from the first fee to
 // the last) and the p50/p99 of (fee created − its event acknowledged). One JSON object as its last line.
+// BENCH_ADVANCE_RATE=n sends the events as a steady stream of n events per second instead of a burst
+// (the lag then tells whether fees keep up with ingestion at that rate).
 // Settings for the services: BENCH_SVC_<NAME>=value (e.g. BENCH_SVC_ADVANCE_FEE_BATCH=1: one envelope at a time).
 // Before the result, a `profile:` line: the time per phase of the pay-in-advance batches (the invoicing
 // and usage services' histograms) and the envelopes per batch; then a `cpu seconds` line: the CPU each process (the
@@ -19,6 +21,8 @@ const kit = require("../../libs/testkit/dist/index.js");
 
 const SUBS = Number(process.env.BENCH_ADVANCE_SUBSCRIPTIONS ?? 200);
 const EVENTS = Number(process.env.BENCH_ADVANCE_EVENTS ?? 100_000);
+// events per second to send at, steadily (0: as fast as the platform acknowledges them, the burst)
+const RATE = Number(process.env.BENCH_ADVANCE_RATE ?? 0);
 const TARGETS = { fees_per_s: 10_000, fee_lag_p99_ms: 5_000 };
 // servers of its own, off the ports the other benchmarks and the test infrastructure use
 process.env.INFRA_MONGO_PORT ??= "27129";
@@ -91,6 +95,8 @@ try {
   const cpuBefore = cpuSeconds(platform);
   const burstStarted = Date.now();
   await pool(Math.ceil(EVENTS / 100), 8, async (b) => {
+    // a steady stream instead of a burst: request b leaves at b × 100 / RATE seconds
+    if (RATE > 0) await new Promise((r) => setTimeout(r, Math.max(0, burstStarted + (b * 100 * 1000) / RATE - Date.now())));
     const events = Array.from({ length: Math.min(100, EVENTS - b * 100) }, (_, k) => {
       const n = b * 100 + k;
       return { transaction_id: `adv_${n}`, external_subscription_id: `sub_${n % SUBS}`, code: "tokens", properties: { tokens: (n % 5) + 1 } };
@@ -100,7 +106,7 @@ try {
     for (const e of events) acknowledged.set(e.transaction_id, at);
   });
   const burstS = (Date.now() - burstStarted) / 1000;
-  console.log(`burst: ${EVENTS} events acknowledged in ${burstS.toFixed(1)} s (${Math.round(EVENTS / burstS)} events/s)`);
+  console.log(`${RATE > 0 ? `steady stream at ${RATE} events/s` : "burst"}: ${EVENTS} events acknowledged in ${burstS.toFixed(1)} s (${Math.round(EVENTS / burstS)} events/s)`);
 
   // one fee per event: polled gently
   const fees = mongo.db(`${prefix}_invoicing`).collection("advance_fees");
@@ -148,7 +154,7 @@ try {
   console.log(`cpu seconds from the burst to the last fee (all processes, ${os.cpus().length} cores): ${JSON.stringify(cpu)}`);
   const at = (q) => lags[Math.min(lags.length - 1, Math.floor(lags.length * q))];
   const result = {
-    events: EVENTS, subscriptions: SUBS, fees: docs.length, distinct_events: new Set(docs.map((d) => d.event_transaction_id)).size,
+    events: EVENTS, subscriptions: SUBS, ...(RATE > 0 ? { steady_events_per_s: RATE } : {}), fees: docs.length, distinct_events: new Set(docs.map((d) => d.event_transaction_id)).size,
     burst_events_per_s: Math.round(EVENTS / burstS),
     fees_per_s: Math.round(docs.length / ((last - burstStarted) / 1000)),
     fees_per_s_first_to_last: Math.round(docs.length / Math.max(0.001, (last - first) / 1000)),

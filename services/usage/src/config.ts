@@ -29,6 +29,8 @@ export const usageConfigSchema = z.object({
   /** Storage waits while ingest requests are in flight or keep arriving (none for STORE_YIELD_IDLE_MS) and fewer events than this await it (0: never waits). */
   STORE_YIELD_BACKLOG_EVENTS: int(1_000_000, 0),
   STORE_YIELD_IDLE_MS: int(100, 1),
+  /** ... and no acknowledged event has awaited storage this long: under steady traffic requests never pause, and stored usage must not lag more than this. */
+  STORE_YIELD_MAX_WAIT_MS: int(2_000, 0),
   /** Estimates read a period's stored events at most once per this long (0: every time). */
   ESTIMATE_USAGE_CACHE_MS: int(1_000, 0),
 });

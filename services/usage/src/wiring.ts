@@ -71,6 +71,7 @@ export async function wireUsage(ctx: {
   const activity = new IngestActivity({
     yieldBacklog: Math.min(config.STORE_YIELD_BACKLOG_EVENTS, config.INGEST_MAX_BACKLOG_EVENTS),
     idleMs: config.STORE_YIELD_IDLE_MS,
+    maxWaitMs: config.STORE_YIELD_MAX_WAIT_MS,
   });
   const applier = new IngestApplier(
     {
@@ -86,7 +87,7 @@ export async function wireUsage(ctx: {
     {
       stream, subject, cursor: new IngestCursor(collections, subject), logger: logger.child({ part: "ingest-store" }),
       unitEvents: config.STORE_UNIT_EVENTS, lingerMs: config.STORE_LINGER_MS, local,
-      yieldToIngest: () => activity.storageShouldYield(window.awaitingStorage),
+      yieldToIngest: (oldestWaitMs) => activity.storageShouldYield(window.awaitingStorage, oldestWaitMs),
     },
   );
   await applier.start();

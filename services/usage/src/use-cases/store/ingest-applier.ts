@@ -1,5 +1,6 @@
 import type { JsMsg } from "nats";
 import type { Logger } from "@billing/logger";
+import { realTime } from "../../domain/real-time";
 import type { IngestRecord } from "../../domain/stored-event";
 import { applyUnit, type StoreDeps } from "./apply-unit";
 import type { IngestCursor } from "./ingest-cursor";
@@ -18,10 +19,12 @@ export interface ApplierOptions {
   local: LocalBatches;
   purgeEveryMs?: number;
   /**
-   * True while storage should give the CPU to ingestion (requests are arriving and the backlog
-   * is still small): storage then waits and catches up once ingestion pauses.
+   * True while storage should give the CPU to ingestion (requests are arriving, the backlog is
+   * still small and young): storage then waits and catches up once ingestion pauses. Told how long
+   * the oldest message waiting for storage has waited (ms). Never asked while someone waits for
+   * storage (appliedThrough).
    */
-  yieldToIngest?: () => boolean;
+  yieldToIngest?: (oldestWaitMs: number) => boolean;
 }
 
 /** How often a yielding storage looks again whether ingestion has paused. */
@@ -36,7 +39,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * unit, and messages behind it are purged from the stream.
  */
 export class IngestApplier {
-  private buffer: { seq: number; batchId: string | undefined }[] = [];
+  /** messages to store, in stream order, with when storage learned of each (real time, ms) */
+  private buffer: { seq: number; batchId: string | undefined; at: number }[] = [];
   private readonly source: MessageSource;
   private wake: (() => void) | null = null;
   private resume: (() => void) | null = null;
@@ -80,7 +84,7 @@ export class IngestApplier {
   private async read(messages: AsyncIterable<JsMsg>): Promise<void> {
     for await (const msg of messages) {
       if (msg.seq <= this.appliedSeq) continue;
-      this.buffer.push({ seq: msg.seq, batchId: msg.headers?.get("Nats-Msg-Id") || undefined });
+      this.buffer.push({ seq: msg.seq, batchId: msg.headers?.get("Nats-Msg-Id") || undefined, at: realTime() });
       this.wake?.();
       // backpressure: stop reading while storage is far behind
       if (this.buffer.length > 4096) await new Promise<void>((r) => (this.resume = r));
@@ -108,8 +112,8 @@ export class IngestApplier {
         this.wake = null;
         continue;
       }
-      // ingestion is busy and the backlog small: let it have the CPU (storage catches up after)
-      if (this.options.yieldToIngest?.()) {
+      // ingestion is busy and the backlog small and young: let it have the CPU (storage catches up after)
+      if (this.waiters.length === 0 && this.options.yieldToIngest?.(realTime() - this.buffer[0]!.at)) {
         await sleep(YIELD_POLL_MS);
         continue;
       }
