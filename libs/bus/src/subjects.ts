@@ -38,6 +38,8 @@ export const Subjects = {
     invoiceDeleted: "billing.invoicing.invoice.deleted",
     creditNoteGenerated: "billing.invoicing.credit_note.generated",
     invoiceOneOffCreated: "billing.invoicing.invoice.one_off_created",
+    /** a finalized invoice's PDF exists (Lago's invoice.generated) */
+    invoiceGenerated: "billing.invoicing.invoice.generated",
   },
   wallet: {
     walletCreated: "billing.wallet.wallet.created",

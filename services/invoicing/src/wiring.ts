@@ -200,6 +200,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     ? {
       invoices, creditNotes, documents: new DocumentRepository(connection), parties: parts.peers.documentParties, logger: parts.logger, clock: parts.clock,
       publishCreditNote: (id: string, events: Envelope[]) => deps.publishCreditNote(id, events),
+      publishInvoice: (id: string, events: Envelope[]) => deps.publish(id, events),
       fileUrl: (invoice: Parameters<typeof invoiceFileUrl>[1]) => deps.fileUrl?.(invoice) ?? null,
       creditNoteFileUrl: (note: Parameters<typeof creditNoteFileUrl>[1]) => deps.creditNoteFileUrl?.(note) ?? null,
     }

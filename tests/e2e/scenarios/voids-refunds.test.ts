@@ -76,7 +76,7 @@ describe("refunds through the payment provider", () => {
   it("pays a credit note's refund back on the invoice's payment: succeeded, or failed with Lago's credit_note.refund_failure", async () => {
     const { as, organization_id } = platform.sandbox("Refunds", "2024-01-01T00:00:00Z");
     await trustKeys(as);
-    await ok(as("POST", "/webhook_endpoints", { webhook_endpoint: { webhook_url: `${receiver.url}/refunds`, event_types: ["credit_note.refund_failure", "credit_note.generated"] } }));
+    await ok(as("POST", "/webhook_endpoints", { webhook_endpoint: { webhook_url: `${receiver.url}/refunds`, event_types: ["credit_note.refund_failure", "credit_note.generated", "invoice.generated"] } }));
     await customer(as, "acme", { billing_configuration: { payment_provider: "sandbox", provider_customer_id: CARDS.succeeds } });
     await customer(as, "refuser", { billing_configuration: { payment_provider: "sandbox", provider_customer_id: CARDS.refundFails } });
     await plan(as, "basic", { amount_cents: 1_000 });
@@ -105,6 +105,10 @@ describe("refunds through the payment provider", () => {
     await Promise.all([1, 2].map(() => ok(as("POST", `/credit_notes/${note.svc_id}/download`))));
     await ok(as("POST", `/credit_notes/${note.svc_id}/download`));
     expect((await arrived("/refunds", "credit_note.generated")).payload.credit_note).toMatchObject({ svc_id: note.svc_id, refund_status: "succeeded" });
+    // the invoice's too: Lago's invoice.generated, once
+    await Promise.all([1, 2].map(() => ok(as("POST", `/invoices/${acme.svc_id}/download`))));
+    await ok(as("POST", `/invoices/${acme.svc_id}/download`));
+    expect((await arrived("/refunds", "invoice.generated")).payload).toMatchObject({ webhook_type: "invoice.generated", object_type: "invoice", invoice: { svc_id: acme.svc_id } });
 
     const refuser = await paid("refuser");
     const refused = (await ok(as("POST", "/credit_notes", { credit_note: {
@@ -125,6 +129,7 @@ describe("refunds through the payment provider", () => {
     // one failure webhook, however the refund request was delivered
     expect(receiver.at("/refunds").filter((d) => d.payload.webhook_type === "credit_note.refund_failure")).toHaveLength(1);
     expect(receiver.at("/refunds").filter((d) => d.payload.webhook_type === "credit_note.generated")).toHaveLength(1);
+    expect(receiver.at("/refunds").filter((d) => d.payload.webhook_type === "invoice.generated")).toHaveLength(1);
   });
 });
 

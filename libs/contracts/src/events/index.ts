@@ -42,6 +42,7 @@ export const EventSchemas = {
   [Subjects.invoicing.invoiceDeleted]: invoiceEventData,
   [Subjects.invoicing.creditNoteGenerated]: creditNoteEventData,
   [Subjects.invoicing.invoiceOneOffCreated]: invoiceEventData,
+  [Subjects.invoicing.invoiceGenerated]: invoiceEventData,
   [Subjects.wallet.walletCreated]: walletEventData,
   [Subjects.wallet.walletUpdated]: walletEventData,
   [Subjects.wallet.walletTerminated]: walletEventData,

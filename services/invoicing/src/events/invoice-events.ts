@@ -5,7 +5,7 @@ import type { Fee, Invoice } from "../domain/invoice";
 
 const I = Subjects.invoicing;
 type InvoiceSubject = typeof I.invoiceCreated | typeof I.invoiceDrafted | typeof I.invoiceFinalized | typeof I.invoicePaymentStatusUpdated
-  | typeof I.invoicePaymentOverdue | typeof I.invoiceVoided | typeof I.invoiceDeleted | typeof I.invoiceOneOffCreated;
+  | typeof I.invoicePaymentOverdue | typeof I.invoiceVoided | typeof I.invoiceDeleted | typeof I.invoiceOneOffCreated | typeof I.invoiceGenerated;
 
 function invoiceData(invoice: Invoice): EventDataInput<typeof I.invoiceCreated> {
   const a = invoice.amounts;
@@ -53,7 +53,7 @@ export function storedEvents(invoice: Invoice, at: Date): Envelope[] {
 
 /**
  * A finalization's events: `created` first when the invoice was never announced (no grace
- * period), then `finalized` (Lago's invoice.generated) and one `fee.created` per fee (not again for
+ * period), then `finalized` and one `fee.created` per fee (not again for
  * the fees an advance_charges invoice gathers). A closed
  * (zero, skipped) invoice announces nothing.
  */
@@ -85,5 +85,8 @@ export function paymentOverdueEvents(invoice: Invoice, at: Date): Envelope[] {
 /** A voided invoice's event (Lago's invoice.voided). */
 /** A draft deleted (Lago's invoice.deleted): once, by the write that deletes it. */
 export const deletedEvents = (invoice: Invoice, at: Date): Envelope[] => [event(I.invoiceDeleted, invoice, at)];
+
+/** Lago's invoice.generated: the invoice's PDF exists (its id derived from the invoice: announced once). */
+export const generatedEvents = (invoice: Invoice, at: Date): Envelope[] => [event(I.invoiceGenerated, invoice, at, derivedUuid(`${invoice.id}|generated`))];
 
 export const voidedEvents = (invoice: Invoice, at: Date): Envelope[] => [event(I.invoiceVoided, invoice, at)];

@@ -6,7 +6,7 @@ import type { Models } from "./models";
 
 type InvoiceDoc = Omit<Invoice, "id"> & { _id: string };
 const invoiceOf = ({ _id, ...rest }: InvoiceDoc): Invoice => ({ ...rest, id: _id });
-const NO_OUTBOX = { outbox: 0, sequences: 0 };
+const NO_OUTBOX = { outbox: 0, sequences: 0, document_announced: 0 };
 
 export interface InvoiceFilter {
   externalCustomerId?: string;
@@ -142,6 +142,15 @@ export class InvoiceRepository {
       { _id: invoice.id, status: "finalized", revision: invoice.revision, payment_overdue_announced_at: null },
       invoice.revision, change,
     );
+  }
+
+  /** Lago's invoice.generated for an invoice's first PDF: the flag and the events in one conditional write (once, whoever rendered it). */
+  async announceDocument(invoiceId: string, events: Envelope[]): Promise<boolean> {
+    const res = await this.models.invoices.collection.updateOne(
+      { _id: invoiceId, document_announced: { $ne: true } } as never,
+      { $set: { document_announced: true }, $push: { outbox: { $each: events } } } as never,
+    );
+    return res.modifiedCount === 1;
   }
 
   private async change(filter: Record<string, unknown>, revision: number, change: InvoiceChange): Promise<boolean> {

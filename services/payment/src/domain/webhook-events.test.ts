@@ -36,6 +36,8 @@ describe("credit note and void webhooks", () => {
   it("a deleted draft is invoice.deleted and a one-off invoice invoice.one_off_created, each carrying the invoice", () => {
     expect(webhookEventOf(Subjects.invoicing.invoiceDeleted, { invoice: { svc_id: "i1" } })).toMatchObject({ webhookType: "invoice.deleted", objectType: "invoice", ref: { kind: "invoice", id: "i1" } });
     expect(webhookEventOf(Subjects.invoicing.invoiceOneOffCreated, { invoice: { svc_id: "i2" } })).toMatchObject({ webhookType: "invoice.one_off_created", objectType: "invoice", ref: { kind: "invoice", id: "i2" } });
+    expect(webhookEventOf(Subjects.invoicing.invoiceGenerated, { invoice: { svc_id: "i3" } })).toMatchObject({ webhookType: "invoice.generated", objectType: "invoice", ref: { kind: "invoice", id: "i3" } });
+    expect(WEBHOOK_TYPES.has("invoice.generated")).toBe(true);
   });
 
   it("a message of pay-in-advance fees is one fee.created per fee, each with the event id its one-fee message had", () => {

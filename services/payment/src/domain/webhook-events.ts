@@ -3,8 +3,8 @@ import { Subjects } from "@billing/bus";
 /**
  * Which domain events become which of Lago's webhooks. Each names the object it carries and how
  * to find it again (the object is sent as the API returns it, read from its owner when the
- * delivery is made). Lago's `invoice.generated` (a PDF is ready) waits for the documents; `fee.created`
- * is each pay-in-advance fee (billing.invoicing.advance_fee.created).
+ * delivery is made). Lago's `invoice.generated` and `credit_note.generated` say a PDF exists (ours
+ * are rendered at their first download); `fee.created` is each pay-in-advance fee.
  */
 export type ObjectRef =
   | { kind: "customer"; externalId: string }
@@ -104,8 +104,10 @@ rule(S.invoicing.creditNoteGenerated, "credit_note.generated", "credit_note", (d
 // a credit note's refund the provider refused (Lago's credit_note.refund_failure): the event's own view
 rule(S.payment.refundFailed, "credit_note.refund_failure", "credit_note_payment_provider_refund_error", () => ({ kind: "event_view" }),
   (d) => d.credit_note_payment_provider_refund_error.svc_credit_note_id, (d) => d.credit_note_payment_provider_refund_error);
-// a draft deleted (Lago's invoice.deleted) and a one-off invoice made (Lago's invoice.one_off_created)
-for (const [subject, type] of [[S.invoicing.invoiceDeleted, "invoice.deleted"], [S.invoicing.invoiceOneOffCreated, "invoice.one_off_created"]] as const) {
+// a draft deleted (Lago's invoice.deleted), a one-off invoice made (Lago's invoice.one_off_created), an invoice's PDF made (Lago's invoice.generated)
+for (const [subject, type] of [
+  [S.invoicing.invoiceDeleted, "invoice.deleted"], [S.invoicing.invoiceOneOffCreated, "invoice.one_off_created"], [S.invoicing.invoiceGenerated, "invoice.generated"],
+] as const) {
   rule(subject, type, "invoice", (d) => ({ kind: "invoice", id: d.invoice.svc_id }), (d) => d.invoice.svc_id, (d) => d.invoice);
 }
 

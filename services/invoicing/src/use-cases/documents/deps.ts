@@ -13,7 +13,8 @@ export interface DocumentDeps {
   documents: DocumentRepository;
   parties: DocumentParties;
   logger: Logger;
-  /** business time (the organization's test clock) and the credit notes' publisher: a note's first PDF is announced (absent: not announced) */
+  /** business time (the organization's test clock) and the publishers: an invoice's or a note's first PDF is announced (absent: not announced) */
   clock?: Clock;
   publishCreditNote?(creditNoteId: string, events: Envelope[]): Promise<void>;
+  publishInvoice?(invoiceId: string, events: Envelope[]): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { AppError } from "@billing/errors";
 import { DOCUMENT_STATUSES, invoiceDocument } from "../../domain/invoice-document";
 import { VISIBLE_STATUSES, type Invoice, type InvoiceStatus } from "../../domain/invoice";
 import type { StoredDocument } from "../../persistence/document-repository";
+import { generatedEvents } from "../../events/invoice-events";
 import type { DocumentDeps } from "./deps";
 import { storedOrRendered } from "./store-document";
 
@@ -22,7 +23,7 @@ export async function invoicePdf(deps: DocumentDeps, organizationId: string, id:
 
 export async function ensureInvoicePdf(deps: DocumentDeps, invoice: Invoice): Promise<StoredDocument> {
   if (!DOCUMENT_STATUSES.includes(invoice.status)) throw new AppError("not_allowed", "invoice_not_finalized");
-  return storedOrRendered(
+  const stored = await storedOrRendered(
     deps,
     { kind: "invoice", organization_id: invoice.organization_id, id: invoice.id, file_name: `${invoice.number}.pdf`, created_at: new Date(`${invoice.issuing_date}T00:00:00Z`) },
     async () => {
@@ -30,4 +31,16 @@ export async function ensureInvoicePdf(deps: DocumentDeps, invoice: Invoice): Pr
       return renderInvoicePdf(invoiceDocument(invoice, customer, entity));
     },
   );
+  await announceInvoicePdf(deps, invoice);
+  return stored;
+}
+
+/**
+ * Lago's invoice.generated: the invoice's PDF exists. Sent once per invoice by a conditional write
+ * (whoever stored the PDF, a concurrent request, or a later one after a crash in between).
+ */
+async function announceInvoicePdf(deps: DocumentDeps, invoice: Invoice): Promise<void> {
+  if (!deps.publishInvoice || !deps.clock) return;
+  const events = generatedEvents(invoice, deps.clock.now());
+  if (await deps.invoices.announceDocument(invoice.id, events)) await deps.publishInvoice(invoice.id, events);
 }
