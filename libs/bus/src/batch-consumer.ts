@@ -1,8 +1,8 @@
-import { AckPolicy, DeliverPolicy, nanos, type JsMsg } from "nats";
+import type { JsMsg } from "nats";
 import type { Logger } from "@billing/logger";
 import { counter } from "@billing/telemetry";
 import type { Bus } from "./connection";
-import { PoisonMessage, RetryLater } from "./consumer";
+import { ensureDurable, PoisonMessage, RetryLater } from "./consumer";
 import type { Envelope } from "./envelope";
 import { decodeEnvelope } from "./publish";
 
@@ -57,18 +57,7 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
   const { bus, stream, durable, logger } = options;
   const maxBatch = options.maxBatch ?? 50;
   const maxBatchBytes = options.maxBatchBytes ?? 1024 * 1024;
-  await bus.jsm.consumers
-    .add(stream, {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: options.deliverNew ? DeliverPolicy.New : DeliverPolicy.All,
-      filter_subjects: options.filterSubjects,
-      ack_wait: nanos(options.ackWaitMs ?? 30_000),
-      max_ack_pending: maxBatch,
-    })
-    .catch(async (err: Error) => {
-      if (!/already in use|exists/i.test(err.message)) throw err;
-    });
+  await ensureDurable(bus, stream, { durable, filterSubjects: options.filterSubjects, ackWaitMs: options.ackWaitMs, deliverNew: options.deliverNew, maxAckPending: maxBatch });
   const consumer = await bus.js.consumers.get(stream, durable);
   const labels = { stream, durable };
 

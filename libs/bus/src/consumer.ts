@@ -54,6 +54,27 @@ export interface ConsumerHandle {
 }
 
 /**
+ * Creates a durable pull consumer with explicit acks, or leaves the existing one as it is (a
+ * durable keeps its configuration and position across restarts and replicas).
+ */
+export async function ensureDurable(bus: Bus, stream: string, options: {
+  durable: string; filterSubjects: string[]; ackWaitMs?: number; maxAckPending: number; deliverNew?: boolean;
+}): Promise<void> {
+  await bus.jsm.consumers
+    .add(stream, {
+      durable_name: options.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: options.deliverNew ? DeliverPolicy.New : DeliverPolicy.All,
+      filter_subjects: options.filterSubjects,
+      ack_wait: nanos(options.ackWaitMs ?? 30_000),
+      max_ack_pending: options.maxAckPending,
+    })
+    .catch(async (err: Error) => {
+      if (!/already in use|exists/i.test(err.message)) throw err;
+    });
+}
+
+/**
  * A durable consumer: explicit ack after the handler has stored its work,
  * nak with delay on transient failure, term on poison. Restarts its loop on
  * errors until stopped.
@@ -61,18 +82,10 @@ export interface ConsumerHandle {
 export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHandle> {
   const { bus, stream, durable, logger } = options;
   const concurrency = options.concurrency ?? 8;
-  await bus.jsm.consumers
-    .add(stream, {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: options.deliverNew ? DeliverPolicy.New : DeliverPolicy.All,
-      filter_subjects: options.filterSubjects,
-      ack_wait: nanos(options.ackWaitMs ?? 30_000),
-      max_ack_pending: options.maxAckPending ?? Math.max(concurrency * 4, 64),
-    })
-    .catch(async (err: Error) => {
-      if (!/already in use|exists/i.test(err.message)) throw err;
-    });
+  await ensureDurable(bus, stream, {
+    durable, filterSubjects: options.filterSubjects, ackWaitMs: options.ackWaitMs, deliverNew: options.deliverNew,
+    maxAckPending: options.maxAckPending ?? Math.max(concurrency * 4, 64),
+  });
   const consumer = await bus.js.consumers.get(stream, durable);
 
   let stopped = false;
