@@ -1,5 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { mkdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** The servers chosen by the global setup (tests/setup/infra.global.ts). */
 export function infraUrls(): { mongoUrl: string; natsUrl: string } {
@@ -15,25 +18,39 @@ export function uniqueName(label: string): string {
 }
 
 /**
- * Ports for the servers a test launches, checked free, taken in turn (never the port the OS just
- * handed out and took back):
- * - from 10000–26999: below Linux's ephemeral range (32768–60999) on purpose. A port `listen(0)`
- *   handed out and released can be taken by any outgoing connection, or given again to another
- *   process, before the service binds it: two e2e files launching platforms at once once got the
- *   same port for two services (EADDRINUSE, and one platform's clients talking to the other's
- *   service). Also below the infrastructure's (27017, 27019, 27129);
- * - each vitest worker (VITEST_POOL_ID) from a slice of its own, so parallel test files never
- *   take the same port; another process (a benchmark) from a random start.
+ * Ports for the servers a test launches, from 10000–26999 (below Linux's ephemeral range,
+ * 32768–60999, and the infrastructure's ports, 27017 and up). Not `listen(0)`: a port the OS hands
+ * out and takes back can be taken by an outgoing connection, or handed to another process, before
+ * the service binds it (two e2e files launching at once got the same port for two services). Each
+ * port is reserved across processes for RESERVATION_MS by a file created exclusively (`wx`) in
+ * the temporary directory, then checked free; test processes take them in turn from a random
+ * start. A reservation older than that is taken back (its platform has long stopped).
  */
-const PORTS = (() => {
-  const from = 10_000;
-  const to = 27_000;
-  const pool = Number(process.env.VITEST_POOL_ID);
-  if (!Number.isInteger(pool) || pool < 1) return { from, to, next: from + Math.floor(Math.random() * (to - from)) };
-  const size = Math.floor((to - from) / 16);
-  const start = from + ((pool - 1) % 16) * size;
-  return { from: start, to: start + size, next: start };
-})();
+const PORTS = { from: 10_000, to: 27_000 };
+const RESERVATION_MS = 30 * 60_000;
+const reservations = join(tmpdir(), "billing-test-ports");
+let nextPort = PORTS.from + Math.floor(Math.random() * (PORTS.to - PORTS.from));
+
+function reserve(port: number): boolean {
+  const file = join(reservations, String(port));
+  const create = () => {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  mkdirSync(reservations, { recursive: true });
+  if (create()) return true;
+  try {
+    if (Date.now() - statSync(file).mtimeMs < RESERVATION_MS) return false;
+    unlinkSync(file);
+  } catch {
+    return false;
+  }
+  return create();
+}
 
 function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -44,10 +61,10 @@ function canListen(port: number): Promise<boolean> {
 }
 
 export async function freePort(): Promise<number> {
-  for (let tries = 0; tries < 500; tries++) {
-    const port = PORTS.next;
-    PORTS.next = port + 1 >= PORTS.to ? PORTS.from : port + 1;
-    if (await canListen(port)) return port;
+  for (let tries = 0; tries < 2_000; tries++) {
+    const port = nextPort;
+    nextPort = port + 1 >= PORTS.to ? PORTS.from : port + 1;
+    if (reserve(port) && (await canListen(port))) return port;
   }
   throw new Error(`no free port in ${PORTS.from}–${PORTS.to - 1}`);
 }

@@ -66,6 +66,12 @@ describe("advance_charges invoices and recurring pay-in-advance fees", () => {
     expect(feesOf(firstAdvance!, "charge").map((f) => f.svc_id).sort()).toEqual(june.slice(0, 3).map((f) => f.svc_id).sort());
     const listed = await ok(as("GET", "/invoices?invoice_type=advance_charges"));
     expect((listed.invoices as Json[]).map((i) => i.svc_id)).toEqual([firstAdvance!.svc_id]);
+    // recorded as paid, as Lago does: one manual payment of its total (the payment service records it from its finalization)
+    const recorded = async () => (await ok(as("GET", `/payments?invoice_id=${firstAdvance!.svc_id}`))).payments as Json[];
+    for (let i = 0; i < 100 && (await recorded()).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await recorded()).toEqual([expect.objectContaining({
+      invoice_ids: [firstAdvance!.svc_id], amount_cents: 6_868, amount_currency: "EUR", payment_status: "succeeded", type: "manual", reference: "Charges paid in advance",
+    })]);
 
     // the two unpaid June fees still wait; July's recurring fee: the 5 cards, the full 30.12 each, over July
     const afterJuly = await feesAwaited(as, "sub_1", 6);
