@@ -175,9 +175,12 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
     const toPrice = envelopes.filter((e, i) => !answers.has(answerIdOf(e)) && envelopes.findIndex((o) => answerIdOf(o) === answerIdOf(e)) === i);
     // an event the copies do not know: wait for them to hold what the catalog had published by now
     // (after the event was acknowledged), once per call; then an unknown one bills nothing
-    if (attempt === 1 && deps.copiesCaughtUp && someUnknown(new BatchReads(deps.copies), toPrice)) await deps.copiesCaughtUp(COPIES_CATCH_UP_MS);
+    let reads = new BatchReads(deps.copies);
+    if (attempt === 1 && deps.copiesCaughtUp && someUnknown(reads, toPrice)) {
+      await deps.copiesCaughtUp(COPIES_CATCH_UP_MS);
+      reads = new BatchReads(deps.copies); // what it read before the wait may have changed
+    }
     next("buckets");
-    const reads = new BatchReads(deps.copies);
     const works = toPrice.map((e) => plan(reads, e.organizationId, e.events));
     const bucketIds = [...new Set(works.flat().map((w) => w.bucketId))];
     const states = new Map<string, BucketRef>();
