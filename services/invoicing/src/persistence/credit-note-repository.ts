@@ -2,6 +2,7 @@ import type { Envelope } from "@billing/bus";
 import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
 import { Schema, type Connection, type Model } from "mongoose";
 import type { CreditNote } from "../domain/credit-note";
+import { announceDocumentOnce } from "./document-repository";
 
 const mixed = Schema.Types.Mixed;
 
@@ -127,10 +128,6 @@ export class CreditNoteRepository {
 
   /** Announces the note's PDF once (its events in the write that marks it announced); false when it was already. */
   async announceDocument(noteId: string, events: Envelope[]): Promise<boolean> {
-    const res = await this.model.collection.updateOne(
-      { _id: noteId, document_announced: { $ne: true } } as never,
-      { $set: { document_announced: true }, $push: { outbox: { $each: events } } } as never,
-    );
-    return res.modifiedCount === 1;
+    return announceDocumentOnce(this.model.collection, noteId, events);
   }
 }

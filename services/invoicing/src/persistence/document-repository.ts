@@ -1,5 +1,6 @@
+import type { Envelope } from "@billing/bus";
 import { isDuplicateKeyError } from "@billing/mongo";
-import { Schema, type Connection, type Model } from "mongoose";
+import { Schema, type Collection, type Connection, type Model } from "mongoose";
 
 /** A stored document: the PDF as first generated, kept for good (`documents` collection). */
 export interface StoredDocument {
@@ -25,6 +26,19 @@ const documentSchema = new Schema(
 );
 
 export const documentId = (kind: StoredDocument["kind"], ownerId: string) => `${kind}:${ownerId}`;
+
+/**
+ * Announces an invoice's or a credit note's first PDF once: its `document_announced` flag and the
+ * events in one conditional write on the owner's own document (into its outbox); false when it was
+ * announced already. Shared by both owners' repositories.
+ */
+export async function announceDocumentOnce(owners: Collection, ownerId: string, events: readonly Envelope[]): Promise<boolean> {
+  const res = await owners.updateOne(
+    { _id: ownerId, document_announced: { $ne: true } } as never,
+    { $set: { document_announced: true }, $push: { outbox: { $each: [...events] } } } as never,
+  );
+  return res.modifiedCount === 1;
+}
 
 /**
  * Documents keyed by `_id` = kind:owner (one read, fast on every server). Stored once: a second

@@ -2,6 +2,7 @@ import type { Envelope } from "@billing/bus";
 import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
 import { OPEN_STATUSES, UNPAID_STATUSES, VISIBLE_STATUSES, type Fee, type Invoice, type InvoiceStatus } from "../domain/invoice";
 import { scopeFilter, type DueScope } from "./copy-repository";
+import { announceDocumentOnce } from "./document-repository";
 import type { Models } from "./models";
 
 type InvoiceDoc = Omit<Invoice, "id"> & { _id: string };
@@ -146,11 +147,7 @@ export class InvoiceRepository {
 
   /** Lago's invoice.generated for an invoice's first PDF: the flag and the events in one conditional write (once, whoever rendered it). */
   async announceDocument(invoiceId: string, events: Envelope[]): Promise<boolean> {
-    const res = await this.models.invoices.collection.updateOne(
-      { _id: invoiceId, document_announced: { $ne: true } } as never,
-      { $set: { document_announced: true }, $push: { outbox: { $each: events } } } as never,
-    );
-    return res.modifiedCount === 1;
+    return announceDocumentOnce(this.models.invoices.collection, invoiceId, events);
   }
 
   private async change(filter: Record<string, unknown>, revision: number, change: InvoiceChange): Promise<boolean> {

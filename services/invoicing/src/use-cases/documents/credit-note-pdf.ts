@@ -7,7 +7,7 @@ import { DOCUMENT_STATUSES } from "../../domain/invoice-document";
 import type { StoredDocument } from "../../persistence/document-repository";
 import { creditNoteGeneratedEvents } from "../../events/credit-note-events";
 import type { DocumentDeps } from "./deps";
-import { storedOrRendered } from "./store-document";
+import { announceFirstPdf, storedOrRendered } from "./store-document";
 
 /**
  * A credit note's PDF: the stored one (`credit_note:<id>`), else rendered from the note, the fees
@@ -32,18 +32,13 @@ export async function ensureCreditNotePdf(deps: DocumentDeps, note: CreditNote):
       return renderCreditNotePdf(creditNoteDocument(note, invoice, customer, entity));
     },
   );
-  await announceCreditNotePdf(deps, note);
+  // Lago's credit_note.generated
+  await announceFirstPdf(deps, {
+    events: (at) => creditNoteGeneratedEvents(note, at),
+    announce: (events) => deps.creditNotes.announceDocument(note.id, events),
+    publish: deps.publishCreditNote && ((events) => deps.publishCreditNote!(note.id, events)),
+  });
   return stored;
-}
-
-/**
- * Lago's credit_note.generated: the note's PDF exists. Sent once per note by a conditional write
- * (whoever stored the PDF, a concurrent request, or a later one after a crash in between).
- */
-async function announceCreditNotePdf(deps: DocumentDeps, note: CreditNote): Promise<void> {
-  if (!deps.publishCreditNote || !deps.clock) return;
-  const events = creditNoteGeneratedEvents(note, deps.clock.now());
-  if (await deps.creditNotes.announceDocument(note.id, events)) await deps.publishCreditNote(note.id, events);
 }
 
 /** POST /credit_notes/{id}/download (Lago): the PDF is generated if it is not yet, and the note is answered. */

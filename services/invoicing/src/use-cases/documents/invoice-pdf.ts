@@ -5,7 +5,7 @@ import { VISIBLE_STATUSES, type Invoice, type InvoiceStatus } from "../../domain
 import type { StoredDocument } from "../../persistence/document-repository";
 import { generatedEvents } from "../../events/invoice-events";
 import type { DocumentDeps } from "./deps";
-import { storedOrRendered } from "./store-document";
+import { announceFirstPdf, storedOrRendered } from "./store-document";
 
 /**
  * A finalized invoice's PDF: the stored one, else rendered now from the invoice and its parties
@@ -31,16 +31,11 @@ export async function ensureInvoicePdf(deps: DocumentDeps, invoice: Invoice): Pr
       return renderInvoicePdf(invoiceDocument(invoice, customer, entity));
     },
   );
-  await announceInvoicePdf(deps, invoice);
+  // Lago's invoice.generated
+  await announceFirstPdf(deps, {
+    events: (at) => generatedEvents(invoice, at),
+    announce: (events) => deps.invoices.announceDocument(invoice.id, events),
+    publish: deps.publishInvoice && ((events) => deps.publishInvoice!(invoice.id, events)),
+  });
   return stored;
-}
-
-/**
- * Lago's invoice.generated: the invoice's PDF exists. Sent once per invoice by a conditional write
- * (whoever stored the PDF, a concurrent request, or a later one after a crash in between).
- */
-async function announceInvoicePdf(deps: DocumentDeps, invoice: Invoice): Promise<void> {
-  if (!deps.publishInvoice || !deps.clock) return;
-  const events = generatedEvents(invoice, deps.clock.now());
-  if (await deps.invoices.announceDocument(invoice.id, events)) await deps.publishInvoice(invoice.id, events);
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { Envelope } from "@billing/bus";
 import { documentId, type StoredDocument } from "../../persistence/document-repository";
 import type { DocumentDeps } from "./deps";
 
@@ -26,4 +27,18 @@ export async function storedOrRendered(deps: Pick<DocumentDeps, "documents">, ow
     id: key, organization_id: owner.organization_id, kind: owner.kind, owner_id: owner.id, file_name: owner.file_name,
     pdf, sha256: createHash("sha256").update(pdf).digest("hex"), created_at: owner.created_at,
   });
+}
+
+/**
+ * Lago's invoice.generated and credit_note.generated: the owner's PDF exists. Sent once per owner
+ * by its repository's conditional write (whoever stored the PDF, a concurrent request, or a later
+ * one after a crash in between), then published. Without a publisher or a clock, nothing is announced.
+ */
+export async function announceFirstPdf(
+  deps: Pick<DocumentDeps, "clock">,
+  announcement: { events: (at: Date) => Envelope[]; announce: (events: Envelope[]) => Promise<boolean>; publish?: (events: Envelope[]) => Promise<void> },
+): Promise<void> {
+  if (!announcement.publish || !deps.clock) return;
+  const events = announcement.events(deps.clock.now());
+  if (await announcement.announce(events)) await announcement.publish(events);
 }
