@@ -5,6 +5,7 @@ import { Rpc, type ScheduledWorkRpc } from "@billing/contracts";
 import { RpcClient } from "@billing/grpc";
 import { freePort, repoRoot } from "@billing/testkit";
 import { api } from "../support/api";
+import { inBatches } from "../support/crash";
 import { startE2E, type E2E } from "../support/platform";
 
 /**
@@ -26,10 +27,6 @@ let organizationId: string;
 let second: ChildProcess | undefined;
 
 type Json = Record<string, any>;
-
-async function inBatches(count: number, size: number, work: (i: number) => Promise<void>): Promise<void> {
-  for (let i = 0; i < count; i += size) await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, k) => work(i + k)));
-}
 
 const ok = async (res: Promise<{ status: number; body: Json }>) => {
   const r = await res;

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@billing/testkit";
 import { api } from "../support/api";
+import { allOf, inBatches } from "../support/crash";
 import { startE2E, type E2E } from "../support/platform";
+import { ok, type Api, type Json } from "../support/scenario";
 
 /**
  * Voids while invoicing dies: every customer's February invoice took a 3.00 coupon and 7.00 of
@@ -16,38 +19,9 @@ const COUPON = 300;
 const GRANTED = 1_500;
 const TAKEN = FEE - COUPON;
 
-type Json = Record<string, any>;
 let e2e: E2E;
-let call: ReturnType<typeof api>;
-
-const ok = async (pending: Promise<{ status: number; body: Json }>) => {
-  const r = await pending;
-  if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-};
-
-async function inBatches(count: number, size: number, work: (i: number) => Promise<void>): Promise<void> {
-  for (let i = 0; i < count; i += size) await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, k) => work(i + k)));
-}
-
-async function allOf(path: string, key: string): Promise<Json[]> {
-  const items: Json[] = [];
-  for (let page = 1; ; page++) {
-    const res = await ok(call("GET", `${path}${path.includes("?") ? "&" : "?"}per_page=1000&page=${page}`));
-    items.push(...res[key]);
-    if (!res.meta.next_page) return items;
-  }
-}
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+let call: Api;
+const all = (path: string, key: string) => allOf(call, path, key);
 
 beforeAll(async () => {
   e2e = await startE2E("void_crash");
@@ -62,7 +36,7 @@ beforeAll(async () => {
     await ok(call("POST", "/wallets", { wallet: { external_customer_id: `c${i}`, currency: "EUR", rate_amount: "1", granted_credits: String(GRANTED / 100) } }));
   });
   await ok(call("POST", "/test_clock/advance", { test_clock: { frozen_time: "2024-02-01T00:30:00Z" } }));
-  await until("February billed", async () => ((await call("GET", "/test_clock")).body.test_clock.status === "ready" ? true : undefined), 240_000);
+  await waitFor(async () => (await call("GET", "/test_clock")).body.test_clock.status === "ready", { what: "February billed", timeoutMs: 240_000, intervalMs: 250 });
 }, 420_000);
 
 afterAll(async () => {
@@ -71,7 +45,7 @@ afterAll(async () => {
 
 describe("voids survive kill -9 of invoicing", () => {
   it(`gives back each coupon and each wallet's credits once, however the voids were cut short`, async () => {
-    const invoices = await allOf("/invoices?issuing_date_from=2024-02-01", "invoices");
+    const invoices = await all("/invoices?issuing_date_from=2024-02-01", "invoices");
     expect(invoices).toHaveLength(CUSTOMERS);
     expect(invoices.filter((i) => i.coupons_amount_cents !== COUPON || i.prepaid_credit_amount_cents !== TAKEN || i.total_amount_cents !== 0)).toEqual([]);
 
@@ -94,38 +68,38 @@ describe("voids survive kill -9 of invoicing", () => {
       sent++;
     });
     for (const share of [1 / 3, 2 / 3]) {
-      await until(`${share} of the voids`, async () => (sent >= share * CUSTOMERS ? true : undefined));
+      await waitFor(() => sent >= share * CUSTOMERS, { what: `${share} of the voids`, timeoutMs: 120_000 });
       kills.push(sent);
       await e2e.platform.kill("invoicing", "SIGKILL");
       await e2e.platform.start("invoicing");
     }
     await voiding;
 
-    const voided = await allOf("/invoices?issuing_date_from=2024-02-01", "invoices");
+    const voided = await all("/invoices?issuing_date_from=2024-02-01", "invoices");
     expect(voided.filter((i) => i.status !== "voided").map((i) => [i.svc_id, i.status])).toEqual([]);
 
     // each coupon active again with its 3.00, each wallet back at 15.00 through one give-back per invoice
-    const coupons = await until("every coupon given back", async () => {
-      const all = await allOf("/applied_coupons", "applied_coupons");
-      return all.every((c) => c.status === "active" && c.amount_cents_remaining === COUPON) ? all : undefined;
-    });
+    const coupons = await waitFor(async () => {
+      const list = await all("/applied_coupons", "applied_coupons");
+      return list.every((c) => c.status === "active" && c.amount_cents_remaining === COUPON) ? list : undefined;
+    }, { what: "every coupon given back", timeoutMs: 120_000, intervalMs: 250 });
     expect(coupons).toHaveLength(CUSTOMERS);
-    const wallets = await until("every wallet given back its credits", async () => {
-      const all = await allOf("/wallets", "wallets");
-      return all.every((w) => w.balance_cents === GRANTED) ? all : undefined;
-    });
+    const wallets = await waitFor(async () => {
+      const list = await all("/wallets", "wallets");
+      return list.every((w) => w.balance_cents === GRANTED) ? list : undefined;
+    }, { what: "every wallet given back its credits", timeoutMs: 120_000, intervalMs: 250 });
     expect(wallets).toHaveLength(CUSTOMERS);
     // a moment more: nothing given back twice
     await new Promise((r) => setTimeout(r, 2_000));
     const wrong: unknown[] = [];
-    for (const w of await allOf("/wallets", "wallets")) {
-      const txs = await allOf(`/wallets/${w.svc_id}/wallet_transactions`, "wallet_transactions");
+    for (const w of await all("/wallets", "wallets")) {
+      const txs = await all(`/wallets/${w.svc_id}/wallet_transactions`, "wallet_transactions");
       const given = txs.filter((t) => t.svc_voided_invoice_id);
       const right = given.length === 1 && given[0].transaction_status === "granted" && given[0].status === "settled" && Math.round(Number(given[0].amount) * 100) === TAKEN;
       if (w.balance_cents !== GRANTED || !right) wrong.push({ wallet: w.external_customer_id, balance: w.balance_cents, given: given.map((t) => [t.amount, t.status]) });
     }
     expect(wrong).toEqual([]);
-    expect((await allOf("/applied_coupons", "applied_coupons")).filter((c) => c.amount_cents_remaining !== COUPON)).toEqual([]);
+    expect((await all("/applied_coupons", "applied_coupons")).filter((c) => c.amount_cents_remaining !== COUPON)).toEqual([]);
     console.log(`void crash test: ${CUSTOMERS} invoices voided, invoicing killed after ${kills.join(" and ")} voids, ${cutShort} requests cut short and sent again`);
   }, 420_000);
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api";
+import { allOf, inBatches } from "../support/crash";
 import { startE2E, type E2E } from "../support/platform";
 
 /**
@@ -22,10 +23,6 @@ const ok = async (pending: Promise<{ status: number; body: Json }>) => {
   return r.body;
 };
 
-async function inBatches(count: number, size: number, work: (i: number) => Promise<void>): Promise<void> {
-  for (let i = 0; i < count; i += size) await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, k) => work(i + k)));
-}
-
 beforeAll(async () => {
   // small billing passes: the run finalizes invoices in many steps, so the kills land between them
   e2e = await startE2E("wallet_crash", { BILLING_BATCH: "20" });
@@ -41,14 +38,7 @@ afterAll(async () => {
   await e2e?.stop();
 });
 
-async function allOf(path: string, key: string): Promise<Json[]> {
-  const items: Json[] = [];
-  for (let page = 1; ; page++) {
-    const res = await ok(call("GET", `${path}${path.includes("?") ? "&" : "?"}per_page=1000&page=${page}`));
-    items.push(...res[key]);
-    if (!res.meta.next_page) return items;
-  }
-}
+const all = (path: string, key: string) => allOf(call, path, key);
 
 /** Advances the clock while killing the wallet service at `shares` of the month's invoices finalized (credits are taken then); how many were at each kill. */
 async function billKillingWallets(to: string, before: number, shares: number[]): Promise<number[]> {
@@ -78,11 +68,11 @@ async function billKillingWallets(to: string, before: number, shares: number[]):
 async function expectCreditedOnce(invoices: Json[], expected: { balance: number; consumed: number[] }) {
   const byCustomer = new Map<string, Json[]>();
   for (const i of invoices) byCustomer.set(i.customer.external_id, [...(byCustomer.get(i.customer.external_id) ?? []), i]);
-  const wallets = await allOf("/wallets", "wallets");
+  const wallets = await all("/wallets", "wallets");
   expect(wallets).toHaveLength(CUSTOMERS);
   const wrong: unknown[] = [];
   for (const w of wallets) {
-    const txs = await allOf(`/wallets/${w.svc_id}/wallet_transactions`, "wallet_transactions");
+    const txs = await all(`/wallets/${w.svc_id}/wallet_transactions`, "wallet_transactions");
     const invoiced = txs.filter((t) => t.transaction_status === "invoiced");
     const ids = (byCustomer.get(w.external_customer_id) ?? []).map((i) => i.svc_id).sort();
     const amounts = invoiced.map((t) => Math.round(Number(t.amount) * 100)).sort((a, b) => a - b);
@@ -98,7 +88,7 @@ async function expectCreditedOnce(invoices: Json[], expected: { balance: number;
 describe("prepaid credits survive kill -9 of the wallet service", () => {
   it("February: every invoice credited once, each wallet debited once", async () => {
     const atKills = await billKillingWallets("2024-02-01T00:00:00Z", 0, [0.2, 0.5, 0.8]);
-    const invoices = await allOf("/invoices", "invoices");
+    const invoices = await all("/invoices", "invoices");
     expect(invoices).toHaveLength(CUSTOMERS);
     const wrong = invoices.filter((i) => i.status !== "finalized" || i.prepaid_credit_amount_cents !== FEE || i.total_amount_cents !== 0);
     expect(wrong.map((i) => [i.customer.external_id, i.status, i.prepaid_credit_amount_cents, i.total_amount_cents])).toEqual([]);
@@ -108,7 +98,7 @@ describe("prepaid credits survive kill -9 of the wallet service", () => {
 
   it("March: the rest of each wallet, once", async () => {
     const atKills = await billKillingWallets("2024-03-01T00:00:00Z", CUSTOMERS, [0.3, 0.7]);
-    const invoices = await allOf("/invoices", "invoices");
+    const invoices = await all("/invoices", "invoices");
     expect(invoices).toHaveLength(2 * CUSTOMERS);
     const march = invoices.filter((i) => i.issuing_date === "2024-03-01");
     expect(march).toHaveLength(CUSTOMERS);
