@@ -5,21 +5,22 @@ const sameGroup = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.s
 
 /**
  * Credits what the previous progressive invoice of the period already billed, capped at this
- * invoice's charge fees for the same charges (the excess becomes a credit note on that invoice).
- * The previous fee amounts are added to the matching fees' precise coupons, so taxes are net of it.
+ * invoice's charge fees for the same charges of the same subscription (Lago's
+ * Credits::ProgressiveBillingService, one credit per subscription); the excess becomes a credit note
+ * on that progressive invoice. The previous fee amounts are added to the matching fees' precise
+ * coupons, so taxes are net of it.
  */
 export function applyProgressiveBillingCredit(fees: WorkingFee[], credit: ProgressiveBillingCreditInput) {
+  const ofSubscription = (f: WorkingFee) => credit.subscription_id == null || f.input.subscription_id == null || f.input.subscription_id === credit.subscription_id;
+  const own = fees.filter((f) => f.input.fee_type === "charge" && f.input.charge_id != null && ofSubscription(f));
   const charges = new Set(credit.previous_fees.map((f) => f.charge_id));
-  const charged = fees
-    .filter((f) => f.input.fee_type === "charge" && f.input.charge_id != null && charges.has(f.input.charge_id))
-    .reduce((sum, f) => sum + f.amountCents.toNumber(), 0);
+  const charged = own.filter((f) => charges.has(f.input.charge_id!)).reduce((sum, f) => sum + f.amountCents.toNumber(), 0);
   const amount = Math.max(0, Math.min(credit.amount_cents, charged));
   const excess = Math.max(0, credit.amount_cents - charged);
   if (amount > 0) {
     for (const previous of credit.previous_fees) {
-      const fee = fees.find(
+      const fee = own.find(
         (f) =>
-          f.input.fee_type === "charge" &&
           f.input.charge_id === previous.charge_id &&
           (f.input.charge_filter_id ?? null) === (previous.charge_filter_id ?? null) &&
           sameGroup(f.input.grouped_by, previous.grouped_by),

@@ -104,10 +104,31 @@ describe("invoice totals: the rest of the pipeline", () => {
     const totals = computeInvoiceTotals({
       currency: "EUR",
       fees: [{ ...fee("a", "p", 5000), charge_id: "ch1" }],
-      progressive_billing_credit: { amount_cents: 2000, previous_fees: [{ charge_id: "ch1", amount_cents: 2000 }] },
+      progressive_billing_credits: [{ amount_cents: 2000, previous_fees: [{ charge_id: "ch1", amount_cents: 2000 }] }],
       finalizing: false,
     });
     expect(totals).toMatchObject({ progressive_billing_credit_amount_cents: 2000, sub_total_excluding_taxes_amount_cents: 3000, taxes_amount_cents: 300, total_amount_cents: 3300 });
+  });
+
+  it("credits each subscription's progressive invoice against that subscription's charges only, each with its own excess", () => {
+    // two subscriptions on the same plan (same charge) billed on one invoice: s1's usage fell below
+    // what was billed progressively (30.00 billed, 12.00 now), s2's grew (10.00 billed, 50.00 now)
+    const totals = computeInvoiceTotals({
+      currency: "EUR",
+      fees: [
+        { ...fee("a", "p", 1200), id: "f1", subscription_id: "s1", charge_id: "ch1" },
+        { ...fee("a", "p", 5000), id: "f2", subscription_id: "s2", charge_id: "ch1" },
+      ],
+      progressive_billing_credits: [
+        { subscription_id: "s1", amount_cents: 3000, previous_fees: [{ charge_id: "ch1", amount_cents: 3000 }] },
+        { subscription_id: "s2", amount_cents: 1000, previous_fees: [{ charge_id: "ch1", amount_cents: 1000 }] },
+      ],
+      finalizing: false,
+    });
+    // s1 takes 12.00 (its charges) and 18.00 goes back on its progressive invoice; s2 takes its 10.00
+    expect(totals).toMatchObject({ progressive_billing_credit_amount_cents: 2200, progressive_billing_excess_cents: 1800, progressive_billing_excesses: [1800, 0], sub_total_excluding_taxes_amount_cents: 4000, taxes_amount_cents: 400 });
+    // each fee's taxes are net of its own subscription's credit
+    expect(totals.fees.map((f) => [f.input.id, f.precise_coupons_amount_cents, f.taxes_amount_cents])).toEqual([["f1", "1200.0", 0], ["f2", "1000.0", 400]]);
   });
 
   it("applies credit notes after taxes, then wallets by priority", () => {

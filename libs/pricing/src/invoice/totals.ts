@@ -9,7 +9,8 @@ import type { AppliedCouponInput, CreditNoteInput, InvoiceFeeInput, ProgressiveB
 export interface InvoiceTotalsInput {
   currency: string;
   fees: readonly InvoiceFeeInput[];
-  progressive_billing_credit?: ProgressiveBillingCreditInput | null;
+  /** What the previous progressive invoices of the periods billed credit: one per subscription, applied in order. */
+  progressive_billing_credits?: readonly ProgressiveBillingCreditInput[];
   applied_coupons?: readonly AppliedCouponInput[];
   credit_notes?: readonly CreditNoteInput[];
   wallets?: readonly WalletInput[];
@@ -54,8 +55,10 @@ export interface InvoiceTotals {
   coupon_credits: CouponCredit[];
   credit_note_credits: CreditNoteCredit[];
   wallet_consumptions: WalletConsumption[];
-  /** Progressive credit above this invoice's charge fees: to be credited back on the progressive invoice. */
+  /** Progressive credit above this invoice's charge fees: to be credited back on the progressive invoices. */
   progressive_billing_excess_cents: number;
+  /** The same, per progressive credit (in `progressive_billing_credits`' order): each on its own progressive invoice. */
+  progressive_billing_excesses: number[];
 }
 
 function workingFee(input: InvoiceFeeInput): WorkingFee {
@@ -82,10 +85,9 @@ export function computeInvoiceTotals(input: InvoiceTotalsInput): InvoiceTotals {
   const feesAmount = input.fees.reduce((sum, f) => sum + f.amount_cents, 0);
   const subTotal = { cents: feesAmount };
 
-  const progressive = input.progressive_billing_credit
-    ? applyProgressiveBillingCredit(fees, input.progressive_billing_credit)
-    : { amount_cents: 0, excess_credit_note_cents: 0 };
-  subTotal.cents -= progressive.amount_cents;
+  const progressive = (input.progressive_billing_credits ?? []).map((credit) => applyProgressiveBillingCredit(fees, credit));
+  const progressiveAmount = progressive.reduce((sum, p) => sum + p.amount_cents, 0);
+  subTotal.cents -= progressiveAmount;
 
   const couponCredits = input.finalizing && feesAmount > 0 ? applyCoupons(fees, input.applied_coupons ?? [], subTotal, input.currency) : [];
   const couponsAmount = couponCredits.reduce((sum, c) => sum + c.amount_cents, 0);
@@ -108,7 +110,7 @@ export function computeInvoiceTotals(input: InvoiceTotalsInput): InvoiceTotals {
 
   return {
     fees_amount_cents: feesAmount,
-    progressive_billing_credit_amount_cents: progressive.amount_cents,
+    progressive_billing_credit_amount_cents: progressiveAmount,
     coupons_amount_cents: couponsAmount,
     sub_total_excluding_taxes_amount_cents: subTotal.cents,
     taxes_amount_cents: taxes.taxes_amount_cents,
@@ -123,7 +125,8 @@ export function computeInvoiceTotals(input: InvoiceTotalsInput): InvoiceTotals {
     coupon_credits: couponCredits,
     credit_note_credits: creditNoteCredits,
     wallet_consumptions: walletConsumptions,
-    progressive_billing_excess_cents: progressive.excess_credit_note_cents,
+    progressive_billing_excess_cents: progressive.reduce((sum, p) => sum + p.excess_credit_note_cents, 0),
+    progressive_billing_excesses: progressive.map((p) => p.excess_credit_note_cents),
   };
 }
 

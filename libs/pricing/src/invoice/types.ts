@@ -19,6 +19,7 @@ export interface InvoiceFeeInput {
   billable_metric_code?: string | null;
   plan_code?: string | null;
   /** Matching keys for progressive-billing credits. */
+  subscription_id?: string | null;
   charge_id?: string | null;
   charge_filter_id?: string | null;
   grouped_by?: Record<string, string | null> | null;
@@ -58,6 +59,12 @@ export interface WalletInput {
 }
 
 export interface ProgressiveBillingCreditInput {
+  /**
+   * The subscription whose progressive invoice it is: the credit applies to that subscription's
+   * charge fees only (an invoice billing several subscriptions takes one credit per subscription).
+   * Absent: any charge fee of the same charges.
+   */
+  subscription_id?: string | null;
   /** The previous progressive invoice's fees − coupons − its own progressive credits − credit notes. */
   amount_cents: number;
   /** Its charge fees, matched to this invoice's fees by charge, filter and group. */

@@ -1,6 +1,6 @@
 import type { TaxViewData } from "@billing/contracts";
-import { computeInvoiceTotals, type AppliedCouponInput, type CreditNoteCredit, type CreditNoteInput, type InvoiceFeeInput, type ProgressiveBillingCreditInput, type WalletConsumption, type WalletInput } from "@billing/pricing";
-import { AMOUNT_FIELDS, type AppliedTaxAmount, type Fee, type FeeDraft, type InvoiceAmounts, type InvoiceAppliedTax, type PlannedCoupon } from "./invoice";
+import { computeInvoiceTotals, type AppliedCouponInput, type CreditNoteCredit, type CreditNoteInput, type InvoiceFeeInput, type WalletConsumption, type WalletInput } from "@billing/pricing";
+import { AMOUNT_FIELDS, progressiveCreditParts, type ProgressiveCredit, type AppliedTaxAmount, type Fee, type FeeDraft, type InvoiceAmounts, type InvoiceAppliedTax, type PlannedCoupon } from "./invoice";
 
 export interface PricedInvoice {
   fees: Fee[];
@@ -14,6 +14,8 @@ export interface PricedInvoice {
   credit_notes: CreditNoteCredit[];
   /** what the progressive credit could not take (the period's charges fell below what was billed) */
   progressive_billing_excess_cents: number;
+  /** the same per progressive invoice it came from (null: an invoice stored before parts, whose excess cannot be told apart) */
+  progressive_excesses: Array<{ progressive_invoice_id: string | null; excess_cents: number }>;
 }
 
 const feeInput = (fee: FeeDraft): InvoiceFeeInput => ({
@@ -23,6 +25,7 @@ const feeInput = (fee: FeeDraft): InvoiceFeeInput => ({
   precise_amount_cents: fee.precise_amount_cents,
   billable_metric_code: fee.billable_metric_code,
   plan_code: fee.plan_code,
+  subscription_id: fee.subscription_id,
   charge_id: fee.charge_id,
   charge_filter_id: fee.charge_filter_index === null ? null : String(fee.charge_filter_index),
   grouped_by: fee.item.grouped_by,
@@ -43,14 +46,17 @@ export function priceInvoice(input: {
   wallets?: readonly WalletInput[];
   prepaidConsumed?: readonly WalletConsumption[];
   /** what the latest progressive invoice of the period credits (billing-rules §3.2) */
-  progressiveCredit?: ProgressiveBillingCreditInput | null;
+  progressiveCredit?: ProgressiveCredit | null;
   /** credit notes with a balance (finalizing only; as consumed: their balance = what they gave) */
   creditNotes?: readonly CreditNoteInput[];
 }): PricedInvoice {
+  const credit = input.progressiveCredit ?? null;
+  const parts = credit ? progressiveCreditParts(credit) : null;
+  const credits = credit ? parts ?? [credit] : [];
   const totals = computeInvoiceTotals({
     currency: input.currency,
     fees: input.fees.map(feeInput),
-    progressive_billing_credit: input.progressiveCredit ?? null,
+    progressive_billing_credits: credits,
     applied_coupons: input.coupons,
     wallets: input.wallets,
     prepaid_consumed: input.prepaidConsumed,
@@ -88,6 +94,7 @@ export function priceInvoice(input: {
     wallets: totals.wallet_consumptions,
     credit_notes: totals.credit_note_credits,
     progressive_billing_excess_cents: totals.progressive_billing_excess_cents,
+    progressive_excesses: totals.progressive_billing_excesses.map((excess_cents, i) => ({ progressive_invoice_id: parts?.[i]?.progressive_invoice_id ?? null, excess_cents })),
   };
 }
 

@@ -231,10 +231,35 @@ export interface Invoice {
 export const lineKey = (line: { subscription_id: string; reason: InvoicingReason; at: Date }) =>
   `${line.subscription_id}|${line.reason}|${line.at.toISOString()}`;
 
-/** The credit an invoice takes from progressive invoices (pricing's input, and which invoices it came from). */
+/**
+ * The credit an invoice takes from progressive invoices: in total (amount, fees, which invoices it
+ * came from), and per subscription (`parts`: pricing's input, one credit per subscription's latest
+ * progressive invoice, each capped at that subscription's charges). Invoices stored before `parts`
+ * price the total as one credit.
+ */
 export interface ProgressiveCredit extends ProgressiveBillingCreditInput {
   progressive_invoice_ids: string[];
+  parts?: ProgressiveCreditPart[];
 }
+
+/** One subscription's progressive credit on an invoice (subscription null: kept before parts were, any of its charges). */
+export interface ProgressiveCreditPart extends ProgressiveBillingCreditInput {
+  subscription_id: string | null;
+  progressive_invoice_id: string;
+}
+
+/**
+ * The per-subscription credits of an invoice's progressive credit, as pricing applies them. An
+ * invoice stored before they were kept has its total only: one part when it came from one
+ * progressive invoice, else null (priced as one credit over all its charges, and its excess cannot
+ * be told apart).
+ */
+export function progressiveCreditParts(credit: ProgressiveCredit): ProgressiveCreditPart[] | null {
+  if (credit.parts) return credit.parts;
+  if (credit.progressive_invoice_ids.length !== 1) return null;
+  return [{ subscription_id: null, progressive_invoice_id: credit.progressive_invoice_ids[0]!, amount_cents: credit.amount_cents, previous_fees: credit.previous_fees }];
+}
+
 
 /** A usage threshold a progressive invoice was issued for (Lago's AppliedUsageThreshold). */
 export interface AppliedUsageThreshold {

@@ -3,8 +3,10 @@ import { billingPeriodFor } from "@billing/pricing";
 import type { ChargeFee } from "./invoice-fees";
 import { invoicingTerms } from "./invoicing-terms";
 import {
-  crossedThresholds, latestProgressiveInvoice, lifetimeState, newProgressiveInvoice, progressiveCreditFrom, progressiveInvoiceIdOf, progressiveUsageCents,
+  crossedThresholds, latestProgressiveInvoice, lifetimeState, mergedProgressiveCredit, newProgressiveInvoice, progressiveCreditFrom, progressiveInvoiceIdOf,
+  progressiveUsageCents,
 } from "./progressive-billing";
+import { progressiveCreditParts } from "./invoice";
 import { copyFixture, customerFixture } from "./test-fixtures";
 
 const thresholds = [
@@ -79,5 +81,18 @@ describe("progressive billing", () => {
     expect(progressiveCreditFrom(newer, copy.id).amount_cents).toBe(600);
     const terminated = { ...copy, subscription: { ...copy.subscription, status: "terminated" } };
     expect(crossedThresholds(terminated, lifetimeState([], "x", period.from_datetime, 0), 10_000)).toEqual([]);
+  });
+
+  it("keeps one credit per subscription when an invoice merges several, and prices invoices stored before that as one", () => {
+    const a = progressiveCreditFrom({ ...progressiveInvoice([fee("ch_arrears", 220)]), id: "prog_a" }, copy.id);
+    const b = progressiveCreditFrom({ ...progressiveInvoice([fee("ch_arrears", 500)]), id: "prog_b" }, copy.id);
+    const merged = mergedProgressiveCredit([a, b])!;
+    expect(merged).toMatchObject({ amount_cents: 720, progressive_invoice_ids: ["prog_a", "prog_b"] });
+    expect(progressiveCreditParts(merged)!.map((p) => [p.progressive_invoice_id, p.subscription_id, p.amount_cents])).toEqual([["prog_a", copy.id, 220], ["prog_b", copy.id, 500]]);
+    // stored before parts: one progressive invoice is still one part (any subscription); several cannot be told apart
+    const { parts: _a, ...legacyOne } = a;
+    expect(progressiveCreditParts(legacyOne)).toEqual([{ subscription_id: null, progressive_invoice_id: "prog_a", amount_cents: 220, previous_fees: a.previous_fees }]);
+    const { parts: _m, ...legacyMerged } = merged;
+    expect(progressiveCreditParts(legacyMerged)).toBeNull();
   });
 });

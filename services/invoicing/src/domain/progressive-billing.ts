@@ -2,7 +2,7 @@ import { derivedUuid } from "@billing/bus";
 import type { CustomerViewData } from "@billing/contracts";
 import { crossedUsageThresholds, documentNumberPrefix, draftInvoiceNumber, progressiveCreditAmount, type BillingPeriod } from "@billing/pricing";
 import type { SubscriptionCopy } from "./copies";
-import type { AppliedUsageThreshold, Invoice, InvoiceLine, ProgressiveCredit } from "./invoice";
+import { progressiveCreditParts, type AppliedUsageThreshold, type Invoice, type InvoiceLine, type ProgressiveCredit, type ProgressiveCreditPart } from "./invoice";
 import { invoiceFees, type ChargeFee } from "./invoice-fees";
 import { priceInvoice } from "./invoice-totals";
 import { invoiceDates, type BillingEntityTerms, type InvoicingTerms } from "./invoicing-terms";
@@ -80,10 +80,13 @@ export function progressiveInvoiceIdOf(copy: SubscriptionCopy, periodFrom: Date,
 
 /**
  * What the latest progressive invoice of the period credits to the next invoice of that
- * subscription (billing-rules §3.2): its fees less its coupons, spread on the matching charge fees.
+ * subscription (billing-rules §3.2): its fees less its coupons, spread on the matching charge fees
+ * of that subscription.
  */
 export function progressiveCreditFrom(previous: Invoice, subscriptionId: string): ProgressiveCredit {
-  return {
+  const part: ProgressiveCreditPart = {
+    subscription_id: subscriptionId,
+    progressive_invoice_id: previous.id,
     amount_cents: progressiveCreditAmount({ fees_amount_cents: previous.amounts.fees_amount_cents, coupons_amount_cents: previous.amounts.coupons_amount_cents }),
     previous_fees: previous.fees
       .filter((f) => f.fee_type === "charge" && f.subscription_id === subscriptionId && f.charge_id)
@@ -91,17 +94,18 @@ export function progressiveCreditFrom(previous: Invoice, subscriptionId: string)
         charge_id: f.charge_id!, charge_filter_id: f.charge_filter_index === null ? null : String(f.charge_filter_index),
         grouped_by: f.item.grouped_by, amount_cents: f.amount_cents,
       })),
-    progressive_invoice_ids: [previous.id],
   };
+  return { amount_cents: part.amount_cents, previous_fees: part.previous_fees, progressive_invoice_ids: [previous.id], parts: [part] };
 }
 
-/** Several subscriptions' credits on one invoice (an invoice bills each subscription's period once). */
+/** Several subscriptions' credits on one invoice (an invoice bills each subscription's period once): each kept as its own part. */
 export function mergedProgressiveCredit(credits: readonly ProgressiveCredit[]): ProgressiveCredit | null {
   if (credits.length === 0) return null;
   return {
     amount_cents: credits.reduce((sum, c) => sum + c.amount_cents, 0),
     previous_fees: credits.flatMap((c) => c.previous_fees),
     progressive_invoice_ids: credits.flatMap((c) => c.progressive_invoice_ids),
+    parts: credits.flatMap((c) => progressiveCreditParts(c) ?? []),
   };
 }
 

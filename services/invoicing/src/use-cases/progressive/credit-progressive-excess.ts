@@ -7,26 +7,37 @@ import { creditNoteCreatedEvents } from "../../events/credit-note-events";
 import type { InvoicingDeps } from "../deps";
 
 /**
- * A period's invoice (periodic, termination, upgrade) whose progressive credit is larger than its
- * charges (usage fell after it was billed progressively: negative events, a credit note on the
- * period's usage…) takes only up to its charges; for the excess, the progressive invoice gets an
- * automatic credit note (Lago's CreateFromProgressiveBillingInvoice): reason `other`, items over
- * its charge fees the dearest first, credited (a balance the customer's next invoices consume,
- * the period's invoice first when it is finalized after). Once per period invoice: the note
- * records it, and its id is the progressive invoice's next note's (a retry or a second replica
- * finds it made). Called when the period's invoice is stored, before it is finalized.
+ * A period's invoice (periodic, termination, upgrade) whose progressive credit from a subscription
+ * is larger than that subscription's charges (usage fell after it was billed progressively:
+ * negative events, a credit note on the period's usage…) takes only up to its charges; for the
+ * excess, that subscription's progressive invoice gets an automatic credit note (Lago's
+ * CreateFromProgressiveBillingInvoice): reason `other`, items over its charge fees the dearest
+ * first, credited (a balance the customer's next invoices consume, the period's invoice first when
+ * it is finalized after). One note per progressive invoice an invoice takes credit from (an invoice
+ * billing several subscriptions may make several), once: each note records the period invoice, and
+ * its id is its progressive invoice's next note's (a retry or a second replica finds it made).
+ * Called when the period's invoice is stored, before it is finalized. Answers the notes made or found.
  */
-export async function creditProgressiveExcess(deps: InvoicingDeps, invoice: Invoice): Promise<CreditNote | null> {
+export async function creditProgressiveExcess(deps: InvoicingDeps, invoice: Invoice): Promise<CreditNote[]> {
   const credit = invoice.progressive_credit;
-  if (!credit || credit.amount_cents <= 0) return null;
-  const excess = priceInvoice({ currency: invoice.currency, fees: invoice.fees, coupons: [], finalizing: false, progressiveCredit: credit }).progressive_billing_excess_cents;
-  if (excess <= 0) return null;
-  if (credit.progressive_invoice_ids.length !== 1) {
-    // several subscriptions' progressive invoices credited together: whose excess it is cannot be told apart
-    deps.logger.warn({ invoice_id: invoice.id, excess_cents: excess }, "progressive credit above the charges of several subscriptions: no automatic credit note");
-    return null;
+  if (!credit || credit.amount_cents <= 0) return [];
+  const notes: CreditNote[] = [];
+  for (const { progressive_invoice_id: id, excess_cents: excess } of priceInvoice({ currency: invoice.currency, fees: invoice.fees, coupons: [], finalizing: false, progressiveCredit: credit }).progressive_excesses) {
+    if (excess <= 0) continue;
+    if (id === null) {
+      // an invoice stored before per-subscription credits, crediting several progressive invoices together
+      deps.logger.warn({ invoice_id: invoice.id, excess_cents: excess }, "progressive credit above the charges of several subscriptions: no automatic credit note");
+      continue;
+    }
+    const note = await creditExcessOn(deps, invoice, id, excess);
+    if (note) notes.push(note);
   }
-  const progressive = await deps.invoices.findById(credit.progressive_invoice_ids[0]!);
+  return notes;
+}
+
+/** The automatic credit note of `excess` on one progressive invoice, for the period invoice `invoice` (once). */
+async function creditExcessOn(deps: InvoicingDeps, invoice: Invoice, progressiveId: string, excess: number): Promise<CreditNote | null> {
+  const progressive = await deps.invoices.findById(progressiveId);
   if (!progressive || progressive.status !== "finalized" || progressive.invoice_type !== "progressive_billing") return null;
   for (let attempt = 0; attempt < 20; attempt++) {
     const notes = await deps.creditNotes.ofInvoice(progressive.id);
