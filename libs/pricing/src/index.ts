@@ -62,6 +62,7 @@ export { addDays, daysBetween, inclusiveDays, minDate } from "./periods/local-da
 export { localDateOf, startOfLocalDay, endOfLocalDay, instantMs, type Instant } from "./periods/timezone";
 export {
   billingPeriodFor,
+  currentBillingPeriod,
   customerDate,
   previousBillingPeriod,
   oneIntervalBack,

@@ -198,7 +198,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   }
   const documentDeps = parts.peers.documentParties
     ? {
-      invoices, creditNotes, documents: new DocumentRepository(connection), parties: parts.peers.documentParties, logger: parts.logger, clock: parts.clock,
+      invoices, creditNotes, copies: deps.copies, documents: new DocumentRepository(connection), parties: parts.peers.documentParties, logger: parts.logger, clock: parts.clock,
       publishCreditNote: (id: string, events: Envelope[]) => deps.publishCreditNote(id, events),
       publishInvoice: (id: string, events: Envelope[]) => deps.publish(id, events),
       fileUrl: (invoice: Parameters<typeof invoiceFileUrl>[1]) => deps.fileUrl?.(invoice) ?? null,

@@ -77,6 +77,38 @@ describe("invoice documents", () => {
     }
   });
 
+  it("keeps the custom sections an invoice was finalized with, and shows the subscriptions it bills, as Lago's invoice does", async () => {
+    const { as } = platform.sandbox("Invoice sections", "2024-01-01T00:00:00Z");
+    await ok(as("POST", "/invoice_custom_sections", {
+      invoice_custom_section: { name: "EU bank details", code: "eu_bank", details: "IBAN FR76 3000 1111", display_name: "Bank details" },
+    }));
+    await customer(as, "acme", { invoice_custom_section_codes: ["eu_bank"] });
+    const invoice = await januaryInvoice(as);
+    expect(invoice.applied_invoice_custom_sections).toEqual([{
+      svc_id: expect.any(String), svc_invoice_id: invoice.svc_id, code: "eu_bank", details: "IBAN FR76 3000 1111", display_name: "Bank details",
+      created_at: "2024-02-01T00:00:00.000Z", // finalized at the billing instant
+    }]);
+    // the subscription as it is now (the clock's February), without its plan
+    expect(invoice.subscriptions).toEqual([expect.objectContaining({
+      external_id: "sub_1", external_customer_id: "acme", plan_code: "starter", status: "active", billing_time: "calendar",
+      started_at: "2024-01-01T00:00:00.000Z", current_billing_period_started_at: "2024-02-01T00:00:00.000Z", current_billing_period_ending_at: "2024-02-29T23:59:59.999Z",
+      on_termination_invoice: "generate",
+    })]);
+    expect(invoice.subscriptions[0]).not.toHaveProperty("plan");
+
+    // the section changes after: the finalized invoice, its JSON and its document, keep what it was finalized with
+    await ok(as("PUT", "/invoice_custom_sections/eu_bank", { invoice_custom_section: { details: "IBAN DE89 3704 0044" } }));
+    const again = (await ok(as("GET", `/invoices/${invoice.svc_id}`))).invoice as Json;
+    expect(again.applied_invoice_custom_sections).toEqual(invoice.applied_invoice_custom_sections);
+    await ok(as("POST", `/invoices/${invoice.svc_id}/download`));
+    if (hasPoppler) {
+      const pdf = await fetchBytes(String(((await ok(as("GET", `/invoices/${invoice.svc_id}`))).invoice as Json).file_url));
+      const text = plain(pdfText(pdf.bytes));
+      expect(text, text).toContain("IBAN FR76 3000 1111");
+      expect(text, text).not.toContain("DE89");
+    }
+  });
+
   it("generates a credit note's PDF once, served by the API key and by its signed link, the same bytes every time, showing its total", async () => {
     const { as, api_key } = platform.sandbox("Credit note PDF", "2024-01-01T00:00:00Z");
     await customer(as, "acme", { name: "Hélène Dupré", country: "FR", billing_configuration: { document_locale: "fr" } });

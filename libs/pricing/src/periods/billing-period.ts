@@ -144,3 +144,18 @@ const PER_YEAR: Record<PlanInterval, number> = { weekly: 52, monthly: 12, quarte
 export function isUpgrade(oldPlan: { interval: PlanInterval; amount_cents: number }, newPlan: { interval: PlanInterval; amount_cents: number }): boolean {
   return newPlan.amount_cents * PER_YEAR[newPlan.interval] >= oldPlan.amount_cents * PER_YEAR[oldPlan.interval];
 }
+
+/**
+ * The current billing period at `now` (Lago's current_billing_period_started_at/ending_at): the
+ * period holding now for an active subscription, the last one for a terminated subscription, none
+ * for a pending or canceled one (or one never started).
+ */
+export function currentBillingPeriod(
+  s: Omit<SubscriptionTiming, "started_at"> & { status: string; started_at: Instant | null | undefined },
+  now: Instant,
+): { from: Date; to: Date } | null {
+  if (!s.started_at || (s.status !== "active" && s.status !== "terminated")) return null;
+  const at = s.status === "terminated" && s.terminated_at ? s.terminated_at : now;
+  const period = billingPeriodFor({ ...s, started_at: s.started_at }, at);
+  return { from: period.from_datetime, to: period.to_datetime };
+}

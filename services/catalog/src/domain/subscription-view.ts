@@ -1,4 +1,4 @@
-import { billingPeriodFor, trialEndedAt, type PlanInterval } from "@billing/pricing";
+import { currentBillingPeriod as sharedCurrentBillingPeriod, trialEndedAt, type PlanInterval } from "@billing/pricing";
 import type { Subscription } from "./subscription";
 import type { PlanView } from "./views";
 
@@ -7,26 +7,9 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /** What the view needs of the subscription's plan. */
 export type PlanOfView = Pick<PlanView, "interval" | "amount_cents" | "amount_currency" | "trial_period" | "usage_thresholds">;
 
-/**
- * The current billing period at `now`, from the pricing library, in the customer's zone: the
- * period holding now for an active subscription, the last one for a terminated subscription,
- * none for a pending or canceled one.
- */
+/** The current billing period at `now`, in the customer's zone (the pricing library's rule, shared with invoices' subscriptions). */
 export function currentBillingPeriod(s: Subscription, plan: Pick<PlanView, "interval">, now: Date): { from: Date; to: Date } | null {
-  if (!s.started_at || (s.status !== "active" && s.status !== "terminated")) return null;
-  const at = s.status === "terminated" && s.terminated_at ? s.terminated_at : now;
-  const period = billingPeriodFor(
-    {
-      interval: plan.interval as PlanInterval,
-      billing_time: s.billing_time,
-      subscription_at: s.subscription_at,
-      started_at: s.started_at,
-      terminated_at: s.terminated_at,
-      timezone: s.timezone,
-    },
-    at,
-  );
-  return { from: period.from_datetime, to: period.to_datetime };
+  return sharedCurrentBillingPeriod({ ...s, interval: plan.interval as PlanInterval }, now);
 }
 
 /** The trial's end once it has passed (trials count from the first start of the external id). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { finalizedInvoice, invoiceIdOf, newInvoice } from "./compose-invoice";
+import { finalizedInvoice, invoiceIdOf, newInvoice, withCustomSections } from "./compose-invoice";
 import { billLine } from "./invoice-lines";
 import { invoicingTerms } from "./invoicing-terms";
 import { copyFixture, customerFixture } from "./test-fixtures";
@@ -46,5 +46,19 @@ describe("a new invoice", () => {
     expect(final.amounts).toMatchObject({ fees_amount_cents: 3_100, coupons_amount_cents: 500, total_amount_cents: 2_600 });
     const closed = finalizedInvoice(draft, { fees: [], consumed: [], credits: [], prepaid: [], numbered: null, customer: draft.customer, dates: null, now: new Date("2024-02-04T00:00:00Z") });
     expect(closed).toMatchObject({ status: "closed", payment_status: "succeeded", number: "ACM-9F3A-DRAFT", sequential_id: null });
+  });
+
+  it("keeps the custom sections its plan fixed when finalized, under ids a retry derives again; a closed one keeps none", () => {
+    const draft = invoice(3);
+    const at = new Date("2024-02-04T00:00:00Z");
+    const sections = [{ code: "eu_bank", name: "EU bank", display_name: "Bank details", details: "IBAN FR76" }];
+    const finalize = (numbered: { number: string; sequential_id: number } | null) =>
+      withCustomSections(finalizedInvoice(draft, { fees: draft.fees, consumed: [], credits: [], prepaid: [], numbered, customer: draft.customer, dates: null, now: at }), sections, at);
+    const final = finalize({ number: "ACM-9F3A-007-001", sequential_id: 1 });
+    expect(final.applied_custom_sections).toEqual([{ ...sections[0], id: expect.any(String), created_at: at }]);
+    expect(finalize({ number: "ACM-9F3A-007-001", sequential_id: 1 }).applied_custom_sections).toEqual(final.applied_custom_sections);
+    expect(withCustomSections({ ...draft, status: "closed" }, sections, at).applied_custom_sections).toBeUndefined();
+    // planned before sections were kept: none recorded (its document shows the customer's current ones)
+    expect(withCustomSections(final, undefined, at)).toBe(final);
   });
 });

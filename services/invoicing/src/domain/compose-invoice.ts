@@ -1,6 +1,6 @@
 import { derivedUuid } from "@billing/bus";
 import type { CustomerViewData } from "@billing/contracts";
-import type { FeeDraft, Invoice, InvoiceCredit, InvoiceLine, PlannedCoupon, PlannedCreditNote, ProgressiveCredit } from "./invoice";
+import type { CustomSection, FeeDraft, Invoice, InvoiceCredit, InvoiceLine, PlannedCoupon, PlannedCreditNote, ProgressiveCredit } from "./invoice";
 import { documentNumberPrefix, draftInvoiceNumber } from "@billing/pricing";
 import { invoiceFees, type PricedLine } from "./invoice-fees";
 import { consumedCoupons, priceInvoice } from "./invoice-totals";
@@ -145,6 +145,16 @@ export function finalizedInvoice(invoice: Invoice, f: Finalization): Invoice {
     finalizing: null,
     updated_at: laterOf(f.now, invoice.updated_at),
   };
+}
+
+/**
+ * A finalized invoice with the custom sections its plan fixed (Lago's applied_invoice_custom_sections,
+ * ids derived from the invoice and the section's code: a retry writes the same ones); a closed one, or
+ * one planned without them, as it is.
+ */
+export function withCustomSections(invoice: Invoice, sections: readonly CustomSection[] | undefined, at: Date): Invoice {
+  if (invoice.status !== "finalized" || !sections) return invoice;
+  return { ...invoice, applied_custom_sections: sections.map((s) => ({ ...s, id: derivedUuid(`custom_section|${invoice.id}|${s.code}`), created_at: at })) };
 }
 
 /** The invoice's credits from credit notes (Lago's credit of item type credit_note, applied after taxes). */

@@ -101,7 +101,8 @@ export function invoiceDocument(invoice: Invoice, customer: Customer | null, ent
       prepaid_credit_amount_cents: invoice.amounts.prepaid_credit_amount_cents,
       total_amount_cents: invoice.amounts.total_amount_cents,
     },
-    custom_sections: (customer?.applicable_invoice_custom_sections ?? [])
+    // as fixed when it was finalized; an invoice finalized before they were kept shows the customer's current ones
+    custom_sections: (invoice.applied_custom_sections ?? customer?.applicable_invoice_custom_sections ?? [])
       .filter((s) => s.details)
       .map((s) => ({ name: s.display_name || s.name, details: s.details ?? "" })),
     footer: entity?.invoice_footer ?? null,

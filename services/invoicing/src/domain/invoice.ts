@@ -150,6 +150,22 @@ export interface FinalizationPlan {
   wallets?: Array<{ wallet_id: string; amount_cents: number }>;
   /** the credit notes' balances it is to take, oldest first (absent in plans stored before credit notes) */
   credit_notes?: PlannedCreditNote[];
+  /** the customer's invoice custom sections it shows (absent in plans stored before them, or without the customer service) */
+  custom_sections?: CustomSection[];
+}
+
+/** An invoice custom section as the customer's invoices show it (the catalog's section, resolved by the customer service). */
+export interface CustomSection {
+  code: string;
+  name: string;
+  display_name: string | null;
+  details: string | null;
+}
+
+/** A custom section applied to a finalized invoice (Lago's applied_invoice_custom_sections): kept as it was then. */
+export interface AppliedCustomSection extends CustomSection {
+  id: string;
+  created_at: Date;
 }
 
 /** A credit note's share of an invoice: planned, then as the note recorded it (its number shown in the invoice's credits). */
@@ -212,6 +228,8 @@ export interface Invoice {
    */
   progressive_credit?: ProgressiveCredit | null;
   applied_usage_thresholds?: AppliedUsageThreshold[];
+  /** the custom sections it shows, fixed when it is finalized (absent: finalized before they were kept; its document shows the customer's current ones) */
+  applied_custom_sections?: AppliedCustomSection[];
   /** what credit notes offset of it (deducted from what is due), and the notes applied (each once) */
   offset_amount_cents?: number;
   applied_credit_notes?: string[];

@@ -2,6 +2,7 @@ import type { CreditNoteRpc } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { CreditNote } from "../domain/credit-note";
+import type { Invoice } from "../domain/invoice";
 import type { InvoicingDeps } from "../use-cases/deps";
 import { createCreditNote } from "../use-cases/credit-notes/create-credit-note";
 import { estimateCreditNoteOf } from "../use-cases/credit-notes/estimate-credit-note";
@@ -14,12 +15,13 @@ import { regenerateInvoice } from "../use-cases/credit-notes/regenerate-invoice"
 import { deleteDraftInvoice } from "../use-cases/credit-notes/delete-draft-invoice";
 import { createOneOffInvoice } from "../use-cases/credit-notes/create-one-off-invoice";
 import { creditNoteFilterOf, creditNoteJson, estimateJson, feesJsonOf } from "./credit-note-messages";
-import { invoiceMessage, lagoInvoiceJson } from "./invoice-messages";
+import { invoiceReply } from "./invoice-reply";
 
 const items = (list: ReadonlyArray<{ fee_id: string; amount_cents: number | string }>) => list.map((i) => ({ fee_id: i.fee_id, amount_cents: Number(i.amount_cents) }));
 
 /** billing.invoicing.v1.CreditNoteService: proto in, use case, Lago's JSON out (always within the caller's organization). */
 export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc> {
+  const invoiceJson = async (invoice: Invoice) => ({ invoice_json: (await invoiceReply(deps, invoice)).invoice_json });
   /** The notes as JSON, each with the fees of its invoice (one read for all their invoices). */
   const present = async (notes: readonly CreditNote[]) => {
     const invoices = await deps.invoices.findByIds([...new Set(notes.map((n) => n.invoice_id))]);
@@ -41,10 +43,10 @@ export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc>
     },
     UpdateCreditNote: async (req) => reply(await updateCreditNote(deps, req.organization_id, req.id, req.refund_status)),
     VoidCreditNote: async (req) => reply(await voidCreditNote(deps, req.organization_id, req.id)),
-    VoidInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await voidInvoice(deps, req.organization_id, req.id, {
+    VoidInvoice: async (req) => invoiceJson(await voidInvoice(deps, req.organization_id, req.id, {
       generate_credit_note: req.generate_credit_note, credit_amount: Number(req.credit_amount), refund_amount: Number(req.refund_amount),
-    }), deps.clock.now())) }),
-    DeleteDraftInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await deleteDraftInvoice(deps, req.organization_id, req.id), deps.clock.now())) }),
+    })),
+    DeleteDraftInvoice: async (req) => invoiceJson(await deleteDraftInvoice(deps, req.organization_id, req.id)),
     CreateOneOffInvoice: async (req) => {
       const invoice = await createOneOffInvoice(deps, req.organization_id, {
         external_customer_id: req.external_customer_id, currency: req.currency ?? null, billing_entity_code: req.billing_entity_code ?? null,
@@ -54,8 +56,8 @@ export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc>
           from_datetime: f.from_datetime ?? null, to_datetime: f.to_datetime ?? null,
         })),
       });
-      return { invoice_json: lagoInvoiceJson(invoiceMessage(invoice, deps.clock.now())) };
+      return invoiceJson(invoice);
     },
-    RegenerateInvoice: async (req) => ({ invoice_json: lagoInvoiceJson(invoiceMessage(await regenerateInvoice(deps, req.organization_id, req.id), deps.clock.now())) }),
+    RegenerateInvoice: async (req) => invoiceJson(await regenerateInvoice(deps, req.organization_id, req.id)),
   };
 }

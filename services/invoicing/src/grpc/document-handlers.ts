@@ -5,15 +5,16 @@ import type { Invoice } from "../domain/invoice";
 import type { DocumentDeps } from "../use-cases/documents/deps";
 import { downloadInvoice } from "../use-cases/documents/download-invoice";
 import { invoicePdf } from "../use-cases/documents/invoice-pdf";
-import { invoiceMessage, lagoInvoiceJson } from "./invoice-messages";
+import type { CopyRepository } from "../persistence/copy-repository";
+import { invoiceReply } from "./invoice-reply";
 
 /** billing.invoicing.v1.InvoiceDocumentService: proto in, use case, proto out (always within the caller's organization). */
-export function documentHandlers(deps: DocumentDeps & { clock: Clock; fileUrl(invoice: Invoice): string | null }): Omit<Handlers<InvoiceDocumentRpc>, "DownloadCreditNote" | "GetCreditNotePdf"> {
+export function documentHandlers(
+  deps: DocumentDeps & { clock: Clock; copies: CopyRepository; fileUrl(invoice: Invoice): string | null },
+): Omit<Handlers<InvoiceDocumentRpc>, "DownloadCreditNote" | "GetCreditNotePdf"> {
   return {
     DownloadInvoice: async (req) => {
-      const invoice = await downloadInvoice(deps, req.organization_id, req.id);
-      const message = { ...invoiceMessage(invoice, deps.clock.now()), file_url: deps.fileUrl(invoice) };
-      return { invoice: message, invoice_json: lagoInvoiceJson(message) };
+      return invoiceReply(deps, await downloadInvoice(deps, req.organization_id, req.id));
     },
     GetInvoicePdf: async (req) => {
       const doc = await invoicePdf(deps, req.organization_id, req.id);

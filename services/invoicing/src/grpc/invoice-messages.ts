@@ -1,8 +1,9 @@
 import type { InvoicingMessages as M } from "@billing/contracts";
 import type { Nullable } from "@billing/grpc";
-import { decimalString, fromCents } from "@billing/pricing";
+import { currentBillingPeriod, decimalString, fromCents, type PlanInterval } from "@billing/pricing";
 import { derivedUuid } from "@billing/bus";
 import { AppError } from "@billing/errors";
+import type { SubscriptionCopy } from "../domain/copies";
 import type { Fee, Invoice } from "../domain/invoice";
 import { trueUpFeeOf } from "../domain/invoice-fees";
 import { appliedUsageThresholdMessages } from "./lifetime-usage-messages";
@@ -99,11 +100,26 @@ export function feeMessage(invoice: Invoice, fee: Fee): FeeMessage {
   };
 }
 
+/** Lago's SubscriptionObject (without plan) of a subscription an invoice bills, from invoicing's copy, at `now`. */
+function invoiceSubscriptionMessage(copy: SubscriptionCopy, now: Date): Nullable<M.InvoiceSubscription> {
+  const s = copy.subscription;
+  const period = currentBillingPeriod({ ...s, interval: copy.plan.interval as PlanInterval }, now);
+  return {
+    svc_id: s.svc_id, external_id: s.external_id, svc_customer_id: s.svc_customer_id, external_customer_id: s.external_customer_id,
+    billing_time: s.billing_time, name: s.name, plan_code: s.plan_code, status: s.status, created_at: s.created_at,
+    canceled_at: s.canceled_at, started_at: s.started_at, ending_at: s.ending_at, subscription_at: s.subscription_at, terminated_at: s.terminated_at,
+    previous_plan_code: s.previous_plan_code, next_plan_code: s.next_plan_code, downgrade_plan_date: s.downgrade_plan_date, trial_ended_at: s.trial_ended_at,
+    current_billing_period_started_at: iso(period?.from), current_billing_period_ending_at: iso(period?.to),
+    on_termination_credit_note: s.on_termination_credit_note, on_termination_invoice: s.on_termination_invoice ?? "generate",
+  };
+}
+
 /**
  * Lago's InvoiceObject. `now` (the organization's) tells whether a finalized invoice not paid
- * by its due date is overdue.
+ * by its due date is overdue; `subscriptions` (invoiceSubscriptions) are the copies of those it
+ * bills (one missing is left out).
  */
-export function invoiceMessage(invoice: Invoice, now?: Date): InvoiceMessage {
+export function invoiceMessage(invoice: Invoice, now?: Date, subscriptions?: ReadonlyMap<string, SubscriptionCopy>): InvoiceMessage {
   const a = invoice.amounts;
   const c = invoice.customer;
   const created = iso(invoice.created_at)!;
@@ -171,6 +187,14 @@ export function invoiceMessage(invoice: Invoice, now?: Date): InvoiceMessage {
     total_paid_amount_cents: invoice.total_paid_amount_cents ?? 0,
     total_due_amount_cents: invoice.status !== "finalized" || invoice.payment_status === "succeeded" ? 0 : dueOf(invoice),
     applied_usage_thresholds: appliedUsageThresholdMessages(invoice),
+    applied_invoice_custom_sections: (invoice.applied_custom_sections ?? []).map((section) => ({
+      svc_id: section.id, svc_invoice_id: invoice.id, code: section.code, details: section.details ?? "", display_name: section.display_name ?? section.name,
+      created_at: iso(section.created_at)!,
+    })),
+    subscriptions: [...new Set(invoice.lines.map((l) => l.subscription_id))]
+      .map((id) => subscriptions?.get(id))
+      .filter((copy): copy is SubscriptionCopy => !!copy)
+      .map((copy) => invoiceSubscriptionMessage(copy, now ?? new Date())),
   };
 }
 
@@ -187,7 +211,7 @@ export function lagoInvoiceJson(message: InvoiceMessage): string {
     return { ...fee, amount_details: details, item: { ...item, filters }, properties: JSON.parse(properties_json ?? "{}") };
   });
   return JSON.stringify({
-    ...message, fees, applied_invoice_custom_sections: [], subscriptions: [], error_details: [],
+    ...message, fees, applied_invoice_custom_sections: message.applied_invoice_custom_sections ?? [], subscriptions: message.subscriptions ?? [], error_details: [],
     applied_usage_thresholds: (message.applied_usage_thresholds ?? []).map((a) => ({
       ...a, usage_threshold: { ...a!.usage_threshold, threshold_display_name: a!.usage_threshold?.threshold_display_name ?? null },
     })),

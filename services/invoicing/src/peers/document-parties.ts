@@ -1,6 +1,7 @@
 import { Rpc, type CustomerMessages, type CustomerRpc } from "@billing/contracts";
 import { isAppError } from "@billing/errors";
 import { RpcClient } from "@billing/grpc";
+import type { CustomSection } from "../domain/invoice";
 
 /**
  * What an invoice's document shows of its parties, from the customer service: the customer (its
@@ -13,6 +14,12 @@ export interface DocumentParties {
     customer: CustomerMessages.Customer__Output | null;
     entity: CustomerMessages.BillingEntity__Output | null;
   }>;
+  /**
+   * The invoice custom sections the customer's invoices show now (Lago's
+   * applicable_invoice_custom_sections: its own, or the organization's, none when it skips them);
+   * none for a customer that is gone.
+   */
+  sections(organizationId: string, externalCustomerId: string): Promise<CustomSection[]>;
   close(): void;
 }
 
@@ -34,6 +41,12 @@ export function grpcDocumentParties(address: string): DocumentParties {
       const code = billingEntityCode ?? customer?.billing_entity_code ?? "";
       const entityReply = code ? await orNull(client.call("GetBillingEntity", { organization_id: organizationId, code })) : null;
       return { customer, entity: entityReply?.billing_entity ?? null };
+    },
+    async sections(organizationId, externalCustomerId) {
+      const reply = await orNull(client.call("GetCustomer", { organization_id: organizationId, external_id: externalCustomerId }));
+      return (reply?.customer?.applicable_invoice_custom_sections ?? []).map((section) => ({
+        code: section.code, name: section.name, display_name: section.display_name ?? null, details: section.details ?? null,
+      }));
     },
     close: () => client.close(),
   };

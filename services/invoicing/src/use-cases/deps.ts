@@ -11,6 +11,7 @@ import type { TestClocks } from "../peers/test-clocks";
 import type { Wallets } from "../peers/wallets";
 import type { VoidRecredits } from "../peers/void-recredits";
 import type { CreditInvoiceWallets } from "../peers/credit-invoice-wallets";
+import type { DocumentParties } from "../peers/document-parties";
 import type { Fee } from "../domain/invoice";
 import type { AdvanceFeeRecord } from "../domain/advance-fees";
 import type { CopyRepository } from "../persistence/copy-repository";
@@ -59,6 +60,8 @@ export interface InvoicingDeps {
   voidRecredits?: VoidRecredits;
   /** A credit invoice's wallet, for credit notes on it (absent: credit invoices take no credit notes). */
   creditInvoiceWallets?: CreditInvoiceWallets;
+  /** The customer service's view of customers: the custom sections an invoice shows, fixed when it is finalized (absent: none). */
+  documentParties?: Pick<DocumentParties, "sections">;
   /** Sandbox organizations' frozen time (progressive billing's usage envelopes may not carry it). */
   testClocks?: TestClocks;
   clock: Clock;

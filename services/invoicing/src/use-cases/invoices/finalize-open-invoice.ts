@@ -1,7 +1,7 @@
 import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import { documentNumberPrefix, formatInvoiceNumber, type DocumentNumbering } from "@billing/pricing";
-import { finalizedInvoice } from "../../domain/compose-invoice";
-import { OPEN_STATUSES, type FeeDraft, type FinalizationPlan, type Invoice, type InvoiceCredit, type PlannedCoupon, type PlannedCreditNote } from "../../domain/invoice";
+import { finalizedInvoice, withCustomSections } from "../../domain/compose-invoice";
+import { OPEN_STATUSES, type CustomSection, type FeeDraft, type FinalizationPlan, type Invoice, type InvoiceCredit, type PlannedCoupon, type PlannedCreditNote } from "../../domain/invoice";
 import { numberingScopes } from "../../domain/invoice-number";
 import { priceInvoice } from "../../domain/invoice-totals";
 import { finalizationDates, invoicingTerms, type BillingEntityTerms } from "../../domain/invoicing-terms";
@@ -32,9 +32,9 @@ interface Prepared {
 /**
  * THE way an invoice is finalized (at once without a grace period, at the end of its grace period,
  * or on request), in steps that each survive a crash and a concurrent finalizer:
- * 1. the plan — the fees it finalizes (a draft's read again when `refresh`) and the coupon credits
- *    it takes — is stored on the invoice first; whoever stores it first decides for everyone, and
- *    an interrupted finalization is resumed by the next due pass;
+ * 1. the plan — the fees it finalizes (a draft's read again when `refresh`), the coupon credits
+ *    it takes and the custom sections it shows — is stored on the invoice first; whoever stores
+ *    it first decides for everyone, and an interrupted finalization is resumed by the next due pass;
  * 2. each credit is consumed in the catalog, idempotently per invoice (a retry consumes nothing twice);
  * 3. numbers are taken from the gap-free counters (a retry gets the same ones);
  * 4. the finalized invoice and its events are written in one conditional update.
@@ -53,7 +53,14 @@ export async function finalizeOpenInvoice(deps: InvoicingDeps, invoiceId: string
  * after the others are done (the next due pass resumes it).
  */
 export async function finalizeOpenInvoices(deps: InvoicingDeps, invoiceIds: readonly string[], options: { refresh: boolean }): Promise<Array<Invoice | null>> {
-  const prepared = await settleBounded(invoiceIds, deps.limits.concurrency, (id) => prepare(deps, id, options));
+  // the customer service is asked once per customer for the custom sections of the invoices planned here
+  const sections = new Map<string, Promise<CustomSection[]>>();
+  const sectionsOf = (invoice: Invoice) => {
+    const key = `${invoice.organization_id}|${invoice.customer.external_id}`;
+    if (!sections.has(key)) sections.set(key, deps.documentParties?.sections(invoice.organization_id, invoice.customer.external_id) ?? Promise.resolve([]));
+    return sections.get(key)!;
+  };
+  const prepared = await settleBounded(invoiceIds, deps.limits.concurrency, (id) => prepare(deps, id, options, sectionsOf));
   const ready = prepared.flatMap((p) => (p.status === "fulfilled" && p.value && "plan" in p.value ? [p.value] : []));
   const numbers = await numbersOf(deps, ready.filter((p) => !p.closed));
   const done = await settleBounded(prepared, deps.limits.concurrency, async (p) => {
@@ -66,11 +73,13 @@ export async function finalizeOpenInvoices(deps: InvoicingDeps, invoiceIds: read
 }
 
 /** Steps 1 and 2: the plan stored, the credits consumed; or the invoice as it is when it is not open (or is another's to finalize). */
-async function prepare(deps: InvoicingDeps, invoiceId: string, options: { refresh: boolean }): Promise<Prepared | { invoice: Invoice | null }> {
+async function prepare(
+  deps: InvoicingDeps, invoiceId: string, options: { refresh: boolean }, sectionsOf: (invoice: Invoice) => Promise<CustomSection[]>,
+): Promise<Prepared | { invoice: Invoice | null }> {
   const planned = await retryOnLostRace(`finalization of invoice ${invoiceId}`, async () => {
     const invoice = await deps.invoices.findById(invoiceId);
     if (!isOpen(invoice) || invoice.finalizing) return invoice;
-    const plan = await planFinalization(deps, invoice, options.refresh && invoice.status === "draft");
+    const plan = { ...(await planFinalization(deps, invoice, options.refresh && invoice.status === "draft")), custom_sections: await sectionsOf(invoice) };
     const stored = await deps.invoices.changeOpen(invoice, { set: { finalizing: plan }, finalizeBy: deps.clock.now() });
     return stored ? { ...invoice, finalizing: plan, revision: invoice.revision + 1 } : LOST_RACE;
   });
@@ -91,7 +100,10 @@ async function complete(deps: InvoicingDeps, p: Prepared, numbered: Numbered | n
   const { planned } = p;
   const now = deps.clock.now();
   const dates = planned.status === "draft" ? finalizationDates(planned, invoicingTerms(p.customer, p.entity), now) : null;
-  const final = finalizedInvoice(planned, { fees: p.plan.fees, consumed: p.consumed, credits: p.credits, prepaid: p.prepaid, creditNotes: p.creditNotes, numbered, customer: p.customer, dates, now });
+  const final = withCustomSections(
+    finalizedInvoice(planned, { fees: p.plan.fees, consumed: p.consumed, credits: p.credits, prepaid: p.prepaid, creditNotes: p.creditNotes, numbered, customer: p.customer, dates, now }),
+    p.plan.custom_sections, now,
+  );
   return retryOnLostRace(`finalization of invoice ${planned.id}`, async () => {
     const current = await deps.invoices.findById(planned.id);
     if (!isOpen(current)) return current; // finalized by someone else meanwhile
