@@ -41,4 +41,18 @@ describe("advance fees on the wire", () => {
     expect(() => parseAdvanceFees(JSON.stringify(text))).toThrow("names charge 3 of 1");
     expect(() => parseAdvanceFees(JSON.stringify({ charges: [], fees: [{ charge: 0 }] }))).toThrow();
   });
+
+  it("keeps the charge version once per charge part, and reads fees priced before versions as having none", () => {
+    const v1 = { ...charge("c1", null), charge_version: "v1" };
+    const v2 = { ...charge("c1", null), charge_version: "v2" };
+    const fees = [fee(1, v1), fee(2, v1), fee(3, v2)];
+    const text = advanceFeesText(fees);
+    const raw = JSON.parse(text) as { charges: Array<{ charge_version?: string }>; fees: Array<Record<string, unknown>> };
+    expect(raw.charges.map((c) => c.charge_version)).toEqual(["v1", "v2"]);
+    expect(raw.fees.every((f) => !("charge_version" in f))).toBe(true);
+    expect(parseAdvanceFees(text).map((f) => f.charge_version)).toEqual(["v1", "v1", "v2"]);
+    const before = [fee(1, charge("c1", null))];
+    expect(parseAdvanceFees(advanceFeesText(before))[0]!.charge_version ?? null).toBeNull();
+    expect(parseAdvanceFees(JSON.stringify(before))[0]!.charge_version ?? null).toBeNull();
+  });
 });

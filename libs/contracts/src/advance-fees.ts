@@ -33,6 +33,12 @@ export const advanceFeeChargeSchema = z.object({
   from: z.string(),
   to: z.string(),
   timezone: z.string(),
+  /**
+   * the version of the charge it was priced with: the content hash of the charge, metric and
+   * currency, whose snapshot the usage service keeps once (advance_charge_versions) so that an
+   * audit replays the fee on the charge as it was priced. Absent in fees priced before versions.
+   */
+  charge_version: z.string().nullable().optional(),
 });
 
 /** What is the fee's own: the event it was priced for, and the amounts the pricing library computed. */
@@ -89,7 +95,7 @@ export function advanceFeesText(fees: readonly AdvanceFeeData[]): string {
   const charges: Array<Record<string, unknown>> = [];
   const index = new Map<string, number>();
   const own = fees.map((fee) => {
-    const key = `${fee.subscription_id}|${fee.plan_id}|${fee.charge_id}|${fee.charge_filter_index ?? ""}|${fee.from}|${fee.to}`;
+    const key = `${fee.subscription_id}|${fee.plan_id}|${fee.charge_id}|${fee.charge_filter_index ?? ""}|${fee.from}|${fee.to}|${fee.charge_version ?? ""}`;
     let charge = index.get(key);
     if (charge === undefined) {
       charge = charges.length;
@@ -127,9 +133,10 @@ export function parseAdvanceFees(json: string): AdvanceFeeData[] {
       charge_filter_index: c.charge_filter_index, filter: c.filter, metric: c.metric, charge_model: c.charge_model,
       invoice_display_name: c.invoice_display_name, invoiceable: c.invoiceable, regroup_paid_fees: c.regroup_paid_fees, prorated: c.prorated,
       currency: c.currency, properties: c.properties, charge_taxes: c.charge_taxes, plan_taxes: c.plan_taxes, from: c.from, to: c.to, timezone: c.timezone,
-      id: own.id, event_key: own.event_key, event_svc_id: own.event_svc_id, event_transaction_id: own.event_transaction_id,
+      charge_version: c.charge_version, id: own.id, event_key: own.event_key, event_svc_id: own.event_svc_id, event_transaction_id: own.event_transaction_id,
       event_timestamp: own.event_timestamp, units: own.units, amount_cents: own.amount_cents, precise_amount_cents: own.precise_amount_cents,
       unit_amount_cents: own.unit_amount_cents, precise_unit_amount: own.precise_unit_amount, amount_details: own.amount_details, grouped_by: own.grouped_by,
-    } satisfies Required<AdvanceFeeData>;
+      // every field named (charge_version stays absent in fees priced before versions)
+    } satisfies Record<keyof AdvanceFeeData, unknown>;
   });
 }

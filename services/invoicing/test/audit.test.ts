@@ -98,7 +98,7 @@ describe("invoice audit of pay-in-advance fees (invoicing)", () => {
     metric: { svc_id: "bm_seats", code: "seats", name: "Seats", description: null, aggregation_type: "unique_count_agg" }, charge_model: "standard",
     invoice_display_name: null, invoiceable, regroup_paid_fees: invoiceable ? null : "invoice", currency: "EUR", units: "1.0", amount_cents: 1_200, precise_amount_cents: "1200.0",
     precise_unit_amount: "12.0", amount_details: {}, grouped_by: {}, properties: { amount: "12" }, charge_taxes: [], plan_taxes: [],
-    from: "2024-01-01T00:00:00.000Z", to: "2024-01-31T23:59:59.999Z",
+    from: "2024-01-01T00:00:00.000Z", to: "2024-01-31T23:59:59.999Z", charge_version: "seats_v1",
   });
 
   /**
@@ -184,10 +184,11 @@ describe("invoice audit of pay-in-advance fees (invoicing)", () => {
       });
       expect(view.charges).toContainEqual(expect.objectContaining({ svc_charge_id: "ch_seats", raw_events_read: 3, from_datetime: "2024-01-01T00:00:00.000Z" }));
     }
-    // one call per invoice: the subscription, the charge, its charges period and the invoice's fee
-    expect(usage.asked.map((asks) => asks.map((a) => [a.externalSubscriptionId, a.subscriptionId, a.chargeId, a.from.toISOString(), a.to.toISOString(), a.feeIds]))).toEqual([
-      [[subscription.external_id, subscription.svc_id, "ch_seats", "2024-01-01T00:00:00.000Z", "2024-01-31T23:59:59.999Z", [fees[0]!.id]]],
-      [[subscription.external_id, subscription.svc_id, "ch_seats", "2024-01-01T00:00:00.000Z", "2024-01-31T23:59:59.999Z", [fees[1]!.id]]],
+    // one call per invoice: the subscription, the charge, its charges period, the invoice's fee and the charge version it was
+    // priced with (kept on the fee of its own invoice and of the advance_charges invoice that gathered it)
+    expect(usage.asked.map((asks) => asks.map((a) => [a.externalSubscriptionId, a.subscriptionId, a.chargeId, a.from.toISOString(), a.to.toISOString(), a.feeIds, a.chargeVersion]))).toEqual([
+      [[subscription.external_id, subscription.svc_id, "ch_seats", "2024-01-01T00:00:00.000Z", "2024-01-31T23:59:59.999Z", [fees[0]!.id], "seats_v1"]],
+      [[subscription.external_id, subscription.svc_id, "ch_seats", "2024-01-01T00:00:00.000Z", "2024-01-31T23:59:59.999Z", [fees[1]!.id], "seats_v1"]],
     ]);
   });
 

@@ -156,7 +156,7 @@ export const usageService = defineService({
       // pay-in-advance fees, one call per batch of consecutive ingested envelopes (invoicing's consumer)
       bind(Rpc.advanceFees, advanceFeeHandlers({ copies: readCopies.copies, store: advanceStore, cache: new Map(), copiesCaughtUp: readCopies.caughtUp })),
       // invoice audits re-derive fees from the raw events (pages), never from a cache or the buckets' partials
-      bind(Rpc.usageAudit, usageAuditHandlers({ collections: usageCollections(connection), copies: readCopies.copies, storedThroughNow: stored.storedThroughNow })),
+      bind(Rpc.usageAudit, usageAuditHandlers({ collections: usageCollections(connection), copies: readCopies.copies, store: advanceStore, storedThroughNow: stored.storedThroughNow })),
     ];
     return {
       bindings,

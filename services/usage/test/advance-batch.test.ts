@@ -164,4 +164,40 @@ describe("PriceAdvanceBatch", () => {
     expect((await store.answersByIds([`${ORG}|sweep_old_env_0`, `${ORG}|sweep_new_env_1`])).map((a) => a._id)).toEqual([`${ORG}|sweep_new_env_1`]);
     expect(await sweepAdvanceAnswers(store, new Date())).toBe(0);
   });
+
+  it("stores each charge version's snapshot once, before any answer names it, and a new version when the charge changes", async () => {
+    const store = freshStore();
+    const versions = (store as unknown as { versions: { insertMany(docs: unknown[], o: object): Promise<unknown> } }).versions;
+    const writes: number[] = [];
+    const insertMany = versions.insertMany.bind(versions);
+    versions.insertMany = (docs, o) => {
+      writes.push(docs.length);
+      return insertMany(docs, o);
+    };
+    // a crash before the answers are stored: the version they would have named is stored already
+    const crashing = Object.create(store) as AdvanceStore;
+    crashing.insertAnswers = async () => {
+      throw new Error("killed");
+    };
+    await expect(price({ copies, store: crashing, cache: new Map() }, [envelope(0, "version")])).rejects.toThrow("killed");
+    expect(writes).toEqual([1]);
+    const [first] = await price({ copies, store, cache: new Map() }, [envelope(0, "version")]);
+    const version = first![0]!.charge_version!;
+    expect(new Set(first!.map((f) => f.charge_version))).toEqual(new Set([version]));
+    expect((await store.chargeVersionsByIds([version])).map((d) => d._id)).toEqual([version]);
+    // known to this process: no write however many batches name it
+    await price({ copies, store, cache: new Map() }, [envelope(1, "version"), envelope(2, "version")]);
+    expect(writes).toEqual([1]);
+    // the charge's price changed on the plan: a new version, stored once; the first one is kept
+    copies.putPlan({ value: { ...plan, charges: [chargeView(gb, { properties: { amount: "2" } })], organization_id: ORG } as unknown as PlanCopy, version: 2 });
+    try {
+      const [changed] = await price({ copies, store, cache: new Map() }, [envelope(3, "version")]);
+      const next = changed![0]!.charge_version!;
+      expect(next).not.toBe(version);
+      expect(writes).toEqual([1, 1]);
+      expect((await store.chargeVersionsByIds([version, next])).map((d) => d._id).sort()).toEqual([version, next].sort());
+    } finally {
+      copies.putPlan({ value: { ...plan, organization_id: ORG } as unknown as PlanCopy, version: 3 });
+    }
+  });
 });

@@ -38,7 +38,8 @@ const ev = (transaction_id: string, hours: number, properties: Record<string, un
   transaction_id, external_subscription_id: "sub_1", code: "api", timestamp_ms: FEB + hours * HOUR, properties_json: JSON.stringify(properties),
 });
 
-const handlers = () => usageAuditHandlers({ collections: h.collections, copies: h.copies, storedThroughNow: h.parts.storedThroughNow });
+let store: AdvanceStore;
+const handlers = () => usageAuditHandlers({ collections: h.collections, copies: h.copies, store, storedThroughNow: h.parts.storedThroughNow });
 const ask = (fee_ids: string[], extra: Record<string, unknown> = {}) => ({
   subscription_id: subscription.svc_id, charge_id: "ch_api", from: "2026-02-01T00:00:00.000Z", to: "2026-02-28T23:59:59.999Z", fee_ids, ...extra,
 });
@@ -49,7 +50,7 @@ beforeAll(async () => {
   h = await startUsageHarness("usage_audit_advance", {}, clock);
   h.copies.addMetric(org, { ...metric, aggregation_type: "sum_agg", field_name: "n", filters: [{ key: "region", values: ["eu", "us"] }] });
   h.copies.subscriptions = (o: string, externalId: string) => (o === org && externalId === "sub_1" ? [copy] : []);
-  const store = new AdvanceStore(h.connection);
+  store = new AdvanceStore(h.connection);
   // two requests; each message's events in an order that is not their time order (10:30 before 09:15), over three hours
   const batches = [
     [ev("a", 10.5, { n: 6, tenant: "t1" }), ev("b", 9.25, { n: 7, tenant: "t1" }), ev("c", 11, { n: 3, region: "eu", tenant: "t1" }), ev("x", 9.5, { n: 1, tenant: "t2" })],
@@ -99,6 +100,34 @@ describe("RederiveAdvanceFees", () => {
     expect(charges[1]).toMatchObject({ error: "", events_read: 0, fees: [] });
     const other = await handlers().RederiveAdvanceFees({ organization_id: randomUUID(), external_subscription_id: "sub_1", asks: [ask(feeIds)] }, {} as never);
     expect(other.charges[0]).toMatchObject({ fees: [] });
+  });
+
+  it("replays the fees on the charge version they were priced with, whatever the plan became since", async () => {
+    const version = priced[0]!.charge_version!;
+    expect(version).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(priced.map((f) => f.charge_version))).toEqual(new Set([version]));
+    const [stored] = await store.chargeVersionsByIds([version]);
+    expect(JSON.parse(stored!.json)).toMatchObject({ v: 1, charge: { svc_id: "ch_api", properties: { pricing_group_keys: ["tenant"] } }, currency: plan.amount_currency });
+    const original = priced.map((f) => [f.event_transaction_id, f.amount_cents]);
+    const amountsOf = (c: { fees: Array<{ event_transaction_id: string; amount_cents: unknown }> }) => c.fees.map((f) => [f.event_transaction_id, Number(f.amount_cents)]);
+    try {
+      // the charge's ranges doubled on the plan since
+      const repriced = chargeView(metric, { ...charge, properties: { ...ranges("2", "1"), pricing_group_keys: ["tenant"] } });
+      h.copies.subscriptions = (o: string, externalId: string) =>
+        o === org && externalId === "sub_1" ? [{ ...copy, plan: { ...copy.plan, charges: [repriced] } } as SubscriptionCopy] : [];
+      const [now, asPriced] = (await rederive([ask(feeIds), ask(feeIds, { charge_version: version })])).charges;
+      expect(amountsOf(now!)).not.toEqual(original); // without the version: today's charge
+      expect(asPriced).toMatchObject({ error: "", billable_metric_code: "api", events_read: 7 });
+      expect(amountsOf(asPriced!)).toEqual(original);
+      // the charge removed from the plan: still replayed on its version; an unknown version falls back to the copies
+      h.copies.subscriptions = (o: string, externalId: string) =>
+        o === org && externalId === "sub_1" ? [{ ...copy, plan: { ...copy.plan, charges: [] } } as SubscriptionCopy] : [];
+      const [gone, unknown] = (await rederive([ask(feeIds, { charge_version: version }), ask(feeIds, { charge_version: "0".repeat(32) })])).charges;
+      expect(amountsOf(gone!)).toEqual(original);
+      expect(unknown).toMatchObject({ error: "the charge ch_api is not on the subscription's plan any more", fees: [] });
+    } finally {
+      h.copies.subscriptions = (o: string, externalId: string) => (o === org && externalId === "sub_1" ? [copy] : []);
+    }
   });
 
   it("refuses an ask without its charge or with a malformed period (422)", async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "@billing/clock";
+import { AdvanceStore } from "../src/persistence/advance-store";
 import { usageAuditHandlers } from "../src/grpc/usage-audit-handlers";
 import { chargeSnapshot } from "../src/use-cases/audit/charge-snapshot";
 import { startUsageHarness, type UsageHarness } from "./usage-harness";
@@ -21,7 +22,7 @@ const charge = {
   filters: [{ invoice_display_name: "EU", properties: { amount: "0.2" }, values: { region: ["eu"] } }],
 };
 
-const handlers = () => usageAuditHandlers({ collections: h.collections, copies: h.copies, storedThroughNow: h.parts.storedThroughNow });
+const handlers = () => usageAuditHandlers({ collections: h.collections, copies: h.copies, store: new AdvanceStore(h.connection), storedThroughNow: h.parts.storedThroughNow });
 const snapshotJson = (extra: Record<string, unknown> = {}) => {
   const metric = h.copies.metricByCode(org, "storage")!;
   return JSON.stringify({ ...chargeSnapshot({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { waitFor } from "@billing/testkit";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
 import { event, events, feeOf, invoicesOf, metric, ok, plan, send, standard, subscribe, type Api, type Json } from "../../support/scenario";
 
@@ -247,5 +248,41 @@ describe("plan simulation", () => {
     }
     expect((await auditOf(as, january)).fees.filter((f: Json) => f.fee_type === "charge").map((f: Json) => f.recomputed.amount_cents).sort()).toEqual([150, 600, 750]);
     expect((await auditOf(as, january)).charges).toEqual([expect.objectContaining({ billable_metric_code: "api", raw_events_read: 3, late_events_count: 0 })]);
+  });
+});
+
+describe("pay-in-advance audits after the plan changed", () => {
+  it("re-derives each pay-in-advance fee on the charge as it was priced: after its price doubled, and after it left the plan", async () => {
+    const as = await platform.story("Audit after a plan change", "2024-01-01T00:00:00Z");
+    const calls = await metric(as, "calls");
+    const created = await plan(as, "per_call", { amount_cents: 1_000, charges: [standard(calls, "10", { pay_in_advance: true })] });
+    await subscribe(as, "acme", "per_call", "sub_1");
+    // an invoice per event: 10.00 each
+    await send(as, [event("sub_1", "calls", "2024-01-05T09:00:00Z"), event("sub_1", "calls", "2024-01-06T09:00:00Z")]);
+    let perEvent: Json[] = [];
+    await waitFor(async () => (perEvent = (await invoicesOf(as, "acme")).filter((i) => (i.fees as Json[]).some((f) => f.item.code === "calls"))).length === 2, {
+      what: "the two pay-in-advance invoices", timeoutMs: 20_000,
+    });
+    const expectMatch = async (why: string) => {
+      for (const invoice of perEvent) {
+        const audit = await auditOf(as, invoice);
+        expect(audit, `${why}: ${JSON.stringify(audit.mismatches)}`).toMatchObject({ match: true, mismatches: [] });
+        const fees = (audit.fees as Json[]).filter((f) => f.fee_type === "charge");
+        expect(fees.map((f) => [f.derivation, f.match, f.invoiced.amount_cents, f.recomputed.amount_cents]), why).toEqual([["raw_events", true, 1_000, 1_000]]);
+      }
+    };
+    await expectMatch("as billed");
+    const estimate = async () => as("POST", "/events/estimate_fees", { event: { code: "calls", external_subscription_id: "sub_1" } });
+
+    // the price doubled: the usage service's copy follows (estimates price 20.00), the audits still replay 10.00
+    const charge = (created.charges as Json[])[0]!;
+    await ok(as("PUT", "/plans/per_call", { plan: { charges: [{ ...standard(calls, "20", { pay_in_advance: true }), id: charge.svc_id }] } }));
+    await waitFor(async () => (await estimate()).body.fees?.[0]?.amount_cents === 2_000, { what: "the new price in the usage service's copy", timeoutMs: 20_000 });
+    await expectMatch("after the price changed");
+
+    // the charge left the plan: nothing is priced for the metric any more, the audits still replay the charge as billed
+    await ok(as("PUT", "/plans/per_call", { plan: { charges: [] } }));
+    await waitFor(async () => (await estimate()).status === 422, { what: "the charge gone from the usage service's copy", timeoutMs: 20_000 });
+    await expectMatch("after the charge was removed");
   });
 });

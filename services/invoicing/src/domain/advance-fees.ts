@@ -48,8 +48,14 @@ export const advanceInvoiceIdOf = (feeId: string) => derivedUuid(`advance_invoic
 
 const filterName = (f: NonNullable<PricedAdvanceFee["filter"]>) => f.invoice_display_name || Object.values(f.values).flat().join(", ");
 
+/**
+ * A pay-in-advance fee before the invoice pipeline, with the charge version it was priced with
+ * (kept through the pipeline, which spreads the draft into the Fee, for the invoice's audit).
+ */
+export type AdvanceFeeDraft = FeeDraft & Pick<Fee, "charge_version">;
+
 /** The fee before the invoice pipeline: taxes selected (billing-rules §3: charge > plan > customer > billing entity). Pure. */
-export function advanceFeeDraft(fee: PricedAdvanceFee, customer: CustomerViewData | null, entityTaxes: readonly TaxViewData[]): FeeDraft {
+export function advanceFeeDraft(fee: PricedAdvanceFee, customer: CustomerViewData | null, entityTaxes: readonly TaxViewData[]): AdvanceFeeDraft {
   const grouped = Object.fromEntries(Object.entries(fee.grouped_by).map(([k, v]) => [k, v ?? ""]));
   return {
     id: fee.id,
@@ -85,6 +91,7 @@ export function advanceFeeDraft(fee: PricedAdvanceFee, customer: CustomerViewDat
     properties: fee.properties,
     taxes: selectTaxes(fee.charge_taxes, fee.plan_taxes, customer?.taxes ?? [], entityTaxes),
     description: null,
+    charge_version: fee.charge_version ?? null,
   };
 }
 

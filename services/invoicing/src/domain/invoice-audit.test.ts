@@ -66,7 +66,7 @@ describe("invoice audit", () => {
     const advance = (id: string, over: Partial<Fee> = {}) => fee({
       id, pay_in_advance: true, charge_snapshot: undefined, usage_read_at: null, units: "1.0", events_count: 1, amount_cents: 120, precise_amount_cents: "120.0", ...over,
     });
-    const KEY = "sub_svc|ch_1|2024-01-01T00:00:00.000Z|2024-01-31T23:59:59.999Z";
+    const KEY = "sub_svc|ch_1|2024-01-01T00:00:00.000Z|2024-01-31T23:59:59.999Z|";
     const replayed = (fees: Array<Partial<RederivedAdvanceChargeData["fees"][number]> & { fee_id: string }>, error: string | null = null) =>
       new Map<string, RederivedAdvanceChargeData>([[KEY, {
         error, billable_metric_code: "calls", events_read: 5,
@@ -78,8 +78,23 @@ describe("invoice audit", () => {
 
     it("asks for them per subscription, charge and period, and leaves them out of the snapshot asks", () => {
       const invoice = invoiceOf([advance("a1"), advance("a2"), advance("b1", { charge_id: "ch_2" }), fee({})]);
-      expect(advanceAsks(invoice).map((a) => [a.key, a.feeIds])).toEqual([[KEY, ["a1", "a2"]], ["sub_svc|ch_2|2024-01-01T00:00:00.000Z|2024-01-31T23:59:59.999Z", ["b1"]]]);
+      expect(advanceAsks(invoice).map((a) => [a.key, a.feeIds])).toEqual([[KEY, ["a1", "a2"]], ["sub_svc|ch_2|2024-01-01T00:00:00.000Z|2024-01-31T23:59:59.999Z|", ["b1"]]]);
+      expect(advanceAsks(invoice).map((a) => a.chargeVersion)).toEqual([null, null]);
       expect(rederiveAsks(invoice)[0]!.snapshots).toHaveLength(1);
+    });
+
+    it("asks once per charge version the fees were priced with (the charge changed within the period), and matches each on its own", () => {
+      const invoice = invoiceOf([advance("a1", { charge_version: "v1" }), advance("a2", { charge_version: "v2" }), advance("a3", { charge_version: "v1" })]);
+      expect(advanceAsks(invoice).map((a) => [a.key, a.chargeVersion, a.feeIds])).toEqual([[`${KEY}v1`, "v1", ["a1", "a3"]], [`${KEY}v2`, "v2", ["a2"]]]);
+      const answer = (fees: string[]) => ({
+        error: null, billable_metric_code: "calls", events_read: 3,
+        fees: fees.map((fee_id, i) => ({
+          fee_id, event_transaction_id: `tx_${i}`, event_timestamp: "2024-01-10T00:00:00.000Z", charge_filter_index: null, grouped_by: {}, units: "1.0",
+          amount_cents: 120, precise_amount_cents: "120.0", replay_position: i + 1,
+        })),
+      });
+      const view = compareInvoice(invoice, new Map(), READ_AT, new Map([[`${KEY}v1`, answer(["a1", "a3"])], [`${KEY}v2`, answer(["a2"])]]));
+      expect(view).toMatchObject({ match: true, mismatches: [] });
     });
 
     it("matches each fee with the replay's fee of its event, and lists the charge's events read", () => {

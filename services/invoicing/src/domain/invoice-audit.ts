@@ -80,9 +80,12 @@ export function rederiveAsks(invoice: Pick<Invoice, "fees">): RederiveAsk[] {
 
 /**
  * Pay-in-advance fees (one per event, created by the pay-in-advance consumer and either invoiced
- * on their own or gathered on a periodic invoice) carry no charge snapshot: they are re-derived by
- * replaying the charge's stored events of their charges period in stored order. One ask per
- * subscription, charge and period; one usage call per external subscription.
+ * on their own or gathered on a periodic invoice) carry no charge snapshot of their own, but the
+ * version of the charge they were priced with (`charge_version`: the usage service keeps that
+ * version's snapshot once): they are re-derived by replaying the charge's stored events of their
+ * charges period in stored order, on that version. One ask per subscription, charge, period and
+ * version (fees priced before versions: none, replayed on the current charge); one usage call per
+ * external subscription.
  */
 export interface AdvanceFeesAsk {
   key: string;
@@ -92,6 +95,8 @@ export interface AdvanceFeesAsk {
   from: Date;
   to: Date;
   feeIds: string[];
+  /** the charge version the fees were priced with; null for fees priced before versions */
+  chargeVersion: string | null;
 }
 
 /** A pay-in-advance fee as the usage service's replay gave it. */
@@ -115,9 +120,9 @@ export interface RederivedAdvanceChargeData {
 }
 
 const isAdvanceFee = (fee: Fee) => fee.fee_type === "charge" && fee.pay_in_advance && !fee.charge_snapshot && !!fee.charge_id && !!fee.from && !!fee.to;
-const advanceKey = (fee: Fee) => `${fee.subscription_id}|${fee.charge_id}|${iso(fee.from)}|${iso(fee.to)}`;
+const advanceKey = (fee: Fee) => `${fee.subscription_id}|${fee.charge_id}|${iso(fee.from)}|${iso(fee.to)}|${fee.charge_version ?? ""}`;
 
-/** The pay-in-advance fees of an invoice to re-derive, per subscription, charge and charges period. */
+/** The pay-in-advance fees of an invoice to re-derive, per subscription, charge, charges period and charge version. */
 export function advanceAsks(invoice: Pick<Invoice, "fees">): AdvanceFeesAsk[] {
   const asks = new Map<string, AdvanceFeesAsk>();
   for (const fee of invoice.fees) {
@@ -127,7 +132,7 @@ export function advanceAsks(invoice: Pick<Invoice, "fees">): AdvanceFeesAsk[] {
     if (!ask) {
       asks.set(key, (ask = {
         key, externalSubscriptionId: fee.external_subscription_id, subscriptionId: fee.subscription_id, chargeId: fee.charge_id!,
-        from: new Date(fee.from!), to: new Date(fee.to!), feeIds: [],
+        from: new Date(fee.from!), to: new Date(fee.to!), feeIds: [], chargeVersion: fee.charge_version ?? null,
       }));
     }
     ask.feeIds.push(fee.id);

@@ -109,6 +109,8 @@ export interface Fee extends FeeDraft {
   sub_total_excluding_taxes_precise_amount_cents: string;
   total_amount_cents: number;
   applied_taxes: AppliedTaxAmount[];
+  /** a pay-in-advance fee: the version of the charge the usage service priced it with (its audit replays that version); absent before versions */
+  charge_version?: string | null;
 }
 
 /** An invoice's amounts, as the pricing library's pipeline gives them (billing-rules §3). */

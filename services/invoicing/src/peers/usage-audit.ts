@@ -34,7 +34,10 @@ export function grpcUsageAudit(address: string, deadlineMs = 60_000): UsageAudit
       if (asks.length === 0) return [];
       const res = await client.call("RederiveAdvanceFees", {
         organization_id: organizationId, external_subscription_id: externalSubscriptionId,
-        asks: asks.map((a) => ({ subscription_id: a.subscriptionId, charge_id: a.chargeId, from: a.from.toISOString(), to: a.to.toISOString(), fee_ids: a.feeIds })),
+        asks: asks.map((a) => ({
+          subscription_id: a.subscriptionId, charge_id: a.chargeId, from: a.from.toISOString(), to: a.to.toISOString(), fee_ids: a.feeIds,
+          charge_version: a.chargeVersion ?? "",
+        })),
       });
       return res.charges.map((c) => ({
         error: c.error || null, billable_metric_code: c.billable_metric_code, events_read: Number(c.events_read),

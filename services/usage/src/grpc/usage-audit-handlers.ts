@@ -2,6 +2,7 @@ import { AppError } from "@billing/errors";
 import type { UsageAuditRpc } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
 import type { CatalogCopies } from "../domain/read-copies";
+import type { AdvanceStore } from "../persistence/advance-store";
 import type { UsageCollections } from "../persistence/collections";
 import { rederiveAdvanceFees } from "../use-cases/audit/rederive-advance-fees";
 import { rederiveCharges } from "../use-cases/audit/rederive-charges";
@@ -11,7 +12,13 @@ import { rederiveAdvanceInput, rederivedAdvanceChargeMessage, rederiveInput, red
  * billing.usage.v1.UsageAuditService: charge fees re-derived from the raw stored events, once
  * storage has applied every event acknowledged before the call (a late event is then seen).
  */
-export function usageAuditHandlers(deps: { collections: UsageCollections; copies: CatalogCopies; storedThroughNow(): Promise<void> }): Handlers<UsageAuditRpc> {
+export function usageAuditHandlers(deps: {
+  collections: UsageCollections;
+  copies: CatalogCopies;
+  /** the pay-in-advance charge versions' snapshots */
+  store: Pick<AdvanceStore, "chargeVersionsByIds">;
+  storedThroughNow(): Promise<void>;
+}): Handlers<UsageAuditRpc> {
   return {
     RederiveCharges: async (req) => {
       if (!req.organization_id || !req.external_subscription_id) throw AppError.validation({ external_subscription_id: ["value_is_mandatory"] });

@@ -54,7 +54,7 @@ export function rederiveAdvanceInput(req: UsageMessages.RederiveAdvanceFeesReque
     if (!a.subscription_id || !a.charge_id) throw AppError.validation({ asks: ["value_is_invalid"] });
     return {
       subscriptionId: a.subscription_id, chargeId: a.charge_id, from: instantField(a.from, "from", "invalid_date"), to: instantField(a.to, "to", "invalid_date"),
-      feeIds: a.fee_ids,
+      feeIds: a.fee_ids, chargeVersion: a.charge_version || null,
     };
   });
   return { organizationId: req.organization_id, externalSubscriptionId: req.external_subscription_id, asks };

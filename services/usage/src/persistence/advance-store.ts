@@ -43,6 +43,21 @@ export interface AdvanceAnswerDoc {
  */
 export const ANSWER_KEEP_MS = 8 * 24 * 60 * 60 * 1000;
 
+/**
+ * A pay-in-advance charge version: `_id` = the version, `json` = the snapshot's canonical JSON
+ * that version is the hash of (domain/charge-version.ts; text, as hashed: no field name of a
+ * charge's properties or filter values meets BSON's rules on keys). Written once, never changed nor deleted: the fees naming it are
+ * invoiced and audited long after the answers that priced them are gone (a distinct charge,
+ * metric and currency is one small document, however many fees it priced).
+ */
+export interface ChargeVersionDoc {
+  _id: string;
+  json: string;
+}
+
+/** How many stored versions this process remembers (beyond, it forgets them all and writes again: insert-if-absent). */
+const KNOWN_VERSIONS_LIMIT = 100_000;
+
 const isDuplicate = (err: unknown) => (err as { code?: number })?.code === 11000;
 /** A bulk write refused only for duplicate keys. */
 function hasOnlyDuplicates(err: unknown): boolean {
@@ -52,16 +67,42 @@ function hasOnlyDuplicates(err: unknown): boolean {
   return list.length > 0 && list.every((e) => e.code === 11000);
 }
 
-/** Both collections are read and written by `_id` only (the test server's one index besides unique ones). */
+/** The collections are read and written by `_id` only (the test server's one index besides unique ones). */
 export class AdvanceStore {
   private readonly buckets: mongo.Collection<AdvanceBucketDoc>;
   private readonly answers: mongo.Collection<AdvanceAnswerDoc>;
+  private readonly versions: mongo.Collection<ChargeVersionDoc>;
+  /** the charge versions this process stored (or found stored): a known one costs no write */
+  private readonly storedVersions = new Set<string>();
 
   constructor(connection: Connection) {
     const db = connection.db;
     if (!db) throw new Error("the usage database is not connected");
     this.buckets = db.collection<AdvanceBucketDoc>("advance_buckets");
     this.answers = db.collection<AdvanceAnswerDoc>("advance_answers");
+    this.versions = db.collection<ChargeVersionDoc>("advance_charge_versions");
+  }
+
+  /**
+   * Stores the snapshots of the charge versions not known to be stored yet, each once
+   * (insert-if-absent: unordered, a duplicate is another writer's same content), and resolves once
+   * all of them are stored, so that no answer naming a version is kept before its snapshot. The
+   * usual call, every version known, writes nothing.
+   */
+  async storeChargeVersions(docs: readonly ChargeVersionDoc[]): Promise<void> {
+    const unknown = docs.filter((d) => !this.storedVersions.has(d._id));
+    if (unknown.length === 0) return;
+    try {
+      await this.versions.insertMany(unknown.map((d) => ({ ...d })), { ordered: false });
+    } catch (err) {
+      if (!hasOnlyDuplicates(err)) throw err;
+    }
+    if (this.storedVersions.size + unknown.length > KNOWN_VERSIONS_LIMIT) this.storedVersions.clear();
+    for (const d of unknown) this.storedVersions.add(d._id);
+  }
+
+  chargeVersionsByIds(ids: readonly string[]): Promise<ChargeVersionDoc[]> {
+    return findByIds(this.versions, ids);
   }
 
   /** The index the expiry sweep's range query uses on real MongoDB (the test server scans); idempotent. */

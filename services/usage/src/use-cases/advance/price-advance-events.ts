@@ -12,6 +12,7 @@ import {
   type UsageEvent,
 } from "@billing/pricing";
 import type { CatalogCopies, ChargeCopy, SubscriptionCopy } from "../../domain/read-copies";
+import { advanceChargeSnapshot } from "../../domain/charge-version";
 import { advanceFeesText, parseAdvanceFees } from "@billing/contracts";
 import type { AdvanceAnswerDoc, AdvanceStore, BucketChange } from "../../persistence/advance-store";
 import { bucketOf } from "../estimate/charge-buckets";
@@ -108,7 +109,7 @@ interface Work {
 }
 
 type Period = ReturnType<typeof periodOf> & { fromIso: string; toIso: string };
-type ChargePart = Pick<AdvanceFee, "filter" | "metric" | "properties">;
+type ChargePart = Pick<AdvanceFee, "filter" | "metric" | "properties" | "charge_version">;
 
 /** One envelope to price: its organization, id and events. */
 export interface AdvanceEnvelopeInput {
@@ -142,9 +143,10 @@ type BucketRef = { rev: number; st: AdvanceBucketState | null };
  *    retried later);
  * 2. the others are priced in order, each from the states the envelopes before it left (buckets
  *    from memory, read by `_id` when not there);
- * 3. their answers are stored in order (one ordered insert: a crash leaves a prefix), each with the
- *    bucket moves it makes, BEFORE any state moves: asking again answers the same fees and moves
- *    nothing twice;
+ * 3. the snapshots of the charge versions the fees name are stored (once each: a version this
+ *    process stored before costs nothing), then the answers in order (one ordered insert: a crash
+ *    leaves a prefix), each with the bucket moves it makes, BEFORE any state moves: asking again
+ *    answers the same fees and moves nothing twice, and no answer names an unstored version;
  * 4. each bucket moves once for the batch (one unordered bulk write, guarded by its revision). A
  *    bucket moved by another process meanwhile (envelopes are meant to come one batch at a time,
  *    see invoicing's consumer) makes the batch be priced again: the buckets it did move are put
@@ -214,8 +216,9 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
       }
       docs.push({ _id: answerId, fees: text, changes });
     });
-    // 3. the answers, before any state moves
+    // 3. the charge versions the answers name, then the answers, before any state moves
     next("store");
+    if (docs.length > 0) await deps.store.storeChargeVersions(reads.chargeVersions());
     const stored = await deps.store.insertAnswers(docs);
     if (stored < docs.length) {
       // an envelope answered meanwhile (another replica): that answer counts; price again after it
@@ -272,12 +275,13 @@ function priceEnvelope(org: string, work: readonly Work[], states: Map<string, B
  * so they are the same for all of it): an external id's subscriptions (a read builds them anew),
  * the charges period holding an event per subscription (periods do not overlap: the last one found
  * holding it is its period), the part of the fees alike (their nested values are shared: read,
- * never changed).
+ * never changed), and the version of each charge priced (its snapshot hashed once per batch).
  */
 class BatchReads {
   private readonly byExternalId = new Map<string, SubscriptionCopy[]>();
   private readonly periods = new Map<string, Period>();
   private readonly parts = new Map<string, ChargePart>();
+  private readonly versions = new Map<string, { version: string; json: string }>();
 
   constructor(readonly copies: CatalogCopies) {}
 
@@ -300,7 +304,7 @@ class BatchReads {
     return period;
   }
 
-  partOf(charge: ChargeCopy, metric: Work["metric"], bucket: Work["bucket"]): ChargePart {
+  partOf(charge: ChargeCopy, metric: Work["metric"], bucket: Work["bucket"], currency: string): ChargePart {
     const id = `${charge.svc_id}|${bucket.index ?? ""}`;
     let part = this.parts.get(id);
     if (!part) {
@@ -309,10 +313,27 @@ class BatchReads {
         filter: filter ? { values: filter.values, invoice_display_name: filter.invoice_display_name ?? null } : null,
         metric: { svc_id: metric.svc_id, code: metric.code, name: metric.name, description: metric.description ?? null, aggregation_type: metric.aggregation_type },
         properties: bucket.properties as Record<string, unknown>,
+        charge_version: this.versionOf(charge, metric, currency),
       };
       this.parts.set(id, part);
     }
     return part;
+  }
+
+  /** The version of what the charge is priced with (charge, metric, currency): hashed once per charge for the batch. */
+  private versionOf(charge: ChargeCopy, metric: Work["metric"], currency: string): string {
+    const id = `${charge.svc_id}|${metric.svc_id}|${currency}`;
+    let known = this.versions.get(id);
+    if (!known) {
+      known = advanceChargeSnapshot(charge, metric, currency);
+      this.versions.set(id, known);
+    }
+    return known.version;
+  }
+
+  /** The snapshots of the versions the batch priced with (what the answers name). */
+  chargeVersions(): Array<{ _id: string; json: string }> {
+    return [...this.versions.values()].map((v) => ({ _id: v.version, json: v.json }));
   }
 }
 
@@ -333,7 +354,7 @@ function plan(reads: BatchReads, org: string, events: readonly IngestedEvent[]):
       const period = reads.periodAt(copy, at);
       // a recurring metric's bucket lives across periods (its units carry over); others start again each period
       const bucketId = `${org}|${copy.subscription.svc_id}|${charge.svc_id}|${bucket.key}|${metric.recurring ? "recurring" : period.fromIso}`;
-      work.push({ event, key, at, copy, charge, metric, bucketId, bucket, period, part: reads.partOf(charge, metric, bucket) });
+      work.push({ event, key, at, copy, charge, metric, bucketId, bucket, period, part: reads.partOf(charge, metric, bucket, copy.plan.amount_currency) });
     }
   }
   return work;
@@ -382,5 +403,6 @@ function feeOf(org: string, w: Work, id: string, fee: ReturnType<typeof advanceF
     from: w.period.fromIso,
     to: w.period.toIso,
     timezone: w.period.timeZone,
+    charge_version: w.part.charge_version,
   };
 }

@@ -7,7 +7,9 @@ import {
   type MetricFilter,
   type UsageEvent,
 } from "@billing/pricing";
+import { parseAdvanceChargeSnapshot, type AdvanceChargeSnapshot } from "../../domain/charge-version";
 import type { CatalogCopies, SubscriptionCopy } from "../../domain/read-copies";
+import type { AdvanceStore } from "../../persistence/advance-store";
 import { eventKey } from "../../domain/usage-event";
 import type { UsageCollections } from "../../persistence/collections";
 import { advanceFeeId, billedAt, periodOf } from "../advance/price-advance-events";
@@ -22,6 +24,8 @@ export interface AdvanceAsk {
   from: Date;
   to: Date;
   feeIds: readonly string[];
+  /** the charge version the fees were priced with (null: priced before versions, replayed on the current copies) */
+  chargeVersion: string | null;
 }
 
 export interface RederivedAdvanceFee {
@@ -48,6 +52,12 @@ export interface RederivedAdvanceCharge {
 
 type PricingMetric = BillableMetric & { filters: MetricFilter[] };
 
+/** Where the replay reads events from: the period's start, or the subscription's start for a recurring metric (its buckets carry over). */
+function eventsFromOf(copy: SubscriptionCopy, recurring: boolean, ask: AdvanceAsk): number {
+  const started = Date.parse(copy.subscription.started_at ?? copy.subscription.subscription_at);
+  return recurring ? Math.min(started, ask.from.getTime()) : ask.from.getTime();
+}
+
 /** The copy as it stood at `at`: a termination after `at` not yet known. */
 function asAt(copy: SubscriptionCopy, at: Date): SubscriptionCopy {
   const end = copy.subscription.terminated_at;
@@ -62,25 +72,42 @@ function asAt(copy: SubscriptionCopy, at: Date): SubscriptionCopy {
  * and the pay-in-advance consumer prices them — each priced by the pricing library's
  * `advanceFeeStep` from its bucket's state (filter, pricing group, period) as the replay left it,
  * so each event's fee is reproduced, high-water mark included, whatever fees were deleted or
- * invoiced since. The charge, its filters and the metric are the subscription's current read
- * copies (a pay-in-advance fee keeps no snapshot; the invoice's fee keeps the properties it was
- * priced with, which the caller compares). Reads: `rawEventsOfMany` (`_id` reads only).
+ * invoiced since. The charge, its filters, the metric and the currency are those the fees were
+ * priced with: the snapshot of the ask's charge version (stored by the pricing before any fee named
+ * it), whatever the plan or the metric became since. Fees priced before versions (no version), or
+ * a version whose snapshot is not found, are replayed on the subscription's current read copies (a
+ * charge changed since then shows as a mismatch, never silently). The subscription's periods and
+ * termination are its copy's, as when it was priced. The events of an ask are all replayed with
+ * its version: fees of one period priced with two versions (the charge changed within the
+ * period) are asked once per version, and each replay moves the buckets with its own charge.
+ * Reads: `rawEventsOfMany` and the snapshots (`_id` reads only).
  */
 export async function rederiveAdvanceFees(
-  deps: { collections: UsageCollections; copies: CatalogCopies },
+  deps: { collections: UsageCollections; copies: CatalogCopies; store: Pick<AdvanceStore, "chargeVersionsByIds"> },
   input: { organizationId: string; externalSubscriptionId: string; asks: readonly AdvanceAsk[] },
 ): Promise<RederivedAdvanceCharge[]> {
   const org = input.organizationId;
   const copies = deps.copies.subscriptions(org, input.externalSubscriptionId);
+  const versionIds = [...new Set(input.asks.map((a) => a.chargeVersion).filter((v): v is string => !!v))];
+  const snapshots = new Map<string, AdvanceChargeSnapshot>();
+  for (const doc of await deps.store.chargeVersionsByIds(versionIds)) {
+    const snapshot = parseAdvanceChargeSnapshot(doc.json);
+    if (snapshot) snapshots.set(doc._id, snapshot);
+  }
   const plans = input.asks.map((ask) => {
     const copy = copies.find((c) => c.subscription.svc_id === ask.subscriptionId);
+    const snapshot = ask.chargeVersion ? snapshots.get(ask.chargeVersion) : undefined;
+    if (copy && snapshot && snapshot.charge.svc_id === ask.chargeId) {
+      const { charge, metric, currency } = snapshot;
+      if (!charge.pay_in_advance) return { ask, error: "the charge version is not paid in advance", code: metric.code } as const;
+      return { ask, error: null, copy, charge, metric, currency, code: metric.code, eventsFrom: eventsFromOf(copy, metric.recurring, ask) };
+    }
     const charge = copy?.plan.charges.find((c) => c.svc_id === ask.chargeId);
     const metric = charge ? deps.copies.metricByCode(org, charge.billable_metric_code) : null;
     if (!copy || !charge) return { ask, error: `the charge ${ask.chargeId} is not on the subscription's plan any more`, code: "" } as const;
     if (!metric || metric.svc_id !== charge.svc_billable_metric_id) return { ask, error: `the billable metric ${charge.billable_metric_code} is gone`, code: charge.billable_metric_code } as const;
     if (!charge.pay_in_advance) return { ask, error: "the charge is not paid in advance any more", code: metric.code } as const;
-    const started = Date.parse(copy.subscription.started_at ?? copy.subscription.subscription_at);
-    return { ask, error: null, copy, charge, metric, code: metric.code, eventsFrom: metric.recurring ? Math.min(started, ask.from.getTime()) : ask.from.getTime() };
+    return { ask, error: null, copy, charge, metric, currency: copy.plan.amount_currency, code: metric.code, eventsFrom: eventsFromOf(copy, metric.recurring, ask) };
   });
   const replayed = plans.filter((p) => p.error === null);
   const eventLists = await rawEventsOfMany(deps.collections, replayed.map((p) => ({
@@ -88,7 +115,7 @@ export async function rederiveAdvanceFees(
   })), "stored");
   return plans.map((p): RederivedAdvanceCharge => {
     if (p.error !== null) return { error: p.error, billableMetricCode: p.code, eventsRead: 0, fees: [] };
-    const { ask, copy, charge, metric } = p;
+    const { ask, copy, charge, metric, currency } = p;
     const events = eventLists[replayed.indexOf(p)]!;
     const pricingMetric = metric as unknown as PricingMetric;
     const wanted = new Set(ask.feeIds);
@@ -110,7 +137,7 @@ export async function rederiveAdvanceFees(
       const current = stored && metric.recurring ? carriedIntoPeriod(stored, eventPeriod) : stored;
       const step = advanceFeeStep({
         charge: { charge_model: charge.charge_model as ChargeModelName, properties: bucket.properties, prorated: charge.prorated },
-        metric: pricingMetric, event: usageEvent, state: current, currency: copy.plan.amount_currency, premium: true, period,
+        metric: pricingMetric, event: usageEvent, state: current, currency, premium: true, period,
       });
       states.set(key, metric.recurring ? { ...step.state, period_from: eventPeriod } : step.state);
       if (eventPeriod !== periodFrom) continue;
