@@ -11,6 +11,7 @@ export * from "./entitlements";
 export * from "./estimate-fees";
 export * from "./features";
 export * from "./invoice-custom-sections";
+export * from "./invoices";
 export * from "./payments";
 export * from "./plans";
 export * from "./subscriptions";

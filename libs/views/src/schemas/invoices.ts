@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { cents, currency, day, decimalText, instant, jsonObject } from "./common";
-import { creditObject } from "./catalog";
+import { creditObject, subscriptionObject } from "./catalog";
 
 /**
- * The objects the invoicing and usage services write as the API's JSON themselves (the gateway
- * passes their text through): invoices and their fees, customer usage, usage events, estimated fees.
+ * Invoices and their fees (presented by the gateway from the invoicing service's typed invoice:
+ * invoices.ts), and the objects the invoicing and usage services still write as the API's JSON
+ * themselves (the gateway passes their text through): listed fees, customer usage, usage events,
+ * estimated fees.
  */
 
 const paymentStatus = z.enum(["pending", "succeeded", "failed"]);
@@ -164,9 +166,12 @@ export const invoiceObject = z
     expected_finalization_date: day.nullable(),
     total_paid_amount_cents: cents,
     total_due_amount_cents: cents,
-    applied_invoice_custom_sections: z.array(jsonObject),
+    applied_invoice_custom_sections: z.array(
+      z.object({ svc_id: z.string(), svc_invoice_id: z.string(), code: z.string(), details: z.string(), display_name: z.string(), created_at: instant })
+        .describe("a custom section the invoice shows, as it was when the invoice was finalized"),
+    ),
     applied_usage_thresholds: z.array(jsonObject),
-    subscriptions: z.array(jsonObject),
+    subscriptions: z.array(subscriptionObject).describe("the subscriptions it bills, as they are now (without plan)"),
     error_details: z.array(jsonObject),
   })
   .meta({ id: "InvoiceObject", description: "An invoice: its subscriptions' billing periods, fees, coupons, taxes, credits and amounts due." });

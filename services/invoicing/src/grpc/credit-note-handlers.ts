@@ -21,7 +21,7 @@ const items = (list: ReadonlyArray<{ fee_id: string; amount_cents: number | stri
 
 /** billing.invoicing.v1.CreditNoteService: proto in, use case, Lago's JSON out (always within the caller's organization). */
 export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc> {
-  const invoiceJson = async (invoice: Invoice) => ({ invoice_json: (await invoiceReply(deps, invoice)).invoice_json });
+  const invoiceJson = (invoice: Invoice) => invoiceReply(deps, invoice);
   /** The notes as JSON, each with the fees of its invoice (one read for all their invoices). */
   const present = async (notes: readonly CreditNote[]) => {
     const invoices = await deps.invoices.findByIds([...new Set(notes.map((n) => n.invoice_id))]);

@@ -2,12 +2,17 @@ import type { InvoicingMessages as M } from "@billing/contracts";
 import type { CreditNote, CreditNoteEstimate } from "../domain/credit-note";
 import type { Invoice } from "../domain/invoice";
 import type { CreditNoteFilter } from "../persistence/credit-note-repository";
-import { invoiceMessage, lagoInvoiceJson } from "./invoice-messages";
+import { presentFee } from "@billing/views";
+import { invoiceMessage } from "./invoice-messages";
 
-/** The invoice's fees as Lago's FeeObject JSON, by id (what a credit note's items show). */
+/**
+ * The invoice's fees as Lago's FeeObject, by id (what a credit note's items show), presented as the
+ * gateway presents an invoice's fees. TRANSITIONAL with the credit notes' JSON: the fee messages are
+ * given as built here (absent fields null rather than left out, which presentFee reads alike).
+ */
 export function feesJsonOf(invoice: Invoice): Map<string, Record<string, unknown>> {
-  const fees = (JSON.parse(lagoInvoiceJson(invoiceMessage(invoice))) as { fees: Array<Record<string, unknown>> }).fees;
-  return new Map(fees.map((f) => [f.svc_id as string, f]));
+  const fees = (invoiceMessage(invoice).fees ?? []) as unknown as M.Fee__Output[];
+  return new Map(fees.map((f) => [f.svc_id!, presentFee(f)]));
 }
 
 /** Lago's CreditNoteObject (with its customer, as CreditNoteExtendedObject), as JSON. */

@@ -12,7 +12,7 @@ import { listInvoices } from "../use-cases/invoices/list-invoices";
 import { refreshInvoice } from "../use-cases/invoices/refresh-invoice";
 import { updateInvoice } from "../use-cases/invoices/update-invoice";
 import { getOngoingUsage } from "../use-cases/usage/get-ongoing-usage";
-import { invoiceFilterOf, invoiceMessage, invoiceUpdateOf, lagoInvoiceJson } from "./invoice-messages";
+import { invoiceFilterOf, invoiceMessage, invoiceUpdateOf } from "./invoice-messages";
 import { invoiceReply } from "./invoice-reply";
 
 type InvoiceRpcs = "ListInvoices" | "GetInvoice" | "FinalizeInvoice" | "RefreshInvoice" | "UpdateInvoice" | "CreateCreditInvoice" | "OngoingUsage" | "ApplyPayment";
@@ -30,7 +30,7 @@ export function invoiceHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc
       const now = deps.clock.now();
       const subscriptions = await invoiceSubscriptions(deps, items);
       const invoices = items.map((invoice) => withFileUrl(invoice, invoiceMessage(invoice, now, subscriptions)));
-      return { invoices, meta: pageMeta(total, page), invoices_json: invoices.map(lagoInvoiceJson) };
+      return { invoices, meta: pageMeta(total, page) };
     },
     GetInvoice: async (req) => reply(await getInvoice(deps, req.organization_id, req.id)),
     FinalizeInvoice: async (req) => reply(await finalizeInvoice(deps, req.organization_id, req.id)),

@@ -1,4 +1,4 @@
-import type { InvoicingMessages as M } from "@billing/contracts";
+import type { CatalogMessages, InvoicingMessages as M } from "@billing/contracts";
 import type { Nullable } from "@billing/grpc";
 import { currentBillingPeriod, decimalString, fromCents, type PlanInterval } from "@billing/pricing";
 import { derivedUuid } from "@billing/bus";
@@ -101,7 +101,7 @@ export function feeMessage(invoice: Invoice, fee: Fee): FeeMessage {
 }
 
 /** Lago's SubscriptionObject (without plan) of a subscription an invoice bills, from invoicing's copy, at `now`. */
-function invoiceSubscriptionMessage(copy: SubscriptionCopy, now: Date): Nullable<M.InvoiceSubscription> {
+function invoiceSubscriptionMessage(copy: SubscriptionCopy, now: Date): Nullable<CatalogMessages.Subscription> {
   const s = copy.subscription;
   const period = currentBillingPeriod({ ...s, interval: copy.plan.interval as PlanInterval }, now);
   return {
@@ -111,6 +111,9 @@ function invoiceSubscriptionMessage(copy: SubscriptionCopy, now: Date): Nullable
     previous_plan_code: s.previous_plan_code, next_plan_code: s.next_plan_code, downgrade_plan_date: s.downgrade_plan_date, trial_ended_at: s.trial_ended_at,
     current_billing_period_started_at: iso(period?.from), current_billing_period_ending_at: iso(period?.to),
     on_termination_credit_note: s.on_termination_credit_note, on_termination_invoice: s.on_termination_invoice ?? "generate",
+    plan_amount_cents: copy.plan.amount_cents, plan_amount_currency: copy.plan.amount_currency,
+    payment_method: { payment_method_type: "provider", payment_method_id: null },
+    progressive_billing_disabled: s.progressive_billing_disabled ?? false, applicable_usage_thresholds: [],
   };
 }
 
@@ -196,26 +199,6 @@ export function invoiceMessage(invoice: Invoice, now?: Date, subscriptions?: Rea
       .filter((copy): copy is SubscriptionCopy => !!copy)
       .map((copy) => invoiceSubscriptionMessage(copy, now ?? new Date())),
   };
-}
-
-/**
- * TRANSITIONAL (until the gateway presents the typed message): the same invoice as Lago's JSON
- * object — the message with its nulls, filters as `{key: [values]}`, the charge properties as an
- * object, and Lago's lists this service does not fill yet as [].
- */
-export function lagoInvoiceJson(message: InvoiceMessage): string {
-  const fees = (message.fees ?? []).map((f) => {
-    const { properties_json, item, amount_details, ...fee } = f!;
-    const details = Object.fromEntries(Object.entries(amount_details ?? {}).filter(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0)));
-    const filters = item?.filters ? Object.fromEntries(Object.entries(item.filters.values ?? {}).map(([k, v]) => [k, v?.values ?? []])) : null;
-    return { ...fee, amount_details: details, item: { ...item, filters }, properties: JSON.parse(properties_json ?? "{}") };
-  });
-  return JSON.stringify({
-    ...message, fees, applied_invoice_custom_sections: message.applied_invoice_custom_sections ?? [], subscriptions: message.subscriptions ?? [], error_details: [],
-    applied_usage_thresholds: (message.applied_usage_thresholds ?? []).map((a) => ({
-      ...a, usage_threshold: { ...a!.usage_threshold, threshold_display_name: a!.usage_threshold?.threshold_display_name ?? null },
-    })),
-  });
 }
 
 export function invoiceFilterOf(req: M.ListInvoicesRequest__Output): InvoiceFilter {

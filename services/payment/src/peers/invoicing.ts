@@ -1,6 +1,7 @@
 import { Rpc, type InvoicingMessages, type InvoicingRpc } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { RpcClient } from "@billing/grpc";
+import { presentInvoice } from "@billing/views";
 
 /** What the payment service needs to know of an invoice. */
 export interface InvoiceRef {
@@ -55,7 +56,7 @@ export function grpcInvoicing(address: string, deadlineMs = 10_000): Invoicing &
     async document(organizationId, invoiceId) {
       try {
         const reply = await client.call("GetInvoice", { organization_id: organizationId, id: invoiceId });
-        return { invoice: refOf(reply.invoice), payment_overdue: reply.invoice?.payment_overdue ?? false, json: reply.invoice_json };
+        return { invoice: refOf(reply.invoice), payment_overdue: reply.invoice?.payment_overdue ?? false, json: reply.invoice ? JSON.stringify(presentInvoice(reply.invoice)) : "" };
       } catch (err) {
         if (err instanceof AppError && err.kind === "not_found") return null;
         throw err;

@@ -5,6 +5,7 @@ import { presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { idKey, pathParam, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
+import { sendInvoice } from "../invoices/send-invoice";
 import { creditNoteCreate, creditNoteEstimate, creditNoteListQuery, creditNoteUpdate, invoiceVoid, oneOffInvoiceCreate } from "./validators";
 
 /** Query keys as Lago clients send them: `billing_entity_codes[]=a` → `billing_entity_codes`. */
@@ -52,7 +53,7 @@ export function creditNotesRouter(creditNotes: RpcClient<CreditNoteRpc>): Router
     const reply = await creditNotes.call("VoidInvoice", {
       ...idKey(req), generate_credit_note: body.generate_credit_note ?? false, credit_amount: body.credit_amount ?? 0, refund_amount: body.refund_amount ?? 0,
     }, rpcOptions(req));
-    res.type("json").send(`{"invoice":${reply.invoice_json}}`);
+    sendInvoice(res, reply);
   });
   router.post("/invoices", async (req, res) => {
     const body = parseFields(oneOffInvoiceCreate, wrapped(req, "invoice"));
@@ -63,15 +64,13 @@ export function creditNotesRouter(creditNotes: RpcClient<CreditNoteRpc>): Router
         invoice_display_name: f.invoice_display_name, tax_codes: f.tax_codes ?? [], from_datetime: f.from_datetime, to_datetime: f.to_datetime,
       })),
     }, rpcOptions(req));
-    res.type("json").send(`{"invoice":${reply.invoice_json}}`);
+    sendInvoice(res, reply);
   });
   router.delete("/invoices/:id", async (req, res) => {
-    const reply = await creditNotes.call("DeleteDraftInvoice", idKey(req), rpcOptions(req));
-    res.type("json").send(`{"invoice":${reply.invoice_json}}`);
+    sendInvoice(res, await creditNotes.call("DeleteDraftInvoice", idKey(req), rpcOptions(req)));
   });
   router.post("/invoices/:id/regenerate", async (req, res) => {
-    const reply = await creditNotes.call("RegenerateInvoice", idKey(req), rpcOptions(req));
-    res.type("json").send(`{"invoice":${reply.invoice_json}}`);
+    sendInvoice(res, await creditNotes.call("RegenerateInvoice", idKey(req), rpcOptions(req)));
   });
   return router;
 }

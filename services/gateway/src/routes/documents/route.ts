@@ -4,6 +4,7 @@ import { verifyDocumentLink } from "@billing/documents";
 import { AppError } from "@billing/errors";
 import type { RpcClient } from "@billing/grpc";
 import { idKey, pathParam, rpcOptions } from "../../http/rpc-route";
+import { sendInvoice } from "../invoices/send-invoice";
 import { signedLinkQuery } from "./validators";
 
 type Pdf = { pdf: Buffer; file_name: string; sha256: string };
@@ -25,8 +26,7 @@ function sendPdf(res: Response, doc: Pdf): void {
 export function invoiceDocumentsRouter(documents: RpcClient<InvoiceDocumentRpc>): Router {
   const router = Router();
   router.post("/invoices/:id/download", async (req, res) => {
-    const reply = await documents.call("DownloadInvoice", idKey(req), rpcOptions(req));
-    res.type("json").send(`{"invoice":${reply.invoice_json}}`);
+    sendInvoice(res, await documents.call("DownloadInvoice", idKey(req), rpcOptions(req)));
   });
   router.get("/invoices/:id/pdf", async (req, res) => sendPdf(res, await documents.call("GetInvoicePdf", idKey(req), rpcOptions(req))));
   // credit notes, the same way (Lago: POST /credit_notes/{id}/download answers the credit note)

@@ -1,10 +1,11 @@
 import { Router, type Request, type Response } from "express";
 import type { InvoicingRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
-import { presentMeta } from "@billing/views";
+import { presentInvoice, presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { idKey, pathParam, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
+import { sendInvoice } from "./send-invoice";
 import { currentUsageQuery, invoiceListQuery, invoiceUpdate, pastUsageQuery } from "./validators";
 
 /** Query keys as Lago clients send them: `statuses[]=a&statuses[]=b` (also percent-encoded) → `statuses`. */
@@ -12,16 +13,15 @@ const unbracketed = (query: Request["query"]) => Object.fromEntries(Object.entri
 
 /**
  * /api/v1/invoices and the customers' usage: validation and shape only; the invoicing service
- * stores each invoice as the API's object (InvoiceObjectExtended) and answers it as is.
+ * answers typed invoices, presented here as Lago's InvoiceObjectExtended (@billing/views).
  */
 export function invoicesRouter(invoicing: RpcClient<InvoicingRpc>): Router {
   const router = Router();
-  const sendInvoice = (res: Response, reply: { invoice_json: string }) => res.type("json").send(`{"invoice":${reply.invoice_json}}`);
 
   router.get("/invoices", async (req, res) => {
     const q = parseFields(invoiceListQuery, unbracketed(req.query));
     const reply = await invoicing.call("ListInvoices", { organization_id: organizationId(req), page: pageQuery(req), ...q }, rpcOptions(req));
-    res.type("json").send(`{"invoices":[${reply.invoices_json.join(",")}],"meta":${JSON.stringify(presentMeta(reply.meta))}}`);
+    res.json({ invoices: reply.invoices.map(presentInvoice), meta: presentMeta(reply.meta) });
   });
   router.get("/invoices/:id", async (req, res) => sendInvoice(res, await invoicing.call("GetInvoice", idKey(req), rpcOptions(req))));
   router.put("/invoices/:id", async (req, res) => {
