@@ -1,7 +1,7 @@
 import type { InvoicingMessages as M } from "@billing/contracts";
 import { or } from "./presenting";
 import { presentSubscription } from "./subscriptions";
-import type { feeObject, invoiceObject, ViewOf } from "./schemas";
+import type { feeObject, invoiceObject, listedFeeObject, ViewOf } from "./schemas";
 
 /**
  * Lago's FeeAmountDetails: only the fields the fee's charge model filled (the message leaves the
@@ -55,6 +55,10 @@ export function presentFee(f: M.Fee__Output) {
     properties: JSON.parse(f.properties_json || "{}") as Record<string, unknown>,
   } satisfies ViewOf<typeof feeObject>;
 }
+
+/** Lago's FeeObject as GET /fees lists it (and fee webhooks send it): a fee with `pricing_unit_details`. */
+export const presentListedFee = (f: M.Fee__Output) =>
+  ({ ...presentFee(f), svc_invoice_id: or(f.svc_invoice_id), payment_status: f.payment_status as ViewOf<typeof listedFeeObject>["payment_status"], pricing_unit_details: null }) satisfies ViewOf<typeof listedFeeObject>;
 
 /**
  * Lago's InvoiceObject (the extended one: billing periods, credits, fees, subscriptions), from the

@@ -1,5 +1,6 @@
 import type { InvoicingMessages as M } from "@billing/contracts";
 import { AppError } from "@billing/errors";
+import type { Nullable } from "@billing/grpc";
 import type { Invoice } from "../domain/invoice";
 import type { FeeFilter } from "../persistence/fee-repository";
 import type { FeeRead } from "../use-cases/fees/read-fees";
@@ -8,10 +9,10 @@ import { feeMessage } from "./invoice-messages";
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 /**
- * Lago's FeeObject as JSON text: a fee of an invoice as its invoice shows it; a pay-in-advance
- * fee with its own payment status, dates and event; a waiting one without invoice.
+ * Lago's FeeObject, typed (the gateway presents it): a fee of an invoice as its invoice shows it; a
+ * pay-in-advance fee with its own payment status, dates and event; a waiting one without invoice.
  */
-export function lagoFeeJson(read: FeeRead): string {
+export function feeReadMessage(read: FeeRead): Nullable<M.Fee> {
   const { record } = read;
   // a waiting fee has no invoice: the message is built from its record alone
   const invoice: Invoice = read.invoice ?? ({
@@ -19,22 +20,18 @@ export function lagoFeeJson(read: FeeRead): string {
     external_customer_id: record!.external_customer_id, payment_status: "pending", fees: [read.fee],
   } as unknown as Invoice);
   const message = feeMessage(invoice, read.fee);
-  const own = record
-    ? {
-      svc_invoice_id: read.invoice ? read.invoice.id : null,
-      // an invoiced fee's payment follows its invoice (Lago)
-      payment_status: read.invoice ? read.invoice.payment_status : record.payment_status,
-      created_at: iso(record.created_at),
-      succeeded_at: iso(record.succeeded_at),
-      failed_at: iso(record.failed_at),
-      refunded_at: iso(record.refunded_at),
-      event_transaction_id: record.event_transaction_id,
-    }
-    : {};
-  const { properties_json, item, amount_details, ...fee } = { ...message, ...own };
-  const details = Object.fromEntries(Object.entries(amount_details ?? {}).filter(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0)));
-  const filters = item?.filters ? Object.fromEntries(Object.entries(item.filters.values ?? {}).map(([k, v]) => [k, v?.values ?? []])) : null;
-  return JSON.stringify({ ...fee, amount_details: details, item: { ...item, filters }, properties: JSON.parse(properties_json ?? "{}"), pricing_unit_details: null });
+  if (!record) return message;
+  return {
+    ...message,
+    svc_invoice_id: read.invoice ? read.invoice.id : null,
+    // an invoiced fee's payment follows its invoice (Lago)
+    payment_status: read.invoice ? read.invoice.payment_status : record.payment_status,
+    created_at: iso(record.created_at),
+    succeeded_at: iso(record.succeeded_at),
+    failed_at: iso(record.failed_at),
+    refunded_at: iso(record.refunded_at),
+    event_transaction_id: record.event_transaction_id,
+  };
 }
 
 const instantOf = (field: string, value: string | null | undefined, endOfDay: boolean): Date | undefined => {

@@ -1,7 +1,7 @@
 import { Rpc, type CatalogRpc, type CreditNoteRpc, type CustomerRpc, type FeeRpc, type InvoicingRpc, type PaymentMessages, type WalletRpc } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { RpcClient } from "@billing/grpc";
-import { presentBillableMetric, presentCustomer, presentInvoice, presentPayment, presentPlan, presentSubscription, presentWallet, presentWalletTransaction } from "@billing/views";
+import { presentBillableMetric, presentCustomer, presentInvoice, presentListedFee, presentPayment, presentPlan, presentSubscription, presentWallet, presentWalletTransaction } from "@billing/views";
 import type { ObjectRef } from "../domain/webhook-events";
 import { paymentMessage } from "../grpc/payment-messages";
 import type { PaymentRepository } from "../persistence/payment-repository";
@@ -62,7 +62,7 @@ export function grpcWebhookObjects(addresses: { customer: string; catalog: strin
       }
       case "fee": {
         const f = await orNull(() => fees.call("GetFee", { organization_id: org, id: ref.id }));
-        return f ? (JSON.parse(f.fee_json) as unknown) : null;
+        return f?.fee ? presentListedFee(f.fee) : null;
       }
       case "credit_note": {
         const n = await orNull(() => creditNotes.call("GetCreditNote", { organization_id: org, id: ref.id }));

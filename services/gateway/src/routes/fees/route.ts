@@ -1,24 +1,24 @@
 import { Router } from "express";
 import type { FeeRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
-import { presentMeta } from "@billing/views";
+import { presentListedFee, presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
-import { idKey, rpcOptions } from "../../http/rpc-route";
+import { idKey, replySender, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
 import { feeListQuery, feeUpdate } from "./validators";
 
 /**
  * /api/v1/fees: the pay-in-advance fees usage events create (and, by id, any fee of an invoice).
- * Validation and shape only; the invoicing service answers each fee as Lago's FeeObject.
+ * Validation and shape only; the invoicing service answers typed fees, presented as Lago's FeeObject.
  */
 export function feesRouter(fees: RpcClient<FeeRpc>): Router {
   const router = Router();
-  const sendFee = (res: import("express").Response, reply: { fee_json: string }) => res.type("json").send(`{"fee":${reply.fee_json}}`);
+  const sendFee = replySender("fee", presentListedFee);
 
   router.get("/fees", async (req, res) => {
     const q = parseFields(feeListQuery, req.query);
     const reply = await fees.call("ListFees", { organization_id: organizationId(req), page: pageQuery(req), ...q }, rpcOptions(req));
-    res.type("json").send(`{"fees":[${reply.fees_json.join(",")}],"meta":${JSON.stringify(presentMeta(reply.meta))}}`);
+    res.json({ fees: reply.fees.map(presentListedFee), meta: presentMeta(reply.meta) });
   });
   router.get("/fees/:id", async (req, res) => sendFee(res, await fees.call("GetFee", idKey(req), rpcOptions(req))));
   router.put("/fees/:id", async (req, res) => {
