@@ -6,6 +6,7 @@ export * from "./applied-coupons";
 export * from "./billable-metrics";
 export * from "./billing-entities";
 export * from "./coupons";
+export * from "./credit-notes";
 export * from "./customers";
 export * from "./entitlements";
 export * from "./estimate-fees";

@@ -60,12 +60,21 @@ export function presentFee(f: M.Fee__Output) {
 export const presentListedFee = (f: M.Fee__Output) =>
   ({ ...presentFee(f), svc_invoice_id: or(f.svc_invoice_id), payment_status: f.payment_status as ViewOf<typeof listedFeeObject>["payment_status"], pricing_unit_details: null }) satisfies ViewOf<typeof listedFeeObject>;
 
+/** The customer as an invoice or a credit note shows it (the fields of Lago's CustomerObject invoicing keeps). */
+export function presentInvoiceCustomer(c: M.InvoiceCustomer__Output | null) {
+  return {
+    svc_id: c?.svc_id ?? "", sequential_id: c?.sequential_id ?? 0, slug: or(c?.slug), external_id: c?.external_id ?? "",
+    billing_entity_code: or(c?.billing_entity_code), name: or(c?.name), email: or(c?.email), currency: or(c?.currency), country: or(c?.country),
+    timezone: or(c?.timezone), applicable_timezone: c?.applicable_timezone ?? "UTC", net_payment_term: or(c?.net_payment_term),
+    finalize_zero_amount_invoice: or(c?.finalize_zero_amount_invoice), created_at: c?.created_at ?? "", updated_at: c?.updated_at ?? "",
+  } satisfies ViewOf<typeof invoiceObject>["customer"];
+}
+
 /**
  * Lago's InvoiceObject (the extended one: billing periods, credits, fees, subscriptions), from the
  * invoicing service's typed invoice. Lago's `error_details` are not produced: [].
  */
 export function presentInvoice(m: M.Invoice__Output) {
-  const c = m.customer;
   return {
     svc_id: m.svc_id, billing_entity_code: or(m.billing_entity_code), sequential_id: or(m.sequential_id), number: m.number,
     issuing_date: m.issuing_date, payment_dispute_lost_at: or(m.payment_dispute_lost_at), payment_due_date: m.payment_due_date ?? "",
@@ -79,12 +88,7 @@ export function presentInvoice(m: M.Invoice__Output) {
     progressive_billing_credit_amount_cents: m.progressive_billing_credit_amount_cents, total_amount_cents: m.total_amount_cents,
     version_number: m.version_number, self_billed: m.self_billed, file_url: or(m.file_url), web_url: or(m.web_url),
     created_at: m.created_at, updated_at: m.updated_at,
-    customer: {
-      svc_id: c?.svc_id ?? "", sequential_id: c?.sequential_id ?? 0, slug: or(c?.slug), external_id: c?.external_id ?? "",
-      billing_entity_code: or(c?.billing_entity_code), name: or(c?.name), email: or(c?.email), currency: or(c?.currency), country: or(c?.country),
-      timezone: or(c?.timezone), applicable_timezone: c?.applicable_timezone ?? "UTC", net_payment_term: or(c?.net_payment_term),
-      finalize_zero_amount_invoice: or(c?.finalize_zero_amount_invoice), created_at: c?.created_at ?? "", updated_at: c?.updated_at ?? "",
-    },
+    customer: presentInvoiceCustomer(m.customer),
     metadata: m.metadata.map((d) => ({ svc_id: d.svc_id, key: d.key, value: d.value, created_at: d.created_at })),
     applied_taxes: m.applied_taxes.map((t) => ({
       svc_id: t.svc_id, svc_tax_id: or(t.svc_tax_id), tax_name: t.tax_name, tax_code: t.tax_code, tax_rate: t.tax_rate,

@@ -3,8 +3,8 @@ import { cents, currency, day, instant } from "./common";
 import { feeObject, invoiceObject } from "./invoices";
 
 /**
- * Credit notes, as the invoicing service writes them (the gateway passes their text through):
- * Lago's CreditNoteObject with its items (each with the fee it credits) and taxes, and the estimate.
+ * Credit notes (presented from the invoicing service's typed notes: credit-notes.ts): Lago's
+ * CreditNoteObject with its items (each with the fee it credits) and taxes, and the estimate.
  */
 
 const creditNoteAppliedTax = z.object({

@@ -3,7 +3,7 @@ import type { Handlers } from "@billing/grpc";
 import type { CreditNote } from "../domain/credit-note";
 import type { DocumentDeps } from "../use-cases/documents/deps";
 import { creditNotePdf, downloadCreditNote } from "../use-cases/documents/credit-note-pdf";
-import { creditNoteJson, feesJsonOf } from "./credit-note-messages";
+import { creditNoteMessage, feeMessagesOf } from "./credit-note-messages";
 
 /** billing.invoicing.v1.InvoiceDocumentService's credit note RPCs (always within the caller's organization). */
 export function creditNoteDocumentHandlers(
@@ -13,7 +13,7 @@ export function creditNoteDocumentHandlers(
     DownloadCreditNote: async (req) => {
       const note = await downloadCreditNote(deps, req.organization_id, req.id);
       const [invoice] = await deps.invoices.findByIds([note.invoice_id]);
-      return { credit_note_json: creditNoteJson(note, invoice ? feesJsonOf(invoice) : new Map(), deps.creditNoteFileUrl(note)) };
+      return { credit_note: creditNoteMessage(note, invoice ? feeMessagesOf(invoice) : new Map(), deps.creditNoteFileUrl(note)) };
     },
     GetCreditNotePdf: async (req) => {
       const doc = await creditNotePdf(deps, req.organization_id, req.id);

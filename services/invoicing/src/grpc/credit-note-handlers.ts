@@ -14,32 +14,32 @@ import { voidInvoice } from "../use-cases/credit-notes/void-invoice";
 import { regenerateInvoice } from "../use-cases/credit-notes/regenerate-invoice";
 import { deleteDraftInvoice } from "../use-cases/credit-notes/delete-draft-invoice";
 import { createOneOffInvoice } from "../use-cases/credit-notes/create-one-off-invoice";
-import { creditNoteFilterOf, creditNoteJson, estimateJson, feesJsonOf } from "./credit-note-messages";
+import { creditNoteFilterOf, creditNoteMessage, estimateMessage, feeMessagesOf } from "./credit-note-messages";
 import { invoiceReply } from "./invoice-reply";
 
 const items = (list: ReadonlyArray<{ fee_id: string; amount_cents: number | string }>) => list.map((i) => ({ fee_id: i.fee_id, amount_cents: Number(i.amount_cents) }));
 
-/** billing.invoicing.v1.CreditNoteService: proto in, use case, Lago's JSON out (always within the caller's organization). */
+/** billing.invoicing.v1.CreditNoteService: proto in, use case, proto out (always within the caller's organization). */
 export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc> {
   const invoiceJson = (invoice: Invoice) => invoiceReply(deps, invoice);
-  /** The notes as JSON, each with the fees of its invoice (one read for all their invoices). */
-  const present = async (notes: readonly CreditNote[]) => {
+  /** The notes' messages, each with the fees of its invoice (one read for all their invoices). */
+  const messages = async (notes: readonly CreditNote[]) => {
     const invoices = await deps.invoices.findByIds([...new Set(notes.map((n) => n.invoice_id))]);
-    const fees = new Map(invoices.map((i) => [i.id, feesJsonOf(i)]));
-    return notes.map((n) => creditNoteJson(n, fees.get(n.invoice_id) ?? new Map(), deps.creditNoteFileUrl?.(n) ?? null));
+    const fees = new Map(invoices.map((i) => [i.id, feeMessagesOf(i)]));
+    return notes.map((n) => creditNoteMessage(n, fees.get(n.invoice_id) ?? new Map(), deps.creditNoteFileUrl?.(n) ?? null));
   };
-  const reply = async (note: CreditNote) => ({ credit_note_json: (await present([note]))[0]! });
+  const reply = async (note: CreditNote) => ({ credit_note: (await messages([note]))[0]! });
   return {
     CreateCreditNote: async (req) => reply(await createCreditNote(deps, req.organization_id, req.invoice_id, {
       reason: req.reason ?? null, description: req.description ?? null, credit_amount_cents: Number(req.credit_amount_cents),
       refund_amount_cents: Number(req.refund_amount_cents), offset_amount_cents: Number(req.offset_amount_cents), items: items(req.items),
     })),
-    EstimateCreditNote: async (req) => ({ estimated_credit_note_json: estimateJson(await estimateCreditNoteOf(deps, req.organization_id, req.invoice_id, items(req.items))) }),
+    EstimateCreditNote: async (req) => ({ estimated_credit_note: estimateMessage(await estimateCreditNoteOf(deps, req.organization_id, req.invoice_id, items(req.items))) }),
     GetCreditNote: async (req) => reply(await getCreditNote(deps, req.organization_id, req.id)),
     ListCreditNotes: async (req) => {
       const page = pageRequestOf(req);
       const { items: notes, total } = await listCreditNotes(deps, req.organization_id, creditNoteFilterOf(req), page);
-      return { credit_notes_json: await present(notes), meta: pageMeta(total, page) };
+      return { credit_notes: await messages(notes), meta: pageMeta(total, page) };
     },
     UpdateCreditNote: async (req) => reply(await updateCreditNote(deps, req.organization_id, req.id, req.refund_status)),
     VoidCreditNote: async (req) => reply(await voidCreditNote(deps, req.organization_id, req.id)),

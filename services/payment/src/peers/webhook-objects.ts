@@ -1,7 +1,7 @@
 import { Rpc, type CatalogRpc, type CreditNoteRpc, type CustomerRpc, type FeeRpc, type InvoicingRpc, type PaymentMessages, type WalletRpc } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { RpcClient } from "@billing/grpc";
-import { presentBillableMetric, presentCustomer, presentInvoice, presentListedFee, presentPayment, presentPlan, presentSubscription, presentWallet, presentWalletTransaction } from "@billing/views";
+import { presentBillableMetric, presentCreditNote, presentCustomer, presentInvoice, presentListedFee, presentPayment, presentPlan, presentSubscription, presentWallet, presentWalletTransaction } from "@billing/views";
 import type { ObjectRef } from "../domain/webhook-events";
 import { paymentMessage } from "../grpc/payment-messages";
 import type { PaymentRepository } from "../persistence/payment-repository";
@@ -66,7 +66,7 @@ export function grpcWebhookObjects(addresses: { customer: string; catalog: strin
       }
       case "credit_note": {
         const n = await orNull(() => creditNotes.call("GetCreditNote", { organization_id: org, id: ref.id }));
-        return n ? (JSON.parse(n.credit_note_json) as unknown) : null;
+        return n?.credit_note ? presentCreditNote(n.credit_note) : null;
       }
       case "wallet": {
         const w = await orNull(() => wallets.call("GetWallet", { organization_id: org, wallet_id: ref.id }));

@@ -1,9 +1,9 @@
 import { Router, type Request, type Response } from "express";
 import type { CreditNoteRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
-import { presentMeta } from "@billing/views";
+import { presentCreditNote, presentEstimatedCreditNote, presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
-import { idKey, pathParam, rpcOptions } from "../../http/rpc-route";
+import { idKey, pathParam, replied, replySender, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
 import { sendInvoice } from "../invoices/send-invoice";
 import { creditNoteCreate, creditNoteEstimate, creditNoteListQuery, creditNoteUpdate, invoiceVoid, oneOffInvoiceCreate } from "./validators";
@@ -13,24 +13,25 @@ const unbracketed = (query: Request["query"]) => Object.fromEntries(Object.entri
 
 /**
  * /api/v1/credit_notes and POST /invoices/{id}/void: validation and shape only; the invoicing
- * service computes, stores and writes each credit note as Lago's CreditNoteObject.
+ * service computes and stores each credit note and answers it typed, presented here as Lago's
+ * CreditNoteObject (@billing/views).
  */
 export function creditNotesRouter(creditNotes: RpcClient<CreditNoteRpc>): Router {
   const router = Router();
-  const send = (res: Response, reply: { credit_note_json: string }) => res.type("json").send(`{"credit_note":${reply.credit_note_json}}`);
+  const send = replySender("credit_note", presentCreditNote);
   const list = async (req: Request, res: Response, externalCustomerId?: string) => {
     const q = parseFields(creditNoteListQuery, unbracketed(req.query));
     const reply = await creditNotes.call("ListCreditNotes", {
       organization_id: organizationId(req), page: pageQuery(req), ...q, external_customer_id: externalCustomerId ?? q.external_customer_id,
       billing_entity_codes: q.billing_entity_codes ?? [],
     }, rpcOptions(req));
-    res.type("json").send(`{"credit_notes":[${reply.credit_notes_json.join(",")}],"meta":${JSON.stringify(presentMeta(reply.meta))}}`);
+    res.json({ credit_notes: reply.credit_notes.map(presentCreditNote), meta: presentMeta(reply.meta) });
   };
 
   router.post("/credit_notes/estimate", async (req, res) => {
     const body = parseFields(creditNoteEstimate, wrapped(req, "credit_note"));
     const reply = await creditNotes.call("EstimateCreditNote", { organization_id: organizationId(req), invoice_id: body.invoice_id, items: body.items }, rpcOptions(req));
-    res.type("json").send(`{"estimated_credit_note":${reply.estimated_credit_note_json}}`);
+    res.json({ estimated_credit_note: presentEstimatedCreditNote(replied(reply.estimated_credit_note, "estimated_credit_note")) });
   });
   router.post("/credit_notes", async (req, res) => {
     const body = parseFields(creditNoteCreate, wrapped(req, "credit_note"));

@@ -3,7 +3,8 @@ import type { InvoiceDocumentRpc } from "@billing/contracts";
 import { verifyDocumentLink } from "@billing/documents";
 import { AppError } from "@billing/errors";
 import type { RpcClient } from "@billing/grpc";
-import { idKey, pathParam, rpcOptions } from "../../http/rpc-route";
+import { presentCreditNote } from "@billing/views";
+import { idKey, pathParam, replySender, rpcOptions } from "../../http/rpc-route";
 import { sendInvoice } from "../invoices/send-invoice";
 import { signedLinkQuery } from "./validators";
 
@@ -25,14 +26,14 @@ function sendPdf(res: Response, doc: Pdf): void {
  */
 export function invoiceDocumentsRouter(documents: RpcClient<InvoiceDocumentRpc>): Router {
   const router = Router();
+  const sendCreditNote = replySender("credit_note", presentCreditNote);
   router.post("/invoices/:id/download", async (req, res) => {
     sendInvoice(res, await documents.call("DownloadInvoice", idKey(req), rpcOptions(req)));
   });
   router.get("/invoices/:id/pdf", async (req, res) => sendPdf(res, await documents.call("GetInvoicePdf", idKey(req), rpcOptions(req))));
   // credit notes, the same way (Lago: POST /credit_notes/{id}/download answers the credit note)
   router.post("/credit_notes/:id/download", async (req, res) => {
-    const reply = await documents.call("DownloadCreditNote", idKey(req), rpcOptions(req));
-    res.type("json").send(`{"credit_note":${reply.credit_note_json}}`);
+    sendCreditNote(res, await documents.call("DownloadCreditNote", idKey(req), rpcOptions(req)));
   });
   router.get("/credit_notes/:id/pdf", async (req, res) => sendPdf(res, await documents.call("GetCreditNotePdf", idKey(req), rpcOptions(req))));
   return router;
