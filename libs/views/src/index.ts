@@ -7,6 +7,7 @@ export * from "./billable-metrics";
 export * from "./billing-entities";
 export * from "./coupons";
 export * from "./credit-notes";
+export * from "./customer-usage";
 export * from "./customers";
 export * from "./entitlements";
 export * from "./estimate-fees";

@@ -4,14 +4,13 @@ import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { InvoicingDeps } from "../use-cases/deps";
 import { getCurrentUsage } from "../use-cases/usage/get-current-usage";
 import { getPastUsage } from "../use-cases/usage/get-past-usage";
-import { lagoUsageJson, usageMessage } from "./usage-messages";
+import { usageMessage } from "./usage-messages";
 
 /** billing.invoicing.v1.InvoiceService, the customers' usage: proto in, use case, proto out. */
 export function usageHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc>, "GetCurrentUsage" | "GetPastUsage"> {
   return {
     GetCurrentUsage: async (req) => {
-      const usage = usageMessage(await getCurrentUsage(deps, req.organization_id, req.external_customer_id, req.external_subscription_id));
-      return { customer_usage: usage, usage_json: lagoUsageJson(usage) };
+      return { customer_usage: usageMessage(await getCurrentUsage(deps, req.organization_id, req.external_customer_id, req.external_subscription_id)) };
     },
     GetPastUsage: async (req) => {
       const page = pageRequestOf(req);
@@ -19,8 +18,7 @@ export function usageHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc>,
         externalCustomerId: req.external_customer_id, externalSubscriptionId: req.external_subscription_id,
         billableMetricCode: req.billable_metric_code || undefined, periodsCount: req.periods_count ?? undefined,
       }, page);
-      const periods = items.map(usageMessage);
-      return { usage_periods: periods, usage_periods_json: periods.map(lagoUsageJson), meta: pageMeta(total, page) };
+      return { usage_periods: items.map(usageMessage), meta: pageMeta(total, page) };
     },
   };
 }

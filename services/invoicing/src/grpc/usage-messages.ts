@@ -32,15 +32,3 @@ export function usageMessage(usage: CustomerUsageView): Nullable<M.CustomerUsage
     })),
   };
 }
-
-/** TRANSITIONAL (until the gateway presents the typed message): the same usage as Lago's JSON object. */
-export function lagoUsageJson(message: Nullable<M.CustomerUsage>): string {
-  const filters = (list: ReadonlyArray<Nullable<M.ChargeFilterUsage> | null> | null | undefined) =>
-    (list ?? []).map((f) => ({ ...f, values: Object.fromEntries(Object.entries(f?.values ?? {}).map(([k, v]) => [k, v?.values ?? []])) }));
-  return JSON.stringify({
-    ...message,
-    charges_usage: (message.charges_usage ?? []).map((c) => ({
-      ...c, pricing_unit_details: null, filters: filters(c?.filters), grouped_usage: (c?.grouped_usage ?? []).map((g) => ({ ...g, filters: filters(g?.filters) })),
-    })),
-  });
-}

@@ -1,9 +1,9 @@
-import { Router, type Request, type Response } from "express";
+import { Router, type Request } from "express";
 import type { InvoicingRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
-import { presentInvoice, presentMeta } from "@billing/views";
+import { presentCustomerUsage, presentInvoice, presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
-import { idKey, pathParam, rpcOptions } from "../../http/rpc-route";
+import { idKey, pathParam, replied, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, wrapped } from "../../http/validation";
 import { sendInvoice } from "./send-invoice";
 import { currentUsageQuery, invoiceListQuery, invoiceUpdate, pastUsageQuery } from "./validators";
@@ -13,7 +13,8 @@ const unbracketed = (query: Request["query"]) => Object.fromEntries(Object.entri
 
 /**
  * /api/v1/invoices and the customers' usage: validation and shape only; the invoicing service
- * answers typed invoices, presented here as Lago's InvoiceObjectExtended (@billing/views).
+ * answers typed invoices and usage, presented here as Lago's InvoiceObjectExtended and
+ * CustomerUsageObject (@billing/views).
  */
 export function invoicesRouter(invoicing: RpcClient<InvoicingRpc>): Router {
   const router = Router();
@@ -37,7 +38,7 @@ export function invoicesRouter(invoicing: RpcClient<InvoicingRpc>): Router {
     const reply = await invoicing.call("GetCurrentUsage", {
       organization_id: organizationId(req), external_customer_id: pathParam(req, "external_customer_id"), external_subscription_id: q.external_subscription_id,
     }, rpcOptions(req));
-    res.type("json").send(`{"customer_usage":${reply.usage_json}}`);
+    res.json({ customer_usage: presentCustomerUsage(replied(reply.customer_usage, "customer_usage")) });
   });
   router.get("/customers/:external_customer_id/past_usage", async (req, res) => {
     const q = parseFields(pastUsageQuery, req.query);
@@ -45,7 +46,7 @@ export function invoicesRouter(invoicing: RpcClient<InvoicingRpc>): Router {
       organization_id: organizationId(req), external_customer_id: pathParam(req, "external_customer_id"), external_subscription_id: q.external_subscription_id,
       billable_metric_code: q.billable_metric_code, periods_count: q.periods_count, page: pageQuery(req),
     }, rpcOptions(req));
-    res.type("json").send(`{"usage_periods":[${reply.usage_periods_json.join(",")}],"meta":${JSON.stringify(presentMeta(reply.meta))}}`);
+    res.json({ usage_periods: reply.usage_periods.map(presentCustomerUsage), meta: presentMeta(reply.meta) });
   });
   return router;
 }
