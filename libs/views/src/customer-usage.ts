@@ -1,10 +1,10 @@
 import type { InvoicingMessages as M } from "@billing/contracts";
-import { or } from "./presenting";
+import { filterValues, or } from "./presenting";
 import type { customerUsageObject, ViewOf } from "./schemas";
 
 const presentFilterUsage = (f: M.ChargeFilterUsage__Output) => ({
   units: f.units, total_aggregated_units: f.total_aggregated_units, events_count: f.events_count, amount_cents: f.amount_cents,
-  invoice_display_name: or(f.invoice_display_name), values: Object.fromEntries(Object.entries(f.values).map(([k, v]) => [k, v.values])),
+  invoice_display_name: or(f.invoice_display_name), values: filterValues(f.values),
 });
 
 /** Lago's CustomerUsageObject: a subscription's usage over one billing period, charge by charge (current or past usage). */

@@ -1,5 +1,5 @@
 import type { InvoicingMessages as M } from "@billing/contracts";
-import { or } from "./presenting";
+import { filterValues, or } from "./presenting";
 import { presentSubscription } from "./subscriptions";
 import type { feeObject, invoiceObject, listedFeeObject, ViewOf } from "./schemas";
 
@@ -44,7 +44,7 @@ export function presentFee(f: M.Fee__Output) {
       type: (item?.type ?? "charge") as ViewOf<typeof feeObject>["item"]["type"], code: item?.code ?? "", name: item?.name ?? "",
       description: or(item?.description), invoice_display_name: item?.invoice_display_name ?? "",
       filter_invoice_display_name: or(item?.filter_invoice_display_name),
-      filters: item?.filters ? Object.fromEntries(Object.entries(item.filters.values).map(([k, v]) => [k, v.values])) : null,
+      filters: item?.filters ? filterValues(item.filters.values) : null,
       svc_item_id: item?.svc_item_id ?? "", item_type: (item?.item_type ?? "BillableMetric") as ViewOf<typeof feeObject>["item"]["item_type"],
       grouped_by: item?.grouped_by ?? {},
     },

@@ -5,6 +5,10 @@ import type { paginationMeta, taxObject, ViewOf } from "./schemas";
 
 export const or = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 
+/** A charge filter's values as Lago shows them (key → values), from the proto map of value lists. */
+export const filterValues = (values: Record<string, { values: string[] }>): Record<string, string[]> =>
+  Object.fromEntries(Object.entries(values).map(([key, v]) => [key, v.values]));
+
 /** Lago's TaxObject: the rate is a number in responses. */
 export function presentTax(t: CommonMessages.Tax__Output) {
   return {

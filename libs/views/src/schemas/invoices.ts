@@ -3,10 +3,10 @@ import { cents, currency, day, decimalText, instant, jsonObject } from "./common
 import { creditObject, subscriptionObject } from "./catalog";
 
 /**
- * Invoices and their fees (presented by the gateway from the invoicing service's typed invoice:
- * invoices.ts), and the objects the invoicing and usage services still write as the API's JSON
- * themselves (the gateway passes their text through): listed fees, customer usage, usage events,
- * estimated fees.
+ * Invoices and their fees, listed fees and customer usage (presented by the gateway from the
+ * invoicing service's typed messages: invoices.ts, customer-usage.ts), and the objects the usage
+ * service still writes as the API's JSON itself (the gateway passes their text through): usage
+ * events, estimated fees.
  */
 
 const paymentStatus = z.enum(["pending", "succeeded", "failed"]);

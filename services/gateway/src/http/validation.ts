@@ -67,6 +67,9 @@ export function pageQuery(req: Request): { page: number; per_page: number } {
   return { page: int(req.query.page, 1), per_page: Math.min(int(req.query.per_page, 100), 1000) };
 }
 
+/** Query keys as Lago clients send them: `statuses[]=a&statuses[]=b` (also percent-encoded) → `statuses`. */
+export const unbracketed = (query: Request["query"]) => Object.fromEntries(Object.entries(query).map(([k, v]) => [k.replace(/\[\]$/, ""), v]));
+
 /** A query parameter that may be repeated (`coupon_code[]=a&coupon_code[]=b`) or sent once; anything else is ignored. */
 export function stringList(value: unknown): string[] {
   const values = Array.isArray(value) ? value : [value];

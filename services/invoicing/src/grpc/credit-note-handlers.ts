@@ -21,7 +21,7 @@ const items = (list: ReadonlyArray<{ fee_id: string; amount_cents: number | stri
 
 /** billing.invoicing.v1.CreditNoteService: proto in, use case, proto out (always within the caller's organization). */
 export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc> {
-  const invoiceJson = (invoice: Invoice) => invoiceReply(deps, invoice);
+  const replyInvoice = (invoice: Invoice) => invoiceReply(deps, invoice);
   /** The notes' messages, each with the fees of its invoice (one read for all their invoices). */
   const messages = async (notes: readonly CreditNote[]) => {
     const invoices = await deps.invoices.findByIds([...new Set(notes.map((n) => n.invoice_id))]);
@@ -43,10 +43,10 @@ export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc>
     },
     UpdateCreditNote: async (req) => reply(await updateCreditNote(deps, req.organization_id, req.id, req.refund_status)),
     VoidCreditNote: async (req) => reply(await voidCreditNote(deps, req.organization_id, req.id)),
-    VoidInvoice: async (req) => invoiceJson(await voidInvoice(deps, req.organization_id, req.id, {
+    VoidInvoice: async (req) => replyInvoice(await voidInvoice(deps, req.organization_id, req.id, {
       generate_credit_note: req.generate_credit_note, credit_amount: Number(req.credit_amount), refund_amount: Number(req.refund_amount),
     })),
-    DeleteDraftInvoice: async (req) => invoiceJson(await deleteDraftInvoice(deps, req.organization_id, req.id)),
+    DeleteDraftInvoice: async (req) => replyInvoice(await deleteDraftInvoice(deps, req.organization_id, req.id)),
     CreateOneOffInvoice: async (req) => {
       const invoice = await createOneOffInvoice(deps, req.organization_id, {
         external_customer_id: req.external_customer_id, currency: req.currency ?? null, billing_entity_code: req.billing_entity_code ?? null,
@@ -56,8 +56,8 @@ export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc>
           from_datetime: f.from_datetime ?? null, to_datetime: f.to_datetime ?? null,
         })),
       });
-      return invoiceJson(invoice);
+      return replyInvoice(invoice);
     },
-    RegenerateInvoice: async (req) => invoiceJson(await regenerateInvoice(deps, req.organization_id, req.id)),
+    RegenerateInvoice: async (req) => replyInvoice(await regenerateInvoice(deps, req.organization_id, req.id)),
   };
 }

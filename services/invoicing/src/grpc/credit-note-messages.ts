@@ -3,18 +3,17 @@ import type { Nullable } from "@billing/grpc";
 import type { CreditNote, CreditNoteEstimate } from "../domain/credit-note";
 import type { Invoice } from "../domain/invoice";
 import type { CreditNoteFilter } from "../persistence/credit-note-repository";
-import { invoiceMessage } from "./invoice-messages";
+import { feeMessage, invoiceCustomerMessage } from "./invoice-messages";
 
 type FeeMessage = Nullable<M.Fee>;
 
 /** The invoice's fee messages by id, as the invoice shows them (what a credit note's items show). */
 export function feeMessagesOf(invoice: Invoice): Map<string, FeeMessage> {
-  return new Map((invoiceMessage(invoice).fees ?? []).map((f) => [f!.svc_id!, f!]));
+  return new Map(invoice.fees.map((fee) => [fee.id, feeMessage(invoice, fee)]));
 }
 
 /** Lago's CreditNoteObject, with its customer (CreditNoteExtendedObject), typed: the gateway presents it. */
 export function creditNoteMessage(note: CreditNote, fees: ReadonlyMap<string, FeeMessage>, fileUrl: string | null = null): Nullable<M.CreditNote> {
-  const c = note.customer;
   const created = new Date(note.created_at).toISOString();
   return {
     svc_id: note.id, billing_entity_code: note.billing_entity_code, sequential_id: note.sequential_id, number: note.number,
@@ -30,11 +29,7 @@ export function creditNoteMessage(note: CreditNote, fees: ReadonlyMap<string, Fe
       svc_id: t.id, svc_credit_note_id: note.id, svc_tax_id: t.tax_id, tax_name: t.tax_name, tax_code: t.tax_code, tax_rate: Number(t.tax_rate),
       tax_description: t.tax_description, base_amount_cents: t.base_amount_cents, amount_cents: t.amount_cents, amount_currency: note.currency, created_at: created,
     })),
-    customer: {
-      svc_id: c.svc_id, sequential_id: c.sequential_id, slug: c.slug, external_id: c.external_id, billing_entity_code: c.billing_entity_code,
-      name: c.name, email: c.email, currency: c.currency, country: c.country, timezone: c.timezone, applicable_timezone: c.applicable_timezone,
-      net_payment_term: c.net_payment_term, finalize_zero_amount_invoice: c.finalize_zero_amount_invoice, created_at: c.created_at, updated_at: c.updated_at,
-    },
+    customer: invoiceCustomerMessage(note.customer),
   };
 }
 

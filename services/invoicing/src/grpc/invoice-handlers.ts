@@ -7,30 +7,23 @@ import { applyPayment, type PaymentOutcome } from "../use-cases/invoices/apply-p
 import { createCreditInvoice } from "../use-cases/invoices/create-credit-invoice";
 import { finalizeInvoice } from "../use-cases/invoices/finalize-invoice";
 import { getInvoice } from "../use-cases/invoices/get-invoice";
-import { invoiceSubscriptions } from "../use-cases/invoices/invoice-subscriptions";
 import { listInvoices } from "../use-cases/invoices/list-invoices";
 import { refreshInvoice } from "../use-cases/invoices/refresh-invoice";
 import { updateInvoice } from "../use-cases/invoices/update-invoice";
 import { getOngoingUsage } from "../use-cases/usage/get-ongoing-usage";
-import { invoiceFilterOf, invoiceMessage, invoiceUpdateOf } from "./invoice-messages";
-import { invoiceReply } from "./invoice-reply";
+import { invoiceFilterOf, invoiceUpdateOf } from "./invoice-messages";
+import { invoiceMessages, invoiceReply } from "./invoice-reply";
 
 type InvoiceRpcs = "ListInvoices" | "GetInvoice" | "FinalizeInvoice" | "RefreshInvoice" | "UpdateInvoice" | "CreateCreditInvoice" | "OngoingUsage" | "ApplyPayment";
 
 /** billing.invoicing.v1.InvoiceService, its invoices: proto in, use case, proto out (always within the caller's organization). */
 export function invoiceHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc>, InvoiceRpcs> {
-  const withFileUrl = <M extends { file_url?: string | null }>(invoice: Invoice, message: M): M =>
-    deps.fileUrl ? { ...message, file_url: deps.fileUrl(invoice) } : message;
-  // overdue is told at the organization's time (a sandbox organization's test clock)
   const reply = (invoice: Invoice) => invoiceReply(deps, invoice);
   return {
     ListInvoices: async (req) => {
       const page = pageRequestOf(req);
       const { items, total } = await listInvoices(deps, req.organization_id, invoiceFilterOf(req), page);
-      const now = deps.clock.now();
-      const subscriptions = await invoiceSubscriptions(deps, items);
-      const invoices = items.map((invoice) => withFileUrl(invoice, invoiceMessage(invoice, now, subscriptions)));
-      return { invoices, meta: pageMeta(total, page) };
+      return { invoices: await invoiceMessages(deps, items), meta: pageMeta(total, page) };
     },
     GetInvoice: async (req) => reply(await getInvoice(deps, req.organization_id, req.id)),
     FinalizeInvoice: async (req) => reply(await finalizeInvoice(deps, req.organization_id, req.id)),

@@ -100,6 +100,13 @@ export function feeMessage(invoice: Invoice, fee: Fee): FeeMessage {
   };
 }
 
+/** The customer as an invoice or a credit note shows it: its copy at the time, the fields of Lago's CustomerObject invoicing keeps. */
+export const invoiceCustomerMessage = (c: Invoice["customer"]): Nullable<M.InvoiceCustomer> => ({
+  svc_id: c.svc_id, sequential_id: c.sequential_id, slug: c.slug, external_id: c.external_id, billing_entity_code: c.billing_entity_code,
+  name: c.name, email: c.email, currency: c.currency, country: c.country, timezone: c.timezone, applicable_timezone: c.applicable_timezone,
+  net_payment_term: c.net_payment_term, finalize_zero_amount_invoice: c.finalize_zero_amount_invoice, created_at: c.created_at, updated_at: c.updated_at,
+});
+
 /** Lago's SubscriptionObject (without plan) of a subscription an invoice bills, from invoicing's copy, at `now`. */
 function invoiceSubscriptionMessage(copy: SubscriptionCopy, now: Date): Nullable<CatalogMessages.Subscription> {
   const s = copy.subscription;
@@ -124,7 +131,6 @@ function invoiceSubscriptionMessage(copy: SubscriptionCopy, now: Date): Nullable
  */
 export function invoiceMessage(invoice: Invoice, now?: Date, subscriptions?: ReadonlyMap<string, SubscriptionCopy>): InvoiceMessage {
   const a = invoice.amounts;
-  const c = invoice.customer;
   const created = iso(invoice.created_at)!;
   return {
     svc_id: invoice.id,
@@ -157,11 +163,7 @@ export function invoiceMessage(invoice: Invoice, now?: Date, subscriptions?: Rea
     web_url: null,
     created_at: created,
     updated_at: iso(invoice.updated_at)!,
-    customer: {
-      svc_id: c.svc_id, sequential_id: c.sequential_id, slug: c.slug, external_id: c.external_id, billing_entity_code: c.billing_entity_code,
-      name: c.name, email: c.email, currency: c.currency, country: c.country, timezone: c.timezone, applicable_timezone: c.applicable_timezone,
-      net_payment_term: c.net_payment_term, finalize_zero_amount_invoice: c.finalize_zero_amount_invoice, created_at: c.created_at, updated_at: c.updated_at,
-    },
+    customer: invoiceCustomerMessage(invoice.customer),
     metadata: invoice.metadata.map((m) => ({ svc_id: m.id, key: m.key, value: m.value, created_at: iso(m.created_at)! })),
     applied_taxes: invoice.applied_taxes.map((t) => ({
       svc_id: derivedUuid(`${invoice.id}|tax|${t.tax_code}`), svc_tax_id: t.tax_id, tax_name: t.tax_name, tax_code: t.tax_code, tax_rate: Number(t.tax_rate),

@@ -34,17 +34,17 @@ const orNull = async <T>(call: Promise<T>): Promise<T | null> => {
 
 export function grpcDocumentParties(address: string): DocumentParties {
   const client = new RpcClient<CustomerRpc>(Rpc.customer, address, 5_000);
+  const customerOf = async (organizationId: string, externalId: string) =>
+    (await orNull(client.call("GetCustomer", { organization_id: organizationId, external_id: externalId })))?.customer ?? null;
   return {
     async get(organizationId, externalCustomerId, billingEntityCode) {
-      const customerReply = await orNull(client.call("GetCustomer", { organization_id: organizationId, external_id: externalCustomerId }));
-      const customer = customerReply?.customer ?? null;
+      const customer = await customerOf(organizationId, externalCustomerId);
       const code = billingEntityCode ?? customer?.billing_entity_code ?? "";
       const entityReply = code ? await orNull(client.call("GetBillingEntity", { organization_id: organizationId, code })) : null;
       return { customer, entity: entityReply?.billing_entity ?? null };
     },
     async sections(organizationId, externalCustomerId) {
-      const reply = await orNull(client.call("GetCustomer", { organization_id: organizationId, external_id: externalCustomerId }));
-      return (reply?.customer?.applicable_invoice_custom_sections ?? []).map((section) => ({
+      return ((await customerOf(organizationId, externalCustomerId))?.applicable_invoice_custom_sections ?? []).map((section) => ({
         code: section.code, name: section.name, display_name: section.display_name ?? null, details: section.details ?? null,
       }));
     },

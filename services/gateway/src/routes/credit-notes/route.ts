@@ -4,12 +4,9 @@ import type { RpcClient } from "@billing/grpc";
 import { presentCreditNote, presentEstimatedCreditNote, presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { idKey, pathParam, replied, replySender, rpcOptions } from "../../http/rpc-route";
-import { pageQuery, parseFields, wrapped } from "../../http/validation";
+import { pageQuery, parseFields, unbracketed, wrapped } from "../../http/validation";
 import { sendInvoice } from "../invoices/send-invoice";
 import { creditNoteCreate, creditNoteEstimate, creditNoteListQuery, creditNoteUpdate, invoiceVoid, oneOffInvoiceCreate } from "./validators";
-
-/** Query keys as Lago clients send them: `billing_entity_codes[]=a` → `billing_entity_codes`. */
-const unbracketed = (query: Request["query"]) => Object.fromEntries(Object.entries(query).map(([k, v]) => [k.replace(/\[\]$/, ""), v]));
 
 /**
  * /api/v1/credit_notes and POST /invoices/{id}/void: validation and shape only; the invoicing

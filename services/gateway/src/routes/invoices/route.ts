@@ -1,15 +1,12 @@
-import { Router, type Request } from "express";
+import { Router } from "express";
 import type { InvoicingRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
 import { presentCustomerUsage, presentInvoice, presentMeta } from "@billing/views";
 import { organizationId } from "../../http/context";
 import { idKey, pathParam, replied, rpcOptions } from "../../http/rpc-route";
-import { pageQuery, parseFields, wrapped } from "../../http/validation";
+import { pageQuery, parseFields, unbracketed, wrapped } from "../../http/validation";
 import { sendInvoice } from "./send-invoice";
 import { currentUsageQuery, invoiceListQuery, invoiceUpdate, pastUsageQuery } from "./validators";
-
-/** Query keys as Lago clients send them: `statuses[]=a&statuses[]=b` (also percent-encoded) → `statuses`. */
-const unbracketed = (query: Request["query"]) => Object.fromEntries(Object.entries(query).map(([k, v]) => [k.replace(/\[\]$/, ""), v]));
 
 /**
  * /api/v1/invoices and the customers' usage: validation and shape only; the invoicing service
