@@ -6,3 +6,4 @@ export * from "./consumer";
 export * from "./outbox";
 export * from "./derived-id";
 export * from "./batch-consumer";
+export * from "./coalescer";

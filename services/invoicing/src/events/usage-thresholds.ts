@@ -1,4 +1,4 @@
-import type { Envelope } from "@billing/bus";
+import { Coalescer, type Envelope } from "@billing/bus";
 import { atFrozenTime } from "@billing/clock";
 import { eventData, isEvent } from "@billing/contracts";
 import type { InvoicingDeps } from "../use-cases/deps";
@@ -28,33 +28,4 @@ export function usageThresholdsHandler(deps: InvoicingDeps) {
       await (frozen ? atFrozenTime(frozen, check) : check());
     });
   };
-}
-
-/** One run at a time per key; requests arriving meanwhile are merged into the next run and answered by it. */
-class Coalescer {
-  private readonly state = new Map<string, { running: boolean; next: { items: Set<string>; done: Array<(err?: unknown) => void> } | null }>();
-
-  request(key: string, items: readonly string[], run: (items: string[]) => Promise<void>): Promise<void> {
-    const s = this.state.get(key) ?? { running: false, next: null };
-    this.state.set(key, s);
-    s.next ??= { items: new Set(), done: [] };
-    items.forEach((i) => s.next!.items.add(i));
-    const answered = new Promise<void>((resolve, reject) => s.next!.done.push((err) => (err ? reject(err) : resolve())));
-    if (!s.running) this.start(key, run);
-    return answered;
-  }
-
-  private start(key: string, run: (items: string[]) => Promise<void>): void {
-    const s = this.state.get(key)!;
-    const batch = s.next!;
-    s.next = null;
-    s.running = true;
-    run([...batch.items])
-      .then(() => batch.done.forEach((d) => d()), (err) => batch.done.forEach((d) => d(err)))
-      .finally(() => {
-        s.running = false;
-        if (s.next) this.start(key, run);
-        else this.state.delete(key);
-      });
-  }
 }
