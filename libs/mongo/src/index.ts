@@ -3,3 +3,4 @@ export * from "./pagination";
 export * from "./outbox-store";
 export * from "./optimistic";
 export * from "./sequence";
+export * from "./by-ids";

@@ -176,6 +176,8 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       await publishManyFromOutbox(parts.bus, feeOutbox, byBatch, parts.logger);
     },
   };
+  // organizations whose copies were stored before progressive marks existed are marked before any usage is checked
+  await deps.progressive.markProgressiveOrganizations(parts.clock.now());
   const handles: ConsumerHandle[] = [];
   for (const c of consumers) {
     await ensureStream(parts.bus.jsm, c.stream, parts.replicas);

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishEnvelope, Streams, Subjects } from "@billing/bus";
 import { atFrozenTime } from "@billing/clock";
 import { domainEvent } from "@billing/contracts";
+import type { Models } from "../src/persistence/models";
+import { ProgressiveRepository } from "../src/persistence/progressive-repository";
 import { runDueWork } from "../src/use-cases/scheduled-work/run-due-work";
 import { customerView, eventually, planView, startInvoicingHarness, subscriptionView, type InvoicingHarness } from "./harness";
 
@@ -114,5 +116,42 @@ describe("progressive billing", () => {
     await ingested(org, subscription.external_id, "2024-02-05T00:00:00.000Z", 1);
     await h.caughtUp();
     expect(await invoicesOf(org)).toHaveLength(3);
+  }, 60_000);
+
+  it("reads nothing for an organization that never billed progressively, and marks organizations whose copies were stored before marks existed", async () => {
+    // an organization on a plan without thresholds: its envelopes cost one keyed read of its mark and no usage call
+    const org = randomUUID();
+    const customer = customerView({ billing_configuration: noGrace });
+    const subscription = subscriptionView(customer, planView({ usage_thresholds: [] }));
+    await h.publishCustomer(org, customer, "2024-01-01T00:00:00.000Z");
+    await h.publishSubscription(Subjects.catalog.subscriptionStarted, org, { subscription, plan: planView({ usage_thresholds: [] }) }, "2024-01-01T00:00:00.000Z");
+    await h.caughtUp();
+    const calls = h.peers.chargeUsageCalls.length;
+    await ingested(org, subscription.external_id, "2024-01-10T00:00:00.000Z", 50);
+    await h.caughtUp();
+    expect(h.peers.chargeUsageCalls.length).toBe(calls);
+    const progressive = h.replicas[0]!.deps.progressive;
+    expect(await progressive.billsProgressively(org)).toBe(false);
+    expect(await progressive.progressiveCopies(org, [subscription.external_id])).toEqual([]);
+
+    // a copy with thresholds marks its organization
+    const { org: marked, subscription: billed } = await seed();
+    expect(await progressive.billsProgressively(marked)).toBe(true);
+    expect((await progressive.progressiveCopies(marked, [billed.external_id, "unknown"])).map((c) => c.id)).toEqual([billed.svc_id]);
+
+    // copies stored before marks existed: the first start marks their organizations, once
+    const marks = h.connection.collection("progressive_organizations");
+    await marks.deleteMany({});
+    // a process that has not seen the mark yet (the replicas remember it)
+    const fresh = new ProgressiveRepository({
+      progressiveOrganizations: h.connection.model("ProgressiveOrganization"), subscriptions: h.connection.model("SubscriptionCopy"),
+    } as unknown as Models);
+    expect(await fresh.billsProgressively(marked)).toBe(false);
+    await fresh.markProgressiveOrganizations(new Date());
+    expect(await fresh.billsProgressively(marked)).toBe(true);
+    expect(await fresh.billsProgressively(org)).toBe(false);
+    await marks.deleteOne({ _id: marked as never });
+    await fresh.markProgressiveOrganizations(new Date()); // done before: not again
+    expect(await marks.countDocuments({ _id: marked as never })).toBe(0);
   }, 60_000);
 });

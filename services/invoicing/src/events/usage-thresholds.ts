@@ -19,6 +19,8 @@ export function usageThresholdsHandler(deps: InvoicingDeps) {
   const checks = new Coalescer();
   return async (envelope: Envelope): Promise<void> => {
     if (!isEvent(envelope, USAGE_SUBJECTS)) return;
+    // most organizations never bill progressively: one keyed read (remembered once true) and nothing else
+    if (!(await deps.progressive.billsProgressively(envelope.organization_id))) return;
     const subscriptions = [...new Set(eventData(envelope).events.map((e) => e.external_subscription_id))];
     if (subscriptions.length === 0) return;
     const organizationId = envelope.organization_id;

@@ -2,6 +2,7 @@ import type { mongo } from "mongoose";
 import { isDuplicateKeyError } from "@billing/mongo";
 import type { BillingEntry, CustomerCopy, SubscriptionCopy } from "../domain/copies";
 import type { Models } from "./models";
+import { markProgressive } from "./progressive-repository";
 
 /**
  * Whose due work a pass takes: every ordinary organization's (no organization), one sandbox
@@ -143,9 +144,14 @@ export class CopyRepository {
     return res.deletedCount === 1;
   }
 
-  /** Points current_usage's key (organization, external subscription id) at the newest copy of that external id. */
+  /**
+   * Points current_usage's key (organization, external subscription id) at the newest copy of that
+   * external id. A copy with usage thresholds marks its organization as billing progressively
+   * first (ProgressiveRepository.billsProgressively): whoever reads the key then finds the mark.
+   */
   async putUsageKey(copy: SubscriptionFields): Promise<void> {
     const s = copy.subscription;
+    if ((copy.plan.usage_thresholds ?? []).length > 0) await markProgressive(this.models, copy.organization_id, new Date());
     await this.putNewer(this.models.usageKeys, `${copy.organization_id}|${s.external_id}`, copy.version, {
       subscription_id: copy.id, customer_id: s.svc_customer_id, external_customer_id: s.external_customer_id, subscription: s, plan: copy.plan,
     });

@@ -93,6 +93,14 @@ const lifetimeUsageSchema = new Schema(
   { versionKey: false, collection: "lifetime_usages" },
 );
 
+/**
+ * The organizations that have (or had) a subscription copy with usage thresholds, `_id` =
+ * organization id: a check of ingested usage reads one of these by `_id` and stops there for an
+ * organization that never billed progressively (most), instead of reading every subscription it
+ * touched. Never removed (a stale mark costs only the read it saves).
+ */
+const progressiveOrganizationSchema = new Schema({ _id: String, at: Date }, { versionKey: false, collection: "progressive_organizations" });
+
 export function registerModels(connection: Connection) {
   return {
     subscriptions: connection.model("SubscriptionCopy", subscriptionSchema),
@@ -103,6 +111,7 @@ export function registerModels(connection: Connection) {
     invoices: connection.model("Invoice", invoiceSchema),
     counters: connection.model("InvoiceCounter", counterSchema),
     lifetimeUsages: connection.model("LifetimeUsage", lifetimeUsageSchema),
+    progressiveOrganizations: connection.model("ProgressiveOrganization", progressiveOrganizationSchema),
   };
 }
 

@@ -1,3 +1,4 @@
+import { isDuplicateKeyError, readByIds } from "@billing/mongo";
 import type { SubscriptionCopy } from "../domain/copies";
 import type { Invoice } from "../domain/invoice";
 import type { Models } from "./models";
@@ -11,6 +12,16 @@ export interface HistoricalUsage {
   updated_at: Date | null;
 }
 
+/** The mark that every organization's copies stored before marks existed are marked (not an organization id). */
+const MARKS_DONE = "marked:before-marks";
+
+/** Marks an organization as billing progressively (idempotent). */
+export async function markProgressive(models: Models, organizationId: string, at: Date): Promise<void> {
+  await models.progressiveOrganizations.collection.updateOne({ _id: organizationId as never }, { $setOnInsert: { at } }, { upsert: true }).catch((err: unknown) => {
+    if (!isDuplicateKeyError(err)) throw err; // marked by another process at the same moment
+  });
+}
+
 const lifetimeKey = (organizationId: string, externalSubscriptionId: string) => `${organizationId}|${externalSubscriptionId}`;
 
 /**
@@ -18,6 +29,9 @@ const lifetimeKey = (organizationId: string, externalSubscriptionId: string) => 
  * from, and its imported historical usage.
  */
 export class ProgressiveRepository {
+  /** organizations known to bill progressively (marks are never removed) */
+  private readonly progressiveOrganizations = new Set<string>();
+
   constructor(private readonly models: Models) {}
 
   /**
@@ -47,17 +61,44 @@ export class ProgressiveRepository {
   }
 
   /**
+   * Whether the organization has (had) a subscription copy with usage thresholds: one `_id` read of
+   * its mark (CopyRepository.putUsageKey writes it before the key), remembered once true (a mark is
+   * never removed).
+   */
+  async billsProgressively(organizationId: string): Promise<boolean> {
+    if (this.progressiveOrganizations.has(organizationId)) return true;
+    const marked = (await this.models.progressiveOrganizations.exists({ _id: organizationId })) !== null;
+    if (marked) this.progressiveOrganizations.add(organizationId);
+    return marked;
+  }
+
+  /**
+   * Marks every organization whose subscription copies have usage thresholds (copies stored before
+   * the marks existed), once per database: a no-op after its first run.
+   */
+  async markProgressiveOrganizations(now: Date): Promise<void> {
+    if (await this.models.progressiveOrganizations.exists({ _id: MARKS_DONE })) return;
+    const organizations = await this.models.subscriptions.distinct("organization_id", { "plan.usage_thresholds.0": { $exists: true } });
+    for (const organizationId of organizations) await markProgressive(this.models, String(organizationId), now);
+    await markProgressive(this.models, MARKS_DONE, now);
+  }
+
+  /**
    * The newest copies of an envelope's external subscriptions that bill progressively (active, with
-   * usage thresholds): ONE `_id` $in read of current usage's keys per envelope, whatever the
-   * number of its events or subscriptions.
+   * usage thresholds, not disabled: Lago's applicable_usage_thresholds is empty then), read by `_id`
+   * (current usage's keys; in chunks, fast on the test server too) with the conditions in the query,
+   * so the copies of the others (each holds its whole plan) never leave the database. Nothing is
+   * read for an organization that never billed progressively.
    */
   async progressiveCopies(organizationId: string, externalSubscriptionIds: readonly string[]) {
-    const docs = await this.models.usageKeys.find({ _id: { $in: externalSubscriptionIds.map((id) => `${organizationId}|${id}`) } })
-      .lean<Array<{ subscription_id: string; external_customer_id: string; subscription: SubscriptionCopy["subscription"]; plan: SubscriptionCopy["plan"]; version: number }>>();
-    return docs
-      // progressive_billing_disabled: its thresholds do not apply (Lago's applicable_usage_thresholds is empty)
-      .filter((d) => d.subscription.status === "active" && !d.subscription.progressive_billing_disabled && (d.plan.usage_thresholds ?? []).length > 0)
-      .map((d) => ({ id: d.subscription_id, external_customer_id: d.external_customer_id, subscription: d.subscription, plan: d.plan, version: d.version }));
+    if (!(await this.billsProgressively(organizationId))) return [];
+    const docs = await readByIds(externalSubscriptionIds.map((id) => `${organizationId}|${id}`), (ids) => this.models.usageKeys.find({
+      _id: { $in: ids },
+      "subscription.status": "active",
+      "subscription.progressive_billing_disabled": { $ne: true },
+      "plan.usage_thresholds.0": { $exists: true },
+    }).lean<Array<{ subscription_id: string; external_customer_id: string; subscription: SubscriptionCopy["subscription"]; plan: SubscriptionCopy["plan"]; version: number }>>());
+    return docs.map((d) => ({ id: d.subscription_id, external_customer_id: d.external_customer_id, subscription: d.subscription, plan: d.plan, version: d.version }));
   }
 
   /**
@@ -82,10 +123,10 @@ export class ProgressiveRepository {
     return out;
   }
 
-  /** Several subscriptions' imported historical usage, in one `_id` $in read. */
+  /** Several subscriptions' imported historical usage, read by `_id` (in chunks). */
   async historicalUsageMany(organizationId: string, externalSubscriptionIds: readonly string[]): Promise<Map<string, number>> {
-    const docs = await this.models.lifetimeUsages.find({ _id: { $in: externalSubscriptionIds.map((id) => lifetimeKey(organizationId, id)) } })
-      .lean<Array<{ external_subscription_id: string; historical_usage_amount_cents?: number }>>();
+    const docs = await readByIds(externalSubscriptionIds.map((id) => lifetimeKey(organizationId, id)), (ids) => this.models.lifetimeUsages.find({ _id: { $in: ids } })
+      .lean<Array<{ external_subscription_id: string; historical_usage_amount_cents?: number }>>());
     return new Map(docs.map((d) => [d.external_subscription_id, d.historical_usage_amount_cents ?? 0]));
   }
 
