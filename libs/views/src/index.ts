@@ -22,3 +22,4 @@ export * from "./wallets";
 export * from "./webhooks";
 export * from "./payment-requests";
 export * from "./lifetime-usage";
+export * from "./invoice-audit";

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The bodies of GET /invoices/{id}/audit and POST /customers/{id}/simulate_plan: ours (Lago has no
- * such routes), answered by the invoicing service as JSON and passed through.
+ * such routes), presented from the invoicing service's InvoiceAudit and PlanSimulation messages.
  */
 
 const amounts = z.object({

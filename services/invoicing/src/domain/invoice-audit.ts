@@ -35,7 +35,7 @@ export interface RederivedChargeData {
   fees: RederivedFeeData[];
   events_read: number;
   late_events_count: number;
-  late_events: unknown[];
+  late_events: LateEvent[];
 }
 
 interface SnapshotHead {
@@ -169,6 +169,17 @@ export interface FeeAudit {
   reason: string | null;
 }
 
+/** An event acknowledged after the invoice's usage was read, as stored (Lago's EventObject with its acknowledgement). */
+export interface LateEvent {
+  svc_id: string;
+  transaction_id: string;
+  external_subscription_id: string;
+  code: string;
+  timestamp: string;
+  properties: Record<string, unknown>;
+  created_at: string;
+}
+
 export interface ChargeAuditView {
   svc_charge_id: string;
   external_subscription_id: string;
@@ -178,7 +189,7 @@ export interface ChargeAuditView {
   billed_through: string | null;
   raw_events_read: number;
   late_events_count: number;
-  late_events: unknown[];
+  late_events: LateEvent[];
 }
 
 export interface InvoiceAuditView {

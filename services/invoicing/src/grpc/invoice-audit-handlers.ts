@@ -3,6 +3,7 @@ import { AppError } from "@billing/errors";
 import type { Handlers } from "@billing/grpc";
 import { auditInvoice, type AuditDeps } from "../use-cases/audit/audit-invoice";
 import { simulatePlan, type SimulateDeps } from "../use-cases/audit/simulate-plan";
+import { invoiceAuditMessage, planSimulationMessage } from "./invoice-audit-messages";
 
 type Deps = Omit<SimulateDeps, "usageAudit" | "plans"> & Omit<AuditDeps, "usageAudit"> & Partial<Pick<SimulateDeps, "usageAudit" | "plans">>;
 
@@ -15,7 +16,7 @@ export function invoiceAuditHandlers(deps: Deps): Handlers<InvoiceAuditRpc> {
     return deps as Deps & Required<Pick<SimulateDeps, K>>;
   };
   return {
-    AuditInvoice: async (req) => ({ audit_json: JSON.stringify(await auditInvoice(peers("usageAudit"), req.organization_id, req.id)) }),
+    AuditInvoice: async (req) => ({ invoice_audit: invoiceAuditMessage(await auditInvoice(peers("usageAudit"), req.organization_id, req.id)) }),
     SimulatePlan: async (req) => {
       const from = req.from ?? null;
       const to = req.to ?? null;
@@ -24,7 +25,7 @@ export function invoiceAuditHandlers(deps: Deps): Handlers<InvoiceAuditRpc> {
       const view = await simulatePlan(peers("usageAudit", "plans"), {
         organizationId: req.organization_id, externalCustomerId: req.external_customer_id, planCode: req.plan_code, from, to,
       });
-      return { simulation_json: JSON.stringify(view) };
+      return { plan_simulation: planSimulationMessage(view) };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { Rpc, type UsageAuditRpc } from "@billing/contracts";
 import { RpcClient } from "@billing/grpc";
-import type { AdvanceFeesAsk, RederiveAsk, RederivedAdvanceChargeData, RederivedChargeData } from "../domain/invoice-audit";
+import type { AdvanceFeesAsk, LateEvent, RederiveAsk, RederivedAdvanceChargeData, RederivedChargeData } from "../domain/invoice-audit";
 
 /** The usage service's raw-event re-derivation (UsageAuditService), one call per subscription and pricing instant. */
 export interface UsageAuditPeer {
@@ -27,7 +27,7 @@ export function grpcUsageAudit(address: string, deadlineMs = 60_000): UsageAudit
         })),
         events_read: Number(c.events_read),
         late_events_count: Number(c.late_events_count),
-        late_events: c.late_events_json.map((j) => JSON.parse(j) as unknown),
+        late_events: c.late_events_json.map((j) => JSON.parse(j) as LateEvent),
       }));
     },
     async rederiveAdvance(organizationId, externalSubscriptionId, asks) {
