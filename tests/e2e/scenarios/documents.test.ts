@@ -109,6 +109,34 @@ describe("invoice documents", () => {
     }
   });
 
+  it("shows a draft the custom sections that apply when it is made, applies them again on refresh, and keeps those it is finalized with", async () => {
+    // acme has a 3-day grace period: January's invoice is a draft on Feb 1, finalized by hand
+    const { as } = platform.sandbox("Draft sections", "2024-01-01T00:00:00Z");
+    await ok(as("POST", "/invoice_custom_sections", {
+      invoice_custom_section: { name: "EU bank details", code: "eu_bank", details: "IBAN FR76 3000 1111", display_name: "Bank details" },
+    }));
+    await customer(as, "acme", { invoice_custom_section_codes: ["eu_bank"], billing_configuration: { invoice_grace_period: 3 } });
+    await plan(as, "starter", { amount_cents: 10_000 });
+    await subscribe(as, "acme", "starter", "sub_1");
+    await advanceClock(as, "2024-02-01T00:30:00Z");
+    const [draft] = await invoicesOf(as, "acme");
+    const applied = (details: string, created_at: string) => [{
+      svc_id: expect.any(String), svc_invoice_id: draft!.svc_id, code: "eu_bank", details, display_name: "Bank details", created_at,
+    }];
+    expect(draft).toMatchObject({ status: "draft", applied_invoice_custom_sections: applied("IBAN FR76 3000 1111", "2024-02-01T00:00:00.000Z") });
+
+    // the section changes: the draft keeps what it was made with until it is refreshed (Lago applies them again then)
+    await ok(as("PUT", "/invoice_custom_sections/eu_bank", { invoice_custom_section: { details: "IBAN DE89 3704 0044" } }));
+    expect(((await ok(as("GET", `/invoices/${draft!.svc_id}`))).invoice as Json).applied_invoice_custom_sections).toEqual(draft!.applied_invoice_custom_sections);
+    const refreshed = (await ok(as("PUT", `/invoices/${draft!.svc_id}/refresh`, {}))).invoice as Json;
+    expect(refreshed.applied_invoice_custom_sections).toEqual(applied("IBAN DE89 3704 0044", expect.any(String)));
+    // finalized: the sections that apply then, kept after
+    const finalized = (await ok(as("PUT", `/invoices/${draft!.svc_id}/finalize`))).invoice as Json;
+    expect(finalized).toMatchObject({ status: "finalized", applied_invoice_custom_sections: applied("IBAN DE89 3704 0044", expect.any(String)) });
+    await ok(as("PUT", "/invoice_custom_sections/eu_bank", { invoice_custom_section: { details: "IBAN IT60 X054 2811" } }));
+    expect(((await ok(as("GET", `/invoices/${draft!.svc_id}`))).invoice as Json).applied_invoice_custom_sections).toEqual(finalized.applied_invoice_custom_sections);
+  });
+
   it("generates a credit note's PDF once, served by the API key and by its signed link, the same bytes every time, showing its total", async () => {
     const { as, api_key } = platform.sandbox("Credit note PDF", "2024-01-01T00:00:00Z");
     await customer(as, "acme", { name: "Hélène Dupré", country: "FR", billing_configuration: { document_locale: "fr" } });

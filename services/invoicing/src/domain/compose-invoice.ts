@@ -148,12 +148,13 @@ export function finalizedInvoice(invoice: Invoice, f: Finalization): Invoice {
 }
 
 /**
- * A finalized invoice with the custom sections its plan fixed (Lago's applied_invoice_custom_sections,
- * ids derived from the invoice and the section's code: a retry writes the same ones); a closed one, or
- * one planned without them, as it is.
+ * An invoice with the custom sections that apply to it (Lago's applied_invoice_custom_sections, ids
+ * derived from the invoice and the section's code: a retry writes the same ones): a draft's when it
+ * is made or refreshed, a finalized one's those its finalization plan fixed. Any other, or one given
+ * none (planned before sections were kept), as it is.
  */
 export function withCustomSections(invoice: Invoice, sections: readonly CustomSection[] | undefined, at: Date): Invoice {
-  if (invoice.status !== "finalized" || !sections) return invoice;
+  if ((invoice.status !== "finalized" && invoice.status !== "draft") || !sections) return invoice;
   return { ...invoice, applied_custom_sections: sections.map((s) => ({ ...s, id: derivedUuid(`custom_section|${invoice.id}|${s.code}`), created_at: at })) };
 }
 

@@ -1,5 +1,5 @@
 import { nextEntryOf, type CustomerCopy, type SubscriptionCopy } from "../../domain/copies";
-import { invoiceIdOf, newInvoice } from "../../domain/compose-invoice";
+import { invoiceIdOf, newInvoice, withCustomSections } from "../../domain/compose-invoice";
 import type { PricedLine } from "../../domain/invoice-fees";
 import { lineKey, type Invoice } from "../../domain/invoice";
 import { invoicingTerms } from "../../domain/invoicing-terms";
@@ -143,10 +143,12 @@ async function invoiceGroup(deps: InvoicingDeps, group: DueGroup, customer: Cust
       // advance_charges invoice (bill-advance-charges.ts); a recurring metric's carried-over units are
       // billed for the period that starts as such a fee, stored BEFORE the invoice (a retry finds the invoice)
       const progressiveCredit = await progressiveCreditOf(deps, group.organizationId, c.external_id, lines);
-      const invoice = newInvoice({
+      const made = newInvoice({
         organizationId: group.organizationId, customer, entity, terms: invoicingTerms(c, entity), billedAt: group.at, part,
         sandbox: remaining[0]!.sandbox, lines, now, progressiveCredit,
       });
+      // a draft shows the custom sections that apply when it is made (Lago); an invoice finalized at once gets them from its finalization plan
+      const invoice = made.status === "draft" ? withCustomSections(made, await deps.documentParties?.sections(group.organizationId, c.external_id), now) : made;
       await storeRecurringAdvanceFees(deps, id, customer, entity, lines, invoice.currency);
       const events = storedEvents(invoice, now);
       if (await deps.invoices.insert(invoice, events)) {

@@ -1,12 +1,14 @@
 import { AppError } from "@billing/errors";
 import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
+import { withCustomSections } from "../../domain/compose-invoice";
 import type { Invoice } from "../../domain/invoice";
 import type { InvoicingDeps } from "../deps";
 import { refreshDraft } from "./refresh-draft";
 
 /**
- * PUT /invoices/{id}/refresh: a draft's fees recomputed from the usage stored now, written only
- * over the revision it was read at; any other visible invoice is answered as it is (as Lago).
+ * PUT /invoices/{id}/refresh: a draft's fees recomputed from the usage stored now and its custom
+ * sections applied again, written only over the revision it was read at; any other visible
+ * invoice is answered as it is (as Lago).
  */
 export async function refreshInvoice(deps: InvoicingDeps, organizationId: string, id: string): Promise<Invoice> {
   return retryOnLostRace(`refresh of invoice ${id}`, async () => {
@@ -14,7 +16,10 @@ export async function refreshInvoice(deps: InvoicingDeps, organizationId: string
     if (!invoice) throw AppError.notFound("invoice");
     // a finalized invoice never changes; a draft being finalized keeps the fees its finalization took
     if (invoice.status !== "draft" || invoice.finalizing) return invoice;
-    const refreshed = await refreshDraft(deps, invoice);
+    const fresh = await refreshDraft(deps, invoice);
+    // the custom sections applied again, as Lago's refresh does (a section changed since shows its new details)
+    const sections = await deps.documentParties?.sections(organizationId, invoice.external_customer_id);
+    const refreshed = { ...fresh, ...(sections ? { applied_custom_sections: withCustomSections(invoice, sections, fresh.updated_at).applied_custom_sections } : {}) };
     if (!(await deps.invoices.changeOpen(invoice, { set: refreshed }))) return LOST_RACE;
     return { ...invoice, ...refreshed, revision: invoice.revision + 1 };
   });
