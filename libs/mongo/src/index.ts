@@ -4,3 +4,4 @@ export * from "./outbox-store";
 export * from "./optimistic";
 export * from "./sequence";
 export * from "./by-ids";
+export * from "./organization-marks";

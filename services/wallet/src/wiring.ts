@@ -61,6 +61,8 @@ export async function startConsumers(bus: Bus, deps: WalletDeps, options: { dura
     // many batches in flight at once: they wait together for the refresh that covers them all
     { stream: Streams.usage, durable: `${options.durablePrefix}_wallet_ongoing_usage`, subjects: USAGE_SUBJECTS, handler: usageIngestedHandler(deps), concurrency: 64 },
   ];
+  // organizations whose wallets were stored before wallet marks existed are marked before any usage is read
+  await deps.wallets.markHolders(deps.clock.now());
   const handles: ConsumerHandle[] = [];
   for (const c of consumers) {
     await ensureStream(bus.jsm, c.stream, options.replicas);

@@ -128,4 +128,24 @@ describe("wallet ledger", () => {
     expect(voids.items.map((t) => t.amount_cents)).toEqual([1400]);
     await expectLedgerHolds(wallet.id);
   });
+
+  it("marks an organization before its first wallet, so the ongoing-usage consumer skips only organizations that never held one; marks wallets stored before marks existed once", async () => {
+    const own = randomUUID();
+    const { deps, models } = replicas[0]!;
+    expect(await deps.wallets.holdsWallets(own)).toBe(false);
+    await createWallet(deps, own, { external_customer_id: "c_marked", rate_amount: "1", currency: "EUR", granted_credits: "1" });
+    // another replica (another process) sees the mark at once
+    expect(await replicas[1]!.deps.wallets.holdsWallets(own)).toBe(true);
+    expect(await replicas[2]!.deps.wallets.holdsWallets(randomUUID())).toBe(false);
+
+    // wallets stored before marks existed: the first start marks their organizations, once
+    await models.walletOrganizations.collection.deleteMany({});
+    expect(await replicas[3]!.deps.wallets.holdsWallets(own)).toBe(false);
+    await replicas[3]!.deps.wallets.markHolders(clock.now());
+    expect(await replicas[3]!.deps.wallets.holdsWallets(own)).toBe(true);
+    await models.walletOrganizations.collection.deleteOne({ _id: own });
+    await replicas[3]!.deps.wallets.markHolders(clock.now()); // done before: not again
+    expect(await models.walletOrganizations.collection.countDocuments({ _id: own })).toBe(0);
+  });
 });
+

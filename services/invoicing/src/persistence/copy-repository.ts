@@ -2,7 +2,7 @@ import type { mongo } from "mongoose";
 import { isDuplicateKeyError } from "@billing/mongo";
 import type { BillingEntry, CustomerCopy, SubscriptionCopy } from "../domain/copies";
 import type { Models } from "./models";
-import { markProgressive } from "./progressive-repository";
+import { progressiveMarks } from "./progressive-repository";
 
 /**
  * Whose due work a pass takes: every ordinary organization's (no organization), one sandbox
@@ -30,7 +30,12 @@ export type SubscriptionFields = Pick<SubscriptionCopy, "id" | "organization_id"
 
 /** The read copies: a newer version replaces an older one; an older or equal one changes nothing. */
 export class CopyRepository {
-  constructor(private readonly models: Models) {}
+  /** organizations billing progressively (marked before a copy with usage thresholds is stored) */
+  private readonly progressive: ReturnType<typeof progressiveMarks>;
+
+  constructor(private readonly models: Models) {
+    this.progressive = progressiveMarks(models);
+  }
 
   async subscription(id: string): Promise<SubscriptionCopy | null> {
     const doc = await this.models.subscriptions.findById(id).lean<SubscriptionDoc>();
@@ -151,7 +156,7 @@ export class CopyRepository {
    */
   async putUsageKey(copy: SubscriptionFields): Promise<void> {
     const s = copy.subscription;
-    if ((copy.plan.usage_thresholds ?? []).length > 0) await markProgressive(this.models, copy.organization_id, new Date());
+    if ((copy.plan.usage_thresholds ?? []).length > 0) await this.progressive.mark(copy.organization_id, new Date());
     await this.putNewer(this.models.usageKeys, `${copy.organization_id}|${s.external_id}`, copy.version, {
       subscription_id: copy.id, customer_id: s.svc_customer_id, external_customer_id: s.external_customer_id, subscription: s, plan: copy.plan,
     });

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, readByIds } from "@billing/mongo";
+import { OrganizationMarks, readByIds } from "@billing/mongo";
 import type { SubscriptionCopy } from "../domain/copies";
 import type { Invoice } from "../domain/invoice";
 import type { Models } from "./models";
@@ -12,15 +12,8 @@ export interface HistoricalUsage {
   updated_at: Date | null;
 }
 
-/** The mark that every organization's copies stored before marks existed are marked (not an organization id). */
-const MARKS_DONE = "marked:before-marks";
-
-/** Marks an organization as billing progressively (idempotent). */
-export async function markProgressive(models: Models, organizationId: string, at: Date): Promise<void> {
-  await models.progressiveOrganizations.collection.updateOne({ _id: organizationId as never }, { $setOnInsert: { at } }, { upsert: true }).catch((err: unknown) => {
-    if (!isDuplicateKeyError(err)) throw err; // marked by another process at the same moment
-  });
-}
+/** The marks of the organizations that bill progressively (models.ts: progressive_organizations). */
+export const progressiveMarks = (models: Models) => new OrganizationMarks(models.progressiveOrganizations.collection as never);
 
 const lifetimeKey = (organizationId: string, externalSubscriptionId: string) => `${organizationId}|${externalSubscriptionId}`;
 
@@ -29,10 +22,15 @@ const lifetimeKey = (organizationId: string, externalSubscriptionId: string) => 
  * from, and its imported historical usage.
  */
 export class ProgressiveRepository {
-  /** organizations known to bill progressively (marks are never removed) */
-  private readonly progressiveOrganizations = new Set<string>();
+  /**
+   * The organizations that have (had) a subscription copy with usage thresholds (CopyRepository.putUsageKey
+   * marks them before writing the key): a check of ingested usage stops at one keyed read for the others.
+   */
+  private readonly marks: OrganizationMarks;
 
-  constructor(private readonly models: Models) {}
+  constructor(private readonly models: Models) {
+    this.marks = progressiveMarks(models);
+  }
 
   /**
    * The subscription and progressive invoices (open or finalized) of an external subscription:
@@ -60,27 +58,14 @@ export class ProgressiveRepository {
     return [...new Set(docs.map((d) => d.subscription.external_id))];
   }
 
-  /**
-   * Whether the organization has (had) a subscription copy with usage thresholds: one `_id` read of
-   * its mark (CopyRepository.putUsageKey writes it before the key), remembered once true (a mark is
-   * never removed).
-   */
-  async billsProgressively(organizationId: string): Promise<boolean> {
-    if (this.progressiveOrganizations.has(organizationId)) return true;
-    const marked = (await this.models.progressiveOrganizations.exists({ _id: organizationId })) !== null;
-    if (marked) this.progressiveOrganizations.add(organizationId);
-    return marked;
+  /** Whether the organization has (had) a subscription copy with usage thresholds (its mark). */
+  billsProgressively(organizationId: string): Promise<boolean> {
+    return this.marks.has(organizationId);
   }
 
-  /**
-   * Marks every organization whose subscription copies have usage thresholds (copies stored before
-   * the marks existed), once per database: a no-op after its first run.
-   */
+  /** Marks the organizations whose copies with usage thresholds were stored before marks existed (once per database). */
   async markProgressiveOrganizations(now: Date): Promise<void> {
-    if (await this.models.progressiveOrganizations.exists({ _id: MARKS_DONE })) return;
-    const organizations = await this.models.subscriptions.distinct("organization_id", { "plan.usage_thresholds.0": { $exists: true } });
-    for (const organizationId of organizations) await markProgressive(this.models, String(organizationId), now);
-    await markProgressive(this.models, MARKS_DONE, now);
+    await this.marks.backfill(async () => (await this.models.subscriptions.distinct("organization_id", { "plan.usage_thresholds.0": { $exists: true } })).map(String), now);
   }
 
   /**

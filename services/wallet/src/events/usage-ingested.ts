@@ -16,6 +16,8 @@ export function usageIngestedHandler(deps: WalletDeps) {
   const refreshes = new Coalescer();
   return async (envelope: Envelope): Promise<void> => {
     if (!isEvent(envelope, USAGE_SUBJECTS)) return;
+    // most organizations hold no wallet: one keyed read (remembered once true), nothing decoded
+    if (!(await deps.wallets.holdsWallets(envelope.organization_id))) return;
     const subscriptions = [...new Set(eventData(envelope).events.map((e) => e.external_subscription_id))];
     if (subscriptions.length === 0) return;
     const frozen = envelope.frozen_time ? new Date(envelope.frozen_time) : undefined;

@@ -88,9 +88,16 @@ transactionSchema.index({ organization_id: 1, wallet_id: 1, created_at: -1, _id:
 // an invoice's transactions (a void gives its credits back)
 transactionSchema.index({ organization_id: 1, invoice_id: 1 });
 
+/**
+ * The organizations that hold (or held) a wallet, `_id` = organization id, marked before their first
+ * wallet is stored: the ongoing-usage consumer skips the others' envelopes at one keyed read.
+ */
+const walletOrganizationSchema = new Schema({ _id: String, at: Date }, { versionKey: false, collection: "wallet_organizations" });
+
 export interface Models {
   wallets: Model<any>;
   transactions: Model<any>;
+  walletOrganizations: Model<any>;
 }
 
 /** Registers the wallet service's models on its connection (initialized by the runtime). */
@@ -98,5 +105,6 @@ export function registerModels(connection: Connection): Models {
   return {
     wallets: connection.model("Wallet", walletSchema),
     transactions: connection.model("WalletTransaction", transactionSchema),
+    walletOrganizations: connection.model("WalletOrganization", walletOrganizationSchema),
   };
 }

@@ -1,5 +1,5 @@
 import type { Envelope } from "@billing/bus";
-import { isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import { isDuplicateKeyError, OrganizationMarks, skipOf, type PageRequest } from "@billing/mongo";
 import { ongoingBalanceCents, sumCents } from "@billing/pricing";
 import { transactionEvent, walletEvent } from "../events/wallet-events";
 import { balanceDelta, type Wallet, type WalletTransaction } from "../domain/wallet";
@@ -43,12 +43,18 @@ export interface TransactionFilter {
 
 /** Wallets and their transactions; every query is scoped to one organization. */
 export class WalletRepository {
-  constructor(readonly models: Models, private readonly publish: WalletPublisher = NO_PUBLISHER) {}
+  /** the organizations holding (or having held) a wallet: marked before their first one is stored */
+  private readonly holders: OrganizationMarks;
+
+  constructor(readonly models: Models, private readonly publish: WalletPublisher = NO_PUBLISHER) {
+    this.holders = new OrganizationMarks(models.walletOrganizations.collection as never);
+  }
 
   /** "duplicate" when the customer already has a wallet with that code. Announces wallet.created. */
   async insert(wallet: Wallet): Promise<"ok" | "duplicate"> {
     const { id, ...rest } = wallet;
     const events = [walletEvent("billing.wallet.wallet.created", wallet, wallet.created_at)];
+    await this.holders.mark(wallet.organization_id, wallet.created_at);
     try {
       await this.models.wallets.collection.insertOne({ _id: id, ...rest, code_key: wallet.code ?? id, outbox: events } as never);
       await this.publish.wallets(new Map([[id, events]]));
@@ -84,6 +90,16 @@ export class WalletRepository {
   }
 
   /** The customers of an organization that hold an active wallet (by organization and status: an index on real MongoDB, a scan on the test server). */
+  /** Whether the organization holds (or held) a wallet: one `_id` read of its mark, none once seen. */
+  holdsWallets(organizationId: string): Promise<boolean> {
+    return this.holders.has(organizationId);
+  }
+
+  /** Marks the organizations whose wallets were stored before marks existed (once per database). */
+  async markHolders(now: Date): Promise<void> {
+    await this.holders.backfill(async () => (await this.models.wallets.distinct("organization_id")).map(String), now);
+  }
+
   async customersWithWallets(organizationId: string): Promise<string[]> {
     return this.models.wallets.distinct("customer_id", { organization_id: organizationId, status: "active" });
   }
