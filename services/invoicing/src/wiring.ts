@@ -122,12 +122,20 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const feeOutbox = fees.outbox();
   const creditNotes = new CreditNoteRepository(connection);
   const creditNoteOutbox = creditNotes.outbox();
-  const consumers: Array<{ stream: StreamSpec; durable: string; subjects: readonly string[]; handler: (d: FeeDeps) => (e: Envelope) => Promise<void>; inOrder?: boolean; concurrency?: number; deliverNew?: boolean }> = [
+  const progressive = new ProgressiveRepository(models);
+  const consumers: Array<{
+    stream: StreamSpec; durable: string; subjects: readonly string[]; handler: (d: FeeDeps) => (e: Envelope) => Promise<void>; inOrder?: boolean; concurrency?: number;
+    deliverNew?: boolean; skip?: (subject: string, organizationId: string) => Promise<boolean>;
+  }> = [
     { stream: Streams.catalog, durable: `${parts.durablePrefix}_invoicing_subscriptions`, subjects: SUBSCRIPTION_SUBJECTS, handler: subscriptionEventHandler },
     { stream: Streams.customer, durable: `${parts.durablePrefix}_invoicing_customers`, subjects: CUSTOMER_SUBJECTS, handler: customerEventHandler },
     // progressive billing: usage thresholds checked per envelope of ingested events; each check reads the
     // whole current usage, so a new durable starts with new envelopes (older usage is counted by the next check)
-    { stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_usage`, subjects: USAGE_SUBJECTS, handler: usageThresholdsHandler, concurrency: 64, deliverNew: true },
+    // (an organization that never billed progressively: its envelopes are acknowledged undecoded, by their organization header)
+    {
+      stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_usage`, subjects: USAGE_SUBJECTS, handler: usageThresholdsHandler, concurrency: 64, deliverNew: true,
+      skip: async (_subject, organizationId) => !(await progressive.billsProgressively(organizationId)),
+    },
     { stream: Streams.invoicing, durable: `${parts.durablePrefix}_invoicing_credit_notes`, subjects: CREDIT_NOTE_SUBJECTS, handler: creditNoteEventHandler },
     { stream: Streams.invoicing, durable: `${parts.durablePrefix}_invoicing_voided_invoices`, subjects: VOIDED_INVOICE_SUBJECTS, handler: voidedInvoiceEventHandler },
   ];
@@ -137,7 +145,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     copies: new CopyRepository(models),
     invoices,
     numbers: new InvoiceNumbers(models),
-    progressive: new ProgressiveRepository(models),
+    progressive,
     ...parts.peers,
     clock: parts.clock,
     logger: parts.logger,
@@ -187,6 +195,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       // pay-in-advance fees start with the durable: usage ingested before it existed is not billed in advance
       ...(c.inOrder ? { maxAckPending: 1 } : {}),
       ...(c.deliverNew ? { deliverNew: true } : {}),
+      ...(c.skip ? { skip: c.skip } : {}),
     }));
   }
   if (advanceDurable) {

@@ -58,8 +58,12 @@ export function wireWallet(connection: Connection, parts: { clock: Clock; custom
 export async function startConsumers(bus: Bus, deps: WalletDeps, options: { durablePrefix: string; replicas: number; logger: Logger }): Promise<ConsumerHandle[]> {
   const consumers = [
     { stream: Streams.invoicing, durable: `${options.durablePrefix}_wallet_invoice_payments`, subjects: INVOICE_PAYMENT_SUBJECTS, handler: invoicePaymentHandler(deps), concurrency: 8 },
-    // many batches in flight at once: they wait together for the refresh that covers them all
-    { stream: Streams.usage, durable: `${options.durablePrefix}_wallet_ongoing_usage`, subjects: USAGE_SUBJECTS, handler: usageIngestedHandler(deps), concurrency: 64 },
+    // many batches in flight at once: they wait together for the refresh that covers them all; an
+    // organization that never held a wallet's batches are acknowledged undecoded (its mark, by header)
+    {
+      stream: Streams.usage, durable: `${options.durablePrefix}_wallet_ongoing_usage`, subjects: USAGE_SUBJECTS, handler: usageIngestedHandler(deps), concurrency: 64,
+      skip: async (_subject: string, organizationId: string) => !(await deps.wallets.holdsWallets(organizationId)),
+    },
   ];
   // organizations whose wallets were stored before wallet marks existed are marked before any usage is read
   await deps.wallets.markHolders(deps.clock.now());
@@ -69,6 +73,7 @@ export async function startConsumers(bus: Bus, deps: WalletDeps, options: { dura
     handles.push(await runConsumer({
       bus, stream: c.stream.name, durable: c.durable, filterSubjects: [...c.subjects],
       logger: options.logger.child({ consumer: c.durable }), handler: c.handler, concurrency: c.concurrency, retryDelayMs: 500,
+      ...("skip" in c ? { skip: c.skip } : {}),
     }));
   }
   return handles;

@@ -18,6 +18,8 @@ describe("billing.usage.event.ingested envelopes", () => {
     const records = [record("org_a", "b1", 1), record("org_a", "b1", 2), record("org_b", "b1", 3)];
     const envelopes = ingestedEnvelopes(records, new Date("2026-01-15T10:00:02Z"));
     expect(envelopes).toHaveLength(2); // one per organization of the batch
+    // each names its organization (published in the organization header: consumers skip undecoded)
+    expect(envelopes.map((e) => [e.organizationId, JSON.parse(e.text).organization_id])).toEqual([["org_a", "org_a"], ["org_b", "org_b"]]);
     const parsed = envelopes.map((e) => envelopeSchema.parse(JSON.parse(e.text)));
     const first = parsed.find((e) => e.organization_id === "org_a")!;
     expect(first.type).toBe(Subjects.usage.eventIngested);

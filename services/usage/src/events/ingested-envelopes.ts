@@ -1,4 +1,5 @@
-import { derivedUuid, envelopeSchema, Subjects, type Bus } from "@billing/bus";
+import { headers } from "nats";
+import { derivedUuid, envelopeSchema, ORGANIZATION_HEADER, Subjects, type Bus } from "@billing/bus";
 import type { IngestRecord } from "../domain/stored-event";
 
 /** Events per envelope: keeps each well under NATS's default 1 MB max_payload. */
@@ -7,6 +8,7 @@ const EVENTS = '"__EVENTS__"';
 
 export interface IngestedEnvelope {
   id: string;
+  organizationId: string;
   /** the envelope's JSON text */
   text: string;
 }
@@ -39,7 +41,7 @@ export function ingestedEnvelopes(records: readonly IngestRecord[], occurredAt: 
         data: { batch_id: chunk[0]!.batch, events: "__EVENTS__" },
       });
       const text = JSON.stringify(head).replace(EVENTS, `[${chunk.map((e) => e.raw).join(",")}]`);
-      envelopes.push({ id: head.id, text });
+      envelopes.push({ id: head.id, organizationId: head.organization_id, text });
     }
   }
   return envelopes;
@@ -47,10 +49,15 @@ export function ingestedEnvelopes(records: readonly IngestRecord[], occurredAt: 
 
 /**
  * Publishes a stored unit's `ingested` envelopes (msgID = envelope id: the usage stream keeps one
- * copy of a redelivered batch's envelopes).
+ * copy of a redelivered batch's envelopes), each with its organization in the header every
+ * envelope carries (a consumer with nothing to do for that organization acknowledges it undecoded).
  */
 export async function publishIngested(bus: Bus, records: readonly IngestRecord[], occurredAt: Date): Promise<void> {
   await Promise.all(
-    ingestedEnvelopes(records, occurredAt).map((e) => bus.js.publish(Subjects.usage.eventIngested, Buffer.from(e.text), { msgID: e.id })),
+    ingestedEnvelopes(records, occurredAt).map((e) => {
+      const h = headers();
+      h.set(ORGANIZATION_HEADER, e.organizationId);
+      return bus.js.publish(Subjects.usage.eventIngested, Buffer.from(e.text), { msgID: e.id, headers: h });
+    }),
   );
 }
