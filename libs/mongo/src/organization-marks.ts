@@ -27,7 +27,8 @@ export class OrganizationMarks {
   /** Whether the organization is marked: one `_id` read, none once seen. */
   async has(organizationId: string): Promise<boolean> {
     if (this.known.has(organizationId)) return true;
-    const marked = (await this.collection.countDocuments({ _id: organizationId }, { limit: 1 })) > 0;
+    // a keyed find (countDocuments is an aggregation, which the test server does not look up by _id)
+    const marked = (await this.collection.findOne({ _id: organizationId }, { projection: { _id: 1 } })) !== null;
     if (marked) this.known.add(organizationId);
     return marked;
   }
