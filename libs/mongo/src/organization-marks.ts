@@ -16,8 +16,9 @@ export class OrganizationMarks {
 
   constructor(private readonly collection: mongo.Collection<{ _id: string; at: Date }>) {}
 
-  /** Marks the organization (idempotent, whoever marks it at the same moment). */
+  /** Marks the organization (idempotent, whoever marks it at the same moment); written once per process. */
   async mark(organizationId: string, at: Date): Promise<void> {
+    if (this.known.has(organizationId)) return;
     await this.collection.updateOne({ _id: organizationId }, { $setOnInsert: { at } }, { upsert: true }).catch((err: unknown) => {
       if (!isDuplicateKeyError(err)) throw err;
     });

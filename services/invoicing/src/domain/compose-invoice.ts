@@ -1,6 +1,6 @@
 import { derivedUuid } from "@billing/bus";
 import type { CustomerViewData } from "@billing/contracts";
-import type { CustomSection, FeeDraft, Invoice, InvoiceCredit, InvoiceLine, PlannedCoupon, PlannedCreditNote, ProgressiveCredit } from "./invoice";
+import type { AppliedCustomSection, CustomSection, FeeDraft, Invoice, InvoiceCredit, InvoiceLine, PlannedCoupon, PlannedCreditNote, ProgressiveCredit } from "./invoice";
 import { documentNumberPrefix, draftInvoiceNumber } from "@billing/pricing";
 import { invoiceFees, type PricedLine } from "./invoice-fees";
 import { consumedCoupons, priceInvoice } from "./invoice-totals";
@@ -155,8 +155,12 @@ export function finalizedInvoice(invoice: Invoice, f: Finalization): Invoice {
  */
 export function withCustomSections(invoice: Invoice, sections: readonly CustomSection[] | undefined, at: Date): Invoice {
   if ((invoice.status !== "finalized" && invoice.status !== "draft") || !sections) return invoice;
-  return { ...invoice, applied_custom_sections: sections.map((s) => ({ ...s, id: derivedUuid(`custom_section|${invoice.id}|${s.code}`), created_at: at })) };
+  return { ...invoice, applied_custom_sections: appliedCustomSections(invoice.id, sections, at) };
 }
+
+/** The sections as applied to one invoice (ids derived from the invoice and the section's code). */
+export const appliedCustomSections = (invoiceId: string, sections: readonly CustomSection[], at: Date): AppliedCustomSection[] =>
+  sections.map((s) => ({ ...s, id: derivedUuid(`custom_section|${invoiceId}|${s.code}`), created_at: at }));
 
 /** The invoice's credits from credit notes (Lago's credit of item type credit_note, applied after taxes). */
 const creditNoteCredits = (invoiceId: string, notes: readonly PlannedCreditNote[], currency: string): InvoiceCredit[] =>

@@ -12,8 +12,17 @@ export interface HistoricalUsage {
   updated_at: Date | null;
 }
 
-/** The marks of the organizations that bill progressively (models.ts: progressive_organizations). */
-export const progressiveMarks = (models: Models) => new OrganizationMarks(models.progressiveOrganizations.collection as never);
+const marksOf = new WeakMap<Models, OrganizationMarks>();
+
+/**
+ * The marks of the organizations that bill progressively (models.ts: progressive_organizations):
+ * one per registered models, shared by the copies that write them and the checks that read them.
+ */
+export function progressiveMarks(models: Models): OrganizationMarks {
+  let marks = marksOf.get(models);
+  if (!marks) marksOf.set(models, (marks = new OrganizationMarks(models.progressiveOrganizations.collection as never)));
+  return marks;
+}
 
 const lifetimeKey = (organizationId: string, externalSubscriptionId: string) => `${organizationId}|${externalSubscriptionId}`;
 

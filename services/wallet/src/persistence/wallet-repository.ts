@@ -89,7 +89,6 @@ export class WalletRepository {
     return sumCents(docs.map((d) => d.amount_cents));
   }
 
-  /** The customers of an organization that hold an active wallet (by organization and status: an index on real MongoDB, a scan on the test server). */
   /** Whether the organization holds (or held) a wallet: one `_id` read of its mark, none once seen. */
   holdsWallets(organizationId: string): Promise<boolean> {
     return this.holders.has(organizationId);
@@ -100,6 +99,7 @@ export class WalletRepository {
     await this.holders.backfill(async () => (await this.models.wallets.distinct("organization_id")).map(String), now);
   }
 
+  /** The customers of an organization that hold an active wallet (by organization and status: an index on real MongoDB, a scan on the test server). */
   async customersWithWallets(organizationId: string): Promise<string[]> {
     return this.models.wallets.distinct("customer_id", { organization_id: organizationId, status: "active" });
   }

@@ -1,6 +1,6 @@
 import { AppError } from "@billing/errors";
 import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
-import { withCustomSections } from "../../domain/compose-invoice";
+import { appliedCustomSections } from "../../domain/compose-invoice";
 import type { Invoice } from "../../domain/invoice";
 import type { InvoicingDeps } from "../deps";
 import { refreshDraft } from "./refresh-draft";
@@ -19,7 +19,7 @@ export async function refreshInvoice(deps: InvoicingDeps, organizationId: string
     const fresh = await refreshDraft(deps, invoice);
     // the custom sections applied again, as Lago's refresh does (a section changed since shows its new details)
     const sections = await deps.documentParties?.sections(organizationId, invoice.external_customer_id);
-    const refreshed = { ...fresh, ...(sections ? { applied_custom_sections: withCustomSections(invoice, sections, fresh.updated_at).applied_custom_sections } : {}) };
+    const refreshed = { ...fresh, ...(sections ? { applied_custom_sections: appliedCustomSections(invoice.id, sections, fresh.updated_at) } : {}) };
     if (!(await deps.invoices.changeOpen(invoice, { set: refreshed }))) return LOST_RACE;
     return { ...invoice, ...refreshed, revision: invoice.revision + 1 };
   });
