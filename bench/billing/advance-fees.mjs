@@ -31,6 +31,10 @@ process.env.INFRA_NATS_HTTP_PORT ??= "8329";
 process.env.INFRA_MONGO_HEAP ??= "3g";
 
 const serviceEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("BENCH_SVC_")).map(([k, v]) => [k.slice("BENCH_SVC_".length), v]));
+// BENCH_PROFILE_DIR: every service writes a V8 CPU profile of the burst (its start to the last fee) there, <service>-1.cpuprofile
+const profileDir = process.env.BENCH_PROFILE_DIR;
+if (profileDir) Object.assign(serviceEnv, { NODE_OPTIONS: `--require ${new URL("../ingest/cpu-profile-hook.cjs", import.meta.url).pathname}`, BENCH_PROFILE_DIR: profileDir });
+const toggleProfiles = (platform) => { if (profileDir) for (const [, child] of platform.processes) process.kill(child.pid, "SIGUSR2"); };
 
 console.log(`load before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)`);
 const infra = await startBenchInfrastructure();
@@ -93,6 +97,7 @@ try {
   // the burst: each event's acknowledgement instant is its batch's answer
   const acknowledged = new Map();
   const cpuBefore = cpuSeconds(platform);
+  toggleProfiles(platform);
   const burstStarted = Date.now();
   await pool(Math.ceil(EVENTS / 100), 8, async (b) => {
     // a steady stream instead of a burst: request b leaves at b × 100 / RATE seconds
@@ -117,6 +122,8 @@ try {
     await new Promise((r) => setTimeout(r, 500));
   }
   const cpu = cpuUsed(cpuBefore, cpuSeconds(platform));
+  toggleProfiles(platform);
+  if (profileDir) await new Promise((r) => setTimeout(r, 2_000)); // the profiles written
   const docs = await fees.find({}, { projection: { event_transaction_id: 1, created_at: 1 } }).toArray();
   const lags = [];
   let first = Infinity;
