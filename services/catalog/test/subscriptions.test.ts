@@ -3,6 +3,8 @@ import type { Envelope } from "@billing/bus";
 import { AppError } from "@billing/errors";
 import { collectEvents, waitFor } from "@billing/testkit";
 import { createBillableMetric } from "../src/use-cases/billable-metrics/create-billable-metric";
+import { createInvoiceCustomSection } from "../src/use-cases/invoice-custom-sections/create-invoice-custom-section";
+import { deleteInvoiceCustomSection } from "../src/use-cases/invoice-custom-sections/delete-invoice-custom-section";
 import { createPlan } from "../src/use-cases/plans/create-plan";
 import { getPlan } from "../src/use-cases/plans/get-plan";
 import { listPlans } from "../src/use-cases/plans/list-plans";
@@ -106,6 +108,38 @@ describe("subscriptions against MongoDB and NATS", () => {
       ["premium", "2026-01-31T23:59:59.999Z"],
       ["basic", "2026-01-20T09:00:00.000Z"],
     ]);
+  });
+
+  it("keeps a subscription's own invoice custom sections: shown live, announced as ids, not carried to an upgrade or a downgrade unless sent", async () => {
+    const { org } = await catalog();
+    for (const code of ["bank", "legal"]) await createInvoiceCustomSection(h.deps, org, { name: code, code, details: `${code} text` });
+    const updated = collect("billing.catalog.subscription.updated", org);
+    const sub = await createSubscription(h.deps, org, {
+      external_customer_id: "c", plan_code: "basic", external_id: "s", invoice_custom_section: { codes: ["bank", "legal", "unknown"] },
+    });
+    const codes = (v: { applied_invoice_custom_sections: Array<{ invoice_custom_section: { code: string } }> }) => v.applied_invoice_custom_sections.map((a) => a.invoice_custom_section.code);
+    expect(codes(sub)).toEqual(["bank", "legal"]);
+    expect(sub.skip_invoice_custom_sections).toBe(false);
+    // the same request again changes nothing (the same records); a deleted section is no longer shown
+    const again = await updateSubscription(h.deps, org, "s", undefined, { invoice_custom_section: { codes: ["bank", "legal"] } });
+    expect(again.applied_invoice_custom_sections).toEqual(sub.applied_invoice_custom_sections);
+    await deleteInvoiceCustomSection(h.deps, org, "legal");
+    expect(codes(await getSubscription(h.deps, org, "s"))).toEqual(["bank"]);
+    expect(codes((await listSubscriptions(h.deps, org, { statuses: ["active"] }, page)).items[0]!)).toEqual(["bank"]);
+    // events carry the choice as ids (invoicing reads the live sections when it bills)
+    await waitFor(() => updated.received.length >= 1, { what: "subscription.updated" });
+    updated.stop();
+    expect(updated.received[0]!.data).toMatchObject({ subscription: { skip_invoice_custom_sections: false, invoice_custom_section_ids: sub.applied_invoice_custom_sections.map((a) => a.invoice_custom_section_id) } });
+
+    // an upgrade without a choice starts with none (Lago does not copy the old subscription's); with one, that one
+    h.clock.set("2026-01-20T09:00:00Z");
+    const upgraded = await createSubscription(h.deps, org, { external_customer_id: "c", plan_code: "premium", external_id: "s" });
+    expect(upgraded.applied_invoice_custom_sections).toEqual([]);
+    const downgraded = await createSubscription(h.deps, org, {
+      external_customer_id: "c", plan_code: "starter", external_id: "s", invoice_custom_section: { skip: true },
+    });
+    expect(downgraded.skip_invoice_custom_sections).toBe(false); // the active one answers, unchanged
+    expect(await getSubscription(h.deps, org, "s", "pending")).toMatchObject({ plan_code: "starter", skip_invoice_custom_sections: true, applied_invoice_custom_sections: [] });
   });
 
   it("resumes an upgrade a crash interrupted between terminating the old subscription and storing the new one", async () => {

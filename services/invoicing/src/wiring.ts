@@ -78,7 +78,7 @@ export function grpcPeers(addresses: { usage: string; customer: string; catalog:
     billingEntities: grpcBillingEntities(addresses.customer),
     appliedCoupons: grpcAppliedCoupons(addresses.catalog),
     wallets: grpcWallets(addresses.wallet),
-    documentParties: grpcDocumentParties(addresses.customer),
+    documentParties: grpcDocumentParties(addresses.customer, addresses.catalog),
     advanceFees: grpcAdvanceFees(addresses.usage),
     testClocks: grpcTestClocks(addresses.customer),
     addOns: grpcAddOns(addresses.catalog),

@@ -137,6 +137,55 @@ describe("invoice documents", () => {
     expect(((await ok(as("GET", `/invoices/${draft!.svc_id}`))).invoice as Json).applied_invoice_custom_sections).toEqual(finalized.applied_invoice_custom_sections);
   });
 
+  it("shows a subscription's own custom sections instead of its customer's, none when it skips them, and a one-off invoice's own choice", async () => {
+    // acme chose eu_bank; sub_us chose us_bank (its invoices show that instead); sub_quiet skips
+    // sections (its invoices show none); a one-off invoice names legal, another skips them
+    const { as } = platform.sandbox("Resource sections", "2024-01-01T00:00:00Z");
+    const section = (code: string, details: string) => ok(as("POST", "/invoice_custom_sections", {
+      invoice_custom_section: { name: code.toUpperCase(), code, details, display_name: code },
+    }));
+    await section("eu_bank", "IBAN FR76 3000 1111");
+    await section("us_bank", "ABA 021000021");
+    await section("legal", "Registered in Paris");
+    await customer(as, "acme", { invoice_custom_section_codes: ["eu_bank"] });
+    await customer(as, "globex", { invoice_custom_section_codes: ["eu_bank"] });
+    await plan(as, "starter", { amount_cents: 10_000 });
+    const us = await subscribe(as, "acme", "starter", "sub_us", { invoice_custom_section: { invoice_custom_section_codes: ["us_bank", "nope"] } });
+    expect(us.applied_invoice_custom_sections).toEqual([{
+      svc_id: expect.any(String), invoice_custom_section_id: expect.any(String), created_at: "2024-01-01T00:00:00.000Z",
+      invoice_custom_section: expect.objectContaining({ code: "us_bank", details: "ABA 021000021" }),
+    }]);
+    const quiet = await subscribe(as, "globex", "starter", "sub_quiet", { invoice_custom_section: { skip_invoice_custom_sections: true, invoice_custom_section_codes: ["legal"] } });
+    expect(quiet.applied_invoice_custom_sections).toEqual([]);
+    // a later update without the flag: a skipping subscription ignores codes (Lago's implicit rule)
+    const stillQuiet = (await ok(as("PUT", "/subscriptions/sub_quiet", { subscription: { invoice_custom_section: { invoice_custom_section_codes: ["legal"] } } }))).subscription as Json;
+    expect(stillQuiet.applied_invoice_custom_sections).toEqual([]);
+
+    await advanceClock(as, "2024-02-01T00:30:00Z");
+    const [acmeInvoice] = await invoicesOf(as, "acme");
+    expect((acmeInvoice!.applied_invoice_custom_sections as Json[]).map((s) => [s.code, s.details])).toEqual([["us_bank", "ABA 021000021"]]);
+    const [globexInvoice] = await invoicesOf(as, "globex");
+    expect(globexInvoice).toMatchObject({ status: "finalized", applied_invoice_custom_sections: [] });
+
+    // the subscription's choice replaced: its record kept for a section chosen again, the new one added
+    const both = (await ok(as("PUT", "/subscriptions/sub_us", { subscription: { invoice_custom_section: { invoice_custom_section_codes: ["legal", "us_bank"] } } }))).subscription as Json;
+    const applied = both.applied_invoice_custom_sections as Json[];
+    expect(applied.map((a) => (a.invoice_custom_section as Json).code)).toEqual(["us_bank", "legal"]);
+    expect(applied[0]!.svc_id).toBe((us.applied_invoice_custom_sections as Json[])[0]!.svc_id);
+    // GET shows the same
+    expect(((await ok(as("GET", "/subscriptions/sub_us"))).subscription as Json).applied_invoice_custom_sections).toEqual(applied);
+
+    // one-off invoices: its own codes, or none when skipped, or the customer's
+    await ok(as("POST", "/add_ons", { add_on: { name: "Setup", code: "setup", amount_cents: 5_000, amount_currency: "EUR" } }));
+    const oneOff = async (choice?: Json) => (await ok(as("POST", "/invoices", {
+      invoice: { external_customer_id: "acme", fees: [{ add_on_code: "setup" }], ...(choice ? { invoice_custom_section: choice } : {}) },
+    }))).invoice as Json;
+    const codesOf = (invoice: Json) => (invoice.applied_invoice_custom_sections as Json[]).map((s) => s.code);
+    expect(codesOf(await oneOff({ invoice_custom_section_codes: ["legal"] }))).toEqual(["legal"]);
+    expect(codesOf(await oneOff({ skip_invoice_custom_sections: true }))).toEqual([]);
+    expect(codesOf(await oneOff())).toEqual(["eu_bank"]);
+  });
+
   it("generates a credit note's PDF once, served by the API key and by its signed link, the same bytes every time, showing its total", async () => {
     const { as, api_key } = platform.sandbox("Credit note PDF", "2024-01-01T00:00:00Z");
     await customer(as, "acme", { name: "Hélène Dupré", country: "FR", billing_configuration: { document_locale: "fr" } });

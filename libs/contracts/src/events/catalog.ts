@@ -116,6 +116,10 @@ export const subscriptionView = z.object({
   on_termination_invoice: maybe(text),
   /** no progressive billing for it (absent in events of older versions: false) */
   progressive_billing_disabled: z.boolean().optional(),
+  /** its invoices show no custom section (absent in events of older versions: false) */
+  skip_invoice_custom_sections: z.boolean().optional(),
+  /** the sections it chose for its invoices (ids; absent in events of older versions: none) */
+  invoice_custom_section_ids: z.array(text).optional(),
   created_at: instant,
   /** The customer's time zone, which the billing periods follow. */
   timezone: text.default("UTC"),

@@ -114,6 +114,10 @@ export const invoiceCustomSectionObject = z
   })
   .meta({ id: "InvoiceCustomSectionObject" });
 
+export const appliedInvoiceCustomSectionObject = z
+  .object({ svc_id: z.string(), invoice_custom_section_id: z.string(), created_at: instant, invoice_custom_section: invoiceCustomSectionObject })
+  .meta({ id: "AppliedInvoiceCustomSectionObject", description: "An invoice custom section chosen for a resource's invoices (a subscription's, a wallet's)." });
+
 export const featurePrivilegeObject = z
   .object({
     code: z.string(),
@@ -258,7 +262,7 @@ const subscriptionShape = {
   progressive_billing_disabled: z.boolean(),
   plan_amount_cents: cents,
   plan_amount_currency: currency,
-  applied_invoice_custom_sections: z.array(jsonObject),
+  applied_invoice_custom_sections: z.array(appliedInvoiceCustomSectionObject),
   payment_method: z.object({ payment_method_type: z.string(), payment_method_id: z.string().nullable() }),
 };
 export const subscriptionObject = z.object(subscriptionShape).meta({ id: "SubscriptionObject", description: "A customer's subscription to a plan, as lists show it." });

@@ -12,6 +12,14 @@ export interface SubscriptionCreateFields {
   ending_at?: string | null;
   /** Lago's: no progressive billing for this subscription */
   progressive_billing_disabled?: boolean;
+  /** Lago's InvoiceCustomSectionInput (codes not yet resolved; absent: no change) */
+  invoice_custom_section?: SectionChoiceInput;
+}
+
+/** Lago's InvoiceCustomSectionInput as sent: `codes` absent when not sent. */
+export interface SectionChoiceInput {
+  skip?: boolean | null;
+  codes?: string[];
 }
 
 /** An ISO 8601 date-time (a date alone is midnight UTC); anything else is null. */

@@ -1,4 +1,5 @@
 import { currentBillingPeriod as sharedCurrentBillingPeriod, trialEndedAt, type PlanInterval } from "@billing/pricing";
+import { invoiceCustomSectionView, type InvoiceCustomSection } from "./invoice-custom-section";
 import type { Subscription } from "./subscription";
 import type { PlanView } from "./views";
 
@@ -18,8 +19,12 @@ export function trialEnd(s: Subscription, plan: Pick<PlanView, "trial_period">, 
   return end && end.getTime() <= now.getTime() ? end : null;
 }
 
-/** The public view of a subscription (list items; create and retrieve add `plan` and `applicable_usage_thresholds`). */
-export function subscriptionView(s: Subscription, plan: PlanOfView, now: Date) {
+/**
+ * The public view of a subscription (list items; create and retrieve add `plan` and
+ * `applicable_usage_thresholds`). `sections`: the live sections it may have chosen, by id (a
+ * chosen section since deleted is not shown).
+ */
+export function subscriptionView(s: Subscription, plan: PlanOfView, now: Date, sections: ReadonlyMap<string, InvoiceCustomSection> = new Map()) {
   const period = currentBillingPeriod(s, plan, now);
   return {
     svc_id: s.id,
@@ -47,7 +52,13 @@ export function subscriptionView(s: Subscription, plan: PlanOfView, now: Date) {
     progressive_billing_disabled: s.progressive_billing_disabled ?? false,
     plan_amount_cents: plan.amount_cents,
     plan_amount_currency: plan.amount_currency,
-    applied_invoice_custom_sections: [] as unknown[],
+    skip_invoice_custom_sections: s.skip_invoice_custom_sections ?? false,
+    applied_invoice_custom_sections: (s.invoice_custom_sections ?? []).flatMap((a) => {
+      const section = sections.get(a.invoice_custom_section_id);
+      return section
+        ? [{ svc_id: a.id, invoice_custom_section_id: a.invoice_custom_section_id, created_at: a.created_at.toISOString(), invoice_custom_section: invoiceCustomSectionView(section) }]
+        : [];
+    }),
     payment_method: { payment_method_type: "provider", payment_method_id: null as string | null },
   };
 }

@@ -1,3 +1,5 @@
+import type { AppliedSection } from "./resource-sections";
+
 /** A subscription's states (spec: States and transitions). */
 export const SUBSCRIPTION_STATUSES = ["active", "pending", "terminated", "canceled"] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -42,6 +44,10 @@ export interface Subscription {
   on_termination_invoice: string;
   /** Lago's: its usage thresholds are not applied (no progressive invoices); absent on older documents = false */
   progressive_billing_disabled?: boolean;
+  /** Lago's: its invoices show no custom section (absent on older documents = false) */
+  skip_invoice_custom_sections?: boolean;
+  /** The sections its invoices show (Lago's applied_invoice_custom_sections; absent on older documents = none) */
+  invoice_custom_sections?: AppliedSection[];
   /** Created for a sandbox organization: its time-driven changes run only when its test clock advances. */
   sandbox?: boolean;
   /** The customer's applicable time zone when subscribed (periods are computed in it). */

@@ -15,6 +15,8 @@ const subscriptionSchema = new Schema(
     subscription_at: Date, started_at: Date, initial_started_at: Date, ending_at: Date, terminated_at: Date, canceled_at: Date,
     activation_at: Date, previous_subscription_id: String, previous_plan_code: String, next_subscription_id: String,
     next_plan_code: String, downgrade_plan_date: String, on_termination_credit_note: String, on_termination_invoice: String, progressive_billing_disabled: Boolean,
+    skip_invoice_custom_sections: Boolean,
+    invoice_custom_sections: [{ _id: false, id: String, invoice_custom_section_id: String, created_at: Date }],
     timezone: String, sandbox: Boolean, created_at: Date, updated_at: Date,
     outbox: [Schema.Types.Mixed],
   },

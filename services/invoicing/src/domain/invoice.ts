@@ -230,6 +230,8 @@ export interface Invoice {
    */
   progressive_credit?: ProgressiveCredit | null;
   applied_usage_thresholds?: AppliedUsageThreshold[];
+  /** a one-off invoice's own choice of custom sections (Lago's invoice_custom_section; absent: the customer's) */
+  custom_section_choice?: { skip: boolean; section_ids: string[] } | null;
   /** the custom sections it shows, fixed when it is finalized (absent: finalized before they were kept; its document shows the customer's current ones) */
   applied_custom_sections?: AppliedCustomSection[];
   /** what credit notes offset of it (deducted from what is due), and the notes applied (each once) */

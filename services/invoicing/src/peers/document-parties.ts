@@ -1,4 +1,4 @@
-import { Rpc, type CustomerMessages, type CustomerRpc } from "@billing/contracts";
+import { Rpc, type CatalogRpc, type CustomerMessages, type CustomerRpc } from "@billing/contracts";
 import { isAppError } from "@billing/errors";
 import { RpcClient } from "@billing/grpc";
 import type { CustomSection } from "../domain/invoice";
@@ -20,6 +20,8 @@ export interface DocumentParties {
    * none for a customer that is gone.
    */
   sections(organizationId: string, externalCustomerId: string): Promise<CustomSection[]>;
+  /** The organization's live sections of these codes or ids (the catalog's, by name; unknown or deleted ones are left out), for resources' own choices. */
+  resolveSections(organizationId: string, keys: { codes?: readonly string[]; ids?: readonly string[] }): Promise<Array<{ id: string; section: CustomSection }>>;
   close(): void;
 }
 
@@ -32,8 +34,9 @@ const orNull = async <T>(call: Promise<T>): Promise<T | null> => {
   }
 };
 
-export function grpcDocumentParties(address: string): DocumentParties {
+export function grpcDocumentParties(address: string, catalogAddress: string): DocumentParties {
   const client = new RpcClient<CustomerRpc>(Rpc.customer, address, 5_000);
+  const catalog = new RpcClient<CatalogRpc["invoiceCustomSections"]>(Rpc.catalog.invoiceCustomSections, catalogAddress, 5_000);
   const customerOf = async (organizationId: string, externalId: string) =>
     (await orNull(client.call("GetCustomer", { organization_id: organizationId, external_id: externalId })))?.customer ?? null;
   return {
@@ -48,6 +51,16 @@ export function grpcDocumentParties(address: string): DocumentParties {
         code: section.code, name: section.name, display_name: section.display_name ?? null, details: section.details ?? null,
       }));
     },
-    close: () => client.close(),
+    async resolveSections(organizationId, { codes = [], ids = [] }) {
+      if (codes.length === 0 && ids.length === 0) return [];
+      const reply = await catalog.call("ResolveInvoiceCustomSections", { organization_id: organizationId, codes: [...codes], ids: [...ids] });
+      return (reply.invoice_custom_sections ?? []).map((s) => ({
+        id: s.svc_id, section: { code: s.code, name: s.name, display_name: s.display_name ?? null, details: s.details ?? null },
+      }));
+    },
+    close: () => {
+      client.close();
+      catalog.close();
+    },
   };
 }

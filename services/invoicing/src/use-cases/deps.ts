@@ -61,7 +61,7 @@ export interface InvoicingDeps {
   /** A credit invoice's wallet, for credit notes on it (absent: credit invoices take no credit notes). */
   creditInvoiceWallets?: CreditInvoiceWallets;
   /** The customer service's view of customers: the custom sections an invoice shows, fixed when it is finalized (absent: none). */
-  documentParties?: Pick<DocumentParties, "sections">;
+  documentParties?: Pick<DocumentParties, "sections" | "resolveSections">;
   /** Sandbox organizations' frozen time (progressive billing's usage envelopes may not carry it). */
   testClocks?: TestClocks;
   clock: Clock;

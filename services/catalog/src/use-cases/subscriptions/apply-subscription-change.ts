@@ -1,6 +1,7 @@
 import { Subjects } from "@billing/bus";
 import { AppError } from "@billing/errors";
 import { Violations } from "../../domain/patch";
+import { chooseSections, sectionsOf, type SectionChoice } from "../../domain/resource-sections";
 import type { Subscription } from "../../domain/subscription";
 import { checkEndingAt } from "../../domain/subscription-rules";
 import type { Plan } from "../../domain/types";
@@ -21,6 +22,8 @@ export interface SubscriptionChange {
   plan?: Plan;
   billed?: Plan;
   progressiveBillingDisabled?: boolean;
+  /** the request's invoice custom sections choice */
+  sections?: SectionChoice;
 }
 
 /** The plan the change bills: new overrides write the subscription's private plan (created on first use). */
@@ -53,6 +56,7 @@ export async function applySubscriptionChange(deps: CatalogDeps, s: Subscription
       ...current,
       ...(change.name !== undefined && { name: change.name }),
       ...(change.progressiveBillingDisabled !== undefined && { progressive_billing_disabled: change.progressiveBillingDisabled }),
+      ...(change.sections && chooseSections(sectionsOf(current), change.sections, current.id, now)),
       ...(change.endingAt !== undefined && { ending_at: change.endingAt }),
       ...(current.status === "pending" && change.subscriptionAt && !current.previous_subscription_id && {
         subscription_at: change.subscriptionAt,

@@ -10,6 +10,7 @@ import { newSubscription } from "./new-subscription";
 import { childPlanOf, type PlanOverrides } from "./plan-overrides";
 import { presentSubscription, subscriptionEventOf, type SubscriptionWithPlan } from "./subscription-plan-refs";
 import { resumeInterruptedUpgrade } from "./resume-interrupted-upgrade";
+import { resolveSectionChoice } from "./subscription-sections";
 import { switchPlan } from "./switch-plan";
 import { externalIdTaken, insertSubscription } from "./write-subscription";
 
@@ -37,11 +38,12 @@ export async function createSubscription(
   const externalId = input.external_id!;
   const current = await deps.subscriptions.findByExternalId(organizationId, externalId, ["active", "pending"]);
   if (current && current.external_customer_id !== input.external_customer_id) throw externalIdTaken();
+  const sections = await resolveSectionChoice(deps, organizationId, input.invoice_custom_section);
 
   if (current && current.plan_code === plan.code) {
     // The same plan again: Lago changes the subscription in place (name, ending_at, overrides).
     const changed = await applySubscriptionChange(deps, current, {
-      name: input.name, endingAt, overrides: input.plan_overrides ?? undefined, progressiveBillingDisabled: input.progressive_billing_disabled,
+      name: input.name, endingAt, overrides: input.plan_overrides ?? undefined, progressiveBillingDisabled: input.progressive_billing_disabled, sections,
     }, requestId);
     return presentSubscription(deps, changed);
   }
@@ -58,17 +60,17 @@ export async function createSubscription(
   if (child) await deps.childPlans.insert(child);
 
   if (current?.status === "active") {
-    const shown = await switchPlan(deps, { current, plan, billed, name: input.name, endingAt, requestId });
+    const shown = await switchPlan(deps, { current, plan, billed, name: input.name, endingAt, sections, requestId });
     return presentSubscription(deps, shown);
   }
   if (current) {
     // A subscription that has not started yet simply takes the new plan.
-    const changed = await applySubscriptionChange(deps, current, { name: input.name, endingAt, subscriptionAt, plan, billed }, requestId);
+    const changed = await applySubscriptionChange(deps, current, { name: input.name, endingAt, subscriptionAt, plan, billed, sections }, requestId);
     return presentSubscription(deps, changed);
   }
 
   const resumed = await resumeInterruptedUpgrade(deps, {
-    organizationId, externalId, externalCustomerId: customer.external_id, plan, billed, name: input.name, endingAt, requestId,
+    organizationId, externalId, externalCustomerId: customer.external_id, plan, billed, name: input.name, endingAt, sections, requestId,
   });
   if (resumed) return presentSubscription(deps, resumed);
   const subscription = newSubscription({
@@ -78,6 +80,7 @@ export async function createSubscription(
     subscriptionAt: start,
     endingAt: endingAt ?? null,
     progressiveBillingDisabled: input.progressive_billing_disabled,
+    sections,
   });
   const type = subscription.status === "active" ? Subjects.catalog.subscriptionStarted : Subjects.catalog.subscriptionUpdated;
   await insertSubscription(deps, subscription, await subscriptionEventOf(deps, type, subscription, now, requestId));

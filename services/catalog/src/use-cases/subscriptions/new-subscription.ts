@@ -1,5 +1,6 @@
 import { frozenTime } from "@billing/clock";
 import { randomUUID } from "node:crypto";
+import { chooseSections, NO_SECTIONS, type SectionChoice } from "../../domain/resource-sections";
 import type { Subscription } from "../../domain/subscription";
 import type { Plan } from "../../domain/types";
 import type { CustomerRef } from "../../peers/customer-directory";
@@ -16,14 +17,17 @@ export interface NewSubscriptionFields {
   subscriptionAt: Date;
   endingAt: Date | null;
   progressiveBillingDisabled?: boolean;
+  /** the request's invoice custom sections choice */
+  sections?: SectionChoice;
   now: Date;
 }
 
 /** A subscription that starts at subscription_at: pending while that is in the future, active otherwise. */
 export function newSubscription(f: NewSubscriptionFields): Subscription {
   const pending = f.subscriptionAt.getTime() > f.now.getTime();
+  const id = randomUUID();
   return {
-    id: randomUUID(),
+    id,
     organization_id: f.organizationId,
     external_id: f.externalId,
     customer_id: f.customer.id,
@@ -50,6 +54,7 @@ export function newSubscription(f: NewSubscriptionFields): Subscription {
     on_termination_credit_note: f.billed.pay_in_advance ? "credit" : null,
     on_termination_invoice: "generate",
     progressive_billing_disabled: f.progressiveBillingDisabled ?? false,
+    ...chooseSections(NO_SECTIONS, f.sections ?? {}, id, f.now),
     sandbox: frozenTime() !== undefined,
     timezone: f.customer.timezone,
     created_at: f.now,

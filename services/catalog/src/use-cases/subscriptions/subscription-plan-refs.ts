@@ -7,6 +7,7 @@ import type { SubscriptionEventType } from "../../events/subscription-events";
 import { subscriptionEvent } from "../../events/subscription-events";
 import type { CatalogDeps } from "../deps";
 import { planViews } from "../plans/plan-refs";
+import { chosenSections } from "./subscription-sections";
 
 /** The plans the subscriptions are billed on (private copies included, deleted plans too), by id. */
 export async function plansOf(deps: CatalogDeps, organizationId: string, subs: Subscription[]): Promise<Map<string, Plan>> {
@@ -34,16 +35,16 @@ function planViewFor(views: Map<string, PlanView>, s: Subscription): PlanView {
 
 /** List items: the subscription alone. */
 export async function presentSubscriptions(deps: CatalogDeps, organizationId: string, subs: Subscription[]) {
-  const views = await planViewsOf(deps, organizationId, subs);
+  const [views, sections] = await Promise.all([planViewsOf(deps, organizationId, subs), chosenSections(deps, organizationId, subs)]);
   const now = deps.clock.now();
-  return subs.map((s) => subscriptionView(s, planViewFor(views, s), now));
+  return subs.map((s) => subscriptionView(s, planViewFor(views, s), now, sections));
 }
 
 /** Create and retrieve: the subscription with its plan and applicable usage thresholds. */
 export async function presentSubscription(deps: CatalogDeps, s: Subscription) {
-  const views = await planViewsOf(deps, s.organization_id, [s]);
+  const [views, sections] = await Promise.all([planViewsOf(deps, s.organization_id, [s]), chosenSections(deps, s.organization_id, [s])]);
   const plan = planViewFor(views, s);
-  return { ...subscriptionView(s, plan, deps.clock.now()), plan, applicable_usage_thresholds: s.progressive_billing_disabled ? [] : applicableUsageThresholds(plan) };
+  return { ...subscriptionView(s, plan, deps.clock.now(), sections), plan, applicable_usage_thresholds: s.progressive_billing_disabled ? [] : applicableUsageThresholds(plan) };
 }
 export type SubscriptionWithPlan = Awaited<ReturnType<typeof presentSubscription>>;
 
@@ -58,6 +59,10 @@ export async function subscriptionEventOf(
 ) {
   const views = plans ?? (await planViewsOf(deps, s.organization_id, [s]));
   const plan = planViewFor(views, s);
-  const subscription = { ...subscriptionView(s, plan, now), plan_id: s.plan_id, timezone: s.timezone };
+  // the sections it chose travel as ids (invoicing reads the live ones when it bills)
+  const subscription = {
+    ...subscriptionView(s, plan, now), plan_id: s.plan_id, timezone: s.timezone,
+    invoice_custom_section_ids: (s.invoice_custom_sections ?? []).map((a) => a.invoice_custom_section_id),
+  };
   return subscriptionEvent(type, s.organization_id, { subscription, plan }, now, requestId);
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { chooseSections, NO_SECTIONS, type SectionChoice } from "../../domain/resource-sections";
 import type { Subscription } from "../../domain/subscription";
 import type { Plan } from "../../domain/types";
 
@@ -10,15 +11,18 @@ export interface PlanSwitch {
   billed: Plan;
   name?: string | null;
   endingAt?: Date | null;
+  /** the request's invoice custom sections choice, for the new subscription (Lago does not carry the old one's) */
+  sections?: SectionChoice;
   requestId?: string;
 }
 
 /** The subscription that follows `current` on the new plan: same external id, customer, anniversary and trial start. */
 export function successorSubscription(sw: PlanSwitch, now: Date): Omit<Subscription, "status" | "started_at" | "activation_at"> {
   const { current } = sw;
+  const id = randomUUID();
   return {
     ...current,
-    id: randomUUID(),
+    id,
     plan_id: sw.billed.id,
     plan_code: sw.plan.code,
     overridden: sw.billed.id !== sw.plan.id,
@@ -34,6 +38,7 @@ export function successorSubscription(sw: PlanSwitch, now: Date): Omit<Subscript
     downgrade_plan_date: null,
     on_termination_credit_note: sw.billed.pay_in_advance ? "credit" : null,
     on_termination_invoice: "generate",
+    ...chooseSections(NO_SECTIONS, sw.sections ?? {}, id, now),
     created_at: now,
     updated_at: now,
   };

@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from "express";
 import type { CreditNoteRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
 import { presentCreditNote, presentEstimatedCreditNote, presentMeta } from "@billing/views";
+import { sectionChoiceMessage } from "../invoice-custom-sections/choice";
 import { organizationId } from "../../http/context";
 import { idKey, pathParam, replied, replySender, rpcOptions } from "../../http/rpc-route";
 import { pageQuery, parseFields, unbracketed, wrapped } from "../../http/validation";
@@ -61,6 +62,7 @@ export function creditNotesRouter(creditNotes: RpcClient<CreditNoteRpc>): Router
         add_on_code: f.add_on_code, units: f.units ?? undefined, unit_amount_cents: f.unit_amount_cents ?? undefined, description: f.description ?? undefined,
         invoice_display_name: f.invoice_display_name, tax_codes: f.tax_codes ?? [], from_datetime: f.from_datetime, to_datetime: f.to_datetime,
       })),
+      invoice_custom_section: sectionChoiceMessage(body.invoice_custom_section),
     }, rpcOptions(req));
     sendInvoice(res, reply);
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { invoiceCustomSectionChoice } from "../invoice-custom-sections/choice";
 import { calendarDate } from "../../http/fields";
 
 const amount = z.number().int("value_is_invalid").min(0, "invalid_value");
@@ -60,4 +61,5 @@ export const oneOffInvoiceCreate = z.object({
     from_datetime: z.iso.datetime({ offset: true }).optional(),
     to_datetime: z.iso.datetime({ offset: true }).optional(),
   })),
+  invoice_custom_section: invoiceCustomSectionChoice.nullish(),
 });

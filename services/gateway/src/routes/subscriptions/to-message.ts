@@ -1,4 +1,5 @@
 import { withNullFields } from "../../http/null-fields";
+import { sectionChoiceMessage } from "../invoice-custom-sections/choice";
 import type { PlanOverrides, SubscriptionCreate, SubscriptionUpdate } from "./validators";
 
 const json = (value: unknown) => (value === undefined || value === null ? undefined : JSON.stringify(value));
@@ -32,6 +33,6 @@ function overridesMessage(o: PlanOverrides | null | undefined) {
 
 /** The proto SubscriptionInput (absent = not sent, null_fields = sent as null). */
 export function toSubscriptionInputMessage(input: Partial<SubscriptionCreate> & Partial<SubscriptionUpdate>) {
-  const { plan_overrides, status: _status, ...fields } = input;
-  return { ...withNullFields(fields), plan_overrides: overridesMessage(plan_overrides) };
+  const { plan_overrides, status: _status, invoice_custom_section, ...fields } = input;
+  return { ...withNullFields(fields), plan_overrides: overridesMessage(plan_overrides), invoice_custom_section: sectionChoiceMessage(invoice_custom_section) };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { currencyCode, oneOf, topLevelKey } from "../../http/fields";
 import type { ErrorKeyOf } from "../../http/validation";
+import { invoiceCustomSectionChoice } from "../invoice-custom-sections/choice";
 import { amountCents, chargeFilters, displayName, minimumCommitment, properties, taxCodes, usageThresholds } from "../plans/validators";
 
 export const SUBSCRIPTION_STATUSES = ["active", "pending", "terminated", "canceled"] as const;
@@ -42,6 +43,7 @@ export const subscriptionUpdateSchema = z.object({
   plan_overrides: planOverrides.nullish(),
   status: oneOf(["active", "pending"]).nullish(),
   progressive_billing_disabled: z.boolean().nullish(),
+  invoice_custom_section: invoiceCustomSectionChoice.nullish(),
 });
 
 /** The `subscription` object of POST /subscriptions. */

@@ -14,6 +14,7 @@ import { scheduleSubscription } from "./schedule-subscription";
 import { billAdvanceCharges } from "./bill-advance-charges";
 import { storeRecurringAdvanceFees } from "./recurring-advance-fees";
 import { runBounded } from "./run-bounded";
+import { sectionsOfInvoice } from "../invoices/invoice-sections";
 
 /** The subscriptions of one customer due at one instant: they go on one invoice. */
 interface DueGroup {
@@ -148,7 +149,8 @@ async function invoiceGroup(deps: InvoicingDeps, group: DueGroup, customer: Cust
         sandbox: remaining[0]!.sandbox, lines, now, progressiveCredit,
       });
       // a draft shows the custom sections that apply when it is made (Lago); an invoice finalized at once gets them from its finalization plan
-      const invoice = made.status === "draft" ? withCustomSections(made, await deps.documentParties?.sections(group.organizationId, c.external_id), now) : made;
+      const customerSections = made.status === "draft" ? await deps.documentParties?.sections(group.organizationId, c.external_id) : undefined;
+      const invoice = customerSections ? withCustomSections(made, await sectionsOfInvoice(deps, made, customerSections, group.copies), now) : made;
       await storeRecurringAdvanceFees(deps, id, customer, entity, lines, invoice.currency);
       const events = storedEvents(invoice, now);
       if (await deps.invoices.insert(invoice, events)) {

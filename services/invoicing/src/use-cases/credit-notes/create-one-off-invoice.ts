@@ -15,6 +15,8 @@ export interface OneOffRequest {
     add_on_code: string; units: string | null; unit_amount_cents: number | null; description: string | null; invoice_display_name: string | null;
     tax_codes: string[] | null; from_datetime: string | null; to_datetime: string | null;
   }>;
+  /** Lago's invoice_custom_section (absent: the customer's sections) */
+  invoice_custom_section?: { skip: boolean | null; codes?: string[] };
 }
 
 /**
@@ -51,6 +53,14 @@ export async function createOneOffInvoice(deps: InvoicingDeps, organizationId: s
   if (request.billing_entity_code && !entity) throw AppError.notFound("billing_entity");
   const currency = request.currency ?? customer.customer.currency ?? fees[0]!.add_on.amount_currency;
   if (customer.customer.currency && currency !== customer.customer.currency) throw AppError.validation({ currency: ["currencies_does_not_match"] });
+  // its own sections: none when skipped, else those of the codes sent (the organization's live ones; none found: the customer's)
+  const choice = request.invoice_custom_section;
+  const sectionChoice = choice && (choice.skip || choice.codes?.length)
+    ? {
+      skip: choice.skip === true,
+      section_ids: choice.skip || !deps.documentParties ? [] : (await deps.documentParties.resolveSections(organizationId, { codes: choice.codes })).map((s) => s.id),
+    }
+    : null;
   const now = deps.clock.now();
   const id = derivedUuid(`one_off|${organizationId}|${customer.id}|${now.toISOString()}|${JSON.stringify(request)}`);
   if (!(await deps.invoices.findById(id))) {
@@ -58,7 +68,7 @@ export async function createOneOffInvoice(deps: InvoicingDeps, organizationId: s
       id, organizationId, customer: { id: customer.id, customer: customer.customer }, entity, terms: invoicingTerms(customer.customer, entity),
       currency, sandbox: frozenTime() !== undefined, fees, now,
     });
-    await deps.invoices.insert(invoice, []);
+    await deps.invoices.insert({ ...invoice, custom_section_choice: sectionChoice }, []);
   }
   const final = await finalizeOpenInvoice(deps, id, { refresh: false });
   if (!final) throw AppError.internal(`one-off invoice ${id} vanished`);

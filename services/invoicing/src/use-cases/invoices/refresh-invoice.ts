@@ -4,6 +4,7 @@ import { appliedCustomSections } from "../../domain/compose-invoice";
 import type { Invoice } from "../../domain/invoice";
 import type { InvoicingDeps } from "../deps";
 import { refreshDraft } from "./refresh-draft";
+import { sectionsOfInvoice } from "./invoice-sections";
 
 /**
  * PUT /invoices/{id}/refresh: a draft's fees recomputed from the usage stored now and its custom
@@ -18,7 +19,8 @@ export async function refreshInvoice(deps: InvoicingDeps, organizationId: string
     if (invoice.status !== "draft" || invoice.finalizing) return invoice;
     const fresh = await refreshDraft(deps, invoice);
     // the custom sections applied again, as Lago's refresh does (a section changed since shows its new details)
-    const sections = await deps.documentParties?.sections(organizationId, invoice.external_customer_id);
+    const customerSections = await deps.documentParties?.sections(organizationId, invoice.external_customer_id);
+    const sections = customerSections && (await sectionsOfInvoice(deps, invoice, customerSections));
     const refreshed = { ...fresh, ...(sections ? { applied_custom_sections: appliedCustomSections(invoice.id, sections, fresh.updated_at) } : {}) };
     if (!(await deps.invoices.changeOpen(invoice, { set: refreshed }))) return LOST_RACE;
     return { ...invoice, ...refreshed, revision: invoice.revision + 1 };

@@ -1,0 +1,41 @@
+import type { SubscriptionCopy } from "../../domain/copies";
+import { invoiceSections, type SectionResource } from "../../domain/custom-sections";
+import type { CustomSection, Invoice } from "../../domain/invoice";
+import type { InvoicingDeps } from "../deps";
+
+type SectionDeps = Pick<InvoicingDeps, "documentParties" | "copies">;
+
+/**
+ * The custom sections an invoice shows now (domain/custom-sections.ts), given its customer's:
+ * a one-off invoice's own choice; a subscription invoice's subscriptions' choices (their copies,
+ * `copies` when the caller has them, else read by id); the customer's for any other. The sections
+ * chosen by id are resolved to the catalog's live ones (one call, only when some were chosen).
+ */
+export async function sectionsOfInvoice(
+  deps: SectionDeps, invoice: Invoice, customer: readonly CustomSection[], copies?: readonly SubscriptionCopy[],
+): Promise<CustomSection[]> {
+  const choice = invoice.custom_section_choice;
+  if (invoice.invoice_type === "one_off" && choice) {
+    if (choice.skip) return [];
+    const chosen = (await resolve(deps, invoice.organization_id, choice.section_ids)).map((r) => r.section);
+    return invoiceSections(customer, { chosen });
+  }
+  if (invoice.invoice_type !== "subscription") return [...customer];
+  const ids = new Set([...invoice.lines.map((l) => l.subscription_id), ...invoice.fees.flatMap((f) => (f.subscription_id ? [f.subscription_id] : []))]);
+  const subscriptions = (copies ?? (await deps.copies.subscriptionsByIds([...ids]))).filter((c) => ids.has(c.id)).map((c) => c.subscription);
+  // nothing of their own chosen or skipped: the customer's (no call)
+  if (subscriptions.every((s) => !s.skip_invoice_custom_sections && !s.invoice_custom_section_ids?.length)) return [...customer];
+  const live = new Map((await resolve(deps, invoice.organization_id, subscriptions.flatMap((s) => s.invoice_custom_section_ids ?? []))).map((s) => [s.id, s]));
+  const resources: SectionResource[] = subscriptions.map((s) => ({
+    skip: s.skip_invoice_custom_sections ?? false,
+    sections: (s.invoice_custom_section_ids ?? []).flatMap((id) => live.get(id)?.section ?? []),
+  }));
+  return invoiceSections(customer, { resources });
+}
+
+/** The live sections of these ids, each with its id (a deleted one is left out). */
+async function resolve(deps: SectionDeps, organizationId: string, ids: readonly string[]): Promise<Array<{ id: string; section: CustomSection }>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0 || !deps.documentParties) return [];
+  return deps.documentParties.resolveSections(organizationId, { ids: unique });
+}
