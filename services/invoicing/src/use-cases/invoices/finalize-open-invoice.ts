@@ -10,7 +10,7 @@ import { invoicesFinalized } from "../../metrics";
 import type { InvoicingDeps } from "../deps";
 import { runBounded } from "../billing/run-bounded";
 import { refreshDraft } from "./refresh-draft";
-import { sectionsOfInvoice } from "./invoice-sections";
+import { memoizedCopies, sectionsOfInvoice } from "./invoice-sections";
 import { consumeCreditNotes, creditNoteInput, plannedCreditNotes } from "../credit-notes/consume-credit-notes";
 
 const isOpen = (invoice: Invoice | null): invoice is Invoice => !!invoice && OPEN_STATUSES.includes(invoice.status);
@@ -55,12 +55,14 @@ export async function finalizeOpenInvoice(deps: InvoicingDeps, invoiceId: string
  */
 export async function finalizeOpenInvoices(deps: InvoicingDeps, invoiceIds: readonly string[], options: { refresh: boolean }): Promise<Array<Invoice | null>> {
   // the customer service is asked once per customer for the custom sections of the invoices planned here;
-  // an invoice's subscriptions (or a one-off invoice's own choice) may choose others
+  // an invoice's subscriptions (or a one-off invoice's own choice) may choose others: their copies are
+  // read once per subscription (a burst of pay-in-advance invoices bills the same few)
   const sections = new Map<string, Promise<CustomSection[]>>();
+  const copies = memoizedCopies(deps);
   const sectionsOf = async (invoice: Invoice) => {
     const key = `${invoice.organization_id}|${invoice.customer.external_id}`;
     if (!sections.has(key)) sections.set(key, deps.documentParties?.sections(invoice.organization_id, invoice.customer.external_id) ?? Promise.resolve([]));
-    return sectionsOfInvoice(deps, invoice, await sections.get(key)!);
+    return sectionsOfInvoice({ ...deps, copies }, invoice, await sections.get(key)!);
   };
   const prepared = await settleBounded(invoiceIds, deps.limits.concurrency, (id) => prepare(deps, id, options, sectionsOf));
   const ready = prepared.flatMap((p) => (p.status === "fulfilled" && p.value && "plan" in p.value ? [p.value] : []));

@@ -3,7 +3,7 @@ import { invoiceSections, type SectionResource } from "../../domain/custom-secti
 import type { CustomSection, Invoice } from "../../domain/invoice";
 import type { InvoicingDeps } from "../deps";
 
-type SectionDeps = Pick<InvoicingDeps, "documentParties" | "copies">;
+type SectionDeps = Pick<InvoicingDeps, "documentParties"> & { copies: Pick<InvoicingDeps["copies"], "subscriptionsByIds"> };
 
 /**
  * The custom sections an invoice shows now (domain/custom-sections.ts), given its customer's:
@@ -31,6 +31,21 @@ export async function sectionsOfInvoice(
     sections: (s.invoice_custom_section_ids ?? []).flatMap((id) => live.get(id)?.section ?? []),
   }));
   return invoiceSections(customer, { resources });
+}
+
+/** Subscription copies read once each for the life of the answer (the invoices of one finalization call). */
+export function memoizedCopies(deps: Pick<InvoicingDeps, "copies">): Pick<InvoicingDeps["copies"], "subscriptionsByIds"> {
+  const known = new Map<string, Promise<SubscriptionCopy | undefined>>();
+  return {
+    async subscriptionsByIds(ids) {
+      const missing = [...new Set(ids)].filter((id) => !known.has(id));
+      if (missing.length > 0) {
+        const read = deps.copies.subscriptionsByIds(missing).then((found) => new Map(found.map((c) => [c.id, c])));
+        for (const id of missing) known.set(id, read.then((m) => m.get(id)));
+      }
+      return (await Promise.all(ids.map((id) => known.get(id)!))).filter((c): c is SubscriptionCopy => !!c);
+    },
+  };
 }
 
 /** The live sections of these ids, each with its id (a deleted one is left out). */
