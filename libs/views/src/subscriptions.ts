@@ -1,6 +1,6 @@
 import type { CatalogMessages as M } from "@billing/contracts";
 import { or } from "./presenting";
-import { presentInvoiceCustomSection } from "./invoice-custom-sections";
+import { presentAppliedSections } from "./invoice-custom-sections";
 import { presentPlan } from "./plans";
 import type { subscriptionObject, subscriptionObjectExtended, ViewOf } from "./schemas";
 
@@ -17,10 +17,7 @@ export function presentSubscription(s: M.Subscription__Output, options: { withPl
     on_termination_credit_note: or(s.on_termination_credit_note), on_termination_invoice: s.on_termination_invoice,
     progressive_billing_disabled: s.progressive_billing_disabled ?? false,
     plan_amount_cents: s.plan_amount_cents, plan_amount_currency: s.plan_amount_currency,
-    applied_invoice_custom_sections: (s.applied_invoice_custom_sections ?? []).map((a) => ({
-      svc_id: a.svc_id, invoice_custom_section_id: a.invoice_custom_section_id, created_at: a.created_at,
-      invoice_custom_section: presentInvoiceCustomSection(a.invoice_custom_section!),
-    })),
+    applied_invoice_custom_sections: presentAppliedSections(s.applied_invoice_custom_sections),
     payment_method: { payment_method_type: s.payment_method?.payment_method_type ?? "provider", payment_method_id: or(s.payment_method?.payment_method_id) },
   } satisfies ViewOf<typeof subscriptionObject>;
   if (!options.withPlan || !s.plan) return view;

@@ -1,4 +1,5 @@
 import type { WalletMessages as M } from "@billing/contracts";
+import { presentAppliedSections } from "./invoice-custom-sections";
 import { or } from "./presenting";
 import type { walletObject, walletTransactionObject, ViewOf } from "./schemas";
 
@@ -47,7 +48,7 @@ export function presentWallet(w: M.Wallet__Output) {
       transaction_metadata: r.transaction_metadata.map((kv) => ({ key: kv.key, value: kv.value ?? null })),
       transaction_name: or(r.transaction_name),
       ignore_paid_top_up_limits: r.ignore_paid_top_up_limits,
-      applied_invoice_custom_sections: [],
+      applied_invoice_custom_sections: presentAppliedSections(r.applied_invoice_custom_sections),
       payment_method: { payment_method_type: "provider", payment_method_id: null },
       purchase_order_number: null,
     })),
@@ -57,7 +58,7 @@ export function presentWallet(w: M.Wallet__Output) {
     credits_ongoing_usage_balance: w.credits_ongoing_usage_balance,
     paid_top_up_min_amount_cents: or(w.paid_top_up_min_amount_cents),
     paid_top_up_max_amount_cents: or(w.paid_top_up_max_amount_cents),
-    applied_invoice_custom_sections: [],
+    applied_invoice_custom_sections: presentAppliedSections(w.applied_invoice_custom_sections),
     payment_method: { payment_method_type: "provider", payment_method_id: null },
     purchase_order_number: or(w.purchase_order_number),
     metadata: w.metadata.length ? metadataMap(w.metadata) : null,
@@ -87,7 +88,7 @@ export function presentWalletTransaction(t: M.WalletTransaction__Output) {
     created_at: t.created_at,
     metadata: t.metadata.map((kv) => ({ key: kv.key, value: kv.value ?? null })),
     name: or(t.name),
-    applied_invoice_custom_sections: [],
+    applied_invoice_custom_sections: presentAppliedSections(t.applied_invoice_custom_sections),
     payment_method: { payment_method_type: "provider", payment_method_id: null },
     purchase_order_number: null,
   } satisfies ViewOf<typeof walletTransactionObject>;

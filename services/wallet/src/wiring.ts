@@ -13,6 +13,7 @@ import { INVOICE_PAYMENT_SUBJECTS, invoicePaymentHandler } from "./events/invoic
 import { USAGE_SUBJECTS, usageIngestedHandler } from "./events/usage-ingested";
 import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
 import { walletHandlers } from "./grpc/wallet-handlers";
+import { grpcCustomSections, type CustomSections } from "./peers/custom-sections";
 import { grpcCustomers, type Customers } from "./peers/customers";
 import { grpcInvoicing, type Invoicing } from "./peers/invoicing";
 import { registerModels, type Models } from "./persistence/models";
@@ -34,7 +35,7 @@ export interface WalletWiring {
  * gRPC handlers; the service and its integration tests wire it the same way. With a bus, the
  * events written into the documents' outboxes are published right after each write.
  */
-export function wireWallet(connection: Connection, parts: { clock: Clock; customers: Customers; invoicing: Invoicing; bus?: Bus; logger?: Logger }): WalletWiring {
+export function wireWallet(connection: Connection, parts: { clock: Clock; customers: Customers; invoicing: Invoicing; sections?: CustomSections; bus?: Bus; logger?: Logger }): WalletWiring {
   const models = registerModels(connection);
   const outboxes = { wallet: embeddedOutboxStore(models.wallets), transaction: embeddedOutboxStore(models.transactions) };
   const { bus, logger } = parts;
@@ -45,7 +46,7 @@ export function wireWallet(connection: Connection, parts: { clock: Clock; custom
     }
     : NO_PUBLISHER;
   const deps: WalletDeps = {
-    wallets: new WalletRepository(models, publish), ledger: new WalletLedger(models, publish), customers: parts.customers, invoicing: parts.invoicing,
+    wallets: new WalletRepository(models, publish), ledger: new WalletLedger(models, publish), customers: parts.customers, invoicing: parts.invoicing, sections: parts.sections,
     clock: parts.clock,
   };
   return { models, deps, handlers: walletHandlers(deps), outboxes: [outboxes.wallet, outboxes.transaction] };
@@ -86,7 +87,8 @@ export const walletService = defineService({
   wire: async ({ config, connection, clock, logger, bus }) => {
     const customers = grpcCustomers(peerAddress(config, "customer"));
     const invoicing = grpcInvoicing(peerAddress(config, "invoicing"));
-    const { handlers, deps, outboxes } = wireWallet(connection, { clock, customers, invoicing, bus, logger });
+    const sections = grpcCustomSections(peerAddress(config, "catalog"));
+    const { handlers, deps, outboxes } = wireWallet(connection, { clock, customers, invoicing, sections, bus, logger });
     const relay = startOutboxRelay(bus, outboxes, logger);
     const consumers = await startConsumers(bus, deps, { durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS, logger });
     const expirations = startExpirationScheduler(deps, config.WALLET_SCHEDULER_MS, logger);
@@ -98,6 +100,7 @@ export const walletService = defineService({
         await Promise.all(consumers.map((c) => c.stop()));
         customers.close();
         invoicing.close();
+        sections.close();
       },
     };
   },

@@ -186,6 +186,49 @@ describe("invoice documents", () => {
     expect(codesOf(await oneOff())).toEqual(["eu_bank"]);
   });
 
+  it("shows a top-up invoice the sections of its wallet transaction, else of its wallet or the rule that made it, as Lago's invoice_custom_section_resource", async () => {
+    const { as } = platform.sandbox("Wallet sections", "2024-01-01T00:00:00Z");
+    for (const [code, details] of [["eu_bank", "IBAN FR76"], ["us_bank", "ABA 0210"], ["legal", "Registered in Paris"]]) {
+      await ok(as("POST", "/invoice_custom_sections", { invoice_custom_section: { name: code!.toUpperCase(), code, details, display_name: code } }));
+    }
+    await customer(as, "acme", { currency: "EUR", invoice_custom_section_codes: ["eu_bank"] });
+    const wallet = (await ok(as("POST", "/wallets", {
+      wallet: {
+        external_customer_id: "acme", currency: "EUR", rate_amount: "1", paid_credits: "10", invoice_custom_section: { invoice_custom_section_codes: ["us_bank"] },
+        recurring_transaction_rules: [{ trigger: "interval", interval: "monthly", paid_credits: "5", invoice_custom_section: { invoice_custom_section_codes: ["legal"] } }],
+      },
+    }))).wallet as Json;
+    const sectionCodes = (list: unknown) => (list as Json[]).map((a) => (a.invoice_custom_section as Json).code);
+    expect(sectionCodes(wallet.applied_invoice_custom_sections)).toEqual(["us_bank"]);
+    expect(sectionCodes((wallet.recurring_transaction_rules as Json[])[0]!.applied_invoice_custom_sections)).toEqual(["legal"]);
+    const invoiceOf = async (tx: Json) => (await ok(as("GET", `/invoices/${tx.svc_invoice_id}`))).invoice as Json;
+    const shown = async (tx: Json) => ((await invoiceOf(tx)).applied_invoice_custom_sections as Json[]).map((s) => s.code);
+
+    // the wallet's first purchase chose nothing of its own: the wallet's section
+    const [first] = (await ok(as("GET", `/wallets/${wallet.svc_id}/wallet_transactions?transaction_status=purchased`))).wallet_transactions as Json[];
+    expect(await shown(first!)).toEqual(["us_bank"]);
+    // a transaction's own choice wins; one that skips sections shows none
+    const buy = async (choice: Json) => ((await ok(as("POST", "/wallet_transactions", {
+      wallet_transaction: { wallet_id: wallet.svc_id, paid_credits: "1", invoice_custom_section: choice },
+    }))).wallet_transactions as Json[])[0]!;
+    const own = await buy({ invoice_custom_section_codes: ["legal"] });
+    expect(sectionCodes(own.applied_invoice_custom_sections)).toEqual(["legal"]);
+    expect(await shown(own)).toEqual(["legal"]);
+    const quiet = await buy({ skip_invoice_custom_sections: true });
+    expect(await shown(quiet)).toEqual([]);
+    // the wallet changes its choice: it skips sections now; a plain purchase shows none
+    const updated = (await ok(as("PUT", `/wallets/${wallet.svc_id}`, { wallet: { invoice_custom_section: { skip_invoice_custom_sections: true } } }))).wallet as Json;
+    expect(updated.applied_invoice_custom_sections).toEqual([]);
+    expect(await shown(await buy({}))).toEqual([]);
+
+    // the rule fires on Feb 1: its purchase carries the rule's section
+    await advanceClock(as, "2024-02-01T00:30:00Z");
+    const purchases = (await ok(as("GET", `/wallets/${wallet.svc_id}/wallet_transactions?transaction_status=purchased`))).wallet_transactions as Json[];
+    const fromRule = purchases.find((t) => t.source === "interval")!;
+    expect(sectionCodes(fromRule.applied_invoice_custom_sections)).toEqual(["legal"]);
+    expect(await shown(fromRule)).toEqual(["legal"]);
+  });
+
   it("generates a credit note's PDF once, served by the API key and by its signed link, the same bytes every time, showing its total", async () => {
     const { as, api_key } = platform.sandbox("Credit note PDF", "2024-01-01T00:00:00Z");
     await customer(as, "acme", { name: "Hélène Dupré", country: "FR", billing_configuration: { document_locale: "fr" } });

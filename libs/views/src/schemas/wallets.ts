@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { cents, currency, instant, jsonObject } from "./common";
+import { appliedInvoiceCustomSectionObject } from "./catalog";
+import { cents, currency, instant } from "./common";
 
 /** The wallet service's objects: wallets (prepaid credits) and their transactions. */
 
@@ -47,7 +48,7 @@ export const walletObject = z
         transaction_metadata: z.array(keyValue),
         transaction_name: z.string().nullable(),
         ignore_paid_top_up_limits: z.boolean(),
-        applied_invoice_custom_sections: z.array(jsonObject),
+        applied_invoice_custom_sections: z.array(appliedInvoiceCustomSectionObject),
         payment_method: paymentMethod,
         purchase_order_number: z.string().nullable(),
       }),
@@ -58,7 +59,7 @@ export const walletObject = z
     credits_ongoing_usage_balance: z.string(),
     paid_top_up_min_amount_cents: cents.nullable(),
     paid_top_up_max_amount_cents: cents.nullable(),
-    applied_invoice_custom_sections: z.array(jsonObject),
+    applied_invoice_custom_sections: z.array(appliedInvoiceCustomSectionObject),
     payment_method: paymentMethod,
     purchase_order_number: z.string().nullable(),
     metadata: z.record(z.string(), z.string().nullable()).nullable(),
@@ -87,7 +88,7 @@ export const walletTransactionObject = z
     created_at: instant,
     metadata: z.array(keyValue),
     name: z.string().nullable(),
-    applied_invoice_custom_sections: z.array(jsonObject),
+    applied_invoice_custom_sections: z.array(appliedInvoiceCustomSectionObject),
     payment_method: paymentMethod,
     purchase_order_number: z.string().nullable(),
   })

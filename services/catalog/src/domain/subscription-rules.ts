@@ -1,3 +1,4 @@
+import type { SectionChoiceInput } from "@billing/contracts";
 import { Violations } from "./patch";
 import { BILLING_TIMES, ON_TERMINATION_CREDIT_NOTES, ON_TERMINATION_INVOICES } from "./subscription";
 
@@ -16,11 +17,6 @@ export interface SubscriptionCreateFields {
   invoice_custom_section?: SectionChoiceInput;
 }
 
-/** Lago's InvoiceCustomSectionInput as sent: `codes` absent when not sent. */
-export interface SectionChoiceInput {
-  skip?: boolean | null;
-  codes?: string[];
-}
 
 /** An ISO 8601 date-time (a date alone is midnight UTC); anything else is null. */
 export function parseInstant(value: string): Date | null {

@@ -1,4 +1,4 @@
-import type { AppliedSection } from "./resource-sections";
+import type { AppliedSection } from "@billing/contracts";
 
 /** A subscription's states (spec: States and transitions). */
 export const SUBSCRIPTION_STATUSES = ["active", "pending", "terminated", "canceled"] as const;

@@ -183,6 +183,12 @@ export interface PlannedCoupon {
   amount_cents: number;
 }
 
+/** A choice of invoice custom sections as an invoice keeps it: skipped, or the ids chosen. */
+export interface SectionChoiceRecord {
+  skip: boolean;
+  section_ids: string[];
+}
+
 /** An invoice as this service stores it: one document, its fees embedded (never a half invoice). */
 export interface Invoice {
   id: string;
@@ -231,7 +237,9 @@ export interface Invoice {
   progressive_credit?: ProgressiveCredit | null;
   applied_usage_thresholds?: AppliedUsageThreshold[];
   /** a one-off invoice's own choice of custom sections (Lago's invoice_custom_section; absent: the customer's) */
-  custom_section_choice?: { skip: boolean; section_ids: string[] } | null;
+  custom_section_choice?: SectionChoiceRecord | null;
+  /** a credit invoice's resource's choice (its wallet transaction's, or its wallet's; absent: the customer's) */
+  section_resource?: SectionChoiceRecord | null;
   /** the custom sections it shows, fixed when it is finalized (absent: finalized before they were kept; its document shows the customer's current ones) */
   applied_custom_sections?: AppliedCustomSection[];
   /** what credit notes offset of it (deducted from what is due), and the notes applied (each once) */

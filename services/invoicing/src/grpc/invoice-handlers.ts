@@ -32,7 +32,7 @@ export function invoiceHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc
     CreateCreditInvoice: async (req) => reply(await createCreditInvoice(deps, req.organization_id, req.customer_id, {
       wallet_transaction_id: req.wallet_transaction_id, wallet_id: req.wallet_id, name: req.name ?? null, credits: req.credits,
       rate_amount: req.rate_amount, amount_cents: Number(req.amount_cents), currency: req.currency,
-    })),
+    }, req.section_resource ? { skip: req.section_resource.skip, section_ids: req.section_resource.section_ids } : null)),
     ApplyPayment: async (req) => reply(await applyPayment(deps, req.organization_id, {
       invoice_id: req.invoice_id, payment_id: req.payment_id, amount_cents: Number(req.amount_cents), outcome: req.outcome as PaymentOutcome,
     })),

@@ -55,7 +55,7 @@ const invoiceSchema = new Schema(
     expected_finalization_date: String, finalize_at: Date, customer: mixed, fees: mixed, amounts: mixed, applied_taxes: mixed,
     credits: mixed, metadata: mixed, finalizing: mixed, revision: Number, sequences: mixed, created_at: Date, updated_at: Date, wallet_transaction_id: String,
     payment_overdue_announced_at: Date,
-    progressive_credit: mixed, applied_usage_thresholds: mixed, applied_custom_sections: mixed, custom_section_choice: mixed,
+    progressive_credit: mixed, applied_usage_thresholds: mixed, applied_custom_sections: mixed, custom_section_choice: mixed, section_resource: mixed,
     voided_at: Date, voided_with_credit_note: Boolean, offset_amount_cents: Number, applied_credit_notes: [String],
     outbox: [mixed],
   },

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ErrorDetails } from "@billing/errors";
+import { chooseSections, sectionsOf, type SectionChoice, type SectionChoiceInput } from "@billing/contracts";
+import type { OwnSections } from "./wallet";
 import { isCreditAmount } from "./wallet-rules";
 
 export type RuleInterval = "weekly" | "monthly" | "quarterly" | "semiannual" | "yearly";
@@ -10,7 +12,7 @@ const MONTHS: Record<Exclude<RuleInterval, "weekly">, number> = { monthly: 1, qu
  * A rule that tops a wallet up on its own (Lago's recurring transaction rule): on its interval's
  * anniversaries, or when the wallet's ongoing balance falls to its threshold.
  */
-export interface RecurringRule {
+export interface RecurringRule extends OwnSections {
   id: string;
   trigger: "interval" | "threshold";
   /** the interval of an interval rule; null for a threshold rule */
@@ -51,6 +53,24 @@ export interface RecurringRuleInput {
   transaction_name?: string;
   grants_target_top_up?: boolean;
   ignore_paid_top_up_limits?: boolean;
+  invoice_custom_section?: SectionChoiceInput;
+}
+
+/** The rules after their inputs' sections choices (in the inputs' order, the order rulesAfter keeps). */
+export function withRuleSections(rules: readonly RecurringRule[], choices: ReadonlyArray<SectionChoice | undefined>, now: Date): RecurringRule[] {
+  return rules.map((rule, i) => {
+    const choice = choices[i];
+    return choice ? { ...rule, ...chooseSections(sectionsOf(rule), choice, rule.id, now) } : rule;
+  });
+}
+
+/**
+ * The sections choice a rule passes to the transactions it makes (Lago's
+ * invoice_custom_section_params): its skip flag and chosen sections; none when it has neither.
+ */
+export function ruleSections(rule: RecurringRule): SectionChoice | undefined {
+  const ids = (rule.invoice_custom_sections ?? []).map((a) => a.invoice_custom_section_id);
+  return ids.length === 0 && !rule.skip_invoice_custom_sections ? undefined : { skip: rule.skip_invoice_custom_sections === true, sectionIds: ids };
 }
 
 /** `anchor` moved by `n` intervals (months keep the anchor's day, clamped to the month's end; UTC). */
@@ -115,6 +135,7 @@ export function rulesAfter(current: readonly RecurringRule[], inputs: readonly R
       ignore_paid_top_up_limits: input.ignore_paid_top_up_limits ?? known?.ignore_paid_top_up_limits ?? false,
       created_at: known?.created_at ?? now,
       next_due_at: null,
+      ...(known && { skip_invoice_custom_sections: known.skip_invoice_custom_sections, invoice_custom_sections: known.invoice_custom_sections }),
     };
     rule.next_due_at = nextDueAfter(rule, walletCreatedAt, now);
     return [rule];

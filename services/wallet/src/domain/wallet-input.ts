@@ -1,3 +1,4 @@
+import type { SectionChoiceInput } from "@billing/contracts";
 import type { RecurringRuleInput } from "./recurring-rules";
 
 /** A wallet as a client describes it (create or update); absent fields are undefined, sent nulls are null. */
@@ -22,6 +23,8 @@ export interface WalletInput {
   billing_entity_code?: string;
   purchase_order_number?: string | null;
   recurring_transaction_rules?: RecurringRuleInput[];
+  /** Lago's invoice_custom_section (codes not yet resolved; absent: no change) */
+  invoice_custom_section?: SectionChoiceInput;
 }
 
 /** Credits a client moves in or out of a wallet (POST /wallet_transactions). */
@@ -34,4 +37,5 @@ export interface TransactionInput {
   invoice_requires_successful_payment?: boolean;
   ignore_paid_top_up_limits?: boolean;
   metadata?: Array<{ key: string; value: string | null }>;
+  invoice_custom_section?: SectionChoiceInput;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { derivedUuid } from "@billing/bus";
+import { chooseSections, NO_SECTIONS, type SectionChoice } from "@billing/contracts";
 import type { ErrorDetails } from "@billing/errors";
 import { creditsViolations } from "./wallet-rules";
 import type { TransactionKind, Wallet, WalletTransaction } from "./wallet";
@@ -15,6 +16,8 @@ export interface CreditsRequest {
   /** a recurring rule's firing: its source, and ids derived from the firing so a retry makes the same transactions */
   source?: WalletTransaction["source"];
   idOf?: (kind: TransactionKind) => string;
+  /** the sections the invoices of these credits show (a request's choice, or the firing rule's) */
+  sections?: SectionChoice;
 }
 
 const KINDS = [
@@ -46,7 +49,9 @@ export function transactionsOf(wallet: Wallet, request: CreditsRequest, now: Dat
       continue;
     }
     const tx = transaction(wallet, kind as TransactionKind, type, conversion.amount_cents, request, now);
-    transactions.push({ ...tx, id: request.idOf?.(kind as TransactionKind) ?? tx.id, source: request.source ?? tx.source });
+    const id = request.idOf?.(kind as TransactionKind) ?? tx.id;
+    const sections = request.sections ? chooseSections(NO_SECTIONS, request.sections, id, now) : {};
+    transactions.push({ ...tx, id, source: request.source ?? tx.source, ...sections });
   }
   return { transactions, errors };
 }

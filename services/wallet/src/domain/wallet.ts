@@ -1,7 +1,14 @@
+import type { AppliedSection } from "@billing/contracts";
 import type { RecurringRule } from "./recurring-rules";
 
+/** Lago's invoice custom sections of a resource (a wallet, its rule, a transaction): absent on documents written before them = none. */
+export interface OwnSections {
+  skip_invoice_custom_sections?: boolean;
+  invoice_custom_sections?: AppliedSection[];
+}
+
 /** A wallet of prepaid credits (Lago's Wallet). Balances are in the wallet's currency's minor units. */
-export interface Wallet {
+export interface Wallet extends OwnSections {
   id: string;
   organization_id: string;
   customer_id: string;
@@ -63,7 +70,7 @@ export type TransactionStatus = "pending" | "settled" | "failed";
 export type TransactionKind = "purchased" | "granted" | "voided" | "invoiced";
 
 /** A movement of a wallet (Lago's WalletTransaction). */
-export interface WalletTransaction {
+export interface WalletTransaction extends OwnSections {
   id: string;
   organization_id: string;
   wallet_id: string;
@@ -90,6 +97,17 @@ export interface WalletTransaction {
   created_at: Date;
   settled_at: Date | null;
   failed_at: Date | null;
+}
+
+/**
+ * The resource whose sections a purchase's credit invoice shows (Lago's
+ * invoice_custom_section_resource): the transaction when it skips sections or chose some, else its
+ * wallet when that does, else the transaction (which chose none: the customer's sections).
+ */
+export function sectionResourceOf(tx: OwnSections, wallet: OwnSections): { skip: boolean; section_ids: string[] } {
+  const own = (r: OwnSections) => r.skip_invoice_custom_sections === true || (r.invoice_custom_sections ?? []).length > 0;
+  const r = own(tx) || !own(wallet) ? tx : wallet;
+  return { skip: r.skip_invoice_custom_sections === true, section_ids: (r.invoice_custom_sections ?? []).map((a) => a.invoice_custom_section_id) };
 }
 
 /** The signed change a transaction makes to its wallet's balance. */

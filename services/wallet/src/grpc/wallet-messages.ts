@@ -1,12 +1,38 @@
 import { centsToCredits, currencyExponent, fromCents, ongoingBalanceCents } from "@billing/pricing";
-import type { WalletMessages as M } from "@billing/contracts";
+import type { AppliedSection, CatalogMessages, SectionChoiceInput, WalletMessages as M } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { instantOf as instant } from "@billing/grpc";
 import type { RecurringRule, RecurringRuleInput } from "../domain/recurring-rules";
 import type { TransactionInput, WalletInput } from "../domain/wallet-input";
-import type { Wallet, WalletTransaction } from "../domain/wallet";
+import type { OwnSections, Wallet, WalletTransaction } from "../domain/wallet";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : undefined);
+
+/** The live sections resources chose, by id (what their views show of each). */
+export type SectionLookup = ReadonlyMap<string, CatalogMessages.InvoiceCustomSection__Output>;
+const NO_LOOKUP: SectionLookup = new Map();
+
+/** The section ids wallets (their rules included) or transactions chose: one lookup for a page of them. */
+export function chosenSectionIds(resources: ReadonlyArray<OwnSections & { recurring_rules?: readonly OwnSections[] }>): string[] {
+  const ids = (r: OwnSections) => (r.invoice_custom_sections ?? []).map((a: AppliedSection) => a.invoice_custom_section_id);
+  return [...new Set(resources.flatMap((r) => [...ids(r), ...(r.recurring_rules ?? []).flatMap(ids)]))];
+}
+
+/** Lago's applied_invoice_custom_sections of a resource: its live chosen sections (a deleted one is not shown). */
+function appliedSections(r: OwnSections, lookup: SectionLookup) {
+  return {
+    skip_invoice_custom_sections: r.skip_invoice_custom_sections ?? false,
+    applied_invoice_custom_sections: (r.invoice_custom_sections ?? []).flatMap((a) => {
+      const section = lookup.get(a.invoice_custom_section_id);
+      return section ? [{ svc_id: a.id, invoice_custom_section_id: a.invoice_custom_section_id, created_at: a.created_at.toISOString(), invoice_custom_section: section }] : [];
+    }),
+  };
+}
+
+/** The proto choice → the use cases' (codes absent when not sent). */
+function choiceOf(c: M.WalletInput__Output["invoice_custom_section"]): SectionChoiceInput | undefined {
+  return c ? { skip: c.skip_invoice_custom_sections ?? null, codes: c.codes_set ? c.invoice_custom_section_codes : undefined } : undefined;
+}
 
 
 const keyValues = (list: M.KeyValue__Output[]) => list.map((kv) => ({ key: kv.key, value: kv.value ?? null }));
@@ -38,6 +64,7 @@ export function walletInputOf(m: M.WalletInput__Output | null): WalletInput {
   take("billing_entity_code", m.billing_entity_code ?? undefined);
   take("purchase_order_number", m.has_purchase_order_number ? (m.purchase_order_number ?? null) : undefined);
   take("recurring_transaction_rules", m.has_recurring_transaction_rules ? m.recurring_transaction_rules.map(ruleInputOf) : undefined);
+  take("invoice_custom_section", choiceOf(m.invoice_custom_section));
   return input;
 }
 
@@ -54,12 +81,15 @@ function ruleInputOf(r: M.RecurringRuleInput__Output): RecurringRuleInput {
   if (r.started_at) rule.started_at = instant(r.started_at, "recurring_transaction_rules");
   if (r.expiration_at) rule.expiration_at = instant(r.expiration_at, "recurring_transaction_rules");
   if (r.transaction_metadata.length) rule.transaction_metadata = keyValues(r.transaction_metadata);
+  const sections = choiceOf(r.invoice_custom_section);
+  if (sections) rule.invoice_custom_section = sections;
   return rule;
 }
 
 /** Lago's WalletRecurringTransactionRule. */
-function ruleMessage(r: RecurringRule): M.RecurringRule {
+function ruleMessage(r: RecurringRule, lookup: SectionLookup): M.RecurringRule {
   return {
+    ...appliedSections(r, lookup),
     svc_id: r.id, trigger: r.trigger, interval: r.interval ?? "", threshold_credits: r.threshold_credits ?? undefined, method: r.method, status: r.status, paid_credits: r.paid_credits,
     granted_credits: r.granted_credits, target_ongoing_balance: r.target_ongoing_balance ?? undefined, started_at: iso(r.started_at),
     expiration_at: iso(r.expiration_at), invoice_requires_successful_payment: r.invoice_requires_successful_payment,
@@ -80,6 +110,7 @@ export function transactionInputOf(m: M.WalletTransactionInput__Output | null): 
     invoice_requires_successful_payment: m.invoice_requires_successful_payment ?? undefined,
     ignore_paid_top_up_limits: m.ignore_paid_top_up_limits ?? undefined,
     metadata: keyValues(m.metadata),
+    invoice_custom_section: choiceOf(m.invoice_custom_section),
   };
 }
 
@@ -87,9 +118,10 @@ export function transactionInputOf(m: M.WalletTransactionInput__Output | null): 
 const creditsOf = (w: Pick<Wallet, "rate_amount" | "currency">, cents: number) => centsToCredits(cents, w.rate_amount, w.currency);
 
 /** Lago's WalletObject: its ongoing balance is its balance less its share of the customer's ongoing usage. */
-export function walletMessage(w: Wallet): M.Wallet {
+export function walletMessage(w: Wallet, lookup: SectionLookup = NO_LOOKUP): M.Wallet {
   const credits = creditsOf(w, w.balance_cents);
   return {
+    ...appliedSections(w, lookup),
     svc_id: w.id,
     svc_customer_id: w.customer_id,
     external_customer_id: w.external_customer_id,
@@ -120,13 +152,14 @@ export function walletMessage(w: Wallet): M.Wallet {
     metadata: Object.entries(w.metadata).map(([key, value]) => ({ key, value: value ?? undefined })),
     ledger_sequence: w.ledger.seq,
     purchase_order_number: w.purchase_order_number ?? undefined,
-    recurring_transaction_rules: w.recurring_rules.map(ruleMessage),
+    recurring_transaction_rules: w.recurring_rules.map((r) => ruleMessage(r, lookup)),
   };
 }
 
 /** Lago's WalletTransactionObject: money and credits both derived from the cents by the pricing library. */
-export function transactionMessage(tx: WalletTransaction, wallet: Pick<Wallet, "rate_amount" | "currency" | "priority">): M.WalletTransaction {
+export function transactionMessage(tx: WalletTransaction, wallet: Pick<Wallet, "rate_amount" | "currency" | "priority">, lookup: SectionLookup = NO_LOOKUP): M.WalletTransaction {
   return {
+    ...appliedSections(tx, lookup),
     svc_id: tx.id,
     svc_wallet_id: tx.wallet_id,
     svc_invoice_id: tx.invoice_id ?? undefined,

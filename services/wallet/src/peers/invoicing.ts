@@ -7,6 +7,8 @@ export interface Invoicing {
   creditInvoice(organizationId: string, purchase: {
     customer_id: string; wallet_transaction_id: string; wallet_id: string; name: string | null;
     credits: string; rate_amount: string; amount_cents: number; currency: string;
+    /** whose sections its invoice shows (absent: the customer's) */
+    section_resource?: { skip: boolean; section_ids: string[] };
   }): Promise<string>;
   /** The ongoing usage (cents, taxes included) of the customers of these subscriptions. */
   ongoingUsage(organizationId: string, of: { externalSubscriptionIds?: readonly string[]; customerIds?: readonly string[]; onlyCustomerIds?: readonly string[] }): Promise<Array<{ customer_id: string; usage_cents: number; currency: string }>>;
@@ -19,6 +21,7 @@ export function grpcInvoicing(address: string): Invoicing & { close(): void } {
       const res = await client.call("CreateCreditInvoice", {
         organization_id: organizationId, customer_id: p.customer_id, wallet_transaction_id: p.wallet_transaction_id, wallet_id: p.wallet_id,
         name: p.name ?? undefined, credits: p.credits, rate_amount: p.rate_amount, amount_cents: p.amount_cents, currency: p.currency,
+        section_resource: p.section_resource,
       });
       if (!res.invoice) throw new Error("invoicing answered without the credit invoice");
       return res.invoice.svc_id;

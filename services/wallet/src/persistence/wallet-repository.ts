@@ -33,7 +33,8 @@ export const transactionOf = ({ _id, ...rest }: TransactionDoc): WalletTransacti
 /** The fields of a wallet a client may change (its balances move only through the ledger). */
 export type WalletChanges = Partial<Pick<Wallet,
   "name" | "code" | "priority" | "expiration_at" | "invoice_requires_successful_payment" | "paid_top_up_min_amount_cents"
-  | "paid_top_up_max_amount_cents" | "applies_to" | "metadata" | "purchase_order_number" | "recurring_rules">>;
+  | "paid_top_up_max_amount_cents" | "applies_to" | "metadata" | "purchase_order_number" | "recurring_rules"
+  | "skip_invoice_custom_sections" | "invoice_custom_sections">>;
 
 export interface TransactionFilter {
   status?: string;

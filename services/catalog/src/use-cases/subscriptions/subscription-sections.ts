@@ -1,7 +1,7 @@
 import type { InvoiceCustomSection } from "../../domain/invoice-custom-section";
-import type { SectionChoice } from "../../domain/resource-sections";
+import type { SectionChoice } from "@billing/contracts";
 import type { Subscription } from "../../domain/subscription";
-import type { SectionChoiceInput } from "../../domain/subscription-rules";
+import type { SectionChoiceInput } from "@billing/contracts";
 import type { CatalogDeps } from "../deps";
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { chooseSections, NO_SECTIONS, type SectionChoice } from "../../domain/resource-sections";
+import { chooseSections, NO_SECTIONS, type SectionChoice } from "@billing/contracts";
 import type { Subscription } from "../../domain/subscription";
 import type { Plan } from "../../domain/types";
 

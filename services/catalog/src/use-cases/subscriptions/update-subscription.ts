@@ -1,6 +1,7 @@
 import { AppError } from "@billing/errors";
 import type { SubscriptionStatus } from "../../domain/subscription";
-import { checkSubscriptionUpdate, type SectionChoiceInput } from "../../domain/subscription-rules";
+import type { SectionChoiceInput } from "@billing/contracts";
+import { checkSubscriptionUpdate } from "../../domain/subscription-rules";
 import type { CatalogDeps } from "../deps";
 import { refuseIfInvalid } from "../catalog-record-writes";
 import { applySubscriptionChange } from "./apply-subscription-change";

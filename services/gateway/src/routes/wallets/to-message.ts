@@ -1,5 +1,6 @@
 import type { Request } from "express";
 import { pageQuery, stringParam } from "../../http/validation";
+import { sectionChoiceMessage } from "../invoice-custom-sections/choice";
 import type { WalletBody, WalletTransactionBody } from "./validators";
 
 const sent = (body: object, key: string) => Object.prototype.hasOwnProperty.call(body, key);
@@ -36,13 +37,15 @@ export function toWalletMessage(body: WalletBody) {
     billing_entity_code: body.billing_entity_code,
     purchase_order_number: orUndefined(body.purchase_order_number),
     has_purchase_order_number: sent(body, "purchase_order_number"),
-    recurring_transaction_rules: (body.recurring_transaction_rules ?? []).map((rule) => {
+    recurring_transaction_rules: (body.recurring_transaction_rules ?? []).map(({ invoice_custom_section, ...rule }) => {
       const message: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(rule)) if (value !== null && value !== undefined) message[key] = value;
       message.transaction_metadata = (rule.transaction_metadata ?? []).map(({ key, value }) => ({ key, value: value ?? undefined }));
+      message.invoice_custom_section = sectionChoiceMessage(invoice_custom_section);
       return message;
     }),
     has_recurring_transaction_rules: body.recurring_transaction_rules !== undefined && body.recurring_transaction_rules !== null,
+    invoice_custom_section: sectionChoiceMessage(body.invoice_custom_section),
   };
 }
 
@@ -56,6 +59,7 @@ export function toWalletTransactionMessage(body: WalletTransactionBody) {
     invoice_requires_successful_payment: body.invoice_requires_successful_payment,
     ignore_paid_top_up_limits: body.ignore_paid_top_up_limits,
     metadata: (body.metadata ?? []).map(({ key, value }) => ({ key, value: value ?? undefined })),
+    invoice_custom_section: sectionChoiceMessage(body.invoice_custom_section),
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { currencyCode, mandatoryOrInvalid } from "../../http/fields";
+import { invoiceCustomSectionChoice } from "../invoice-custom-sections/choice";
 
 /** A decimal sent as a string or a number, kept as the client wrote it: the wallet service judges it (Lago's invalid_* codes). */
 const decimalText = z.union([z.string(), z.number()], { error: mandatoryOrInvalid }).transform((v) => (typeof v === "number" ? String(v) : v.trim()));
@@ -24,6 +25,7 @@ const ruleSchema = z.object({
   transaction_name: z.string().max(255).nullish(),
   grants_target_top_up: z.boolean().nullish(),
   ignore_paid_top_up_limits: z.boolean().nullish(),
+  invoice_custom_section: invoiceCustomSectionChoice.nullish(),
 });
 
 /** The `wallet` object of POST and PUT /wallets: types here, rules (rate, priority, limits, currency) in the wallet service. */
@@ -48,6 +50,7 @@ export const walletSchema = z.object({
   billing_entity_code: z.string().max(255).optional(),
   purchase_order_number: z.string().max(255).nullish(),
   recurring_transaction_rules: z.array(ruleSchema).max(10).nullish(),
+  invoice_custom_section: invoiceCustomSectionChoice.nullish(),
 });
 
 export type WalletBody = z.infer<typeof walletSchema>;
@@ -69,6 +72,7 @@ export const walletTransactionSchema = z.object({
   invoice_requires_successful_payment: z.boolean().optional(),
   ignore_paid_top_up_limits: z.boolean().optional(),
   metadata: keyValues.nullish(),
+  invoice_custom_section: invoiceCustomSectionChoice.nullish(),
 });
 
 export type WalletTransactionBody = z.infer<typeof walletTransactionSchema>;

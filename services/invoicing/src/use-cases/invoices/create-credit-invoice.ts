@@ -1,7 +1,7 @@
 import { frozenTime } from "@billing/clock";
 import { AppError } from "@billing/errors";
 import { creditInvoiceIdOf, newCreditInvoice, type CreditPurchase } from "../../domain/credit-invoice";
-import type { Invoice } from "../../domain/invoice";
+import type { Invoice, SectionChoiceRecord } from "../../domain/invoice";
 import { invoicingTerms } from "../../domain/invoicing-terms";
 import { storedEvents } from "../../events/invoice-events";
 import type { InvoicingDeps } from "../deps";
@@ -14,7 +14,9 @@ import { finalizeOpenInvoice } from "./finalize-open-invoice";
  * finalization if a crash stopped it). Its payment settles the top-up (the wallet service follows
  * the invoice's payment_status events).
  */
-export async function createCreditInvoice(deps: InvoicingDeps, organizationId: string, customerId: string, purchase: CreditPurchase): Promise<Invoice> {
+export async function createCreditInvoice(
+  deps: InvoicingDeps, organizationId: string, customerId: string, purchase: CreditPurchase, sectionResource: SectionChoiceRecord | null = null,
+): Promise<Invoice> {
   const id = creditInvoiceIdOf(organizationId, purchase.wallet_transaction_id);
   if (!(await deps.invoices.find(organizationId, id, ["generating", "draft", "finalized", "closed"]))) {
     let customer = await deps.copies.customer(customerId);
@@ -33,7 +35,8 @@ export async function createCreditInvoice(deps: InvoicingDeps, organizationId: s
       organizationId, customer: { id: customerId, customer: customer.customer }, entity, terms: invoicingTerms(customer.customer, entity),
       purchase, sandbox: frozenTime() !== undefined, now,
     });
-    await deps.invoices.insert(invoice, storedEvents(invoice, now));
+    // its sections: those of the transaction or its wallet (the wallet service says which), else the customer's
+    await deps.invoices.insert({ ...invoice, section_resource: sectionResource }, storedEvents(invoice, now));
   }
   const finalized = await finalizeOpenInvoice(deps, id, { refresh: false });
   if (!finalized) throw AppError.internal(`credit invoice ${id} vanished`);

@@ -1,6 +1,6 @@
 import type { SubscriptionCopy } from "../../domain/copies";
 import { invoiceSections, type SectionResource } from "../../domain/custom-sections";
-import type { CustomSection, Invoice } from "../../domain/invoice";
+import type { CustomSection, Invoice, SectionChoiceRecord } from "../../domain/invoice";
 import type { InvoicingDeps } from "../deps";
 
 type SectionDeps = Pick<InvoicingDeps, "documentParties"> & { copies: Pick<InvoicingDeps["copies"], "subscriptionsByIds"> };
@@ -20,17 +20,21 @@ export async function sectionsOfInvoice(
     const chosen = (await resolve(deps, invoice.organization_id, choice.section_ids)).map((r) => r.section);
     return invoiceSections(customer, { chosen });
   }
-  if (invoice.invoice_type !== "subscription") return [...customer];
-  const ids = new Set([...invoice.lines.map((l) => l.subscription_id), ...invoice.fees.flatMap((f) => (f.subscription_id ? [f.subscription_id] : []))]);
-  const subscriptions = (copies ?? (await deps.copies.subscriptionsByIds([...ids]))).filter((c) => ids.has(c.id)).map((c) => c.subscription);
+  const choices = await resourceChoices(deps, invoice, copies);
   // nothing of their own chosen or skipped: the customer's (no call)
-  if (subscriptions.every((s) => !s.skip_invoice_custom_sections && !s.invoice_custom_section_ids?.length)) return [...customer];
-  const live = new Map((await resolve(deps, invoice.organization_id, subscriptions.flatMap((s) => s.invoice_custom_section_ids ?? []))).map((s) => [s.id, s]));
-  const resources: SectionResource[] = subscriptions.map((s) => ({
-    skip: s.skip_invoice_custom_sections ?? false,
-    sections: (s.invoice_custom_section_ids ?? []).flatMap((id) => live.get(id)?.section ?? []),
-  }));
+  if (choices.every((c) => !c.skip && c.section_ids.length === 0)) return [...customer];
+  const live = new Map((await resolve(deps, invoice.organization_id, choices.flatMap((c) => c.section_ids))).map((s) => [s.id, s]));
+  const resources: SectionResource[] = choices.map((c) => ({ skip: c.skip, sections: c.section_ids.flatMap((id) => live.get(id)?.section ?? []) }));
   return invoiceSections(customer, { resources });
+}
+
+/** The choices of the resources an invoice bills: a subscription invoice's subscriptions, a credit invoice's transaction or wallet; none for others. */
+async function resourceChoices(deps: SectionDeps, invoice: Invoice, copies?: readonly SubscriptionCopy[]): Promise<SectionChoiceRecord[]> {
+  if (invoice.invoice_type === "credit") return invoice.section_resource ? [invoice.section_resource] : [];
+  if (invoice.invoice_type !== "subscription") return [];
+  const ids = new Set([...invoice.lines.map((l) => l.subscription_id), ...invoice.fees.flatMap((f) => (f.subscription_id ? [f.subscription_id] : []))]);
+  return (copies ?? (await deps.copies.subscriptionsByIds([...ids]))).filter((c) => ids.has(c.id))
+    .map(({ subscription: s }) => ({ skip: s.skip_invoice_custom_sections ?? false, section_ids: s.invoice_custom_section_ids ?? [] }));
 }
 
 /** Subscription copies read once each for the life of the answer (the invoices of one finalization call). */

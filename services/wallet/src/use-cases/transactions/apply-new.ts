@@ -1,6 +1,6 @@
 import { centsToCredits } from "@billing/pricing";
 import { appliedAtOnce } from "../../domain/wallet-transactions";
-import type { Wallet, WalletTransaction } from "../../domain/wallet";
+import { sectionResourceOf, type Wallet, type WalletTransaction } from "../../domain/wallet";
 import type { WalletDeps } from "../deps";
 
 /**
@@ -21,7 +21,7 @@ export async function applyNew(deps: WalletDeps, wallet: Wallet, transactions: r
       const invoiceId = await deps.invoicing.creditInvoice(wallet.organization_id, {
         customer_id: wallet.customer_id, wallet_transaction_id: tx.id, wallet_id: wallet.id, name: tx.name,
         credits: centsToCredits(tx.amount_cents, wallet.rate_amount, wallet.currency), rate_amount: wallet.rate_amount,
-        amount_cents: tx.amount_cents, currency: wallet.currency,
+        amount_cents: tx.amount_cents, currency: wallet.currency, section_resource: sectionResourceOf(tx, wallet),
       });
       await deps.wallets.setInvoice(tx.id, invoiceId);
       stored.push({ ...tx, invoice_id: invoiceId });

@@ -4,6 +4,7 @@ import { transactionsOf } from "../../domain/wallet-transactions";
 import type { WalletTransaction } from "../../domain/wallet";
 import type { WalletDeps } from "../deps";
 import { applyNew } from "./apply-new";
+import { resolveSectionChoice } from "../sections";
 
 /**
  * POST /wallet_transactions: unknown wallet (404 wallet_not_found), terminated wallet (422), each
@@ -14,7 +15,8 @@ export async function createWalletTransactions(deps: WalletDeps, organizationId:
   const wallet = await deps.wallets.find(organizationId, input.wallet_id);
   if (!wallet) throw AppError.notFound("wallet");
   if (wallet.status === "terminated") throw AppError.validation({ wallet: ["wallet_is_terminated"] });
-  const { transactions, errors } = transactionsOf(wallet, input, deps.clock.now());
+  const sections = await resolveSectionChoice(deps, organizationId, input.invoice_custom_section);
+  const { transactions, errors } = transactionsOf(wallet, { ...input, sections }, deps.clock.now());
   if (Object.keys(errors).length) throw AppError.validation(errors);
   return applyNew(deps, wallet, transactions);
 }

@@ -2,12 +2,14 @@ import { randomUUID } from "node:crypto";
 import { frozenTime } from "@billing/clock";
 import { AppError, type ErrorDetails } from "@billing/errors";
 import type { WalletInput } from "../../domain/wallet-input";
-import { rulesAfter } from "../../domain/recurring-rules";
+import { chooseSections, NO_SECTIONS } from "@billing/contracts";
+import { rulesAfter, withRuleSections } from "../../domain/recurring-rules";
 import { PRIORITY, walletTermsViolations } from "../../domain/wallet-rules";
 import { transactionsOf } from "../../domain/wallet-transactions";
 import type { Wallet } from "../../domain/wallet";
 import type { WalletDeps } from "../deps";
 import { applyNew } from "../transactions/apply-new";
+import { resolveSectionChoice } from "../sections";
 
 /**
  * POST /wallets, in Lago's order: unknown customer (404), then every field's problem at once
@@ -19,8 +21,14 @@ export async function createWallet(deps: WalletDeps, organizationId: string, inp
   const customer = await deps.customers.find(organizationId, input.external_customer_id ?? "", requestId);
   if (!customer) throw AppError.notFound("customer");
   const now = deps.clock.now();
+  const id = randomUUID();
+  const ruleInputs = input.recurring_transaction_rules ?? [];
+  const [sections, ruleSections] = await Promise.all([
+    resolveSectionChoice(deps, organizationId, input.invoice_custom_section),
+    Promise.all(ruleInputs.map((r) => resolveSectionChoice(deps, organizationId, r.invoice_custom_section))),
+  ]);
   const wallet: Wallet = {
-    id: randomUUID(),
+    id,
     organization_id: organizationId,
     customer_id: customer.id,
     external_customer_id: customer.external_id,
@@ -49,11 +57,12 @@ export async function createWallet(deps: WalletDeps, organizationId: string, inp
     ledger: { seq: 0, block: [] },
     sandbox: frozenTime() !== undefined,
     recurring_rules: [],
+    ...chooseSections(NO_SECTIONS, sections ?? {}, id, now),
   };
   const errors: ErrorDetails = walletTermsViolations(wallet, now);
-  const rules = rulesAfter([], input.recurring_transaction_rules ?? [], now, now);
+  const rules = rulesAfter([], ruleInputs, now, now);
   Object.assign(errors, rules.errors);
-  wallet.recurring_rules = rules.rules;
+  wallet.recurring_rules = withRuleSections(rules.rules, ruleSections, now);
   const { transactions, errors: creditErrors } = errors.rate_amount
     ? { transactions: [], errors: {} }
     : transactionsOf(wallet, {

@@ -1,6 +1,6 @@
 import { derivedUuid } from "@billing/bus";
 import { centsToCredits, targetTopUpCredits } from "@billing/pricing";
-import { nextDueAfter, type RecurringRule } from "../../domain/recurring-rules";
+import { nextDueAfter, ruleSections, type RecurringRule } from "../../domain/recurring-rules";
 import { transactionsOf, type CreditsRequest } from "../../domain/wallet-transactions";
 import type { Wallet } from "../../domain/wallet";
 import type { WalletDeps } from "../deps";
@@ -34,7 +34,7 @@ export async function fireDueRules(deps: WalletDeps, organizationId?: string): P
         const request: CreditsRequest = {
           ...creditsOf(rule, wallet), name: rule.transaction_name, metadata: rule.transaction_metadata,
           invoice_requires_successful_payment: rule.invoice_requires_successful_payment, ignore_paid_top_up_limits: rule.ignore_paid_top_up_limits,
-          source: "interval", idOf: (kind) => derivedUuid(`rule ${rule.id} at ${due.toISOString()} ${kind}`),
+          source: "interval", idOf: (kind) => derivedUuid(`rule ${rule.id} at ${due.toISOString()} ${kind}`), sections: ruleSections(rule),
         };
         // a firing the wallet's limits refuse gives nothing (it is not retried)
         const { transactions, errors } = transactionsOf(wallet, request, due);

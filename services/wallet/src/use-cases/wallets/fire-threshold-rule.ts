@@ -1,5 +1,6 @@
 import { derivedUuid } from "@billing/bus";
 import { centsToCredits, creditsToCents, ongoingBalanceCents, targetTopUpCredits, thresholdTopUpPaidCredits } from "@billing/pricing";
+import { ruleSections } from "../../domain/recurring-rules";
 import { transactionsOf, type CreditsRequest } from "../../domain/wallet-transactions";
 import type { Wallet } from "../../domain/wallet";
 import type { WalletDeps } from "../deps";
@@ -40,7 +41,7 @@ export async function fireThresholdRule(deps: WalletDeps, wallet: Wallet): Promi
   const state = `${wallet.ledger.seq}/${wallet.ongoing_usage_cents}/${pendingCents}`;
   const request: CreditsRequest = {
     ...credits, name: rule.transaction_name, metadata: rule.transaction_metadata, invoice_requires_successful_payment: rule.invoice_requires_successful_payment,
-    ignore_paid_top_up_limits: true, source: "threshold", idOf: (kind) => derivedUuid(`rule ${rule.id} threshold at ${state} ${kind}`),
+    ignore_paid_top_up_limits: true, source: "threshold", idOf: (kind) => derivedUuid(`rule ${rule.id} threshold at ${state} ${kind}`), sections: ruleSections(rule),
   };
   const { transactions, errors } = transactionsOf(wallet, request, deps.clock.now());
   if (Object.keys(errors).length || transactions.length === 0) return false;

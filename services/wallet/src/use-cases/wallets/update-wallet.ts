@@ -1,10 +1,12 @@
 import { AppError } from "@billing/errors";
 import type { WalletInput } from "../../domain/wallet-input";
-import { rulesAfter } from "../../domain/recurring-rules";
+import { chooseSections, sectionsOf } from "@billing/contracts";
+import { rulesAfter, withRuleSections } from "../../domain/recurring-rules";
 import { walletTermsViolations } from "../../domain/wallet-rules";
 import type { Wallet } from "../../domain/wallet";
 import type { WalletChanges } from "../../persistence/wallet-repository";
 import type { WalletDeps } from "../deps";
+import { resolveSectionChoice } from "../sections";
 import { getWallet } from "./get-wallet";
 
 const terminated = () => AppError.validation({ wallet: ["wallet_is_terminated"] });
@@ -27,8 +29,13 @@ export async function updateWallet(deps: WalletDeps, organizationId: string, wal
     changes.metadata = merged;
   }
   const now = deps.clock.now();
+  const [sections, ruleSections] = await Promise.all([
+    resolveSectionChoice(deps, organizationId, input.invoice_custom_section),
+    Promise.all((input.recurring_transaction_rules ?? []).map((r) => resolveSectionChoice(deps, organizationId, r.invoice_custom_section))),
+  ]);
+  if (sections) Object.assign(changes, chooseSections(sectionsOf(wallet), sections, wallet.id, now));
   const rules = input.recurring_transaction_rules === undefined ? null : rulesAfter(wallet.recurring_rules, input.recurring_transaction_rules, wallet.created_at, now);
-  if (rules) changes.recurring_rules = rules.rules;
+  if (rules) changes.recurring_rules = withRuleSections(rules.rules, ruleSections, now);
   const next = { ...wallet, ...changes };
   const errors = { ...walletTermsViolations(next, now), ...(rules?.errors ?? {}) };
   // an expiration already in the past is refused only when it is being set now

@@ -7,10 +7,20 @@ export interface AppliedSection {
   created_at: Date;
 }
 
-/** What a resource (a subscription) keeps of its invoice custom sections. */
+/**
+ * What a resource keeps of its invoice custom sections (Lago's skip_invoice_custom_sections and
+ * applied_invoice_custom_sections): a subscription in the catalog; a wallet, its recurring rule
+ * and its transactions in the wallet service. The rules below are the one definition both use.
+ */
 export interface ResourceSections {
   skip_invoice_custom_sections: boolean;
   invoice_custom_sections: AppliedSection[];
+}
+
+/** Lago's InvoiceCustomSectionInput as sent: `codes` absent when not sent. */
+export interface SectionChoiceInput {
+  skip?: boolean | null;
+  codes?: string[];
 }
 
 /**
