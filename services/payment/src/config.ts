@@ -6,6 +6,8 @@ export const paymentConfigSchema = z.object({
   DURABLE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default("billing"),
   /** How often (real time) payments a crash interrupted are looked for. */
   PAYMENT_SWEEP_MS: z.coerce.number().int().min(10).default(2000),
+  /** How long (real time) a refund the provider left pending waits before the provider is asked about it again. */
+  PAYMENT_REFUND_RECHECK_MS: z.coerce.number().int().min(10).default(60_000),
   /** The API's public base URL (the sandbox provider's confirmation links point at it). */
   PUBLIC_URL: z.string().url().default("http://127.0.0.1:3000"),
   /** Where a customer returns after a provider's action. */

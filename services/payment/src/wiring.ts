@@ -37,7 +37,7 @@ import { startWebhookSweeper } from "./schedule/webhook-sweeper";
 import type { WebhookDeps } from "./use-cases/webhooks/deps";
 import { signingKeysOf } from "./persistence/signing-keys";
 import type { PaymentDeps, PaymentRequestDeps } from "./use-cases/deps";
-import { startRefundConsumer, wireRefunds } from "./refund-wiring";
+import { startRefundConsumer, startRefundSweeper, wireRefunds } from "./refund-wiring";
 import { grpcCreditNotes } from "./peers/credit-notes";
 
 export interface PaymentWiring {
@@ -156,6 +156,7 @@ export const paymentService = defineService({
     const consumers = await startConsumers(bus, deps, { durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS, logger });
     consumers.push(await startRefundConsumer(bus, refunds.deps, { durablePrefix: config.DURABLE_PREFIX, logger }));
     const sweeper = startPaymentSweeper(deps, config.PAYMENT_SWEEP_MS, logger);
+    const refundSweeper = startRefundSweeper(refunds.deps, { intervalMs: config.PAYMENT_SWEEP_MS, recheckMs: config.PAYMENT_REFUND_RECHECK_MS, logger });
     const objects = grpcWebhookObjects({
       customer: peerAddress(config, "customer"), catalog: peerAddress(config, "catalog"), invoicing: peerAddress(config, "invoicing"), wallet: peerAddress(config, "wallet"),
     }, deps.payments, {
@@ -180,6 +181,7 @@ export const paymentService = defineService({
         objects.close();
         relay.stop();
         await sweeper.stop();
+        await refundSweeper.stop();
         await Promise.all(consumers.map((c) => c.stop()));
         customers.close();
         invoicing.close();

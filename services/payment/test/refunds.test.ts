@@ -10,9 +10,10 @@ import { refundRequestedHandler } from "../src/events/refund-requested";
 import type { CreditNotes } from "../src/peers/credit-notes";
 import type { Customers } from "../src/peers/customers";
 import type { InvoiceRef, Invoicing } from "../src/peers/invoicing";
-import { SANDBOX_CUSTOMERS } from "../src/peers/sandbox-provider";
+import { REFUND_SETTLES_AFTER_MS, SANDBOX_CUSTOMERS } from "../src/peers/sandbox-provider";
 import { wireRefunds, type RefundWiring } from "../src/refund-wiring";
 import { chargeInvoice } from "../src/use-cases/payments/charge-invoice";
+import { settleUnsettledRefunds } from "../src/use-cases/refunds/refund-credit-note";
 import { createPayment } from "../src/use-cases/payments/create-payment";
 import { wirePayment } from "../src/wiring";
 
@@ -120,6 +121,33 @@ describe("credit notes' refunds", () => {
         },
       },
     });
+  });
+
+  it("asks the provider again about a refund it left pending, from any replica, and tells the note once it settled", async () => {
+    const invoice = await paidInvoice("slow", SANDBOX_CUSTOMERS.REFUND_PENDING);
+    const noteId = randomUUID();
+    await deliverEverywhere(refundRequested(invoice, noteId, 500));
+    const refunds = () => connections[0]!.collection("refunds").find({ credit_note_id: noteId }).toArray();
+    const [pending] = await refunds();
+    expect(pending).toMatchObject({ status: "pending", applied: false, asked_at: expect.any(Date) });
+    expect(told.filter((t) => t.startsWith(noteId))).toEqual([]);
+    // asked a moment ago: not asked again before the recheck delay
+    expect(await settleUnsettledRefunds(replicas[0]!.deps, { recheckMs: 60_000 })).toBe(0);
+    expect((await refunds())[0]).toMatchObject({ status: "pending" });
+    // both replicas' sweepers at once, past the delay: asked before the sandbox settles it, still pending
+    await Promise.all(replicas.map((r) => settleUnsettledRefunds(r.deps, { recheckMs: 0 })));
+    expect((await refunds())[0]).toMatchObject({ status: "pending", applied: false });
+    // the provider's time passes (the sandbox's record made older): it has settled, paid back once, told once
+    const sandbox = connections[0]!.collection("sandbox_charges");
+    expect((await sandbox.findOne({ _id: `refund ${pending!._id}` as never }))?.at).toBeInstanceOf(Date);
+    await sandbox.updateOne({ _id: `refund ${pending!._id}` as never }, { $set: { at: new Date(Date.now() - REFUND_SETTLES_AFTER_MS) } });
+    await Promise.all(replicas.map((r) => settleUnsettledRefunds(r.deps, { recheckMs: 0 })));
+    const [settled] = await refunds();
+    expect(settled).toMatchObject({ status: "succeeded", applied: true, provider_refund_id: expect.stringMatching(/^sbx_re_/) });
+    expect(await connections[0]!.collection("sandbox_charges").countDocuments({ _id: `refund ${settled!._id}` as never })).toBe(1);
+    expect(new Set(told.filter((t) => t.startsWith(noteId)))).toEqual(new Set([`${noteId}|succeeded`]));
+    // nothing left to settle: the sweeper reads it no more
+    expect((await replicas[0]!.deps.refunds.unsettled(100, new Date())).map((r) => r.id)).not.toContain(settled!._id);
   });
 
   it("finishes a refund a crash left after the provider paid it back: paid once, told once", async () => {

@@ -10,9 +10,10 @@ import { WebhookReceiver } from "../../support/webhook-receiver";
 // prepaid credits back to the wallets only when it issues no credit note (with one, the note is
 // worth them). Refunds (CreditNotes::Refunds::*): paid back on the invoice's payment through its
 // provider; a refused one sets refund_status failed and sends credit_note.refund_failure.
-const platform = scenarioPlatform("scn_voids_refunds");
+// refunds a provider leaves pending are asked about again after a second (a minute by default)
+const platform = scenarioPlatform("scn_voids_refunds", { PAYMENT_REFUND_RECHECK_MS: "1000" });
 const receiver = new WebhookReceiver();
-const CARDS = { succeeds: "4242424242424242", refundFails: "4000000000005126" };
+const CARDS = { succeeds: "4242424242424242", refundFails: "4000000000005126", refundPending: "4000000000007726" };
 
 beforeAll(() => receiver.start());
 afterAll(() => receiver.stop());
@@ -128,6 +129,24 @@ describe("refunds through the payment provider", () => {
     })).toMatchObject({ refund_status: "failed" });
     // one failure webhook, however the refund request was delivered
     expect(receiver.at("/refunds").filter((d) => d.payload.webhook_type === "credit_note.refund_failure")).toHaveLength(1);
+
+    // a provider that settles refunds later: pending at first, succeeded once the sweeper asks again
+    await customer(as, "patient", { billing_configuration: { payment_provider: "sandbox", provider_customer_id: CARDS.refundPending } });
+    await subscribe(as, "patient", "basic", "sub_3");
+    await advanceClock(as, "2024-03-01T00:30:00Z");
+    const [patientInvoice] = await invoicesOf(as, "patient");
+    const patientPaid = await until("patient's invoice paid", async () => {
+      const current = await invoice(as, patientInvoice!.svc_id as string);
+      return current.payment_status === "succeeded" ? current : undefined;
+    });
+    const later = (await ok(as("POST", "/credit_notes", { credit_note: {
+      invoice_id: patientPaid.svc_id, reason: "other", refund_amount_cents: 300, items: [{ fee_id: feeOf(patientPaid, "subscription").svc_id, amount_cents: 300 }],
+    } }))).credit_note as Json;
+    expect(later).toMatchObject({ refund_status: "pending" });
+    expect(await until("the later refund settled", async () => {
+      const current = await creditNote(as, later.svc_id as string);
+      return current.refund_status === "pending" ? undefined : current;
+    })).toMatchObject({ refund_status: "succeeded" });
     expect(receiver.at("/refunds").filter((d) => d.payload.webhook_type === "credit_note.generated")).toHaveLength(1);
     expect(receiver.at("/refunds").filter((d) => d.payload.webhook_type === "invoice.generated")).toHaveLength(1);
   });

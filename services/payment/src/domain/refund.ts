@@ -22,6 +22,8 @@ export interface Refund {
   failure: { message: string; error_code: string | null } | null;
   /** its outcome reached the credit note (refund_status) */
   applied: boolean;
+  /** when (system time) the provider last answered it is still pending; absent before */
+  asked_at?: Date | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -9,7 +9,14 @@ import type { ChargeRequest, ChargeResult, PaymentProvider, RefundRequest, Refun
  * confirmation endpoint), anything else succeeds. Its charges are kept by idempotency key, as a
  * real provider keeps them: the same key answers the same charge.
  */
-export const SANDBOX_CUSTOMERS = { FAILS: "4000000000000002", REQUIRES_ACTION: "4000002500003155", SUCCEEDS: "4242424242424242", REFUND_FAILS: "4000000000005126" };
+/** How long (system time) a REFUND_PENDING card's refund stays pending at the sandbox. */
+export const REFUND_SETTLES_AFTER_MS = 500;
+
+export const SANDBOX_CUSTOMERS = {
+  FAILS: "4000000000000002", REQUIRES_ACTION: "4000002500003155", SUCCEEDS: "4242424242424242", REFUND_FAILS: "4000000000005126",
+  /** its refunds are pending when asked, and succeeded when asked again half a second later or more (as that Stripe test card's settle later) */
+  REFUND_PENDING: "4000000000007726",
+};
 
 interface ChargeDoc { _id: string; result: ChargeResult }
 
@@ -37,17 +44,25 @@ export function sandboxProvider(charges: Model<ChargeDoc>, publicUrl: string): P
       };
       return store(request.idempotencyKey, result);
     },
-    // refunds: REFUND_FAILS's charges succeed and their refunds are refused (as that test card at
-    // Stripe); any other succeeded charge is refunded. Kept by key like the charges.
+    // refunds: REFUND_FAILS's charges succeed and their refunds are refused, REFUND_PENDING's are
+    // pending when asked and succeeded once REFUND_SETTLES_AFTER_MS have passed (system time; as
+    // those test cards at Stripe); any other succeeded charge is refunded. Kept by key like the charges.
     async refund(request: RefundRequest) {
       const key = `refund ${request.idempotencyKey}`;
-      const known = await charges.findById(key).lean<{ _id: string; result: RefundResult }>();
+      const refundId = `sbx_re_${derivedUuid(`sandbox refund ${request.idempotencyKey}`).replaceAll("-", "")}`;
+      const known = await charges.findById(key).lean<{ _id: string; result: RefundResult; at?: Date }>();
+      if (known?.result.refundStatus === "pending" && known.at && Date.now() - known.at.getTime() >= REFUND_SETTLES_AFTER_MS) {
+        // asked again after a while: it has settled meanwhile
+        const settled: RefundResult = { providerRefundId: refundId, refundStatus: "succeeded", error: null };
+        await charges.updateOne({ _id: key, "result.refundStatus": "pending" }, { $set: { result: settled } });
+        return (await charges.findById(key).lean<{ _id: string; result: RefundResult }>())!.result;
+      }
       if (known) return known.result;
-      const fails = request.providerCustomerId === SANDBOX_CUSTOMERS.REFUND_FAILS;
-      const result: RefundResult = fails
+      const card = request.providerCustomerId;
+      const result: RefundResult = card === SANDBOX_CUSTOMERS.REFUND_FAILS
         ? { providerRefundId: null, refundStatus: "failed", error: { message: "Refund failed to perform", code: "charge_not_refundable" } }
-        : { providerRefundId: `sbx_re_${derivedUuid(`sandbox refund ${request.idempotencyKey}`).replaceAll("-", "")}`, refundStatus: "succeeded", error: null };
-      await charges.updateOne({ _id: key }, { $setOnInsert: { result } }, { upsert: true });
+        : { providerRefundId: refundId, refundStatus: card === SANDBOX_CUSTOMERS.REFUND_PENDING ? "pending" : "succeeded", error: null };
+      await charges.updateOne({ _id: key }, { $setOnInsert: { result, at: new Date() } }, { upsert: true });
       return (await charges.findById(key).lean<{ _id: string; result: RefundResult }>())!.result;
     },
     async confirm(idempotencyKey: string) {

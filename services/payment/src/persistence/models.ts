@@ -36,7 +36,8 @@ paymentSchema.index({ organization_id: 1, invoice_id: 1, attempt: 1 });
 paymentSchema.index({ applied: 1, sweep_at: 1 });
 
 /** The sandbox provider's charges, keyed by idempotency key (what a real provider would keep on its side). */
-const sandboxChargeSchema = new Schema({ _id: String, result: Schema.Types.Mixed }, { versionKey: false });
+// the sandbox provider's charges and refunds by idempotency key (`at`: when a refund was first answered)
+const sandboxChargeSchema = new Schema({ _id: String, result: Schema.Types.Mixed, at: Date }, { versionKey: false });
 
 export function registerModels(connection: Connection) {
   return {

@@ -21,6 +21,7 @@ const refundSchema = new Schema(
     provider_refund_id: String,
     failure: Schema.Types.Mixed,
     applied: Boolean,
+    asked_at: Date,
     created_at: Date,
     updated_at: Date,
     outbox: { type: [Schema.Types.Mixed], default: undefined },
@@ -29,6 +30,9 @@ const refundSchema = new Schema(
 );
 // an invoice's refunds (real MongoDB; reads by id go through `_id`)
 refundSchema.index({ organization_id: 1, invoice_id: 1 });
+// the refund sweeper's list: those whose outcome has not reached their note (the test server scans;
+// the collection holds one document per refunded credit note, and the sweeper reads a page per round)
+refundSchema.index({ applied: 1, updated_at: 1 });
 
 type RefundDoc = Omit<Refund, "id"> & { _id: string; outbox?: unknown };
 const refundOf = ({ _id, outbox: _outbox, ...rest }: RefundDoc): Refund => ({ ...rest, id: _id });
@@ -71,6 +75,21 @@ export class RefundRepository {
       { $set: { ...change, updated_at: now }, $push: { outbox: { $each: [...events] } } } as never,
     );
     return res.modifiedCount === 1;
+  }
+
+  /**
+   * Refunds whose outcome has not reached their note: decided and not applied, or pending and not
+   * asked about since `askedBefore`; least recently changed first.
+   */
+  async unsettled(limit: number, askedBefore: Date): Promise<Refund[]> {
+    const due = { applied: false, $or: [{ status: { $ne: "pending" } }, { asked_at: null }, { asked_at: { $lt: askedBefore } }] };
+    const docs = await this.model.find(due, { outbox: 0 }).sort({ updated_at: 1, _id: 1 }).limit(limit).lean<RefundDoc[]>();
+    return docs.map(refundOf);
+  }
+
+  /** The provider answered it is still pending (it is asked again after the recheck delay). */
+  async markAsked(id: string, at: Date): Promise<void> {
+    await this.model.collection.updateOne({ _id: id, status: "pending" } as never, { $set: { asked_at: at } });
   }
 
   /** Its outcome reached the credit note. */

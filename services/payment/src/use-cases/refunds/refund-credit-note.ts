@@ -23,6 +23,8 @@ export interface RefundedNote {
  *   3. its outcome is written once (only over `pending`), with, when the provider refused it, the
  *      `refund.failed` event (Lago's credit_note.refund_failure webhook) in the same write;
  *   4. the outcome is told to the credit note (its refund_status; idempotent), then marked applied.
+ * A refund the provider leaves pending is asked about again by the refund sweeper (settleRefund),
+ * which also finishes an outcome a crash kept from the note.
  */
 export async function refundCreditNote(deps: RefundDeps, organizationId: string, note: RefundedNote): Promise<Refund | null> {
   if (note.refund_amount_cents <= 0) return null;
@@ -41,6 +43,13 @@ export async function refundCreditNote(deps: RefundDeps, organizationId: string,
     });
     refund = (await deps.refunds.findById(id))!;
   }
+  return settleRefund(deps, refund);
+}
+
+/** Steps 2–4 of refundCreditNote for a stored refund: the provider asked while it is pending, its outcome written once and told to the note once. */
+export async function settleRefund(deps: RefundDeps, stored: Refund): Promise<Refund> {
+  let refund = stored;
+  const { organization_id: organizationId } = refund;
   if (refund.status === "pending") {
     const provider = deps.providers.get(refund.provider.type);
     if (!provider?.refund) return refund;
@@ -48,7 +57,11 @@ export async function refundCreditNote(deps: RefundDeps, organizationId: string,
       idempotencyKey: refund.id, providerPaymentId: refund.provider_payment_id ?? "", amountCents: refund.amount_cents, currency: refund.currency,
       providerCustomerId: refund.provider.customer_id,
     });
-    if (result.refundStatus === "pending") return refund; // the provider decides later
+    if (result.refundStatus === "pending") {
+      // the provider decides later: the refund sweeper asks again after the recheck delay
+      await deps.refunds.markAsked(refund.id, new Date());
+      return refund;
+    }
     const now = deps.clock.now();
     const change = {
       status: result.refundStatus, provider_refund_id: result.providerRefundId,
@@ -56,7 +69,7 @@ export async function refundCreditNote(deps: RefundDeps, organizationId: string,
     };
     const events = change.status === "failed" ? [refundFailedEvent({ ...refund, ...change }, now)] : [];
     if (await deps.refunds.setOutcome(refund, change, now, events)) await deps.publishRefund(refund.id, events);
-    refund = (await deps.refunds.findById(id))!;
+    refund = (await deps.refunds.findById(refund.id))!;
   }
   if (!refund.applied && refund.status !== "pending") {
     await deps.creditNotes.setRefundStatus(organizationId, refund.credit_note_id, refund.status);
@@ -78,4 +91,17 @@ function refundFailedEvent(refund: Refund, at: Date) {
       },
     },
   });
+}
+
+/**
+ * The refund sweeper's work: refunds whose outcome has not reached their note yet (pending at the
+ * provider and not asked about for `recheckMs`, or decided while a crash kept it from the note),
+ * the oldest first, each settled as far as the provider lets it. Answers how many are still pending.
+ */
+export async function settleUnsettledRefunds(deps: RefundDeps, options: { recheckMs: number; limit?: number }): Promise<number> {
+  let pending = 0;
+  for (const refund of await deps.refunds.unsettled(options.limit ?? 100, new Date(Date.now() - options.recheckMs))) {
+    if ((await settleRefund(deps, refund)).status === "pending") pending++;
+  }
+  return pending;
 }
