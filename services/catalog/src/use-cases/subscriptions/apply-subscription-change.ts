@@ -1,7 +1,7 @@
 import { Subjects } from "@billing/bus";
+import { chooseSections, sectionsOf, type SectionChoice } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { Violations } from "../../domain/patch";
-import { chooseSections, sectionsOf, type SectionChoice } from "@billing/contracts";
 import type { Subscription } from "../../domain/subscription";
 import { checkEndingAt } from "../../domain/subscription-rules";
 import type { Plan } from "../../domain/types";

@@ -1,4 +1,5 @@
 import { Subjects } from "@billing/bus";
+import { chooseSections, NO_SECTIONS } from "@billing/contracts";
 import type { Subscription } from "../../domain/subscription";
 import type { CatalogDeps } from "../deps";
 import { successorSubscription, type PlanSwitch } from "./successor-subscription";
@@ -27,6 +28,8 @@ export async function resumeInterruptedUpgrade(deps: CatalogDeps, retry: Upgrade
   const next: Subscription = {
     ...successorSubscription({ ...sw, current: last }, now),
     id: last.next_subscription_id,
+    // the chosen sections' records derive from the recorded id too
+    ...chooseSections(NO_SECTIONS, sw.sections ?? {}, last.next_subscription_id, now),
     status: "active",
     started_at: now,
     activation_at: null,

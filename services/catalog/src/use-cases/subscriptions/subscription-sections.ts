@@ -1,7 +1,6 @@
+import type { SectionChoice, SectionChoiceInput } from "@billing/contracts";
 import type { InvoiceCustomSection } from "../../domain/invoice-custom-section";
-import type { SectionChoice } from "@billing/contracts";
 import type { Subscription } from "../../domain/subscription";
-import type { SectionChoiceInput } from "@billing/contracts";
 import type { CatalogDeps } from "../deps";
 
 /**

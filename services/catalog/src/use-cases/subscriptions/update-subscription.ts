@@ -1,6 +1,6 @@
+import type { SectionChoiceInput } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import type { SubscriptionStatus } from "../../domain/subscription";
-import type { SectionChoiceInput } from "@billing/contracts";
 import { checkSubscriptionUpdate } from "../../domain/subscription-rules";
 import type { CatalogDeps } from "../deps";
 import { refuseIfInvalid } from "../catalog-record-writes";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { frozenTime } from "@billing/clock";
+import { chooseSections, NO_SECTIONS } from "@billing/contracts";
 import { AppError, type ErrorDetails } from "@billing/errors";
 import type { WalletInput } from "../../domain/wallet-input";
-import { chooseSections, NO_SECTIONS } from "@billing/contracts";
 import { rulesAfter, withRuleSections } from "../../domain/recurring-rules";
 import { PRIORITY, walletTermsViolations } from "../../domain/wallet-rules";
 import { transactionsOf } from "../../domain/wallet-transactions";

@@ -1,6 +1,6 @@
+import { chooseSections, sectionsOf } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import type { WalletInput } from "../../domain/wallet-input";
-import { chooseSections, sectionsOf } from "@billing/contracts";
 import { rulesAfter, withRuleSections } from "../../domain/recurring-rules";
 import { walletTermsViolations } from "../../domain/wallet-rules";
 import type { Wallet } from "../../domain/wallet";
