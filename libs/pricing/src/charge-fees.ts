@@ -121,8 +121,14 @@ export function computeChargeFees(input: ChargeFeesInput): { fees: ChargeFee[]; 
       fees.push({ ...amounts, charge_filter_index: bucket.index, grouped_by: groupedBy });
     }
   }
+  return { fees, true_up_fee: trueUpOf(input, fees) };
+}
+
+/** The spending minimum's true-up of a charge's fees for the period (none on progressive invoices or pay-in-advance charges). */
+function trueUpOf(input: Pick<ChargeFeesInput, "charge" | "withTrueUp" | "period" | "currency">, fees: readonly ChargeFee[]): TrueUpFee | null {
+  const { charge } = input;
   const withTrueUp = input.withTrueUp !== false && !charge.pay_in_advance && (charge.min_amount_cents ?? 0) > 0;
-  const true_up_fee = withTrueUp
+  return withTrueUp
     ? computeTrueUpFee({
         min_amount_cents: charge.min_amount_cents!,
         fees: fees.map((f) => ({ amount_cents: f.amount_cents, precise_amount_cents: f.precise_amount_cents })),
@@ -131,5 +137,40 @@ export function computeChargeFees(input: ChargeFeesInput): { fees: ChargeFee[]; 
         currency: input.currency,
       })
     : null;
-  return { fees, true_up_fee };
+}
+
+/** The aggregations whose result is the units and the count of the values, nothing per event (what pre-aggregated partials hold). */
+const UNIT_AGGREGATIONS: ReadonlySet<string> = new Set(["count_agg", "sum_agg", "max_agg"]);
+/** The charge models that price the units alone (no per-event values, running totals or event amounts). */
+const UNIT_MODELS: ReadonlySet<string> = new Set(["standard", "graduated", "volume", "package"]);
+
+/**
+ * Whether a charge's periodic fees depend on its period's events only through their aggregated
+ * units and count: a count, sum or max of a non-recurring metric, in arrears, not prorated,
+ * without filters or pricing groups, on a model that prices units alone. Such a charge can be
+ * priced from partials aggregated beforehand (computeChargeFeesFromUnits) with the same result
+ * as computeChargeFees over the events.
+ */
+export function pricedFromUnits(charge: UsageCharge, metric: BillableMetric): boolean {
+  return UNIT_AGGREGATIONS.has(metric.aggregation_type) && !metric.recurring && UNIT_MODELS.has(charge.charge_model)
+    && charge.prorated !== true && charge.pay_in_advance !== true && (charge.filters ?? []).length === 0 && pricingGroupKeys(charge.properties).length === 0;
+}
+
+export interface UnitsChargeFeesInput extends Omit<ChargeFeesInput, "events" | "initialValue"> {
+  /** the period's aggregated units, after the metric's rounding (the aggregation's `units`) */
+  units: Decimal;
+  /** the number of events (count_agg) or of numeric values (sum_agg, max_agg) aggregated */
+  eventsCount: number;
+}
+
+/**
+ * computeChargeFees for a charge pricedFromUnits, from its period's aggregated units and count
+ * instead of its events: the one fee of its default bucket, then the true-up when the charge has
+ * a spending minimum. A charge that is not pricedFromUnits is refused (its fees need the events).
+ */
+export function computeChargeFeesFromUnits(input: UnitsChargeFeesInput): { fees: ChargeFee[]; true_up_fee: TrueUpFee | null } {
+  if (!pricedFromUnits(input.charge, input.metric)) throw new RangeError(`charge model ${input.charge.charge_model} on ${input.metric.aggregation_type} needs its events`);
+  const amounts = computeChargeFee({ charge: input.charge, aggregation: { units: input.units, eventsCount: input.eventsCount }, currency: input.currency, premium: input.premium });
+  const fees: ChargeFee[] = [{ ...amounts, charge_filter_index: null, grouped_by: {} }];
+  return { fees, true_up_fee: trueUpOf(input, fees) };
 }

@@ -18,7 +18,7 @@ export {
 export type { ChargeModelName, ChargeModelInput, ChargeModelResult, AmountDetails } from "./charge-models/types";
 export { chargeModels, CHARGE_MODEL_NAMES, compileCharge, applyChargeModel, isChargeModelName, type CompiledCharge } from "./charge-models/factory";
 export { computeChargeFee, compiledChargeFor, type ChargeDefinition, type ChargeFeeAmounts, type ChargeFeeInput } from "./charge-fee";
-export { computeChargeFees, eventsInPeriod, type UsageCharge, type ChargePeriod, type ChargeFee, type ChargeFeesInput } from "./charge-fees";
+export { computeChargeFees, computeChargeFeesFromUnits, eventsInPeriod, pricedFromUnits, type UsageCharge, type ChargePeriod, type ChargeFee, type ChargeFeesInput, type UnitsChargeFeesInput } from "./charge-fees";
 export { computeTrueUpFee, type TrueUpInput, type TrueUpFee } from "./true-up";
 export { payInAdvanceFee, type PayInAdvanceInput, type PayInAdvanceFee, type HighWaterMark } from "./pay-in-advance";
 export { proratedPayInAdvanceFee } from "./pay-in-advance-prorated";

@@ -127,6 +127,20 @@ describe("Aggregate", () => {
     expect(many.slice(-2)).toEqual([[], []]);
   });
 
+  it("reads many periods' units at once from the buckets' partials, as the pricing library aggregates their events (a billing batch's priced-from-units charges)", async () => {
+    const fast = metrics.filter((m) => ["count_agg", "sum_agg", "max_agg"].includes(m.aggregation_type!));
+    const queries = fast.flatMap((m) => WINDOWS.map(([from, to]) => ({
+      organizationId: org, externalSubscriptionId: "sub_agg", code: m.code, from: new Date(from), to: new Date(to), metric: m as BillableMetric,
+    })));
+    queries.push({ ...queries[0]!, organizationId: randomUUID() });
+    const units = await h.parts.reader.unitsOfMany(queries);
+    queries.slice(0, -1).forEach((q, i) => {
+      const want = expected(q.code, q.from.toISOString(), q.to.toISOString()).total;
+      expect({ units: units[i]!.units.toFixed(), events_count: units[i]!.eventsCount }, `${q.code} ${q.from.toISOString()}..${q.to.toISOString()}`).toEqual(want);
+    });
+    expect([units.at(-1)!.units.toFixed(), units.at(-1)!.eventsCount]).toEqual(["0", 0]);
+  });
+
   it("sees nothing of another organization's subscription", async () => {
     const other = randomUUID();
     h.copies.addMetric(other, { code: "count" });

@@ -23,23 +23,9 @@ export async function bucketsOfRanges(c: UsageCollections, ranges: readonly Seri
   return wanted.map((ids) => ids.flatMap((id) => buckets.get(id) ?? []));
 }
 
-/** The buckets of a series over [fromMs, toMs): those wholly inside, and the edge hours. */
-export async function bucketsInRange(c: UsageCollections, series: SeriesKey, fromMs: number, toMs: number) {
-  const [buckets] = await bucketsOfRanges(c, [{ series, fromMs, toMs }]);
-  const whole: BucketDoc[] = [];
-  const edge: BucketDoc[] = [];
-  for (const b of buckets!) (hourCoverage(b.h, fromMs, toMs) === "whole" ? whole : edge).push(b);
-  return { whole, edge };
-}
-
 export interface PageEvents {
   batch: string;
   events: EventView[];
-}
-
-/** The events of these buckets (their listed pages only), per ingest message. */
-export async function readPages(c: UsageCollections, buckets: readonly BucketDoc[]): Promise<PageEvents[]> {
-  return (await readPagesOfMany(c, [buckets]))[0]!;
 }
 
 /** The events of many lists of buckets, each list's on its own: ONE read of all their pages. */

@@ -1,6 +1,9 @@
-import { computeChargeFees, type BillableMetric, type ChargeModelName, type MetricFilter, type UsageCharge } from "@billing/pricing";
+import {
+  computeChargeFees, computeChargeFeesFromUnits, pricedFromUnits, type BillableMetric, type ChargeModelName, type MetricFilter, type UsageCharge,
+} from "@billing/pricing";
 import type { CatalogCopies, ChargeCopy, MetricCopy, SubscriptionCopy } from "../../domain/read-copies";
 import type { PeriodQuery, UsageEventRecord } from "../../domain/usage-event";
+import type { FastUnits } from "../aggregate/fast-path";
 import type { StoredUsageReader } from "../aggregate/usage-reader";
 import { chargeSnapshot, type ChargeSnapshot } from "../audit/charge-snapshot";
 
@@ -63,20 +66,36 @@ function firstStart(copies: CatalogCopies, q: ChargesPeriodQuery, copy: Subscrip
   return new Date(Math.min(own, ...starts));
 }
 
-/** One charge of one period to price, and the stored events it reads. */
+/** One charge of one period to price, and the stored usage it reads: its units alone (`fromUnits`), or its events. */
 interface ChargeRead {
   period: number;
   charge: ChargeCopy;
   metric: MetricCopy;
   query: PeriodQuery;
+  fromUnits: boolean;
+}
+
+/** The charge as the pricing library reads it (a pay-in-advance one on a billing day: unprorated, recurringInAdvance). */
+function usageChargeOf(charge: ChargeCopy): UsageCharge {
+  return {
+    charge_model: charge.charge_model as ChargeModelName,
+    properties: charge.properties,
+    prorated: charge.prorated,
+    pay_in_advance: charge.pay_in_advance,
+    min_amount_cents: charge.min_amount_cents,
+    filters: charge.filters.map((f) => ({ properties: f.properties, values: f.values })),
+  };
 }
 
 /**
- * The charge fees of many subscriptions' charges periods, from their stored events and the plans
+ * The charge fees of many subscriptions' charges periods, from their stored usage and the plans
  * they are billed on (this service's read copies): per charge, every filter bucket, the default
- * bucket and each pricing group, then the spending-minimum true-up. The events of every charge of
- * every period are read together (a billing batch costs three reads, not three per charge).
- * Money comes from the pricing library only.
+ * bucket and each pricing group, then the spending-minimum true-up. A charge whose fees depend on
+ * its events only through their units (the pricing library's pricedFromUnits: a count, sum or max
+ * in arrears without filters or groups, priced by units) reads the hourly buckets' partials
+ * instead of every event; the others read their events. Every charge of every period is read
+ * together (a billing batch costs a few reads, not a few per charge). Money comes from the
+ * pricing library only; an invoice's audit re-derives it from the raw events.
  */
 export async function priceChargesPeriods(deps: ChargeUsageDeps, queries: readonly ChargesPeriodQuery[]): Promise<PricedPeriod[]> {
   const copies = queries.map((q) => subscriptionCopy(deps.copies, q));
@@ -94,15 +113,25 @@ export async function priceChargesPeriods(deps: ChargeUsageDeps, queries: readon
       // recurring metrics carry their usage over from the external id's first start (Lago reads a
       // recurring metric's events by external subscription id: an upgrade keeps the units)
       const from = metric.recurring ? firstStart(deps.copies, q, copy) : q.from;
-      reads.push({ period, charge, metric, query: { organizationId: q.organizationId, externalSubscriptionId: q.externalSubscriptionId, code: metric.code, from, to: new Date(q.to.getTime() + 1) } });
+      const query = { organizationId: q.organizationId, externalSubscriptionId: q.externalSubscriptionId, code: metric.code, from, to: new Date(q.to.getTime() + 1) };
+      reads.push({ period, charge, metric, query, fromUnits: pricedFromUnits(usageChargeOf(recurringInAdvance(charge)), pricingMetric(metric)) });
     }
   });
-  const events = await deps.usage.eventsOfMany(reads.map((r) => r.query));
+  const unitReads = reads.filter((r) => r.fromUnits);
+  const eventReads = reads.filter((r) => !r.fromUnits);
+  const [units, events] = await Promise.all([
+    unitReads.length ? deps.usage.unitsOfMany(unitReads.map((r) => ({ ...r.query, metric: pricingMetric(r.metric) }))) : [],
+    eventReads.length ? deps.usage.eventsOfMany(eventReads.map((r) => r.query)) : [],
+  ]);
+  const usageOf = new Map<ChargeRead, { units: FastUnits } | { events: UsageEventRecord[] }>([
+    ...unitReads.map((r, i) => [r, { units: units[i]! }] as const),
+    ...eventReads.map((r, i) => [r, { events: events[i]! }] as const),
+  ]);
   const priced: PricedPeriod[] = copies.map((copy) => ({ found: !!copy, fees: [] }));
-  reads.forEach((read, i) => {
+  for (const read of reads) {
     const q = queries[read.period]!;
-    priced[read.period]!.fees.push(...chargeFees(read, events[i]!, q, copies[read.period]!));
-  });
+    priced[read.period]!.fees.push(...chargeFees(read, usageOf.get(read)!, q, copies[read.period]!));
+  }
   return priced;
 }
 
@@ -117,27 +146,23 @@ export async function priceChargesPeriod(deps: ChargeUsageDeps, q: ChargesPeriod
  */
 const recurringInAdvance = (charge: ChargeCopy): ChargeCopy => (charge.pay_in_advance ? { ...charge, prorated: false } : charge);
 
-function chargeFees(read: ChargeRead, events: UsageEventRecord[], q: ChargesPeriodQuery, { plan, subscription }: SubscriptionCopy): PricedChargeFee[] {
+function chargeFees(
+  read: ChargeRead, usage: { units: FastUnits } | { events: UsageEventRecord[] }, q: ChargesPeriodQuery, { plan, subscription }: SubscriptionCopy,
+): PricedChargeFee[] {
   const { metric, query } = read;
   const charge = recurringInAdvance(read.charge);
   const fees: PricedChargeFee[] = [];
   const snapshot = chargeSnapshot({ charge, metric, currency: plan.amount_currency, query: q, eventsFrom: query.from, timeZone: subscription.timezone });
-  const usageCharge: UsageCharge = {
-    charge_model: charge.charge_model as ChargeModelName,
-    properties: charge.properties,
-    prorated: charge.prorated,
-    pay_in_advance: charge.pay_in_advance,
-    min_amount_cents: charge.min_amount_cents,
-    filters: charge.filters.map((f) => ({ properties: f.properties, values: f.values })),
-  };
-  const priced = computeChargeFees({
-    charge: usageCharge,
+  const input = {
+    charge: usageChargeOf(charge),
     metric: pricingMetric(metric),
-    events,
     currency: plan.amount_currency,
     period: { from: q.from, to: q.to, periodDays: q.periodDays, billedDays: q.billedDays, timeZone: subscription.timezone },
     premium: true,
-  });
+  };
+  const priced = "units" in usage
+    ? computeChargeFeesFromUnits({ ...input, units: usage.units.units, eventsCount: usage.units.eventsCount })
+    : computeChargeFees({ ...input, events: usage.events });
   for (const fee of priced.fees) {
     const filter = fee.charge_filter_index === null ? null : charge.filters[fee.charge_filter_index]!;
     fees.push({
