@@ -17,6 +17,9 @@ const handledMessages = counter("nats_consumer_messages_total", "Messages handle
 export class PoisonMessage extends Error {}
 
 /** Thrown by a handler to ask for a redelivery after a delay. */
+/** The header JetStream puts on a message delivered without its body (headers_only): the body's size. */
+const MSG_SIZE_HEADER = "Nats-Msg-Size";
+
 export class RetryLater extends Error {
   constructor(message: string, readonly delayMs = 1000) {
     super(message);
@@ -37,6 +40,13 @@ export interface ConsumerOptions {
    * always handled.
    */
   skip?: (subject: string, organizationId: string) => boolean | Promise<boolean>;
+  /**
+   * With `skip`: the durable is delivered the messages' headers only (JetStream's headers_only),
+   * and a message not skipped has its body read from the stream by its sequence. For a consumer
+   * that skips most of a stream's bytes (a burst of many-fee messages nobody subscribes to). Set
+   * when the durable is created; a durable created before delivers bodies, which are used.
+   */
+  headersOnly?: boolean;
   concurrency?: number;
   ackWaitMs?: number;
   retryDelayMs?: number;
@@ -58,11 +68,12 @@ export interface ConsumerHandle {
  * durable keeps its configuration and position across restarts and replicas).
  */
 export async function ensureDurable(bus: Bus, stream: string, options: {
-  durable: string; filterSubjects: string[]; ackWaitMs?: number; maxAckPending: number; deliverNew?: boolean;
+  durable: string; filterSubjects: string[]; ackWaitMs?: number; maxAckPending: number; deliverNew?: boolean; headersOnly?: boolean;
 }): Promise<void> {
   await bus.jsm.consumers
     .add(stream, {
       durable_name: options.durable,
+      ...(options.headersOnly && { headers_only: true }),
       ack_policy: AckPolicy.Explicit,
       deliver_policy: options.deliverNew ? DeliverPolicy.New : DeliverPolicy.All,
       filter_subjects: options.filterSubjects,
@@ -84,7 +95,7 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
   const concurrency = options.concurrency ?? 8;
   await ensureDurable(bus, stream, {
     durable, filterSubjects: options.filterSubjects, ackWaitMs: options.ackWaitMs, deliverNew: options.deliverNew,
-    maxAckPending: options.maxAckPending ?? Math.max(concurrency * 4, 64),
+    maxAckPending: options.maxAckPending ?? Math.max(concurrency * 4, 64), headersOnly: options.headersOnly === true && !!options.skip,
   });
   const consumer = await bus.js.consumers.get(stream, durable);
 
@@ -128,9 +139,28 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
       outcome("skipped");
       return;
     }
+    let data = msg.data;
+    if (data.length === 0 && msg.headers?.get(MSG_SIZE_HEADER)) {
+      // delivered headers only (headersOnly): the body read from the stream; NATS away → redelivered
+      try {
+        data = (await bus.jsm.streams.getMessage(stream, { seq: msg.seq })).data;
+      } catch (err) {
+        // gone from the stream meanwhile (its retention): nothing left to handle
+        if (/no message found/i.test(String(err)) || msg.info.deliveryCount >= (options.maxDeliveries ?? 50)) {
+          logger.error({ err, subject: msg.subject, seq: msg.seq }, "message body gone; terminated");
+          msg.term();
+          outcome("terminated");
+        } else {
+          logger.warn({ err, subject: msg.subject, seq: msg.seq }, "message body unreadable; will be redelivered");
+          msg.nak(options.retryDelayMs ?? 1000);
+          outcome("redelivered");
+        }
+        return;
+      }
+    }
     let envelope: Envelope;
     try {
-      envelope = decodeEnvelope(msg.data);
+      envelope = decodeEnvelope(data);
     } catch (err) {
       logger.error({ err, subject: msg.subject, seq: msg.seq, deliveries: msg.info.deliveryCount }, "undecodable message terminated");
       msg.term();

@@ -181,4 +181,29 @@ describe("bus", () => {
     const info = await bus.jsm.consumers.info(stream, (await bus.jsm.consumers.list(stream).next()).find((c) => c.config.filter_subjects?.includes(subject))!.name);
     expect(info.num_ack_pending + info.num_pending).toBe(0); // the skipped ones acknowledged too
   });
+
+  it("delivered headers only, skips messages without their bodies and reads the others' bodies from the stream", async () => {
+    const subject = `${subjectRoot}.headers.created`;
+    const of = (org: string, n: number) => makeEnvelope({ type: subject, organizationId: org, data: { n, padding: "x".repeat(10_000) }, occurredAt: new Date() });
+    for (let n = 0; n < 6; n++) await publishEnvelope(bus.js, of(n % 2 ? "org-quiet" : "org-busy", n));
+    const handled: number[] = [];
+    const sizes: number[] = [];
+    const durable = uniqueName("headers");
+    const consumer = await runConsumer({
+      bus, stream, durable, filterSubjects: [subject], logger: silentLogger, headersOnly: true,
+      skip: async (_subj, org) => org === "org-quiet",
+      handler: async (env, msg) => {
+        handled.push((env.data as { n: number }).n);
+        sizes.push(msg.data.length);
+      },
+    });
+    await waitFor(() => handled.length >= 3, { what: "handled" });
+    await new Promise((r) => setTimeout(r, 300));
+    await consumer.stop();
+    expect(handled.sort()).toEqual([0, 2, 4]);
+    expect((await bus.jsm.consumers.info(stream, durable)).config.headers_only).toBe(true);
+    expect(sizes).toEqual([0, 0, 0]); // the bodies came from the stream, not the delivery
+    const info = await bus.jsm.consumers.info(stream, durable);
+    expect(info.num_ack_pending + info.num_pending).toBe(0);
+  });
 });

@@ -126,7 +126,8 @@ export async function startWebhookConsumers(bus: Bus, deps: WebhookDeps, options
     const durable = `${options.durablePrefix}_webhooks_${stream.name.toLowerCase()}`;
     return runConsumer({
       bus, stream: stream.name, durable, filterSubjects: WEBHOOK_SUBJECTS.filter((s) => s.startsWith(prefix)), logger: options.logger.child({ consumer: durable }),
-      handler, skip, concurrency: options.concurrency ?? 64, retryDelayMs: 1000,
+      // delivered headers only: a message no endpoint wants (most of a burst of fees) never crosses the wire; the others are read by sequence
+      handler, skip, headersOnly: true, concurrency: options.concurrency ?? 64, retryDelayMs: 1000,
     });
   }));
 }
