@@ -23,7 +23,9 @@ export function feeReadMessage(read: FeeRead): Nullable<M.Fee> {
   if (!record) return message;
   return {
     ...message,
-    svc_invoice_id: read.invoice ? read.invoice.id : null,
+    // an invoiceable fee names its own invoice from the start (the id derives from the fee): shown
+    // before that invoice's document is written too, so a read between the two writes agrees with later ones
+    svc_invoice_id: read.invoice ? read.invoice.id : record.invoice_id,
     // an invoiced fee's payment follows its invoice (Lago)
     payment_status: read.invoice ? read.invoice.payment_status : record.payment_status,
     created_at: iso(record.created_at),
