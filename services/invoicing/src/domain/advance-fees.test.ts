@@ -2,22 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { TaxViewData } from "@billing/contracts";
 import { advanceFeeDraft, advanceFeeInvoice, advanceFeeTaxer, advanceInvoiceIdOf, ownInvoice, taxedAdvanceFee, type PricedAdvanceFee } from "./advance-fees";
 import { invoicingTerms } from "./invoicing-terms";
-import { customerFixture } from "./test-fixtures";
+import { customerFixture, pricedAdvanceFeeFixture } from "./test-fixtures";
 
 const tax = (code: string, rate: number): TaxViewData => ({ svc_id: `tax_${code}`, code, name: code.toUpperCase(), rate, description: null } as unknown as TaxViewData);
 
-function priced(overrides: Partial<PricedAdvanceFee> = {}): PricedAdvanceFee {
-  return {
-    id: "fee_1", organization_id: "org_1", event_transaction_id: "tx_1", event_timestamp: "2024-03-10T23:30:00.000Z",
-    subscription_id: "sub_1", external_subscription_id: "s1", customer_id: "cus_1", external_customer_id: "acme", plan_id: "plan_1", plan_code: "starter",
-    charge_id: "ch_1", charge_filter_index: null, filter: null,
-    metric: { svc_id: "bm_1", code: "seats", name: "Seats", description: null, aggregation_type: "unique_count_agg" },
-    charge_model: "standard", invoice_display_name: null, invoiceable: true, regroup_paid_fees: null, currency: "EUR",
-    units: "1.0", amount_cents: 1_200, precise_amount_cents: "1200.0", precise_unit_amount: "12.0", amount_details: {}, grouped_by: {},
-    properties: { amount: "12" }, charge_taxes: [], plan_taxes: [], from: "2024-03-01T00:00:00.000Z", to: "2024-03-31T23:59:59.999Z",
-    ...overrides,
-  };
-}
+const priced = pricedAdvanceFeeFixture;
 
 describe("pay-in-advance fees in invoicing", () => {
   it("gives an invoiceable charge's fee its own invoice, unless its paid fees are regrouped; a non-invoiceable one waits", () => {

@@ -1,4 +1,5 @@
 import type { CustomerViewData, PlanViewData, SubscriptionViewData } from "@billing/contracts";
+import type { PricedAdvanceFee } from "./advance-fees";
 import type { SubscriptionCopy } from "./copies";
 
 /** Views as the producers publish them, for the domain's unit tests. */
@@ -34,5 +35,20 @@ export function copyFixture(sub: Partial<SubscriptionViewData> = {}, plan: Parti
       on_termination_credit_note: null, on_termination_invoice: "generate", created_at: "2024-01-15T09:00:00.000Z", timezone: "UTC",
       ...sub,
     },
+  };
+}
+
+/** A priced pay-in-advance fee as the usage service answers it: 12.00 for one seat, invoiceable, no taxes of its own. */
+export function pricedAdvanceFeeFixture(overrides: Partial<PricedAdvanceFee> = {}): PricedAdvanceFee {
+  return {
+    id: "fee_1", organization_id: "org_1", event_transaction_id: "tx_1", event_timestamp: "2024-03-10T23:30:00.000Z",
+    subscription_id: "sub_1", external_subscription_id: "s1", customer_id: "cus_1", external_customer_id: "acme", plan_id: "plan_1", plan_code: "starter",
+    charge_id: "ch_1", charge_filter_index: null, filter: null,
+    metric: { svc_id: "bm_1", code: "seats", name: "Seats", description: null, aggregation_type: "unique_count_agg" },
+    charge_model: "standard", invoice_display_name: null, invoiceable: true, regroup_paid_fees: null, prorated: false, currency: "EUR",
+    units: "1.0", amount_cents: 1_200, precise_amount_cents: "1200.0", precise_unit_amount: "12.0", amount_details: {}, grouped_by: {},
+    properties: { amount: "12" }, charge_taxes: [], plan_taxes: [], from: "2024-03-01T00:00:00.000Z", to: "2024-03-31T23:59:59.999Z", timezone: "UTC",
+    event_key: "key_1", event_svc_id: "ev_1", unit_amount_cents: 1_200,
+    ...overrides,
   };
 }

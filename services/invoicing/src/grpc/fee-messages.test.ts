@@ -1,20 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { TaxViewData } from "@billing/contracts";
-import { advanceFeeDraft, advanceFeeInvoice, type AdvanceFeeRecord, type PricedAdvanceFee } from "../domain/advance-fees";
+import { advanceFeeDraft, advanceFeeInvoice, type AdvanceFeeRecord } from "../domain/advance-fees";
 import { invoicingTerms } from "../domain/invoicing-terms";
-import { customerFixture } from "../domain/test-fixtures";
+import { customerFixture, pricedAdvanceFeeFixture } from "../domain/test-fixtures";
 import { feeReadMessage } from "./fee-messages";
 
-const priced: PricedAdvanceFee = {
-  id: "fee_1", organization_id: "org_1", event_transaction_id: "tx_1", event_timestamp: "2024-03-10T09:00:00.000Z",
-  subscription_id: "sub_1", external_subscription_id: "s1", customer_id: "cus_1", external_customer_id: "acme", plan_id: "plan_1", plan_code: "api",
-  charge_id: "ch_1", charge_filter_index: null, filter: null,
-  metric: { svc_id: "bm_1", code: "calls", name: "Calls", description: null, aggregation_type: "count_agg" },
-  charge_model: "standard", invoice_display_name: null, invoiceable: true, regroup_paid_fees: null, currency: "EUR",
-  units: "1.0", amount_cents: 1_000, precise_amount_cents: "1000.0", precise_unit_amount: "10.0", amount_details: {}, grouped_by: {},
-  properties: { amount: "10" }, charge_taxes: [{ svc_id: "t", code: "vat", name: "VAT", rate: 20, description: null } as unknown as TaxViewData], plan_taxes: [],
-  from: "2024-03-01T00:00:00.000Z", to: "2024-03-31T23:59:59.999Z",
-};
+// 10.00 a call, taxed 20 % by its charge
+const priced = pricedAdvanceFeeFixture({
+  metric: { svc_id: "bm_1", code: "calls", name: "Calls", description: null, aggregation_type: "count_agg" }, units: "1.0", amount_cents: 1_000,
+  precise_amount_cents: "1000.0", precise_unit_amount: "10.0", properties: { amount: "10" },
+  charge_taxes: [{ svc_id: "t", code: "vat", name: "VAT", rate: 20, description: null } as unknown as TaxViewData],
+});
 
 describe("an invoiceable pay-in-advance fee as GET /fees shows it", () => {
   it("names its own invoice from the start: the same before that invoice's document is written and once it is", () => {

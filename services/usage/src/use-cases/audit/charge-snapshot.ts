@@ -59,8 +59,8 @@ export function parseChargeSnapshot(json: string): (Omit<ChargeSnapshot, "metric
   return s as Omit<ChargeSnapshot, "metric"> & { metric?: MetricCopy };
 }
 
-/** The snapshot's charge as the pricing library prices it (what ChargeUsage prices). */
-export const snapshotCharge = ({ charge }: ChargeSnapshot): UsageCharge => ({
+/** A charge copy as the pricing library prices it (ChargeUsage's charges and the snapshots' alike). */
+export const pricingCharge = (charge: ChargeCopy): UsageCharge => ({
   charge_model: charge.charge_model as ChargeModelName,
   properties: charge.properties,
   prorated: charge.prorated,
@@ -68,6 +68,9 @@ export const snapshotCharge = ({ charge }: ChargeSnapshot): UsageCharge => ({
   min_amount_cents: charge.min_amount_cents,
   filters: charge.filters.map((f) => ({ properties: f.properties, values: f.values })),
 });
+
+/** The snapshot's charge as the pricing library prices it (what ChargeUsage prices). */
+export const snapshotCharge = ({ charge }: ChargeSnapshot): UsageCharge => pricingCharge(charge);
 
 /** The snapshot's metric as the pricing library reads it (its aggregation names are the catalog's). */
 export const snapshotMetric = ({ metric }: ChargeSnapshot) => metric as unknown as BillableMetric & { filters: MetricFilter[] };

@@ -1,11 +1,9 @@
-import {
-  computeChargeFees, computeChargeFeesFromUnits, pricedFromUnits, type BillableMetric, type ChargeModelName, type MetricFilter, type UsageCharge,
-} from "@billing/pricing";
+import { computeChargeFees, computeChargeFeesFromUnits, pricedFromUnits, type BillableMetric, type MetricFilter } from "@billing/pricing";
 import type { CatalogCopies, ChargeCopy, MetricCopy, SubscriptionCopy } from "../../domain/read-copies";
 import type { PeriodQuery, UsageEventRecord } from "../../domain/usage-event";
 import type { FastUnits } from "../aggregate/fast-path";
 import type { StoredUsageReader } from "../aggregate/usage-reader";
-import { chargeSnapshot, type ChargeSnapshot } from "../audit/charge-snapshot";
+import { chargeSnapshot, pricingCharge, type ChargeSnapshot } from "../audit/charge-snapshot";
 
 export interface ChargesPeriodQuery {
   organizationId: string;
@@ -75,18 +73,6 @@ interface ChargeRead {
   fromUnits: boolean;
 }
 
-/** The charge as the pricing library reads it (a pay-in-advance one on a billing day: unprorated, recurringInAdvance). */
-function usageChargeOf(charge: ChargeCopy): UsageCharge {
-  return {
-    charge_model: charge.charge_model as ChargeModelName,
-    properties: charge.properties,
-    prorated: charge.prorated,
-    pay_in_advance: charge.pay_in_advance,
-    min_amount_cents: charge.min_amount_cents,
-    filters: charge.filters.map((f) => ({ properties: f.properties, values: f.values })),
-  };
-}
-
 /**
  * The charge fees of many subscriptions' charges periods, from their stored usage and the plans
  * they are billed on (this service's read copies): per charge, every filter bucket, the default
@@ -114,7 +100,7 @@ export async function priceChargesPeriods(deps: ChargeUsageDeps, queries: readon
       // recurring metric's events by external subscription id: an upgrade keeps the units)
       const from = metric.recurring ? firstStart(deps.copies, q, copy) : q.from;
       const query = { organizationId: q.organizationId, externalSubscriptionId: q.externalSubscriptionId, code: metric.code, from, to: new Date(q.to.getTime() + 1) };
-      reads.push({ period, charge, metric, query, fromUnits: pricedFromUnits(usageChargeOf(recurringInAdvance(charge)), pricingMetric(metric)) });
+      reads.push({ period, charge, metric, query, fromUnits: pricedFromUnits(pricingCharge(recurringInAdvance(charge)), pricingMetric(metric)) });
     }
   });
   const unitReads = reads.filter((r) => r.fromUnits);
@@ -154,7 +140,7 @@ function chargeFees(
   const fees: PricedChargeFee[] = [];
   const snapshot = chargeSnapshot({ charge, metric, currency: plan.amount_currency, query: q, eventsFrom: query.from, timeZone: subscription.timezone });
   const input = {
-    charge: usageChargeOf(charge),
+    charge: pricingCharge(charge),
     metric: pricingMetric(metric),
     currency: plan.amount_currency,
     period: { from: q.from, to: q.to, periodDays: q.periodDays, billedDays: q.billedDays, timeZone: subscription.timezone },
