@@ -16,10 +16,10 @@ const handledMessages = counter("nats_consumer_messages_total", "Messages handle
 /** Thrown by a handler when the message can never succeed: it is terminated, not redelivered. */
 export class PoisonMessage extends Error {}
 
-/** Thrown by a handler to ask for a redelivery after a delay. */
 /** The header JetStream puts on a message delivered without its body (headers_only): the body's size. */
 const MSG_SIZE_HEADER = "Nats-Msg-Size";
 
+/** Thrown by a handler to ask for a redelivery after a delay. */
 export class RetryLater extends Error {
   constructor(message: string, readonly delayMs = 1000) {
     super(message);

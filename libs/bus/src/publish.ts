@@ -26,10 +26,11 @@ export function envelopeText(envelope: Envelope): string {
  */
 export const ORGANIZATION_HEADER = "Billing-Organization";
 
-const withOrganization = (envelope: Envelope, h: MsgHdrs = headers()) => {
-  h.set(ORGANIZATION_HEADER, envelope.organization_id);
+/** Headers naming the organization a message is about (added to `h` when given). */
+export function organizationHeaders(organizationId: string, h: MsgHdrs = headers()): MsgHdrs {
+  h.set(ORGANIZATION_HEADER, organizationId);
   return h;
-};
+}
 
 /**
  * Publishes an envelope on its subject (its type), with the envelope id as the
@@ -41,8 +42,8 @@ export async function publishEnvelope(js: JetStreamClient, envelope: Envelope): 
   const data = utf8.encode(envelopeText(envelope));
   // tracing on: the message carries the trace (W3C traceparent and baggage headers) to its consumers
   const ack = tracingEnabled()
-    ? await tracedPublish(envelope, (traceHeaders) => js.publish(envelope.type, data, { msgID: envelope.id, headers: withOrganization(envelope, traceHeaders) }))
-    : await js.publish(envelope.type, data, { msgID: envelope.id, headers: withOrganization(envelope) });
+    ? await tracedPublish(envelope, (traceHeaders) => js.publish(envelope.type, data, { msgID: envelope.id, headers: organizationHeaders(envelope.organization_id, traceHeaders) }))
+    : await js.publish(envelope.type, data, { msgID: envelope.id, headers: organizationHeaders(envelope.organization_id) });
   return { duplicate: ack.duplicate, seq: ack.seq };
 }
 

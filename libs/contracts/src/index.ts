@@ -15,4 +15,4 @@ export type * as PaymentMessages from "./generated/payment-messages";
 export * from "./events/index";
 export { MAX_PROPERTIES_DEPTH, nestedDeeperThan } from "./event-limits";
 export { advanceFeeChargeSchema, advanceFeeSchema, advanceFeeSetSchema, advanceFeesSchema, advanceFeesText, parseAdvanceFees, type AdvanceFeeData } from "./advance-fees";
-export { chooseSections, sectionsOf, NO_SECTIONS, type AppliedSection, type ResourceSections, type SectionChoice, type SectionChoiceInput } from "./resource-sections";
+export { appliedSectionViews, chooseSections, chosenSectionIdsOf, sectionChoiceInputOf, sectionsOf, NO_SECTIONS, type AppliedSection, type ResourceSections, type SectionChoice, type SectionChoiceInput } from "./resource-sections";

@@ -1,4 +1,5 @@
 import { derivedUuid } from "@billing/bus";
+import type { InvoiceCustomSectionChoice__Output } from "./generated/billing/common/v1/InvoiceCustomSectionChoice";
 
 /** A section chosen for a resource (Lago's applied_invoice_custom_sections record): kept, with its id and date, while it stays chosen. */
 export interface AppliedSection {
@@ -60,4 +61,23 @@ export function chooseSections(current: ResourceSections, choice: SectionChoice,
     id: derivedUuid(`applied_invoice_custom_section|${resourceId}|${id}`), invoice_custom_section_id: id, created_at: now,
   }));
   return { skip_invoice_custom_sections: false, invoice_custom_sections: [...kept, ...added] };
+}
+
+/** The ids of the sections a resource chose, in its order. */
+export const chosenSectionIdsOf = (r: Partial<ResourceSections>): string[] => (r.invoice_custom_sections ?? []).map((a) => a.invoice_custom_section_id);
+
+/** The proto InvoiceCustomSectionChoice as the use cases take it (codes absent when not sent); undefined when no choice was sent. */
+export function sectionChoiceInputOf(m: InvoiceCustomSectionChoice__Output | null | undefined): SectionChoiceInput | undefined {
+  return m ? { skip: m.skip_invoice_custom_sections ?? null, codes: m.codes_set ? m.invoice_custom_section_codes : undefined } : undefined;
+}
+
+/**
+ * Lago's applied_invoice_custom_sections of a resource: its chosen sections that `sectionOf` still
+ * finds (a deleted one is not shown), each with the section as the answer shows it.
+ */
+export function appliedSectionViews<S>(applied: readonly AppliedSection[] | undefined, sectionOf: (id: string) => S | undefined) {
+  return (applied ?? []).flatMap((a) => {
+    const section = sectionOf(a.invoice_custom_section_id);
+    return section ? [{ svc_id: a.id, invoice_custom_section_id: a.invoice_custom_section_id, created_at: a.created_at.toISOString(), invoice_custom_section: section }] : [];
+  });
 }

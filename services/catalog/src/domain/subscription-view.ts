@@ -1,3 +1,4 @@
+import { appliedSectionViews } from "@billing/contracts";
 import { currentBillingPeriod as sharedCurrentBillingPeriod, trialEndedAt, type PlanInterval } from "@billing/pricing";
 import { invoiceCustomSectionView, type InvoiceCustomSection } from "./invoice-custom-section";
 import type { Subscription } from "./subscription";
@@ -53,11 +54,9 @@ export function subscriptionView(s: Subscription, plan: PlanOfView, now: Date, s
     plan_amount_cents: plan.amount_cents,
     plan_amount_currency: plan.amount_currency,
     skip_invoice_custom_sections: s.skip_invoice_custom_sections ?? false,
-    applied_invoice_custom_sections: (s.invoice_custom_sections ?? []).flatMap((a) => {
-      const section = sections.get(a.invoice_custom_section_id);
-      return section
-        ? [{ svc_id: a.id, invoice_custom_section_id: a.invoice_custom_section_id, created_at: a.created_at.toISOString(), invoice_custom_section: invoiceCustomSectionView(section) }]
-        : [];
+    applied_invoice_custom_sections: appliedSectionViews(s.invoice_custom_sections, (id) => {
+      const section = sections.get(id);
+      return section && invoiceCustomSectionView(section);
     }),
     payment_method: { payment_method_type: "provider", payment_method_id: null as string | null },
   };

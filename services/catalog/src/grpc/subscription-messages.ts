@@ -1,4 +1,4 @@
-import type { CatalogMessages as M } from "@billing/contracts";
+import { sectionChoiceInputOf, type CatalogMessages as M } from "@billing/contracts";
 import type { SubscriptionStatus } from "../domain/subscription";
 import type { SubscriptionView } from "../domain/subscription-view";
 import type { SubscriptionFilter } from "../persistence/subscription-repository";
@@ -36,11 +36,8 @@ export function subscriptionInputOf(m: M.SubscriptionInput__Output | null): Crea
   // null (sent as null) = false, as Lago's `params[:progressive_billing_disabled] || false`
   const disabled = m?.progressive_billing_disabled != null ? { progressive_billing_disabled: m.progressive_billing_disabled }
     : m?.null_fields?.includes("progressive_billing_disabled") ? { progressive_billing_disabled: false } : {};
-  const choice = m?.invoice_custom_section;
-  const sections = choice
-    ? { invoice_custom_section: { skip: choice.skip_invoice_custom_sections ?? null, codes: choice.codes_set ? (choice.invoice_custom_section_codes ?? []) : undefined } }
-    : {};
-  return { ...fields, ...disabled, ...sections, plan_overrides: overridesOf(m?.plan_overrides) };
+  const choice = sectionChoiceInputOf(m?.invoice_custom_section);
+  return { ...fields, ...disabled, ...(choice && { invoice_custom_section: choice }), plan_overrides: overridesOf(m?.plan_overrides) };
 }
 
 /** A request's optional `status` (empty = not sent: the use case's default). */

@@ -1,4 +1,4 @@
-import type { CreditNoteRpc } from "@billing/contracts";
+import { sectionChoiceInputOf, type CreditNoteRpc } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { CreditNote } from "../domain/credit-note";
@@ -55,12 +55,7 @@ export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc>
           description: f.description ?? null, invoice_display_name: f.invoice_display_name ?? null, tax_codes: f.tax_codes.length ? f.tax_codes : null,
           from_datetime: f.from_datetime ?? null, to_datetime: f.to_datetime ?? null,
         })),
-        ...(req.invoice_custom_section && {
-          invoice_custom_section: {
-            skip: req.invoice_custom_section.skip_invoice_custom_sections ?? null,
-            codes: req.invoice_custom_section.codes_set ? req.invoice_custom_section.invoice_custom_section_codes : undefined,
-          },
-        }),
+        invoice_custom_section: sectionChoiceInputOf(req.invoice_custom_section),
       });
       return replyInvoice(invoice);
     },

@@ -1,5 +1,4 @@
-import { headers } from "nats";
-import { derivedUuid, envelopeSchema, ORGANIZATION_HEADER, Subjects, type Bus } from "@billing/bus";
+import { derivedUuid, envelopeSchema, organizationHeaders, Subjects, type Bus } from "@billing/bus";
 import type { IngestRecord } from "../domain/stored-event";
 
 /** Events per envelope: keeps each well under NATS's default 1 MB max_payload. */
@@ -54,10 +53,7 @@ export function ingestedEnvelopes(records: readonly IngestRecord[], occurredAt: 
  */
 export async function publishIngested(bus: Bus, records: readonly IngestRecord[], occurredAt: Date): Promise<void> {
   await Promise.all(
-    ingestedEnvelopes(records, occurredAt).map((e) => {
-      const h = headers();
-      h.set(ORGANIZATION_HEADER, e.organizationId);
-      return bus.js.publish(Subjects.usage.eventIngested, Buffer.from(e.text), { msgID: e.id, headers: h });
-    }),
+    ingestedEnvelopes(records, occurredAt).map((e) =>
+      bus.js.publish(Subjects.usage.eventIngested, Buffer.from(e.text), { msgID: e.id, headers: organizationHeaders(e.organizationId) })),
   );
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ErrorDetails } from "@billing/errors";
-import { chooseSections, sectionsOf, type SectionChoice, type SectionChoiceInput } from "@billing/contracts";
+import { chooseSections, chosenSectionIdsOf, sectionsOf, type SectionChoice, type SectionChoiceInput } from "@billing/contracts";
 import type { OwnSections } from "./wallet";
 import { isCreditAmount } from "./wallet-rules";
 
@@ -69,7 +69,7 @@ export function withRuleSections(rules: readonly RecurringRule[], choices: Reado
  * invoice_custom_section_params): its skip flag and chosen sections; none when it has neither.
  */
 export function ruleSections(rule: RecurringRule): SectionChoice | undefined {
-  const ids = (rule.invoice_custom_sections ?? []).map((a) => a.invoice_custom_section_id);
+  const ids = chosenSectionIdsOf(rule);
   return ids.length === 0 && !rule.skip_invoice_custom_sections ? undefined : { skip: rule.skip_invoice_custom_sections === true, sectionIds: ids };
 }
 

@@ -1,4 +1,4 @@
-import type { AppliedSection } from "@billing/contracts";
+import { chosenSectionIdsOf, type AppliedSection } from "@billing/contracts";
 import type { RecurringRule } from "./recurring-rules";
 
 /** Lago's invoice custom sections of a resource (a wallet, its rule, a transaction): absent on documents written before them = none. */
@@ -107,7 +107,7 @@ export interface WalletTransaction extends OwnSections {
 export function sectionResourceOf(tx: OwnSections, wallet: OwnSections): { skip: boolean; section_ids: string[] } {
   const own = (r: OwnSections) => r.skip_invoice_custom_sections === true || (r.invoice_custom_sections ?? []).length > 0;
   const r = own(tx) || !own(wallet) ? tx : wallet;
-  return { skip: r.skip_invoice_custom_sections === true, section_ids: (r.invoice_custom_sections ?? []).map((a) => a.invoice_custom_section_id) };
+  return { skip: r.skip_invoice_custom_sections === true, section_ids: chosenSectionIdsOf(r) };
 }
 
 /** The signed change a transaction makes to its wallet's balance. */

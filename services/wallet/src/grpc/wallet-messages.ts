@@ -1,5 +1,5 @@
 import { centsToCredits, currencyExponent, fromCents, ongoingBalanceCents } from "@billing/pricing";
-import type { AppliedSection, CatalogMessages, SectionChoiceInput, WalletMessages as M } from "@billing/contracts";
+import { appliedSectionViews, chosenSectionIdsOf, sectionChoiceInputOf, type CatalogMessages, type WalletMessages as M } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { instantOf as instant } from "@billing/grpc";
 import type { RecurringRule, RecurringRuleInput } from "../domain/recurring-rules";
@@ -14,26 +14,14 @@ const NO_LOOKUP: SectionLookup = new Map();
 
 /** The section ids wallets (their rules included) or transactions chose: one lookup for a page of them. */
 export function chosenSectionIds(resources: ReadonlyArray<OwnSections & { recurring_rules?: readonly OwnSections[] }>): string[] {
-  const ids = (r: OwnSections) => (r.invoice_custom_sections ?? []).map((a: AppliedSection) => a.invoice_custom_section_id);
-  return [...new Set(resources.flatMap((r) => [...ids(r), ...(r.recurring_rules ?? []).flatMap(ids)]))];
+  return [...new Set(resources.flatMap((r) => [...chosenSectionIdsOf(r), ...(r.recurring_rules ?? []).flatMap(chosenSectionIdsOf)]))];
 }
 
-/** Lago's applied_invoice_custom_sections of a resource: its live chosen sections (a deleted one is not shown). */
-function appliedSections(r: OwnSections, lookup: SectionLookup) {
-  return {
-    skip_invoice_custom_sections: r.skip_invoice_custom_sections ?? false,
-    applied_invoice_custom_sections: (r.invoice_custom_sections ?? []).flatMap((a) => {
-      const section = lookup.get(a.invoice_custom_section_id);
-      return section ? [{ svc_id: a.id, invoice_custom_section_id: a.invoice_custom_section_id, created_at: a.created_at.toISOString(), invoice_custom_section: section }] : [];
-    }),
-  };
-}
-
-/** The proto choice → the use cases' (codes absent when not sent). */
-function choiceOf(c: M.WalletInput__Output["invoice_custom_section"]): SectionChoiceInput | undefined {
-  return c ? { skip: c.skip_invoice_custom_sections ?? null, codes: c.codes_set ? c.invoice_custom_section_codes : undefined } : undefined;
-}
-
+/** A resource's skip flag and its live chosen sections (a deleted one is not shown). */
+const appliedSections = (r: OwnSections, lookup: SectionLookup) => ({
+  skip_invoice_custom_sections: r.skip_invoice_custom_sections ?? false,
+  applied_invoice_custom_sections: appliedSectionViews(r.invoice_custom_sections, (id) => lookup.get(id)),
+});
 
 const keyValues = (list: M.KeyValue__Output[]) => list.map((kv) => ({ key: kv.key, value: kv.value ?? null }));
 
@@ -64,7 +52,7 @@ export function walletInputOf(m: M.WalletInput__Output | null): WalletInput {
   take("billing_entity_code", m.billing_entity_code ?? undefined);
   take("purchase_order_number", m.has_purchase_order_number ? (m.purchase_order_number ?? null) : undefined);
   take("recurring_transaction_rules", m.has_recurring_transaction_rules ? m.recurring_transaction_rules.map(ruleInputOf) : undefined);
-  take("invoice_custom_section", choiceOf(m.invoice_custom_section));
+  take("invoice_custom_section", sectionChoiceInputOf(m.invoice_custom_section));
   return input;
 }
 
@@ -81,7 +69,7 @@ function ruleInputOf(r: M.RecurringRuleInput__Output): RecurringRuleInput {
   if (r.started_at) rule.started_at = instant(r.started_at, "recurring_transaction_rules");
   if (r.expiration_at) rule.expiration_at = instant(r.expiration_at, "recurring_transaction_rules");
   if (r.transaction_metadata.length) rule.transaction_metadata = keyValues(r.transaction_metadata);
-  const sections = choiceOf(r.invoice_custom_section);
+  const sections = sectionChoiceInputOf(r.invoice_custom_section);
   if (sections) rule.invoice_custom_section = sections;
   return rule;
 }
@@ -110,7 +98,7 @@ export function transactionInputOf(m: M.WalletTransactionInput__Output | null): 
     invoice_requires_successful_payment: m.invoice_requires_successful_payment ?? undefined,
     ignore_paid_top_up_limits: m.ignore_paid_top_up_limits ?? undefined,
     metadata: keyValues(m.metadata),
-    invoice_custom_section: choiceOf(m.invoice_custom_section),
+    invoice_custom_section: sectionChoiceInputOf(m.invoice_custom_section),
   };
 }
 

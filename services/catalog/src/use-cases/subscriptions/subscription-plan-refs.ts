@@ -1,3 +1,4 @@
+import { chosenSectionIdsOf } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import type { Subscription } from "../../domain/subscription";
 import { applicableUsageThresholds, subscriptionView } from "../../domain/subscription-view";
@@ -62,7 +63,7 @@ export async function subscriptionEventOf(
   // the sections it chose travel as ids (invoicing reads the live ones when it bills)
   const subscription = {
     ...subscriptionView(s, plan, now), plan_id: s.plan_id, timezone: s.timezone,
-    invoice_custom_section_ids: (s.invoice_custom_sections ?? []).map((a) => a.invoice_custom_section_id),
+    invoice_custom_section_ids: chosenSectionIdsOf(s),
   };
   return subscriptionEvent(type, s.organization_id, { subscription, plan }, now, requestId);
 }

@@ -1,4 +1,4 @@
-import type { SectionChoice, SectionChoiceInput } from "@billing/contracts";
+import { chosenSectionIdsOf, type SectionChoice, type SectionChoiceInput } from "@billing/contracts";
 import type { InvoiceCustomSection } from "../../domain/invoice-custom-section";
 import type { Subscription } from "../../domain/subscription";
 import type { CatalogDeps } from "../deps";
@@ -19,7 +19,7 @@ export async function resolveSectionChoice(deps: CatalogDeps, organizationId: st
 
 /** The live sections the subscriptions chose, by id (one read for a page of them; deleted sections are not shown). */
 export async function chosenSections(deps: CatalogDeps, organizationId: string, subs: readonly Subscription[]): Promise<Map<string, InvoiceCustomSection>> {
-  const ids = [...new Set(subs.flatMap((s) => (s.invoice_custom_sections ?? []).map((a) => a.invoice_custom_section_id)))];
+  const ids = [...new Set(subs.flatMap(chosenSectionIdsOf))];
   if (ids.length === 0) return new Map();
   return new Map((await deps.invoiceCustomSections.findLiveByIds(organizationId, ids)).map((s) => [s.id, s]));
 }

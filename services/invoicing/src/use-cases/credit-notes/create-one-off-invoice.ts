@@ -1,5 +1,6 @@
 import { derivedUuid } from "@billing/bus";
 import { frozenTime } from "@billing/clock";
+import type { SectionChoiceInput } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import type { Invoice } from "../../domain/invoice";
 import { invoicingTerms } from "../../domain/invoicing-terms";
@@ -16,7 +17,7 @@ export interface OneOffRequest {
     tax_codes: string[] | null; from_datetime: string | null; to_datetime: string | null;
   }>;
   /** Lago's invoice_custom_section (absent: the customer's sections) */
-  invoice_custom_section?: { skip: boolean | null; codes?: string[] };
+  invoice_custom_section?: SectionChoiceInput;
 }
 
 /**
