@@ -1,13 +1,11 @@
 import { publishFromOutbox, runConsumer, Streams, type Bus, type ConsumerHandle, type OutboxStore } from "@billing/bus";
 import type { Logger } from "@billing/logger";
-import { startPeriodic, type Periodic } from "@billing/runtime";
 import type { Connection } from "mongoose";
 import { REFUND_SUBJECTS, refundRequestedHandler } from "./events/refund-requested";
 import type { CreditNotes } from "./peers/credit-notes";
 import { RefundRepository, registerRefundModel } from "./persistence/refund-repository";
 import type { PaymentDeps } from "./use-cases/deps";
 import type { RefundDeps } from "./use-cases/refunds/deps";
-import { settleUnsettledRefunds } from "./use-cases/refunds/refund-credit-note";
 
 export interface RefundWiring {
   deps: RefundDeps;
@@ -38,13 +36,4 @@ export async function startRefundConsumer(bus: Bus, deps: RefundDeps, options: {
     // (notes made before refunds were executed, perhaps refunded by hand since) move no money
     deliverNew: true,
   });
-}
-
-/**
- * Asks the providers again, on an interval, about refunds they left pending (a real provider's
- * refund may settle days later; each is asked at most once per `recheckMs`), and finishes outcomes a
- * crash kept from their note: one page of them per interval.
- */
-export function startRefundSweeper(deps: RefundDeps, options: { intervalMs: number; recheckMs: number; logger: Logger }): Periodic {
-  return startPeriodic("pending refunds", async () => void (await settleUnsettledRefunds(deps, { recheckMs: options.recheckMs })), options);
 }

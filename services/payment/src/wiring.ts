@@ -23,6 +23,7 @@ import { registerPaymentRequestModel } from "./persistence/payment-request-model
 import { PaymentRequestRepository } from "./persistence/payment-request-repository";
 import { PaymentRepository } from "./persistence/payment-repository";
 import { startPaymentSweeper } from "./schedule/payment-sweeper";
+import { startRefundSweeper } from "./schedule/refund-sweeper";
 import { WEBHOOK_SUBJECTS } from "./domain/webhook-events";
 import { someEndpointWants, webhookFanoutHandler } from "./events/webhook-fanout";
 import { webhookHandlers } from "./grpc/webhook-handlers";
@@ -37,7 +38,7 @@ import { startWebhookSweeper } from "./schedule/webhook-sweeper";
 import type { WebhookDeps } from "./use-cases/webhooks/deps";
 import { signingKeysOf } from "./persistence/signing-keys";
 import type { PaymentDeps, PaymentRequestDeps } from "./use-cases/deps";
-import { startRefundConsumer, startRefundSweeper, wireRefunds } from "./refund-wiring";
+import { startRefundConsumer, wireRefunds } from "./refund-wiring";
 import { grpcCreditNotes } from "./peers/credit-notes";
 
 export interface PaymentWiring {
