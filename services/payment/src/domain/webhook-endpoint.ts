@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { isForbiddenAddress } from "./webhook-address";
 import { WEBHOOK_TYPES } from "./webhook-events";
 
 export const SIGNATURE_ALGOS = ["hmac", "jwt", "standard"] as const;
@@ -33,8 +34,9 @@ export function endpointInputErrors(input: { webhook_url: string; signature_algo
 
 /**
  * Why a URL may not receive webhooks: not http(s), credentials in it, or (unless private
- * addresses are allowed) a host that is loopback, private, link-local or otherwise internal.
- * Host names are checked again against the addresses they resolve to when a delivery is sent.
+ * addresses are allowed) a host that is loopback, private, link-local or otherwise internal: an
+ * internal name, or an IP literal that `isForbiddenAddress` refuses. Each attempt checks again
+ * (the poster: the literal, or every address a host name resolves to), with the same check.
  */
 export function urlPolicyProblem(raw: string, allowPrivate: boolean): string | null {
   let url: URL;
@@ -49,29 +51,8 @@ export function urlPolicyProblem(raw: string, allowPrivate: boolean): string | n
   if (allowPrivate) return null;
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || host.endsWith(".local")) return "url_not_allowed";
-  if (isIP(host) && isPrivateAddress(host)) return "url_not_allowed";
+  if (isIP(host) && isForbiddenAddress(host)) return "url_not_allowed";
   return null;
-}
-
-/** Loopback, private (RFC 1918, unique local), link-local, CGNAT, unspecified, multicast and reserved addresses. */
-export function isPrivateAddress(address: string): boolean {
-  const v4 = isIP(address) === 4 ? address : /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? mappedHex(address);
-  if (v4) {
-    const [a, b] = v4.split(".").map(Number) as [number, number];
-    return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31)
-      || (a === 192 && b === 168) || (a === 198 && (b === 18 || b === 19)) || a >= 224;
-  }
-  const v6 = address.toLowerCase();
-  return v6 === "::" || v6 === "::1" || v6.startsWith("fc") || v6.startsWith("fd") || v6.startsWith("fe8") || v6.startsWith("fe9")
-    || v6.startsWith("fea") || v6.startsWith("feb") || v6.startsWith("ff");
-}
-
-/** An IPv4-mapped IPv6 address as URLs normalize it (`::ffff:7f00:1`), in dotted form. */
-function mappedHex(address: string): string | undefined {
-  const m = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!m) return undefined;
-  const [hi, lo] = [parseInt(m[1]!, 16), parseInt(m[2]!, 16)];
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
 /** Whether an endpoint wants a type. */

@@ -1,7 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import { isPrivateAddress } from "../domain/webhook-endpoint";
+import { isIP } from "node:net";
+import { isForbiddenAddress } from "../domain/webhook-address";
 
 const MAX_POOLS = 2000;
 
@@ -19,15 +20,17 @@ export interface WebhookPoster {
  * HTTP(S) with keep-alive connections per endpoint (at most `maxSockets` each; the dispatcher
  * never has more in flight to one endpoint, so no request waits for a socket behind a slow
  * neighbour on the same host), a whole-attempt timeout, and (unless private
- * addresses are allowed) a DNS lookup that refuses internal addresses, so a host name that
- * resolves, or later re-resolves, to one cannot reach internal services.
+ * addresses are allowed) `isForbiddenAddress` at every attempt: on an IP literal before anything
+ * is sent (node connects to a literal without a lookup), and in the DNS lookup on every address
+ * a host name resolves to, so a name that resolves, or later re-resolves, to an internal address
+ * cannot reach internal services.
  */
 export function httpPoster(options: { timeoutMs: number; allowPrivate: boolean; maxSockets?: number }): WebhookPoster {
   const lookup = (hostname: string, opts: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
     dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
       if (err) return callback(err, "", 0);
       const list = addresses as LookupAddress[];
-      if (!options.allowPrivate && list.some((a) => isPrivateAddress(a.address))) {
+      if (!options.allowPrivate && list.some((a) => isForbiddenAddress(a.address))) {
         return callback(Object.assign(new Error(`${hostname} resolves to an address webhooks may not reach`), { code: "EADDRNOTALLOWED" }), "", 0);
       }
       if (opts.all) return callback(null, list);
@@ -55,6 +58,8 @@ export function httpPoster(options: { timeoutMs: number; allowPrivate: boolean; 
     post(url, body, headers, pool = "") {
       return new Promise<PostResult>((resolve) => {
         let settled = false;
+        // declared first: an attempt refused before the request exists settles without one
+        let timer: NodeJS.Timeout | undefined;
         const done = (r: PostResult) => {
           if (!settled) {
             settled = true;
@@ -67,6 +72,10 @@ export function httpPoster(options: { timeoutMs: number; allowPrivate: boolean; 
           target = new URL(url);
         } catch {
           return done({ status: null, body: "invalid url" });
+        }
+        const literal = target.hostname.replace(/^\[|\]$/g, "");
+        if (!options.allowPrivate && isIP(literal) && isForbiddenAddress(literal)) {
+          return done({ status: null, body: `${target.hostname} is an address webhooks may not reach` });
         }
         const client = target.protocol === "https:" ? https : http;
         const req = client.request(target, {
@@ -82,7 +91,7 @@ export function httpPoster(options: { timeoutMs: number; allowPrivate: boolean; 
           res.on("end", () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8").slice(0, 4096) }));
           res.on("error", (err) => done({ status: null, body: err.message }));
         });
-        const timer = setTimeout(() => {
+        timer = setTimeout(() => {
           req.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
         }, options.timeoutMs);
         req.on("error", (err) => done({ status: null, body: err.message }));
