@@ -25,6 +25,10 @@ export const paymentConfigSchema = z.object({
   WEBHOOK_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   /** How often deliveries nobody holds are looked for. */
   WEBHOOK_SWEEP_MS: z.coerce.number().int().min(10).default(1000),
+  /** A `jwt` webhook signature's lifetime: its `exp` is its `iat` (the attempt's time) plus this; each attempt is signed anew. */
+  WEBHOOK_JWT_TTL_S: z.coerce.number().int().min(30).max(86_400).default(600),
+  /** How long a replica keeps an organization's RSA key pair once read: a rotation (`npm run webhook:rotate-key`) reaches its signatures within it. */
+  WEBHOOK_KEY_CACHE_MS: z.coerce.number().int().min(0).default(60_000),
   /** Multiplies the retry schedule (5 s … 10 h, about 38.6 h in all); tests shorten it. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
 });

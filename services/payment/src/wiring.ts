@@ -101,10 +101,12 @@ export interface WebhookWiring {
 /** Webhook endpoints, deliveries and their sender (shared with the integration tests, which bring their own objects peer). */
 export function wireWebhooks(connection: Connection, parts: {
   clock: Clock; objects: WebhookObjects; logger: Logger; issuer: string; allowPrivate: boolean; timeoutMs: number; settings: DispatcherSettings; poster?: WebhookPoster;
+  /** jwt signatures' lifetime and how long an organization's RSA key pair is kept (WEBHOOK_JWT_TTL_S, WEBHOOK_KEY_CACHE_MS; their defaults when absent) */
+  jwt?: { ttlS: number; keyCacheMs: number };
 }): WebhookWiring {
   const webhooks = new WebhookRepository(registerWebhookModels(connection));
   const directory = new EndpointDirectory(webhooks);
-  const keys = signingKeysOf(webhooks, parts.issuer);
+  const keys = signingKeysOf(webhooks, { issuer: parts.issuer, jwtTtlS: parts.jwt?.ttlS ?? 600, rsaCacheMs: parts.jwt?.keyCacheMs ?? 60_000 });
   const poster = parts.poster ?? httpPoster({ timeoutMs: parts.timeoutMs, allowPrivate: parts.allowPrivate, maxSockets: parts.settings.endpointConcurrency });
   const dispatcher = new WebhookDispatcher({
     repository: webhooks, poster, endpoint: (id) => directory.endpoint(id), signingKeys: (e) => keys.forEndpoint(e), logger: parts.logger.child({ part: "webhooks" }),
@@ -166,6 +168,7 @@ export const paymentService = defineService({
     });
     const webhooks = wireWebhooks(connection, {
       clock, objects, logger, issuer: config.PUBLIC_URL, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      jwt: { ttlS: config.WEBHOOK_JWT_TTL_S, keyCacheMs: config.WEBHOOK_KEY_CACHE_MS },
       settings: {
         owner: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`, leaseMs: config.WEBHOOK_LEASE_MS, endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
         maxInFlight: config.WEBHOOK_MAX_IN_FLIGHT, maxQueuedPerEndpoint: config.WEBHOOK_QUEUE_PER_ENDPOINT, retryScale: config.WEBHOOK_RETRY_SCALE,

@@ -138,7 +138,7 @@ describe("deliveries", () => {
     expect(h!.headers["x-lago-signature"]).toBe(createHmac("sha256", hmacKey).update(h!.body).digest("base64"));
 
     const [j] = receivedAt("/jwt");
-    const publicPem = Buffer.from(await getWebhookPublicKey(deps), "base64").toString("utf8");
+    const publicPem = Buffer.from(await getWebhookPublicKey(deps, orgA), "base64").toString("utf8");
     const claims = jwt.verify(String(j!.headers["x-lago-signature"]), publicPem, { algorithms: ["RS256"], issuer: ISSUER }) as { data: string };
     expect(claims.data).toBe(j!.body);
     expect(j!.headers["x-lago-signature-algorithm"]).toBe("jwt");

@@ -347,11 +347,11 @@ const webhooks: Operation[] = [
   },
   { method: "delete", path: "/webhook_endpoints/{id}", operationId: "destroyWebhookEndpoint", summary: "Delete a webhook endpoint", tag: "Webhooks", response: rooted("webhook_endpoint", webhookEndpointObject) },
   {
-    method: "get", path: "/webhooks/json_public_key", operationId: "fetchPublicKey", summary: "The public key of jwt-signed webhooks", tag: "Webhooks",
+    method: "get", path: "/webhooks/json_public_key", operationId: "fetchPublicKey", summary: "The public key of the organization's jwt-signed webhooks", tag: "Webhooks",
     response: rooted("webhook", z.object({ public_key: z.string().describe("RSA public key, PEM, base64-encoded") })),
   },
   {
-    method: "get", path: "/webhooks/public_key", operationId: "fetchPublicKeyText", summary: "The public key of jwt-signed webhooks, as text (deprecated)", tag: "Webhooks",
+    method: "get", path: "/webhooks/public_key", operationId: "fetchPublicKeyText", summary: "The public key of the organization's jwt-signed webhooks, as text (deprecated)", tag: "Webhooks",
     mediaType: "text/plain", response: z.string(),
   },
   {

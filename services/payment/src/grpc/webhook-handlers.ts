@@ -29,7 +29,7 @@ export function webhookHandlers(deps: WebhookDeps): Handlers<WebhookRpc> {
       const { items, total } = await listWebhookEndpoints(deps, req.organization_id, page);
       return { webhook_endpoints: items.map(webhookEndpointMessage), meta: pageMeta(total, page) };
     },
-    GetWebhookPublicKey: async () => ({ public_key: await getWebhookPublicKey(deps) }),
+    GetWebhookPublicKey: async (req) => ({ public_key: await getWebhookPublicKey(deps, req.organization_id) }),
     GetWebhookHmacKey: async (req) => ({ hmac_key: await getWebhookHmacKey(deps, req.organization_id) }),
     ListWebhooks: async (req) => {
       const page = pageRequestOf(req);

@@ -56,15 +56,31 @@ deliverySchema.index({ organization_id: 1, created_at: -1, _id: -1 });
 deliverySchema.index({ status: 1, lease_until: 1, seq: 1 });
 deliverySchema.index({ order_key: 1, status: 1, seq: 1 });
 
-/** Signing keys: `hmac:<organization>` (an organization's HMAC key) and `rsa` (the instance's key pair). */
-const keySchema = new Schema({ _id: String, hmac_key: String, private_pem: String, public_pem: String, created_at: Date }, { versionKey: false });
+/**
+ * A signing key document: `hmac:<organization>` (an organization's HMAC key) or
+ * `rsa:<organization>` (its RSA key pair for jwt signatures: `kid`, and `version`, 1 when made,
+ * one more at each rotation). `rsa`, the one pair every organization shared before, is no longer read.
+ */
+export interface WebhookKeyDoc {
+  _id: string;
+  hmac_key?: string;
+  private_pem?: string;
+  public_pem?: string;
+  kid?: string;
+  version?: number;
+  created_at: Date;
+  rotated_at?: Date;
+}
+const keySchema = new Schema<WebhookKeyDoc>({
+  _id: String, hmac_key: String, private_pem: String, public_pem: String, kid: String, version: Number, created_at: Date, rotated_at: Date,
+}, { versionKey: false });
 
 export function registerWebhookModels(connection: Connection) {
   return {
     endpoints: connection.models.WebhookEndpoint ?? connection.model("WebhookEndpoint", endpointSchema, "webhook_endpoints"),
     deliveries: connection.models.WebhookDelivery ?? connection.model("WebhookDelivery", deliverySchema, "webhooks"),
     keys: connection.models.WebhookKey ?? connection.model("WebhookKey", keySchema, "webhook_keys"),
-  } as { endpoints: Model<any>; deliveries: Model<any>; keys: Model<any> };
+  } as { endpoints: Model<any>; deliveries: Model<any>; keys: Model<WebhookKeyDoc> };
 }
 
 export type WebhookModels = ReturnType<typeof registerWebhookModels>;

@@ -1,14 +1,22 @@
-import { generateKeyPairSync } from "node:crypto";
 import { duplicateIndexes, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
 import type { WebhookDelivery } from "../domain/webhook-delivery";
 import type { WebhookEndpoint } from "../domain/webhook-endpoint";
-import { newHmacKey } from "../domain/webhook-signing";
-import type { WebhookModels } from "./webhook-models";
+import { newHmacKey, newRsaKeyPair } from "../domain/webhook-signing";
+import type { WebhookKeyDoc, WebhookModels } from "./webhook-models";
 
 type EndpointDoc = Omit<WebhookEndpoint, "id"> & { _id: string };
 const endpointOf = ({ _id, ...rest }: EndpointDoc): WebhookEndpoint => ({ ...rest, id: _id, name: rest.name ?? null, event_types: rest.event_types ?? null, signing_secret: rest.signing_secret ?? null });
 type DeliveryDoc = Omit<WebhookDelivery, "id"> & { _id: string; lease_until?: Date | null; lease_owner?: string | null };
 const deliveryOf = ({ _id, lease_until: _l, lease_owner: _o, ...rest }: DeliveryDoc): WebhookDelivery => ({ ...rest, id: _id });
+
+/** An organization's RSA key pair for jwt signatures: `kid` names it in the tokens' header, `version` counts its rotations (1 when made). */
+export interface RsaKeyPair {
+  kid: string;
+  privatePem: string;
+  publicPem: string;
+  version: number;
+}
+const rsaKeyPairOf = (doc: WebhookKeyDoc): RsaKeyPair => ({ kid: doc.kid!, privatePem: doc.private_pem!, publicPem: doc.public_pem!, version: doc.version ?? 1 });
 
 /** A recorded attempt: succeeded, failed for good, or pending again at `next_attempt_at` (still leased by this process until `lease_until`). */
 export interface AttemptOutcome {
@@ -101,28 +109,41 @@ export class WebhookRepository {
 
   /** The organization's HMAC key, made on first use (two racing first uses agree on the one stored). */
   async hmacKey(organizationId: string): Promise<string> {
-    return (await this.keyOnce(`hmac:${organizationId}`, () => ({ hmac_key: newHmacKey() }))).hmac_key as string;
+    return (await this.keyOnce(`hmac:${organizationId}`, async () => ({ hmac_key: newHmacKey() }))).hmac_key!;
   }
 
-  /** The instance's RSA key pair (PEM), made on first use and shared by every replica. */
-  async rsaKeyPair(): Promise<{ privatePem: string; publicPem: string }> {
-    const doc = await this.keyOnce("rsa", () => {
-      const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-      return { private_pem: privateKey.export({ type: "pkcs8", format: "pem" }), public_pem: publicKey.export({ type: "spki", format: "pem" }) };
-    });
-    return { privatePem: doc.private_pem as string, publicPem: doc.public_pem as string };
+  /**
+   * The organization's RSA key pair (PEM) for jwt signatures, made on first need and shared by
+   * every replica (two racing first needs agree on the one stored).
+   */
+  async rsaKeyPair(organizationId: string): Promise<RsaKeyPair> {
+    return rsaKeyPairOf(await this.keyOnce(`rsa:${organizationId}`, async () => ({ ...(await newRsaKeyPair()), version: 1 })));
   }
 
-  private async keyOnce(id: string, make: () => Record<string, unknown>): Promise<Record<string, unknown>> {
-    const found = await this.models.keys.findById(id).lean<Record<string, unknown>>();
+  /**
+   * Replaces the organization's RSA key pair by a new one (version + 1), made first if it had none.
+   * One conditional write on the version read: of two rotations racing from the same version one
+   * wins, and the other answers the winner's pair.
+   */
+  async rotateRsaKeyPair(organizationId: string): Promise<RsaKeyPair> {
+    const current = await this.rsaKeyPair(organizationId);
+    const next = await newRsaKeyPair();
+    const id = `rsa:${organizationId}`;
+    const rotated = await this.models.keys.updateOne({ _id: id, version: current.version }, { $set: { ...next, version: current.version + 1, rotated_at: new Date() } });
+    if (rotated.matchedCount === 1) return { kid: next.kid, privatePem: next.private_pem, publicPem: next.public_pem, version: current.version + 1 };
+    return rsaKeyPairOf((await this.models.keys.findById(id).lean<WebhookKeyDoc>())!);
+  }
+
+  private async keyOnce(id: string, make: () => Promise<Omit<WebhookKeyDoc, "_id" | "created_at">>): Promise<WebhookKeyDoc> {
+    const found = await this.models.keys.findById(id).lean<WebhookKeyDoc>();
     if (found) return found;
-    const doc = { _id: id, ...make(), created_at: new Date() };
+    const doc: WebhookKeyDoc = { _id: id, ...(await make()), created_at: new Date() };
     try {
-      await this.models.keys.collection.insertOne(doc as never);
+      await this.models.keys.create(doc);
       return doc;
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
-      return (await this.models.keys.findById(id).lean<Record<string, unknown>>())!;
+      return (await this.models.keys.findById(id).lean<WebhookKeyDoc>())!;
     }
   }
 
