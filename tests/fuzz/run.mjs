@@ -59,7 +59,8 @@ let platform;
 let exitCode = 1;
 let summary = "fuzz: did not run";
 try {
-  platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true, env: { WEBHOOK_ALLOW_PRIVATE: "1", RATE_LIMIT_PER_S: "0" } });
+  // no rate limit, and no limit of failed authentications (Schemathesis sends wrong keys on purpose)
+  platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true, env: { WEBHOOK_ALLOW_PRIVATE: "1", RATE_LIMIT_PER_S: "0", AUTH_FAILURE_LIMIT: "0" } });
   const org = createOrganization({ name: "Fuzz sandbox", mongoUrl, dbName: `${prefix}_customer`, frozenTime: "2024-01-01T00:00:00Z" });
   const ids = await seed_(platform.baseUrl, org.api_key);
   const configFile = join(reportDir, "schemathesis.toml");

@@ -5,7 +5,8 @@ import type { Logger } from "@billing/logger";
 import type { Clients } from "./clients";
 import type { GatewayConfig } from "./config";
 import { jsonTextDeeperThan, MAX_BODY_DEPTH } from "./http/json-depth";
-import { apiKeyResolver, authenticate, type ApiKeyResolver } from "./middleware/auth";
+import { AuthFailures } from "./middleware/auth-failures";
+import { apiKeyResolver, authenticate, clientAddressOf, customerAuthenticator, type ApiKeyResolver } from "./middleware/auth";
 import { errorHandler, notFound } from "./middleware/errors";
 import { createMetrics, type Metrics } from "./middleware/metrics";
 import { rateLimit, TokenBuckets } from "./middleware/rate-limit";
@@ -66,12 +67,16 @@ export function applyHttpSettings(app: express.Express): void {
  */
 export function createGateway(config: GatewayConfig, clients: Clients, logger: Logger): RequestListener {
   const metrics = createMetrics();
-  const resolveApiKey = apiKeyResolver(clients.customer, config.API_KEY_CACHE_TTL_MS);
+  const resolveApiKey = apiKeyResolver(customerAuthenticator(clients.customer), {
+    ttlMs: config.API_KEY_CACHE_TTL_MS, missTtlMs: config.API_KEY_MISS_TTL_MS,
+    failures: new AuthFailures({ limit: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS }),
+  });
+  const addressOf = clientAddressOf(config.TRUST_PROXY);
   const limits = new TokenBuckets({ perSecond: config.RATE_LIMIT_PER_S, burst: config.RATE_LIMIT_BURST });
   const events = eventsRoute({
-    usage: clients.usage, resolveApiKey, bodyLimit: config.BODY_LIMIT, logger, metrics, maxCalls: config.INGEST_CALLS_IN_FLIGHT, limits,
+    usage: clients.usage, resolveApiKey, addressOf, bodyLimit: config.BODY_LIMIT, logger, metrics, maxCalls: config.INGEST_CALLS_IN_FLIGHT, limits,
   });
-  const app = createApp(config, clients, logger, { metrics, resolveApiKey, limits });
+  const app = createApp(config, clients, logger, { metrics, resolveApiKey, addressOf, limits });
   return (req: IncomingMessage, res: ServerResponse) => {
     if (!events(req, res)) app(req, res);
   };
@@ -82,11 +87,11 @@ function createApp(
   config: GatewayConfig,
   clients: Clients,
   logger: Logger,
-  shared: { metrics: Metrics; resolveApiKey: ApiKeyResolver; limits: TokenBuckets },
+  shared: { metrics: Metrics; resolveApiKey: ApiKeyResolver; addressOf: (req: IncomingMessage) => string; limits: TokenBuckets },
 ) {
   const app = express();
   applyHttpSettings(app);
-  const { metrics, resolveApiKey, limits } = shared;
+  const { metrics, resolveApiKey, addressOf, limits } = shared;
 
   app.use(requestContext(logger));
   app.use(metrics.middleware);
@@ -99,7 +104,7 @@ function createApp(
   app.use("/api/v1", signedDocumentsRouter(clients.invoiceDocuments, config.DOCUMENT_LINK_SECRET));
 
   const api = express.Router();
-  api.use(authenticate(clients.customer, config.API_KEY_CACHE_TTL_MS, resolveApiKey));
+  api.use(authenticate(resolveApiKey, addressOf));
   api.use(rateLimit(limits));
   api.use(express.json({ limit: config.BODY_LIMIT, type: () => true, reviver: noNul, verify: notTooDeep }));
   api.use(customersRouter(clients.customer));

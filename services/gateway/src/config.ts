@@ -1,4 +1,5 @@
 import { logLevel, peerAddressSchema, port } from "@billing/config";
+import proxyaddr from "proxy-addr";
 import { z } from "zod";
 
 export const gatewayConfigSchema = peerAddressSchema().extend({
@@ -7,6 +8,25 @@ export const gatewayConfigSchema = peerAddressSchema().extend({
   LOG_LEVEL: logLevel,
   BODY_LIMIT: z.string().default("1mb"),
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  /** How long a key the customer service refused is refused again without asking it; 0 = ask every time. */
+  API_KEY_MISS_TTL_MS: z.coerce.number().int().min(0).default(5_000),
+  /** Failed authentications a client address may make within AUTH_FAILURE_WINDOW_MS before it is answered 429; 0 = no limit. */
+  AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).default(20),
+  AUTH_FAILURE_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
+  /**
+   * Which proxies' `X-Forwarded-For` names the client (whose failed authentications are counted):
+   * empty = none (the socket's address), a number of hops, or a comma-separated list of addresses,
+   * CIDR ranges and `loopback`, `linklocal`, `uniquelocal` (express's `trust proxy`, proxy-addr).
+   */
+  TRUST_PROXY: z.string().default("").refine((value) => {
+    if (/^\s*\d*\s*$/.test(value)) return true;
+    try {
+      proxyaddr.compile(value.split(",").map((part) => part.trim()).filter(Boolean));
+      return true;
+    } catch {
+      return false;
+    }
+  }, "expected a number of hops or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal"),
   GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
   /** POST /events and /events/batch: IngestHttp calls in flight; requests arriving meanwhile share the next call. */
   INGEST_CALLS_IN_FLIGHT: z.coerce.number().int().min(1).default(2),

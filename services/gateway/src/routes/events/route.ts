@@ -14,6 +14,8 @@ import { byteLimit, readBody } from "./read-body";
 export interface EventsRouteDeps {
   usage: UsageClient;
   resolveApiKey: ApiKeyResolver;
+  /** The client's address, by which failed authentications are counted (none counted when absent). */
+  addressOf?: (req: IncomingMessage) => string;
   bodyLimit: string;
   logger: Logger;
   /** The gateway's metrics (request count and latency by route). */
@@ -45,7 +47,7 @@ export function eventsRoute(deps: EventsRouteDeps): (req: IncomingMessage, res: 
 
   const handle = async (req: IncomingMessage, res: ServerResponse, path: string, kind: Kind, requestId: string, startedAt: number) => {
     try {
-      const caller = await deps.resolveApiKey(req.headers.authorization, requestId);
+      const caller = await deps.resolveApiKey(req.headers.authorization, requestId, deps.addressOf ? { address: deps.addressOf(req), res } : undefined);
       const body = await readBody(req, limit);
       if (kind === "estimate") {
         const taken = deps.limits?.take(caller.organizationId, Date.now());
