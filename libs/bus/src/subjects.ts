@@ -54,6 +54,7 @@ export const Subjects = {
     paymentRequiresAction: "billing.payment.payment.requires_action",
     paymentSucceeded: "billing.payment.payment.succeeded",
     paymentFailed: "billing.payment.payment.failed",
+    paymentOverpaid: "billing.payment.payment.overpaid",
     paymentRequestCreated: "billing.payment.payment_request.created",
     paymentRequestPaymentStatusUpdated: "billing.payment.payment_request.payment_status_updated",
     refundFailed: "billing.payment.refund.failed",

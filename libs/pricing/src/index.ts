@@ -144,7 +144,7 @@ export {
   dynamicPropertiesSchema,
 } from "./schemas/charge-properties";
 export { crossedUsageThresholds, type UsageThreshold, type ThresholdCheckInput } from "./invoice/usage-thresholds";
-export { centsDue, ongoingBalanceCents, sumCents } from "./cents";
+export { centsDue, ongoingBalanceCents, splitPayment, sumCents } from "./cents";
 
 // Amounts on documents (invoice and credit note PDFs)
 export { formatMoney, formatUnitPrice, formatQuantity, supportedLocale } from "./money-format";

@@ -111,6 +111,7 @@ export function presentInvoice(m: M.Invoice__Output) {
     expected_finalization_date: or(m.expected_finalization_date),
     total_paid_amount_cents: m.total_paid_amount_cents,
     total_due_amount_cents: m.total_due_amount_cents,
+    total_overpaid_amount_cents: m.total_overpaid_amount_cents,
     applied_invoice_custom_sections: m.applied_invoice_custom_sections.map((s) => ({
       svc_id: s.svc_id, svc_invoice_id: s.svc_invoice_id, code: s.code, details: s.details, display_name: s.display_name, created_at: s.created_at,
     })),

@@ -10,5 +10,6 @@ export function presentPayment(p: PaymentMessages.Payment__Output) {
     reference: p.reference ?? null, payment_provider_code: p.payment_provider_code ?? null, payment_provider_type: p.payment_provider_type ?? null,
     external_payment_id: p.provider_payment_id ?? null, provider_payment_id: p.provider_payment_id ?? null,
     provider_customer_id: p.provider_customer_id ?? null, next_action: JSON.parse(p.next_action_json || "{}") as Record<string, unknown>, created_at: p.created_at,
+    overpaid_amount_cents: Number(p.overpaid_amount_cents), overpayment_status: (p.overpayment_status ?? null) as ViewOf<typeof paymentObject>["overpayment_status"],
   } satisfies ViewOf<typeof paymentObject>;
 }

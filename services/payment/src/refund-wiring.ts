@@ -6,6 +6,7 @@ import type { CreditNotes } from "./peers/credit-notes";
 import { RefundRepository, registerRefundModel } from "./persistence/refund-repository";
 import type { PaymentDeps } from "./use-cases/deps";
 import type { RefundDeps } from "./use-cases/refunds/deps";
+import { refundOverpayment } from "./use-cases/refunds/refund-overpayment";
 
 export interface RefundWiring {
   deps: RefundDeps;
@@ -23,6 +24,8 @@ export function wireRefunds(connection: Connection, payment: PaymentDeps, parts:
       if (parts.bus && events.length > 0) await publishFromOutbox(parts.bus.bus, outbox, id, events, parts.bus.logger);
     },
   };
+  // an overpayment a payment records is given back through this side's refunds
+  payment.giveBack = async (overpaid) => void (await refundOverpayment(deps, overpaid));
   return { deps, outbox };
 }
 
@@ -31,7 +34,7 @@ export async function startRefundConsumer(bus: Bus, deps: RefundDeps, options: {
   const durable = `${options.durablePrefix}_payment_refunds`;
   return runConsumer({
     bus, stream: Streams.invoicing.name, durable, filterSubjects: [...REFUND_SUBJECTS], logger: options.logger.child({ consumer: durable }),
-    handler: refundRequestedHandler(deps), concurrency: 8, retryDelayMs: 500,
+    handler: refundRequestedHandler(deps), concurrency: 8,
     // created now, it starts with the requests published from now on: the stream's older requests
     // (notes made before refunds were executed, perhaps refunded by hand since) move no money
     deliverNew: true,

@@ -21,6 +21,7 @@ import { sandboxProvider } from "./peers/sandbox-provider";
 import { registerModels, type Models } from "./persistence/models";
 import { registerPaymentRequestModel } from "./persistence/payment-request-model";
 import { PaymentRequestRepository } from "./persistence/payment-request-repository";
+import { InvoiceClaims, registerClaimModel } from "./persistence/invoice-claims";
 import { PaymentRepository } from "./persistence/payment-repository";
 import { startPaymentSweeper } from "./schedule/payment-sweeper";
 import { startRefundSweeper } from "./schedule/refund-sweeper";
@@ -58,7 +59,7 @@ export function wirePayment(connection: Connection, parts: {
   const payments = new PaymentRepository(models);
   const outbox = payments.outbox();
   const deps: PaymentDeps = {
-    payments, invoicing: parts.invoicing, customers: parts.customers,
+    payments, claims: new InvoiceClaims(registerClaimModel(connection)), invoicing: parts.invoicing, customers: parts.customers,
     providers: new Map([[sandbox.type, sandbox]]), clock: parts.clock, returnUrl: parts.returnUrl,
     publishPayment: async (id, events) => {
       if (parts.bus && events.length > 0) await publishFromOutbox(parts.bus.bus, outbox, id, events, parts.bus.logger);
@@ -141,7 +142,7 @@ export async function startConsumers(bus: Bus, deps: PaymentDeps, options: { dur
   const durable = `${options.durablePrefix}_payment_invoices`;
   return [await runConsumer({
     bus, stream: Streams.invoicing.name, durable, filterSubjects: [...INVOICE_SUBJECTS], logger: options.logger.child({ consumer: durable }),
-    handler: invoiceFinalizedHandler(deps), concurrency: 8, retryDelayMs: 500,
+    handler: invoiceFinalizedHandler(deps), concurrency: 8,
   })];
 }
 

@@ -74,7 +74,7 @@ function newInvoice(org: string, customer: CustomerMessages.Customer__Output, fi
     org, overdue,
     ref: {
       id, number: `INV-${invoices.size + 1}`, status: "finalized", payment_status: "pending", currency: "EUR", total_amount_cents: 1_000,
-      total_due_amount_cents: 1_000, customer_id: customer.svc_id, external_customer_id: customer.external_id, ...ref,
+      total_due_amount_cents: 1_000, customer_id: customer.svc_id, external_customer_id: customer.external_id, overpayments: [], ...ref,
     },
   });
   return id;

@@ -41,7 +41,7 @@ let replicas: PaymentWiring[];
 const newInvoice = (): InvoiceRef => {
   const invoice = {
     id: randomUUID(), number: "INV-1", status: "finalized", payment_status: "pending", currency: "EUR", total_amount_cents: 1_000,
-    total_due_amount_cents: 1_000, customer_id: "cus-1", external_customer_id: "acme",
+    total_due_amount_cents: 1_000, customer_id: "cus-1", external_customer_id: "acme", overpayments: [],
   };
   invoices.set(invoice.id, invoice);
   return invoice;

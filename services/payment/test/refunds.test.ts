@@ -64,7 +64,7 @@ async function paidInvoice(externalCustomerId: string, card: string): Promise<In
   cards.set(externalCustomerId, card);
   const invoice: InvoiceRef = {
     id: randomUUID(), number: "INV-1", status: "finalized", payment_status: "pending", currency: "EUR", total_amount_cents: 1_200,
-    total_due_amount_cents: 1_200, customer_id: `cus-${externalCustomerId}`, external_customer_id: externalCustomerId,
+    total_due_amount_cents: 1_200, customer_id: `cus-${externalCustomerId}`, external_customer_id: externalCustomerId, overpayments: [],
   };
   invoices.set(invoice.id, invoice);
   const payment = await chargeInvoice(replicas[0]!.deps, invoice, org, 1);

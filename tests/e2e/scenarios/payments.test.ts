@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { waitFor } from "@billing/testkit";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
-import { invoicesOf, ok, plan, subscribe, type Api, type Json } from "../../support/scenario";
+import { feeOf, invoicesOf, ok, plan, subscribe, type Api, type Json } from "../../support/scenario";
 
 // Payments on sandbox organizations (the payments issue): manual payments, and the built-in
 // `sandbox` provider whose outcome follows the customer's provider_customer_id like test card
@@ -120,5 +120,69 @@ describe("the sandbox payment provider", () => {
     expect((await paymentsOf(as, `invoice_id=${february.svc_id}`)).map((p) => p.payment_status).sort()).toEqual(["failed", "succeeded"]);
     // nothing left to retry
     expect(await as("POST", `/invoices/${february.svc_id}/retry_payment`)).toMatchObject({ status: 405 });
+  });
+});
+
+// Money is never taken twice (issue 29, story 1): a manual payment cannot land while a provider
+// attempt for the same invoice waits for the customer; two manual payments of the whole amount
+// cannot both land; a provider success the invoice can no longer take is an overpayment, shown
+// on the payment and the invoice, and refunded through the provider.
+describe("payments never take money twice", () => {
+  const processingPayment = async (as: Api, invoiceId: string): Promise<Json> => {
+    const [payment] = await waitFor(async () => {
+      const list = await paymentsOf(as, `invoice_id=${invoiceId}`);
+      return list.length && list[0]!.payment_status === "processing" ? list : null;
+    }, { what: "the processing payment" });
+    return payment!;
+  };
+
+  it("refuses a manual payment while the provider's attempt waits for the customer; the confirmation then pays once", async () => {
+    const as = await platform.story("Manual during requires action", "2024-01-01T00:00:00Z", sandboxCustomer(CARDS.requiresAction));
+    const february = await februaryInvoice(as);
+    const attempt = await processingPayment(as, february.svc_id as string);
+
+    const manual = await as("POST", "/payments", { payment: { invoice_id: february.svc_id, amount_cents: 1_000, reference: "wire" } });
+    expect(manual).toMatchObject({ status: 422, body: { code: "validation_errors", error_details: { invoice_id: ["payment_processing"] } } });
+    expect(await paymentsOf(as, `invoice_id=${february.svc_id}`)).toHaveLength(1);
+
+    await ok(as("POST", `/sandbox/payments/${attempt.svc_id}/confirm`));
+    expect(await invoice(as, february.svc_id as string)).toMatchObject({ payment_status: "succeeded", total_paid_amount_cents: 1_000, total_overpaid_amount_cents: 0 });
+    // once paid, a manual payment is refused as before
+    expect((await as("POST", "/payments", { payment: { invoice_id: february.svc_id, amount_cents: 1_000, reference: "wire" } })).status).toBe(422);
+    const payments = await paymentsOf(as, `invoice_id=${february.svc_id}`);
+    expect(payments.map((p) => [p.type, p.payment_status, p.amount_cents, p.overpaid_amount_cents])).toEqual([["provider", "succeeded", 1_000, 0]]);
+  });
+
+  it("lands one of two concurrent manual payments of the whole amount, and refuses the other", async () => {
+    const as = await platform.story("Concurrent manual payments", "2024-01-01T00:00:00Z");
+    const february = await februaryInvoice(as);
+    const answers = await Promise.all([1, 2, 3].map((n) => as("POST", "/payments", { payment: { invoice_id: february.svc_id, amount_cents: 1_000, reference: `wire ${n}` } })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 422, 422]);
+    expect(await invoice(as, february.svc_id as string)).toMatchObject({ payment_status: "succeeded", total_paid_amount_cents: 1_000, total_due_amount_cents: 0 });
+    expect(await paymentsOf(as, `invoice_id=${february.svc_id}`)).toHaveLength(1);
+  });
+
+  it("records a provider success beyond what is still due as an overpayment, shown and refunded through the provider", async () => {
+    const as = await platform.story("Overpaid", "2024-01-01T00:00:00Z", sandboxCustomer(CARDS.requiresAction));
+    const february = await februaryInvoice(as);
+    const attempt = await processingPayment(as, february.svc_id as string);
+    expect(attempt).toMatchObject({ amount_cents: 1_000 });
+    // while the customer confirms, 400 of the invoice are offset by a credit note: 600 are due
+    const fee = feeOf(february, "subscription");
+    await ok(as("POST", "/credit_notes", { credit_note: { invoice_id: february.svc_id, offset_amount_cents: 400, items: [{ fee_id: fee.svc_id, amount_cents: 400 }] } }));
+    expect(await invoice(as, february.svc_id as string)).toMatchObject({ total_due_amount_cents: 600 });
+
+    // the provider took 1,000: the invoice takes 600, the 400 beyond are the payment's overpayment, refunded
+    await ok(as("POST", `/sandbox/payments/${attempt.svc_id}/confirm`));
+    expect(await invoice(as, february.svc_id as string)).toMatchObject({ payment_status: "succeeded", total_paid_amount_cents: 600, total_overpaid_amount_cents: 400, total_due_amount_cents: 0 });
+    const refunded = await waitFor(async () => {
+      const payment = (await ok(as("GET", `/payments/${attempt.svc_id}`))).payment as Json;
+      return payment.overpayment_status === "refunded" ? payment : null;
+    }, { what: "the overpayment refunded" });
+    expect(refunded).toMatchObject({ payment_status: "succeeded", amount_cents: 1_000, overpaid_amount_cents: 400 });
+    // a second confirmation changes nothing
+    await ok(as("POST", `/sandbox/payments/${attempt.svc_id}/confirm`));
+    expect(await invoice(as, february.svc_id as string)).toMatchObject({ total_paid_amount_cents: 600, total_overpaid_amount_cents: 400 });
+    expect(await paymentsOf(as, `invoice_id=${february.svc_id}`)).toHaveLength(1);
   });
 });

@@ -121,6 +121,40 @@ describe("prepaid credits on invoices", () => {
     expect(await walletOf(as, w.svc_id)).toMatchObject({ balance_cents: 3_000 });
   });
 
+  // issue 29, story 2: a paid purchase is credited exactly once whatever order its payment statuses come in
+  it("credits a purchase paid after a failed payment, once, and a late failure takes nothing back", async () => {
+    const as = await platform.story("Paid after failing", "2024-01-01T00:00:00Z");
+    const w = await wallet(as, { rate_amount: "1" });
+    const [purchase] = (await ok(as("POST", "/wallet_transactions", { wallet_transaction: { wallet_id: w.svc_id, paid_credits: "10" } }))).wallet_transactions as Json[];
+    const transaction = async () => (await ok(as("GET", `/wallet_transactions/${purchase!.svc_id}`))).wallet_transaction as Json;
+    const until = async (status: string) => {
+      const deadline = Date.now() + 15_000;
+      let tx = await transaction();
+      while (tx.status !== status && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        tx = await transaction();
+      }
+      return tx;
+    };
+    await ok(as("PUT", `/invoices/${purchase!.svc_invoice_id}`, { invoice: { payment_status: "failed" } }));
+    expect(await until("failed")).toMatchObject({ status: "failed" });
+    expect(await walletOf(as, w.svc_id)).toMatchObject({ balance_cents: 0 });
+
+    // paid after all (a retry, a manual payment): the purchase settles, once
+    await ok(as("PUT", `/invoices/${purchase!.svc_invoice_id}`, { invoice: { payment_status: "succeeded" } }));
+    expect(await until("settled")).toMatchObject({ status: "settled", amount: "10.00" });
+    expect(await walletOf(as, w.svc_id)).toMatchObject({ balance_cents: 1_000, credits_balance: "10.0" });
+    // succeeded again, then a late failure: nothing moves
+    await ok(as("PUT", `/invoices/${purchase!.svc_invoice_id}`, { invoice: { payment_status: "succeeded" } }));
+    await ok(as("PUT", `/invoices/${purchase!.svc_invoice_id}`, { invoice: { payment_status: "failed" } }));
+    await ok(as("PUT", `/invoices/${purchase!.svc_invoice_id}`, { invoice: { payment_status: "succeeded" } }));
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await transaction()).toMatchObject({ status: "settled" });
+    expect(await walletOf(as, w.svc_id)).toMatchObject({ balance_cents: 1_000, credits_balance: "10.0" });
+    const inbound = (await ok(as("GET", `/wallets/${w.svc_id}/wallet_transactions`))).wallet_transactions as Json[];
+    expect(inbound.filter((t) => t.status === "settled").map((t) => t.amount)).toEqual(["10.00"]);
+  });
+
   it("tops wallets up on their intervals as the test clock passes them, once per due time", async () => {
     // Jan 1: a wallet granted 10 a month (first on Feb 1), and one topped up to 25 credits (granted) on the 15th of each month.
     const as = await platform.story("Interval rules", "2024-01-01T00:00:00Z");

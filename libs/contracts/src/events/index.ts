@@ -5,7 +5,7 @@ import { customerEventData } from "./customer";
 import { advanceFeeEventData, advanceFeesEventData, feeEventData, invoiceEventData, usageThresholdReachedData } from "./invoicing";
 import { creditNoteEventData } from "./credit-notes";
 import { eventIngestedData } from "./usage";
-import { paymentEventData, paymentRequestEventData, refundFailedEventData } from "./payment";
+import { paymentEventData, paymentOverpaidEventData, paymentRequestEventData, refundFailedEventData } from "./payment";
 import { walletEventData, walletTransactionEventData } from "./wallet";
 
 const C = Subjects.catalog;
@@ -53,6 +53,7 @@ export const EventSchemas = {
   [Subjects.payment.paymentRequiresAction]: paymentEventData,
   [Subjects.payment.paymentSucceeded]: paymentEventData,
   [Subjects.payment.paymentFailed]: paymentEventData,
+  [Subjects.payment.paymentOverpaid]: paymentOverpaidEventData,
   [Subjects.payment.paymentRequestCreated]: paymentRequestEventData,
   [Subjects.payment.paymentRequestPaymentStatusUpdated]: paymentRequestEventData,
   [Subjects.payment.refundFailed]: refundFailedEventData,

@@ -166,6 +166,7 @@ export const invoiceObject = z
     expected_finalization_date: day.nullable(),
     total_paid_amount_cents: cents,
     total_due_amount_cents: cents,
+    total_overpaid_amount_cents: cents.describe("not Lago's: what succeeded provider payments brought beyond the invoice's total (paid or credited meanwhile); each payment's part is given back"),
     applied_invoice_custom_sections: z.array(
       z.object({ svc_id: z.string(), svc_invoice_id: z.string(), code: z.string(), details: z.string(), display_name: z.string(), created_at: instant })
         .describe("a custom section the invoice shows, as it was when the invoice was finalized"),

@@ -211,6 +211,11 @@ export interface Invoice {
   total_paid_amount_cents?: number;
   /** the payment outcomes applied to it (`payment id|outcome`): each once */
   applied_payments?: string[];
+  /**
+   * succeeded provider payments' parts it could not take (it was paid, or credited, meanwhile):
+   * written by the same write as their outcome, given back by the payment service
+   */
+  overpayments?: { payment_id: string; amount_cents: number }[];
   number: string;
   /** the customer's sequence of finalized invoices (per billing entity) */
   sequential_id: number | null;

@@ -34,7 +34,7 @@ export function invoiceHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc
       rate_amount: req.rate_amount, amount_cents: Number(req.amount_cents), currency: req.currency,
     }, req.section_resource ? { skip: req.section_resource.skip, section_ids: req.section_resource.section_ids } : null)),
     ApplyPayment: async (req) => reply(await applyPayment(deps, req.organization_id, {
-      invoice_id: req.invoice_id, payment_id: req.payment_id, amount_cents: Number(req.amount_cents), outcome: req.outcome as PaymentOutcome,
+      invoice_id: req.invoice_id, payment_id: req.payment_id, amount_cents: Number(req.amount_cents), outcome: req.outcome as PaymentOutcome, allow_overpayment: req.allow_overpayment,
     })),
     OngoingUsage: async (req) => ({ customers: await getOngoingUsage(deps, req.organization_id, req.external_subscription_ids, req.customer_ids, req.only_customer_ids) }),
   };

@@ -9,7 +9,7 @@ import { trueUpFeeOf } from "../domain/invoice-fees";
 import { appliedUsageThresholdMessages } from "./lifetime-usage-messages";
 import { isPaymentOverdue } from "../domain/payment-overdue";
 import type { InvoiceFilter } from "../persistence/invoice-repository";
-import { dueOf } from "../use-cases/invoices/apply-payment";
+import { dueOf, overpaidOf } from "../use-cases/invoices/apply-payment";
 import type { InvoiceUpdate } from "../use-cases/invoices/update-invoice";
 
 /** Proto ⇄ domain for invoices: Lago's InvoiceObjectExtended and FeeObject, field for field. */
@@ -191,6 +191,8 @@ export function invoiceMessage(invoice: Invoice, now?: Date, subscriptions?: Rea
     expected_finalization_date: invoice.expected_finalization_date,
     total_paid_amount_cents: invoice.total_paid_amount_cents ?? 0,
     total_due_amount_cents: invoice.status !== "finalized" || invoice.payment_status === "succeeded" ? 0 : dueOf(invoice),
+    total_overpaid_amount_cents: overpaidOf(invoice),
+    overpayments: invoice.overpayments ?? [],
     applied_usage_thresholds: appliedUsageThresholdMessages(invoice),
     applied_invoice_custom_sections: (invoice.applied_custom_sections ?? []).map((section) => ({
       svc_id: section.id, svc_invoice_id: invoice.id, code: section.code, details: section.details ?? "", display_name: section.display_name ?? section.name,

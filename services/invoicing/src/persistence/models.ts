@@ -50,7 +50,7 @@ const invoiceSchema = new Schema(
   {
     _id: String, organization_id: String, customer_id: String, external_customer_id: String, billing_entity_code: String, sandbox: Boolean,
     invoice_type: String, billed_at: Date, part: Number, lines: mixed, status: String, payment_status: String, number: String,
-    total_paid_amount_cents: Number, applied_payments: [String],
+    total_paid_amount_cents: Number, applied_payments: [String], overpayments: mixed,
     sequential_id: Number, currency: String, issuing_date: String, payment_due_date: String, net_payment_term: Number,
     expected_finalization_date: String, finalize_at: Date, customer: mixed, fees: mixed, amounts: mixed, applied_taxes: mixed,
     credits: mixed, metadata: mixed, finalizing: mixed, revision: Number, sequences: mixed, created_at: Date, updated_at: Date, wallet_transaction_id: String,

@@ -26,6 +26,12 @@ export interface Payment {
   /** its current outcome was applied to the invoice */
   applied: boolean;
   paid_at: string | null;
+  /**
+   * the part of this succeeded payment its invoice could not take (paid or credited meanwhile):
+   * recorded once, with its `payment.overpaid` event, then given back (0 or absent: none)
+   */
+  overpaid_amount_cents?: number;
+  overpayment_status?: OverpaymentStatus | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -35,3 +41,12 @@ export type PaymentStatus = "pending" | "processing" | "succeeded" | "failed";
 /** The outcome the invoice is told of (pending: nothing yet). */
 export const invoiceOutcome = (p: Pick<Payment, "payment_status">): "succeeded" | "failed" | "processing" | null =>
   p.payment_status === "pending" ? null : p.payment_status;
+
+/**
+ * How giving an overpaid part back stands: a refund through the provider (pending, done, refused),
+ * or `to_give_back`: the provider cannot refund, an operator gives it back.
+ */
+export type OverpaymentStatus = "refund_pending" | "refunded" | "refund_failed" | "to_give_back";
+
+/** A payment outcome after which nothing more happens to the charge (the invoice is free for another payment). */
+export const isFinal = (p: Pick<Payment, "payment_status">): boolean => p.payment_status === "succeeded" || p.payment_status === "failed";

@@ -6,6 +6,9 @@
 export interface Refund {
   id: string;
   organization_id: string;
+  /** what it gives back: a credit note's refund (absent on refunds stored before overpayments were), or a payment's overpaid part */
+  kind?: "credit_note" | "overpayment";
+  /** the note refunded (an overpayment's refund: its payment's id, for reference) */
   credit_note_id: string;
   invoice_id: string;
   customer_id: string;
@@ -20,7 +23,7 @@ export interface Refund {
   provider_refund_id: string | null;
   /** the provider's reason when it failed */
   failure: { message: string; error_code: string | null } | null;
-  /** its outcome reached the credit note (refund_status) */
+  /** its outcome reached the credit note (refund_status), or the overpaid payment (overpayment_status) */
   applied: boolean;
   /** when (system time) the provider last answered it is still pending; absent before */
   asked_at?: Date | null;

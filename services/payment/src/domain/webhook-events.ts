@@ -82,7 +82,11 @@ for (const [subject, type] of [[S.wallet.transactionCreated, "wallet_transaction
   rule(subject, type, "wallet_transaction", (d) => ({ kind: "wallet_transaction", id: d.wallet_transaction.svc_id }),
     (d) => d.wallet_transaction.svc_id, (d) => d.wallet_transaction);
 }
-for (const [subject, type] of [[S.payment.paymentRequiresAction, "payment.requires_action"], [S.payment.paymentSucceeded, "payment.succeeded"]] as const) {
+for (const [subject, type] of [
+  [S.payment.paymentRequiresAction, "payment.requires_action"], [S.payment.paymentSucceeded, "payment.succeeded"],
+  // not Lago's: a succeeded payment its invoice could not wholly take (the payment shows the overpaid part and how it is given back)
+  [S.payment.paymentOverpaid, "payment.overpaid"],
+] as const) {
   rule(subject, type, "payment", (d) => ({ kind: "payment", id: d.payment.svc_id }), (d) => d.payment.svc_id, (d) => d.payment);
 }
 for (const [subject, type] of [

@@ -11,5 +11,6 @@ export function paymentMessage(p: Payment): Nullable<M.Payment> {
     reference: p.reference, payment_provider_code: p.provider?.code ?? null, payment_provider_type: p.provider?.type ?? null,
     provider_payment_id: p.provider_payment_id, provider_customer_id: p.provider?.customer_id ?? null,
     next_action_json: JSON.stringify(p.next_action ?? {}), created_at: p.created_at.toISOString(), paid_at: p.paid_at,
+    overpaid_amount_cents: p.overpaid_amount_cents ?? 0, overpayment_status: p.overpayment_status ?? null,
   };
 }

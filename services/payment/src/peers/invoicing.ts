@@ -14,6 +14,8 @@ export interface InvoiceRef {
   total_due_amount_cents: number;
   customer_id: string;
   external_customer_id: string;
+  /** succeeded payments' parts it could not take (each recorded by the write that applied the payment) */
+  overpayments: { payment_id: string; amount_cents: number }[];
 }
 
 /** An invoice as GET /invoices/{id} shows it: its reference, whether it is overdue (on the organization's clock), and Lago's JSON object. */
@@ -30,7 +32,7 @@ export interface Invoicing {
   /** The invoice of this organization as the API shows it, or null. */
   document(organizationId: string, invoiceId: string): Promise<InvoiceDocument | null>;
   /** A payment's outcome applied to its invoice (once per payment and outcome, however often asked). */
-  applyPayment(organizationId: string, p: { invoice_id: string; payment_id: string; amount_cents: number; outcome: string }): Promise<InvoiceRef>;
+  applyPayment(organizationId: string, p: { invoice_id: string; payment_id: string; amount_cents: number; outcome: string; allow_overpayment?: boolean }): Promise<InvoiceRef>;
 }
 
 const refOf = (i: InvoicingMessages.Invoice__Output | null): InvoiceRef => {
@@ -39,6 +41,7 @@ const refOf = (i: InvoicingMessages.Invoice__Output | null): InvoiceRef => {
     id: i.svc_id, number: i.number, status: i.status, payment_status: i.payment_status, currency: i.currency,
     total_amount_cents: Number(i.total_amount_cents), total_due_amount_cents: Number(i.total_due_amount_cents),
     customer_id: i.customer?.svc_id ?? "", external_customer_id: i.customer?.external_id ?? "",
+    overpayments: i.overpayments.map((o) => ({ payment_id: o.payment_id, amount_cents: Number(o.amount_cents) })),
   };
 };
 

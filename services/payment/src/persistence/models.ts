@@ -23,6 +23,8 @@ const paymentSchema = new Schema(
     /** system time after which the sweeper finishes an unapplied payment (not the organization's clock: a test clock may stand anywhere) */
     sweep_at: Date,
     paid_at: String,
+    overpaid_amount_cents: Number,
+    overpayment_status: String,
     outbox: { type: [Schema.Types.Mixed], default: undefined },
     created_at: Date,
     updated_at: Date,
@@ -34,6 +36,8 @@ paymentSchema.index({ organization_id: 1, created_at: -1, _id: -1 });
 paymentSchema.index({ organization_id: 1, external_customer_id: 1, created_at: -1 });
 paymentSchema.index({ organization_id: 1, invoice_id: 1, attempt: 1 });
 paymentSchema.index({ applied: 1, sweep_at: 1 });
+// the refund sweeper's overpayments still to give back (sparse: almost every payment has none)
+paymentSchema.index({ overpayment_status: 1 }, { sparse: true });
 
 /** The sandbox provider's charges, keyed by idempotency key (what a real provider would keep on its side). */
 // the sandbox provider's charges and refunds by idempotency key (`at`: when a refund was first answered)

@@ -1,6 +1,6 @@
 import type { Envelope } from "@billing/bus";
 import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
-import type { Payment } from "../domain/payment";
+import type { OverpaymentStatus, Payment } from "../domain/payment";
 import type { Models } from "./models";
 
 type PaymentDoc = Omit<Payment, "id"> & { _id: string; sweep_at?: Date; outbox?: Envelope[] };
@@ -78,9 +78,41 @@ export class PaymentRepository {
     return res.modifiedCount === 1;
   }
 
-  /** Its current outcome reached the invoice. */
-  async markApplied(id: string, paymentStatus: string): Promise<void> {
-    await this.models.payments.collection.updateOne({ _id: id, payment_status: paymentStatus } as never, { $set: { applied: true } });
+  /** Its current outcome reached the invoice (with the events that announce it, for a manual payment: told only once applied). */
+  async markApplied(id: string, paymentStatus: string, events: readonly Envelope[] = []): Promise<boolean> {
+    const res = await this.models.payments.collection.updateOne(
+      { _id: id, payment_status: paymentStatus, applied: false } as never,
+      { $set: { applied: true }, ...(events.length > 0 && { $push: { outbox: { $each: [...events] } } }) } as never,
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /** A manual payment its invoice refused (credited or voided since it was checked): it was never recorded for the client. */
+  async discardRefusedManual(id: string): Promise<void> {
+    await this.models.payments.collection.deleteOne({ _id: id, type: "manual", applied: false } as never);
+  }
+
+  /**
+   * The part of a succeeded payment its invoice could not take, recorded once (with its event in
+   * the same write): false when it was recorded before (a retry, a crash's sweep).
+   */
+  async recordOverpayment(id: string, amountCents: number, status: OverpaymentStatus, now: Date, events: readonly Envelope[]): Promise<boolean> {
+    const res = await this.models.payments.collection.updateOne(
+      { _id: id, overpaid_amount_cents: { $in: [null, 0] } } as never,
+      { $set: { overpaid_amount_cents: amountCents, overpayment_status: status, updated_at: now }, $push: { outbox: { $each: [...events] } } } as never,
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /** How giving an overpayment back stands, moved on once from `from`. */
+  async setOverpaymentStatus(id: string, from: OverpaymentStatus, to: OverpaymentStatus): Promise<void> {
+    await this.models.payments.collection.updateOne({ _id: id, overpayment_status: from } as never, { $set: { overpayment_status: to } });
+  }
+
+  /** Overpayments whose refund is still to be asked for or settled (the refund sweeper's; real MongoDB: the overpayment_status index; the test server scans). */
+  async overpaymentsToRefund(limit: number): Promise<Payment[]> {
+    const docs = await this.models.payments.find({ overpayment_status: "refund_pending" }).limit(limit).lean<PaymentDoc[]>();
+    return docs.map(paymentOf);
   }
 
   /** Payments whose outcome has not reached their invoice (a crash between the two), left alone long enough. */

@@ -8,6 +8,7 @@ const refundSchema = new Schema(
   {
     _id: String,
     organization_id: { type: String, required: true },
+    kind: String,
     credit_note_id: String,
     invoice_id: String,
     customer_id: String,

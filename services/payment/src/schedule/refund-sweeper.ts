@@ -2,6 +2,7 @@ import type { Logger } from "@billing/logger";
 import { startPeriodic, type Periodic } from "@billing/runtime";
 import type { RefundDeps } from "../use-cases/refunds/deps";
 import { settleUnsettledRefunds } from "../use-cases/refunds/refund-credit-note";
+import { refundPendingOverpayments } from "../use-cases/refunds/refund-overpayment";
 
 /**
  * Asks the providers again, on an interval, about refunds they left pending (a real provider's
@@ -9,5 +10,8 @@ import { settleUnsettledRefunds } from "../use-cases/refunds/refund-credit-note"
  * crash kept from their note: one page of them per interval.
  */
 export function startRefundSweeper(deps: RefundDeps, options: { intervalMs: number; recheckMs: number; logger: Logger }): Periodic {
-  return startPeriodic("pending refunds", async () => void (await settleUnsettledRefunds(deps, { recheckMs: options.recheckMs })), options);
+  return startPeriodic("pending refunds", async () => {
+    await refundPendingOverpayments(deps);
+    await settleUnsettledRefunds(deps, { recheckMs: options.recheckMs });
+  }, options);
 }

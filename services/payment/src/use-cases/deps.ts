@@ -1,5 +1,7 @@
 import type { Clock } from "@billing/clock";
 import type { Envelope } from "@billing/bus";
+import type { Payment } from "../domain/payment";
+import type { InvoiceClaims } from "../persistence/invoice-claims";
 import type { PaymentRequestRepository } from "../persistence/payment-request-repository";
 import type { PaymentRepository } from "../persistence/payment-repository";
 import type { Customers } from "../peers/customers";
@@ -9,6 +11,8 @@ import type { PaymentProvider } from "../peers/payment-provider";
 /** What the payment service's use cases work with. */
 export interface PaymentDeps {
   payments: PaymentRepository;
+  /** who works on each invoice's due amount: one payment at a time */
+  claims: InvoiceClaims;
   invoicing: Invoicing;
   customers: Customers;
   /** by provider type (`sandbox` built in) */
@@ -18,6 +22,11 @@ export interface PaymentDeps {
   returnUrl: string;
   /** Publishes a payment's events now and clears them from its outbox (the relay sends what fails). */
   publishPayment(paymentId: string, events: readonly Envelope[]): Promise<void>;
+  /**
+   * Starts giving a payment's recorded overpayment back (the refunds' part, wired beside): its
+   * refund through the provider; the refund sweeper asks again whatever this one did not finish.
+   */
+  giveBack?(payment: Payment): Promise<void>;
 }
 
 /** What the payment requests' use cases work with besides. */

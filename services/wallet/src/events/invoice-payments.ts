@@ -1,6 +1,7 @@
 import { Subjects, type Envelope } from "@billing/bus";
 import { eventData, isEvent } from "@billing/contracts";
 import type { WalletDeps } from "../use-cases/deps";
+import { settlePaidPurchase } from "../use-cases/transactions/settle-paid-purchase";
 import { refreshOngoingUsage } from "../use-cases/wallets/refresh-ongoing-usage";
 
 export const INVOICE_PAYMENT_SUBJECTS = [Subjects.invoicing.invoicePaymentStatusUpdated, Subjects.invoicing.invoiceFinalized];
@@ -9,8 +10,9 @@ export const INVOICE_PAYMENT_SUBJECTS = [Subjects.invoicing.invoicePaymentStatus
  * billing.invoicing.invoice.finalized of a subscription invoice: its customer's ongoing usage is
  * recomputed (the billed period left it).
  * billing.invoicing.invoice.payment_status_updated of a credit invoice: its purchase settles when
- * the invoice is paid (the ledger applies it once, whatever the redeliveries) and fails when the
- * payment fails. Other invoices are not the wallet service's business.
+ * the invoice is paid, exactly once whatever the order of statuses (failed then succeeded after a
+ * retry or a manual payment, succeeded twice, a late failed: settlePaidPurchase), and fails when
+ * the payment fails while it is still pending. Other invoices are not the wallet service's business.
  */
 export function invoicePaymentHandler(deps: WalletDeps) {
   return async (envelope: Envelope): Promise<void> => {
@@ -27,7 +29,7 @@ export function invoicePaymentHandler(deps: WalletDeps) {
     if (!txId) return;
     const tx = await deps.wallets.findTransaction(envelope.organization_id, txId);
     if (!tx || tx.transaction_status !== "purchased") return;
-    if (invoice.payment_status === "succeeded") await deps.ledger.apply(tx.id, deps.clock.now(), tx.wallet_id);
+    if (invoice.payment_status === "succeeded") await settlePaidPurchase(deps, tx);
     else if (invoice.payment_status === "failed") await deps.wallets.failPending(tx.id, "payment_failed", deps.clock.now());
   };
 }

@@ -238,6 +238,25 @@ export class WalletRepository {
     if (res.modifiedCount === 1) await this.publish.transactions(new Map([[transactionId, events]]));
   }
 
+  /**
+   * A purchase that failed because its invoice's payment failed is pending again once that invoice
+   * is paid after all (a retry, a manual payment, a status set by hand): once, with its event.
+   * Answers whether it was revived (false: not such a failed purchase, or revived meanwhile).
+   */
+  async revivePaymentFailed(transactionId: string, now: Date): Promise<boolean> {
+    const doc = await this.models.transactions.findById(transactionId, NO_OUTBOX).lean<TransactionDoc>();
+    if (!doc || doc.status !== "failed" || doc.failure !== "payment_failed" || doc.sequence != null) return false;
+    const revived: WalletTransaction = { ...transactionOf(doc), status: "pending", failure: null, failed_at: null };
+    const events = [transactionEvent("billing.wallet.wallet_transaction.updated", revived, now)];
+    const res = await this.models.transactions.collection.updateOne(
+      { _id: transactionId, sequence: null, status: "failed", failure: "payment_failed" } as never,
+      { $set: { status: "pending", failure: null, failed_at: null }, $push: { outbox: { $each: events } } } as never,
+    );
+    if (res.modifiedCount !== 1) return false;
+    await this.publish.transactions(new Map([[transactionId, events]]));
+    return true;
+  }
+
   async findTransaction(organizationId: string, id: string): Promise<WalletTransaction | null> {
     const doc = await this.models.transactions.findById(id, NO_OUTBOX).lean<TransactionDoc>();
     return doc && doc.organization_id === organizationId ? transactionOf(doc) : null;

@@ -67,12 +67,13 @@ export async function settleRefund(deps: RefundDeps, stored: Refund): Promise<Re
       status: result.refundStatus, provider_refund_id: result.providerRefundId,
       failure: result.error ? { message: result.error.message, error_code: result.error.code } : null,
     };
-    const events = change.status === "failed" ? [refundFailedEvent({ ...refund, ...change }, now)] : [];
+    const events = change.status === "failed" && refund.kind !== "overpayment" ? [refundFailedEvent({ ...refund, ...change }, now)] : [];
     if (await deps.refunds.setOutcome(refund, change, now, events)) await deps.publishRefund(refund.id, events);
     refund = (await deps.refunds.findById(refund.id))!;
   }
   if (!refund.applied && refund.status !== "pending") {
-    await deps.creditNotes.setRefundStatus(organizationId, refund.credit_note_id, refund.status);
+    if (refund.kind === "overpayment") await deps.payments.setOverpaymentStatus(refund.payment_id, "refund_pending", refund.status === "succeeded" ? "refunded" : "refund_failed");
+    else await deps.creditNotes.setRefundStatus(organizationId, refund.credit_note_id, refund.status);
     await deps.refunds.markApplied(refund.id, refund.status);
     refund = { ...refund, applied: true };
   }
