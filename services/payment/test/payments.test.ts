@@ -105,4 +105,25 @@ describe("provider payments", () => {
     expect(new Set(toldFor(invoice.id).filter((t) => t.endsWith("succeeded")))).toEqual(new Set([`${invoice.id}|${[...ids][0]}|succeeded`]));
     await expect(retryInvoicePayment(replicas[0]!.deps, org, invoice.id)).rejects.toMatchObject({ kind: "not_allowed" });
   });
+
+  it("frees an invoice's claim whose holder died before storing itself, and keeps one a payment waiting for its customer holds", async () => {
+    const { deps } = replicas[0]!;
+    // a replica claimed an invoice for its attempt, then died before storing the attempt
+    const orphaned = newInvoice();
+    expect(await deps.claims.take(orphaned.id, org, { id: "never-stored", kind: "provider" })).toBeNull();
+    // another invoice's attempt waits for its customer (requires action)
+    card = SANDBOX_CUSTOMERS.REQUIRES_ACTION;
+    const waiting = newInvoice();
+    const attempt = await chargeInvoice(deps, waiting, org, 1);
+    expect(attempt).toMatchObject({ payment_status: "processing" });
+    card = SANDBOX_CUSTOMERS.SUCCEEDS;
+    expect(await deps.claims.take(waiting.id, org, { id: "a-manual-payment", kind: "manual" })).toEqual({ id: attempt!.id, kind: "provider" });
+
+    await finishInterrupted(replicas[1]!.deps, 200, 0);
+    expect(await deps.claims.holderOf(orphaned.id)).toBeNull();
+    expect(await deps.claims.holderOf(waiting.id)).toEqual({ id: attempt!.id, kind: "provider" });
+    // the orphaned invoice is charged by its next delivery, once
+    expect(await chargeInvoice(replicas[1]!.deps, orphaned, org, 1)).toMatchObject({ payment_status: "succeeded" });
+    expect(await deps.claims.holderOf(orphaned.id)).toBeNull();
+  });
 });

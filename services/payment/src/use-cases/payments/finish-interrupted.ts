@@ -13,7 +13,7 @@ const CLAIM_CHECK_AFTER_MS = 60_000;
  * or whose outcome is final and applied. A claim held by a payment still waiting for its customer
  * stays. Answers how many payments it finished.
  */
-export async function finishInterrupted(deps: PaymentDeps, limit = 200): Promise<number> {
+export async function finishInterrupted(deps: PaymentDeps, limit = 200, claimCheckAfterMs = CLAIM_CHECK_AFTER_MS): Promise<number> {
   const left = await deps.payments.unapplied(limit);
   for (const payment of left) {
     // a manual payment its invoice refuses now is discarded by its apply (its client was never answered): the next one goes on
@@ -21,7 +21,7 @@ export async function finishInterrupted(deps: PaymentDeps, limit = 200): Promise
       if (!(err instanceof AppError && err.kind === "unprocessable")) throw err;
     });
   }
-  for (const { invoice_id, holder } of await deps.claims.heldSince(new Date(Date.now() - CLAIM_CHECK_AFTER_MS), limit)) {
+  for (const { invoice_id, holder } of await deps.claims.heldSince(new Date(Date.now() - claimCheckAfterMs), limit)) {
     const payment = await deps.payments.findById(holder.id);
     if (!payment || (payment.applied && isFinal(payment))) await deps.claims.release(invoice_id, holder.id);
   }
