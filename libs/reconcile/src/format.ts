@@ -5,7 +5,7 @@ const recordLine = (r: BreachRecord) =>
   `    ${r.type} ${r.id}: ${Object.entries(r.fields).filter(([, v]) => v !== null).map(([k, v]) => `${k}=${String(v)}`).join(" ")}`;
 
 function breachLines(b: Breach): string[] {
-  const figures = b.expected !== undefined || b.actual !== undefined ? ` [expected ${String(b.expected ?? "-")}, stored ${String(b.actual ?? "-")}]` : "";
+  const figures = b.expected !== undefined || b.actual !== undefined ? ` [expected ${String(b.expected ?? "-")}, found ${String(b.actual ?? "-")}]` : "";
   return [`BREACH ${b.invariant}/${b.code} organization ${b.organization_id}: ${b.message}${figures}`, ...b.records.map(recordLine)];
 }
 
