@@ -22,6 +22,7 @@ import { registerModels, type Models } from "./persistence/models";
 import { registerPaymentRequestModel } from "./persistence/payment-request-model";
 import { PaymentRequestRepository } from "./persistence/payment-request-repository";
 import { InvoiceClaims, registerClaimModel } from "./persistence/invoice-claims";
+import { PaymentSettings, registerSettingsModel } from "./persistence/payment-settings";
 import { PaymentRepository } from "./persistence/payment-repository";
 import { startPaymentSweeper } from "./schedule/payment-sweeper";
 import { startRefundSweeper } from "./schedule/refund-sweeper";
@@ -59,7 +60,7 @@ export function wirePayment(connection: Connection, parts: {
   const payments = new PaymentRepository(models);
   const outbox = payments.outbox();
   const deps: PaymentDeps = {
-    payments, claims: new InvoiceClaims(registerClaimModel(connection)), invoicing: parts.invoicing, customers: parts.customers,
+    payments, claims: new InvoiceClaims(registerClaimModel(connection)), settings: new PaymentSettings(registerSettingsModel(connection)), invoicing: parts.invoicing, customers: parts.customers,
     providers: new Map([[sandbox.type, sandbox]]), clock: parts.clock, returnUrl: parts.returnUrl,
     publishPayment: async (id, events) => {
       if (parts.bus && events.length > 0) await publishFromOutbox(parts.bus.bus, outbox, id, events, parts.bus.logger);

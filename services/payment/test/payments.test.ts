@@ -8,6 +8,7 @@ import type { Customers } from "../src/peers/customers";
 import type { InvoiceRef, Invoicing } from "../src/peers/invoicing";
 import { SANDBOX_CUSTOMERS } from "../src/peers/sandbox-provider";
 import { chargeInvoice } from "../src/use-cases/payments/charge-invoice";
+import { confirmSandboxPayment } from "../src/use-cases/payments/confirm-sandbox-payment";
 import { finishInterrupted } from "../src/use-cases/payments/finish-interrupted";
 import { retryInvoicePayment } from "../src/use-cases/payments/retry-invoice-payment";
 import { wirePayment, type PaymentWiring } from "../src/wiring";
@@ -28,7 +29,11 @@ const invoicing: Invoicing = {
   applyPayment: async (_org, p) => {
     told.push(`${p.invoice_id}|${p.payment_id}|${p.outcome}`);
     const invoice = invoices.get(p.invoice_id)!;
-    if (p.outcome === "succeeded") invoices.set(p.invoice_id, { ...invoice, payment_status: "succeeded", total_due_amount_cents: 0 });
+    // a provider's success beyond what is due: the rest is the payment's overpayment (as invoicing records it)
+    const over = p.outcome === "succeeded" && p.allow_overpayment ? Math.max(0, p.amount_cents - invoice.total_due_amount_cents) : 0;
+    const overpayments = over > 0 && !invoice.overpayments.some((o) => o.payment_id === p.payment_id)
+      ? [...invoice.overpayments, { payment_id: p.payment_id, amount_cents: over }] : invoice.overpayments;
+    if (p.outcome === "succeeded") invoices.set(p.invoice_id, { ...invoice, payment_status: "succeeded", total_due_amount_cents: 0, overpayments });
     if (p.outcome === "failed") invoices.set(p.invoice_id, { ...invoice, payment_status: "failed" });
     return invoices.get(p.invoice_id)!;
   },
@@ -125,5 +130,30 @@ describe("provider payments", () => {
     // the orphaned invoice is charged by its next delivery, once
     expect(await chargeInvoice(replicas[1]!.deps, orphaned, org, 1)).toMatchObject({ payment_status: "succeeded" });
     expect(await deps.claims.holderOf(orphaned.id)).toBeNull();
+  });
+
+  it("records a provider success beyond what is due once, with its event, and gives it back as the organization chose", async () => {
+    const { deps, models } = replicas[0]!;
+    const overpaidAfterConfirm = async (organization: string) => {
+      card = SANDBOX_CUSTOMERS.REQUIRES_ACTION;
+      const invoice = newInvoice();
+      const attempt = (await chargeInvoice(deps, invoice, organization, 1))!;
+      card = SANDBOX_CUSTOMERS.SUCCEEDS;
+      // while the customer confirms, 400 of the 1,000 are credited: 600 are due
+      invoices.set(invoice.id, { ...invoices.get(invoice.id)!, total_due_amount_cents: 600 });
+      await Promise.all([confirmSandboxPayment(deps, organization, attempt.id), confirmSandboxPayment(replicas[1]!.deps, organization, attempt.id)]);
+      return (await deps.payments.findById(attempt.id))!;
+    };
+    const refunded = await overpaidAfterConfirm(org);
+    // refunded through the provider by default (the refunds' side is not wired here: it stays pending for the refund sweeper)
+    expect(refunded).toMatchObject({ payment_status: "succeeded", amount_cents: 1_000, overpaid_amount_cents: 400, overpayment_status: "refund_pending", applied: true });
+    const doc = await models.payments.findById(refunded.id).lean<{ outbox?: { type: string }[] }>();
+    expect((doc?.outbox ?? []).filter((e) => e.type === "billing.payment.payment.overpaid")).toHaveLength(1);
+    expect(await deps.claims.holderOf(refunded.invoice_id)).toBeNull();
+
+    // an organization that gives overpayments back itself: recorded, left to it
+    const manualOrg = randomUUID();
+    await deps.settings.setOverpaymentHandling(manualOrg, "manual", new Date());
+    expect(await overpaidAfterConfirm(manualOrg)).toMatchObject({ overpaid_amount_cents: 400, overpayment_status: "to_give_back" });
   });
 });

@@ -2,6 +2,7 @@ import type { Clock } from "@billing/clock";
 import type { Envelope } from "@billing/bus";
 import type { Payment } from "../domain/payment";
 import type { InvoiceClaims } from "../persistence/invoice-claims";
+import type { PaymentSettings } from "../persistence/payment-settings";
 import type { PaymentRequestRepository } from "../persistence/payment-request-repository";
 import type { PaymentRepository } from "../persistence/payment-repository";
 import type { Customers } from "../peers/customers";
@@ -13,6 +14,8 @@ export interface PaymentDeps {
   payments: PaymentRepository;
   /** who works on each invoice's due amount: one payment at a time */
   claims: InvoiceClaims;
+  /** each organization's payment settings (what is done with overpayments) */
+  settings: PaymentSettings;
   invoicing: Invoicing;
   customers: Customers;
   /** by provider type (`sandbox` built in) */

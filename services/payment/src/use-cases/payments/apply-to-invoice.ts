@@ -47,10 +47,14 @@ export async function applyToInvoice(deps: PaymentDeps, payment: Payment): Promi
   return applied;
 }
 
-/** The overpaid part written on the payment once, with its event; then its giving back started (the refund sweeper finishes it). */
+/**
+ * The overpaid part written on the payment once, with its event; then its giving back started (the
+ * refund sweeper finishes it), or left to the organization when it chose so or the provider cannot refund.
+ */
 async function recordOverpayment(deps: PaymentDeps, payment: Payment, amountCents: number, now: Date): Promise<Payment> {
   const refundable = payment.provider ? deps.providers.get(payment.provider.type)?.refund !== undefined : false;
-  const status = refundable ? "refund_pending" : "to_give_back";
+  // the organization's choice: refunded through the provider (default), or left to it (manual)
+  const status = refundable && (await deps.settings.overpaymentHandling(payment.organization_id)) === "refund" ? "refund_pending" : "to_give_back";
   const event = overpaidEvent(payment, { amount_cents: amountCents, status }, now);
   if (await deps.payments.recordOverpayment(payment.id, amountCents, status, now, [event])) await deps.publishPayment(payment.id, [event]);
   const recorded = (await deps.payments.findById(payment.id)) ?? payment;
