@@ -1,7 +1,7 @@
 import { Subjects } from "@billing/bus";
 import { statusOfCharges, type PaymentRequest } from "../../domain/payment-request";
 import { paymentRequestEvent } from "../../events/payment-request-events";
-import { chargeInvoice, settleAttempt } from "../payments/charge-invoice";
+import { chargeInvoice, InvoiceBusy, settleAttempt } from "../payments/charge-invoice";
 import type { PaymentRequestDeps } from "../deps";
 import { boundedMap } from "./bounded-map";
 
@@ -22,8 +22,14 @@ export async function chargePaymentRequest(deps: PaymentRequestDeps, request: Pa
     // as it is now: paid meanwhile (another request's charge, a manual payment) is not charged again
     const invoice = await deps.invoicing.find(request.organization_id, id);
     if (!invoice || invoice.payment_status === "succeeded") return invoice ? "succeeded" : null;
-    const payment = await chargeInvoice(deps, invoice, request.organization_id, (last?.attempt ?? 0) + 1);
-    return payment?.payment_status ?? null;
+    try {
+      const payment = await chargeInvoice(deps, invoice, request.organization_id, (last?.attempt ?? 0) + 1);
+      return payment?.payment_status ?? null;
+    } catch (err) {
+      // another payment works on the invoice right now (a manual one being applied): not charged twice, the request stays pending
+      if (err instanceof InvoiceBusy) return "processing";
+      throw err;
+    }
   });
   const status = statusOfCharges(outcomes);
   if (status === "pending") return request;
