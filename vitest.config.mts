@@ -36,6 +36,17 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          // real processes on MongoDB and NATS servers of their own, which the suite restarts
+          name: "faults",
+          globalSetup: [`${root}tests/setup/build.global.ts`],
+          include: ["tests/faults/**/*.test.ts"],
+          testTimeout: 420_000,
+          hookTimeout: 240_000,
+        },
+      },
     ],
   },
 });
