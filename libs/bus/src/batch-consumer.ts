@@ -1,14 +1,18 @@
 import type { JsMsg } from "nats";
 import type { Logger } from "@billing/logger";
 import { counter } from "@billing/telemetry";
+import { backoffDelayMs } from "./backoff";
 import type { Bus } from "./connection";
-import { ensureDurable, PoisonMessage, RetryLater } from "./consumer";
+import { ensureDurable } from "./consumer";
+import { parkMessage, replayedForAnother } from "./dead-letters";
 import type { Envelope } from "./envelope";
 import { decodeEnvelope } from "./publish";
+import { decideOnFailure, retryPolicyOf, type RetryOptions } from "./retry-policy";
 
-const handledBatches = counter("nats_consumer_batches_total", "Batches handled by a batch consumer, by outcome (acked, redelivered)", ["stream", "durable", "outcome"]);
+const handledBatches = counter("nats_consumer_batches_total", "Batches handled by a batch consumer, by outcome (acked, redelivered, parked)", ["stream", "durable", "outcome"]);
 
-export interface BatchConsumerOptions {
+/** A batch consumer's settings; its retry settings (RetryOptions) default to its bus's `consumerDefaults`, as runConsumer's. */
+export interface BatchConsumerOptions extends RetryOptions {
   bus: Bus;
   stream: string;
   durable: string;
@@ -27,8 +31,6 @@ export interface BatchConsumerOptions {
   /** Bytes of messages per batch at most (1 MiB), one message at least: bounds what the handler sends and receives for a batch. */
   maxBatchBytes?: number;
   ackWaitMs?: number;
-  retryDelayMs?: number;
-  maxDeliveries?: number;
   /** A durable created now starts with the messages published from now on (DeliverPolicy.New). */
   deliverNew?: boolean;
 }
@@ -43,9 +45,12 @@ export interface BatchConsumerHandle {
  * there), hands the envelopes to the handler at once and acknowledges them all after it (waiting for
  * the server's confirmation). Two batches may be in flight: while one finishes the rest of its work
  * (its storage), the next is handled (priced), so neither the handler's peer nor this process waits
- * on the other. A failure redelivers the whole batch (the handler tolerates redelivery); from its
- * third delivery a message is handled alone, so a poison message (or one delivered too often) is
- * terminated alone and the others go on.
+ * on the other. A failure redelivers the whole batch with backoff (the handler tolerates
+ * redelivery); from its third delivery a message is handled alone, so that a message that can never
+ * succeed (PoisonMessage, or an unknown failure after `parkUnknownAfter` deliveries) is parked in
+ * the service's dead_letters alone and the others go on; a transient failure is never parked. An
+ * undecodable message is parked at once; a replayed dead letter meant for another durable is
+ * acknowledged unread.
  *
  * Order across replicas: the durable's max_ack_pending is `maxBatch`, so while one replica holds a
  * full batch no other gets anything; a replica holding a partial batch may let another get the
@@ -57,6 +62,8 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
   const { bus, stream, durable, logger } = options;
   const maxBatch = options.maxBatch ?? 50;
   const maxBatchBytes = options.maxBatchBytes ?? 1024 * 1024;
+  const policy = retryPolicyOf(bus, options);
+  const parkTarget = { stream, durable, logger, store: policy.store };
   await ensureDurable(bus, stream, { durable, filterSubjects: options.filterSubjects, ackWaitMs: options.ackWaitMs, deliverNew: options.deliverNew, maxAckPending: maxBatch });
   const consumer = await bus.js.consumers.get(stream, durable);
   const labels = { stream, durable };
@@ -88,6 +95,11 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
     }
   };
 
+  /** Parks a message; when its dead letter cannot be written, it comes back later instead. */
+  const park = async (msg: JsMsg, what: Parameters<typeof parkMessage>[2]) => {
+    if ((await parkMessage(parkTarget, msg, what)) === "unstored") msg.nak(backoffDelayMs(msg.info.deliveryCount, policy));
+  };
+
   /**
    * One batch: the handler at once, its rest after `before` (the batch before it) has settled, then
    * the acknowledgement. `stepped` settles once the handler's own part has; `settled` once the batch
@@ -97,16 +109,21 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
   const startBatch = (batch: JsMsg[], before: Promise<void>) => {
     const envelopes: Envelope[] = [];
     const kept: JsMsg[] = [];
+    // parked messages' dead letters being written (an undecodable one; a replay for another durable is acknowledged)
+    const parking: Array<Promise<void>> = [];
     for (const msg of batch) {
+      if (replayedForAnother(msg, durable)) {
+        msg.ack();
+        continue;
+      }
       try {
         envelopes.push(decodeEnvelope(msg.data));
         kept.push(msg);
       } catch (err) {
-        logger.error({ err, subject: msg.subject, seq: msg.seq }, "undecodable message terminated");
-        msg.term();
+        parking.push(park(msg, { reason: "undecodable", error: err, body: msg.data }));
       }
     }
-    if (kept.length === 0) return { stepped: Promise.resolve(), settled: before };
+    if (kept.length === 0) return { stepped: Promise.resolve(), settled: Promise.all([before, ...parking]).then(() => undefined) };
     const step = options.handler(envelopes);
     const settled = (async () => {
       try {
@@ -116,17 +133,23 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
         await Promise.all(kept.map((m) => m.ackAck().catch(() => false)));
         handledBatches.inc({ ...labels, outcome: "acked" });
       } catch (err) {
-        const poison = err instanceof PoisonMessage;
-        const delay = err instanceof RetryLater ? err.delayMs : (options.retryDelayMs ?? 1000);
-        logger.warn({ err, durable, messages: kept.length, delay }, "batch will be redelivered");
-        // a poison message (or one delivered too often) is terminated only when handled alone (see the loop)
-        const alone = kept.length === 1 && (poison || kept[0]!.info.deliveryCount >= (options.maxDeliveries ?? 50));
-        for (const msg of kept) {
-          if (alone) msg.term();
-          else msg.nak(delay);
+        // a message is parked only when handled alone (see the loop): the others of its batch go on
+        const decisions = kept.map((msg) => decideOnFailure(err, msg.info.deliveryCount, policy));
+        const first = decisions[0]!;
+        if (kept.length === 1 && "park" in first) {
+          await park(kept[0]!, { reason: first.park, error: err, body: kept[0]!.data, envelope: envelopes[0] });
+          handledBatches.inc({ ...labels, outcome: "parked" });
+        } else {
+          const level = first.kind === "transient" ? "warn" : "error";
+          logger[level]({ err, durable, messages: kept.length, failure: first.kind }, "batch will be redelivered");
+          kept.forEach((msg, i) => {
+            const decision = decisions[i]!;
+            msg.nak("retryInMs" in decision ? decision.retryInMs : backoffDelayMs(msg.info.deliveryCount, policy));
+          });
+          handledBatches.inc({ ...labels, outcome: "redelivered" });
         }
-        handledBatches.inc({ ...labels, outcome: "redelivered" });
       }
+      await Promise.all(parking);
     })();
     return { stepped: step.then(() => undefined, () => undefined), settled };
   };

@@ -1,16 +1,35 @@
 import { connect, nanos, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager, type NatsConnection } from "nats";
 import type { Logger } from "@billing/logger";
+import type { DeadLetterStore } from "./dead-letters";
 import type { StreamSpec } from "./subjects";
+
+/**
+ * What every consumer on a bus uses unless its own options say otherwise: set once by the
+ * runtime (`runService`) from the service's settings and database, so that every consumer of
+ * every service parks into its service's `dead_letters` and backs off alike.
+ */
+export interface ConsumerDefaults {
+  /** Where parked messages are written; absent, a parked message is terminated and only logged. */
+  deadLetters?: DeadLetterStore;
+  /** The first redelivery's delay, the backoff's base (CONSUMER_RETRY_BASE_MS; 500 ms). */
+  retryBaseMs?: number;
+  /** The longest delay between deliveries (CONSUMER_RETRY_MAX_MS; 5 min). */
+  retryMaxMs?: number;
+  /** Deliveries after which a message failing for an unknown reason is parked (CONSUMER_PARK_UNKNOWN_AFTER; 50). */
+  parkUnknownAfter?: number;
+}
 
 export interface Bus {
   nc: NatsConnection;
   js: JetStreamClient;
   jsm: JetStreamManager;
+  /** The defaults of the consumers run on this bus (dead-letter store, backoff, parking). */
+  consumerDefaults?: ConsumerDefaults;
   close(): Promise<void>;
 }
 
 /** Connects to NATS and JetStream; reconnects forever once connected. */
-export async function connectBus(options: { url: string; name: string; logger?: Logger }): Promise<Bus> {
+export async function connectBus(options: { url: string; name: string; logger?: Logger; consumerDefaults?: ConsumerDefaults }): Promise<Bus> {
   const nc = await connect({
     servers: options.url.split(","),
     name: options.name,
@@ -29,6 +48,7 @@ export async function connectBus(options: { url: string; name: string; logger?: 
     nc,
     js,
     jsm,
+    ...(options.consumerDefaults && { consumerDefaults: options.consumerDefaults }),
     close: async () => {
       if (!nc.isClosed()) await nc.drain();
     },

@@ -3,30 +3,30 @@ import { atFrozenTime } from "@billing/clock";
 import type { Logger } from "@billing/logger";
 import { counter, gauge } from "@billing/telemetry";
 import type { Bus } from "./connection";
+import { parkMessage, replayedForAnother, type ParkReason } from "./dead-letters";
 import type { Envelope } from "./envelope";
+import { classifyFailure } from "./failure";
 import { decodeEnvelope, ORGANIZATION_HEADER } from "./publish";
+import { decideOnFailure, retryPolicyOf, type RetryOptions } from "./retry-policy";
+import { backoffDelayMs } from "./backoff";
 import { traced, tracedHandling } from "./tracing";
 
 /** Each durable's backlog, sampled from its JetStream consumer info (`num_pending`, `num_ack_pending`). */
 const pendingMessages = gauge("nats_consumer_pending_messages", "Messages of the stream the durable consumer has not been delivered yet (num_pending)", ["stream", "durable"]);
 const ackPendingMessages = gauge("nats_consumer_ack_pending_messages", "Messages delivered to the durable consumer and not acknowledged yet (num_ack_pending)", ["stream", "durable"]);
 /** What each durable did with the messages it received. */
-const handledMessages = counter("nats_consumer_messages_total", "Messages handled by a durable consumer, by outcome (acked, skipped, redelivered, terminated)", ["stream", "durable", "outcome"]);
-
-/** Thrown by a handler when the message can never succeed: it is terminated, not redelivered. */
-export class PoisonMessage extends Error {}
+const handledMessages = counter("nats_consumer_messages_total", "Messages handled by a durable consumer, by outcome (acked, skipped, redelivered, parked, terminated)", ["stream", "durable", "outcome"]);
 
 /** The header JetStream puts on a message delivered without its body (headers_only): the body's size. */
 const MSG_SIZE_HEADER = "Nats-Msg-Size";
 
-/** Thrown by a handler to ask for a redelivery after a delay. */
-export class RetryLater extends Error {
-  constructor(message: string, readonly delayMs = 1000) {
-    super(message);
-  }
-}
-
-export interface ConsumerOptions {
+/**
+ * A durable consumer's settings. Its retry settings (RetryOptions: `retryDelayMs`, the backoff's
+ * base; `maxRetryDelayMs`; `parkUnknownAfter`; `deadLetters`) default to its bus's
+ * `consumerDefaults` (set by the runtime from CONSUMER_RETRY_BASE_MS, CONSUMER_RETRY_MAX_MS,
+ * CONSUMER_PARK_UNKNOWN_AFTER and the service's `dead_letters` collection).
+ */
+export interface ConsumerOptions extends RetryOptions {
   bus: Bus;
   stream: string;
   durable: string;
@@ -49,8 +49,6 @@ export interface ConsumerOptions {
   headersOnly?: boolean;
   concurrency?: number;
   ackWaitMs?: number;
-  retryDelayMs?: number;
-  maxDeliveries?: number;
   /** Messages delivered and not yet acknowledged, at most (default max(concurrency × 4, 64)); 1 with concurrency 1 handles the stream strictly in order, one message at a time across replicas. */
   maxAckPending?: number;
   /** A durable created now starts with the messages published from now on (DeliverPolicy.New), not the stream's history. */
@@ -86,13 +84,19 @@ export async function ensureDurable(bus: Bus, stream: string, options: {
 }
 
 /**
- * A durable consumer: explicit ack after the handler has stored its work,
- * nak with delay on transient failure, term on poison. Restarts its loop on
+ * A durable consumer: explicit ack after the handler has stored its work. A failure is classified
+ * (classifyFailure): a transient one (a peer away, MongoDB or NATS reconnecting, RetryLater) is
+ * redelivered with exponential backoff and jitter for as long as it takes, never given up on; a
+ * message that can never succeed — PoisonMessage, an undecodable body, a body gone from the stream,
+ * or an unknown failure after `parkUnknownAfter` deliveries — is parked in the service's
+ * dead_letters (written first; if that write fails, redelivered later) and then terminated. A
+ * replayed dead letter meant for another durable is acknowledged unread. Restarts its loop on
  * errors until stopped.
  */
 export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHandle> {
   const { bus, stream, durable, logger } = options;
   const concurrency = options.concurrency ?? 8;
+  const policy = retryPolicyOf(bus, options);
   await ensureDurable(bus, stream, {
     durable, filterSubjects: options.filterSubjects, ackWaitMs: options.ackWaitMs, deliverNew: options.deliverNew,
     maxAckPending: options.maxAckPending ?? Math.max(concurrency * 4, 64), headersOnly: options.headersOnly === true && !!options.skip,
@@ -104,10 +108,26 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
   const inFlight = new Set<Promise<void>>();
 
   const labels = { stream, durable };
-  const outcome = (name: "acked" | "skipped" | "redelivered" | "terminated") => handledMessages.inc({ ...labels, outcome: name });
+  const outcome = (name: "acked" | "skipped" | "redelivered" | "parked" | "terminated") => handledMessages.inc({ ...labels, outcome: name });
+  const parkTarget = { stream, durable, logger, store: policy.store };
 
-  /** Handles, acks, naks or terminates the message; answers the handler's error, if any. */
-  const handleDecoded = async (msg: JsMsg, envelope: Envelope): Promise<unknown> => {
+  /** Parks the message; when its dead letter cannot be written, it comes back later instead. */
+  const park = async (msg: JsMsg, what: { reason: ParkReason; error: unknown; body: Uint8Array | null; envelope?: Envelope }) => {
+    const done = await parkMessage(parkTarget, msg, what);
+    if (done === "unstored") {
+      msg.nak(backoffDelayMs(msg.info.deliveryCount, policy));
+      outcome("redelivered");
+    } else outcome(done);
+  };
+
+  /** Redelivers the message after the backoff's delay. */
+  const redeliver = (msg: JsMsg, delay: number) => {
+    msg.nak(delay);
+    outcome("redelivered");
+  };
+
+  /** Handles, acks, redelivers or parks the message; answers the handler's error, if any. */
+  const handleDecoded = async (msg: JsMsg, envelope: Envelope, body: Uint8Array): Promise<unknown> => {
     const log = logger.child({ subject: msg.subject, seq: msg.seq, deliveries: msg.info.deliveryCount });
     try {
       // an event of a sandbox organization is handled at the time it was produced at
@@ -117,15 +137,13 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
       outcome("acked");
       log.debug({ event_id: envelope.id }, "message handled");
     } catch (err) {
-      if (err instanceof PoisonMessage || msg.info.deliveryCount >= (options.maxDeliveries ?? 50)) {
-        log.error({ err, event_id: envelope.id }, "message terminated");
-        msg.term();
-        outcome("terminated");
-      } else {
-        const delay = err instanceof RetryLater ? err.delayMs : (options.retryDelayMs ?? 1000);
-        log.warn({ err, event_id: envelope.id, delay }, "message will be redelivered");
-        msg.nak(delay);
-        outcome("redelivered");
+      const decision = decideOnFailure(err, msg.info.deliveryCount, policy);
+      if ("park" in decision) await park(msg, { reason: decision.park, error: err, body, envelope });
+      else {
+        // a transient failure is expected while a peer is away; an unknown one is a bug until told otherwise
+        const level = decision.kind === "transient" ? "warn" : "error";
+        log[level]({ err, event_id: envelope.id, failure: decision.kind, delay: decision.retryInMs }, "message will be redelivered");
+        redeliver(msg, decision.retryInMs);
       }
       return err;
     }
@@ -133,6 +151,12 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
   };
 
   const handle = async (msg: JsMsg) => {
+    // a replayed dead letter is handled by the durable it is for only
+    if (replayedForAnother(msg, durable)) {
+      msg.ack();
+      outcome("skipped");
+      return;
+    }
     const organizationId = options.skip ? msg.headers?.get(ORGANIZATION_HEADER) : undefined;
     if (organizationId && (await Promise.resolve(options.skip!(msg.subject, organizationId)).catch(() => false))) {
       msg.ack();
@@ -145,15 +169,16 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
       try {
         data = (await bus.jsm.streams.getMessage(stream, { seq: msg.seq })).data;
       } catch (err) {
-        // gone from the stream meanwhile (its retention): nothing left to handle
-        if (/no message found/i.test(String(err)) || msg.info.deliveryCount >= (options.maxDeliveries ?? 50)) {
-          logger.error({ err, subject: msg.subject, seq: msg.seq }, "message body gone; terminated");
-          msg.term();
-          outcome("terminated");
-        } else {
-          logger.warn({ err, subject: msg.subject, seq: msg.seq }, "message body unreadable; will be redelivered");
-          msg.nak(options.retryDelayMs ?? 1000);
-          outcome("redelivered");
+        if (/no message found/i.test(String(err))) {
+          // gone from the stream meanwhile (its retention): parked, without its body, for the record
+          await park(msg, { reason: "body_gone", error: err, body: null });
+          return;
+        }
+        const decision = decideOnFailure(err, msg.info.deliveryCount, policy);
+        if ("park" in decision) await park(msg, { reason: decision.park, error: err, body: null });
+        else {
+          logger.warn({ err, subject: msg.subject, seq: msg.seq, failure: classifyFailure(err) }, "message body unreadable; will be redelivered");
+          redeliver(msg, decision.retryInMs);
         }
         return;
       }
@@ -162,13 +187,11 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
     try {
       envelope = decodeEnvelope(data);
     } catch (err) {
-      logger.error({ err, subject: msg.subject, seq: msg.seq, deliveries: msg.info.deliveryCount }, "undecodable message terminated");
-      msg.term();
-      outcome("terminated");
+      await park(msg, { reason: "undecodable", error: err, body: data });
       return;
     }
     // tracing on: the handling continues the publisher's trace (the message's headers)
-    await (traced(msg) ? tracedHandling(msg, envelope, durable, () => handleDecoded(msg, envelope)) : handleDecoded(msg, envelope));
+    await (traced(msg) ? tracedHandling(msg, envelope, durable, () => handleDecoded(msg, envelope, data)) : handleDecoded(msg, envelope, data));
   };
 
   // the durable's lag, sampled for the metrics (a failed sample keeps the last value)

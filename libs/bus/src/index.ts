@@ -7,3 +7,7 @@ export * from "./outbox";
 export * from "./derived-id";
 export * from "./batch-consumer";
 export * from "./coalescer";
+export * from "./failure";
+export * from "./backoff";
+export * from "./retry-policy";
+export * from "./dead-letters";

@@ -50,6 +50,12 @@ export function backendServiceSchema(service: string, grpcPort: number, metricsP
     JETSTREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
     LOG_LEVEL: logLevel,
     CLOCK_OFFSET_MS: z.coerce.number().int().default(0),
+    /** Every durable consumer's backoff: a failing message's first redelivery after about this long, doubling each time (the base). */
+    CONSUMER_RETRY_BASE_MS: z.coerce.number().int().min(1).default(500),
+    /** … up to this long between two deliveries (5 min): a message failing for a transient reason is redelivered at this pace for as long as it takes. */
+    CONSUMER_RETRY_MAX_MS: z.coerce.number().int().min(1).default(300_000),
+    /** Deliveries after which a message failing for an unknown reason (not transient, not poison) is parked in dead_letters (with the backoff, hours). */
+    CONSUMER_PARK_UNKNOWN_AFTER: z.coerce.number().int().min(1).default(50),
   });
 }
 

@@ -8,6 +8,13 @@ export type ErrorDetails = Record<string, string[] | Record<string, string[]>>;
  * (`customer_not_found`, `validation_errors`); `details` is `error_details`.
  */
 export class AppError extends Error {
+  /**
+   * The gRPC status of a peer's call that failed without an AppError of ours (a transport failure:
+   * the peer unreachable, the deadline passed, the call cancelled; or a foreign server): set by
+   * `fromGrpcError`, absent on an error a service raised itself.
+   */
+  grpcStatus?: number;
+
   constructor(
     readonly kind: ErrorKind,
     readonly code?: string,

@@ -31,5 +31,7 @@ export function fromGrpcError(err: ServiceError): AppError {
       err.details,
     );
   }
-  return new AppError(kindOfGrpcStatus(err.code), undefined, undefined, err.details);
+  const transport = new AppError(kindOfGrpcStatus(err.code), undefined, undefined, err.details);
+  transport.grpcStatus = err.code;
+  return transport;
 }

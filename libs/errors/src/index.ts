@@ -2,3 +2,4 @@ export * from "./kinds";
 export * from "./app-error";
 export * from "./http";
 export * from "./grpc";
+export * from "./transient";

@@ -5,3 +5,4 @@ export * from "./optimistic";
 export * from "./sequence";
 export * from "./by-ids";
 export * from "./organization-marks";
+export * from "./dead-letter-store";

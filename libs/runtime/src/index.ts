@@ -5,7 +5,7 @@ import { offsetClock, type Clock } from "@billing/clock";
 import { backendServiceSchema, GRPC_PORTS, parseConfig, type BackendService } from "@billing/config";
 import { startGrpcServer, type ServiceBinding } from "@billing/grpc";
 import { createLogger, type Logger } from "@billing/logger";
-import { connectMongo, initModels } from "@billing/mongo";
+import { connectMongo, initModels, MongoDeadLetterStore } from "@billing/mongo";
 import { metricsRegistry, shutdownTracing, startMetricsServer } from "@billing/telemetry";
 
 export { startPeriodic, type Periodic } from "./periodic";
@@ -53,8 +53,8 @@ export function parseServiceConfig<Own extends z.ZodObject>(
 }
 
 /**
- * The life of every backend service: config → logger → its database → the bus (its own stream)
- * → `wire` → models → gRPC with health → `/metrics` (Prometheus, on METRICS_PORT); SIGTERM/SIGINT
+ * The life of every backend service: config → logger → its database → the bus (its own stream;
+ * its consumers' defaults: the service's `dead_letters` store and the CONSUMER_* backoff) → `wire` → models → gRPC with health → `/metrics` (Prometheus, on METRICS_PORT); SIGTERM/SIGINT
  * stop it cleanly, in reverse, and the spans still buffered are exported (tracing on).
  */
 export async function runService<Own extends z.ZodObject>(definition: ServiceDefinition<Own>, env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -69,7 +69,16 @@ export async function runService<Own extends z.ZodObject>(definition: ServiceDef
   const logger = createLogger({ service: name, level: config.LOG_LEVEL });
   try {
     const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
-    const bus = await connectBus({ url: config.NATS_URL, name, logger });
+    // every consumer of the service parks into its own dead_letters and backs off alike (the bus's consumer defaults)
+    const bus = await connectBus({
+      url: config.NATS_URL, name, logger,
+      consumerDefaults: {
+        deadLetters: new MongoDeadLetterStore(connection),
+        retryBaseMs: config.CONSUMER_RETRY_BASE_MS,
+        retryMaxMs: config.CONSUMER_RETRY_MAX_MS,
+        parkUnknownAfter: config.CONSUMER_PARK_UNKNOWN_AFTER,
+      },
+    });
     await ensureStream(bus.jsm, Streams[name], config.JETSTREAM_REPLICAS);
     const clock = offsetClock(config.CLOCK_OFFSET_MS);
     const parts = await definition.wire({ config, logger, clock, connection, bus });

@@ -191,7 +191,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     await ensureStream(parts.bus.jsm, c.stream, parts.replicas);
     handles.push(await runConsumer({
       bus: parts.bus, stream: c.stream.name, durable: c.durable, filterSubjects: [...c.subjects],
-      logger: parts.logger.child({ consumer: c.durable }), handler: c.handler(feeDeps), concurrency: c.inOrder ? 1 : (c.concurrency ?? 8), retryDelayMs: 500,
+      logger: parts.logger.child({ consumer: c.durable }), handler: c.handler(feeDeps), concurrency: c.inOrder ? 1 : (c.concurrency ?? 8),
       // pay-in-advance fees start with the durable: usage ingested before it existed is not billed in advance
       ...(c.inOrder ? { maxAckPending: 1 } : {}),
       ...(c.deliverNew ? { deliverNew: true } : {}),
@@ -203,7 +203,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     // pay-in-advance fees start with the durable: usage ingested before it existed is not billed in advance
     handles.push(await runBatchConsumer({
       bus: parts.bus, stream: advanceDurable.stream.name, durable: advanceDurable.durable, filterSubjects: [...USAGE_SUBJECTS],
-      logger: parts.logger.child({ consumer: advanceDurable.durable }), handler: advanceFeesBatchHandler(feeDeps), retryDelayMs: 500, deliverNew: true,
+      logger: parts.logger.child({ consumer: advanceDurable.durable }), handler: advanceFeesBatchHandler(feeDeps), deliverNew: true,
       maxBatch: parts.advanceBatch ?? 50,
     }));
   }

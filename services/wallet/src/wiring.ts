@@ -73,7 +73,7 @@ export async function startConsumers(bus: Bus, deps: WalletDeps, options: { dura
     await ensureStream(bus.jsm, c.stream, options.replicas);
     handles.push(await runConsumer({
       bus, stream: c.stream.name, durable: c.durable, filterSubjects: [...c.subjects],
-      logger: options.logger.child({ consumer: c.durable }), handler: c.handler, concurrency: c.concurrency, retryDelayMs: 500,
+      logger: options.logger.child({ consumer: c.durable }), handler: c.handler, concurrency: c.concurrency,
       ...("skip" in c ? { skip: c.skip } : {}),
     }));
   }

@@ -85,7 +85,8 @@ export function isEvent<S extends Subject>(envelope: Envelope, types: readonly S
 
 /**
  * The data of a received envelope, parsed by its subject's schema. A malformed event never
- * becomes valid on redelivery: it is refused for good (PoisonMessage: terminated, not retried).
+ * becomes valid on redelivery: it is refused for good (PoisonMessage: parked in the consuming
+ * service's dead_letters, not retried).
  */
 export function eventData<S extends Subject>(envelope: Envelope & { type: S }): EventData<S> {
   const schema = EventSchemas[envelope.type as S] as unknown as z.ZodType<EventData<S>> | undefined;

@@ -1,4 +1,4 @@
-import { derivedUuid, Subjects, type Envelope } from "@billing/bus";
+import { derivedUuid, RetryLater, Subjects, type Envelope } from "@billing/bus";
 import { domainEvent } from "@billing/contracts";
 import { billingCadence, billingPeriodFor, type BillingPeriod } from "@billing/pricing";
 import { timingOf } from "../../domain/billing-schedule";
@@ -101,10 +101,8 @@ export async function checkUsageThresholds(
     let stored = await deps.invoices.findById(id);
     if (!stored) {
       const customer = await deps.copies.customer(copy.subscription.svc_customer_id);
-      if (!customer) {
-        deps.logger.warn({ organization_id: organizationId, subscription_id: copy.id }, "usage threshold crossed before the customer's copy arrived; checked again with the next usage");
-        return;
-      }
+      // the crossing is not acknowledged without its invoice: the usage envelope comes back (backoff) once the customer's copy is there
+      if (!customer) throw new RetryLater(`usage threshold of subscription ${copy.id} crossed before its customer's copy arrived`, 1000);
       const c = customer.customer;
       const entity = c.billing_entity_code ? await deps.billingEntities.get(organizationId, c.billing_entity_code) : null;
       const invoice = newProgressiveInvoice({

@@ -10,7 +10,7 @@ export const COPIED_SUBJECTS = [...METRIC_SUBJECTS, ...PLAN_SUBJECTS, ...SUBSCRI
 /**
  * Applies one catalog event: MongoDB first (a conditional write that keeps the newest version),
  * then memory (same rule), so a redelivered, late or reordered event changes nothing it should not.
- * A malformed event throws PoisonMessage (from the contracts' `eventData`): it is terminated, never
+ * A malformed event throws PoisonMessage (from the contracts' `eventData`): it is parked in dead_letters, never
  * retried, and nothing of it is stored.
  */
 export function catalogEventApplier(stores: CopyStores, memory: MemoryCopies) {
