@@ -116,7 +116,7 @@ DEFAULT_ARGS=(--set mongo.url=mongodb://mongo.example:27017/?replicaSet=rs0)
 PRODUCTION_ARGS=(-f "$PROD_VALUES")
 # every optional part on: bundled 3-server NATS with fsync, 3 stream replicas, a disabled service
 # reached elsewhere, existing Secrets, ingress with TLS, PDBs, NetworkPolicies (Prometheus allowed
-# to scrape), ServiceMonitors.
+# to scrape), ServiceMonitors, the PrometheusRule of the consumers' alerts.
 ALL_ARGS=(
   --set mongo.existingSecret=my-mongo --set mongo.existingSecretKey=url
   --set nats.bundled.replicas=3 --set jetstream.replicas=3 --set nats.bundled.syncInterval=always
@@ -129,7 +129,8 @@ ALL_ARGS=(
   --set networkPolicy.mongo.to[0].ipBlock.cidr=10.20.0.0/16
   --set networkPolicy.extraIngress[0].from[0].namespaceSelector.matchLabels.name=monitoring
   --set networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.name=monitoring
-  --set serviceMonitor.enabled=true --set podAntiAffinity=hard --set gateway.preStopSleepSeconds=5
+  --set serviceMonitor.enabled=true --set prometheusRule.enabled=true --set prometheusRule.alertLabels.team=billing
+  --set podAntiAffinity=hard --set gateway.preStopSleepSeconds=5
   --set extraEnv.CLOCK_OFFSET_MS=0 --set gateway.service.type=LoadBalancer
   --set documentLinks.secret=0123456789abcdef0123456789abcdef --set documentLinks.publicApiUrl=https://billing.example.com/api/v1
 )
@@ -190,9 +191,11 @@ for c in "${CASES[@]}"; do
       fail "helm template        $c values, Kubernetes $v" "$out"; continue
     fi
     kinds=$(grep -E '^kind: ' "$manifest" | sort | uniq -c | awk '{ printf "%s%s %s", sep, $1, $3; sep=", " }')
-    # ServiceMonitor is a Prometheus Operator CRD: no schema among the Kubernetes API's
+    # ServiceMonitor and PrometheusRule are Prometheus Operator CRDs: no schema among the Kubernetes API's
+    crds=()
+    for kind in ServiceMonitor PrometheusRule; do grep -q "^kind: $kind" "$manifest" && crds+=("$kind"); done
     skip=()
-    grep -q '^kind: ServiceMonitor' "$manifest" && skip=(-skip ServiceMonitor)
+    if ((${#crds[@]} > 0)); then skip=(-skip "$(IFS=,; echo "${crds[*]}")"); fi
     if "$KUBECONFORM" -strict -summary -kubernetes-version "$v" -schema-location "$schema_location" \
       "${skip[@]}" "$manifest" >"$out" 2>&1; then
       pass "helm template + kubeconform -strict   $c values, Kubernetes $v: $(grep -Eo 'Valid: [0-9]+, Invalid: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+' "$out") ($kinds)"
