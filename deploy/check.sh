@@ -133,6 +133,7 @@ ALL_ARGS=(
   --set podAntiAffinity=hard --set gateway.preStopSleepSeconds=5
   --set extraEnv.CLOCK_OFFSET_MS=0 --set gateway.service.type=LoadBalancer
   --set documentLinks.secret=0123456789abcdef0123456789abcdef --set documentLinks.publicApiUrl=https://billing.example.com/api/v1
+  --set reconcile.enabled=true --set reconcile.json=true --set services.payment.mongoDb=payments_db
 )
 CASES=(default production all-options)
 case_args() {
@@ -230,6 +231,8 @@ refuses "a Kubernetes older than 1.24 (native gRPC probes)" "chart requires kube
   "${DEFAULT_ARGS[@]}" --kube-version 1.23.0
 refuses "a document link secret shorter than 16 characters" "documentLinks.secret must be at least 16 characters" \
   "${DEFAULT_ARGS[@]}" --set documentLinks.secret=short
+refuses "reconciliation on without a schedule" "reconcile.schedule must be set" \
+  "${DEFAULT_ARGS[@]}" --set reconcile.enabled=true --set reconcile.schedule=
 
 # ------------------------------------------------------------------ production promises
 out="$work/render.txt"
