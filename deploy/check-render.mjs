@@ -6,6 +6,8 @@
 // NetworkPolicy selecting it. MongoDB and NATS external, their URLs from Secrets, 3 stream
 // replicas. Only the gateway reachable from outside: every backend admits only the release's
 // gateway and backend pods on its gRPC port; only the payment service may reach the internet.
+// Every pod's /metrics on a metrics port of its own (the gateway's too), which no public Service
+// (the gateway's, an Ingress's backend) carries; the gateway limits failed authentications.
 // Prints one line per problem and exits 1, or prints a one-line summary.
 import { readFileSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
@@ -51,14 +53,24 @@ for (const d of deployments) {
   }
   expect(pdbs.some((p) => selects(p.spec.selector, labels)), `${name}: no PodDisruptionBudget`);
   expect(d.spec.template.spec.affinity?.podAntiAffinity, `${name}: replicas not spread over nodes`);
-  // Prometheus: every pod says where its /metrics is (the gateway's HTTP port, a backend's METRICS_PORT)
+  // Prometheus: every pod says where its /metrics is (its METRICS_PORT; the gateway's apart from its HTTP port)
   const env = Object.fromEntries(c.env.map((e) => [e.name, e]));
   const annotations = d.spec.template.metadata.annotations ?? {};
-  const metricsPort = name === "gateway" ? c.ports[0].containerPort : c.ports.find((p) => p.name === "metrics")?.containerPort;
-  expect(metricsPort && (name === "gateway" || env.METRICS_PORT?.value === String(metricsPort)), `${name}: no metrics container port matching METRICS_PORT`);
+  const metricsPort = c.ports.find((p) => p.name === "metrics")?.containerPort;
+  expect(metricsPort && env.METRICS_PORT?.value === String(metricsPort) && metricsPort !== c.ports[0].containerPort, `${name}: no metrics container port matching METRICS_PORT, apart from its main port`);
   expect(annotations["prometheus.io/scrape"] === "true" && annotations["prometheus.io/port"] === String(metricsPort) && annotations["prometheus.io/path"] === "/metrics",
     `${name}: no Prometheus scrape annotations for port ${metricsPort}`);
-  if (name === "gateway") expect(Number(env.RATE_LIMIT_PER_S?.value) > 0 && Number(env.RATE_LIMIT_BURST?.value) > 0, "gateway: no per-organization rate limit (RATE_LIMIT_PER_S, RATE_LIMIT_BURST)");
+  if (name === "gateway") {
+    expect(Number(env.RATE_LIMIT_PER_S?.value) > 0 && Number(env.RATE_LIMIT_BURST?.value) > 0, "gateway: no per-organization rate limit (RATE_LIMIT_PER_S, RATE_LIMIT_BURST)");
+    expect(Number(env.AUTH_FAILURE_LIMIT?.value) > 0 && Number(env.API_KEY_MISS_TTL_MS?.value) > 0, "gateway: failed authentications not limited (AUTH_FAILURE_LIMIT, API_KEY_MISS_TTL_MS)");
+    expect(env.METRICS_HOST?.value === "0.0.0.0", "gateway: METRICS_HOST must be 0.0.0.0 for Prometheus to reach its metrics port");
+    // the public Service (the one an Ingress routes to) carries the HTTP port only
+    const publicService = ofKind("Service").find((s) => s.metadata.name === d.metadata.name);
+    expect(publicService && publicService.spec.ports.every((p) => p.targetPort !== "metrics" && p.targetPort !== metricsPort && p.port !== metricsPort),
+      "gateway: its public Service exposes the metrics port");
+    expect(ofKind("Service").some((s) => s.metadata.name !== d.metadata.name && selects({ matchLabels: s.spec.selector }, labels) && s.spec.ports.some((p) => p.name === "metrics")),
+      "gateway: no Service for its metrics port");
+  }
   if (name === "gateway" || name === "invoicing") {
     expect(env.DOCUMENT_LINK_SECRET?.valueFrom?.secretKeyRef?.name === "billing-document-links", `${name}: DOCUMENT_LINK_SECRET not from Secret billing-document-links`);
   }
@@ -74,6 +86,11 @@ for (const d of deployments) {
   expect(policy.spec.policyTypes.includes("Ingress") && policy.spec.policyTypes.includes("Egress"), `${name}: policy must restrict ingress and egress`);
   const port = c.ports[0].containerPort;
   for (const rule of policy.spec.ingress ?? []) {
+    // the metrics port: only to named peers (networkPolicy.metricsFrom)
+    if (rule.ports?.length > 0 && rule.ports.every((p) => p.port === metricsPort)) {
+      expect((rule.from ?? []).length > 0, `${name}: its metrics port is open to anyone`);
+      continue;
+    }
     expect(rule.ports?.length > 0 && rule.ports.every((p) => p.port === port), `${name}: ingress rule opens ports other than ${port}`);
     if (name === "gateway") continue;
     // a backend: only pods of this release (gateway and backend components), no namespaces or CIDRs
@@ -105,4 +122,4 @@ if (problems.length) {
   process.exit(1);
 }
 const replicas = deployments.map((d) => `${component(d)} ${d.spec.replicas}`).join(", ");
-console.log(`${deployments.length} Deployments (${replicas}) with requests/limits, probes, metrics ports and scrape annotations (gateway rate-limited), PDB, anti-affinity and one NetworkPolicy each; only the gateway admits outside traffic, only payment reaches the internet; MongoDB/NATS and the document link secret (invoicing, gateway) from Secrets, JETSTREAM_REPLICAS=3`);
+console.log(`${deployments.length} Deployments (${replicas}) with requests/limits, probes, metrics ports (the gateway's off its public Service) and scrape annotations (gateway rate-limited, failed authentications limited), PDB, anti-affinity and one NetworkPolicy each; only the gateway admits outside traffic, only payment reaches the internet; MongoDB/NATS and the document link secret (invoicing, gateway) from Secrets, JETSTREAM_REPLICAS=3`);

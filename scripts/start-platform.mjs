@@ -46,7 +46,7 @@ console.log(`
 Billing platform is up.
   API:      http://127.0.0.1:${port}/api/v1
   API key:  ${apiKey}
-  Health:   http://127.0.0.1:${port}/health    Metrics: http://127.0.0.1:${port}/metrics
+  Health:   http://127.0.0.1:${port}/health    Metrics: http://127.0.0.1:${platform.env.gateway.METRICS_PORT}/metrics (the gateway's; each service's on its METRICS_PORT)
   Logs:     ${join(root, ".infra", "logs")}/<service>.log
   MongoDB:  ${urls.MONGO_URL}    NATS: ${urls.NATS_URL}
 

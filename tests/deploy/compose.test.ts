@@ -1,7 +1,10 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Ajv2020 from "ajv/dist/2020";
-import { backendServiceSchema, GRPC_PORTS, METRICS_PORTS, type BackendService } from "@billing/config";
+import { backendServiceSchema, GATEWAY_METRICS_PORT, GRPC_PORTS, METRICS_PORTS, type BackendService } from "@billing/config";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { z } from "zod";
@@ -47,8 +50,11 @@ function interpolate<T>(value: T, env: Record<string, string> = {}): T {
 }
 
 const raw = read("deploy/docker-compose.yml");
+/** The secrets the file requires (no defaults): what deploy/.env holds once generated. */
+const SECRETS = { DOCUMENT_LINK_SECRET: "0123456789abcdef0123456789abcdef", DEV_API_KEY: "sk_0123456789abcdef" };
 // YAML merge keys (`<<: *app`) resolved as docker compose resolves them
-const compose = interpolate(parse(raw, { merge: true }) as Compose);
+const parsed = () => parse(raw, { merge: true }) as Compose;
+const compose = interpolate(parsed(), SECRETS);
 const schema = JSON.parse(read("deploy/compose-spec/compose-spec.json"));
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validate = ajv.compile(schema);
@@ -148,17 +154,24 @@ describe("deploy/docker-compose.yml", () => {
     }
   });
 
-  it("publishes only the gateway, which starts once every backend service is healthy", () => {
+  it("publishes only the gateway, on the loopback interface unless GATEWAY_BIND says otherwise, and starts it once every backend service is healthy", () => {
     const { gateway } = compose.services;
-    expect(gateway!.ports).toEqual(["3000:3000"]);
+    expect(gateway!.ports).toEqual(["127.0.0.1:3000:3000"]);
+    expect(interpolate(parsed().services.gateway!.ports, { GATEWAY_BIND: "0.0.0.0", GATEWAY_PORT: "8080" })).toEqual(["0.0.0.0:8080:3000"]);
     expect([gateway!.healthcheck?.test].flat()).toEqual(["CMD", "node", "deploy/healthcheck.cjs", "http"]);
     for (const name of BACKENDS) expect(conditionOf(gateway!, name), `gateway waits for ${name}`).toBe("service_healthy");
     const config = expectReadable("gateway", gatewayConfigSchema, gateway!.environment);
     expect(config.PORT).toBe(3000);
     // its rate limit is set here, at the gateway's own defaults unless the environment says otherwise
     expect({ perSecond: config.RATE_LIMIT_PER_S, burst: config.RATE_LIMIT_BURST }).toEqual({ perSecond: 100, burst: 200 });
-    expect(expectReadable("gateway", gatewayConfigSchema, interpolate((parse(raw, { merge: true }) as Compose).services.gateway!.environment, { RATE_LIMIT_PER_S: "0" })).RATE_LIMIT_PER_S).toBe(0);
-    expect(gateway!.labels).toEqual({ "prometheus.io/scrape": "true", "prometheus.io/path": "/metrics", "prometheus.io/port": "3000" });
+    expect(expectReadable("gateway", gatewayConfigSchema, interpolate(parsed().services.gateway!.environment, { ...SECRETS, RATE_LIMIT_PER_S: "0" })).RATE_LIMIT_PER_S).toBe(0);
+    // failed authentications are limited per client address, misses cached
+    expect({ limit: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS, missTtlMs: config.API_KEY_MISS_TTL_MS }).toEqual({ limit: 20, windowMs: 60_000, missTtlMs: 5000 });
+    // /metrics on its own port, on the compose network only (exposed, not published; the public port answers it 404)
+    expect({ host: config.METRICS_HOST, port: config.METRICS_PORT }).toEqual({ host: "0.0.0.0", port: GATEWAY_METRICS_PORT });
+    expect(gateway!.expose).toEqual([String(GATEWAY_METRICS_PORT)]);
+    expect(gateway!.ports.some((p: string) => p.endsWith(`:${GATEWAY_METRICS_PORT}`))).toBe(false);
+    expect(gateway!.labels).toEqual({ "prometheus.io/scrape": "true", "prometheus.io/path": "/metrics", "prometheus.io/port": String(GATEWAY_METRICS_PORT) });
     for (const peer of BACKENDS) expect(config[`${peer.toUpperCase()}_GRPC_ADDR`]).toBe(`${peer}:${GRPC_PORTS[peer]}`);
     // the signed file_url links: invoicing signs, the gateway checks, with one secret
     const invoicing = expectReadable("invoicing", settingsOf("invoicing"), compose.services.invoicing!.environment);
@@ -167,6 +180,50 @@ describe("deploy/docker-compose.yml", () => {
     expect(invoicing.PUBLIC_API_URL).toBe("http://127.0.0.1:3000/api/v1");
     const published = Object.entries(compose.services).filter(([, s]) => s.ports).map(([name]) => name);
     expect(published).toEqual(["gateway"]);
+  });
+
+  it("ships no known secret: DOCUMENT_LINK_SECRET and DEV_API_KEY have no default, and compose refuses to start without them", () => {
+    expect(raw).not.toMatch(/change_me|sk_dev_/);
+    const uses = [...raw.matchAll(/\$\{(DOCUMENT_LINK_SECRET|DEV_API_KEY)(:?[-+?])?/g)];
+    expect(uses.map((m) => m[1]).sort()).toEqual(["DEV_API_KEY", "DOCUMENT_LINK_SECRET", "DOCUMENT_LINK_SECRET"]);
+    for (const m of uses) expect(m[2], `${m[0]}: required, without a default`).toBe(":?");
+    expect(() => interpolate(parsed())).toThrow(/DOCUMENT_LINK_SECRET is required: .*deploy\/\.env/);
+    expect(() => interpolate(parsed(), { DOCUMENT_LINK_SECRET: SECRETS.DOCUMENT_LINK_SECRET })).toThrow(/DEV_API_KEY is required/);
+    expect(commandText(compose.services["create-org"]!)).toContain(`--api-key ${SECRETS.DEV_API_KEY}`);
+  });
+
+  it("documents a command that generates the secrets once, into deploy/.env, as the services accept them", () => {
+    const readme = read("deploy/README.md");
+    const command = readme.split("\n").find((line) => line.includes("> deploy/.env") && line.includes("openssl rand"))?.trim();
+    expect(command, "deploy/README.md: the command writing deploy/.env").toBeDefined();
+    expect(raw, "the compose file repeats it").toContain(command!);
+    const dir = mkdtempSync(join(tmpdir(), "compose-secrets-"));
+    try {
+      mkdirSync(join(dir, "deploy"));
+      execFileSync("bash", ["-c", command!], { cwd: dir });
+      const first = readFileSync(join(dir, "deploy/.env"), "utf8");
+      // once: a second run keeps the secrets (links already issued and the key keep working)
+      execFileSync("bash", ["-c", command!], { cwd: dir });
+      expect(readFileSync(join(dir, "deploy/.env"), "utf8")).toBe(first);
+      const env = Object.fromEntries(readFileSync(join(dir, "deploy/.env"), "utf8").trim().split("\n").map((line) => line.split("=", 2) as [string, string]));
+      expect(Object.keys(env).sort()).toEqual(["DEV_API_KEY", "DOCUMENT_LINK_SECRET"]);
+      expect(env.DOCUMENT_LINK_SECRET).toMatch(/^[0-9a-f]{64}$/);
+      expect(env.DEV_API_KEY).toMatch(/^sk_[0-9a-f]{48}$/);
+      const generated = interpolate(parsed(), env);
+      expect(expectReadable("gateway", gatewayConfigSchema, generated.services.gateway!.environment).DOCUMENT_LINK_SECRET).toBe(env.DOCUMENT_LINK_SECRET);
+      expect(expectReadable("invoicing", settingsOf("invoicing"), generated.services.invoicing!.environment).DOCUMENT_LINK_SECRET).toBe(env.DOCUMENT_LINK_SECRET);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("binds every published port to the loopback interface by default", () => {
+    const published = Object.entries(compose.services).flatMap(([name, s]) => (s.ports ?? []).map((p: string | { host_ip?: string }) => [name, p] as const));
+    expect(published.length).toBeGreaterThan(0);
+    for (const [name, port] of published) {
+      const hostIp = typeof port === "string" ? port.split(":").length === 3 ? port.split(":")[0] : undefined : port.host_ip;
+      expect(hostIp, `${name} publishes ${JSON.stringify(port)} beyond 127.0.0.1`).toBe("127.0.0.1");
+    }
   });
 
   it("gives create-org the customer service's database, and refers only to declared services and volumes", () => {

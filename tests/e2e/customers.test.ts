@@ -169,11 +169,14 @@ describe("customers end to end", () => {
     expect(await asA("GET", "/billing_entities/nope")).toEqual({ status: 404, body: { status: 404, error: "Not Found", code: "billing_entity_not_found" } });
   });
 
-  it("reports health and metrics without a key", async () => {
+  it("reports health without a key, and metrics on the metrics port only: the public port answers /metrics 404", async () => {
     const health = await fetch(`${e2e.platform.baseUrl}/health`);
     expect(health.status).toBe(200);
     expect((await health.json()).services).toMatchObject({ customer: "serving", payment: "serving" });
-    const metrics = await (await fetch(`${e2e.platform.baseUrl}/metrics`)).text();
+    const publicMetrics = await fetch(`${e2e.platform.baseUrl}/metrics`);
+    expect(publicMetrics.status).toBe(404);
+    expect(await publicMetrics.json()).toEqual({ status: 404, error: "Not Found", code: "route_not_found", message: "No route matches GET /metrics" });
+    const metrics = await (await fetch(`http://127.0.0.1:${e2e.platform.env.gateway.METRICS_PORT}/metrics`)).text();
     expect(metrics).toMatch(/http_requests_total\{method="POST",route="\/api\/v1\/customers",status="200"\} \d+/);
     expect(metrics).toMatch(/http_request_duration_seconds_bucket/);
   });

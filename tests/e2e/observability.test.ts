@@ -197,7 +197,8 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 
 describe("metrics", () => {
   const scrape = async (service: string) => {
-    const port = service === "gateway" ? e2e.platform.gatewayPort : Number(e2e.platform.env[service as "usage"].METRICS_PORT);
+    // the gateway's too is on its own METRICS_PORT, not on the public port
+    const port = Number(e2e.platform.env[service as "usage" | "gateway"].METRICS_PORT);
     const res = await fetch(`http://127.0.0.1:${port}/metrics`);
     expect(res.status).toBe(200);
     return res.text();
@@ -233,6 +234,8 @@ describe("metrics", () => {
 
     await waitFor(async () => (sample(await scrape("payment"), "webhook_deliveries_total", { outcome: "succeeded" }) ?? 0) >= 1, { what: "a webhook delivery counted" });
     expect(webhookHits).toBeGreaterThanOrEqual(1);
+    const gateway = await scrape("gateway");
+    expect(sample(gateway, "http_requests_total", { method: "POST", route: "/api/v1/events/batch", status: "200" })).toBeGreaterThanOrEqual(1);
     const customerText = await scrape("customer");
     expect(sample(customerText, "grpc_server_handling_seconds_count", { grpc_method: "AuthenticateApiKey", grpc_code: "OK" })).toBeGreaterThanOrEqual(1);
   });

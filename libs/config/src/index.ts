@@ -70,7 +70,7 @@ export const GRPC_PORTS = {
 } as const;
 export type BackendService = keyof typeof GRPC_PORTS;
 
-/** Default ports of each backend service's `/metrics` listener (`METRICS_PORT`; the gateway serves its own on `PORT`). */
+/** Default ports of each backend service's `/metrics` listener (`METRICS_PORT`; the gateway's is GATEWAY_METRICS_PORT). */
 export const METRICS_PORTS: Record<BackendService, number> = {
   customer: 9451,
   catalog: 9452,
@@ -79,3 +79,6 @@ export const METRICS_PORTS: Record<BackendService, number> = {
   wallet: 9455,
   payment: 9456,
 };
+
+/** Default port of the gateway's `/metrics` listener (its `METRICS_PORT`), apart from its public HTTP port. */
+export const GATEWAY_METRICS_PORT = 9450;

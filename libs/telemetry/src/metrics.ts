@@ -37,12 +37,13 @@ export interface MetricsServer {
 }
 
 /**
- * Serves the registry on `GET /metrics` (Prometheus text format), with the process metrics
- * (CPU, memory, event-loop lag, GC) as the gateway has them; anything else is 404. Port 0 picks a
- * free one (answered in `port`).
+ * Serves a registry (the process's `metricsRegistry` unless given: the gateway has its own) on
+ * `GET /metrics` (Prometheus text format), with the process metrics (CPU, memory, event-loop lag,
+ * GC) in `metricsRegistry`; anything else is 404. Port 0 picks a free one (answered in `port`).
  */
-export async function startMetricsServer(options: { host: string; port: number }): Promise<MetricsServer> {
-  if (!defaultsCollected) {
+export async function startMetricsServer(options: { host: string; port: number; registry?: Registry }): Promise<MetricsServer> {
+  const registry = options.registry ?? metricsRegistry;
+  if (registry === metricsRegistry && !defaultsCollected) {
     collectDefaultMetrics({ register: metricsRegistry });
     defaultsCollected = true;
   }
@@ -51,8 +52,8 @@ export async function startMetricsServer(options: { host: string; port: number }
       res.writeHead(404).end();
       return;
     }
-    metricsRegistry.metrics().then(
-      (text) => res.writeHead(200, { "Content-Type": metricsRegistry.contentType }).end(text),
+    registry.metrics().then(
+      (text) => res.writeHead(200, { "Content-Type": registry.contentType }).end(text),
       (err: Error) => res.writeHead(500).end(String(err.message)),
     );
   });

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { GRPC_PORTS, METRICS_PORTS, type BackendService } from "@billing/config";
+import { GATEWAY_METRICS_PORT, GRPC_PORTS, METRICS_PORTS, type BackendService } from "@billing/config";
 import { freePort } from "./helpers";
 import { repoRoot } from "./infrastructure";
 
@@ -73,7 +73,9 @@ async function launchOnce(options: PlatformOptions): Promise<Platform> {
       ...common, GRPC_PORT: String(grpcPorts[s]), METRICS_PORT: String(metricsPorts[s]), MONGO_URL: options.mongoUrl, MONGO_DB: `${prefix}_${s}`, DURABLE_PREFIX: prefix,
     };
   }
-  env.gateway = { ...common, PORT: String(gatewayPort) };
+  // the gateway's /metrics: its own port, never the public one
+  const gatewayMetricsPort = options.randomPorts ? await freePort() : GATEWAY_METRICS_PORT;
+  env.gateway = { ...common, PORT: String(gatewayPort), METRICS_PORT: String(gatewayMetricsPort) };
   // Every process knows where every backend answers (the catalog calls the customer service, and so on).
   for (const name of [...BACKEND_SERVICES, "gateway" as const]) {
     for (const s of BACKEND_SERVICES) env[name]![`${s.toUpperCase()}_GRPC_ADDR`] = `127.0.0.1:${grpcPorts[s]}`;

@@ -65,8 +65,7 @@ export function applyHttpSettings(app: express.Express): void {
  * The gateway's HTTP handler: usage events (the ingestion hot path) are served ahead of express
  * and its per-request middleware; every other request goes through the express app.
  */
-export function createGateway(config: GatewayConfig, clients: Clients, logger: Logger): RequestListener {
-  const metrics = createMetrics();
+export function createGateway(config: GatewayConfig, clients: Clients, logger: Logger, metrics: Metrics = createMetrics()): RequestListener {
   const resolveApiKey = apiKeyResolver(customerAuthenticator(clients.customer), {
     ttlMs: config.API_KEY_CACHE_TTL_MS, missTtlMs: config.API_KEY_MISS_TTL_MS,
     failures: new AuthFailures({ limit: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS }),
@@ -96,7 +95,7 @@ function createApp(
   app.use(requestContext(logger));
   app.use(metrics.middleware);
   app.use(healthRouter(clients.addresses));
-  app.get("/metrics", metrics.handler);
+  // no /metrics here: it is served on METRICS_HOST:METRICS_PORT only (main.ts), so the public port answers it 404
   // the OpenAPI document and its viewer (/api/v1/openapi.json, /docs/): no API key, so ahead of /api/v1's authentication
   app.use(docsRouter());
 

@@ -1,10 +1,14 @@
-import { logLevel, peerAddressSchema, port } from "@billing/config";
+import { GATEWAY_METRICS_PORT, logLevel, peerAddressSchema, port } from "@billing/config";
 import proxyaddr from "proxy-addr";
 import { z } from "zod";
 
 export const gatewayConfigSchema = peerAddressSchema().extend({
   PORT: port(3000),
   HOST: z.string().default("0.0.0.0"),
+  /** Where `/metrics` (Prometheus) is served, apart from the public port: loopback unless told (a scraper on another host needs 0.0.0.0). */
+  METRICS_HOST: z.string().default("127.0.0.1"),
+  /** 0: a free port, logged at start. */
+  METRICS_PORT: port(GATEWAY_METRICS_PORT),
   LOG_LEVEL: logLevel,
   BODY_LIMIT: z.string().default("1mb"),
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),

@@ -8,8 +8,7 @@ export interface Metrics {
   track(method: string, res: ServerResponse, routeOf: () => string): void;
   /** Express: `track` with the matched route's pattern. */
   middleware: RequestHandler;
-  /** GET /metrics. */
-  handler: RequestHandler;
+  /** Served on the gateway's metrics port (METRICS_PORT), not on its public one. */
   registry: Registry;
 }
 
@@ -42,10 +41,5 @@ export function createMetrics(): Metrics {
     next();
   };
 
-  const handler: RequestHandler = async (_req, res) => {
-    res.setHeader("Content-Type", registry.contentType);
-    res.send(await registry.metrics());
-  };
-
-  return { middleware, track, handler, registry };
+  return { middleware, track, registry };
 }

@@ -40,7 +40,7 @@ function routesOf(router: Router, prefix: string): string[] {
 /** A client stub for building routers: routers only keep it. */
 const stub: unknown = new Proxy(() => undefined, { get: (_target, key) => (key === "then" ? undefined : stub) });
 
-/** Every route the express app serves: the /api/v1 routers (one folder each under routes/), health, metrics and the docs. */
+/** Every route the express app serves: the /api/v1 routers (one folder each under routes/), health and the docs (metrics are on METRICS_PORT, not here). */
 async function servedRoutes(): Promise<string[]> {
   const routesDir = join(__dirname, "..", "routes");
   const routes: string[] = [];
@@ -51,7 +51,7 @@ async function servedRoutes(): Promise<string[]> {
       if (name.endsWith("Router") && typeof factory === "function") routes.push(...routesOf(factory(stub) as Router, "/api/v1"));
     }
   }
-  routes.push(...routesOf(healthRouter({}), ""), "GET /metrics");
+  routes.push(...routesOf(healthRouter({}), ""));
   // the viewer's page (/docs redirects to /docs/, its script and assets are the page's)
   routes.push(...routesOf(docsRouter(), "").filter((r) => r !== "GET /docs" && r !== "GET /docs/init.js"));
   return routes;

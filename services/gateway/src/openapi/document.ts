@@ -8,8 +8,8 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]
 const DESCRIPTION = `A usage-based billing platform's API, compatible with Lago's: Lago's clients work against it, with
 Lago's \`lago_*\` identifiers named \`svc_*\`.
 
-**Authentication**: \`Authorization: Bearer <API key>\` on every route but this document, \`/docs\`, \`/health\` and
-\`/metrics\`. A sandbox organization's requests run at its test clock's time.
+**Authentication**: \`Authorization: Bearer <API key>\` on every route but this document, \`/docs\` and \`/health\`.
+A sandbox organization's requests run at its test clock's time.
 
 **Bodies**: wrapped in the resource's name (\`{"customer": {...}}\`), answers too; lists are paginated
 (\`?page=&per_page=\`, \`meta\`).

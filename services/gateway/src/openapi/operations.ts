@@ -378,10 +378,6 @@ const platform: Operation[] = [
     response: z.object({ status: z.enum(["ok", "degraded"]), services: z.record(z.string(), z.enum(["serving", "unavailable"])) }),
   },
   {
-    method: "get", path: "/metrics", operationId: "getMetrics", summary: "Prometheus metrics", tag: "Platform", public: true, outsideApi: true,
-    mediaType: "text/plain", response: z.string().describe("Prometheus text exposition format"),
-  },
-  {
     method: "get", path: "/docs/", operationId: "getDocs", summary: "This documentation, browsable", tag: "Platform", public: true, outsideApi: true,
     description: "Swagger UI on /api/v1/openapi.json, its assets served by the gateway (`/docs` redirects here).", mediaType: "text/html", response: z.string(),
   },
