@@ -3,7 +3,7 @@ import { MongoClient, MongoNetworkError, MongoNotConnectedError, MongoServerErro
 import mongoose from "mongoose";
 import { NatsError } from "nats";
 import { describe, expect, it } from "vitest";
-import { AppError, fromGrpcError } from "@billing/errors";
+import { AppError, fromGrpcError, toGrpcStatus } from "@billing/errors";
 import { classifyFailure, PoisonMessage, RetryLater } from "./failure";
 import { decideOnFailure } from "./retry-policy";
 
@@ -24,9 +24,14 @@ describe("classifyFailure", () => {
     expect(classifyFailure(new PoisonMessage("malformed"))).toBe("poison");
   });
 
-  it("transient: RetryLater", () => {
+  it("transient: RetryLater, here or thrown by a peer while serving a call (it travels as a 503)", () => {
     expect(classifyFailure(new RetryLater("not copied yet", 1000))).toBe("transient");
     expect(classifyFailure(new RetryLater("busy"))).toBe("transient");
+    const sent = toGrpcStatus(new RetryLater("pay-in-advance buckets behind envelope e-1"));
+    expect(sent.code).toBe(status.UNAVAILABLE);
+    const received = fromGrpcError(Object.assign(new Error(sent.details), { code: sent.code!, details: sent.details!, metadata: sent.metadata! }));
+    expect([received.kind, received.message]).toEqual(["unavailable", "pay-in-advance buckets behind envelope e-1"]);
+    expect(classifyFailure(received)).toBe("transient");
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { NatsError } from "nats";
-import { isTransientAppError } from "@billing/errors";
+import { AppError, isTransientAppError } from "@billing/errors";
 
 /** Thrown by a handler when the message can never succeed: it is parked (dead-lettered), not redelivered. */
 export class PoisonMessage extends Error {}
@@ -7,11 +7,14 @@ export class PoisonMessage extends Error {}
 /**
  * Thrown by a handler to ask for a redelivery later: transient. Its delay is the backoff's base for
  * this message (the consumer's own base when absent), growing with each delivery as for any
- * transient failure.
+ * transient failure. It is an AppError `unavailable`: thrown while serving a gRPC call (the usage
+ * service's pay-in-advance pricing), it reaches the caller as a 503, which the caller's consumer
+ * also waits out (it used to arrive as an INTERNAL error, of unknown kind).
  */
-export class RetryLater extends Error {
+export class RetryLater extends AppError {
   constructor(message: string, readonly delayMs?: number) {
-    super(message);
+    super("unavailable", undefined, undefined, message);
+    this.name = "RetryLater";
   }
 }
 
