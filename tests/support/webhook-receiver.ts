@@ -14,7 +14,7 @@ export interface Delivery {
   verifiedBy: "hmac" | "jwt" | "standard";
 }
 
-/** How a receiver checks signatures: the organization's HMAC key, the instance's public key, a standard endpoint's secret by path. */
+/** How a receiver checks signatures: the organization's HMAC key and public key, a standard endpoint's secret by path. */
 export interface ReceiverKeys {
   hmacKey?: string;
   publicKeyPem?: string;

@@ -1,3 +1,4 @@
+import jwt from "jsonwebtoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@billing/testkit";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
@@ -100,6 +101,12 @@ describe("webhooks", () => {
     expect((await ok(other("GET", "/webhook_endpoints"))).webhook_endpoints).toEqual([]);
     expect((await ok(other("GET", "/webhooks"))).webhooks).toEqual([]);
     expect((await ok(other("GET", "/webhooks/hmac_key"))).webhook.hmac_key).not.toBe(receiver.keys.hmacKey);
+    // nor its jwt key: each organization signs with its own, and says whose a token is, until when
+    expect(Buffer.from((await ok(other("GET", "/webhooks/json_public_key"))).webhook.public_key as string, "base64").toString("utf8")).not.toBe(receiver.keys.publicKeyPem);
+    const signed = receiver.processed.find((d) => d.verifiedBy === "jwt")!;
+    const claims = jwt.decode(String(signed.headers["x-lago-signature"])) as jwt.JwtPayload;
+    expect(claims).toMatchObject({ organization_id: organization_id, data: signed.body, iat: expect.any(Number), exp: expect.any(Number) });
+    expect(claims.exp! - claims.iat!).toBe(600);
   });
 
   it("manages endpoints as Lago does: validation, update, list, delete", async () => {
