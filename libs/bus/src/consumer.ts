@@ -5,7 +5,6 @@ import { counter, gauge } from "@billing/telemetry";
 import type { Bus } from "./connection";
 import { parkMessage, replayedForAnother, type ParkReason } from "./dead-letters";
 import type { Envelope } from "./envelope";
-import { classifyFailure } from "./failure";
 import { decodeEnvelope, ORGANIZATION_HEADER } from "./publish";
 import { decideOnFailure, retryPolicyOf, type RetryOptions } from "./retry-policy";
 import { backoffDelayMs } from "./backoff";
@@ -177,7 +176,7 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
         const decision = decideOnFailure(err, msg.info.deliveryCount, policy);
         if ("park" in decision) await park(msg, { reason: decision.park, error: err, body: null });
         else {
-          logger.warn({ err, subject: msg.subject, seq: msg.seq, failure: classifyFailure(err) }, "message body unreadable; will be redelivered");
+          logger.warn({ err, subject: msg.subject, seq: msg.seq, failure: decision.kind }, "message body unreadable; will be redelivered");
           redeliver(msg, decision.retryInMs);
         }
         return;
