@@ -134,12 +134,14 @@ describe("credit notes' refunds", () => {
     // asked a moment ago: not asked again before the recheck delay
     expect(await settleUnsettledRefunds(replicas[0]!.deps, { recheckMs: 60_000 })).toBe(0);
     expect((await refunds())[0]).toMatchObject({ status: "pending" });
-    // both replicas' sweepers at once, past the delay: asked before the sandbox settles it, still pending
+    // both replicas' sweepers at once, past the delay: asked before the sandbox settles it (its record made
+    // fresh, so a slow machine does not pass the sandbox's half second meanwhile), still pending
+    const sandbox = connections[0]!.collection("sandbox_charges");
+    expect((await sandbox.findOne({ _id: `refund ${pending!._id}` as never }))?.at).toBeInstanceOf(Date);
+    await sandbox.updateOne({ _id: `refund ${pending!._id}` as never }, { $set: { at: new Date(Date.now() + 60_000) } });
     await Promise.all(replicas.map((r) => settleUnsettledRefunds(r.deps, { recheckMs: 0 })));
     expect((await refunds())[0]).toMatchObject({ status: "pending", applied: false });
     // the provider's time passes (the sandbox's record made older): it has settled, paid back once, told once
-    const sandbox = connections[0]!.collection("sandbox_charges");
-    expect((await sandbox.findOne({ _id: `refund ${pending!._id}` as never }))?.at).toBeInstanceOf(Date);
     await sandbox.updateOne({ _id: `refund ${pending!._id}` as never }, { $set: { at: new Date(Date.now() - REFUND_SETTLES_AFTER_MS) } });
     await Promise.all(replicas.map((r) => settleUnsettledRefunds(r.deps, { recheckMs: 0 })));
     const [settled] = await refunds();
