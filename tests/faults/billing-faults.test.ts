@@ -166,7 +166,8 @@ describe("billing through faults", () => {
     const settled = await workload.settleCustomers(90_000);
     log(`[faults] customers' part ${settled ? "done" : "still under way after 90 s"}; workload: ${JSON.stringify(workload.counts)}`);
     const ctx = { api: run.api, receiver: run.receiver, mongoUrl: run.mongo.url, dbPrefix: run.dbPrefix, organizationId: run.organizationId, services: BACKEND_SERVICES };
-    checks = await checkInvariants(ctx, { webhookWaitMs: 30_000 });
+    await run.metrics.scrape();
+    checks = await checkInvariants(ctx, { webhookWaitMs: 30_000, terminated: () => run.metrics.totals().terminated });
     log(describeChecks(checks));
     await run.metrics.scrape();
     const parked = await deadLetters(ctx);

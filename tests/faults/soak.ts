@@ -186,7 +186,8 @@ async function main(): Promise<number> {
     const settled = await workload.settleCustomers(180_000);
     console.log(`[soak] customers' part ${settled ? "done" : "still under way after 180 s"}; ${soak.failures.length} workload steps failed during faults`);
     const ctx = { api: run.api, receiver: run.receiver, mongoUrl: run.mongo.url, dbPrefix: run.dbPrefix, organizationId: run.organizationId, services: BACKEND_SERVICES };
-    const checks = await checkInvariants(ctx, { webhookWaitMs: 120_000 });
+    await run.metrics.scrape();
+    const checks = await checkInvariants(ctx, { webhookWaitMs: 120_000, terminated: () => run.metrics.totals().terminated });
     console.log(describeChecks(checks));
     await run.metrics.scrape();
     const parked = await deadLetters(ctx);

@@ -234,14 +234,17 @@ export async function deadLetters(ctx: InvariantContext): Promise<Array<{ servic
   return found;
 }
 
-/** No message parked that should have succeeded: the run's workload has no poison message, so every `dead_letters` is empty. */
-async function nothingParked(ctx: InvariantContext): Promise<CheckResult> {
+/**
+ * No message parked that should have succeeded: the run's workload has no poison message, so every
+ * `dead_letters` is empty; nor given up on without being parked (a consumer that terminates a
+ * message after its last delivery drops it: `terminated`, counted by the consumers' metrics).
+ */
+async function nothingParked(ctx: InvariantContext, terminated: number): Promise<CheckResult> {
   const parked = await deadLetters(ctx);
-  return {
-    name: PARKED,
-    checked: parked.length,
-    breaches: parked.filter((p) => p.count > 0).map((p) => `${p.service}: ${p.count} dead letters, e.g. ${p.samples.join("; ")}`),
-  };
+  const breaches = parked.filter((p) => p.count > 0).map((p) => `${p.service}: ${p.count} dead letters, e.g. ${p.samples.join("; ")}`);
+  const parkedCount = parked.reduce((n, p) => n + p.count, 0);
+  if (terminated > parkedCount) breaches.push(`${terminated} messages terminated by the consumers (nats_consumer_messages_total{outcome="terminated"}), ${parkedCount} of them parked: the others were dropped`);
+  return { name: PARKED, checked: parked.length, breaches };
 }
 
 /**
@@ -269,12 +272,15 @@ async function reconciliation(ctx: InvariantContext): Promise<CheckResult | null
   return { name: RECONCILE, checked, breaches: result.breaches.map((b) => JSON.stringify(b).slice(0, 600)) };
 }
 
-/** Runs every check on the settled state. `webhookWaitMs`: how long deliveries may still be arriving. */
-export async function checkInvariants(ctx: InvariantContext, options: { webhookWaitMs?: number } = {}): Promise<CheckResult[]> {
+/**
+ * Runs every check on the settled state. `webhookWaitMs`: how long deliveries may still be
+ * arriving; `terminated`: how many messages the consumers terminated (their metrics).
+ */
+export async function checkInvariants(ctx: InvariantContext, options: { webhookWaitMs?: number; terminated?: () => number } = {}): Promise<CheckResult[]> {
   const s = await snapshot(ctx.api);
   const results: CheckResult[] = [
     chargedAtMostOnce(s), chargedAtLeastOnce(s), topUpsCreditedOnce(s), walletLedgers(s),
-    await refundsOnce(s, ctx), await webhooksDelivered(s, ctx, options.webhookWaitMs ?? 60_000), await nothingParked(ctx),
+    await refundsOnce(s, ctx), await webhooksDelivered(s, ctx, options.webhookWaitMs ?? 60_000), await nothingParked(ctx, options.terminated?.() ?? 0),
   ];
   const reconciled = await reconciliation(ctx).catch((err: unknown) => ({ name: RECONCILE, checked: 0, breaches: [`reconcile threw: ${String(err)}`] }));
   if (reconciled) results.push(reconciled);
