@@ -12,8 +12,9 @@ import { SETUP_CENTS, Workload } from "./support/workload";
  * workload through the HTTP API of a sandbox organization, and while it is in flight:
  *
  *   1. SIGSTOP invoicing for 40 s right when a provider customer's one-off invoice is finalized
- *      (the story: the charge must survive an outage longer than 50 deliveries × 500 ms), and
- *      SIGSTOP the wallet service for 60 s from the same moment, a paid top-up's settlement in flight;
+ *      (the story: the charge must survive an outage longer than 50 deliveries × 500 ms), a paid
+ *      top-up asked for meanwhile; then SIGSTOP the wallet service for 60 s, a top-up paid by hand
+ *      (its settlement in flight) as invoicing comes back;
  *   2. kill -9 invoicing, a new process 28 s later, right when another provider customer's one-off
  *      invoice is finalized: the same story with a peer that fails fast (connection refused)
  *      instead of one that does not answer (each attempt then waits for its 10 s deadline);
@@ -77,9 +78,8 @@ afterAll(async () => {
 
 describe("billing through faults", () => {
   it("a money-moving message survives an outage longer than 25 s", async () => {
-    // a top-up paid by hand just before: its settlement is in flight when the wallet service stops
-    const topUp = await workload.buyCredits("c_man", 6);
-    expect(await workload.payManually(topUp.invoiceId, "top-up wire")).toBe(200);
+    // c_man's top-up, bought now and paid by hand later, while the wallet service is stopped
+    const manTopUp = await workload.buyCredits("c_man", 6);
 
     // 1. invoicing stopped (SIGSTOP, 40 s) right when c_story's invoice is finalized; the payment
     // service is held until then, so it sees invoice.finalized only while invoicing does not answer
@@ -89,14 +89,23 @@ describe("billing through faults", () => {
     try {
       story = await workload.oneOff("c_story");
       invoicingPause = run.faults.pause("invoicing", STORY_PAUSE_MS, "c_story's one-off invoice just finalized");
-      walletPause = run.faults.pause("wallet", WALLET_PAUSE_MS, "c_man's paid top-up settling");
     } finally {
       run.faults.thaw(held);
     }
-    // work that does not need the paused services goes on meanwhile
+    // meanwhile: a top-up asked for while invoicing does not answer (the request times out; the
+    // wallet service gives its credit invoice up after its own deadline, invoicing makes it once it
+    // runs again, and the card pays it: the purchase must then be credited), and work that needs
+    // neither service
+    const orphanTopUp = await workload.tryBuyCredits("c_ok", 10);
+    log(`[faults] a top-up asked for while invoicing is stopped answered ${orphanTopUp}`);
     await workload.usage("c_ok", 2, "2024-01-20T00:00:00Z");
     await workload.customer("c_late", "succeeds");
+    // the wallet service stopped for 60 s once it has given that top-up up (or 33 s into the outage)
+    await until("c_ok's top-up given up", async () => (await workload.transactions("c_ok")).some((t) => t.transaction_status === "purchased" && t.status !== "pending"), { timeoutMs: 33_000, intervalMs: 500 })
+      .catch(() => undefined);
+    walletPause = run.faults.pause("wallet", WALLET_PAUSE_MS, "c_man's top-up being paid");
     await invoicingPause!;
+    expect(await workload.payManually(manTopUp.invoiceId, "top-up wire")).toBe(200);
     await expectChargedOnce(story!.svc_id as string, `after a ${STORY_PAUSE_MS / 1000} s SIGSTOP of invoicing`);
 
     // 2. the same outage, but the peer fails fast (kill -9: connection refused) instead of not

@@ -44,6 +44,8 @@ interface Snapshot {
   wallets: Json[];
   transactionsByWallet: Map<string, Json[]>;
   creditNotes: Json[];
+  /** each credit invoice (a paid top-up's) as GET /invoices/{id} shows it, fees included */
+  creditInvoices: Json[];
 }
 
 async function snapshot(api: ApiClient): Promise<Snapshot> {
@@ -56,7 +58,9 @@ async function snapshot(api: ApiClient): Promise<Snapshot> {
   const transactionsByWallet = new Map<string, Json[]>();
   for (const w of wallets) transactionsByWallet.set(w.svc_id, await api.all(`/wallets/${w.svc_id}/wallet_transactions`, "wallet_transactions"));
   const creditNotes = await api.all("/credit_notes", "credit_notes");
-  return { invoices, paymentsByInvoice, customers, wallets, transactionsByWallet, creditNotes };
+  const creditInvoices: Json[] = [];
+  for (const i of invoices.filter((i) => i.invoice_type === "credit")) creditInvoices.push((await api.get(`/invoices/${i.svc_id}`)).invoice as Json);
+  return { invoices, paymentsByInvoice, customers, wallets, transactionsByWallet, creditNotes, creditInvoices };
 }
 
 const succeeded = (p: Json) => p.payment_status === "succeeded";
@@ -102,22 +106,34 @@ function chargedAtLeastOnce(s: Snapshot): CheckResult {
 /**
  * Every paid top-up credited once: a purchase is settled exactly when its credit invoice is paid
  * (the wallet's balance counts it once: see the ledger check), and failed only when it is not.
+ * A purchase and its credit invoice are matched both ways: the purchase names its invoice
+ * (svc_invoice_id), and the invoice's fee names its purchase (item.svc_item_id), so a credit
+ * invoice the wallet lost track of (its purchase failed as "not invoiced") is found too.
  */
 function topUpsCreditedOnce(s: Snapshot): CheckResult {
   const breaches: string[] = [];
-  const invoices = new Map(s.invoices.map((i) => [i.svc_id as string, i]));
-  let checked = 0;
+  const purchases = new Map<string, { tx: Json; walletId: string }>();
   for (const [walletId, txs] of s.transactionsByWallet) {
-    for (const tx of txs.filter((t) => t.transaction_status === "purchased")) {
-      checked++;
-      const invoice = invoices.get(tx.svc_invoice_id as string);
-      const paid = invoice?.payment_status === "succeeded";
-      const what = `top-up ${tx.svc_id} of wallet ${walletId} (${tx.amount}, invoice ${invoice?.number ?? tx.svc_invoice_id} ${invoice?.payment_status ?? "missing"})`;
-      if (paid && tx.status !== "settled") breaches.push(`${what}: paid but ${tx.status}`);
-      if (!paid && tx.status === "settled") breaches.push(`${what}: credited but not paid`);
+    for (const tx of txs.filter((t) => t.transaction_status === "purchased")) purchases.set(tx.svc_id as string, { tx, walletId });
+  }
+  const invoiceOf = new Map<string, Json>();
+  for (const invoice of s.creditInvoices) {
+    const items = (invoice.fees as Json[]).map((f) => f.item?.svc_item_id as string | undefined).filter((id): id is string => !!id);
+    for (const id of items) invoiceOf.set(id, invoice);
+    if (invoice.payment_status === "succeeded" && items.some((id) => !purchases.has(id))) {
+      breaches.push(`credit invoice ${invoice.number} is paid (${invoice.total_amount_cents}) but names no purchase of any wallet (${items.join(", ")})`);
     }
   }
-  return { name: TOP_UPS, checked, breaches };
+  const byId = new Map(s.invoices.map((i) => [i.svc_id as string, i]));
+  for (const { tx, walletId } of purchases.values()) {
+    const invoice = invoiceOf.get(tx.svc_id as string) ?? byId.get(tx.svc_invoice_id as string);
+    const paid = invoice?.payment_status === "succeeded";
+    const what = `top-up ${tx.svc_id} of wallet ${walletId} (${tx.amount}, credit invoice ${invoice?.number ?? tx.svc_invoice_id ?? "none"} ${invoice?.payment_status ?? ""})`;
+    if (paid && tx.status !== "settled") breaches.push(`${what}: paid but ${tx.status}`);
+    if (!paid && tx.status === "settled") breaches.push(`${what}: credited but not paid`);
+    if (invoice && tx.svc_invoice_id && invoice.svc_id !== tx.svc_invoice_id) breaches.push(`${what}: names invoice ${tx.svc_invoice_id}, but ${invoice.number} bills it`);
+  }
+  return { name: TOP_UPS, checked: purchases.size, breaches };
 }
 
 /**

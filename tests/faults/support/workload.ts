@@ -127,6 +127,22 @@ export class Workload {
     return { transactionId: tx!.svc_id as string, invoiceId: tx!.svc_invoice_id as string };
   }
 
+  /** A paid top-up asked for while the platform may not be able to make its invoice: the answer's status, nothing thrown. */
+  async tryBuyCredits(externalId: string, credits: number): Promise<number> {
+    const walletId = this.customers.get(externalId)?.walletId;
+    if (!walletId) throw new Error(`${externalId} has no wallet`);
+    const reply = await this.api.call("POST", "/wallet_transactions", { wallet_transaction: { wallet_id: walletId, paid_credits: String(credits) } }, { timeoutMs: 60_000 });
+    this.count(reply.status === 200 ? "top_ups" : `top_ups_refused_${reply.status}`);
+    return reply.status;
+  }
+
+  /** A wallet's transactions (GET /wallets/{id}/wallet_transactions, every page). */
+  transactions(externalId: string): Promise<Json[]> {
+    const walletId = this.customers.get(externalId)?.walletId;
+    if (!walletId) throw new Error(`${externalId} has no wallet`);
+    return this.api.all(`/wallets/${walletId}/wallet_transactions`, "wallet_transactions");
+  }
+
   /** A manual payment of what an invoice still owes (read first: nothing is paid twice by the workload itself). Returns the answer's status. */
   async payManually(invoiceId: string, reference: string): Promise<number> {
     const invoice = (await this.api.get(`/invoices/${invoiceId}`)).invoice as Json;
