@@ -213,9 +213,10 @@ export class Workload {
    * The customers' part after the faults: each unpaid invoice is paid the way its customer pays.
    * A requires-action payment is confirmed; a declined one is retried with a working card; an
    * invoice without a provider is paid manually. An invoice of a provider customer that has no
-   * provider attempt at all is left alone: the platform should have charged it on finalization,
-   * and not doing so is what the invariants report. Repeated until nothing is left to do, bounded:
-   * false when something was still under way at the deadline (the invariants then say what).
+   * provider attempt yet is waited for: the platform charges it on finalization (a redelivery
+   * after a crash comes up to 30 s later), and not doing so is what the invariants report.
+   * Repeated until nothing is left to do, bounded: false when something was still under way at
+   * the deadline (the invariants then say what).
    */
   async settleCustomers(timeoutMs: number): Promise<boolean> {
     return until("every invoice the customers can pay paid", async () => {
@@ -234,8 +235,10 @@ export class Workload {
         } else if (payments.length > 0 && payments.every((p) => p.payment_status === "failed")) {
           await this.retryWithNewCard(customer.externalId, invoice.svc_id as string);
           waiting++;
-        } else if (payments.length > 0) {
-          waiting++; // pending at the provider: its outcome is on its way
+        } else {
+          // pending at the provider (its outcome is on its way), or not attempted yet (its
+          // invoice.finalized redelivered after a crash): waited for until the deadline
+          waiting++;
         }
       }
       return waiting === 0;
