@@ -29,7 +29,7 @@ export function invoicePaymentHandler(deps: WalletDeps) {
     if (!txId) return;
     const tx = await deps.wallets.findTransaction(envelope.organization_id, txId);
     if (!tx || tx.transaction_status !== "purchased") return;
-    if (invoice.payment_status === "succeeded") await settlePaidPurchase(deps, tx);
+    if (invoice.payment_status === "succeeded") await settlePaidPurchase(deps, tx, invoice.svc_id);
     else if (invoice.payment_status === "failed") await deps.wallets.failPending(tx.id, "payment_failed", deps.clock.now());
   };
 }

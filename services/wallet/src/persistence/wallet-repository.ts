@@ -43,6 +43,9 @@ export interface TransactionFilter {
 }
 
 /** Wallets and their transactions; every query is scoped to one organization. */
+/** Why a purchase may have failed that its invoice, paid after all, undoes (the wallet's own refusals, a terminated wallet, stay). */
+const REVIVABLE_FAILURES = ["payment_failed", "invoice_not_created"];
+
 export class WalletRepository {
   /** the organizations holding (or having held) a wallet: marked before their first one is stored */
   private readonly holders: OrganizationMarks;
@@ -239,18 +242,19 @@ export class WalletRepository {
   }
 
   /**
-   * A purchase that failed because its invoice's payment failed is pending again once that invoice
-   * is paid after all (a retry, a manual payment, a status set by hand): once, with its event.
+   * A purchase that failed for want of its invoice's money — its payment failed, or its invoice
+   * seemed not to be made (the call to invoicing passed its deadline, and invoicing made it later) —
+   * is pending again once that invoice is paid after all: once, with its event, naming the invoice.
    * Answers whether it was revived (false: not such a failed purchase, or revived meanwhile).
    */
-  async revivePaymentFailed(transactionId: string, now: Date): Promise<boolean> {
+  async reviveForPaidInvoice(transactionId: string, invoiceId: string, now: Date): Promise<boolean> {
     const doc = await this.models.transactions.findById(transactionId, NO_OUTBOX).lean<TransactionDoc>();
-    if (!doc || doc.status !== "failed" || doc.failure !== "payment_failed" || doc.sequence != null) return false;
-    const revived: WalletTransaction = { ...transactionOf(doc), status: "pending", failure: null, failed_at: null };
+    if (!doc || doc.status !== "failed" || !REVIVABLE_FAILURES.includes(doc.failure ?? "") || doc.sequence != null) return false;
+    const revived: WalletTransaction = { ...transactionOf(doc), status: "pending", failure: null, failed_at: null, invoice_id: invoiceId };
     const events = [transactionEvent("billing.wallet.wallet_transaction.updated", revived, now)];
     const res = await this.models.transactions.collection.updateOne(
-      { _id: transactionId, sequence: null, status: "failed", failure: "payment_failed" } as never,
-      { $set: { status: "pending", failure: null, failed_at: null }, $push: { outbox: { $each: events } } } as never,
+      { _id: transactionId, sequence: null, status: "failed", failure: { $in: REVIVABLE_FAILURES } } as never,
+      { $set: { status: "pending", failure: null, failed_at: null, invoice_id: invoiceId }, $push: { outbox: { $each: events } } } as never,
     );
     if (res.modifiedCount !== 1) return false;
     await this.publish.transactions(new Map([[transactionId, events]]));
