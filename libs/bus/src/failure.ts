@@ -1,5 +1,5 @@
 import { NatsError } from "nats";
-import { AppError, isTransientAppError } from "@billing/errors";
+import { AppError, isTransientAppError, isTransientInfrastructureError } from "@billing/errors";
 
 /** Thrown by a handler when the message can never succeed: it is parked (dead-lettered), not redelivered. */
 export class PoisonMessage extends Error {}
@@ -28,36 +28,11 @@ export class RetryLater extends AppError {
  */
 export type FailureKind = "transient" | "poison" | "unknown";
 
-/** The MongoDB driver's (and mongoose's) errors of a connection, a pool or a server selection: the database away for a moment. */
-const MONGO_TRANSIENT_NAMES: ReadonlySet<string> = new Set([
-  "MongoNetworkError", "MongoNetworkTimeoutError", "MongoServerSelectionError", "MongooseServerSelectionError", "MongoNotConnectedError",
-  "MongoTopologyClosedError", "MongoServerClosedError", "MongoPoolClearedError", "PoolClearedOnNetworkError", "MongoWaitQueueTimeoutError",
-  "MongoOperationTimeoutError", "MongoStalePrimaryError",
-]);
-
-/**
- * MongoDB server codes of a replica set moving (not primary, stepping down, shutting down) or of the
- * network: the driver's retryable read/write codes (HostUnreachable 6, HostNotFound 7,
- * NetworkTimeout 89, ShutdownInProgress 91, PrimarySteppedDown 189, ExceededTimeLimit 262,
- * SocketException 9001, NotWritablePrimary 10107, InterruptedAtShutdown 11600,
- * InterruptedDueToReplStateChange 11602, NotPrimaryNoSecondaryOk 13435, NotPrimaryOrSecondary 13436,
- * ReadConcernMajorityNotAvailableYet 134), WriteConcernFailed 64 and the legacy not-primary 10058.
- */
-const MONGO_TRANSIENT_CODES: ReadonlySet<number> = new Set([6, 7, 64, 89, 91, 134, 189, 262, 9001, 10058, 10107, 11600, 11602, 13435, 13436]);
-
-/** Labels the MongoDB server and driver put on errors a retry may cure. */
-const MONGO_TRANSIENT_LABELS = ["RetryableWriteError", "TransientTransactionError", "ResetPool", "PoolRequstedRetry"];
-
 /** NATS errors that a retry cannot cure (a malformed subject or payload, credentials, permissions); every other NATS error is the connection's. */
 const NATS_PERMANENT_CODES: ReadonlySet<string> = new Set([
   "BAD_AUTHENTICATION", "BAD_CREDS", "BAD_HEADER", "BAD_JSON", "BAD_PAYLOAD", "BAD_SUBJECT", "INVALID_OPTION", "INVALID_PAYLOAD",
   "MAX_PAYLOAD_EXCEEDED", "NOT_FUNC", "SERVER_OPT_NA", "WSS_REQUIRED", "AUTHORIZATION_VIOLATION", "AUTHENTICATION_EXPIRED",
   "PERMISSIONS_VIOLATION", "ACCOUNT_EXPIRED",
-]);
-
-/** Node's socket errors: a peer (a payment provider, a webhook receiver) unreachable for a moment. */
-const SOCKET_TRANSIENT_CODES: ReadonlySet<string> = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EPIPE", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ENETDOWN", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
 interface ErrorFields {
@@ -68,23 +43,11 @@ interface ErrorFields {
   cause?: unknown;
 }
 
-function isTransientMongo(err: ErrorFields): boolean {
-  const name = typeof err.name === "string" ? err.name : "";
-  if (MONGO_TRANSIENT_NAMES.has(name)) return true;
-  if (name.startsWith("Mongo") && typeof err.code === "number" && MONGO_TRANSIENT_CODES.has(err.code)) return true;
-  if (name.startsWith("Mongo") && Array.isArray(err.errorLabels) && err.errorLabels.some((l) => MONGO_TRANSIENT_LABELS.includes(String(l)))) return true;
-  // mongoose queues an operation while its connection is down and gives up after bufferTimeoutMS
-  return name === "MongooseError" && typeof err.message === "string" && /buffering timed out/i.test(err.message);
-}
-
 function isTransientOne(err: unknown): boolean {
   if (err instanceof RetryLater) return true;
   if (isTransientAppError(err)) return true;
   if (err instanceof NatsError) return !NATS_PERMANENT_CODES.has(err.code);
-  if (typeof err !== "object" || err === null) return false;
-  const fields = err as ErrorFields;
-  if (isTransientMongo(fields)) return true;
-  return typeof fields.code === "string" && SOCKET_TRANSIENT_CODES.has(fields.code);
+  return isTransientInfrastructureError(err);
 }
 
 /** The kind of a handler's failure (see FailureKind); an error's `cause` chain counts too (a transient cause makes a wrapped error transient). */

@@ -1,6 +1,6 @@
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import { AppError, ERROR_KINDS, fromGrpcError, toGrpcStatus, toHttpError } from "./index";
+import { AppError, ERROR_KINDS, fromGrpcError, isTransientInfrastructureError, toGrpcStatus, toHttpError } from "./index";
 
 function asServiceError(s: ReturnType<typeof toGrpcStatus>): ServiceError {
   return Object.assign(new Error(s.details), { code: s.code!, details: s.details!, metadata: s.metadata! });
@@ -64,5 +64,18 @@ describe("error mapping", () => {
     const err = Object.assign(new Error("x"), { code: status.UNAVAILABLE, details: "no connection", metadata: new Metadata() });
     expect(fromGrpcError(err).kind).toBe("unavailable");
     expect(toHttpError(fromGrpcError(err)).body).toEqual({ status: 503, error: "Service Unavailable" });
+  });
+});
+
+describe("infrastructure away for a moment", () => {
+  it("is told by the database's and the sockets' errors, not by others", () => {
+    const named = (name: string, fields: Record<string, unknown> = {}) => Object.assign(new Error("x"), { name, ...fields });
+    expect(isTransientInfrastructureError(named("MongoNetworkError"))).toBe(true);
+    expect(isTransientInfrastructureError(named("MongoServerError", { code: 10107 }))).toBe(true);
+    expect(isTransientInfrastructureError(named("MongoServerError", { code: 11000 }))).toBe(false);
+    expect(isTransientInfrastructureError(named("MongooseError", { message: "Operation `x.find()` buffering timed out after 10000ms" }))).toBe(true);
+    expect(isTransientInfrastructureError(Object.assign(new Error("refused"), { code: "ECONNREFUSED" }))).toBe(true);
+    expect(isTransientInfrastructureError(new TypeError("a bug"))).toBe(false);
+    expect(isTransientInfrastructureError("text")).toBe(false);
   });
 });

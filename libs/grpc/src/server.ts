@@ -8,7 +8,7 @@ import {
   type ServiceClientConstructor,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { toGrpcStatus, AppError } from "@billing/errors";
+import { toGrpcStatus, AppError, isTransientInfrastructureError } from "@billing/errors";
 import { atFrozenTime } from "@billing/clock";
 import type { Logger } from "@billing/logger";
 import { histogram, traceIncomingCall, withRequestId } from "@billing/telemetry";
@@ -71,7 +71,10 @@ function adapt(serviceName: string, method: string, handler: AnyHandler, logger:
         callback(null, response);
       },
       (err: unknown) => {
-        const grpcStatus = toGrpcStatus(err);
+        // the database or a peer away for a moment: UNAVAILABLE (a 503 at the gateway; a caller's consumer retries it), not INTERNAL
+        const answered = !(err instanceof AppError) && isTransientInfrastructureError(err)
+          ? new AppError("unavailable", "service_unavailable", undefined, "a database or a peer is away for a moment: try again") : err;
+        const grpcStatus = toGrpcStatus(answered);
         observe(grpcStatus.code ?? status.UNKNOWN, started);
         if (!(err instanceof AppError) || err.kind === "internal") log.error({ err, ms: elapsedMs(started) }, "rpc failed");
         else log.info({ code: err.code, kind: err.kind, ms: elapsedMs(started) }, "rpc refused");
