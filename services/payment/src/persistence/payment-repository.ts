@@ -80,16 +80,16 @@ export class PaymentRepository {
 
   /** Its current outcome reached the invoice (with the events that announce it, for a manual payment: told only once applied). */
   async markApplied(id: string, paymentStatus: string, events: readonly Envelope[] = []): Promise<boolean> {
-    const res = await this.models.payments.collection.updateOne(
-      { _id: id, payment_status: paymentStatus, applied: false } as never,
-      { $set: { applied: true }, ...(events.length > 0 && { $push: { outbox: { $each: [...events] } } }) } as never,
+    const res = await this.models.payments.updateOne(
+      { _id: id, payment_status: paymentStatus, applied: false },
+      { $set: { applied: true }, ...(events.length > 0 && { $push: { outbox: { $each: [...events] } } }) },
     );
     return res.modifiedCount === 1;
   }
 
   /** A manual payment its invoice refused (credited or voided since it was checked): it was never recorded for the client. */
   async discardRefusedManual(id: string): Promise<void> {
-    await this.models.payments.collection.deleteOne({ _id: id, type: "manual", applied: false } as never);
+    await this.models.payments.deleteOne({ _id: id, type: "manual", applied: false });
   }
 
   /**
@@ -97,16 +97,16 @@ export class PaymentRepository {
    * the same write): false when it was recorded before (a retry, a crash's sweep).
    */
   async recordOverpayment(id: string, amountCents: number, status: OverpaymentStatus, now: Date, events: readonly Envelope[]): Promise<boolean> {
-    const res = await this.models.payments.collection.updateOne(
-      { _id: id, overpaid_amount_cents: { $in: [null, 0] } } as never,
-      { $set: { overpaid_amount_cents: amountCents, overpayment_status: status, updated_at: now }, $push: { outbox: { $each: [...events] } } } as never,
+    const res = await this.models.payments.updateOne(
+      { _id: id, overpaid_amount_cents: { $in: [null, 0] } },
+      { $set: { overpaid_amount_cents: amountCents, overpayment_status: status, updated_at: now }, $push: { outbox: { $each: [...events] } } },
     );
     return res.modifiedCount === 1;
   }
 
   /** How giving an overpayment back stands, moved on once from `from`. */
   async setOverpaymentStatus(id: string, from: OverpaymentStatus, to: OverpaymentStatus): Promise<void> {
-    await this.models.payments.collection.updateOne({ _id: id, overpayment_status: from } as never, { $set: { overpayment_status: to } });
+    await this.models.payments.updateOne({ _id: id, overpayment_status: from }, { $set: { overpayment_status: to } });
   }
 
   /** Overpayments whose refund is still to be asked for or settled (the refund sweeper's; real MongoDB: the overpayment_status index; the test server scans). */

@@ -252,9 +252,9 @@ export class WalletRepository {
     if (!doc || doc.status !== "failed" || !REVIVABLE_FAILURES.includes(doc.failure ?? "") || doc.sequence != null) return false;
     const revived: WalletTransaction = { ...transactionOf(doc), status: "pending", failure: null, failed_at: null, invoice_id: invoiceId };
     const events = [transactionEvent("billing.wallet.wallet_transaction.updated", revived, now)];
-    const res = await this.models.transactions.collection.updateOne(
-      { _id: transactionId, sequence: null, status: "failed", failure: { $in: REVIVABLE_FAILURES } } as never,
-      { $set: { status: "pending", failure: null, failed_at: null, invoice_id: invoiceId }, $push: { outbox: { $each: events } } } as never,
+    const res = await this.models.transactions.updateOne(
+      { _id: transactionId, sequence: null, status: "failed", failure: { $in: REVIVABLE_FAILURES } },
+      { $set: { status: "pending", failure: null, failed_at: null, invoice_id: invoiceId }, $push: { outbox: { $each: events } } },
     );
     if (res.modifiedCount !== 1) return false;
     await this.publish.transactions(new Map([[transactionId, events]]));
