@@ -14,7 +14,7 @@ import { creditNoteDocumentHandlers } from "./grpc/credit-note-document-handlers
 import { USAGE_SUBJECTS, advanceFeesBatchHandler } from "./events/usage-advance-fees";
 import { CREDIT_NOTE_SUBJECTS, creditNoteEventHandler } from "./events/credit-note-offsets";
 import { creditNoteHandlers } from "./grpc/credit-note-handlers";
-import { invoiceHandlers } from "./grpc/invoice-handlers";
+import { invoiceHandlers, invoiceOperationHandlers } from "./grpc/invoice-handlers";
 import { lifetimeUsageHandlers } from "./grpc/lifetime-usage-handlers";
 import { scheduledWorkHandlers } from "./grpc/scheduled-work-handlers";
 import { usageHandlers } from "./grpc/usage-handlers";
@@ -225,7 +225,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       ...(documentDeps ? [bind(Rpc.invoiceDocuments, { ...documentHandlers(documentDeps), ...creditNoteDocumentHandlers(documentDeps) })] : []),
       bind(Rpc.fees, feeHandlers(feeDeps)),
       bind(Rpc.lifetimeUsage, lifetimeUsageHandlers(deps)),
-      bind(Rpc.creditNotes, creditNoteHandlers(deps)),
+      bind(Rpc.creditNotes, { ...creditNoteHandlers(deps), ...invoiceOperationHandlers(deps) }),
       bind(Rpc.invoiceAudit, invoiceAuditHandlers({ ...deps, usageAudit: parts.peers.usageAudit, plans: parts.peers.plans })),
     ],
     stop: async () => {

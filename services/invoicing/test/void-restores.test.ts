@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Subjects } from "@billing/bus";
 import type { CatalogMessages } from "@billing/contracts";
 import { waitFor } from "@billing/testkit";
-import { voidInvoice } from "../src/use-cases/credit-notes/void-invoice";
+import { voidInvoice } from "../src/use-cases/invoices/void-invoice";
 import { finalizeOpenInvoice } from "../src/use-cases/invoices/finalize-open-invoice";
 import { customerView, planView, startInvoicingHarness, subscriptionView, type InvoicingHarness } from "./harness";
 

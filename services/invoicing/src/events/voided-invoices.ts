@@ -1,6 +1,6 @@
 import { Subjects, type Envelope } from "@billing/bus";
 import { eventData, isEvent } from "@billing/contracts";
-import { restoreVoidedInvoice } from "../use-cases/credit-notes/restore-voided-invoice";
+import { restoreVoidedInvoice } from "../use-cases/invoices/restore-voided-invoice";
 import type { InvoicingDeps } from "../use-cases/deps";
 
 export const VOIDED_INVOICE_SUBJECTS = [Subjects.invoicing.invoiceVoided];

@@ -1,8 +1,7 @@
-import { sectionChoiceInputOf, type CreditNoteRpc } from "@billing/contracts";
+import type { CreditNoteRpc } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { CreditNote } from "../domain/credit-note";
-import type { Invoice } from "../domain/invoice";
 import type { InvoicingDeps } from "../use-cases/deps";
 import { createCreditNote } from "../use-cases/credit-notes/create-credit-note";
 import { estimateCreditNoteOf } from "../use-cases/credit-notes/estimate-credit-note";
@@ -10,18 +9,18 @@ import { getCreditNote } from "../use-cases/credit-notes/get-credit-note";
 import { listCreditNotes } from "../use-cases/credit-notes/list-credit-notes";
 import { updateCreditNote } from "../use-cases/credit-notes/update-credit-note";
 import { voidCreditNote } from "../use-cases/credit-notes/void-credit-note";
-import { voidInvoice } from "../use-cases/credit-notes/void-invoice";
-import { regenerateInvoice } from "../use-cases/credit-notes/regenerate-invoice";
-import { deleteDraftInvoice } from "../use-cases/credit-notes/delete-draft-invoice";
-import { createOneOffInvoice } from "../use-cases/credit-notes/create-one-off-invoice";
 import { creditNoteFilterOf, creditNoteMessage, estimateMessage, feeMessagesOf } from "./credit-note-messages";
-import { invoiceReply } from "./invoice-reply";
 
 const items = (list: ReadonlyArray<{ fee_id: string; amount_cents: number | string }>) => list.map((i) => ({ fee_id: i.fee_id, amount_cents: Number(i.amount_cents) }));
 
-/** billing.invoicing.v1.CreditNoteService: proto in, use case, proto out (always within the caller's organization). */
-export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc> {
-  const replyInvoice = (invoice: Invoice) => invoiceReply(deps, invoice);
+type CreditNoteRpcs = "CreateCreditNote" | "EstimateCreditNote" | "GetCreditNote" | "ListCreditNotes" | "UpdateCreditNote" | "VoidCreditNote";
+
+/**
+ * billing.invoicing.v1.CreditNoteService, its credit notes: proto in, use case, proto out (always
+ * within the caller's organization). Its RPCs on invoices (void, regenerate, delete a draft, one-off)
+ * are served by invoiceOperationHandlers (invoice-handlers.ts).
+ */
+export function creditNoteHandlers(deps: InvoicingDeps): Pick<Handlers<CreditNoteRpc>, CreditNoteRpcs> {
   /** The notes' messages, each with the fees of its invoice (one read for all their invoices). */
   const messages = async (notes: readonly CreditNote[]) => {
     const invoices = await deps.invoices.findByIds([...new Set(notes.map((n) => n.invoice_id))]);
@@ -43,22 +42,5 @@ export function creditNoteHandlers(deps: InvoicingDeps): Handlers<CreditNoteRpc>
     },
     UpdateCreditNote: async (req) => reply(await updateCreditNote(deps, req.organization_id, req.id, req.refund_status)),
     VoidCreditNote: async (req) => reply(await voidCreditNote(deps, req.organization_id, req.id)),
-    VoidInvoice: async (req) => replyInvoice(await voidInvoice(deps, req.organization_id, req.id, {
-      generate_credit_note: req.generate_credit_note, credit_amount: Number(req.credit_amount), refund_amount: Number(req.refund_amount),
-    })),
-    DeleteDraftInvoice: async (req) => replyInvoice(await deleteDraftInvoice(deps, req.organization_id, req.id)),
-    CreateOneOffInvoice: async (req) => {
-      const invoice = await createOneOffInvoice(deps, req.organization_id, {
-        external_customer_id: req.external_customer_id, currency: req.currency ?? null, billing_entity_code: req.billing_entity_code ?? null,
-        fees: req.fees.map((f) => ({
-          add_on_code: f.add_on_code, units: f.units ?? null, unit_amount_cents: f.unit_amount_cents == null ? null : Number(f.unit_amount_cents),
-          description: f.description ?? null, invoice_display_name: f.invoice_display_name ?? null, tax_codes: f.tax_codes.length ? f.tax_codes : null,
-          from_datetime: f.from_datetime ?? null, to_datetime: f.to_datetime ?? null,
-        })),
-        invoice_custom_section: sectionChoiceInputOf(req.invoice_custom_section),
-      });
-      return replyInvoice(invoice);
-    },
-    RegenerateInvoice: async (req) => replyInvoice(await regenerateInvoice(deps, req.organization_id, req.id)),
   };
 }

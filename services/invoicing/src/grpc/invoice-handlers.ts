@@ -1,15 +1,19 @@
-import type { InvoicingRpc } from "@billing/contracts";
+import { sectionChoiceInputOf, type CreditNoteRpc, type InvoicingRpc } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { Invoice } from "../domain/invoice";
 import type { InvoicingDeps } from "../use-cases/deps";
 import { applyPayment, type PaymentOutcome } from "../use-cases/invoices/apply-payment";
 import { createCreditInvoice } from "../use-cases/invoices/create-credit-invoice";
+import { createOneOffInvoice } from "../use-cases/invoices/create-one-off-invoice";
+import { deleteDraftInvoice } from "../use-cases/invoices/delete-draft-invoice";
 import { finalizeInvoice } from "../use-cases/invoices/finalize-invoice";
 import { getInvoice } from "../use-cases/invoices/get-invoice";
 import { listInvoices } from "../use-cases/invoices/list-invoices";
 import { refreshInvoice } from "../use-cases/invoices/refresh-invoice";
+import { regenerateInvoice } from "../use-cases/invoices/regenerate-invoice";
 import { updateInvoice } from "../use-cases/invoices/update-invoice";
+import { voidInvoice } from "../use-cases/invoices/void-invoice";
 import { getOngoingUsage } from "../use-cases/usage/get-ongoing-usage";
 import { invoiceFilterOf, invoiceUpdateOf } from "./invoice-messages";
 import { invoiceMessages, invoiceReply } from "./invoice-reply";
@@ -37,5 +41,35 @@ export function invoiceHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc
       invoice_id: req.invoice_id, payment_id: req.payment_id, amount_cents: Number(req.amount_cents), outcome: req.outcome as PaymentOutcome, allow_overpayment: req.allow_overpayment,
     })),
     OngoingUsage: async (req) => ({ customers: await getOngoingUsage(deps, req.organization_id, req.external_subscription_ids, req.customer_ids, req.only_customer_ids) }),
+  };
+}
+
+type InvoiceOperationRpcs = "VoidInvoice" | "RegenerateInvoice" | "DeleteDraftInvoice" | "CreateOneOffInvoice";
+
+/**
+ * billing.invoicing.v1.CreditNoteService, its RPCs on invoices: proto in, use case, proto out. They
+ * stay in credit_notes.proto (their request messages are there, and credit_notes.proto imports
+ * invoicing.proto); their handlers are the invoices'.
+ */
+export function invoiceOperationHandlers(deps: InvoicingDeps): Pick<Handlers<CreditNoteRpc>, InvoiceOperationRpcs> {
+  const reply = (invoice: Invoice) => invoiceReply(deps, invoice);
+  return {
+    VoidInvoice: async (req) => reply(await voidInvoice(deps, req.organization_id, req.id, {
+      generate_credit_note: req.generate_credit_note, credit_amount: Number(req.credit_amount), refund_amount: Number(req.refund_amount),
+    })),
+    DeleteDraftInvoice: async (req) => reply(await deleteDraftInvoice(deps, req.organization_id, req.id)),
+    CreateOneOffInvoice: async (req) => {
+      const invoice = await createOneOffInvoice(deps, req.organization_id, {
+        external_customer_id: req.external_customer_id, currency: req.currency ?? null, billing_entity_code: req.billing_entity_code ?? null,
+        fees: req.fees.map((f) => ({
+          add_on_code: f.add_on_code, units: f.units ?? null, unit_amount_cents: f.unit_amount_cents == null ? null : Number(f.unit_amount_cents),
+          description: f.description ?? null, invoice_display_name: f.invoice_display_name ?? null, tax_codes: f.tax_codes.length ? f.tax_codes : null,
+          from_datetime: f.from_datetime ?? null, to_datetime: f.to_datetime ?? null,
+        })),
+        invoice_custom_section: sectionChoiceInputOf(req.invoice_custom_section),
+      });
+      return reply(invoice);
+    },
+    RegenerateInvoice: async (req) => reply(await regenerateInvoice(deps, req.organization_id, req.id)),
   };
 }

@@ -4,7 +4,7 @@ import { addDays, localDateOf } from "@billing/pricing";
 import type { Invoice } from "../../domain/invoice";
 import { priceInvoice } from "../../domain/invoice-totals";
 import type { InvoicingDeps } from "../deps";
-import { finalizeOpenInvoice } from "../invoices/finalize-open-invoice";
+import { finalizeOpenInvoice } from "./finalize-open-invoice";
 
 /** The id of the invoice regenerated from a voided one: derived, so a retry or a second call finds the same one. */
 export const regeneratedIdOf = (voidedId: string) => derivedUuid(`regenerated|${voidedId}`);

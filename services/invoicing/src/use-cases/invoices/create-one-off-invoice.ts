@@ -6,7 +6,7 @@ import type { Invoice } from "../../domain/invoice";
 import { invoicingTerms } from "../../domain/invoicing-terms";
 import { newOneOffInvoice, type OneOffFeeRequest } from "../../domain/one-off-invoice";
 import type { InvoicingDeps } from "../deps";
-import { finalizeOpenInvoice } from "../invoices/finalize-open-invoice";
+import { finalizeOpenInvoice } from "./finalize-open-invoice";
 
 export interface OneOffRequest {
   external_customer_id: string;

@@ -7,7 +7,7 @@ import type { Invoice } from "../../domain/invoice";
 import { creditNoteCreatedEvents } from "../../events/credit-note-events";
 import { voidedEvents } from "../../events/invoice-events";
 import type { InvoicingDeps } from "../deps";
-import { voidCreditNote } from "./void-credit-note";
+import { voidCreditNote } from "../credit-notes/void-credit-note";
 import { restoreVoidedInvoice } from "./restore-voided-invoice";
 
 export interface VoidRequest {
