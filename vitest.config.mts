@@ -5,6 +5,23 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 // Tests import libraries from source, so unit tests need no build step.
 const alias = [{ find: /^@billing\/([a-z-]+)$/, replacement: `${root}libs/$1/src/index.ts` }];
 
+/**
+ * End-to-end files that need a platform of their own: they kill and restart services (the crash
+ * tests, the lifecycle), start extra replicas, read the gateway's whole log, or run with settings
+ * the shared platform does not have (rate limits, key cache, tracing, a fast scheduler).
+ */
+const OWN_PLATFORM_FILES = [
+  "tests/e2e/*-crash.test.ts",
+  "tests/e2e/lifecycle.test.ts",
+  "tests/e2e/docs.test.ts",
+  "tests/e2e/wallet-concurrency.test.ts",
+  "tests/e2e/api-robustness.test.ts",
+  "tests/e2e/rate-limits.test.ts",
+  "tests/e2e/api-keys.test.ts",
+  "tests/e2e/observability.test.ts",
+  "tests/e2e/subscriptions.test.ts",
+];
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -29,9 +46,22 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          // one platform for the whole project (tests/setup/shared-platform.global.ts); every file
+          // works in organizations of its own, so files run side by side on it
           name: "e2e",
-          globalSetup: [`${root}tests/setup/infra.global.ts`, `${root}tests/setup/build.global.ts`],
+          globalSetup: [`${root}tests/setup/infra.global.ts`, `${root}tests/setup/build.global.ts`, `${root}tests/setup/shared-platform.global.ts`],
           include: ["tests/e2e/**/*.test.ts"],
+          exclude: OWN_PLATFORM_FILES,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "e2e-own",
+          globalSetup: [`${root}tests/setup/infra.global.ts`, `${root}tests/setup/build.global.ts`],
+          include: OWN_PLATFORM_FILES,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

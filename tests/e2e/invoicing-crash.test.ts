@@ -5,7 +5,7 @@ import { Rpc, type ScheduledWorkRpc } from "@billing/contracts";
 import { RpcClient } from "@billing/grpc";
 import { freePort, repoRoot } from "@billing/testkit";
 import { api } from "../support/api";
-import { inBatches } from "../support/crash";
+import { inBatches, crashLoad } from "../support/crash";
 import { startE2E, type E2E } from "../support/platform";
 
 /**
@@ -15,7 +15,7 @@ import { startE2E, type E2E } from "../support/platform";
  * first is killed once. Afterwards each (customer, boundary) has exactly one invoice, each coupon
  * was consumed once per invoice, and the billing entity's numbers are unique and gap-free.
  */
-const SUBSCRIPTIONS = Number(process.env.INVOICING_CRASH_SUBSCRIPTIONS ?? 2000);
+const SUBSCRIPTIONS = crashLoad("INVOICING_CRASH_SUBSCRIPTIONS", 200, 2000);
 const FEE = 1_234;
 /** even customers: 100 off each of three invoices; odd customers: 2,000 off once, spread over invoices */
 const RECURRING_OFF = 100;

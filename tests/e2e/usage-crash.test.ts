@@ -4,13 +4,14 @@ import { Rpc, type UsageRpc } from "@billing/contracts";
 import { RpcClient } from "@billing/grpc";
 import { waitFor } from "@billing/testkit";
 import { api } from "../support/api";
+import { crashLoad } from "../support/crash";
 import { startE2E, type E2E } from "../support/platform";
 
 /**
- * A loader sends 20 000 events (batches of 100, with retries) while the usage service is killed
+ * A loader sends TOTAL events (4 000 in `npm test`, 20 000 in `npm run test:crash`; batches of 100, with retries) while the usage service is killed
  * with SIGKILL and restarted; afterwards every acknowledged event is stored exactly once.
  */
-const TOTAL = 20_000;
+const TOTAL = crashLoad("USAGE_CRASH_EVENTS", 4_000, 20_000);
 const BATCH = 100;
 const CLIENTS = 4;
 const KILLS = 3;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@billing/testkit";
 import { api } from "../support/api";
-import { allOf, inBatches } from "../support/crash";
+import { allOf, inBatches, crashLoad } from "../support/crash";
 import { startE2E, type E2E } from "../support/platform";
 import { ok, type Api, type Json } from "../support/scenario";
 
@@ -13,7 +13,7 @@ import { ok, type Api, type Json } from "../support/scenario";
  * Afterwards every coupon is active again with its 3.00, every wallet holds its 15.00 again
  * through exactly one give-back transaction, and no invoice is left half voided.
  */
-const CUSTOMERS = Number(process.env.VOID_CRASH_CUSTOMERS ?? 120);
+const CUSTOMERS = crashLoad("VOID_CRASH_CUSTOMERS", 30, 120);
 const FEE = 1_000;
 const COUPON = 300;
 const GRANTED = 1_500;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api";
-import { allOf, inBatches } from "../support/crash";
+import { allOf, inBatches, crashLoad } from "../support/crash";
 import { startE2E, type E2E } from "../support/platform";
 
 /**
@@ -9,7 +9,7 @@ import { startE2E, type E2E } from "../support/platform";
  * each run every invoice was credited exactly once: one `invoiced` transaction per wallet and
  * invoice, every wallet's balance equal to what its ledger moved.
  */
-const CUSTOMERS = Number(process.env.WALLET_CRASH_CUSTOMERS ?? 300);
+const CUSTOMERS = crashLoad("WALLET_CRASH_CUSTOMERS", 60, 300);
 const FEE = 1_000;
 const GRANTED = 1_500;
 

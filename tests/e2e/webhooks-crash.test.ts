@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@billing/testkit";
 import { api } from "../support/api";
+import { crashLoad } from "../support/crash";
 import { startE2E, type E2E } from "../support/platform";
 import { WebhookReceiver } from "../support/webhook-receiver";
 
@@ -11,7 +12,7 @@ import { WebhookReceiver } from "../support/webhook-receiver";
  * arrived, each unique key was processed once by the receiver, and the log says succeeded.
  * Retries are shortened (×0.0005: 2.5 ms … 18 s) and a dead process's leases pass after 2 s.
  */
-const CUSTOMERS = Number(process.env.WEBHOOK_CRASH_CUSTOMERS ?? 1_000);
+const CUSTOMERS = crashLoad("WEBHOOK_CRASH_CUSTOMERS", 150, 1_000);
 
 type Json = Record<string, any>;
 let e2e: E2E;

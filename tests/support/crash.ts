@@ -1,5 +1,17 @@
 import { ok, type Api, type Json } from "./scenario";
 
+/**
+ * A crash test's load. `npm test` runs the small one: enough records that every kill lands in the
+ * middle of the work, so the property (nothing lost, nothing twice) is shown at the smallest size
+ * that shows it. `npm run test:crash` (CRASH_FULL=1) runs the full one, whose figures the README
+ * quotes. `variable` (e.g. INVOICING_CRASH_SUBSCRIPTIONS) overrides both.
+ */
+export function crashLoad(variable: string, small: number, full: number): number {
+  const explicit = process.env[variable];
+  if (explicit) return Number(explicit);
+  return process.env.CRASH_FULL === "1" ? full : small;
+}
+
 /** Runs `work(0)` … `work(count − 1)`, `size` at a time (the crash tests' loads). */
 export async function inBatches(count: number, size: number, work: (i: number) => Promise<void>): Promise<void> {
   for (let i = 0; i < count; i += size) await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, k) => work(i + k)));

@@ -1,6 +1,8 @@
+import { inject } from "vitest";
 import { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPlatform, startOwnNats, uniqueName, type Platform } from "@billing/testkit";
+import { fitsSharedPlatform, SHARED_PLATFORM_ENV, type SharedPlatform } from "./shared-platform";
 
-/** One end-to-end test file's own platform: its databases, its processes, its organizations. */
+/** An end-to-end test file's platform (shared or its own): its addresses, its organizations. */
 export interface E2E {
   platform: Platform;
   mongoUrl: string;
@@ -17,6 +19,16 @@ export interface E2E {
  * consumers read another's events.
  */
 export async function startE2E(label: string, env?: Record<string, string>): Promise<E2E> {
+  const shared = inject("sharedPlatform");
+  if (shared && fitsSharedPlatform(env)) return onSharedPlatform(shared);
+  return startOwnE2E(label, env);
+}
+
+/**
+ * A platform of the file's own (the `e2e-own` project, or settings the shared platform does not
+ * have): crash tests kill and restart its services.
+ */
+export async function startOwnE2E(label: string, env?: Record<string, string>): Promise<E2E> {
   const { mongoUrl } = infraUrls();
   const ownNats = await startOwnNats();
   const natsUrl = ownNats?.url ?? infraUrls().natsUrl;
@@ -25,7 +37,7 @@ export async function startE2E(label: string, env?: Record<string, string>): Pro
   try {
     // the tests' webhook receivers listen on 127.0.0.1, which production refuses; the gateway's
     // per-organization rate limit is off (tests send fast; rate-limits.test.ts sets its own)
-    platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true, env: { WEBHOOK_ALLOW_PRIVATE: "1", RATE_LIMIT_PER_S: "0", ...env } });
+    platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true, env: { ...SHARED_PLATFORM_ENV, ...env } });
   } catch (err) {
     await ownNats?.stop();
     throw err;
@@ -41,5 +53,30 @@ export async function startE2E(label: string, env?: Record<string, string>): Pro
       await ownNats?.stop();
       await dropDatabases(mongoUrl, BACKEND_SERVICES.map((s) => `${prefix}_${s}`));
     },
+  };
+}
+
+/** The `e2e` project's shared platform, as a file sees it: new organizations in its databases; stopping it is the project's business. */
+function onSharedPlatform(shared: SharedPlatform): E2E {
+  const refuse = (what: string) => async () => {
+    throw new Error(`${what}: the shared platform's services are not a file's to ${what}; list the file in vitest.config.mts's OWN_PLATFORM_FILES`);
+  };
+  const platform: Platform = {
+    baseUrl: shared.baseUrl,
+    gatewayPort: shared.gatewayPort,
+    env: shared.env,
+    processes: new Map(),
+    start: refuse("start"),
+    kill: refuse("kill"),
+    stop: async () => undefined,
+  };
+  const dbName = `${shared.dbPrefix}_customer`;
+  return {
+    platform,
+    mongoUrl: shared.mongoUrl,
+    natsUrl: shared.natsUrl,
+    organization: (name) => createOrganization({ name, mongoUrl: shared.mongoUrl, dbName }),
+    sandbox: (name, frozenTime) => createOrganization({ name, mongoUrl: shared.mongoUrl, dbName, frozenTime }),
+    stop: async () => undefined,
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { documentSignature } from "@billing/documents";
 import { hasPoppler, pdfText, pdfToPngs } from "../../../libs/documents/src/poppler";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
+import { SHARED_DOCUMENT_LINK_SECRET } from "../../support/shared-platform";
 import { customer, events, invoicesOf, metric, ok, plan, send, standard, subscribe, tax, type Api, type Json } from "../../support/scenario";
 
 // Invoice PDFs end to end: a sandbox organization's January invoice (100.00 a month, 7 calls at
@@ -9,7 +10,7 @@ import { customer, events, invoicesOf, metric, ok, plan, send, standard, subscri
 // the invoice with file_url, a signed link the gateway serves without the API key; the file is
 // kept (the same bytes by the API key and by the link, every time); a forged or expired link is
 // refused with Lago's JSON error body; another organization cannot read it.
-const SECRET = "e2e-documents-secret-0123456789";
+const SECRET = SHARED_DOCUMENT_LINK_SECRET;
 const platform = scenarioPlatform("scn_documents", { DOCUMENT_LINK_SECRET: SECRET });
 const plain = (s: string) => s.replace(/[\u202f\u00a0]/g, " ");
 

@@ -1,0 +1,55 @@
+import type { TestProject } from "vitest/node";
+import { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPlatform, startOwnNats, uniqueName, type OwnNats, type Platform } from "@billing/testkit";
+import { SHARED_PLATFORM_ENV } from "../support/shared-platform";
+
+let platform: Platform | undefined;
+let nats: OwnNats | null = null;
+let cleanup: (() => Promise<void>) | undefined;
+
+/**
+ * Starts the platform the `e2e` project's files share (seven processes, a NATS server of its own,
+ * databases named after a fresh prefix) and hands its addresses to every file. One launch for the
+ * whole project instead of one per file: each launch costs the seven processes' start-up and a
+ * warm-up of their consumers.
+ */
+export async function setup(project: TestProject): Promise<void> {
+  const { mongoUrl } = infraUrls();
+  nats = await startOwnNats();
+  const natsUrl = nats?.url ?? infraUrls().natsUrl;
+  const dbPrefix = uniqueName("e2e_shared");
+  try {
+    platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix, randomPorts: true, env: { ...SHARED_PLATFORM_ENV } });
+  } catch (err) {
+    await nats?.stop();
+    throw err;
+  }
+  cleanup = async () => {
+    await platform?.stop();
+    await nats?.stop();
+    await dropDatabases(mongoUrl, BACKEND_SERVICES.map((s) => `${dbPrefix}_${s}`));
+  };
+  await warmUp(platform.baseUrl, mongoUrl, dbPrefix);
+  project.provide("sharedPlatform", { baseUrl: platform.baseUrl, gatewayPort: platform.gatewayPort, env: platform.env, mongoUrl, natsUrl, dbPrefix });
+}
+
+export async function teardown(): Promise<void> {
+  await cleanup?.();
+}
+
+/**
+ * One test-clock step of a probe organization, so that every service's consumers are attached and
+ * caught up before the first file's first story (a clock cannot step before they are).
+ */
+async function warmUp(baseUrl: string, mongoUrl: string, dbPrefix: string): Promise<void> {
+  const probe = createOrganization({ name: "shared platform warm-up", mongoUrl, dbName: `${dbPrefix}_customer`, frozenTime: "2024-01-01T00:00:00Z" });
+  const headers = { authorization: `Bearer ${probe.api_key}`, "content-type": "application/json" };
+  const advanced = await fetch(`${baseUrl}/api/v1/test_clock/advance`, { method: "POST", headers, body: JSON.stringify({ test_clock: { frozen_time: "2024-01-01T00:01:00Z" } }) });
+  if (advanced.status !== 200) throw new Error(`warm-up: the probe's clock did not step (${advanced.status} ${await advanced.text()})`);
+  const deadline = Date.now() + 170_000;
+  for (;;) {
+    const clock = (await (await fetch(`${baseUrl}/api/v1/test_clock`, { headers })).json()) as { test_clock: { status: string } };
+    if (clock.test_clock.status === "ready") return;
+    if (Date.now() > deadline) throw new Error("warm-up: the probe's clock stayed busy for 170 s");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
