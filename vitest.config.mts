@@ -52,7 +52,8 @@ export default defineConfig({
           globalSetup: [`${root}tests/setup/infra.global.ts`, `${root}tests/setup/build.global.ts`, `${root}tests/setup/shared-platform.global.ts`],
           include: ["tests/e2e/**/*.test.ts"],
           exclude: OWN_PLATFORM_FILES,
-          testTimeout: 60_000,
+          // files run side by side on one platform: a story waits for the others' work too
+          testTimeout: 120_000,
           hookTimeout: 120_000,
         },
       },
