@@ -7,17 +7,15 @@ const alias = [{ find: /^@billing\/([a-z-]+)$/, replacement: `${root}libs/$1/src
 
 /**
  * End-to-end files that need a platform of their own: they kill and restart services (the crash
- * tests, the lifecycle), start extra replicas, read the gateway's whole log, or run with settings
- * the shared platform does not have (rate limits, key cache, tracing, a fast scheduler).
+ * tests, the lifecycle), or start extra replicas, or run with settings the shared platform
+ * does not have (rate limits, tracing, a fast scheduler).
  */
 const OWN_PLATFORM_FILES = [
   "tests/e2e/*-crash.test.ts",
   "tests/e2e/lifecycle.test.ts",
   "tests/e2e/docs.test.ts",
   "tests/e2e/wallet-concurrency.test.ts",
-  "tests/e2e/api-robustness.test.ts",
   "tests/e2e/rate-limits.test.ts",
-  "tests/e2e/api-keys.test.ts",
   "tests/e2e/observability.test.ts",
   "tests/e2e/subscriptions.test.ts",
 ];

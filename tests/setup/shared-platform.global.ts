@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPlatform, startOwnNats, uniqueName, type OwnNats, type Platform } from "@billing/testkit";
 import { SHARED_PLATFORM_ENV } from "../support/shared-platform";
@@ -13,6 +14,8 @@ let cleanup: (() => Promise<void>) | undefined;
  * warm-up of their consumers.
  */
 export async function setup(project: TestProject): Promise<void> {
+  // E2E_SHARED_PLATFORM=0: every file starts a platform of its own (as before; to measure what sharing saves)
+  if (process.env.E2E_SHARED_PLATFORM === "0") return;
   const { mongoUrl } = infraUrls();
   nats = await startOwnNats();
   const natsUrl = nats?.url ?? infraUrls().natsUrl;
@@ -24,6 +27,7 @@ export async function setup(project: TestProject): Promise<void> {
     throw err;
   }
   cleanup = async () => {
+    if (platform) console.log(`shared e2e platform, CPU seconds per process: ${cpuSeconds(platform)}`);
     await platform?.stop();
     await nats?.stop();
     await dropDatabases(mongoUrl, BACKEND_SERVICES.map((s) => `${dbPrefix}_${s}`));
@@ -52,4 +56,22 @@ async function warmUp(baseUrl: string, mongoUrl: string, dbPrefix: string): Prom
     if (Date.now() > deadline) throw new Error("warm-up: the probe's clock stayed busy for 170 s");
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Each service process's CPU time so far (user + system, from /proc; Linux only), for the run's log. */
+function cpuSeconds(platform: Platform): string {
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  const parts: string[] = [];
+  let total = 0;
+  for (const [name, child] of platform.processes) {
+    try {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      const seconds = (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+      total += seconds;
+      parts.push(`${name} ${seconds.toFixed(1)}`);
+    } catch {
+      parts.push(`${name} ?`);
+    }
+  }
+  return `${parts.join(", ")}; total ${total.toFixed(1)}`;
 }

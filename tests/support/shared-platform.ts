@@ -36,6 +36,11 @@ export const SHARED_PLATFORM_ENV: Readonly<Record<string, string>> = {
   DOCUMENT_LINK_SECRET: SHARED_DOCUMENT_LINK_SECRET,
   WEBHOOK_RETRY_SCALE: "0.001",
   PAYMENT_REFUND_RECHECK_MS: "1000",
+  // a revoked key is refused within half a second (api-keys.test.ts)
+  API_KEY_CACHE_TTL_MS: "500",
+  // every file sends wrong keys on purpose from 127.0.0.1: together they would pass the per-address
+  // limit of failed authentications; rate-limits.test.ts checks it on a platform of its own
+  AUTH_FAILURE_LIMIT: "0",
 };
 
 /** True when a file's settings are all the shared platform's own. */
