@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { LongFirstSequencer } from "./tests/setup/sequencer.mts";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 // Tests import libraries from source, so unit tests need no build step.
@@ -23,6 +24,9 @@ const OWN_PLATFORM_FILES = [
 export default defineConfig({
   resolve: { alias },
   test: {
+    sequence: { sequencer: LongFirstSequencer },
+    // end-to-end files mostly wait for the platform: more of them at once than there are cores
+    maxWorkers: 4,
     projects: [
       {
         resolve: { alias },
