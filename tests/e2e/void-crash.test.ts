@@ -95,7 +95,8 @@ describe("voids survive kill -9 of invoicing", () => {
     for (const w of await all("/wallets", "wallets")) {
       const txs = await all(`/wallets/${w.svc_id}/wallet_transactions`, "wallet_transactions");
       const given = txs.filter((t) => t.svc_voided_invoice_id);
-      const right = given.length === 1 && given[0].transaction_status === "granted" && given[0].status === "settled" && Math.round(Number(given[0].amount) * 100) === TAKEN;
+      const [once] = given;
+      const right = given.length === 1 && once?.transaction_status === "granted" && once.status === "settled" && Math.round(Number(once.amount) * 100) === TAKEN;
       if (w.balance_cents !== GRANTED || !right) wrong.push({ wallet: w.external_customer_id, balance: w.balance_cents, given: given.map((t) => [t.amount, t.status]) });
     }
     expect(wrong).toEqual([]);
