@@ -14,5 +14,9 @@ export type * as WalletMessages from "./generated/wallet-messages";
 export type * as PaymentMessages from "./generated/payment-messages";
 export * from "./events/index";
 export { MAX_PROPERTIES_DEPTH, nestedDeeperThan } from "./event-limits";
+export {
+  amountDetailsFromProto, amountDetailsToProto, chargeFilterFromProto, chargeFilterToProto, chargePropertiesFromProto, chargePropertiesToProto,
+  filterValuesFromProto, filterValuesToProto, groupedByToProto, type ChargeFilterValue,
+} from "./charge-properties";
 export { advanceFeeChargeSchema, advanceFeeSchema, advanceFeeSetSchema, advanceFeesSchema, advanceFeesText, parseAdvanceFees, type AdvanceFeeData } from "./advance-fees";
 export { appliedSectionViews, chooseSections, chosenSectionIdsOf, sectionChoiceInputOf, sectionsOf, NO_SECTIONS, type AppliedSection, type ResourceSections, type SectionChoice, type SectionChoiceInput } from "./resource-sections";
