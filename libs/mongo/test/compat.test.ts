@@ -1,6 +1,6 @@
 import mongoose, { Schema, type Connection } from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectMongo, initModels, isDuplicateKeyError, takeNextInSequence } from "@billing/mongo";
+import { connectMongo, docModel, initModels, isDuplicateKeyError, takeNextInSequence, type SequenceDoc } from "@billing/mongo";
 import { infraUrls, uniqueName } from "@billing/testkit";
 
 // Proves the MongoDB server under test serves what our code relies on (mongo-compat.md).
@@ -56,7 +56,7 @@ describe("MongoDB server compatibility", () => {
   it("hands out each number of a sequence once, however many callers race for it", async () => {
     // findOneAndUpdate($inc, new) is not enough here: the test server re-reads the document after
     // the update, so two racing callers can both be told the later value.
-    const Counter = conn.model("Counter", new Schema({ _id: String, seq: Number }, { versionKey: false }));
+    const Counter = docModel(conn, "Counter", new Schema<SequenceDoc>({ _id: String, seq: Number }, { versionKey: false }));
     const taken = await Promise.all(Array.from({ length: 100 }, () => takeNextInSequence(Counter, "org:customers")));
     expect([...taken].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
   });
