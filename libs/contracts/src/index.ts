@@ -18,5 +18,9 @@ export {
   amountDetailsFromProto, amountDetailsToProto, chargeFilterFromProto, chargeFilterToProto, chargePropertiesFromProto, chargePropertiesToProto,
   filterValuesFromProto, filterValuesToProto, groupedByToProto, type ChargeFilterValue,
 } from "./charge-properties";
-export { advanceFeeChargeSchema, advanceFeeSchema, advanceFeeSetSchema, advanceFeesSchema, advanceFeesText, parseAdvanceFees, type AdvanceFeeData } from "./advance-fees";
+export {
+  advanceEventFromProto, advanceEventToProto, advanceFeeChargeSchema, advanceFeeSchema, advanceFeeSetSchema, advanceFeeSetToProto, advanceFeesFromProto,
+  advanceFeesSchema, advanceFeesText, parseAdvanceFees, type AdvanceEventData, type AdvanceFeeData,
+} from "./advance-fees";
+export { customerObjectOfText, customerObjectText } from "./customer-json";
 export { appliedSectionViews, chooseSections, chosenSectionIdsOf, sectionChoiceInputOf, sectionsOf, NO_SECTIONS, type AppliedSection, type ResourceSections, type SectionChoice, type SectionChoiceInput } from "./resource-sections";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeEnvelope, Subjects } from "@billing/bus";
-import type { PricedAdvanceFee } from "../src/domain/advance-fees";
+import type { AdvanceFeeData } from "@billing/contracts";
 import type { AdvanceFeesAsk, RederiveAsk, RederivedAdvanceChargeData, RederivedChargeData } from "../src/domain/invoice-audit";
 import { FeeRepository } from "../src/persistence/fee-repository";
 import { createAdvanceFeesBatch } from "../src/use-cases/fees/create-advance-fees";
@@ -92,7 +92,7 @@ describe("invoice audit (invoicing)", () => {
 describe("invoice audit of pay-in-advance fees (invoicing)", () => {
   const customer = customerView();
   // a pay-in-advance charge: 12.00 per seat, its fees stored by the consumer (the usage service's pricing stood in for)
-  const seat = (n: number, invoiceable: boolean, subscription: ReturnType<typeof subscriptionView>, plan: ReturnType<typeof planView>, org: string): PricedAdvanceFee => ({
+  const seat = (n: number, invoiceable: boolean, subscription: ReturnType<typeof subscriptionView>, plan: ReturnType<typeof planView>, org: string): AdvanceFeeData => ({
     id: randomUUID(), organization_id: org, event_transaction_id: `seat_${n}`, event_timestamp: `2024-01-${10 + n}T10:00:00.000Z`,
     subscription_id: subscription.svc_id, external_subscription_id: subscription.external_id, customer_id: customer.svc_id, external_customer_id: customer.external_id,
     plan_id: plan.svc_id, plan_code: plan.code, charge_id: "ch_seats", charge_filter_index: null, filter: null,

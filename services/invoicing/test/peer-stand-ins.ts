@@ -126,9 +126,9 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
 
   // no pay-in-advance charges here (services/invoicing/test/advance-fees.test.ts prices them with the real usage service)
   const advanceFees = {
-    PriceAdvanceEvents: async () => ({ fees_json: "[]" }),
+    PriceAdvanceEvents: async () => ({ fees: { charges: [], fees: [] } }),
     PriceAdvanceBatch: async (req: { envelopes: Array<{ organization_id: string; envelope_id: string }> }) => ({
-      envelopes: req.envelopes.map((e) => ({ organization_id: e.organization_id, envelope_id: e.envelope_id, fees_json: "[]" })),
+      envelopes: req.envelopes.map((e) => ({ organization_id: e.organization_id, envelope_id: e.envelope_id, fees: { charges: [], fees: [] } })),
     }),
   } as unknown as Handlers<AdvanceFeeRpc>;
 
