@@ -110,15 +110,16 @@ export type Filter<T> = { [P in DocPath<T>]?: Condition<PathValue<T, P>> } & {
   $nor?: ReadonlyArray<Filter<T>>;
 };
 
-type Values<T> = { [P in DocPath<T>]?: PathValue<T, P> };
+/** Values for some of a document type's paths (what `$set` takes). */
+export type DocFields<T> = { [P in DocPath<T>]?: PathValue<T, P> };
 type Each<E> = { $each: ReadonlyArray<E>; $slice?: number; $position?: number };
 
 /** An update that names only the document type's paths, each set to a value of its type. */
 export interface Update<T> {
-  $set?: Values<T>;
-  $setOnInsert?: Values<T>;
-  $min?: Values<T>;
-  $max?: Values<T>;
+  $set?: DocFields<T>;
+  $setOnInsert?: DocFields<T>;
+  $min?: DocFields<T>;
+  $max?: DocFields<T>;
   $unset?: { [P in DocPath<T>]?: "" | 1 | true };
   $inc?: { [P in DocPath<T>]?: number };
   $push?: { [P in DocPath<T>]?: ElementOf<NonNullable<PathValue<T, P>>> | Each<ElementOf<NonNullable<PathValue<T, P>>>> };
