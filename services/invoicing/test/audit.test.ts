@@ -68,7 +68,7 @@ describe("invoice audit (invoicing)", () => {
     expect(usage.asked[0]!.ask.billedThrough?.toISOString()).toBe("2024-02-01T00:00:00.000Z"); // the billing run's instant, stored on the fee
     expect(JSON.parse(usage.asked[0]!.ask.snapshots[0]!.snapshotJson)).toMatchObject({ charge: { svc_id: "ch_calls" }, read_through_seq: 42 });
     expect(view).toMatchObject({ svc_invoice_id: invoice.svc_id, match: true, mismatches: [], late_events_count: 2, invoiced_fees_amount_cents: 350, recomputed_fees_amount_cents: 350 });
-    expect(view.fees.map((f: { fee_type: string; derivation: string; match: boolean | null }) => [f.fee_type, f.derivation, f.match])).toEqual([
+    expect(view.fees!.map((f) => [f.fee_type, f.derivation, f.match])).toEqual([
       ["subscription", "not_derived_from_events", null], ["charge", "raw_events", true],
     ]);
   });
@@ -180,7 +180,7 @@ describe("invoice audit of pay-in-advance fees (invoicing)", () => {
     for (const [invoice, fee] of [[own, fees[0]!], [periodic, fees[1]!]] as const) {
       const view = await audit(usage.peer, org, invoice.svc_id);
       expect(view, invoice.svc_id).toMatchObject({ match: true, mismatches: [] });
-      expect(view.fees.find((f: { svc_fee_id: string }) => f.svc_fee_id === fee.id)).toMatchObject({
+      expect(view.fees!.find((f) => f.svc_fee_id === fee.id)).toMatchObject({
         derivation: "raw_events", match: true, invoiced: { amount_cents: 1_200, units: "1.0" }, recomputed: { amount_cents: 1_200, units: "1.0", events_count: 1 },
       });
       expect(view.charges).toContainEqual(expect.objectContaining({ svc_charge_id: "ch_seats", raw_events_read: 3, from_datetime: "2024-01-01T00:00:00.000Z" }));

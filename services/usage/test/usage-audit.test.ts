@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "@billing/clock";
+import { Rpc, type UsageAuditRpc } from "@billing/contracts";
+import type { HandlerRequestOf } from "@billing/grpc";
 import { AdvanceStore } from "../src/persistence/advance-store";
 import { usageAuditHandlers } from "../src/grpc/usage-audit-handlers";
 import { chargeSnapshot } from "../src/use-cases/audit/charge-snapshot";
-import { startUsageHarness, type UsageHarness } from "./usage-harness";
+import { received, startUsageHarness, type UsageHarness } from "./usage-harness";
 
 // UsageAuditService.RederiveCharges through the wiring, on the real NATS and MongoDB test servers:
 // events ingested, stored in pages, read back raw and priced from a charge snapshot alone.
@@ -23,6 +25,9 @@ const charge = {
 };
 
 const handlers = () => usageAuditHandlers({ collections: h.collections, copies: h.copies, store: new AdvanceStore(h.connection), storedThroughNow: h.parts.storedThroughNow });
+/** RederiveCharges through the handler, its answer as the invoicing service receives it. */
+const rederive = (request: HandlerRequestOf<UsageAuditRpc, "RederiveCharges">) =>
+  received(Rpc.usageAudit, "RederiveCharges", handlers().RederiveCharges(request, {} as never));
 const snapshotJson = (extra: Record<string, unknown> = {}) => {
   const metric = h.copies.metricByCode(org, "storage")!;
   return JSON.stringify({ ...chargeSnapshot({
@@ -56,9 +61,9 @@ afterAll(async () => {
 
 describe("RederiveCharges", () => {
   it("prices the snapshot from the raw events acknowledged by billed_through and lists the later ones as late", async () => {
-    const { charges } = await handlers().RederiveCharges({
+    const { charges } = await rederive({
       organization_id: org, external_subscription_id: "sub_1", snapshots_json: [snapshotJson()], billed_through: "2026-03-01T00:00:00.000Z", late_events_limit: 0,
-    }, {} as never);
+    });
     expect(charges).toHaveLength(1);
     const [c] = charges;
     expect(c).toMatchObject({ events_read: 4, late_events_count: 1 });
@@ -71,28 +76,28 @@ describe("RederiveCharges", () => {
 
   it("tells late events by the ingest sequence the invoice's read was complete through, whatever their business time", async () => {
     // the snapshot's sequence wins over billed_through (here: an instant after every event)
-    const { charges } = await handlers().RederiveCharges({
+    const { charges } = await rederive({
       organization_id: org, external_subscription_id: "sub_1", snapshots_json: [snapshotJson({ read_through_seq: readThroughSeq })],
       billed_through: "2030-01-01T00:00:00.000Z", late_events_limit: 0,
-    }, {} as never);
+    });
     expect(charges[0]).toMatchObject({ events_read: 4, late_events_count: 1 });
     expect(charges[0]!.fees.map((f) => f.amount_cents)).toEqual([2_000, 500]);
     expect(JSON.parse(charges[0]!.late_events_json[0]!)).toMatchObject({ transaction_id: "late" });
   });
 
   it("prices every stored event of the period when no billed_through is given, and lists none as late", async () => {
-    const { charges } = await handlers().RederiveCharges({ organization_id: org, external_subscription_id: "sub_1", snapshots_json: [snapshotJson()], late_events_limit: 0 }, {} as never);
+    const { charges } = await rederive({ organization_id: org, external_subscription_id: "sub_1", snapshots_json: [snapshotJson()], late_events_limit: 0 });
     expect(charges[0]!.fees.map((f) => [f.charge_filter_index ?? null, f.amount_cents])).toEqual([[0, 2_140], [null, 500]]);
     expect(charges[0]!.late_events_count).toBe(0);
   });
 
   it("refuses a malformed snapshot (422), pricing nothing", async () => {
-    await expect(handlers().RederiveCharges({ organization_id: org, external_subscription_id: "sub_1", snapshots_json: ['{"v":1}'], late_events_limit: 0 }, {} as never))
+    await expect(rederive({ organization_id: org, external_subscription_id: "sub_1", snapshots_json: ['{"v":1}'], late_events_limit: 0 }))
       .rejects.toMatchObject({ kind: "unprocessable", details: { snapshots_json: ["value_is_invalid"] } });
   });
 
   it("sees nothing of another organization's events", async () => {
-    const { charges } = await handlers().RederiveCharges({ organization_id: randomUUID(), external_subscription_id: "sub_1", snapshots_json: [snapshotJson()], late_events_limit: 0 }, {} as never);
+    const { charges } = await rederive({ organization_id: randomUUID(), external_subscription_id: "sub_1", snapshots_json: [snapshotJson()], late_events_limit: 0 });
     expect(charges[0]).toMatchObject({ events_read: 0, late_events_count: 0 });
     expect(charges[0]!.fees.every((f) => f.amount_cents === 0)).toBe(true);
   });

@@ -79,7 +79,7 @@ describe("progressive billing", () => {
     const otherPeriod = { ...older, id: "other", billed_at: new Date("2024-02-20T00:00:00Z"), lines: [{ ...older.lines[0]!, charges_from: new Date("2024-02-01T00:00:00Z") }] };
     expect(latestProgressiveInvoice([older, newer, otherPeriod], copy.subscription.external_id, period.from_datetime)?.id).toBe("newer");
     expect(progressiveCreditFrom(newer, copy.id).amount_cents).toBe(600);
-    const terminated = { ...copy, subscription: { ...copy.subscription, status: "terminated" } };
+    const terminated = { ...copy, subscription: { ...copy.subscription, status: "terminated" as const } };
     expect(crossedThresholds(terminated, lifetimeState([], "x", period.from_datetime, 0), 10_000)).toEqual([]);
   });
 
