@@ -151,7 +151,9 @@ export interface DocCollection<T extends { _id: unknown }> {
   readonly collectionName: string;
   insertOne(doc: T, options?: mongo.InsertOneOptions): Promise<mongo.InsertOneResult<T>>;
   insertMany(docs: readonly T[], options?: mongo.BulkWriteOptions): Promise<mongo.InsertManyResult<T>>;
+  find(filter: Filter<T>, options?: mongo.FindOptions): mongo.FindCursor<T>;
   findOne(filter: Filter<T>, options?: mongo.FindOptions): Promise<T | null>;
+  countDocuments(filter?: Filter<T>, options?: mongo.CountDocumentsOptions): Promise<number>;
   updateOne(filter: Filter<T>, update: Update<T>, options?: mongo.UpdateOptions): Promise<mongo.UpdateResult<T>>;
   updateMany(filter: Filter<T>, update: Update<T>, options?: mongo.UpdateOptions): Promise<mongo.UpdateResult<T>>;
   findOneAndUpdate(filter: Filter<T>, update: Update<T>, options: mongo.FindOneAndUpdateOptions & { includeResultMetadata?: false }): Promise<T | null>;
