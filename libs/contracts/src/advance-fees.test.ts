@@ -1,8 +1,10 @@
 import { join } from "node:path";
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
-import { advanceEventFromProto, advanceEventToProto, advanceFeeSetToProto, advanceFeesFromProto, advanceFeesText, parseAdvanceFees, type AdvanceFeeData } from "./advance-fees";
+import { advanceFeeSetToProto, advanceFeesFromProto, advanceFeesText, parseAdvanceFees, type AdvanceFeeData } from "./advance-fees";
+import type * as C from "./generated/common-messages";
 import type * as U from "./generated/usage-messages";
+import { usageEventFromProto, usageEventToProto } from "./usage-events";
 
 const tax = { svc_id: "t1", name: "VAT", code: "vat", description: null, rate: "20.0" };
 const charge = (id: string, filter: number | null) => ({
@@ -66,7 +68,7 @@ const root = new protobuf.Root();
 root.resolvePath = (_origin, target) => join(PROTO, target);
 root.loadSync("billing/usage/v1/advance_fees.proto", { keepCase: true });
 const wire = <T>(typeName: string, value: unknown): T => {
-  const type = root.lookupType(`billing.usage.v1.${typeName}`);
+  const type = root.lookupType(typeName.includes(".") ? typeName : `billing.usage.v1.${typeName}`);
   const bytes = type.encode(type.fromObject(value as Record<string, unknown>)).finish();
   return type.toObject(type.decode(bytes), { longs: Number, enums: String, defaults: true, arrays: true, objects: true, oneofs: true }) as T;
 };
@@ -102,10 +104,15 @@ describe("advance fees as the AdvanceFeeSet message", () => {
   });
 
   it("an event's properties travel as the customer's JSON text, checked on arrival", () => {
-    const event = { svc_id: "ev", transaction_id: "tx", external_subscription_id: "sub", code: "calls", timestamp: "2026-11-10T00:00:00.000Z", properties: { region: "eu", n: 2 } };
-    expect(advanceEventFromProto(wire("AdvanceEvent", advanceEventToProto(event)))).toEqual(event);
-    expect(advanceEventFromProto(wire("AdvanceEvent", advanceEventToProto({ ...event, properties: {} }))).properties).toEqual({});
-    const wrong = wire<U.AdvanceEvent__Output>("AdvanceEvent", { ...advanceEventToProto(event), properties_json: "[1]" });
-    expect(() => advanceEventFromProto(wrong)).toThrow();
+    const event = {
+      svc_id: "ev", transaction_id: "tx", external_subscription_id: "sub", code: "calls", timestamp: "2026-11-10T00:00:00.000Z", properties: { region: "eu", n: 2 },
+      created_at: "2026-11-10T00:00:01.000Z",
+    };
+    const USAGE_EVENT = "billing.common.v1.UsageEvent";
+    expect(usageEventFromProto(wire(USAGE_EVENT, usageEventToProto(event)))).toEqual(event);
+    expect(usageEventFromProto(wire(USAGE_EVENT, usageEventToProto({ ...event, properties: {} }))).properties).toEqual({});
+    expect(usageEventFromProto(wire(USAGE_EVENT, usageEventToProto({ ...event, properties: null, created_at: null })))).toEqual({ ...event, properties: {}, created_at: "" });
+    const wrong = wire<C.UsageEvent__Output>(USAGE_EVENT, { ...usageEventToProto(event), properties_json: "[1]" });
+    expect(() => usageEventFromProto(wrong)).toThrow();
   });
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { amountDetailsFromProto, amountDetailsToProto, chargePropertiesFromProto, chargePropertiesToProto, filterValuesFromProto, filterValuesToProto, groupedByToProto } from "./charge-properties";
-import { customerObjectOfText, customerObjectText } from "./customer-json";
 import { taxView } from "./events/fields";
 import type * as U from "./generated/usage-messages";
 
@@ -225,26 +224,3 @@ export function advanceFeesFromProto(set: U.AdvanceFeeSet__Output | null | undef
     } satisfies Record<keyof AdvanceFeeData, unknown>;
   });
 }
-
-/** An event of a `billing.usage.event.ingested` envelope, as the usage service prices it in advance. */
-export interface AdvanceEventData {
-  svc_id: string;
-  transaction_id: string;
-  external_subscription_id: string;
-  code: string;
-  timestamp: string;
-  /** the customer's own JSON object */
-  properties: Record<string, unknown>;
-}
-
-/** An ingested event → the AdvanceEvent message (its properties as their text). */
-export const advanceEventToProto = (e: AdvanceEventData): U.AdvanceEvent => ({
-  svc_id: e.svc_id, transaction_id: e.transaction_id, external_subscription_id: e.external_subscription_id, code: e.code, timestamp: e.timestamp,
-  properties_json: customerObjectText(e.properties),
-});
-
-/** The AdvanceEvent message → the event (its properties checked: a JSON object; else this throws). */
-export const advanceEventFromProto = (m: U.AdvanceEvent__Output): AdvanceEventData => ({
-  svc_id: m.svc_id, transaction_id: m.transaction_id, external_subscription_id: m.external_subscription_id, code: m.code, timestamp: m.timestamp,
-  properties: customerObjectOfText(m.properties_json),
-});

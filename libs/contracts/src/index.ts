@@ -19,8 +19,10 @@ export {
   filterValuesFromProto, filterValuesToProto, groupedByToProto, type ChargeFilterValue,
 } from "./charge-properties";
 export {
-  advanceEventFromProto, advanceEventToProto, advanceFeeChargeSchema, advanceFeeSchema, advanceFeeSetSchema, advanceFeeSetToProto, advanceFeesFromProto,
-  advanceFeesSchema, advanceFeesText, parseAdvanceFees, type AdvanceEventData, type AdvanceFeeData,
+  advanceFeeChargeSchema, advanceFeeSchema, advanceFeeSetSchema, advanceFeeSetToProto, advanceFeesFromProto, advanceFeesSchema, advanceFeesText, parseAdvanceFees,
+  type AdvanceFeeData,
 } from "./advance-fees";
+export { storedChargeSnapshot, type StoredChargeSnapshot, type StoredSnapshotRead } from "./charge-snapshot";
+export { usageEventFromProto, usageEventToProto, type UsageEventData } from "./usage-events";
 export { customerObjectOfText, customerObjectText } from "./customer-json";
 export { appliedSectionViews, chooseSections, chosenSectionIdsOf, sectionChoiceInputOf, sectionsOf, NO_SECTIONS, type AppliedSection, type ResourceSections, type SectionChoice, type SectionChoiceInput } from "./resource-sections";

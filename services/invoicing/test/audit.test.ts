@@ -66,7 +66,7 @@ describe("invoice audit (invoicing)", () => {
     expect(usage.asked).toHaveLength(1);
     expect(usage.asked[0]!.organizationId).toBe(org);
     expect(usage.asked[0]!.ask.billedThrough?.toISOString()).toBe("2024-02-01T00:00:00.000Z"); // the billing run's instant, stored on the fee
-    expect(JSON.parse(usage.asked[0]!.ask.snapshots[0]!.snapshotJson)).toMatchObject({ charge: { svc_id: "ch_calls" }, read_through_seq: 42 });
+    expect(usage.asked[0]!.ask.snapshots[0]!.snapshot).toMatchObject({ charge: { svc_id: "ch_calls" }, read_through_seq: 42 });
     expect(view).toMatchObject({ svc_invoice_id: invoice.svc_id, match: true, mismatches: [], late_events_count: 2, invoiced_fees_amount_cents: 350, recomputed_fees_amount_cents: 350 });
     expect(view.fees!.map((f) => [f.fee_type, f.derivation, f.match])).toEqual([
       ["subscription", "not_derived_from_events", null], ["charge", "raw_events", true],

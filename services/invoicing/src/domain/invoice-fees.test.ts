@@ -8,9 +8,9 @@ import { copyFixture, customerFixture } from "./test-fixtures";
 const tax = (code: string, rate = "20") => ({ svc_id: `tax_${code}`, name: code, code, description: null, rate });
 const chargeFee = (overrides: Partial<ChargeFee> = {}): ChargeFee => ({
   charge_id: "ch_1", billable_metric_id: "bm_1", billable_metric_code: "calls", billable_metric_name: "API calls", aggregation_type: "count_agg",
-  charge_model: "standard", grouped_by_json: "{}", true_up: false, units: "7.0", total_aggregated_units: "7.0", events_count: 7, amount_cents: 350,
-  precise_amount_cents: "350.0", unit_amount_cents: 50, precise_unit_amount: "0.5", amount_details_json: "{}", properties_json: '{"amount":"0.5"}',
-  persistable: true, pay_in_advance: false, invoiceable: true, charge_snapshot_json: "", ...overrides,
+  charge_model: "standard", grouped_by: {}, true_up: false, units: "7.0", total_aggregated_units: "7.0", events_count: 7, amount_cents: 350,
+  precise_amount_cents: "350.0", unit_amount_cents: 50, precise_unit_amount: "0.5", amount_details: null, properties: { amount: "0.5", graduated_ranges: [], graduated_percentage_ranges: [], volume_ranges: [], null_fields: [] },
+  persistable: true, pay_in_advance: false, invoiceable: true, charge_snapshot: null, ...overrides,
 });
 const charge = (overrides = {}) => ({
   svc_id: "ch_1", svc_billable_metric_id: "bm_1", billable_metric_code: "calls", code: null, charge_model: "standard", pay_in_advance: false, invoiceable: true,

@@ -1,5 +1,5 @@
 import type { FeeType, InvoicingReason, SubscriptionInvoicingReason } from "@billing/codes";
-import type { CustomerViewData, TaxViewData } from "@billing/contracts";
+import type { CustomerViewData, StoredChargeSnapshot, TaxViewData } from "@billing/contracts";
 import type { AppliedCouponInput, InvoiceTotals, ProgressiveBillingCreditInput } from "@billing/pricing";
 
 /**
@@ -83,8 +83,8 @@ export interface FeeDraft {
   /** the taxes it carries (billing-rules §3 selection) */
   taxes: TaxViewData[];
   description: string | null;
-  /** a charge fee: what the usage service priced it from (its snapshot, JSON text), for GET /invoices/{id}/audit */
-  charge_snapshot?: string;
+  /** a charge fee: what the usage service priced it from (its snapshot), for GET /invoices/{id}/audit */
+  charge_snapshot?: StoredChargeSnapshot;
   /** a charge fee: when its usage was read (events acknowledged later were not there: late) */
   usage_read_at?: Date | null;
 }

@@ -1,12 +1,12 @@
-import { advanceEventFromProto, advanceFeeSetToProto, type AdvanceEventData, type AdvanceFeeRpc, type UsageMessages } from "@billing/contracts";
+import { advanceFeeSetToProto, usageEventFromProto, type AdvanceFeeRpc, type CommonMessages, type UsageEventData } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import type { Handlers } from "@billing/grpc";
 import { priceAdvanceBatch, type AdvanceDeps } from "../use-cases/advance/price-advance-events";
 
 /** The envelope's events (their properties: the customer's JSON objects, checked here). */
-function eventsOf(events: readonly UsageMessages.AdvanceEvent__Output[]): AdvanceEventData[] {
+function eventsOf(events: readonly CommonMessages.UsageEvent__Output[]): UsageEventData[] {
   try {
-    return events.map(advanceEventFromProto);
+    return events.map(usageEventFromProto);
   } catch {
     throw AppError.badRequest("an event's properties_json must be a JSON object");
   }

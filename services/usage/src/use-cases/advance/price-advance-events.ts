@@ -13,7 +13,7 @@ import {
 } from "@billing/pricing";
 import type { CatalogCopies, ChargeCopy, SubscriptionCopy } from "../../domain/read-copies";
 import { advanceChargeSnapshot } from "../../domain/charge-version";
-import { advanceFeesText, parseAdvanceFees, type AdvanceEventData, type AdvanceFeeData } from "@billing/contracts";
+import { advanceFeesText, parseAdvanceFees, type AdvanceFeeData, type UsageEventData } from "@billing/contracts";
 import type { AdvanceAnswerDoc, AdvanceStore, BucketChange } from "../../persistence/advance-store";
 import { bucketOf } from "../estimate/charge-buckets";
 import { advancePricingPhaseSeconds } from "../../metrics";
@@ -83,7 +83,7 @@ export const advanceFeeId = (org: string, eventKey: string, chargeId: string, fi
   derivedUuid(`advance_fee|${org}|${eventKey}|${chargeId}|${filterIndex ?? ""}`);
 
 interface Work {
-  event: AdvanceEventData;
+  event: UsageEventData;
   /** the event's key (domain/usage-event: what its fee id derives from) */
   key: string;
   at: Date;
@@ -104,7 +104,7 @@ type ChargePart = Pick<AdvanceFeeData, "filter" | "metric" | "properties" | "cha
 export interface AdvanceEnvelopeInput {
   organizationId: string;
   envelopeId: string;
-  events: readonly AdvanceEventData[];
+  events: readonly UsageEventData[];
 }
 
 /** One envelope's fees, and their text as answered and kept (@billing/contracts' advanceFeesText). */
@@ -327,7 +327,7 @@ class BatchReads {
 }
 
 /** Each event × pay-in-advance charge of its metric on the subscription it bills, with its bucket and period. */
-function plan(reads: BatchReads, org: string, events: readonly AdvanceEventData[]): Work[] {
+function plan(reads: BatchReads, org: string, events: readonly UsageEventData[]): Work[] {
   const work: Work[] = [];
   for (const event of events) {
     const at = new Date(event.timestamp);
