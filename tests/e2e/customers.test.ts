@@ -172,7 +172,7 @@ describe("customers end to end", () => {
   it("reports health without a key, and metrics on the metrics port only: the public port answers /metrics 404", async () => {
     const health = await fetch(`${e2e.platform.baseUrl}/health`);
     expect(health.status).toBe(200);
-    expect((await health.json()).services).toMatchObject({ customer: "serving", payment: "serving" });
+    expect(await health.json()).toMatchObject({ services: { customer: "serving", payment: "serving" } });
     const publicMetrics = await fetch(`${e2e.platform.baseUrl}/metrics`);
     expect(publicMetrics.status).toBe(404);
     expect(await publicMetrics.json()).toEqual({ status: 404, error: "Not Found", code: "route_not_found", message: "No route matches GET /metrics" });

@@ -33,9 +33,11 @@ const meta = (page: number, perPage: number, total: number) => {
 };
 
 const codes = (items: Array<{ code: string }>) => items.map((i) => i.code);
+/** An id as we answer it (`svc_*`), which the client's types call `lago_*` and so do not know. */
+const svcOf = (o: object, key: `svc_${string}` = "svc_id") => (o as Record<string, string>)[key]!;
 
 describe("the Lago JavaScript client", () => {
-  const metricIds: Record<string, string> = {};
+  const metricIds = { api_calls: "", seats: "" };
 
   it("creates taxes, billable metrics, add-ons, coupons and plans", async () => {
     const vat = (await lago.taxes.createTax({ tax: { name: "VAT", code: "vat", rate: "20.0", description: "standard rate" } })).data.tax;
@@ -55,8 +57,8 @@ describe("the Lago JavaScript client", () => {
       billable_metric: { name: "Seats", code: "seats", aggregation_type: "unique_count_agg", field_name: "user_id", recurring: true },
     });
     expect(seats.data.billable_metric).toMatchObject({ recurring: true, weighted_interval: null, expression: null, filters: [] });
-    metricIds.api_calls = calls.data.billable_metric.svc_id;
-    metricIds.seats = seats.data.billable_metric.svc_id;
+    metricIds.api_calls = svcOf(calls.data.billable_metric);
+    metricIds.seats = svcOf(seats.data.billable_metric);
 
     const setup = await lago.addOns.createAddOn({ add_on: { name: "Setup", code: "setup", amount_cents: 50_000, amount_currency: "EUR", tax_codes: ["vat"] } });
     expect(setup.data.add_on).toMatchObject({ amount_cents: 50_000, amount_currency: "EUR", taxes: [expect.objectContaining({ code: "vat", rate: 20 })] });
@@ -111,8 +113,9 @@ describe("the Lago JavaScript client", () => {
   });
 
   it("lists every catalog resource page by page, newest first", async () => {
-    type Page = { data: { meta: unknown } & Record<string, unknown> };
-    const catalog: Array<{ key: string; list: (query: { page?: number; per_page?: number }) => Promise<Page>; newestFirst: string[] }> = [
+    type Listed = "taxes" | "billable_metrics" | "add_ons" | "coupons" | "plans";
+    type Page = { data: { meta: unknown } & Partial<Record<Listed, Array<{ code: string }>>> };
+    const catalog: Array<{ key: Listed; list: (query: { page?: number; per_page?: number }) => Promise<Page>; newestFirst: string[] }> = [
       { key: "taxes", list: (q) => lago.taxes.findAllTaxes(q), newestFirst: ["vat_exempt", "vat_reduced", "vat"] },
       { key: "billable_metrics", list: (q) => lago.billableMetrics.findAllBillableMetrics(q), newestFirst: ["seats", "api_calls"] },
       { key: "add_ons", list: (q) => lago.addOns.findAllAddOns(q), newestFirst: ["training", "setup"] },
@@ -188,7 +191,7 @@ describe("the Lago JavaScript client", () => {
       plan: expect.objectContaining({ code: "starter" }),
     });
     const found = await lago.customers.findCustomer(customer);
-    expect(found.data.customer).toMatchObject({ external_id: customer, svc_id: created.data.subscription.svc_customer_id });
+    expect(found.data.customer).toMatchObject({ external_id: customer, svc_id: svcOf(created.data.subscription, "svc_customer_id") });
   });
 
   it("applies coupons to the customer", async () => {
@@ -245,7 +248,7 @@ describe("the Lago JavaScript client on invoices", () => {
     const headers = { "content-type": "application/json", authorization: `Bearer ${sandbox.api_key}` };
     await fetch(`${e2e.platform.baseUrl}/api/v1/test_clock/advance`, { method: "POST", headers, body: JSON.stringify({ test_clock: { frozen_time: "2024-02-01T00:00:00Z" } }) });
     for (let i = 0; i < 200; i++) {
-      const clock = await (await fetch(`${e2e.platform.baseUrl}/api/v1/test_clock`, { headers })).json();
+      const clock = (await (await fetch(`${e2e.platform.baseUrl}/api/v1/test_clock`, { headers })).json()) as { test_clock: { status: string } };
       if (clock.test_clock.status === "ready") break;
       await new Promise((r) => setTimeout(r, 100));
     }

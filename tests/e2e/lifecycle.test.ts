@@ -17,7 +17,8 @@ afterAll(async () => {
 
 async function health() {
   const res = await fetch(`${platform.baseUrl}/health`);
-  return { status: res.status, body: await res.json() };
+  // the gateway's /health: each service's state by name
+  return { status: res.status, body: (await res.json()) as { services: Record<string, string> } };
 }
 
 describe("a peer away", () => {

@@ -15,7 +15,7 @@ afterAll(async () => {
 
 async function raw(apiKey: string, method: string, path: string, body?: unknown) {
   return fetch(`${e2e.platform.baseUrl}/api/v1${path}`, {
-    method, headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: body && JSON.stringify(body),
+    method, headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined,
   });
 }
 

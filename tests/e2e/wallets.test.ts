@@ -38,6 +38,8 @@ afterAll(async () => {
 });
 
 const failure = lagoFailure;
+/** An id as we answer it (`svc_*`), which the client's types call `lago_*` and so do not know. */
+const svcOf = (o: object, key: `svc_${string}` = "svc_id") => (o as Record<string, string>)[key]!;
 const unprocessable = (error_details: Record<string, string[]>) => ({
   status: 422, body: { status: 422, error: "Unprocessable Entity", code: "validation_errors", error_details },
 });
@@ -50,7 +52,7 @@ describe("wallets through the Lago client", () => {
     const created = (await lago.wallets.createWallet({
       wallet: { external_customer_id: "cust_w", name: "Prepaid", code: "prepaid", rate_amount: "1.5", currency: "EUR", granted_credits: "10", paid_credits: "20" },
     })).data.wallet;
-    walletId = created.svc_id;
+    walletId = svcOf(created);
     // 10 granted credits at 1.50 € each: 15.00 €; the 20 paid credits wait for their payment
     expect(created).toMatchObject({
       external_customer_id: "cust_w", status: "active", currency: "EUR", rate_amount: "1.5", name: "Prepaid", code: "prepaid", priority: 50,
@@ -71,7 +73,7 @@ describe("wallets through the Lago client", () => {
     expect(updated).toMatchObject({ name: "Credits", code: "prepaid", priority: 3, expiration_at: "2099-01-01T00:00:00.000Z", applies_to: { fee_types: ["charge"] }, balance_cents: 1500 });
     expect((await lago.wallets.findWallet(walletId)).data.wallet.name).toBe("Credits");
     const list = (await lago.wallets.findAllWallets({ external_customer_id: "cust_w" })).data;
-    expect(list.wallets.map((w) => w.svc_id)).toEqual([walletId]);
+    expect(list.wallets.map((w) => svcOf(w))).toEqual([walletId]);
     expect(list.meta).toMatchObject({ current_page: 1, total_count: 1 });
   });
 
@@ -84,10 +86,10 @@ describe("wallets through the Lago client", () => {
       ["voided", "outbound", "settled", "3.00", "2.0"],
     ]);
     // GET answers wrapped, as Lago's server does (its document shows it bare): checked by hand
-    const got = await asA("GET", `/wallet_transactions/${created[0]!.svc_id}`);
+    const got = await asA("GET", `/wallet_transactions/${svcOf(created[0]!)}`);
     expect(got.status).toBe(200);
     expect(openapiErrors("WalletTransactionObject", got.body.wallet_transaction)).toEqual([]);
-    expect(got.body.wallet_transaction).toMatchObject({ svc_id: created[0]!.svc_id, metadata: [{ key: "why", value: "goodwill" }], svc_wallet_id: walletId });
+    expect(got.body.wallet_transaction).toMatchObject({ svc_id: svcOf(created[0]!), metadata: [{ key: "why", value: "goodwill" }], svc_wallet_id: walletId });
     // 15.00 + 6.75 − 3.00
     expect((await lago.wallets.findWallet(walletId)).data.wallet).toMatchObject({ balance_cents: 1875, credits_balance: "12.5" });
   });
@@ -222,9 +224,12 @@ describe("wallet rules and errors", () => {
     });
     const [rule] = created.data.wallet.recurring_transaction_rules!;
     expect(rule).toMatchObject({ trigger: "interval", interval: "monthly", method: "fixed", granted_credits: "5", paid_credits: "0", status: "active" });
-    const updated = await lago.wallets.updateWallet(created.data.wallet.svc_id, { wallet: { recurring_transaction_rules: [{ svc_id: rule!.svc_id, paid_credits: "2" }] } });
-    expect(updated.data.wallet.recurring_transaction_rules).toMatchObject([{ svc_id: rule!.svc_id, granted_credits: "5", paid_credits: "2" }]);
-    const cleared = await lago.wallets.updateWallet(created.data.wallet.svc_id, { wallet: { recurring_transaction_rules: [] } });
+    type RuleUpdate = NonNullable<Parameters<typeof lago.wallets.updateWallet>[1]["wallet"]["recurring_transaction_rules"]>[number];
+    // the rule named by its svc_id (the client's type says lago_id), with only the field that changes
+    const ruleUpdate = { svc_id: svcOf(rule!), paid_credits: "2" } as unknown as RuleUpdate;
+    const updated = await lago.wallets.updateWallet(svcOf(created.data.wallet), { wallet: { recurring_transaction_rules: [ruleUpdate] } });
+    expect(updated.data.wallet.recurring_transaction_rules).toMatchObject([{ svc_id: svcOf(rule!), granted_credits: "5", paid_credits: "2" }]);
+    const cleared = await lago.wallets.updateWallet(svcOf(created.data.wallet), { wallet: { recurring_transaction_rules: [] } });
     expect(cleared.data.wallet.recurring_transaction_rules).toEqual([]);
     const threshold = await lago.wallets.createWallet({
       wallet: { external_customer_id: "cust_w", rate_amount: "1", currency: "EUR", recurring_transaction_rules: [{ trigger: "threshold", threshold_credits: "5", paid_credits: "10" }] },

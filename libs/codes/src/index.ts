@@ -2,3 +2,4 @@ export * from "./countries";
 export * from "./currencies";
 export * from "./timezones";
 export * from "./locales";
+export * from "./vocabularies";

@@ -1,5 +1,10 @@
+import { join } from "node:path";
+import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
-import { advanceFeesText, parseAdvanceFees, type AdvanceFeeData } from "./advance-fees";
+import { advanceFeeSetToProto, advanceFeesFromProto, advanceFeesText, parseAdvanceFees, type AdvanceFeeData } from "./advance-fees";
+import type * as C from "./generated/common-messages";
+import type * as U from "./generated/usage-messages";
+import { usageEventFromProto, usageEventToProto } from "./usage-events";
 
 const tax = { svc_id: "t1", name: "VAT", code: "vat", description: null, rate: "20.0" };
 const charge = (id: string, filter: number | null) => ({
@@ -54,5 +59,60 @@ describe("advance fees on the wire", () => {
     const before = [fee(1, charge("c1", null))];
     expect(parseAdvanceFees(advanceFeesText(before))[0]!.charge_version ?? null).toBeNull();
     expect(parseAdvanceFees(JSON.stringify(before))[0]!.charge_version ?? null).toBeNull();
+  });
+});
+
+// encoded and decoded as the gRPC calls do (proto-loader's options)
+const PROTO = join(__dirname, "../../../proto");
+const root = new protobuf.Root();
+root.resolvePath = (_origin, target) => join(PROTO, target);
+root.loadSync("billing/usage/v1/advance_fees.proto", { keepCase: true });
+const wire = <T>(typeName: string, value: unknown): T => {
+  const type = root.lookupType(typeName.includes(".") ? typeName : `billing.usage.v1.${typeName}`);
+  const bytes = type.encode(type.fromObject(value as Record<string, unknown>)).finish();
+  return type.toObject(type.decode(bytes), { longs: Number, enums: String, defaults: true, arrays: true, objects: true, oneofs: true }) as T;
+};
+
+describe("advance fees as the AdvanceFeeSet message", () => {
+  it("carries each charge part once and gives back the same fees", () => {
+    const a = { ...charge("c1", null), charge_version: "v1", properties: { amount: "0.01", pricing_group_keys: ["region"] } };
+    const b = { ...charge("c1", 0), filter: { values: { region: ["eu"] }, invoice_display_name: "EU" } };
+    const priced = (n: number, part: typeof a | typeof b): AdvanceFeeData => ({
+      ...fee(n, part), grouped_by: { region: "eu" },
+      amount_details: { free_units: "0.0", paid_units: `${n}.0`, per_package_size: 10, per_package_unit_amount: "1.0" },
+    });
+    const fees = [priced(1, a), priced(2, b), priced(3, a)];
+    const message = wire<U.AdvanceFeeSet__Output>("AdvanceFeeSet", advanceFeeSetToProto(fees));
+    expect(message.charges).toHaveLength(2);
+    expect(message.fees.map((f) => f.charge)).toEqual([0, 1, 0]);
+    const back = advanceFeesFromProto(message);
+    expect(back).toEqual(fees);
+    expect(back[1]!.charge_version).toBeUndefined();
+    expect(advanceFeesFromProto(wire("AdvanceFeeSet", advanceFeeSetToProto([])))).toEqual([]);
+    expect(advanceFeesFromProto(null)).toEqual([]);
+  });
+
+  it("a null pricing group value comes back as the empty string, as invoices show it", () => {
+    const fees = [{ ...fee(1, charge("c1", null)), grouped_by: { region: null } }];
+    expect(advanceFeesFromProto(wire("AdvanceFeeSet", advanceFeeSetToProto(fees)))[0]!.grouped_by).toEqual({ region: "" });
+  });
+
+  it("refuses a fee naming a charge part the set lacks", () => {
+    const message = wire<U.AdvanceFeeSet__Output>("AdvanceFeeSet", advanceFeeSetToProto([fee(1, charge("c1", null))]));
+    message.fees[0]!.charge = 3;
+    expect(() => advanceFeesFromProto(message)).toThrow("names charge 3 of 1");
+  });
+
+  it("an event's properties travel as the customer's JSON text, checked on arrival", () => {
+    const event = {
+      svc_id: "ev", transaction_id: "tx", external_subscription_id: "sub", code: "calls", timestamp: "2026-11-10T00:00:00.000Z", properties: { region: "eu", n: 2 },
+      created_at: "2026-11-10T00:00:01.000Z",
+    };
+    const USAGE_EVENT = "billing.common.v1.UsageEvent";
+    expect(usageEventFromProto(wire(USAGE_EVENT, usageEventToProto(event)))).toEqual(event);
+    expect(usageEventFromProto(wire(USAGE_EVENT, usageEventToProto({ ...event, properties: {} }))).properties).toEqual({});
+    expect(usageEventFromProto(wire(USAGE_EVENT, usageEventToProto({ ...event, properties: null, created_at: null })))).toEqual({ ...event, properties: {}, created_at: "" });
+    const wrong = wire<C.UsageEvent__Output>(USAGE_EVENT, { ...usageEventToProto(event), properties_json: "[1]" });
+    expect(() => usageEventFromProto(wrong)).toThrow();
   });
 });

@@ -14,5 +14,15 @@ export type * as WalletMessages from "./generated/wallet-messages";
 export type * as PaymentMessages from "./generated/payment-messages";
 export * from "./events/index";
 export { MAX_PROPERTIES_DEPTH, nestedDeeperThan } from "./event-limits";
-export { advanceFeeChargeSchema, advanceFeeSchema, advanceFeeSetSchema, advanceFeesSchema, advanceFeesText, parseAdvanceFees, type AdvanceFeeData } from "./advance-fees";
+export {
+  amountDetailsFromProto, amountDetailsToProto, chargeFilterFromProto, chargeFilterToProto, chargePropertiesFromProto, chargePropertiesToProto,
+  filterValuesFromProto, filterValuesToProto, groupedByToProto, type ChargeFilterValue,
+} from "./charge-properties";
+export {
+  advanceFeeChargeSchema, advanceFeeSchema, advanceFeeSetSchema, advanceFeeSetToProto, advanceFeesFromProto, advanceFeesSchema, advanceFeesText, parseAdvanceFees,
+  type AdvanceFeeData,
+} from "./advance-fees";
+export { storedChargeSnapshot, type StoredChargeSnapshot, type StoredSnapshotRead } from "./charge-snapshot";
+export { usageEventFromProto, usageEventToProto, type UsageEventData } from "./usage-events";
+export { customerObjectOfText, customerObjectText } from "./customer-json";
 export { appliedSectionViews, chooseSections, chosenSectionIdsOf, sectionChoiceInputOf, sectionsOf, NO_SECTIONS, type AppliedSection, type ResourceSections, type SectionChoice, type SectionChoiceInput } from "./resource-sections";

@@ -4,3 +4,4 @@ export * from "./client";
 export * from "./health";
 export * from "./typed";
 export * from "./fields";
+export * from "./codec";

@@ -28,9 +28,11 @@ export async function initModels(connection: Connection): Promise<void> {
  * all that failed; null when anything else went wrong (or it was not a bulk error).
  */
 export function duplicateIndexes(err: unknown): number[] | null {
-  const e = err as { writeErrors?: unknown };
+  type WriteError = { index: number; code?: number; err?: { code?: number } };
+  const e = err as { writeErrors?: WriteError | WriteError[] };
   if (e?.writeErrors === undefined) return null;
-  const errors = ([] as Array<{ index: number; code?: number; err?: { code?: number } }>).concat(e.writeErrors as never);
+  // the driver reports one write error alone, several as an array
+  const errors = Array.isArray(e.writeErrors) ? e.writeErrors : [e.writeErrors];
   if (errors.some((w) => (w.code ?? w.err?.code) !== 11000)) return null;
   return errors.map((w) => w.index);
 }

@@ -6,3 +6,4 @@ export * from "./sequence";
 export * from "./by-ids";
 export * from "./organization-marks";
 export * from "./dead-letter-store";
+export * from "./typed";

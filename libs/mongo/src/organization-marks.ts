@@ -1,5 +1,11 @@
-import type { mongo } from "mongoose";
 import { isDuplicateKeyError } from "./connection";
+import type { DocCollection } from "./typed";
+
+/** A mark: the organization's id, and when it was first marked. */
+export interface OrganizationMarkDoc {
+  _id: string;
+  at: Date;
+}
 
 /** The mark that the organizations of documents stored before marks existed are marked (never an organization id). */
 const BACKFILLED = "marked:before-marks";
@@ -14,7 +20,7 @@ const BACKFILLED = "marked:before-marks";
 export class OrganizationMarks {
   private readonly known = new Set<string>();
 
-  constructor(private readonly collection: mongo.Collection<{ _id: string; at: Date }>) {}
+  constructor(private readonly collection: Pick<DocCollection<OrganizationMarkDoc>, "updateOne" | "findOne">) {}
 
   /** Marks the organization (idempotent, whoever marks it at the same moment); written once per process. */
   async mark(organizationId: string, at: Date): Promise<void> {

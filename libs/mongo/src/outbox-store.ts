@@ -1,5 +1,5 @@
-import type { Model } from "mongoose";
 import { envelopeText, type Envelope, type OutboxStore } from "@billing/bus";
+import type { DocModel } from "./typed";
 
 /**
  * An outbox entry kept as its JSON text: one BSON string instead of the envelope's nested fields.
@@ -17,12 +17,21 @@ export const textOutboxEntry = (envelope: Envelope): TextOutboxEntry => ({ id: e
 const envelopeOf = (entry: Envelope | TextOutboxEntry): Envelope =>
   typeof (entry as TextOutboxEntry).json === "string" ? (JSON.parse((entry as TextOutboxEntry).json) as Envelope) : (entry as Envelope);
 
+/** What every document with an embedded outbox has. */
+export interface OutboxDoc {
+  _id: string;
+  /** absent from documents that never had an event, and from reads that leave it out */
+  outbox?: Array<Envelope | TextOutboxEntry>;
+}
+
 /**
  * An outbox kept inside the documents of one collection (field `outbox`):
  * the change and its event are written by the same single-document update.
  * Entries are envelopes or their text (textOutboxEntry).
  */
-export function embeddedOutboxStore(model: Model<any>): OutboxStore {
+export function embeddedOutboxStore<T extends OutboxDoc>(collection: DocModel<T>): OutboxStore {
+  // the compiler cannot resolve the paths of an unknown T: the store names only those of OutboxDoc, which T has
+  const model = collection as unknown as DocModel<OutboxDoc>;
   return {
     name: model.collection.collectionName,
     async pending(limit) {
@@ -30,13 +39,13 @@ export function embeddedOutboxStore(model: Model<any>): OutboxStore {
         .find({ "outbox.0": { $exists: true } }, { outbox: 1 })
         .sort({ _id: 1 })
         .limit(limit)
-        .lean<Array<{ _id: string; outbox: Array<Envelope | TextOutboxEntry> }>>();
+        .lean<Array<Required<OutboxDoc>>>();
       return docs.flatMap((doc) => doc.outbox.map((entry) => ({ documentId: doc._id, envelope: envelopeOf(entry) })));
     },
     async markPublished(published) {
       await model.bulkWrite([...published].map(([documentId, envelopeIds]) => ({
         updateOne: { filter: { _id: documentId }, update: { $pull: { outbox: { id: { $in: envelopeIds } } } } },
-      })) as never, { ordered: false });
+      })), { ordered: false });
     },
   };
 }

@@ -1,8 +1,12 @@
-import type { Model } from "mongoose";
 import { isDuplicateKeyError } from "./connection";
 import { LOST_RACE, retryOnLostRace } from "./optimistic";
+import type { DocModel } from "./typed";
 
-type SequenceDoc = { _id: string; seq: number };
+/** A counter document: the last number taken of the sequence `_id`. */
+export interface SequenceDoc {
+  _id: string;
+  seq: number;
+}
 
 /**
  * Takes the next number of a sequence held in one counter document (`{ _id, seq }`), unique under
@@ -11,20 +15,20 @@ type SequenceDoc = { _id: string; seq: number };
  * after the update, which a concurrent increment may already have moved (two callers were seen
  * getting the same number). A sequence may skip a number only if its caller crashes after taking it.
  */
-export async function takeNextInSequence(model: Model<any>, id: string): Promise<number> {
+export async function takeNextInSequence(model: DocModel<SequenceDoc>, id: string): Promise<number> {
   const counters = model.collection;
   return retryOnLostRace(`the sequence ${id}`, async () => {
-    const current = (await counters.findOne({ _id: id } as never)) as SequenceDoc | null;
+    const current = await counters.findOne({ _id: id });
     if (!current) {
       try {
-        await counters.insertOne({ _id: id, seq: 1 } as never);
+        await counters.insertOne({ _id: id, seq: 1 });
         return 1;
       } catch (err) {
         if (isDuplicateKeyError(err)) return LOST_RACE;
         throw err;
       }
     }
-    const moved = await counters.updateOne({ _id: id, seq: current.seq } as never, { $set: { seq: current.seq + 1 } });
+    const moved = await counters.updateOne({ _id: id, seq: current.seq }, { $set: { seq: current.seq + 1 } });
     return moved.modifiedCount === 1 ? current.seq + 1 : LOST_RACE;
   }, 200);
 }

@@ -1,11 +1,12 @@
 import mongoose, { Schema, type Connection } from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectMongo, initModels, isDuplicateKeyError, takeNextInSequence } from "@billing/mongo";
+import { connectMongo, docModel, initModels, isDuplicateKeyError, takeNextInSequence, type SequenceDoc } from "@billing/mongo";
 import { infraUrls, uniqueName } from "@billing/testkit";
 
 // Proves the MongoDB server under test serves what our code relies on (mongo-compat.md).
 let conn: Connection;
-const Item = new Schema(
+interface ItemDoc { _id: string; org: string; key: string; n: number; group?: string }
+const Item = new Schema<ItemDoc>(
   { _id: String, org: String, key: String, n: Number, group: String },
   { versionKey: false },
 ).index({ org: 1, key: 1 }, { unique: true });
@@ -21,7 +22,7 @@ afterAll(async () => {
   await conn.close();
 });
 
-const items = () => conn.model("Item");
+const items = () => conn.model<ItemDoc>("Item");
 
 describe("MongoDB server compatibility", () => {
   it("rejects a duplicate on a unique index with code 11000", async () => {
@@ -56,7 +57,7 @@ describe("MongoDB server compatibility", () => {
   it("hands out each number of a sequence once, however many callers race for it", async () => {
     // findOneAndUpdate($inc, new) is not enough here: the test server re-reads the document after
     // the update, so two racing callers can both be told the later value.
-    const Counter = conn.model("Counter", new Schema({ _id: String, seq: Number }, { versionKey: false }));
+    const Counter = docModel(conn, "Counter", new Schema<SequenceDoc>({ _id: String, seq: Number }, { versionKey: false }));
     const taken = await Promise.all(Array.from({ length: 100 }, () => takeNextInSequence(Counter, "org:customers")));
     expect([...taken].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
   });
@@ -92,7 +93,10 @@ describe("MongoDB server compatibility", () => {
 
 // What the usage service's storage relies on (services/usage/src/store, persistence).
 describe("MongoDB server compatibility: usage buckets", () => {
-  const raw = () => conn.collection<{ _id: string; seq: number; [k: string]: unknown }>("buckets");
+  type Decimal = mongoose.mongo.Decimal128;
+  // a bucket's sums under f.<key>, its page ranges, and the hours of a series
+  type Bucket = { _id: string; seq?: number; n?: number; pg?: string[]; hours?: number[]; f?: Record<string, { s?: Decimal; c?: number; m?: Decimal }> };
+  const raw = () => conn.collection<Bucket>("buckets");
   const D = (s: string) => mongoose.mongo.Decimal128.fromString(s);
 
   it("adds and maximises Decimal128 exactly, on fields created by the update", async () => {

@@ -1,3 +1,4 @@
+import type { FixedChargeModelName } from "@billing/codes";
 import type { AggregationResult } from "./aggregations/types";
 import { type ChargeFeeAmounts, computeChargeFee } from "./charge-fee";
 import { type CompiledCharge, compileCharge } from "./charge-models/factory";
@@ -7,7 +8,7 @@ import { type Instant, instantMs, localDateOf } from "./periods/timezone";
 
 /** A plan's fixed charge (spec: Fixed charge): an add-on priced on a number of units. */
 export interface FixedChargeDefinition {
-  charge_model: "standard" | "graduated" | "volume";
+  charge_model: FixedChargeModelName;
   properties: Record<string, unknown>;
   prorated?: boolean;
   /** Which span it bills (see subscriptionInvoicePeriods: fixed_charges vs fixed_charges_in_advance); no effect on the amount. */

@@ -142,6 +142,9 @@ export {
   volumePropertiesSchema,
   percentagePropertiesSchema,
   dynamicPropertiesSchema,
+  type ChargeProperties,
+  type PerUnitRange,
+  type RateRange,
 } from "./schemas/charge-properties";
 export { crossedUsageThresholds, type UsageThreshold, type ThresholdCheckInput } from "./invoice/usage-thresholds";
 export { centsDue, ongoingBalanceCents, splitPayment, sumCents } from "./cents";

@@ -3,6 +3,7 @@
  * Each mirrors a service's persistence layer; a field that documents written before it existed lack
  * is optional here, and the checks read it as the service does (its default).
  */
+import type { FeeType } from "@billing/pricing";
 
 // ---------------------------------------------------------------- wallet service (`<prefix>_wallet`)
 
@@ -62,7 +63,7 @@ export interface TaxDoc {
 /** A fee embedded in its invoice (services/invoicing/src/domain/invoice.ts, Fee). */
 export interface InvoiceFeeDoc {
   id: string;
-  fee_type: "subscription" | "charge" | "fixed_charge" | "commitment" | "credit" | "add_on";
+  fee_type: FeeType;
   amount_cents: number;
   /** the fee's share of coupons and progressive credits (a decimal string), once priced */
   precise_coupons_amount_cents?: string;

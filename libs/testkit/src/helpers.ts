@@ -69,14 +69,17 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port in ${PORTS.from}–${PORTS.to - 1}`);
 }
 
+/** What a truthy check returned: never null, undefined, false, 0 or "". */
+export type Truthy<T> = Exclude<T, null | undefined | false | 0 | "">;
+
 /** Polls until the check returns a truthy value, or fails after the timeout. */
-export async function waitFor<T>(check: () => Promise<T> | T, { timeoutMs = 10_000, intervalMs = 50, what = "condition" } = {}): Promise<T> {
+export async function waitFor<T>(check: () => Promise<T> | T, { timeoutMs = 10_000, intervalMs = 50, what = "condition" } = {}): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {
       const value = await check();
-      if (value) return value;
+      if (value) return value as Truthy<T>; // narrowed by the test above, which TypeScript cannot express
     } catch (err) {
       lastError = err;
     }

@@ -1,4 +1,4 @@
-import type { InvoicingMessages as M } from "@billing/contracts";
+import { customerObjectOfText, type InvoicingMessages as M } from "@billing/contracts";
 import type { invoiceAuditObject, planSimulationObject, ViewOf } from "./schemas";
 
 /** Our own bodies (not in Lago): GET /invoices/{id}/audit and POST /customers/{id}/simulate_plan, from the invoicing service's messages. */
@@ -37,7 +37,8 @@ const chargeAudit = (c: M.ChargeAudit__Output) => ({
   late_events_count: c.late_events_count,
   late_events: c.late_events.map((e) => ({
     svc_id: e.svc_id, transaction_id: e.transaction_id, external_subscription_id: e.external_subscription_id, code: e.code,
-    timestamp: e.timestamp, properties: JSON.parse(e.properties_json || "{}") as Record<string, unknown>, created_at: e.created_at,
+    // the customer's own JSON object, checked with its schema
+    timestamp: e.timestamp, properties: customerObjectOfText(e.properties_json), created_at: e.created_at,
   })),
 });
 

@@ -9,7 +9,13 @@ export function presentPayment(p: PaymentMessages.Payment__Output) {
     amount_cents: Number(p.amount_cents), amount_currency: p.amount_currency, status: p.status, payment_status: p.payment_status, type: p.type,
     reference: p.reference ?? null, payment_provider_code: p.payment_provider_code ?? null, payment_provider_type: p.payment_provider_type ?? null,
     external_payment_id: p.provider_payment_id ?? null, provider_payment_id: p.provider_payment_id ?? null,
-    provider_customer_id: p.provider_customer_id ?? null, next_action: JSON.parse(p.next_action_json || "{}") as Record<string, unknown>, created_at: p.created_at,
+    provider_customer_id: p.provider_customer_id ?? null, next_action: presentNextAction(p.next_action), created_at: p.created_at,
     overpaid_amount_cents: Number(p.overpaid_amount_cents), overpayment_status: (p.overpayment_status ?? null) as ViewOf<typeof paymentObject>["overpayment_status"],
   } satisfies ViewOf<typeof paymentObject>;
+}
+
+/** Lago's next_action: the action asked of the customer, {} when none. */
+function presentNextAction(a: PaymentMessages.NextAction__Output | null) {
+  if (!a?.type) return {};
+  return { type: a.type, ...(a.redirect_to_url ? { redirect_to_url: { url: a.redirect_to_url.url, return_url: a.redirect_to_url.return_url } } : {}) };
 }

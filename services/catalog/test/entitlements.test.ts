@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@billing/errors";
+import type { SentPrivilegeValue } from "../src/domain/feature";
 import { createBillableMetric } from "../src/use-cases/billable-metrics/create-billable-metric";
 import { deletePlanEntitlement } from "../src/use-cases/entitlements/delete-plan-entitlement";
 import { deletePlanEntitlementPrivilege } from "../src/use-cases/entitlements/delete-plan-entitlement-privilege";
@@ -23,7 +24,7 @@ afterAll(() => h.close());
 const failure = (promise: Promise<unknown>) => promise.then(() => expect.unreachable(), (err: AppError) => err);
 
 /** { seats: { max: 10 } } → the use case's input. */
-const sent = (entitlements: Record<string, Record<string, unknown>>): EntitlementInput[] =>
+const sent = (entitlements: Record<string, Record<string, SentPrivilegeValue>>): EntitlementInput[] =>
   Object.entries(entitlements).map(([feature_code, values]) => ({
     feature_code, privileges: Object.entries(values).map(([privilege_code, value]) => ({ privilege_code, value })),
   }));
@@ -82,7 +83,7 @@ describe("plan entitlements against MongoDB", () => {
   it("refuses unknown plans, features, privileges and ill-typed values, storing nothing", async () => {
     const org = await catalog();
     await updatePlanEntitlements(h.deps, org, "basic", sent({ seats: { max: 5 } }), "replace");
-    const refused = async (input: Record<string, Record<string, unknown>>, plan = "basic") => {
+    const refused = async (input: Record<string, Record<string, SentPrivilegeValue>>, plan = "basic") => {
       const err = await failure(updatePlanEntitlements(h.deps, org, plan, sent(input), "replace"));
       return err.code === "validation_errors" ? err.details : err.code;
     };

@@ -108,7 +108,7 @@ describe("an organization's API keys", () => {
     await h.models.apiKeys.collection.deleteMany({ organization_id: orgId });
     const legacyKey = "legacy-key-0123456789";
     // the document as the first version stored it
-    await h.models.apiKeys.collection.insertOne({ _id: "legacy-key-id", organization_id: orgId, key_hash: hashApiKey(legacyKey), created_at: new Date("2025-01-01T00:00:00Z") } as never);
+    await h.models.apiKeys.collection.insertOne({ _id: "legacy-key-id", organization_id: orgId, key_hash: hashApiKey(legacyKey), created_at: new Date("2025-01-01T00:00:00Z") });
     expect((await authenticateApiKey(h.deps, legacyKey)).id).toBe(orgId);
     const [listed] = await listApiKeys(h.deps, orgId);
     expect(listed).toMatchObject({ id: "legacy-key-id", name: null, prefix: null, revoked_at: null, last_used_at: h.clock.now() });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Connection } from "mongoose";
 import { connectBus, derivedUuid, ensureStream, publishEnvelope, Streams, Subjects, type Bus } from "@billing/bus";
 import { ManualClock } from "@billing/clock";
-import { domainEvent, Rpc, type EventDataInput } from "@billing/contracts";
+import { domainEvent, Rpc, type UsageEventData, type EventDataInput } from "@billing/contracts";
 import { bind, startGrpcServer, type GrpcServerHandle } from "@billing/grpc";
 import { createLogger, silentLogger } from "@billing/logger";
 import { connectMongo, initModels } from "@billing/mongo";
@@ -12,7 +12,7 @@ import { freePort, infraUrls, startOwnNats, uniqueName, waitFor } from "@billing
 import { advanceFeeHandlers } from "../../usage/src/grpc/advance-fee-handlers";
 import { AdvanceStore } from "../../usage/src/persistence/advance-store";
 import { MemoryCopies } from "../../usage/src/persistence/read-copies/memory-copies";
-import { priceAdvanceEvents, type IngestedEvent } from "../../usage/src/use-cases/advance/price-advance-events";
+import { priceAdvanceEvents } from "../../usage/src/use-cases/advance/price-advance-events";
 import { grpcAdvanceFees } from "../src/peers/advance-fees";
 import { grpcPeers, wireInvoicing, type InvoicingWiring } from "../src/wiring";
 import { customerView, planView, subscriptionView } from "./harness";
@@ -68,14 +68,14 @@ const metric = (svc_id: string, code: string, aggregation_type: string, field_na
 
 /** Envelope i: storage events of +5 then −3 gb alternately, and every tenth event a call (in January 2024). */
 function envelope(i: number) {
-  const events: IngestedEvent[] = Array.from({ length: PER_ENVELOPE }, (_, j) => {
+  const events: UsageEventData[] = Array.from({ length: PER_ENVELOPE }, (_, j) => {
     const n = i * PER_ENVELOPE + j;
     const call = n % 10 === 0;
     return {
       svc_id: randomUUID(), transaction_id: `tx_${n}`, external_subscription_id: subscription.external_id, code: call ? "calls" : "storage",
       timestamp: new Date(Date.UTC(2024, 0, 2) + n * 60_000).toISOString(), properties: call ? {} : { gb: n % 2 === 0 ? 5 : -3 },
       precise_total_amount_cents: null, created_at: "2024-01-02T00:00:00.000Z",
-    } as IngestedEvent & { precise_total_amount_cents: null; created_at: string };
+    } as UsageEventData & { precise_total_amount_cents: null; created_at: string };
   });
   return domainEvent(Subjects.usage.eventIngested, {
     organizationId: ORG, id: derivedUuid(`${ORG}|env|${i}`), occurredAt: new Date("2024-01-02T00:00:00Z"),
@@ -133,7 +133,7 @@ describe("pay-in-advance fees from ingested usage", () => {
     const envelopes = Array.from({ length: ENVELOPES }, (_, i) => envelope(i));
     // the usage service already answered envelope 3 (and moved its buckets) before a crash: asked again, it answers the same fees
     const first = await priceAdvanceEvents({ copies, store }, {
-      organizationId: ORG, envelopeId: envelopes[3]!.id, events: (envelopes[3]!.data as { events: IngestedEvent[] }).events,
+      organizationId: ORG, envelopeId: envelopes[3]!.id, events: (envelopes[3]!.data as { events: UsageEventData[] }).events,
     });
     expect(first).toHaveLength(PER_ENVELOPE);
     // every envelope twice (each copy its own message: a redelivery), in stream order

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeEnvelope, Subjects } from "@billing/bus";
-import type { PricedAdvanceFee } from "../src/domain/advance-fees";
+import type { AdvanceFeeData } from "@billing/contracts";
 import type { AdvanceFeesAsk, RederiveAsk, RederivedAdvanceChargeData, RederivedChargeData } from "../src/domain/invoice-audit";
 import { FeeRepository } from "../src/persistence/fee-repository";
 import { createAdvanceFeesBatch } from "../src/use-cases/fees/create-advance-fees";
@@ -66,9 +66,9 @@ describe("invoice audit (invoicing)", () => {
     expect(usage.asked).toHaveLength(1);
     expect(usage.asked[0]!.organizationId).toBe(org);
     expect(usage.asked[0]!.ask.billedThrough?.toISOString()).toBe("2024-02-01T00:00:00.000Z"); // the billing run's instant, stored on the fee
-    expect(JSON.parse(usage.asked[0]!.ask.snapshots[0]!.snapshotJson)).toMatchObject({ charge: { svc_id: "ch_calls" }, read_through_seq: 42 });
+    expect(usage.asked[0]!.ask.snapshots[0]!.snapshot).toMatchObject({ charge: { svc_id: "ch_calls" }, read_through_seq: 42 });
     expect(view).toMatchObject({ svc_invoice_id: invoice.svc_id, match: true, mismatches: [], late_events_count: 2, invoiced_fees_amount_cents: 350, recomputed_fees_amount_cents: 350 });
-    expect(view.fees.map((f: { fee_type: string; derivation: string; match: boolean | null }) => [f.fee_type, f.derivation, f.match])).toEqual([
+    expect(view.fees!.map((f) => [f.fee_type, f.derivation, f.match])).toEqual([
       ["subscription", "not_derived_from_events", null], ["charge", "raw_events", true],
     ]);
   });
@@ -92,7 +92,7 @@ describe("invoice audit (invoicing)", () => {
 describe("invoice audit of pay-in-advance fees (invoicing)", () => {
   const customer = customerView();
   // a pay-in-advance charge: 12.00 per seat, its fees stored by the consumer (the usage service's pricing stood in for)
-  const seat = (n: number, invoiceable: boolean, subscription: ReturnType<typeof subscriptionView>, plan: ReturnType<typeof planView>, org: string): PricedAdvanceFee => ({
+  const seat = (n: number, invoiceable: boolean, subscription: ReturnType<typeof subscriptionView>, plan: ReturnType<typeof planView>, org: string): AdvanceFeeData => ({
     id: randomUUID(), organization_id: org, event_transaction_id: `seat_${n}`, event_timestamp: `2024-01-${10 + n}T10:00:00.000Z`,
     subscription_id: subscription.svc_id, external_subscription_id: subscription.external_id, customer_id: customer.svc_id, external_customer_id: customer.external_id,
     plan_id: plan.svc_id, plan_code: plan.code, charge_id: "ch_seats", charge_filter_index: null, filter: null,
@@ -180,7 +180,7 @@ describe("invoice audit of pay-in-advance fees (invoicing)", () => {
     for (const [invoice, fee] of [[own, fees[0]!], [periodic, fees[1]!]] as const) {
       const view = await audit(usage.peer, org, invoice.svc_id);
       expect(view, invoice.svc_id).toMatchObject({ match: true, mismatches: [] });
-      expect(view.fees.find((f: { svc_fee_id: string }) => f.svc_fee_id === fee.id)).toMatchObject({
+      expect(view.fees!.find((f) => f.svc_fee_id === fee.id)).toMatchObject({
         derivation: "raw_events", match: true, invoiced: { amount_cents: 1_200, units: "1.0" }, recomputed: { amount_cents: 1_200, units: "1.0", events_count: 1 },
       });
       expect(view.charges).toContainEqual(expect.objectContaining({ svc_charge_id: "ch_seats", raw_events_read: 3, from_datetime: "2024-01-01T00:00:00.000Z" }));

@@ -97,7 +97,7 @@ describe("termination credit of a pay-in-advance plan", () => {
     const [starting] = (await deps.invoices.list(org, {}, { page: 1, perPage: 10 })).items;
     expect(starting).toMatchObject({ status: "finalized", amounts: expect.objectContaining({ total_amount_cents: 3_100 }) });
     // terminated on Jan 11: Jan 12–31 unused, 20 of 31 days of 31.00 = 20.00; the event delivered three times
-    const terminated = { ...subscription, status: "terminated", terminated_at: "2024-01-11T10:00:00.000Z" };
+    const terminated = { ...subscription, status: "terminated" as const, terminated_at: "2024-01-11T10:00:00.000Z" };
     for (let i = 0; i < 3; i++) await h.publishSubscription(Subjects.catalog.subscriptionTerminated, org, { subscription: terminated, plan }, "2024-01-11T10:00:00.000Z");
     await h.caughtUp();
     const notes = await deps.creditNotes.ofInvoice(starting!.id);

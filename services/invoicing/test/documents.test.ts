@@ -38,6 +38,8 @@ async function replica(entityName: string, calls: { count: number }): Promise<Do
       const { customer, entity } = documentPartiesFixture("fr");
       return { customer, entity: { ...entity, name: entityName } };
     },
+    sections: async () => [],
+    resolveSections: async () => [],
     close: () => undefined,
   };
   // a credit note's invoice (its fees) is the fixture's; the notes themselves are stored for real

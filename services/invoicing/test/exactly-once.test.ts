@@ -89,7 +89,7 @@ describe("finalization", () => {
     const { org, customers } = await seed(1, 1, 5);
     const [customerId] = customers;
     const fixed = coupon(customerId!, {});
-    const percent = coupon(customerId!, { coupon_code: "ten", coupon_type: "percentage", frequency: "forever", percentage_rate: "10", amount_cents: null, amount_cents_remaining: null, created_at: "2024-01-02T00:00:00.000Z" });
+    const percent = coupon(customerId!, { coupon_code: "ten", coupon_type: "percentage", frequency: "forever", percentage_rate: "10", amount_cents: undefined, amount_cents_remaining: undefined, created_at: "2024-01-02T00:00:00.000Z" });
     h.peers.coupons.set(customerId!, [fixed, percent]);
     await h.scheduled.call("RunDue", { organization_id: org, at: "2024-02-01T00:00:00.000Z" });
     const [draft] = (await allInvoices(org)).items;

@@ -76,12 +76,12 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
             found: true,
             fees: [{
               charge_id: "ch_calls", billable_metric_id: "bm_calls", billable_metric_code: "calls", billable_metric_name: "API calls",
-              aggregation_type: "count_agg", charge_model: "standard", grouped_by_json: "{}", true_up: false, units: `${units}.0`,
+              aggregation_type: "count_agg", charge_model: "standard", grouped_by: {}, true_up: false, units: `${units}.0`,
               total_aggregated_units: `${units}.0`, events_count: inPeriod.length, amount_cents: cents, precise_amount_cents: `${cents}.0`,
-              unit_amount_cents: units ? UNIT_PRICE_CENTS : 0, precise_unit_amount: units ? "0.5" : "0.0", amount_details_json: "{}",
-              properties_json: '{"amount":"0.5"}', persistable: units > 0, pay_in_advance: false, invoiceable: true,
+              unit_amount_cents: units ? UNIT_PRICE_CENTS : 0, precise_unit_amount: units ? "0.5" : "0.0", amount_details: null,
+              properties: { amount: "0.5" }, persistable: units > 0, pay_in_advance: false, invoiceable: true,
               // what an audit re-derives the fee from (the real usage service's snapshot carries the whole charge and metric)
-              charge_snapshot_json: JSON.stringify({ v: 1, charge: { svc_id: "ch_calls", billable_metric_code: "calls" }, from: p.from, to: p.to, read_through_seq: 42 }),
+              charge_snapshot: { v: 1, charge: { svc_id: "ch_calls", billable_metric_code: "calls" }, from: p.from, to: p.to, read_through_seq: 42 },
             }],
           };
         }),
@@ -126,9 +126,9 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
 
   // no pay-in-advance charges here (services/invoicing/test/advance-fees.test.ts prices them with the real usage service)
   const advanceFees = {
-    PriceAdvanceEvents: async () => ({ fees_json: "[]" }),
+    PriceAdvanceEvents: async () => ({ fees: { charges: [], fees: [] } }),
     PriceAdvanceBatch: async (req: { envelopes: Array<{ organization_id: string; envelope_id: string }> }) => ({
-      envelopes: req.envelopes.map((e) => ({ organization_id: e.organization_id, envelope_id: e.envelope_id, fees_json: "[]" })),
+      envelopes: req.envelopes.map((e) => ({ organization_id: e.organization_id, envelope_id: e.envelope_id, fees: { charges: [], fees: [] } })),
     }),
   } as unknown as Handlers<AdvanceFeeRpc>;
 

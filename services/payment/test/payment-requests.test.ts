@@ -3,8 +3,9 @@ import type { Connection } from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBus, type Bus, type Envelope } from "@billing/bus";
 import { ManualClock } from "@billing/clock";
-import type { CustomerMessages } from "@billing/contracts";
+import { Rpc, type CustomerMessages, type InvoicingMessages } from "@billing/contracts";
 import { AppError } from "@billing/errors";
+import { replyCodec } from "@billing/grpc";
 import { silentLogger } from "@billing/logger";
 import { connectMongo, initModels } from "@billing/mongo";
 import { infraUrls, uniqueName, waitFor } from "@billing/testkit";
@@ -31,12 +32,15 @@ const clock = new ManualClock(new Date("2024-03-01T00:00:00Z"));
 interface StoredInvoice { org: string; ref: InvoiceRef; overdue: boolean }
 const invoices = new Map<string, StoredInvoice>();
 const charged: string[] = [];
-const jsonOf = (i: StoredInvoice) => JSON.stringify({ svc_id: i.ref.id, number: i.ref.number, payment_status: i.ref.payment_status, payment_overdue: i.overdue });
+// what the invoicing service answers of it: a whole message, as a client of GetInvoice receives it
+const invoiceReply = replyCodec(Rpc.invoicing, "GetInvoice");
+const messageOf = (i: StoredInvoice): InvoicingMessages.Invoice__Output =>
+  invoiceReply.decode(invoiceReply.encode({ invoice: { svc_id: i.ref.id, number: i.ref.number, payment_status: i.ref.payment_status, payment_overdue: i.overdue } })).invoice!;
 const invoicing: Invoicing = {
   find: async (org, id) => (invoices.get(id)?.org === org ? invoices.get(id)!.ref : null),
   document: async (org, id) => {
     const i = invoices.get(id);
-    return i?.org === org ? { invoice: i.ref, payment_overdue: i.overdue, json: jsonOf(i) } : null;
+    return i?.org === org ? { invoice: i.ref, payment_overdue: i.overdue, message: messageOf(i) } : null;
   },
   applyPayment: async (_org, p) => {
     charged.push(`${p.invoice_id}|${p.payment_id}|${p.outcome}`);
@@ -58,11 +62,14 @@ const customerPeer: Customers = {
   },
 };
 
+const customerReply = replyCodec(Rpc.customer, "GetCustomer");
+
 function newCustomer(org: string, externalId: string, card?: string): CustomerMessages.Customer__Output {
-  const customer = {
+  // a whole message, as a client of GetCustomer receives it
+  const customer = customerReply.decode(customerReply.encode({ customer: {
     svc_id: randomUUID(), external_id: externalId, name: externalId, currency: "EUR", applicable_timezone: "UTC",
     billing_configuration: card ? { payment_provider: "sandbox", payment_provider_code: "sandbox", provider_customer_id: card } : null,
-  } as unknown as CustomerMessages.Customer__Output;
+  } })).customer!;
   customers.set(customerKey(org, externalId), customer);
   return customer;
 }
@@ -120,7 +127,7 @@ describe("creating a payment request", () => {
     const acme = newCustomer(org, "acme");
     const first = newInvoice(org, acme, { total_due_amount_cents: 400 });
     const second = newInvoice(org, acme, { total_amount_cents: 2_500, total_due_amount_cents: 2_500 });
-    const { request, customer, invoices_json } = await createPaymentRequest(replicas[0]!.requests, org, {
+    const { request, customer, invoices: shown } = await createPaymentRequest(replicas[0]!.requests, org, {
       external_customer_id: "acme", email: "billing@acme.test", invoice_ids: [second, first, second],
     });
     expect(request).toMatchObject({
@@ -128,7 +135,7 @@ describe("creating a payment request", () => {
       invoice_ids: [second, first], amount_cents: 2_900, currency: "EUR", payment_status: "pending",
     });
     expect(customer.svc_id).toBe(acme.svc_id);
-    expect(invoices_json.map((j) => JSON.parse(j).svc_id)).toEqual([second, first]);
+    expect(shown.map((i) => i.svc_id)).toEqual([second, first]);
 
     await waitFor(() => eventsOf(request.id).length === 1, { what: "payment_request.created on the stream" });
     expect(eventsOf(request.id)[0]).toMatchObject({
@@ -138,7 +145,7 @@ describe("creating a payment request", () => {
     const doc = await requestsCollection().findOne({ _id: request.id as never });
     expect(doc?.outbox).toEqual([]);
     // read back from the other replica, as it was answered
-    expect(await getPaymentRequest(replicas[1]!.requests, org, request.id)).toEqual({ request, customer, invoices_json });
+    expect(await getPaymentRequest(replicas[1]!.requests, org, request.id)).toEqual({ request, customer, invoices: shown });
   });
 
   it("refuses, storing nothing, an unknown customer (404) and invoices that do not qualify (422)", async () => {
@@ -193,14 +200,19 @@ describe("reading payment requests", () => {
     expect(await refusal(getPaymentRequest(deps, org, randomUUID()))).toMatchObject({ code: "payment_request_not_found" });
   });
 
-  it("shows a customer deleted since as it was when the request was made", async () => {
+  it("shows a customer deleted since, and an invoice gone, as they were when the request was made", async () => {
     const org = randomUUID();
     const acme = newCustomer(org, "acme");
     const deps = replicas[0]!.requests;
-    const { request } = await createPaymentRequest(deps, org, { external_customer_id: "acme", email: "x@y.test", invoice_ids: [newInvoice(org, acme)] });
+    const invoiceId = newInvoice(org, acme);
+    const before = messageOf(invoices.get(invoiceId)!);
+    const { request } = await createPaymentRequest(deps, org, { external_customer_id: "acme", email: "x@y.test", invoice_ids: [invoiceId] });
     customers.delete(customerKey(org, "acme"));
     newCustomer(org, "acme"); // the external id taken again by a new customer
-    expect((await getPaymentRequest(deps, org, request.id)).customer).toEqual(acme);
+    invoices.delete(invoiceId);
+    const shown = await getPaymentRequest(deps, org, request.id);
+    expect(shown.customer).toEqual(acme);
+    expect(shown.invoices).toEqual([before]);
   });
 });
 
@@ -236,7 +248,7 @@ describe("events and charges", () => {
     for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ kind: "unprocessable" });
     for (const view of made) {
       expect(view.request).toMatchObject({ amount_cents: 1_300, payment_status: "succeeded" });
-      expect(view.invoices_json.map((j) => JSON.parse(j).payment_status)).toEqual(["succeeded", "succeeded"]);
+      expect(view.invoices.map((i) => i.payment_status)).toEqual(["succeeded", "succeeded"]);
     }
     // one provider attempt per invoice, told to invoicing once
     for (const invoice of [first, second]) {

@@ -26,6 +26,7 @@ const invoices = new Map<string, InvoiceRef>();
 const told: string[] = [];
 const invoicing: Invoicing = {
   find: async (_org, id) => invoices.get(id) ?? null,
+  document: async () => null, // payment requests only, which this file does not make
   applyPayment: async (_org, p) => {
     told.push(`${p.invoice_id}|${p.payment_id}|${p.outcome}`);
     const invoice = invoices.get(p.invoice_id)!;
@@ -39,7 +40,10 @@ const invoicing: Invoicing = {
   },
 };
 let card = SANDBOX_CUSTOMERS.SUCCEEDS;
-const customers: Customers = { billing: async () => ({ payment_provider: "sandbox", payment_provider_code: "sandbox", provider_customer_id: card }) };
+const customers: Customers = {
+  billing: async () => ({ payment_provider: "sandbox", payment_provider_code: "sandbox", provider_customer_id: card }),
+  find: async () => null, // payment requests only, which this file does not make
+};
 const connections: Connection[] = [];
 let replicas: PaymentWiring[];
 

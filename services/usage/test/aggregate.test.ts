@@ -88,8 +88,8 @@ describe("Aggregate", () => {
         expect({ units: plain.units, events_count: Number(plain.events_count) }, `${from}..${to}`).toEqual(want.total);
         const detailed = await h.aggregate({ ...key, filters_json: JSON.stringify(FILTERS), grouped_by: ["tier"], with_running_totals: true });
         expect({ units: detailed.units, events_count: Number(detailed.events_count) }).toEqual(want.total);
-        expect(detailed.filters.map((b: any) => ({ ...b, events_count: Number(b.events_count) }))).toEqual(want.filters);
-        expect(detailed.groups.map((b: any) => ({ ...b, events_count: Number(b.events_count) }))).toEqual(want.groups);
+        expect(detailed.filters!.map((b) => ({ ...b, events_count: Number(b.events_count) }))).toEqual(want.filters);
+        expect(detailed.groups!.map((b) => ({ ...b, events_count: Number(b.events_count) }))).toEqual(want.groups);
         expect(JSON.parse(detailed.running_totals_json ?? "[]")).toEqual(want.running);
       }
     });

@@ -4,8 +4,8 @@ import { ManualClock } from "@billing/clock";
 import { usageAuditHandlers } from "../src/grpc/usage-audit-handlers";
 import type { SubscriptionCopy } from "../src/domain/read-copies";
 import { AdvanceStore } from "../src/persistence/advance-store";
-import type { AdvanceFee } from "../src/use-cases/advance/advance-fee";
-import { priceAdvanceEvents, type IngestedEvent } from "../src/use-cases/advance/price-advance-events";
+import type { UsageEventData, AdvanceFeeData } from "@billing/contracts";
+import { priceAdvanceEvents } from "../src/use-cases/advance/price-advance-events";
 import { chargeView, planView, subscriptionView } from "./read-copies-fixtures";
 import { startUsageHarness, type EventIn, type UsageHarness } from "./usage-harness";
 
@@ -19,7 +19,7 @@ const clock = new ManualClock("2026-02-20T00:00:00Z");
 const FEB = Date.parse("2026-02-01T00:00:00Z");
 const HOUR = 3_600_000;
 const feeIds: string[] = [];
-const priced: AdvanceFee[] = [];
+const priced: AdvanceFeeData[] = [];
 
 const ranges = (perUnit: string, above: string) => ({
   graduated_ranges: [{ from_value: 0, to_value: 10, per_unit_amount: perUnit, flat_amount: "0" }, { from_value: 11, to_value: null, per_unit_amount: above, flat_amount: "2" }],
@@ -59,7 +59,7 @@ beforeAll(async () => {
   for (const [i, batch] of batches.entries()) {
     const { events } = await h.ingest(org, batch);
     // what invoicing's consumer does with the message's billing.usage.event.ingested envelope
-    priced.push(...(await priceAdvanceEvents({ copies: h.copies, store }, { organizationId: org, envelopeId: `env_${i}`, events: events as unknown as IngestedEvent[] })));
+    priced.push(...(await priceAdvanceEvents({ copies: h.copies, store }, { organizationId: org, envelopeId: `env_${i}`, events: events as unknown as UsageEventData[] })));
   }
   feeIds.push(...priced.map((f) => f.id));
 }, 60_000);
@@ -79,7 +79,7 @@ describe("RederiveAdvanceFees", () => {
     expect(charges).toHaveLength(1);
     expect(charges[0]).toMatchObject({ error: "", billable_metric_code: "api", events_read: 7 });
     expect(charges[0]!.fees.map((f) => ({
-      id: f.fee_id, tx: f.event_transaction_id, filter: f.charge_filter_index ?? null, grouped: JSON.parse(f.grouped_by_json), units: f.units,
+      id: f.fee_id, tx: f.event_transaction_id, filter: f.charge_filter_index ?? null, grouped: f.grouped_by, units: f.units,
       cents: f.amount_cents, precise: f.precise_amount_cents, at: f.event_timestamp,
     }))).toEqual(priced.map((f) => ({
       id: f.id, tx: f.event_transaction_id, filter: f.charge_filter_index, grouped: f.grouped_by, units: f.units, cents: f.amount_cents,

@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "@billing/clock";
+import { Rpc, usageEventFromProto, type UsageAuditRpc } from "@billing/contracts";
+import type { HandlerRequestOf } from "@billing/grpc";
 import { AdvanceStore } from "../src/persistence/advance-store";
+import { chargeSnapshotMessage } from "../src/grpc/charge-snapshot-messages";
 import { usageAuditHandlers } from "../src/grpc/usage-audit-handlers";
 import { chargeSnapshot } from "../src/use-cases/audit/charge-snapshot";
-import { startUsageHarness, type UsageHarness } from "./usage-harness";
+import { received, startUsageHarness, type UsageHarness } from "./usage-harness";
 
 // UsageAuditService.RederiveCharges through the wiring, on the real NATS and MongoDB test servers:
 // events ingested, stored in pages, read back raw and priced from a charge snapshot alone.
@@ -23,12 +26,16 @@ const charge = {
 };
 
 const handlers = () => usageAuditHandlers({ collections: h.collections, copies: h.copies, store: new AdvanceStore(h.connection), storedThroughNow: h.parts.storedThroughNow });
-const snapshotJson = (extra: Record<string, unknown> = {}) => {
+/** RederiveCharges through the handler, its answer as the invoicing service receives it. */
+const rederive = (request: HandlerRequestOf<UsageAuditRpc, "RederiveCharges">) =>
+  received(Rpc.usageAudit, "RederiveCharges", handlers().RederiveCharges(request, {} as never));
+/** The ChargeSnapshot message ChargeUsage answers for the storage charge (with a consistent read's `readThroughSeq`). */
+const snapshot = (readThroughSeq?: number) => {
   const metric = h.copies.metricByCode(org, "storage")!;
-  return JSON.stringify({ ...chargeSnapshot({
+  return chargeSnapshotMessage(chargeSnapshot({
     charge: charge as never, metric, currency: "EUR", eventsFrom: new Date(FEB), timeZone: "UTC",
     query: { from: new Date(FEB), to: new Date(FEB + 28 * DAY - 1), periodDays: 28 },
-  }), ...extra });
+  }), readThroughSeq);
 };
 
 beforeAll(async () => {
@@ -56,43 +63,43 @@ afterAll(async () => {
 
 describe("RederiveCharges", () => {
   it("prices the snapshot from the raw events acknowledged by billed_through and lists the later ones as late", async () => {
-    const { charges } = await handlers().RederiveCharges({
-      organization_id: org, external_subscription_id: "sub_1", snapshots_json: [snapshotJson()], billed_through: "2026-03-01T00:00:00.000Z", late_events_limit: 0,
-    }, {} as never);
+    const { charges } = await rederive({
+      organization_id: org, external_subscription_id: "sub_1", snapshots: [snapshot()], billed_through: "2026-03-01T00:00:00.000Z", late_events_limit: 0,
+    });
     expect(charges).toHaveLength(1);
     const [c] = charges;
     expect(c).toMatchObject({ events_read: 4, late_events_count: 1 });
     // EU: 100 gb × 0.20 = 20.00; the default bucket: 30 + 20 gb × 0.10 = 5.00 (the late 7 gb are not priced)
     expect(c!.fees.map((f) => [f.charge_filter_index ?? null, f.units, f.events_count, f.amount_cents])).toEqual([[0, "100.0", 1, 2_000], [null, "50.0", 2, 500]]);
-    expect(c!.late_events_json.map((j) => JSON.parse(j))).toEqual([expect.objectContaining({
+    expect(c!.late_events.map(usageEventFromProto)).toEqual([expect.objectContaining({
       transaction_id: "late", timestamp: new Date(FEB + 10 * DAY).toISOString(), created_at: "2026-03-02T00:00:00.000Z", properties: { gb: 7, region: "eu" },
     })]);
   });
 
   it("tells late events by the ingest sequence the invoice's read was complete through, whatever their business time", async () => {
     // the snapshot's sequence wins over billed_through (here: an instant after every event)
-    const { charges } = await handlers().RederiveCharges({
-      organization_id: org, external_subscription_id: "sub_1", snapshots_json: [snapshotJson({ read_through_seq: readThroughSeq })],
+    const { charges } = await rederive({
+      organization_id: org, external_subscription_id: "sub_1", snapshots: [snapshot(readThroughSeq)],
       billed_through: "2030-01-01T00:00:00.000Z", late_events_limit: 0,
-    }, {} as never);
+    });
     expect(charges[0]).toMatchObject({ events_read: 4, late_events_count: 1 });
     expect(charges[0]!.fees.map((f) => f.amount_cents)).toEqual([2_000, 500]);
-    expect(JSON.parse(charges[0]!.late_events_json[0]!)).toMatchObject({ transaction_id: "late" });
+    expect(charges[0]!.late_events[0]).toMatchObject({ transaction_id: "late" });
   });
 
   it("prices every stored event of the period when no billed_through is given, and lists none as late", async () => {
-    const { charges } = await handlers().RederiveCharges({ organization_id: org, external_subscription_id: "sub_1", snapshots_json: [snapshotJson()], late_events_limit: 0 }, {} as never);
+    const { charges } = await rederive({ organization_id: org, external_subscription_id: "sub_1", snapshots: [snapshot()], late_events_limit: 0 });
     expect(charges[0]!.fees.map((f) => [f.charge_filter_index ?? null, f.amount_cents])).toEqual([[0, 2_140], [null, 500]]);
     expect(charges[0]!.late_events_count).toBe(0);
   });
 
   it("refuses a malformed snapshot (422), pricing nothing", async () => {
-    await expect(handlers().RederiveCharges({ organization_id: org, external_subscription_id: "sub_1", snapshots_json: ['{"v":1}'], late_events_limit: 0 }, {} as never))
-      .rejects.toMatchObject({ kind: "unprocessable", details: { snapshots_json: ["value_is_invalid"] } });
+    await expect(rederive({ organization_id: org, external_subscription_id: "sub_1", snapshots: [{ v: 1 }], late_events_limit: 0 }))
+      .rejects.toMatchObject({ kind: "unprocessable", details: { snapshots: ["value_is_invalid"] } });
   });
 
   it("sees nothing of another organization's events", async () => {
-    const { charges } = await handlers().RederiveCharges({ organization_id: randomUUID(), external_subscription_id: "sub_1", snapshots_json: [snapshotJson()], late_events_limit: 0 }, {} as never);
+    const { charges } = await rederive({ organization_id: randomUUID(), external_subscription_id: "sub_1", snapshots: [snapshot()], late_events_limit: 0 });
     expect(charges[0]).toMatchObject({ events_read: 0, late_events_count: 0 });
     expect(charges[0]!.fees.every((f) => f.amount_cents === 0)).toBe(true);
   });

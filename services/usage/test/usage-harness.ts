@@ -1,5 +1,7 @@
 import type { Connection } from "mongoose";
 import { connectBus, type Bus } from "@billing/bus";
+import { Rpc, type UsageRpc } from "@billing/contracts";
+import { replyCodec, type HandlerReplyOf, type HandlerRequestOf, type MethodName, type ResponseOf, type ServiceRef } from "@billing/grpc";
 import { parseConfig } from "@billing/config";
 import { systemClock, type Clock } from "@billing/clock";
 import { createLogger, silentLogger } from "@billing/logger";
@@ -72,6 +74,15 @@ export class IngestRefused extends Error {
 }
 
 /** The usage service's parts in this process, on a database and an ingest subject of their own. */
+type AggregateRequest = HandlerRequestOf<UsageRpc, "Aggregate">;
+export type AggregateAsk = Pick<AggregateRequest, "organization_id" | "external_subscription_id" | "code" | "from" | "to"> & Partial<AggregateRequest>;
+
+/** A handler's reply as a client of the method receives it: through the method's serializers (defaults applied). */
+export async function received<D, M extends MethodName<D>>(ref: ServiceRef<D>, method: M, reply: Promise<HandlerReplyOf<D, M>>): Promise<ResponseOf<D, M>> {
+  const codec = replyCodec(ref, method);
+  return codec.decode(codec.encode(await reply));
+}
+
 export interface UsageHarness {
   connection: Connection;
   collections: UsageCollections;
@@ -81,7 +92,8 @@ export interface UsageHarness {
   parts: UsageParts;
   /** One POST /events/batch through IngestHttp, as the gateway passes it: the stored events, or IngestRefused. */
   ingest(org: string, events: EventIn[]): Promise<{ events: Array<Record<string, unknown>> }>;
-  aggregate(request: Record<string, unknown>): Promise<{ units: string; events_count: number; filters: unknown[]; groups: unknown[]; running_totals_json?: string }>;
+  /** The Aggregate handler's answer to a request that names the metric and period (no groups unless asked). */
+  aggregate(request: AggregateAsk): Promise<HandlerReplyOf<UsageRpc, "Aggregate">>;
   /** Stops ingestion and storage, then starts them again on the same data (what a restart does). */
   restart(env?: Record<string, string>): Promise<void>;
   close(): Promise<void>;
@@ -105,12 +117,12 @@ export async function startUsageHarness(label: string, env: Record<string, strin
     parts: await start({}),
     async ingest(org, events) {
       const body = Buffer.from(JSON.stringify({ events: events.map(apiEvent) }));
-      const { answers } = await harness.parts.handlers.IngestHttp({ requests: [{ organization_id: org, batch: true, body }] }, {} as never);
+      const { answers } = await received(Rpc.usage, "IngestHttp", harness.parts.handlers.IngestHttp({ requests: [{ organization_id: org, batch: true, body }] }, {} as never));
       const answer = JSON.parse(answers[0]!.body.toString());
       if (answers[0]!.status !== 200) throw new IngestRefused(answers[0]!.status, answer);
       return answer;
     },
-    aggregate: (request) => harness.parts.handlers.Aggregate({ grouped_by: [], ...request }, {} as never),
+    aggregate: (request) => harness.parts.handlers.Aggregate({ grouped_by: [], with_running_totals: false, ...request }, {} as never),
     async restart(extra = {}) {
       await harness.parts.stop();
       harness.parts = await start(extra);

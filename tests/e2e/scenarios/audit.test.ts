@@ -100,7 +100,7 @@ describe("invoice audit", () => {
 
     const audit = await auditOf(as, invoice);
     expect(audit).toMatchObject({ match: true, late_events_count: 1 });
-    const [charge] = audit.charges as Json[];
+    const [charge] = audit.charges as [Json]; // one charge on this invoice
     expect(charge).toMatchObject({ billable_metric_code: "calls", raw_events_read: 4, late_events_count: 1, billed_through: "2024-02-01T00:00:00.000Z" });
     expect(charge.late_events).toHaveLength(1);
     expect(charge.late_events[0]).toMatchObject({ transaction_id: late.transaction_id, timestamp: "2024-01-20T00:00:00.000Z", created_at: "2024-02-02T00:00:00.000Z" });

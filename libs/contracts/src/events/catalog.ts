@@ -1,3 +1,4 @@
+import { SUBSCRIPTION_STATUSES } from "@billing/codes";
 import { z } from "zod";
 import { instant, maybe, properties, taxView, text } from "./fields";
 
@@ -101,7 +102,7 @@ export const subscriptionView = z.object({
   plan_code: text,
   /** The plan it is billed on (a private copy when overridden). */
   plan_id: text,
-  status: z.enum(["pending", "active", "terminated", "canceled"]),
+  status: z.enum(SUBSCRIPTION_STATUSES),
   billing_time: z.enum(["calendar", "anniversary"]),
   subscription_at: instant,
   started_at: maybe(instant),

@@ -1,15 +1,7 @@
+import type { AggregationType, RoundingFunction } from "@billing/codes";
 import type { Decimal } from "../decimal";
 
-export type AggregationType =
-  | "count_agg"
-  | "sum_agg"
-  | "max_agg"
-  | "unique_count_agg"
-  | "latest_agg"
-  | "weighted_sum_agg"
-  | "custom_agg";
-
-export type RoundingFunction = "round" | "ceil" | "floor";
+export type { AggregationType, RoundingFunction } from "@billing/codes";
 
 /** The billable-metric fields that drive aggregation (spec: Billable metric). */
 export interface BillableMetric {

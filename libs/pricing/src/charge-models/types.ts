@@ -1,13 +1,7 @@
+import type { ChargeModelName } from "@billing/codes";
 import type { Decimal } from "../decimal";
 
-export type ChargeModelName =
-  | "standard"
-  | "package"
-  | "graduated"
-  | "graduated_percentage"
-  | "volume"
-  | "percentage"
-  | "dynamic";
+export type { ChargeModelName } from "@billing/codes";
 
 /** What a charge model is applied to: the aggregation of one fee (one filter, one group). */
 export interface ChargeModelInput {

@@ -1,7 +1,8 @@
+import type { FeeType } from "@billing/codes";
 import type { Decimal, DecimalLike } from "../decimal";
 import type { Instant } from "../periods/timezone";
 
-export type FeeType = "charge" | "subscription" | "add_on" | "credit" | "commitment" | "fixed_charge";
+export type { FeeType } from "@billing/codes";
 
 export interface TaxInput {
   code: string;

@@ -1,7 +1,8 @@
+import type { PlanInterval } from "@billing/codes";
 import { type LocalDate, addDays, daysInMonth, inclusiveDays, isoWeekday, maxDate, minDate, monthDay, parts } from "./local-date";
 import { type Instant, endOfLocalDay, instantMs, localDateOf, startOfLocalDay } from "./timezone";
 
-export type PlanInterval = "weekly" | "monthly" | "quarterly" | "semiannual" | "yearly";
+export type { PlanInterval } from "@billing/codes";
 export type BillingTime = "calendar" | "anniversary";
 
 /** The subscription fields that decide its billing periods. */

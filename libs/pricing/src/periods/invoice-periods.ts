@@ -1,3 +1,4 @@
+import type { SubscriptionInvoicingReason as InvoicingReason } from "@billing/codes";
 import { type BillingPeriod, type SubscriptionTiming, billingPeriodFor, customerDate, periodContaining, previousBillingPeriod } from "./billing-period";
 import type { LocalDate } from "./local-date";
 import { type SubscriptionFee, computeSubscriptionFee, trialEndedAt } from "./subscription-fee";
@@ -13,7 +14,8 @@ export interface PlanTerms {
   bill_fixed_charges_monthly?: boolean | null;
 }
 
-export type InvoicingReason = "subscription_starting" | "subscription_periodic" | "subscription_terminating";
+/** The reasons of a subscription's own billing (@billing/codes' SubscriptionInvoicingReason). */
+export type { SubscriptionInvoicingReason as InvoicingReason } from "@billing/codes";
 
 export interface SubscriptionInvoiceInput {
   /** With terminated_at set for a termination (for an upgrade: the end of the day before it). */

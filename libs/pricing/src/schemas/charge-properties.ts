@@ -63,6 +63,40 @@ export function chargePropertiesSchema<M extends ChargeModelName>(chargeModel: M
   return schema;
 }
 
+/** One range of graduated and volume properties, as the schemas leave it (bounds are numbers; to_value null: the open last range). */
+export type PerUnitRange = z.output<typeof perUnitRange>;
+/** One range of graduated_percentage properties, as the schemas leave it. */
+export type RateRange = z.output<typeof rateRange>;
+
+/**
+ * The properties of a charge (or of one of its filters) of any model, as the model's schema leaves
+ * them: each model fills its own fields. Priced as `Record<string, unknown>` by the charge models;
+ * carried by the contracts as the ChargeProperties message (@billing/contracts charge-properties).
+ */
+export type ChargeProperties = {
+  amount?: string | null;
+  package_size?: number;
+  free_units?: number | null;
+  graduated_ranges?: PerUnitRange[];
+  graduated_percentage_ranges?: RateRange[];
+  volume_ranges?: PerUnitRange[];
+  rate?: string;
+  fixed_amount?: string | null;
+  free_units_per_events?: number | null;
+  free_units_per_total_aggregation?: string | null;
+  per_transaction_min_amount?: string | null;
+  per_transaction_max_amount?: string | null;
+  pricing_group_keys?: string[] | null;
+  grouped_by?: string[] | null;
+};
+
+// every model's schema leaves a ChargeProperties (a field added to a schema and not here fails the build)
+type LeavesChargeProperties<S extends z.ZodType> = z.output<S> extends ChargeProperties ? (keyof z.output<S> extends keyof ChargeProperties ? true : never) : never;
+const _everySchemaFits: { [M in keyof typeof SCHEMAS]: LeavesChargeProperties<(typeof SCHEMAS)[M]> } = {
+  standard: true, package: true, graduated: true, graduated_percentage: true, volume: true, percentage: true, dynamic: true,
+};
+void _everySchemaFits;
+
 /** A charge filter: key → non-empty list of values, with properties of the charge's model. */
 export function chargeFilterSchema(chargeModel: ChargeModelName) {
   return z.object({

@@ -1,11 +1,8 @@
+import { AGGREGATION_TYPES, CHARGE_MODELS, FIXED_CHARGE_MODELS, PLAN_INTERVALS, ROUNDING_FUNCTIONS, SUBSCRIPTION_STATUSES, WEIGHTED_INTERVALS } from "@billing/codes";
 import { z } from "zod";
 import { cents, currency, instant, jsonObject, jsonValue, taxObject } from "./common";
 
 /** The catalog's objects: billable metrics, add-ons, coupons, plans, features, entitlements, subscriptions. */
-
-export const PLAN_INTERVALS = ["weekly", "monthly", "quarterly", "semiannual", "yearly"] as const;
-export const CHARGE_MODELS = ["standard", "graduated", "graduated_percentage", "package", "percentage", "volume", "dynamic"] as const;
-export const SUBSCRIPTION_STATUSES = ["active", "pending", "terminated", "canceled"] as const;
 
 export const billableMetricObject = z
   .object({
@@ -13,10 +10,10 @@ export const billableMetricObject = z
     name: z.string(),
     code: z.string(),
     description: z.string().nullable(),
-    aggregation_type: z.enum(["count_agg", "sum_agg", "max_agg", "unique_count_agg", "weighted_sum_agg", "latest_agg"]),
-    weighted_interval: z.enum(["seconds"]).nullable(),
+    aggregation_type: z.enum(AGGREGATION_TYPES),
+    weighted_interval: z.enum(WEIGHTED_INTERVALS).nullable(),
     recurring: z.boolean(),
-    rounding_function: z.enum(["ceil", "floor", "round"]).nullable(),
+    rounding_function: z.enum(ROUNDING_FUNCTIONS).nullable(),
     rounding_precision: z.number().int().nullable(),
     created_at: instant,
     field_name: z.string().nullable(),
@@ -181,7 +178,7 @@ const fixedChargeObject = z
     invoice_display_name: z.string(),
     add_on_code: z.string(),
     created_at: instant,
-    charge_model: z.enum(["standard", "graduated", "volume"]),
+    charge_model: z.enum(FIXED_CHARGE_MODELS),
     pay_in_advance: z.boolean(),
     prorated: z.boolean(),
     properties: jsonObject,

@@ -1,3 +1,4 @@
+import { FEE_TYPES, INVOICING_REASONS } from "@billing/codes";
 import { z } from "zod";
 import { cents, currency, day, decimalText, instant, jsonObject } from "./common";
 import { creditObject, subscriptionObject } from "./catalog";
@@ -12,7 +13,7 @@ import { creditObject, subscriptionObject } from "./catalog";
 const paymentStatus = z.enum(["pending", "succeeded", "failed"]);
 
 const feeItem = z.object({
-  type: z.enum(["subscription", "charge", "fixed_charge", "commitment", "credit", "add_on"]),
+  type: z.enum(FEE_TYPES),
   code: z.string(),
   name: z.string(),
   description: z.string().nullable(),
@@ -157,7 +158,7 @@ export const invoiceObject = z
         subscription_to_datetime: instant,
         charges_from_datetime: instant,
         charges_to_datetime: instant,
-        invoicing_reason: z.enum(["subscription_starting", "subscription_periodic", "subscription_terminating", "in_advance_charge", "in_advance_charge_periodic", "progressive_billing"]),
+        invoicing_reason: z.enum(INVOICING_REASONS),
       }),
     ),
     credits: z.array(creditObject),

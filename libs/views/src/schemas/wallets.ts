@@ -1,3 +1,4 @@
+import { PLAN_INTERVALS } from "@billing/codes";
 import { z } from "zod";
 import { appliedInvoiceCustomSectionObject } from "./catalog";
 import { cents, currency, instant } from "./common";
@@ -34,7 +35,7 @@ export const walletObject = z
         svc_id: z.string(),
         trigger: z.enum(["interval", "threshold"]),
         method: z.enum(["fixed", "target"]),
-        interval: z.enum(["weekly", "monthly", "quarterly", "semiannual", "yearly"]),
+        interval: z.enum(PLAN_INTERVALS),
         status: z.enum(["active", "terminated"]),
         threshold_credits: z.string(),
         paid_credits: z.string(),

@@ -1,6 +1,7 @@
+import { AGGREGATION_TYPES, ROUNDING_FUNCTIONS, WEIGHTED_INTERVALS } from "@billing/codes";
 import { ExpressionError, parseExpression } from "@billing/pricing";
 import { Violations } from "./patch";
-import { AGGREGATION_TYPES, ROUNDING_FUNCTIONS, WEIGHTED_INTERVALS, type BillableMetric } from "./types";
+import type { BillableMetric } from "./types";
 
 export const BILLABLE_METRIC_PATCHABLE = [
   "name", "code", "description", "aggregation_type", "field_name", "recurring", "rounding_function",

@@ -10,7 +10,7 @@ describe("privilege values", () => {
   it("takes integers as numbers or integer text", () => {
     const max = privilege("max", "integer");
     expect([privilegeValue(max, 10), privilegeValue(max, "-3"), privilegeValue(max, "0")]).toEqual([{ value: 10 }, { value: -3 }, { value: 0 }]);
-    for (const bad of [1.5, "1.5", "07", "ten", "", true, [1], Number.MAX_SAFE_INTEGER + 1]) {
+    for (const bad of [1.5, "1.5", "07", "ten", "", true, { other: true } as const, Number.MAX_SAFE_INTEGER + 1]) {
       expect(privilegeValue(max, bad)).toEqual({ errors: { max_privilege_value: ["value_is_invalid"] } });
     }
   });

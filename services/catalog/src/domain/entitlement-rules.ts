@@ -1,9 +1,9 @@
-import type { PlanEntitlement, Privilege, PrivilegeValue } from "./feature";
+import type { PlanEntitlement, Privilege, PrivilegeValue, SentPrivilegeValue } from "./feature";
 
 const INTEGER_TEXT = /^-?(0|[1-9]\d*)$/;
 
 /** The value a plan gives a privilege, typed by the privilege, or Lago's error_details when it does not fit. */
-export function privilegeValue(privilege: Privilege, raw: unknown): { value: PrivilegeValue } | { errors: Record<string, string[]> } {
+export function privilegeValue(privilege: Privilege, raw: SentPrivilegeValue | undefined): { value: PrivilegeValue } | { errors: Record<string, string[]> } {
   const invalid = (code: string) => ({ errors: { [`${privilege.code}_privilege_value`]: [code] } });
   if (raw === null || raw === undefined) return { errors: { "privilege.value": ["value_is_mandatory"] } };
   switch (privilege.value_type) {

@@ -28,7 +28,7 @@ describe("feature rules", () => {
   });
 
   it("reports every problem at once under Lago's names", () => {
-    const feature = changedFeature(blank, { name: "n".repeat(256), privileges: [{ code: "", value_type: "float", config: { x: 1 } }] }, newId, now);
+    const feature = changedFeature(blank, { name: "n".repeat(256), privileges: [{ code: "", value_type: "float", config: { select_options: [] } }] }, newId, now);
     expect(featureViolations(feature, [{ code: "a" }, { code: "a" }])).toEqual({
       "privilege.code": ["value_is_duplicated", "value_is_mandatory"],
       code: ["value_is_mandatory"],

@@ -6,7 +6,12 @@ export interface PrivilegeInput {
   code: string;
   name?: string | null;
   value_type?: string | null;
-  config?: unknown;
+  config?: PrivilegeConfigInput | null;
+}
+
+/** A privilege's config as sent (Lago's `{ select_options }`): its options when the key was sent, even empty. */
+export interface PrivilegeConfigInput {
+  select_options?: string[];
 }
 
 /** What a create or update sends: name/description when present, privileges to add or amend. */
@@ -48,7 +53,7 @@ export function featureViolations(feature: Feature, sent: PrivilegeInput[] = [])
 function newPrivilege(input: PrivilegeInput, id: string, now: Date): Privilege {
   return {
     id, code: input.code?.trim() ?? "", name: input.name ?? null, value_type: input.value_type ?? "string",
-    config: (input.config ?? {}) as Record<string, unknown>, created_at: now,
+    config: input.config?.select_options ? { select_options: [...input.config.select_options] } : {}, created_at: now,
   };
 }
 
@@ -56,8 +61,8 @@ function newPrivilege(input: PrivilegeInput, id: string, now: Date): Privilege {
 function amendedPrivilege(current: Privilege, input: PrivilegeInput): Privilege {
   const next = { ...current, config: { ...current.config } };
   if (input.name !== undefined) next.name = input.name;
-  const options = isObject(input.config) ? input.config.select_options : undefined;
-  if (Array.isArray(options) && options.length) {
+  const options = input.config?.select_options;
+  if (options?.length) {
     const own = Array.isArray(next.config.select_options) ? (next.config.select_options as unknown[]) : [];
     next.config.select_options = [...new Set([...own, ...options])];
   }

@@ -24,6 +24,9 @@ export interface Feature extends CatalogRecord {
 
 export type PrivilegeValue = number | boolean | string;
 
+/** A value as a client sent it for a privilege: a scalar, null when none, or `{ other: true }` for an object or a list (never a value). */
+export type SentPrivilegeValue = number | boolean | string | null | { other: true };
+
 /** A feature granted to a plan, with the values it sets for some of the feature's privileges. */
 export interface PlanEntitlement {
   feature_id: string;

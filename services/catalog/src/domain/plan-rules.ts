@@ -1,7 +1,7 @@
-import { isCurrencyCode } from "@billing/codes";
+import { CHARGE_MODELS, FIXED_CHARGE_MODELS, isCurrencyCode, PLAN_INTERVALS } from "@billing/codes";
 import { ALL_FILTER_VALUES, chargePropertiesSchema, propertiesErrorDetails, type ChargeModelName } from "@billing/pricing";
 import { Violations } from "./patch";
-import { CHARGE_MODELS, FIXED_CHARGE_MODELS, PLAN_INTERVALS, type ChargeFilterRecord, type MetricFilter, type Plan } from "./types";
+import type { ChargeFilterRecord, MetricFilter, Plan } from "./types";
 
 export const PLAN_PATCHABLE = [
   "name", "code", "description", "invoice_display_name", "interval", "amount_cents", "amount_currency", "trial_period",

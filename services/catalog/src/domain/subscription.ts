@@ -1,8 +1,8 @@
+import type { SubscriptionStatus } from "@billing/codes";
 import type { AppliedSection } from "@billing/contracts";
 
-/** A subscription's states (spec: States and transitions). */
-export const SUBSCRIPTION_STATUSES = ["active", "pending", "terminated", "canceled"] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+/** A subscription's states (spec: States and transitions), @billing/codes' SUBSCRIPTION_STATUSES. */
+export type { SubscriptionStatus } from "@billing/codes";
 
 export const BILLING_TIMES = ["calendar", "anniversary"] as const;
 export type BillingTimeName = (typeof BILLING_TIMES)[number];

@@ -18,11 +18,6 @@ export interface Tax extends CatalogRecord {
   applied_to_organization: boolean;
 }
 
-export const AGGREGATION_TYPES = ["count_agg", "sum_agg", "max_agg", "unique_count_agg", "latest_agg", "weighted_sum_agg"] as const;
-export type AggregationType = (typeof AGGREGATION_TYPES)[number];
-export const ROUNDING_FUNCTIONS = ["ceil", "floor", "round"] as const;
-export const WEIGHTED_INTERVALS = ["seconds"] as const;
-
 export interface MetricFilter {
   key: string;
   values: string[];
@@ -77,10 +72,6 @@ export interface Coupon extends CatalogRecord {
   status: "active" | "terminated";
   terminated_at: Date | null;
 }
-
-export const PLAN_INTERVALS = ["weekly", "monthly", "quarterly", "semiannual", "yearly"] as const;
-export const CHARGE_MODELS = ["standard", "graduated", "graduated_percentage", "package", "percentage", "volume", "dynamic"] as const;
-export const FIXED_CHARGE_MODELS = ["standard", "graduated", "volume"] as const;
 
 export interface ChargeFilterRecord {
   invoice_display_name: string | null;

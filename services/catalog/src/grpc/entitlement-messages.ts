@@ -1,32 +1,39 @@
 import type { CatalogMessages as M } from "@billing/contracts";
-import { AppError } from "@billing/errors";
+import type { PrivilegeValue, SentPrivilegeValue } from "../domain/feature";
 import type { PlanEntitlementView } from "../domain/feature-view";
 import type { EntitlementInput } from "../use-cases/entitlements/update-plan-entitlements";
 
 /** Proto ⇄ domain for plan entitlements. */
 
-/** A plan entitlement view → the proto PlanEntitlement (values as JSON text, select options as a list). */
+/** A privilege's value → the proto PrivilegeValue (an integer, a boolean or a string). */
+function valueMessage(value: PrivilegeValue): M.PrivilegeValue {
+  if (typeof value === "boolean") return { boolean_value: value };
+  return typeof value === "number" ? { integer_value: value } : { string_value: value };
+}
+
+/** A plan entitlement view → the proto PlanEntitlement (select options as a list). */
 export function entitlementMessage(e: PlanEntitlementView) {
   return {
     ...e,
     privileges: e.privileges.map(({ config, value, ...p }) => ({
-      ...p, select_options: (config.select_options as string[] | undefined) ?? [], value_json: JSON.stringify(value),
+      ...p, select_options: (config.select_options as string[] | undefined) ?? [], value: valueMessage(value),
     })),
   };
 }
 
-/** Sent values are JSON text; an absent one is null (the privilege's value is then missing). */
-function valueOf(text: string | null | undefined): unknown {
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw AppError.badRequest("value_json is not JSON");
+/** A value as sent; none set is null (the privilege's value is then missing). */
+function sentValueOf(p: M.PrivilegeValueInput__Output): SentPrivilegeValue {
+  switch (p.value) {
+    case "boolean_value": return p.boolean_value!;
+    case "number_value": return p.number_value!;
+    case "string_value": return p.string_value!;
+    case "other_value": return { other: true };
+    default: return null;
   }
 }
 
 export const entitlementInputsOf = (entitlements: M.EntitlementInput__Output[] | undefined): EntitlementInput[] =>
   (entitlements ?? []).map((e) => ({
     feature_code: e.feature_code,
-    privileges: (e.privileges ?? []).map((p) => ({ privilege_code: p.privilege_code, value: valueOf(p.value_json) })),
+    privileges: (e.privileges ?? []).map((p) => ({ privilege_code: p.privilege_code, value: sentValueOf(p) })),
   }));

@@ -2,14 +2,14 @@ import type { CatalogMessages as M } from "@billing/contracts";
 import type { Feature } from "../domain/feature";
 import type { FeatureChange, PrivilegeInput } from "../domain/feature-rules";
 import { featureView } from "../domain/feature-view";
-import { json, patchOf } from "./patch-messages";
+import { patchOf } from "./patch-messages";
 
 /** Proto ⇄ domain for features. */
 
 function privilegeOf(m: M.PrivilegeInput__Output): PrivilegeInput {
   const input: PrivilegeInput = { code: m.code, ...patchOf(m, ["name", "value_type"]) };
   if ((m.null_fields ?? []).includes("config")) input.config = null;
-  else if (m.config_json) input.config = json(m.config_json);
+  else if (m.config) input.config = m.config.select_options_set ? { select_options: m.config.select_options } : {};
   return input;
 }
 

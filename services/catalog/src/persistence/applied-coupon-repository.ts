@@ -1,10 +1,9 @@
-import type { Model } from "mongoose";
-import { isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import { isDuplicateKeyError, skipOf, type DocModel, type Filter, type PageRequest } from "@billing/mongo";
 import type { AppliedCoupon, AppliedCouponCredit, AppliedCouponStatus } from "../domain/applied-coupon";
 import type { Consumption } from "../domain/applied-coupon-consumption";
+import { appliedCouponDocOf, toAppliedCoupon, type AppliedCouponDoc as Doc } from "./applied-coupon-model";
 import { CouponSummaryReader } from "./coupon-summary-reader";
-
-type Doc = Omit<AppliedCoupon, "id"> & { _id: string };
+import type { CouponDoc } from "./models";
 
 export interface AppliedCouponFilter {
   status?: AppliedCouponStatus;
@@ -12,8 +11,6 @@ export interface AppliedCouponFilter {
   couponIds?: string[];
 }
 
-const toDomain = ({ _id, ...rest }: Doc): AppliedCoupon => ({ ...rest, id: _id, credits: rest.credits ?? [], terminated_at: rest.terminated_at ?? null });
-const toDoc = ({ id, ...rest }: AppliedCoupon): Doc => ({ ...rest, _id: id });
 
 /** The applied coupons of every organization; every query is scoped to one organization. */
 export class AppliedCouponRepository {
@@ -21,8 +18,8 @@ export class AppliedCouponRepository {
   readonly coupons: CouponSummaryReader;
 
   constructor(
-    private readonly model: Model<any>,
-    couponModel: Model<any>,
+    private readonly model: DocModel<Doc>,
+    couponModel: DocModel<CouponDoc>,
   ) {
     this.coupons = new CouponSummaryReader(couponModel);
   }
@@ -30,7 +27,7 @@ export class AppliedCouponRepository {
   /** "duplicate" when the coupon is not reusable and already applied to that customer. */
   async insert(applied: AppliedCoupon): Promise<"ok" | "duplicate"> {
     try {
-      await this.model.collection.insertOne(toDoc(applied) as never);
+      await this.model.collection.insertOne(appliedCouponDocOf(applied));
       return "ok";
     } catch (err) {
       if (isDuplicateKeyError(err)) return "duplicate";
@@ -47,14 +44,14 @@ export class AppliedCouponRepository {
   }
 
   async find(organizationId: string, id: string, customerId?: string): Promise<AppliedCoupon | null> {
-    const filter = customerId ? { organization_id: organizationId, _id: id, customer_id: customerId } : { organization_id: organizationId, _id: id };
+    const filter: Filter<Doc> = customerId ? { organization_id: organizationId, _id: id, customer_id: customerId } : { organization_id: organizationId, _id: id };
     const doc = await this.model.findOne(filter).lean<Doc>();
-    return doc ? toDomain(doc) : null;
+    return doc ? toAppliedCoupon(doc) : null;
   }
 
   /** Newest first, `_id` as tiebreaker. */
   async list(organizationId: string, filter: AppliedCouponFilter, page: PageRequest): Promise<{ items: AppliedCoupon[]; total: number }> {
-    const query: Record<string, unknown> = { organization_id: organizationId };
+    const query: Filter<Doc> = { organization_id: organizationId };
     if (filter.status) query.status = filter.status;
     if (filter.customerId) query.customer_id = filter.customerId;
     if (filter.couponIds) query.coupon_id = { $in: filter.couponIds };
@@ -62,7 +59,7 @@ export class AppliedCouponRepository {
       this.model.find(query).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<Doc[]>(),
       this.model.countDocuments(query),
     ]);
-    return { items: docs.map(toDomain), total };
+    return { items: docs.map(toAppliedCoupon), total };
   }
 
   /** A customer's active applied coupons, oldest first (the order invoicing applies them in). */
@@ -71,13 +68,13 @@ export class AppliedCouponRepository {
       .find({ organization_id: organizationId, customer_id: customerId, status: "active" })
       .sort({ created_at: 1, _id: 1 })
       .lean<Doc[]>();
-    return docs.map(toDomain);
+    return docs.map(toAppliedCoupon);
   }
 
   /** Terminates one applied coupon if it is active; the first termination date stays. */
   async terminate(organizationId: string, id: string, now: Date): Promise<void> {
     await this.model.collection.updateOne(
-      { _id: id, organization_id: organizationId, status: "active" } as never,
+      { _id: id, organization_id: organizationId, status: "active" },
       { $set: { status: "terminated", terminated_at: now, updated_at: now } },
     );
   }
@@ -85,7 +82,7 @@ export class AppliedCouponRepository {
   /** Terminates every active applied coupon of a coupon (when the coupon is deleted). */
   async terminateAllOfCoupon(organizationId: string, couponId: string, now: Date): Promise<void> {
     await this.model.collection.updateMany(
-      { organization_id: organizationId, coupon_id: couponId, status: "active" } as never,
+      { organization_id: organizationId, coupon_id: couponId, status: "active" },
       { $set: { status: "terminated", terminated_at: now, updated_at: now } },
     );
   }
@@ -104,19 +101,19 @@ export class AppliedCouponRepository {
         "credits.invoice_id": { $ne: credit.invoice_id },
         amount_cents_remaining: current.amount_cents_remaining,
         frequency_duration_remaining: current.frequency_duration_remaining,
-      } as never,
+      },
       {
         $set: {
           amount_cents_remaining: next.amount_cents_remaining,
           frequency_duration_remaining: next.frequency_duration_remaining,
           updated_at: now,
-          ...(next.terminated ? { status: "terminated", terminated_at: now } : {}),
+          ...(next.terminated ? { status: "terminated" as const, terminated_at: now } : {}),
         },
         $push: { credits: credit },
-      } as never,
+      },
       { returnDocument: "after" },
     );
-    return doc ? toDomain(doc as unknown as Doc) : null;
+    return doc ? toAppliedCoupon(doc) : null;
   }
 
   /**
@@ -135,16 +132,16 @@ export class AppliedCouponRepository {
         recredited_invoice_ids: { $ne: invoiceId },
         amount_cents_remaining: current.amount_cents_remaining,
         frequency_duration_remaining: current.frequency_duration_remaining,
-      } as never,
+      },
       {
         $set: {
           amount_cents_remaining: next.amount_cents_remaining,
           frequency_duration_remaining: next.frequency_duration_remaining,
           updated_at: now,
-          ...(next.reactivated ? { status: "active", terminated_at: null } : {}),
+          ...(next.reactivated ? { status: "active" as const, terminated_at: null } : {}),
         },
         $push: { recredited_invoice_ids: invoiceId },
-      } as never,
+      },
     );
     return res.modifiedCount === 1;
   }

@@ -1,17 +1,18 @@
-import type { Model } from "mongoose";
+import type { DocModel, Projection } from "@billing/mongo";
 import type { CouponSummary } from "../domain/applied-coupon";
+import type { CouponDoc } from "./models";
 
 const FIELDS = {
   code: 1, name: 1, coupon_type: 1, status: 1, reusable: 1, expiration_at: 1, deleted_at: 1, plan_codes: 1, billable_metric_ids: 1,
-};
-type Doc = Omit<CouponSummary, "id"> & { _id: string };
+} as const satisfies Projection<CouponDoc>;
+type Doc = Pick<CouponDoc, "_id" | keyof typeof FIELDS>;
 
 /**
  * Coupons as applied coupons show them: read-only, deleted ones included (Lago shows the code
  * and name of a deleted coupon on the coupons that were applied from it).
  */
 export class CouponSummaryReader {
-  constructor(private readonly coupons: Model<any>) {}
+  constructor(private readonly coupons: DocModel<CouponDoc>) {}
 
   async byIds(organizationId: string, ids: string[]): Promise<CouponSummary[]> {
     if (ids.length === 0) return [];

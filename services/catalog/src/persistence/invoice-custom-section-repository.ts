@@ -1,12 +1,11 @@
-import type { Model } from "mongoose";
+import type { DocModel } from "@billing/mongo";
 import type { InvoiceCustomSection } from "../domain/invoice-custom-section";
 import { CatalogRepository } from "./catalog-repository";
-
-type Doc = Omit<InvoiceCustomSection, "id"> & { _id: string; live_key: string };
+import type { InvoiceCustomSectionDoc } from "./models";
 
 /** The invoice_custom_sections collection: the catalog's usual reads and writes, plus the organization's applied sections. */
 export class InvoiceCustomSectionRepository extends CatalogRepository<InvoiceCustomSection> {
-  constructor(private readonly sections: Model<any>) {
+  constructor(private readonly sections: DocModel<InvoiceCustomSectionDoc>) {
     super(sections);
   }
 
@@ -14,7 +13,7 @@ export class InvoiceCustomSectionRepository extends CatalogRepository<InvoiceCus
   async listApplied(organizationId: string): Promise<InvoiceCustomSection[]> {
     const docs = await this.sections
       .find({ organization_id: organizationId, deleted_at: null, applied_to_organization: true }, { outbox: 0 })
-      .lean<Doc[]>();
-    return docs.map(({ _id, live_key: _key, ...rest }) => ({ ...rest, id: _id }));
+      .lean<InvoiceCustomSectionDoc[]>();
+    return docs.map((doc) => CatalogRepository.toDomain<InvoiceCustomSection>(doc));
   }
 }

@@ -1,14 +1,10 @@
-import type { Model } from "mongoose";
-import { isDuplicateKeyError } from "@billing/mongo";
-import type { PlanEntitlement, PlanEntitlementSet } from "../domain/feature";
-
-type Doc = { _id: string; organization_id: string; entitlements: PlanEntitlement[]; version: number; updated_at: Date };
-
-const toDomain = ({ _id, ...rest }: Doc): PlanEntitlementSet => ({ ...rest, plan_id: _id });
+import { isDuplicateKeyError, type DocModel } from "@billing/mongo";
+import type { PlanEntitlementSet } from "../domain/feature";
+import { toPlanEntitlementSet as toDomain, type PlanEntitlementDoc as Doc } from "./plan-entitlement-model";
 
 /** Plans' entitlements, one document per plan; every query is scoped to an organization. */
 export class PlanEntitlementRepository {
-  constructor(private readonly model: Model<any>) {}
+  constructor(private readonly model: DocModel<Doc>) {}
 
   async find(organizationId: string, planId: string): Promise<PlanEntitlementSet | null> {
     const doc = await this.model.findOne({ organization_id: organizationId, _id: planId }).lean<Doc>();
@@ -26,7 +22,7 @@ export class PlanEntitlementRepository {
     const fields = { entitlements: set.entitlements, updated_at: set.updated_at };
     if (isNew) {
       try {
-        await this.model.collection.insertOne({ _id: set.plan_id, organization_id: set.organization_id, ...fields, version: 1 } as never);
+        await this.model.collection.insertOne({ _id: set.plan_id, organization_id: set.organization_id, ...fields, version: 1 });
         return true;
       } catch (err) {
         if (isDuplicateKeyError(err)) return false;
@@ -34,7 +30,7 @@ export class PlanEntitlementRepository {
       }
     }
     const result = await this.model.collection.updateOne(
-      { _id: set.plan_id, organization_id: set.organization_id, version: set.version } as never,
+      { _id: set.plan_id, organization_id: set.organization_id, version: set.version },
       { $set: fields, $inc: { version: 1 } },
     );
     return result.matchedCount === 1;
@@ -43,16 +39,16 @@ export class PlanEntitlementRepository {
   /** A deleted feature leaves every plan. */
   async removeFeature(organizationId: string, featureId: string): Promise<void> {
     await this.model.collection.updateMany(
-      { organization_id: organizationId, "entitlements.feature_id": featureId } as never,
-      { $pull: { entitlements: { feature_id: featureId } }, $inc: { version: 1 } } as never,
+      { organization_id: organizationId, "entitlements.feature_id": featureId },
+      { $pull: { entitlements: { feature_id: featureId } }, $inc: { version: 1 } },
     );
   }
 
   /** A deleted privilege's values leave every plan (a feature appears once per plan, hence the positional `$`). */
   async removePrivilege(organizationId: string, featureId: string, privilegeId: string): Promise<void> {
     await this.model.collection.updateMany(
-      { organization_id: organizationId, "entitlements.feature_id": featureId } as never,
-      { $pull: { "entitlements.$.values": { privilege_id: privilegeId } }, $inc: { version: 1 } } as never,
+      { organization_id: organizationId, "entitlements.feature_id": featureId },
+      { $pull: { "entitlements.$.values": { privilege_id: privilegeId } }, $inc: { version: 1 } },
     );
   }
 }

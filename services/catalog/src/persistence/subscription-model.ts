@@ -1,10 +1,20 @@
 import { Schema, type Connection } from "mongoose";
+import type { Envelope } from "@billing/bus";
+import { docModel } from "@billing/mongo";
+import type { Subscription } from "../domain/subscription";
+
+/** A stored subscription: its fields, with its id as `_id`, its `slot` and its embedded outbox. */
+export interface SubscriptionDoc extends Omit<Subscription, "id"> {
+  _id: string;
+  slot: string;
+  outbox?: Envelope[];
+}
 
 /**
  * Subscriptions. `slot` is unique per organization: "active:<external_id>" and
  * "pending:<external_id>" while the subscription is current, "closed:<id>" afterwards.
  */
-const subscriptionSchema = new Schema(
+const subscriptionSchema = new Schema<SubscriptionDoc>(
   {
     _id: String,
     organization_id: { type: String, required: true },
@@ -32,5 +42,5 @@ subscriptionSchema.index({ organization_id: 1, status: 1, activation_at: 1 });
 subscriptionSchema.index({ organization_id: 1, status: 1, ending_at: 1 });
 
 export function registerSubscriptionModel(connection: Connection) {
-  return connection.model("Subscription", subscriptionSchema);
+  return docModel(connection, "Subscription", subscriptionSchema);
 }

@@ -1,10 +1,8 @@
-import type { Model } from "mongoose";
 import type { Envelope } from "@billing/bus";
-import { embeddedOutboxStore, skipOf, type PageRequest } from "@billing/mongo";
+import { embeddedOutboxStore, skipOf, type DocModel, type Filter, type PageRequest } from "@billing/mongo";
 import { slotOf, type Subscription, type SubscriptionStatus } from "../domain/subscription";
 import { insertWithEvent, replaceWithEvent } from "./outbox-writes";
-
-type Doc = Omit<Subscription, "id"> & { _id: string; slot: string; outbox?: Envelope[] };
+import type { SubscriptionDoc as Doc } from "./subscription-model";
 
 /** What a write can run into besides success: another current subscription holds the slot, or the record changed meanwhile. */
 export type SubscriptionWrite = "ok" | "slot_taken" | "lost_race";
@@ -16,18 +14,18 @@ export interface SubscriptionFilter {
 }
 
 const toDomain = ({ _id, slot: _slot, outbox: _outbox, ...rest }: Doc): Subscription => ({ ...rest, id: _id });
-const toDoc = ({ id, ...rest }: Subscription) => ({ ...rest, _id: id, slot: slotOf({ id, ...rest }) });
-const NO_OUTBOX = { outbox: 0 };
+const toDoc = ({ id, ...rest }: Subscription): Doc => ({ ...rest, _id: id, slot: slotOf({ id, ...rest }) });
+const NO_OUTBOX = { outbox: 0 } as const;
 
 /** Whose due work a pass takes: every ordinary organization's (default), or one sandbox organization's. */
 export interface DueScope {
   organizationId?: string;
 }
-const scopeFilter = (scope: DueScope) => (scope.organizationId ? { organization_id: scope.organizationId } : { sandbox: { $ne: true } });
+const scopeFilter = (scope: DueScope): Filter<Doc> => (scope.organizationId ? { organization_id: scope.organizationId } : { sandbox: { $ne: true } });
 
 /** Every subscription query is scoped to an organization, except the scheduler's due lists. */
 export class SubscriptionRepository {
-  constructor(private readonly model: Model<any>) {}
+  constructor(private readonly model: DocModel<Doc>) {}
 
   readonly outbox = () => embeddedOutboxStore(this.model);
 
@@ -48,7 +46,7 @@ export class SubscriptionRepository {
 
   /** Newest first, `_id` as tiebreaker. */
   async list(organizationId: string, filter: SubscriptionFilter, page: PageRequest): Promise<{ items: Subscription[]; total: number }> {
-    const query: Record<string, unknown> = { organization_id: organizationId, status: { $in: filter.statuses } };
+    const query: Filter<Doc> = { organization_id: organizationId, status: { $in: filter.statuses } };
     if (filter.externalCustomerId !== undefined) query.external_customer_id = filter.externalCustomerId;
     if (filter.planCode !== undefined) query.plan_code = filter.planCode;
     const [docs, total] = await Promise.all([
@@ -85,12 +83,12 @@ export class SubscriptionRepository {
   }
 
   async insert(subscription: Subscription, event?: Envelope): Promise<SubscriptionWrite> {
-    return (await insertWithEvent(this.model, toDoc(subscription), event)) === "duplicate" ? "slot_taken" : "ok";
+    return (await insertWithEvent(this.model.collection, toDoc(subscription), event)) === "duplicate" ? "slot_taken" : "ok";
   }
 
   /** Replaces a subscription if nobody changed it since `expectedUpdatedAt`. */
   async replace(subscription: Subscription, expectedUpdatedAt: Date, event?: Envelope): Promise<SubscriptionWrite> {
-    const outcome = await replaceWithEvent(this.model, toDoc(subscription), expectedUpdatedAt, event);
+    const outcome = await replaceWithEvent(this.model.collection, toDoc(subscription), expectedUpdatedAt, event);
     return outcome === "duplicate" ? "slot_taken" : outcome;
   }
 }

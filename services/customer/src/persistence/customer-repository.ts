@@ -1,20 +1,7 @@
 import type { Envelope } from "@billing/bus";
-import { embeddedOutboxStore, isDuplicateKeyError, skipOf, takeNextInSequence, type PageRequest } from "@billing/mongo";
+import { embeddedOutboxStore, isDuplicateKeyError, skipOf, takeNextInSequence, type Filter, type PageRequest } from "@billing/mongo";
 import type { Customer } from "../domain/types";
-import type { Models } from "./models";
-
-type CustomerDoc = Omit<Customer, "id"> & { _id: string; live_key: string; outbox?: Envelope[]; tax_codes?: string[] };
-
-/** Documents written before taxes and sections were resolved carry neither list (and unchecked `tax_codes`, dropped). */
-function toDomain(doc: CustomerDoc): Customer {
-  const { _id, live_key: _liveKey, outbox: _outbox, tax_codes: _unchecked, ...rest } = doc;
-  return { ...rest, id: _id, tax_ids: rest.tax_ids ?? [], invoice_custom_section_ids: rest.invoice_custom_section_ids ?? [] };
-}
-
-function toDoc(customer: Customer): Omit<CustomerDoc, "outbox"> {
-  const { id, ...rest } = customer;
-  return { ...rest, _id: id, live_key: customer.deleted_at ? `deleted:${id}` : customer.external_id };
-}
+import { customerDocOf as toDoc, toCustomer as toDomain, type CustomerDoc, type Models } from "./models";
 
 /** Owns the customers collection: every write carries its event in the same document update. */
 export class CustomerRepository {
@@ -30,7 +17,7 @@ export class CustomerRepository {
   }
 
   async listLive(organizationId: string, page: PageRequest): Promise<{ items: Customer[]; total: number }> {
-    const filter = { organization_id: organizationId, deleted_at: null };
+    const filter: Filter<CustomerDoc> = { organization_id: organizationId, deleted_at: null };
     const [docs, total] = await Promise.all([
       this.models.customers
         .find(filter, { outbox: 0 })
@@ -46,7 +33,7 @@ export class CustomerRepository {
   /** Inserts a new customer with its event; false when another request created it first. */
   async insert(customer: Customer, event: Envelope): Promise<boolean> {
     try {
-      await this.models.customers.collection.insertOne({ ...toDoc(customer), outbox: [event] } as never);
+      await this.models.customers.collection.insertOne({ ...toDoc(customer), outbox: [event] });
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;
@@ -58,8 +45,8 @@ export class CustomerRepository {
   async replace(customer: Customer, expectedUpdatedAt: Date, event: Envelope): Promise<boolean> {
     const { _id, ...fields } = toDoc(customer);
     const result = await this.models.customers.collection.updateOne(
-      { _id, updated_at: expectedUpdatedAt } as never,
-      { $set: fields, $push: { outbox: event } } as never,
+      { _id, updated_at: expectedUpdatedAt },
+      { $set: fields, $push: { outbox: event } },
     );
     return result.matchedCount === 1;
   }

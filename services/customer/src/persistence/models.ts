@@ -1,10 +1,78 @@
 import { Schema, type Connection } from "mongoose";
+import type { Envelope } from "@billing/bus";
+import { docModel, type SequenceDoc } from "@billing/mongo";
+import type { ApiKey } from "../domain/api-key";
+import type { BillingEntity, Customer, Organization } from "../domain/types";
+
+/**
+ * A stored customer: its fields, with its id as `_id`, its `live_key` and its embedded outbox.
+ * Customers written before taxes and sections were resolved lack both lists and may carry
+ * unchecked `tax_codes`: toCustomer gives them empty lists and drops the codes.
+ */
+export interface CustomerDoc extends Omit<Customer, "id" | "tax_ids" | "invoice_custom_section_ids"> {
+  _id: string;
+  /** external_id while the customer lives; "deleted:<id>" afterwards, so the external id can be reused */
+  live_key: string;
+  tax_ids?: string[];
+  invoice_custom_section_ids?: string[];
+  /** written by early versions, never read */
+  tax_codes?: string[];
+  outbox?: Envelope[];
+}
+
+/** A stored organization, its id as `_id`. */
+export interface OrganizationDoc extends Omit<Organization, "id"> {
+  _id: string;
+}
+
+/** A stored API key: its hash and what is listed. Keys stored before names, prefixes and revocation were kept lack them. */
+export interface ApiKeyDoc extends Omit<ApiKey, "id" | "name" | "prefix" | "last_used_at" | "revoked_at"> {
+  _id: string;
+  key_hash: string;
+  name?: string | null;
+  prefix?: string | null;
+  last_used_at?: Date | null;
+  revoked_at?: Date | null;
+}
+
+/** A stored billing entity, its id as `_id`. */
+export interface BillingEntityDoc extends Omit<BillingEntity, "id"> {
+  _id: string;
+}
+
+export const toCustomer = ({ _id, live_key: _liveKey, outbox: _outbox, tax_codes: _unchecked, ...rest }: CustomerDoc): Customer => ({
+  ...rest,
+  id: _id,
+  tax_ids: rest.tax_ids ?? [],
+  invoice_custom_section_ids: rest.invoice_custom_section_ids ?? [],
+});
+
+export const customerDocOf = ({ id, ...rest }: Customer): CustomerDoc => ({
+  ...rest,
+  _id: id,
+  live_key: rest.deleted_at ? `deleted:${id}` : rest.external_id,
+});
+
+export const toOrganization = ({ _id, ...rest }: OrganizationDoc): Organization => ({ ...rest, id: _id });
+
+/** A key as listed: never its hash; the fields a key stored before them lacks are null. */
+export const toApiKey = (doc: ApiKeyDoc): ApiKey => ({
+  id: doc._id,
+  organization_id: doc.organization_id,
+  name: doc.name ?? null,
+  prefix: doc.prefix ?? null,
+  created_at: doc.created_at,
+  last_used_at: doc.last_used_at ?? null,
+  revoked_at: doc.revoked_at ?? null,
+});
+
+export const toBillingEntity = ({ _id, ...rest }: BillingEntityDoc): BillingEntity => ({ ...rest, id: _id });
 
 const address = {
   address_line1: String, address_line2: String, city: String, state: String, zipcode: String, country: String,
 };
 
-const customerSchema = new Schema(
+const customerSchema = new Schema<CustomerDoc>(
   {
     _id: String,
     organization_id: { type: String, required: true },
@@ -44,7 +112,7 @@ const customerSchema = new Schema(
 customerSchema.index({ organization_id: 1, live_key: 1 }, { unique: true });
 customerSchema.index({ organization_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 
-const organizationSchema = new Schema(
+const organizationSchema = new Schema<OrganizationDoc>(
   {
     _id: String, name: String, document_number_prefix: String, created_at: Date,
     test_clock: { type: { _id: false, frozen_time: Date, status: String, target: Date }, default: null },
@@ -55,7 +123,7 @@ const organizationSchema = new Schema(
 organizationSchema.index({ "test_clock.status": 1 });
 
 // name, prefix, last_used_at and revoked_at are absent from keys stored before them: such a key is live, unnamed, unprefixed
-const apiKeySchema = new Schema(
+const apiKeySchema = new Schema<ApiKeyDoc>(
   {
     _id: String, organization_id: String, key_hash: String, name: String, prefix: String,
     created_at: Date, last_used_at: Date, revoked_at: Date,
@@ -67,7 +135,7 @@ apiKeySchema.index({ key_hash: 1 }, { unique: true });
 // an organization's keys, for org:key list and revoke (a natural query: a handful of keys, asked from the CLI)
 apiKeySchema.index({ organization_id: 1, created_at: 1, _id: 1 });
 
-const billingEntitySchema = new Schema(
+const billingEntitySchema = new Schema<BillingEntityDoc>(
   {
     _id: String, organization_id: String, code: String, name: String, is_default: Boolean,
     default_currency: String, document_locale: String, document_numbering: String, document_number_prefix: String,
@@ -82,15 +150,15 @@ const billingEntitySchema = new Schema(
 billingEntitySchema.index({ organization_id: 1, code: 1 }, { unique: true });
 
 /** Per-organization counters (customer sequential ids). */
-const counterSchema = new Schema({ _id: String, seq: Number }, { versionKey: false, collection: "counters" });
+const counterSchema = new Schema<SequenceDoc>({ _id: String, seq: Number }, { versionKey: false, collection: "counters" });
 
 export function registerModels(connection: Connection) {
   return {
-    customers: connection.model("Customer", customerSchema),
-    organizations: connection.model("Organization", organizationSchema),
-    apiKeys: connection.model("ApiKey", apiKeySchema),
-    billingEntities: connection.model("BillingEntity", billingEntitySchema),
-    counters: connection.model("Counter", counterSchema),
+    customers: docModel(connection, "Customer", customerSchema),
+    organizations: docModel(connection, "Organization", organizationSchema),
+    apiKeys: docModel(connection, "ApiKey", apiKeySchema),
+    billingEntities: docModel(connection, "BillingEntity", billingEntitySchema),
+    counters: docModel(connection, "Counter", counterSchema),
   };
 }
 

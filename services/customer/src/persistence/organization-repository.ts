@@ -1,28 +1,6 @@
 import type { ApiKey } from "../domain/api-key";
 import type { BillingEntity, Organization } from "../domain/types";
-import type { Models } from "./models";
-
-type WithMongoId<T extends { id: string }> = Omit<T, "id"> & { _id: string };
-
-function fromDoc<T extends { id: string }>(doc: WithMongoId<T>): T {
-  const { _id, ...rest } = doc;
-  return { ...rest, id: _id } as unknown as T;
-}
-
-type ApiKeyDoc = WithMongoId<ApiKey> & { key_hash: string };
-
-/** A stored key as listed: never its hash; the fields a key stored before them lacks are null. */
-function apiKeyOf(doc: ApiKeyDoc): ApiKey {
-  return {
-    id: doc._id,
-    organization_id: doc.organization_id,
-    name: doc.name ?? null,
-    prefix: doc.prefix ?? null,
-    created_at: doc.created_at,
-    last_used_at: doc.last_used_at ?? null,
-    revoked_at: doc.revoked_at ?? null,
-  };
-}
+import { toApiKey as apiKeyOf, toBillingEntity, toOrganization, type ApiKeyDoc, type BillingEntityDoc, type Models, type OrganizationDoc } from "./models";
 
 /** Owns organizations, their hashed API keys and their billing entities. */
 export class OrganizationRepository {
@@ -32,15 +10,15 @@ export class OrganizationRepository {
     const { id, ...org } = organization;
     // Entity and key first: an organization is only visible once it can be used.
     const { id: entityId, ...entityFields } = entity;
-    await this.models.billingEntities.collection.insertOne({ _id: entityId, ...entityFields } as never);
+    await this.models.billingEntities.collection.insertOne({ _id: entityId, ...entityFields });
     await this.addApiKey(key, keyHash);
-    await this.models.organizations.collection.insertOne({ _id: id, ...org } as never);
+    await this.models.organizations.collection.insertOne({ _id: id, ...org });
   }
 
   /** Stores a key: its hash and what is listed, never the key itself. */
   async addApiKey(key: ApiKey, keyHash: string): Promise<void> {
     const { id, ...fields } = key;
-    await this.models.apiKeys.collection.insertOne({ _id: id, ...fields, key_hash: keyHash } as never);
+    await this.models.apiKeys.collection.insertOne({ _id: id, ...fields, key_hash: keyHash });
   }
 
   /** The key of that hash, live or revoked (by the unique `key_hash` index). */
@@ -84,8 +62,8 @@ export class OrganizationRepository {
   }
 
   async findById(id: string): Promise<Organization | null> {
-    const doc = await this.models.organizations.findById(id).lean<WithMongoId<Organization>>();
-    return doc ? fromDoc(doc) : null;
+    const doc = await this.models.organizations.findById(id).lean<OrganizationDoc>();
+    return doc ? toOrganization(doc) : null;
   }
 
   /** ready → advancing towards `to`, only from a time before it; null when the clock is not in that state. */
@@ -94,8 +72,8 @@ export class OrganizationRepository {
       { _id: id, "test_clock.status": "ready", "test_clock.frozen_time": { $lt: to } },
       { $set: { "test_clock.status": "advancing", "test_clock.target": to } },
       { new: true },
-    ).lean<WithMongoId<Organization>>();
-    return doc ? fromDoc(doc) : null;
+    ).lean<OrganizationDoc>();
+    return doc ? toOrganization(doc) : null;
   }
 
   /** One step of an advance: from `from` (the time every service has run up to) to `to`. */
@@ -117,33 +95,33 @@ export class OrganizationRepository {
 
   /** Organizations whose clock is advancing (a stop interrupted them, or another replica drives them). */
   async listAdvancing(): Promise<Organization[]> {
-    const docs = await this.models.organizations.find({ "test_clock.status": "advancing" }).lean<Array<WithMongoId<Organization>>>();
-    return docs.map((d) => fromDoc<Organization>(d));
+    const docs = await this.models.organizations.find({ "test_clock.status": "advancing" }).lean<OrganizationDoc[]>();
+    return docs.map(toOrganization);
   }
 
   async findBillingEntity(organizationId: string, code: string): Promise<BillingEntity | null> {
-    const doc = await this.models.billingEntities.findOne({ organization_id: organizationId, code }).lean<WithMongoId<BillingEntity>>();
-    return doc ? fromDoc(doc) : null;
+    const doc = await this.models.billingEntities.findOne({ organization_id: organizationId, code }).lean<BillingEntityDoc>();
+    return doc ? toBillingEntity(doc) : null;
   }
 
   /** Writes an entity's settings (keyed by `_id`; the organization and code never change). */
   async saveBillingEntity(entity: BillingEntity): Promise<void> {
     const { id, organization_id: _org, code: _code, created_at: _created, ...fields } = entity;
-    await this.models.billingEntities.collection.updateOne({ _id: id } as never, { $set: fields });
+    await this.models.billingEntities.collection.updateOne({ _id: id }, { $set: fields });
   }
 
   async defaultBillingEntity(organizationId: string): Promise<BillingEntity | null> {
     const doc = await this.models.billingEntities
       .findOne({ organization_id: organizationId, is_default: true })
-      .lean<WithMongoId<BillingEntity>>();
-    return doc ? fromDoc(doc) : null;
+      .lean<BillingEntityDoc>();
+    return doc ? toBillingEntity(doc) : null;
   }
 
   async listBillingEntities(organizationId: string): Promise<BillingEntity[]> {
     const docs = await this.models.billingEntities
       .find({ organization_id: organizationId })
       .sort({ created_at: 1, _id: 1 })
-      .lean<Array<WithMongoId<BillingEntity>>>();
-    return docs.map((d) => fromDoc<BillingEntity>(d));
+      .lean<BillingEntityDoc[]>();
+    return docs.map(toBillingEntity);
   }
 }

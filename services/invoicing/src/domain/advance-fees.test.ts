@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { TaxViewData } from "@billing/contracts";
-import { advanceFeeDraft, advanceFeeInvoice, advanceFeeTaxer, advanceInvoiceIdOf, ownInvoice, taxedAdvanceFee, type PricedAdvanceFee } from "./advance-fees";
+import type { AdvanceFeeData, TaxViewData } from "@billing/contracts";
+import { advanceFeeDraft, advanceFeeInvoice, advanceFeeTaxer, advanceInvoiceIdOf, ownInvoice, taxedAdvanceFee } from "./advance-fees";
 import { invoicingTerms } from "./invoicing-terms";
 import { customerFixture, pricedAdvanceFeeFixture } from "./test-fixtures";
 
@@ -40,7 +40,7 @@ describe("pay-in-advance fees in invoicing", () => {
       priced({ id: "e", amount_cents: 333, precise_amount_cents: "333.3333", charge_taxes: [tax("vat", 20)], currency: "JPY" }),
       priced({ id: "f" }),
     ];
-    const draft = (p: PricedAdvanceFee) => advanceFeeDraft(p, customer, []); // a fresh draft each time: the taxer completes the one it is given
+    const draft = (p: AdvanceFeeData) => advanceFeeDraft(p, customer, []); // a fresh draft each time: the taxer completes the one it is given
     for (const p of [...fees, ...fees]) expect(taxed(draft(p), p.currency)).toEqual(taxedAdvanceFee(draft(p), p.currency));
     expect(taxed(draft(fees[0]!), "EUR").applied_taxes).not.toBe(taxed(draft(fees[1]!), "EUR").applied_taxes); // each fee its own
   });

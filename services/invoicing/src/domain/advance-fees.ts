@@ -6,13 +6,6 @@ import { priceInvoice } from "./invoice-totals";
 import { immediateInvoice } from "./compose-invoice";
 import { invoiceDates, type BillingEntityTerms, type InvoicingTerms } from "./invoicing-terms";
 
-/**
- * A fee the usage service priced for one event on a pay-in-advance charge (PriceAdvanceBatch):
- * what invoicing needs to store it, invoice it and show it as Lago's FeeObject. One definition for
- * both services: @billing/contracts' advanceFeeSchema (the peer parses the answer with it).
- */
-export type PricedAdvanceFee = AdvanceFeeData;
-
 export type FeePaymentStatus = "pending" | "succeeded" | "failed" | "refunded";
 
 /** A pay-in-advance fee as invoicing stores it: the fee (taxed), and its own invoice or none yet. */
@@ -41,12 +34,12 @@ export interface AdvanceFeeRecord {
 }
 
 /** Lago: an invoiceable charge gets an invoice per event, unless its paid fees are regrouped on an invoice later. */
-export const ownInvoice = (fee: Pick<PricedAdvanceFee, "invoiceable" | "regroup_paid_fees">) => fee.invoiceable && fee.regroup_paid_fees !== "invoice";
+export const ownInvoice = (fee: Pick<AdvanceFeeData, "invoiceable" | "regroup_paid_fees">) => fee.invoiceable && fee.regroup_paid_fees !== "invoice";
 
 /** The id of the invoice of one pay-in-advance fee: derived from the fee (one invoice per fee, whoever writes it). */
 export const advanceInvoiceIdOf = (feeId: string) => derivedUuid(`advance_invoice|${feeId}`);
 
-const filterName = (f: NonNullable<PricedAdvanceFee["filter"]>) => f.invoice_display_name || Object.values(f.values).flat().join(", ");
+const filterName = (f: NonNullable<AdvanceFeeData["filter"]>) => f.invoice_display_name || Object.values(f.values).flat().join(", ");
 
 /**
  * A pay-in-advance fee before the invoice pipeline, with the charge version it was priced with
@@ -55,7 +48,7 @@ const filterName = (f: NonNullable<PricedAdvanceFee["filter"]>) => f.invoice_dis
 export type AdvanceFeeDraft = FeeDraft & Pick<Fee, "charge_version">;
 
 /** The fee before the invoice pipeline: taxes selected (billing-rules §3: charge > plan > customer > billing entity). Pure. */
-export function advanceFeeDraft(fee: PricedAdvanceFee, customer: CustomerViewData | null, entityTaxes: readonly TaxViewData[]): AdvanceFeeDraft {
+export function advanceFeeDraft(fee: AdvanceFeeData, customer: CustomerViewData | null, entityTaxes: readonly TaxViewData[]): AdvanceFeeDraft {
   const grouped = Object.fromEntries(Object.entries(fee.grouped_by).map(([k, v]) => [k, v ?? ""]));
   return {
     id: fee.id,
@@ -129,7 +122,7 @@ export function advanceFeeTaxer(): (draft: FeeDraft, currency: string) => Fee {
 }
 
 export interface AdvanceInvoiceInput {
-  fee: PricedAdvanceFee;
+  fee: AdvanceFeeData;
   draft: FeeDraft;
   customer: { id: string; customer: CustomerViewData };
   entity: BillingEntityTerms | null;

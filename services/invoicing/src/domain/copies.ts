@@ -1,12 +1,10 @@
+import type { SubscriptionInvoicingReason } from "@billing/codes";
 import type { CustomerViewData, PlanViewData, SubscriptionViewData } from "@billing/contracts";
-
-/** Why a subscription appears on an invoice (Lago's `billing_periods[].invoicing_reason`). */
-export type InvoicingReason = "subscription_starting" | "subscription_periodic" | "subscription_terminating";
 
 /** One billing of one subscription: what is billed at an instant, and why. */
 export interface BillingEntry {
   at: Date;
-  reason: InvoicingReason;
+  reason: SubscriptionInvoicingReason;
 }
 
 /**
@@ -26,10 +24,10 @@ export interface SubscriptionCopy {
   version: number;
   /** The next billing due; null when nothing is scheduled (not started, or billed to its end). */
   next_billing_at: Date | null;
-  next_billing_reason: InvoicingReason | null;
+  next_billing_reason: SubscriptionInvoicingReason | null;
   /** The last billing done; null before the first. */
   last_billed_at: Date | null;
-  last_billed_reason: InvoicingReason | null;
+  last_billed_reason: SubscriptionInvoicingReason | null;
 }
 
 /** What invoicing keeps of the customer service's customers (timezone, terms, taxes, numbering). */

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { UsageMessages } from "@billing/contracts";
 import type { Fee, Invoice } from "./invoice";
 import { advanceAsks, compareInvoice, rederiveAsks, type RederivedAdvanceChargeData, type RederivedChargeData } from "./invoice-audit";
 
-const snapshot = (chargeId: string) => JSON.stringify({
-  v: 1, charge: { svc_id: chargeId, billable_metric_code: "calls" }, metric: { code: "calls" }, currency: "EUR",
-  from: "2024-01-01T00:00:00.000Z", to: "2024-01-31T23:59:59.999Z", events_from: "2024-01-01T00:00:00.000Z", period_days: 31, billed_days: null, time_zone: "UTC",
+const snapshot = (chargeId: string): UsageMessages.ChargeSnapshot__Output => ({
+  v: 1, charge: { svc_id: chargeId, billable_metric_code: "calls", charge_model: "standard", pay_in_advance: false, prorated: false, min_amount_cents: 0, properties: null, filters: [] },
+  metric: null, currency: "EUR", from: "2024-01-01T00:00:00.000Z", to: "2024-01-31T23:59:59.999Z", events_from: "2024-01-01T00:00:00.000Z", period_days: 31, time_zone: "UTC",
 });
 const READ_AT = new Date("2024-02-01T00:00:00.000Z");
 

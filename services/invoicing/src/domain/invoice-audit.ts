@@ -1,3 +1,4 @@
+import { storedChargeSnapshot, type StoredSnapshotRead, type UsageEventData, type UsageMessages } from "@billing/contracts";
 import { decimalString, sumCents } from "@billing/pricing";
 import type { Fee, Invoice } from "./invoice";
 
@@ -9,7 +10,7 @@ import type { Fee, Invoice } from "./invoice";
 /** One charge priced for the invoice, to re-derive (a charge's filter and group fees share it). */
 export interface SnapshotAsk {
   key: string;
-  snapshotJson: string;
+  snapshot: UsageMessages.ChargeSnapshot;
 }
 
 /** The snapshots of one subscription priced at one instant: one usage call. */
@@ -38,22 +39,9 @@ export interface RederivedChargeData {
   late_events: LateEvent[];
 }
 
-interface SnapshotHead {
-  from: string;
-  to: string;
-  charge: { svc_id: string; billable_metric_code: string };
-}
+type SnapshotHead = StoredSnapshotRead;
 
-const parseHead = (json: string): SnapshotHead | null => {
-  try {
-    const s = JSON.parse(json) as Partial<SnapshotHead>;
-    return s && typeof s.from === "string" && typeof s.to === "string" && s.charge?.svc_id ? (s as SnapshotHead) : null;
-  } catch {
-    return null;
-  }
-};
-
-const snapshotKey = (fee: Pick<Fee, "subscription_id">, head: SnapshotHead) => `${fee.subscription_id}|${head.charge.svc_id}|${head.from}|${head.to}`;
+const snapshotKey = (fee: Pick<Fee, "subscription_id">, head: SnapshotHead) => `${fee.subscription_id}|${head.chargeId}|${head.from}|${head.to}`;
 
 const groupKey = (grouped: Record<string, string | null>) =>
   JSON.stringify(Object.entries(grouped).map(([k, v]) => [k, v ?? ""]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0)));
@@ -66,14 +54,14 @@ export function rederiveAsks(invoice: Pick<Invoice, "fees">): RederiveAsk[] {
   const asks = new Map<string, RederiveAsk>();
   for (const fee of invoice.fees) {
     if (fee.fee_type !== "charge" || !fee.charge_snapshot) continue;
-    const head = parseHead(fee.charge_snapshot);
+    const head = storedChargeSnapshot(fee.charge_snapshot);
     if (!head) continue;
     const billedThrough = fee.usage_read_at ? new Date(fee.usage_read_at) : null;
     const askKey = `${fee.external_subscription_id}|${billedThrough?.toISOString() ?? "-"}`;
     let ask = asks.get(askKey);
     if (!ask) asks.set(askKey, (ask = { externalSubscriptionId: fee.external_subscription_id, billedThrough, snapshots: [] }));
     const key = snapshotKey(fee, head);
-    if (!ask.snapshots.some((s) => s.key === key)) ask.snapshots.push({ key, snapshotJson: fee.charge_snapshot });
+    if (!ask.snapshots.some((s) => s.key === key)) ask.snapshots.push({ key, snapshot: head.message });
   }
   return [...asks.values()];
 }
@@ -170,15 +158,7 @@ export interface FeeAudit {
 }
 
 /** An event acknowledged after the invoice's usage was read, as stored (Lago's EventObject with its acknowledgement). */
-export interface LateEvent {
-  svc_id: string;
-  transaction_id: string;
-  external_subscription_id: string;
-  code: string;
-  timestamp: string;
-  properties: Record<string, unknown>;
-  created_at: string;
-}
+export type LateEvent = UsageEventData;
 
 export interface ChargeAuditView {
   svc_charge_id: string;
@@ -283,7 +263,7 @@ export function compareInvoice(
       fees.push({ ...base, ...advanceFeeAudit(fee, base.invoiced, advance.get(advanceKey(fee))) });
       continue;
     }
-    const head = fee.fee_type === "charge" && fee.charge_snapshot ? parseHead(fee.charge_snapshot) : null;
+    const head = fee.fee_type === "charge" && fee.charge_snapshot ? storedChargeSnapshot(fee.charge_snapshot) : null;
     if (!head) {
       const reason = NOT_DERIVED[fee.fee_type] ?? "charge fee without a stored charge snapshot (priced before audits): not re-derived";
       fees.push({ ...base, derivation: "not_derived_from_events", recomputed: null, match: null, reason });
@@ -314,15 +294,15 @@ export function compareInvoice(
     for (const r of charge.fees) {
       if (seen.get(key)!.has(feeKey(r)) || !r.persistable) continue;
       fees.push({
-        svc_fee_id: null, fee_type: "charge", derivation: "raw_events", external_subscription_id: fee.external_subscription_id, svc_charge_id: head.charge.svc_id,
-        billable_metric_code: head.charge.billable_metric_code, charge_model: fee.charge_model, charge_filter_index: r.charge_filter_index,
+        svc_fee_id: null, fee_type: "charge", derivation: "raw_events", external_subscription_id: fee.external_subscription_id, svc_charge_id: head.chargeId,
+        billable_metric_code: head.billableMetricCode, charge_model: fee.charge_model, charge_filter_index: r.charge_filter_index,
         grouped_by: Object.fromEntries(Object.entries(r.grouped_by).map(([k, v]) => [k, v ?? ""])), true_up: r.true_up,
         from_datetime: iso(fee.from), to_datetime: iso(fee.to), billed_through: iso(fee.usage_read_at ?? null), invoiced: null, recomputed: amountsOf(r),
         match: false, reason: `not on the invoice: the raw events price ${r.units} units, ${r.amount_cents} cents`,
       });
     }
     charges.push({
-      svc_charge_id: head.charge.svc_id, external_subscription_id: fee.external_subscription_id, billable_metric_code: head.charge.billable_metric_code,
+      svc_charge_id: head.chargeId, external_subscription_id: fee.external_subscription_id, billable_metric_code: head.billableMetricCode,
       from_datetime: head.from, to_datetime: head.to, billed_through: iso(fee.usage_read_at ?? null), raw_events_read: charge.events_read,
       late_events_count: charge.late_events_count, late_events: charge.late_events,
     });

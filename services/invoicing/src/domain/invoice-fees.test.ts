@@ -8,9 +8,9 @@ import { copyFixture, customerFixture } from "./test-fixtures";
 const tax = (code: string, rate = "20") => ({ svc_id: `tax_${code}`, name: code, code, description: null, rate });
 const chargeFee = (overrides: Partial<ChargeFee> = {}): ChargeFee => ({
   charge_id: "ch_1", billable_metric_id: "bm_1", billable_metric_code: "calls", billable_metric_name: "API calls", aggregation_type: "count_agg",
-  charge_model: "standard", grouped_by_json: "{}", true_up: false, units: "7.0", total_aggregated_units: "7.0", events_count: 7, amount_cents: 350,
-  precise_amount_cents: "350.0", unit_amount_cents: 50, precise_unit_amount: "0.5", amount_details_json: "{}", properties_json: '{"amount":"0.5"}',
-  persistable: true, pay_in_advance: false, invoiceable: true, ...overrides,
+  charge_model: "standard", grouped_by: {}, true_up: false, units: "7.0", total_aggregated_units: "7.0", events_count: 7, amount_cents: 350,
+  precise_amount_cents: "350.0", unit_amount_cents: 50, precise_unit_amount: "0.5", amount_details: null, properties: { amount: "0.5", graduated_ranges: [], graduated_percentage_ranges: [], volume_ranges: [], null_fields: [] },
+  persistable: true, pay_in_advance: false, invoiceable: true, charge_snapshot: null, ...overrides,
 });
 const charge = (overrides = {}) => ({
   svc_id: "ch_1", svc_billable_metric_id: "bm_1", billable_metric_code: "calls", code: null, charge_model: "standard", pay_in_advance: false, invoiceable: true,
@@ -57,7 +57,7 @@ describe("an invoice's fees", () => {
 
   it("bills fixed charges: arrears over the period that ended, in advance over the one that starts", () => {
     const fixed = (svc_id: string, pay_in_advance: boolean) => ({
-      svc_id, svc_add_on_id: `addon_${svc_id}`, add_on_code: `seats_${svc_id}`, code: null, charge_model: "standard", pay_in_advance, prorated: false,
+      svc_id, svc_add_on_id: `addon_${svc_id}`, add_on_code: `seats_${svc_id}`, add_on_name: null, code: null, charge_model: "standard", pay_in_advance, prorated: false,
       units: "3", invoice_display_name: null, properties: { amount: "10" }, taxes: [], created_at: null,
     });
     const copy = copyFixture({ started_at: "2024-01-01T00:00:00.000Z" }, { fixed_charges: [fixed("a", false), fixed("b", true)] });

@@ -1,5 +1,5 @@
 import { derivedUuid } from "@billing/bus";
-import type { CustomerViewData, TaxViewData, UsageMessages } from "@billing/contracts";
+import { amountDetailsFromProto, chargePropertiesFromProto, type CustomerViewData, type TaxViewData, type UsageMessages } from "@billing/contracts";
 import { computeCommitmentTrueUp, computeFixedChargeFee, decimalString, fromCents, type BillingPeriod, type FixedChargeDefinition, type SubscriptionInvoicePeriods } from "@billing/pricing";
 import type { SubscriptionCopy } from "./copies";
 import type { FeeDraft, FeeItem, InvoiceLine } from "./invoice";
@@ -35,7 +35,6 @@ export function selectTaxes(...candidates: ReadonlyArray<readonly TaxViewData[]>
   return [...(candidates.find((taxes) => taxes.length > 0) ?? [])];
 }
 
-const parseObject = <T>(json: string, fallback: T): T => (json ? (JSON.parse(json) as T) : fallback);
 
 /**
  * The fees of an invoice's lines, in Lago's order per subscription: the base fee, then each
@@ -118,8 +117,7 @@ function chargeFees(ctx: FeeContext, { copy, line, periods, chargeFees: fees, us
     if (!charge) continue;
     const index = f.charge_filter_index ?? null;
     const filter = index === null ? null : charge.filters[index] ?? null;
-    const groupedBy = parseObject<Record<string, string | null>>(f.grouped_by_json, {});
-    const grouped = Object.fromEntries(Object.entries(groupedBy).map(([k, v]) => [k, v ?? ""]));
+    const grouped = f.grouped_by;
     const metricName = f.billable_metric_name || f.billable_metric_code;
     const key = `${line.subscription_id}|${line.reason}|charge|${f.charge_id}|${index ?? "-"}|${JSON.stringify(grouped)}|${f.true_up ? "true_up" : "fee"}`;
     const item: FeeItem = {
@@ -154,11 +152,11 @@ function chargeFees(ctx: FeeContext, { copy, line, periods, chargeFees: fees, us
       // a recurring metric's pay-in-advance units are billed for the period that starts, and shown over it
       from: (f.pay_in_advance && periods.charges_in_advance ? periods.charges_in_advance : span).from_datetime,
       to: (f.pay_in_advance && periods.charges_in_advance ? periods.charges_in_advance : span).to_datetime,
-      amount_details: parseObject<Record<string, unknown>>(f.amount_details_json, {}),
-      properties: parseObject<Record<string, unknown>>(f.properties_json, {}),
+      amount_details: amountDetailsFromProto(f.amount_details),
+      properties: chargePropertiesFromProto(f.properties),
       taxes: selectTaxes(charge.taxes, plan.taxes, ctx.customer.taxes, ctx.entityTaxes),
       description: null,
-      ...(f.charge_snapshot_json ? { charge_snapshot: f.charge_snapshot_json, usage_read_at: usageReadAt ?? null } : {}),
+      ...(f.charge_snapshot ? { charge_snapshot: f.charge_snapshot, usage_read_at: usageReadAt ?? null } : {}),
     });
   }
   return drafts;

@@ -1,6 +1,6 @@
-import type { CustomerViewData, TaxViewData } from "@billing/contracts";
+import type { FeeType, InvoicingReason, SubscriptionInvoicingReason } from "@billing/codes";
+import type { CustomerViewData, StoredChargeSnapshot, TaxViewData } from "@billing/contracts";
 import type { AppliedCouponInput, InvoiceTotals, ProgressiveBillingCreditInput } from "@billing/pricing";
-import type { InvoicingReason } from "./copies";
 
 /**
  * `generating`: stored, being finalized at once (no grace period); `draft`: in its grace period;
@@ -20,9 +20,9 @@ export interface InvoiceLine {
   external_subscription_id: string;
   plan_id: string;
   plan_code: string;
-  reason: InvoicingReason;
+  reason: SubscriptionInvoicingReason;
   /** what billing_periods[] shows: the reason, or in_advance_charge for an arrears plan's pay-in-advance fixed charges at its start */
-  invoicing_reason: string;
+  invoicing_reason: InvoicingReason;
   /** the billing entry's instant */
   at: Date;
   subscription_from: Date | null;
@@ -33,8 +33,6 @@ export interface InvoiceLine {
   fixed_from?: Date | null;
   fixed_to?: Date | null;
 }
-
-export type FeeType = "subscription" | "charge" | "fixed_charge" | "commitment" | "credit" | "add_on";
 
 /** What a fee shows of the item it bills (Lago's fee `item`). */
 export interface FeeItem {
@@ -85,8 +83,8 @@ export interface FeeDraft {
   /** the taxes it carries (billing-rules §3 selection) */
   taxes: TaxViewData[];
   description: string | null;
-  /** a charge fee: what the usage service priced it from (its snapshot, JSON text), for GET /invoices/{id}/audit */
-  charge_snapshot?: string;
+  /** a charge fee: what the usage service priced it from (its snapshot), for GET /invoices/{id}/audit */
+  charge_snapshot?: StoredChargeSnapshot;
   /** a charge fee: when its usage was read (events acknowledged later were not there: late) */
   usage_read_at?: Date | null;
 }
@@ -263,7 +261,7 @@ export interface Invoice {
 }
 
 /** The line identity an invoice bills: a subscription's billing entry. */
-export const lineKey = (line: { subscription_id: string; reason: InvoicingReason; at: Date }) =>
+export const lineKey = (line: { subscription_id: string; reason: SubscriptionInvoicingReason; at: Date }) =>
   `${line.subscription_id}|${line.reason}|${line.at.toISOString()}`;
 
 /**

@@ -1,6 +1,6 @@
 import type { CustomerViewData, TaxViewData } from "@billing/contracts";
 import { addDays, invoiceIssuingDates, localDateOf, paymentDueDate, startOfLocalDay, type IssuingDateAdjustment, type IssuingDateAnchor } from "@billing/pricing";
-import type { InvoicingReason } from "./copies";
+import type { SubscriptionInvoicingReason } from "@billing/codes";
 
 /** What invoicing reads of a billing entity (the customer service's BillingEntity). */
 export interface BillingEntityTerms {
@@ -61,7 +61,7 @@ export interface InvoiceDates {
 export function invoiceDates(
   terms: InvoicingTerms,
   billedAt: Date,
-  reasons: readonly InvoicingReason[],
+  reasons: readonly SubscriptionInvoicingReason[],
   invoiceType: "subscription" | "credit" | "progressive_billing" = "subscription",
 ): InvoiceDates {
   const dates = invoiceIssuingDates({

@@ -1,5 +1,5 @@
 import { sumCents } from "@billing/pricing";
-import type { ChargeViewData, PlanViewData } from "@billing/contracts";
+import { chargeFilterToProto, chargePropertiesToProto, storedChargeSnapshot, type ChargeViewData, type PlanViewData, type StoredChargeSnapshot, type UsageMessages } from "@billing/contracts";
 import type { ChargeFee } from "./invoice-fees";
 import type { FeeDraft, Invoice, InvoiceLine } from "./invoice";
 import type { RederivedChargeData } from "./invoice-audit";
@@ -13,35 +13,33 @@ import type { RederivedChargeData } from "./invoice-audit";
 /** The snapshot of one of the simulated plan's charges over a charges span (no metric: the usage service's current one). */
 export function simulatedSnapshot(
   charge: ChargeViewData, plan: PlanViewData, span: { from: Date; to: Date; periodDays: number; billedDays?: number | null }, timeZone: string, readThroughSeq?: number,
-): string {
-  return JSON.stringify({
-    v: 1, charge, currency: plan.amount_currency, from: span.from.toISOString(), to: span.to.toISOString(), events_from: span.from.toISOString(),
-    period_days: span.periodDays, billed_days: span.billedDays ?? null, time_zone: timeZone,
-    ...(readThroughSeq !== undefined ? { read_through_seq: readThroughSeq } : {}),
-  });
+): UsageMessages.ChargeSnapshot {
+  return {
+    v: 1,
+    charge: {
+      svc_id: charge.svc_id, billable_metric_code: charge.billable_metric_code, charge_model: charge.charge_model, pay_in_advance: charge.pay_in_advance,
+      prorated: charge.prorated, min_amount_cents: charge.min_amount_cents, properties: chargePropertiesToProto(charge.properties),
+      filters: charge.filters.map(chargeFilterToProto),
+    },
+    currency: plan.amount_currency, from: span.from.toISOString(), to: span.to.toISOString(), events_from: span.from.toISOString(),
+    period_days: span.periodDays, billed_days: span.billedDays ?? undefined, time_zone: timeZone, read_through_seq: readThroughSeq,
+  };
 }
 
 /** The ingest sequence a billed fee's usage read was complete through, from its stored snapshot (the same events for a simulation). */
-export function readThroughSeqOf(snapshotJson: string | undefined): number | undefined {
-  if (!snapshotJson) return undefined;
-  try {
-    const seq = (JSON.parse(snapshotJson) as { read_through_seq?: unknown }).read_through_seq;
-    return typeof seq === "number" && Number.isSafeInteger(seq) ? seq : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const readThroughSeqOf = (snapshot: StoredChargeSnapshot | undefined): number | undefined => storedChargeSnapshot(snapshot)?.readThroughSeq;
 
 /** The usage service's re-derived fees of a charge, as ChargeUsage would have answered them (what `invoiceFees` composes). */
 export function chargeFeesOf(charge: ChargeViewData, rederived: RederivedChargeData): ChargeFee[] {
   return rederived.fees.map((f) => ({
     charge_id: charge.svc_id, billable_metric_id: charge.svc_billable_metric_id, billable_metric_code: charge.billable_metric_code,
     charge_model: charge.charge_model, ...(f.charge_filter_index !== null ? { charge_filter_index: f.charge_filter_index } : {}),
-    grouped_by_json: JSON.stringify(f.grouped_by), true_up: f.true_up, units: f.units, total_aggregated_units: f.units, events_count: f.events_count,
-    amount_cents: f.amount_cents, precise_amount_cents: f.precise_amount_cents, unit_amount_cents: 0, precise_unit_amount: "0",
-    amount_details_json: "{}", properties_json: "{}", persistable: f.persistable, pay_in_advance: charge.pay_in_advance, invoiceable: charge.invoiceable,
-    billable_metric_name: charge.billable_metric_code, aggregation_type: "", charge_snapshot_json: "",
-  }) as ChargeFee);
+    grouped_by: Object.fromEntries(Object.entries(f.grouped_by).map(([k, v]) => [k, v ?? ""])), true_up: f.true_up, units: f.units,
+    total_aggregated_units: f.units, events_count: f.events_count, amount_cents: f.amount_cents, precise_amount_cents: f.precise_amount_cents,
+    unit_amount_cents: 0, precise_unit_amount: "0", amount_details: null, properties: null, persistable: f.persistable,
+    pay_in_advance: charge.pay_in_advance, invoiceable: charge.invoiceable, billable_metric_name: charge.billable_metric_code, aggregation_type: "",
+    charge_snapshot: null,
+  }) satisfies ChargeFee);
 }
 
 export interface SimulatedFee {

@@ -28,8 +28,8 @@ const period = billingPeriodFor({ interval: "monthly", billing_time: "calendar",
 function fee(chargeId: string, cents: number, extra: Partial<ChargeFee> = {}): ChargeFee {
   return {
     charge_id: chargeId, billable_metric_id: "bm", billable_metric_code: "compute", billable_metric_name: "Compute", aggregation_type: "sum_agg",
-    charge_model: "standard", grouped_by_json: "{}", true_up: false, units: "1.0", total_aggregated_units: "1.0", events_count: 1, amount_cents: cents,
-    precise_amount_cents: `${cents}.0`, unit_amount_cents: cents, precise_unit_amount: "0.0002", amount_details_json: "{}", properties_json: "{}",
+    charge_model: "standard", grouped_by: {}, true_up: false, units: "1.0", total_aggregated_units: "1.0", events_count: 1, amount_cents: cents,
+    precise_amount_cents: `${cents}.0`, unit_amount_cents: cents, precise_unit_amount: "0.0002", amount_details: null, properties: null,
     persistable: true, pay_in_advance: false, invoiceable: true, ...extra,
   } as ChargeFee;
 }
@@ -79,7 +79,7 @@ describe("progressive billing", () => {
     const otherPeriod = { ...older, id: "other", billed_at: new Date("2024-02-20T00:00:00Z"), lines: [{ ...older.lines[0]!, charges_from: new Date("2024-02-01T00:00:00Z") }] };
     expect(latestProgressiveInvoice([older, newer, otherPeriod], copy.subscription.external_id, period.from_datetime)?.id).toBe("newer");
     expect(progressiveCreditFrom(newer, copy.id).amount_cents).toBe(600);
-    const terminated = { ...copy, subscription: { ...copy.subscription, status: "terminated" } };
+    const terminated = { ...copy, subscription: { ...copy.subscription, status: "terminated" as const } };
     expect(crossedThresholds(terminated, lifetimeState([], "x", period.from_datetime, 0), 10_000)).toEqual([]);
   });
 

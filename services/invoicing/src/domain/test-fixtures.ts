@@ -1,5 +1,4 @@
-import type { CustomerViewData, PlanViewData, SubscriptionViewData } from "@billing/contracts";
-import type { PricedAdvanceFee } from "./advance-fees";
+import type { AdvanceFeeData, CustomerViewData, PlanViewData, SubscriptionViewData } from "@billing/contracts";
 import type { SubscriptionCopy } from "./copies";
 
 /** Views as the producers publish them, for the domain's unit tests. */
@@ -39,7 +38,7 @@ export function copyFixture(sub: Partial<SubscriptionViewData> = {}, plan: Parti
 }
 
 /** A priced pay-in-advance fee as the usage service answers it: 12.00 for one seat, invoiceable, no taxes of its own. */
-export function pricedAdvanceFeeFixture(overrides: Partial<PricedAdvanceFee> = {}): PricedAdvanceFee {
+export function pricedAdvanceFeeFixture(overrides: Partial<AdvanceFeeData> = {}): AdvanceFeeData {
   return {
     id: "fee_1", organization_id: "org_1", event_transaction_id: "tx_1", event_timestamp: "2024-03-10T23:30:00.000Z",
     subscription_id: "sub_1", external_subscription_id: "s1", customer_id: "cus_1", external_customer_id: "acme", plan_id: "plan_1", plan_code: "starter",

@@ -1,14 +1,9 @@
-import type { InvoicingMessages as M } from "@billing/contracts";
+import { usageEventToProto, type InvoicingMessages as M } from "@billing/contracts";
 import type { Nullable } from "@billing/grpc";
-import type { InvoiceAuditView, LateEvent } from "../domain/invoice-audit";
+import type { InvoiceAuditView } from "../domain/invoice-audit";
 import type { PlanSimulationView } from "../domain/plan-simulation";
 
 /** Domain → proto for the invoice audit and the plan simulation (the views are already shaped as the bodies; nulls become absent fields). */
-
-const lateEventMessage = (e: LateEvent): M.LateEvent => ({
-  svc_id: e.svc_id, transaction_id: e.transaction_id, external_subscription_id: e.external_subscription_id, code: e.code,
-  timestamp: e.timestamp, properties_json: JSON.stringify(e.properties ?? {}), created_at: e.created_at,
-});
 
 export function invoiceAuditMessage(view: InvoiceAuditView): Nullable<M.InvoiceAudit> {
   const { fees_amount_cents: amounts, charges, ...rest } = view;
@@ -16,7 +11,7 @@ export function invoiceAuditMessage(view: InvoiceAuditView): Nullable<M.InvoiceA
     ...rest,
     invoiced_fees_amount_cents: amounts.invoiced,
     recomputed_fees_amount_cents: amounts.recomputed,
-    charges: charges.map((c) => ({ ...c, late_events: c.late_events.map(lateEventMessage) })),
+    charges: charges.map((c) => ({ ...c, late_events: c.late_events.map(usageEventToProto) })),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { CustomerMessages, InvoicingMessages } from "@billing/contracts";
 import { sumCents } from "@billing/pricing";
 /**
  * A payment request (Lago's PaymentRequestObject): a customer's overdue invoices gathered into one
@@ -17,10 +18,10 @@ export interface PaymentRequest {
   payment_status: PaymentRequestStatus;
   /**
    * What the request showed when it was made (the customer as the customer service answered it,
-   * each invoice as Lago's JSON object): answered again for what cannot be read any more (a
-   * customer deleted since).
+   * each invoice as the invoicing service did): answered again for what cannot be read any more
+   * (a customer deleted since).
    */
-  snapshot: { customer_json: string; invoices_json: string[] };
+  snapshot: { customer: CustomerMessages.Customer__Output; invoices: InvoicingMessages.Invoice__Output[] };
   created_at: Date;
   updated_at: Date;
 }

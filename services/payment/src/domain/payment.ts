@@ -20,7 +20,7 @@ export interface Payment {
   provider: { code: string; type: string; customer_id: string | null } | null;
   provider_payment_id: string | null;
   /** Lago's next_action ({} when none): what the customer must do for a processing payment */
-  next_action: Record<string, unknown>;
+  next_action: NextAction | NoAction;
   /** a provider payment's attempt for its invoice (1, 2, … with retries) */
   attempt: number;
   /** its current outcome was applied to the invoice */
@@ -35,6 +35,19 @@ export interface Payment {
   created_at: Date;
   updated_at: Date;
 }
+
+/** What a provider asks of the customer to complete a charge (Lago's next_action): go to a page, then come back. */
+export interface NextAction {
+  type: "redirect_to_url";
+  redirect_to_url: { url: string; return_url: string };
+}
+
+/** Lago's next_action when nothing is asked of the customer: {}. */
+export type NoAction = { type?: undefined };
+
+/** The action asked of the customer, or null when none. */
+export const actionAsked = (action: NextAction | NoAction | null | undefined): NextAction | null =>
+  action?.type === "redirect_to_url" ? action : null;
 
 export type PaymentStatus = "pending" | "processing" | "succeeded" | "failed";
 

@@ -1,6 +1,6 @@
 import { derivedUuid, Subjects, type Envelope } from "@billing/bus";
 import { domainEvent } from "@billing/contracts";
-import type { OverpaymentStatus, Payment } from "../domain/payment";
+import { actionAsked, type OverpaymentStatus, type Payment } from "../domain/payment";
 
 const P = Subjects.payment;
 
@@ -13,7 +13,7 @@ export function paymentEvents(payment: Payment, at: Date): Envelope[] {
   const view = paymentView(payment);
   const subject = payment.payment_status === "succeeded" ? P.paymentSucceeded
     : payment.payment_status === "failed" ? P.paymentFailed
-      : payment.payment_status === "processing" && payment.next_action && Object.keys(payment.next_action).length > 0 ? P.paymentRequiresAction
+      : payment.payment_status === "processing" && actionAsked(payment.next_action) ? P.paymentRequiresAction
         : null;
   if (!subject) return [];
   return [domainEvent(subject, {

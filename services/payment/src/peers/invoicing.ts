@@ -1,7 +1,6 @@
 import { Rpc, type InvoicingMessages, type InvoicingRpc } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { RpcClient } from "@billing/grpc";
-import { presentInvoice } from "@billing/views";
 
 /** What the payment service needs to know of an invoice. */
 export interface InvoiceRef {
@@ -18,11 +17,11 @@ export interface InvoiceRef {
   overpayments: { payment_id: string; amount_cents: number }[];
 }
 
-/** An invoice as GET /invoices/{id} shows it: its reference, whether it is overdue (on the organization's clock), and Lago's JSON object. */
+/** An invoice as GET /invoices/{id} shows it: its reference, whether it is overdue (on the organization's clock), and the invoice as invoicing answered it. */
 export interface InvoiceDocument {
   invoice: InvoiceRef;
   payment_overdue: boolean;
-  json: string;
+  message: InvoicingMessages.Invoice__Output;
 }
 
 /** The invoicing service as the payment service sees it. */
@@ -58,8 +57,8 @@ export function grpcInvoicing(address: string, deadlineMs = 10_000): Invoicing &
     },
     async document(organizationId, invoiceId) {
       try {
-        const reply = await client.call("GetInvoice", { organization_id: organizationId, id: invoiceId });
-        return { invoice: refOf(reply.invoice), payment_overdue: reply.invoice?.payment_overdue ?? false, json: reply.invoice ? JSON.stringify(presentInvoice(reply.invoice)) : "" };
+        const { invoice } = await client.call("GetInvoice", { organization_id: organizationId, id: invoiceId });
+        return { invoice: refOf(invoice), payment_overdue: invoice!.payment_overdue, message: invoice! };
       } catch (err) {
         if (err instanceof AppError && err.kind === "not_found") return null;
         throw err;

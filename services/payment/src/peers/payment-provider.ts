@@ -1,3 +1,5 @@
+import type { NextAction, NoAction } from "../domain/payment";
+
 /**
  * A payment provider as the payment service uses it. An adapter (Stripe, Adyen, …) is one module
  * implementing this; the service never knows which one it talks to. Every charge carries an
@@ -44,5 +46,5 @@ export interface ChargeResult {
   status: string;
   paymentStatus: "succeeded" | "failed" | "processing";
   /** for processing: the action the customer must take (Lago's next_action) */
-  nextAction: Record<string, unknown>;
+  nextAction: NextAction | NoAction;
 }

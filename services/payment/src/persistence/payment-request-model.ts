@@ -15,8 +15,11 @@ const paymentRequestSchema = new Schema(
     amount_cents: Number,
     currency: String,
     payment_status: String,
-    /** the customer and the invoices as they were answered when the request was made (JSON strings: no user keys in field names) */
-    snapshot: { customer_json: String, invoices_json: [String] },
+    /**
+     * the customer and the invoices as they were answered when the request was made: each reply's
+     * protobuf bytes (no user keys in field names; read back by the message type)
+     */
+    snapshot: { customer: Buffer, invoices: [Buffer] },
     created_at: Date,
     updated_at: Date,
     outbox: [Schema.Types.Mixed],

@@ -1,10 +1,27 @@
 import type { Envelope, OutboxStore } from "@billing/bus";
+import { Rpc } from "@billing/contracts";
+import { replyCodec } from "@billing/grpc";
 import { embeddedOutboxStore, skipOf, type PageRequest } from "@billing/mongo";
 import type { Model } from "mongoose";
 import type { PaymentRequest, PaymentRequestStatus } from "../domain/payment-request";
 
-type PaymentRequestDoc = Omit<PaymentRequest, "id"> & { _id: string; outbox?: Envelope[] };
-const requestOf = ({ _id, outbox: _outbox, ...rest }: PaymentRequestDoc): PaymentRequest => ({ ...rest, id: _id });
+/** A lean read gives BSON Binary ({ buffer }) for a Buffer field. */
+type Bytes = Buffer | { buffer: Uint8Array };
+type PaymentRequestDoc = Omit<PaymentRequest, "id" | "snapshot"> & { _id: string; snapshot: { customer: Bytes; invoices: Bytes[] }; outbox?: Envelope[] };
+
+// the snapshot keeps each reply as its protobuf bytes, read back by its message type
+const customerReply = replyCodec(Rpc.customer, "GetCustomer");
+const invoiceReply = replyCodec(Rpc.invoicing, "GetInvoice");
+const bytesOf = (b: Bytes): Uint8Array => (Buffer.isBuffer(b) ? b : b.buffer);
+
+function snapshotOf({ customer, invoices }: PaymentRequestDoc["snapshot"]): PaymentRequest["snapshot"] {
+  return {
+    customer: customerReply.decode(bytesOf(customer)).customer!,
+    invoices: invoices.map((i) => invoiceReply.decode(bytesOf(i)).invoice!),
+  };
+}
+
+const requestOf = ({ _id, outbox: _outbox, snapshot, ...rest }: PaymentRequestDoc): PaymentRequest => ({ ...rest, snapshot: snapshotOf(snapshot), id: _id });
 
 export interface PaymentRequestFilter {
   externalCustomerId?: string;
@@ -19,8 +36,9 @@ export class PaymentRequestRepository {
 
   /** Stores a new request and its event in one insert (its id is new: nothing to collide with). */
   async insert(request: PaymentRequest, event: Envelope): Promise<void> {
-    const { id, ...rest } = request;
-    await this.model.collection.insertOne({ _id: id, ...rest, outbox: [event] } as never);
+    const { id, snapshot, ...rest } = request;
+    const bytes = { customer: customerReply.encode({ customer: snapshot.customer }), invoices: snapshot.invoices.map((invoice) => invoiceReply.encode({ invoice })) };
+    await this.model.collection.insertOne({ _id: id, ...rest, snapshot: bytes, outbox: [event] } as never);
   }
 
   /** By id (an `_id` read, fast on the test server too), in its organization only. */

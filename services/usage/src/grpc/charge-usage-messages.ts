@@ -1,5 +1,6 @@
-import type { UsageMessages } from "@billing/contracts";
+import { amountDetailsToProto, chargePropertiesToProto, groupedByToProto, type UsageMessages } from "@billing/contracts";
 import type { ChargesPeriodQuery, PricedChargeFee } from "../use-cases/charge-usage/price-charges-periods";
+import { chargeSnapshotMessage } from "./charge-snapshot-messages";
 import { instantField } from "./instant-field";
 
 /** Proto ⇄ domain for ChargeUsage. */
@@ -23,7 +24,7 @@ export const chargeFeeMessage = (f: PricedChargeFee, readThroughSeq?: number): U
   billable_metric_code: f.charge.billable_metric_code,
   charge_model: f.charge.charge_model,
   ...(f.chargeFilterIndex !== null ? { charge_filter_index: f.chargeFilterIndex } : {}),
-  grouped_by_json: JSON.stringify(f.groupedBy),
+  grouped_by: groupedByToProto(f.groupedBy),
   true_up: f.trueUp,
   units: f.units,
   total_aggregated_units: f.totalAggregatedUnits,
@@ -32,12 +33,12 @@ export const chargeFeeMessage = (f: PricedChargeFee, readThroughSeq?: number): U
   precise_amount_cents: f.preciseAmountCents,
   unit_amount_cents: f.unitAmountCents,
   precise_unit_amount: f.preciseUnitAmount,
-  amount_details_json: JSON.stringify(f.amountDetails ?? {}),
-  properties_json: JSON.stringify(f.properties ?? {}),
+  amount_details: amountDetailsToProto(f.amountDetails),
+  properties: chargePropertiesToProto(f.properties),
   persistable: f.persistable,
   pay_in_advance: f.charge.pay_in_advance,
   invoiceable: f.charge.invoiceable,
   billable_metric_name: f.metric.name,
   aggregation_type: f.metric.aggregation_type,
-  charge_snapshot_json: JSON.stringify(readThroughSeq === undefined ? f.snapshot : { ...f.snapshot, read_through_seq: readThroughSeq }),
+  charge_snapshot: chargeSnapshotMessage(f.snapshot, readThroughSeq),
 });

@@ -1,7 +1,8 @@
 import { AppError } from "@billing/errors";
-import type { UsageMessages } from "@billing/contracts";
+import { groupedByToProto, usageEventToProto, type UsageMessages } from "@billing/contracts";
 import type { MetricCopy } from "../domain/read-copies";
-import { parseChargeSnapshot, type ChargeSnapshot } from "../use-cases/audit/charge-snapshot";
+import type { ChargeSnapshot } from "../use-cases/audit/charge-snapshot";
+import { chargeSnapshotOf } from "./charge-snapshot-messages";
 import type { AdvanceAsk, RederivedAdvanceCharge } from "../use-cases/audit/rederive-advance-fees";
 import type { RederiveInput, RederivedCharge } from "../use-cases/audit/rederive-charges";
 import { instantField } from "./instant-field";
@@ -12,10 +13,10 @@ const MAX_LATE_EVENTS = 1000;
 
 /** `metricOf`: the current metric of a code, for snapshots that carry none (plan simulations). */
 export function rederiveInput(req: UsageMessages.RederiveChargesRequest__Output, metricOf: (code: string) => MetricCopy | null): RederiveInput {
-  const snapshots = req.snapshots_json.map((json): ChargeSnapshot => {
-    const s = parseChargeSnapshot(json);
-    if (!s) throw AppError.validation({ snapshots_json: ["value_is_invalid"] });
-    if (s.metric) return s as ChargeSnapshot;
+  const snapshots = req.snapshots.map((message): ChargeSnapshot => {
+    const s = chargeSnapshotOf(message);
+    if (!s) throw AppError.validation({ snapshots: ["value_is_invalid"] });
+    if (s.metric) return { ...s, metric: s.metric };
     const metric = metricOf(s.charge.billable_metric_code);
     if (!metric) throw AppError.notFound("billable_metric");
     return { ...s, metric };
@@ -32,18 +33,12 @@ export function rederiveInput(req: UsageMessages.RederiveChargesRequest__Output,
 export const rederivedChargeMessage = (c: RederivedCharge): UsageMessages.RederivedCharge => ({
   fees: c.fees.map((f) => ({
     ...(f.chargeFilterIndex !== null ? { charge_filter_index: f.chargeFilterIndex } : {}),
-    grouped_by_json: JSON.stringify(f.groupedBy), true_up: f.trueUp, units: f.units, total_aggregated_units: f.totalAggregatedUnits,
+    grouped_by: groupedByToProto(f.groupedBy), true_up: f.trueUp, units: f.units, total_aggregated_units: f.totalAggregatedUnits,
     events_count: f.eventsCount, amount_cents: f.amountCents, precise_amount_cents: f.preciseAmountCents, persistable: f.persistable,
   })),
   events_read: c.eventsRead,
   late_events_count: c.lateEventsCount,
-  late_events_json: c.lateEvents.map((e) => {
-    const v = e.view();
-    return JSON.stringify({
-      svc_id: v.svc_id, transaction_id: v.transaction_id, external_subscription_id: v.external_subscription_id, code: v.code,
-      timestamp: v.timestamp, properties: v.properties, created_at: v.created_at,
-    });
-  }),
+  late_events: c.lateEvents.map((e) => usageEventToProto(e.view())),
 });
 
 /** Proto ⇄ domain for RederiveAdvanceFees. */
@@ -67,7 +62,7 @@ export const rederivedAdvanceChargeMessage = (c: RederivedAdvanceCharge): UsageM
   fees: c.fees.map((f) => ({
     fee_id: f.feeId, event_transaction_id: f.eventTransactionId, event_timestamp: f.eventTimestamp.toISOString(),
     ...(f.chargeFilterIndex !== null ? { charge_filter_index: f.chargeFilterIndex } : {}),
-    grouped_by_json: JSON.stringify(f.groupedBy), units: f.units, amount_cents: f.amountCents, precise_amount_cents: f.preciseAmountCents,
+    grouped_by: groupedByToProto(f.groupedBy), units: f.units, amount_cents: f.amountCents, precise_amount_cents: f.preciseAmountCents,
     replay_position: f.replayPosition,
   })),
 });

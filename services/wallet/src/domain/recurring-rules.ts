@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { PLAN_INTERVALS, type PlanInterval } from "@billing/codes";
 import type { ErrorDetails } from "@billing/errors";
 import { chooseSections, chosenSectionIdsOf, sectionsOf, type SectionChoice, type SectionChoiceInput } from "@billing/contracts";
 import type { OwnSections } from "./wallet";
 import { isCreditAmount } from "./wallet-rules";
 
-export type RuleInterval = "weekly" | "monthly" | "quarterly" | "semiannual" | "yearly";
-const INTERVALS: readonly RuleInterval[] = ["weekly", "monthly", "quarterly", "semiannual", "yearly"];
+/** A recurring top-up repeats on a plan's intervals. */
+export type RuleInterval = PlanInterval;
+const INTERVALS: readonly RuleInterval[] = PLAN_INTERVALS;
 const MONTHS: Record<Exclude<RuleInterval, "weekly">, number> = { monthly: 1, quarterly: 3, semiannual: 6, yearly: 12 };
 
 /**

@@ -1,10 +1,70 @@
-import { Schema, type Connection, type Model } from "mongoose";
+import { Schema, type Connection } from "mongoose";
+import type { Envelope } from "@billing/bus";
+import { docModel, type DocModel } from "@billing/mongo";
+import type { Wallet, WalletTransaction } from "../domain/wallet";
+
+/**
+ * A stored wallet: the domain's fields with its id as `_id`, its `code_key`, and its embedded
+ * outbox. Fields that wallets written by earlier versions lack are optional here; toWallet gives
+ * them their defaults.
+ */
+export interface WalletDoc extends Omit<Wallet, "id" | "sandbox" | "ongoing_usage_cents" | "recurring_rules" | "metadata" | "applies_to"> {
+  _id: string;
+  /** the wallet's code, or its id when it has none (unique per customer) */
+  code_key: string;
+  sandbox?: boolean;
+  ongoing_usage_cents?: number;
+  recurring_rules?: Wallet["recurring_rules"];
+  metadata?: Wallet["metadata"];
+  applies_to?: Partial<Wallet["applies_to"]>;
+  outbox?: Envelope[];
+}
+
+/** A stored wallet transaction (the ledger): the domain's fields with its id as `_id`, and its embedded outbox. */
+export interface TransactionDoc extends Omit<WalletTransaction, "id" | "metadata" | "sequence"> {
+  _id: string;
+  metadata?: WalletTransaction["metadata"];
+  /** null (or absent, on transactions written by earlier versions) until the ledger applies it */
+  sequence?: number | null;
+  outbox?: Envelope[];
+}
+
+/** An organization that holds (or held) a wallet. */
+export interface WalletOrganizationDoc {
+  _id: string;
+  at: Date;
+}
+
+/** A wallet as the domain sees it; wallets written by earlier versions get the defaults of fields added since. */
+export const toWallet = ({ _id, code_key: _key, outbox: _outbox, ...rest }: WalletDoc): Wallet => ({
+  ...rest,
+  id: _id,
+  sandbox: rest.sandbox ?? false,
+  ongoing_usage_cents: rest.ongoing_usage_cents ?? 0,
+  recurring_rules: rest.recurring_rules ?? [],
+  metadata: rest.metadata ?? {},
+  applies_to: { fee_types: rest.applies_to?.fee_types ?? [], billable_metric_codes: rest.applies_to?.billable_metric_codes ?? [] },
+});
+
+/** A wallet transaction as the domain sees it; transactions written by earlier versions get the defaults of fields added since. */
+export const toTransaction = ({ _id, outbox: _outbox, ...rest }: TransactionDoc): WalletTransaction => ({
+  ...rest,
+  id: _id,
+  metadata: rest.metadata ?? [],
+  sequence: rest.sequence ?? null,
+});
+
+/** A new wallet as stored (its code_key derived), with the events its insertion announces. */
+export const walletDocOf = ({ id, ...rest }: Wallet, outbox: Envelope[]): WalletDoc => ({ _id: id, ...rest, code_key: rest.code ?? id, outbox });
+
+/** A new transaction as stored, with the events its insertion announces. */
+export const transactionDocOf = ({ id, ...rest }: WalletTransaction, outbox: Envelope[]): TransactionDoc => ({ _id: id, ...rest, outbox });
 
 /**
  * Wallets, keyed by their svc id. `code_key` is the wallet's code, or its id when it has none:
  * unique per customer, so two live wallets of a customer never share a code.
  */
-const walletSchema = new Schema(
+const walletSchema = new Schema<WalletDoc>(
   {
     _id: String,
     organization_id: { type: String, required: true },
@@ -58,7 +118,7 @@ walletSchema.index({ organization_id: 1, customer_id: 1, status: 1, priority: 1,
  * once, when the transaction is decided (the wallet's ledger head names it first).
  * A transaction's id is its idempotency key: a retried request or movement finds it there.
  */
-const transactionSchema = new Schema(
+const transactionSchema = new Schema<TransactionDoc>(
   {
     _id: String,
     organization_id: { type: String, required: true },
@@ -96,19 +156,19 @@ transactionSchema.index({ organization_id: 1, invoice_id: 1 });
  * The organizations that hold (or held) a wallet, `_id` = organization id, marked before their first
  * wallet is stored: the ongoing-usage consumer skips the others' envelopes at one keyed read.
  */
-const walletOrganizationSchema = new Schema({ _id: String, at: Date }, { versionKey: false, collection: "wallet_organizations" });
+const walletOrganizationSchema = new Schema<WalletOrganizationDoc>({ _id: String, at: Date }, { versionKey: false, collection: "wallet_organizations" });
 
 export interface Models {
-  wallets: Model<any>;
-  transactions: Model<any>;
-  walletOrganizations: Model<any>;
+  wallets: DocModel<WalletDoc>;
+  transactions: DocModel<TransactionDoc>;
+  walletOrganizations: DocModel<WalletOrganizationDoc>;
 }
 
 /** Registers the wallet service's models on its connection (initialized by the runtime). */
 export function registerModels(connection: Connection): Models {
   return {
-    wallets: connection.model("Wallet", walletSchema),
-    transactions: connection.model("WalletTransaction", transactionSchema),
-    walletOrganizations: connection.model("WalletOrganization", walletOrganizationSchema),
+    wallets: docModel(connection, "Wallet", walletSchema),
+    transactions: docModel(connection, "WalletTransaction", transactionSchema),
+    walletOrganizations: docModel(connection, "WalletOrganization", walletOrganizationSchema),
   };
 }

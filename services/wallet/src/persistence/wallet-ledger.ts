@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Envelope } from "@billing/bus";
 import { AppError } from "@billing/errors";
-import { duplicateIndexes, isDuplicateKeyError } from "@billing/mongo";
+import { duplicateIndexes, isDuplicateKeyError, type BulkOperation, type DocFields, type Update } from "@billing/mongo";
 import { decideBlock } from "../domain/wallet-rules";
 import type { LedgerEntry, LedgerHead, Wallet, WalletTransaction } from "../domain/wallet";
 import { transactionEvent, walletEvent } from "../events/wallet-events";
 import { walletDebits } from "../metrics";
-import type { Models } from "./models";
-import { NO_OUTBOX, NO_PUBLISHER, transactionOf, walletOf, type TransactionDoc, type WalletDoc, type WalletPublisher } from "./wallet-repository";
+import { toTransaction, toWallet, transactionDocOf, type Models, type TransactionDoc, type WalletDoc } from "./models";
+import { NO_OUTBOX, NO_PUBLISHER, type WalletPublisher } from "./wallet-repository";
 
 /** Movements decided by one round at most (the rest wait for the next). */
 const MAX_ROUND = 2_000;
@@ -106,7 +106,7 @@ export class WalletLedger {
       for (const m of unplaced) m.walletId = txs.get(m.txId)?.wallet_id;
     }
     const walletDocs = await this.models.wallets.find({ _id: { $in: [...new Set(movements.flatMap((m) => m.walletId ?? []))] } }, NO_OUTBOX).lean<WalletDoc[]>();
-    const wallets = new Map(walletDocs.map((d) => [d._id, walletOf(d)]));
+    const wallets = new Map(walletDocs.map((d) => [d._id, toWallet(d)]));
     const live = movements.filter((m) => {
       const wallet = m.walletId ? wallets.get(m.walletId) : undefined;
       if (!wallet || (m.organizationId && wallet.organization_id !== m.organizationId)) {
@@ -152,7 +152,7 @@ export class WalletLedger {
     }
 
     // 2. each wallet decides its open movements on the head as read, and moves it (3.) conditionally
-    const moves: Array<{ walletId: string; id: string; entries: LedgerEntry[]; movements: Movement[]; update: object; head: LedgerHead; now: Date; terminated: Envelope[] }> = [];
+    const moves: Array<{ walletId: string; id: string; entries: LedgerEntry[]; movements: Movement[]; update: Update<WalletDoc>; head: LedgerHead; now: Date; terminated: Envelope[] }> = [];
     const answered: Array<{ m: Movement; tx: WalletTransaction }> = [];
     for (const [walletId, list] of byWallet) {
       const wallet = wallets.get(walletId)!;
@@ -171,7 +171,7 @@ export class WalletLedger {
       const now = new Date(Math.max(...open.map((m) => m.now.getTime())));
       const decided = decideBlock({ ...wallet, ledger: head }, unique.map((m) => known(m.txId)!));
       const id = randomUUID();
-      const set: Record<string, unknown> = {
+      const set: DocFields<WalletDoc> = {
         balance_cents: decided.balance_cents,
         consumed_amount_cents: decided.consumed_amount_cents,
         ledger: { seq: head.seq + decided.entries.filter((e) => e.seq !== null).length, block: decided.entries, move: id },
@@ -192,7 +192,7 @@ export class WalletLedger {
     if (moves.length) {
       const result = await this.models.wallets.collection.bulkWrite(moves.map((mv) => ({
         // conditional on the head read: its seq, and its move (a block of failures leaves seq as it was)
-        updateOne: { filter: { _id: mv.walletId, "ledger.seq": mv.head.seq, "ledger.move": mv.head.move ?? null } as never, update: mv.update as never },
+        updateOne: { filter: { _id: mv.walletId, "ledger.seq": mv.head.seq, "ledger.move": mv.head.move ?? null }, update: mv.update },
       })), { ordered: false });
       // all moved (the usual case), or find out which did from the heads
       const movedIds = result.modifiedCount === moves.length
@@ -219,7 +219,7 @@ export class WalletLedger {
 
     // 4. the decisions are written on their transactions (once each), with their events
     if (marks.size) {
-      const updates = [...marks.values()].map(({ entry, tx, now }) => {
+      const updates = [...marks.values()].map(({ entry, tx, now }): BulkOperation<TransactionDoc> => {
         const end = endOf(tx, entry, now);
         const evts = [announcement(end, now)];
         events.transactions.set(tx.id, [...(events.transactions.get(tx.id) ?? []), ...evts]);
@@ -235,7 +235,7 @@ export class WalletLedger {
             },
         };
       });
-      await this.models.transactions.bulkWrite(updates as never, { ordered: false });
+      await this.models.transactions.bulkWrite(updates, { ordered: false });
       for (const { entry, tx } of marks.values()) {
         if (tx.transaction_type === "outbound") walletDebits.inc({ kind: tx.transaction_status, outcome: entry.seq !== null ? "settled" : "failed" });
       }
@@ -258,9 +258,9 @@ export class WalletLedger {
    * the ids already there (retries: left as they are).
    */
   private async insert(transactions: readonly WalletTransaction[]): Promise<Set<string>> {
-    const docs = transactions.map(({ id, ...rest }) => ({ _id: id, ...rest, outbox: [] }));
+    const docs = transactions.map((tx) => transactionDocOf(tx, []));
     try {
-      await this.models.transactions.collection.insertMany(docs as never, { ordered: false });
+      await this.models.transactions.collection.insertMany(docs, { ordered: false });
       return new Set();
     } catch (err) {
       const duplicates = duplicateIndexes(err);
@@ -272,7 +272,7 @@ export class WalletLedger {
 
   private async transactions(ids: readonly string[]): Promise<Map<string, WalletTransaction>> {
     const docs = await this.models.transactions.find({ _id: { $in: ids } }, NO_OUTBOX).lean<TransactionDoc[]>();
-    return new Map(docs.map((d) => [d._id, transactionOf({ ...d, sequence: d.sequence ?? null })]));
+    return new Map(docs.map((d) => [d._id, toTransaction(d)]));
   }
 }
 

@@ -1,14 +1,12 @@
 import type { Envelope } from "@billing/bus";
-import { isDuplicateKeyError, OrganizationMarks, skipOf, type PageRequest } from "@billing/mongo";
+import { isDuplicateKeyError, OrganizationMarks, skipOf, type DocFields, type Filter, type PageRequest, type Projection, type Update } from "@billing/mongo";
 import { ongoingBalanceCents, sumCents } from "@billing/pricing";
 import { transactionEvent, walletEvent } from "../events/wallet-events";
 import { balanceDelta, type Wallet, type WalletTransaction } from "../domain/wallet";
-import type { Models } from "./models";
+import { toTransaction, toWallet, transactionDocOf, walletDocOf, type Models, type TransactionDoc, type WalletDoc } from "./models";
 
-export type WalletDoc = Omit<Wallet, "id"> & { _id: string; code_key: string };
-export type TransactionDoc = Omit<WalletTransaction, "id"> & { _id: string };
 /** Reads leave the embedded outboxes out. */
-export const NO_OUTBOX = { outbox: 0 };
+export const NO_OUTBOX = { outbox: 0 } as const satisfies Projection<WalletDoc> & Projection<TransactionDoc>;
 
 /** Publishes events already written into a document's outbox (the relay republishes what this misses). */
 export interface WalletPublisher {
@@ -19,16 +17,6 @@ export interface WalletPublisher {
 }
 export const NO_PUBLISHER: WalletPublisher = { wallets: async () => undefined, transactions: async () => undefined };
 
-export const walletOf = ({ _id, code_key: _key, ...rest }: WalletDoc): Wallet => ({
-  ...rest,
-  id: _id,
-  sandbox: rest.sandbox ?? false,
-  ongoing_usage_cents: rest.ongoing_usage_cents ?? 0,
-  recurring_rules: rest.recurring_rules ?? [],
-  metadata: rest.metadata ?? {},
-  applies_to: { fee_types: rest.applies_to?.fee_types ?? [], billable_metric_codes: rest.applies_to?.billable_metric_codes ?? [] },
-});
-export const transactionOf = ({ _id, ...rest }: TransactionDoc): WalletTransaction => ({ ...rest, id: _id, metadata: rest.metadata ?? [] });
 
 /** The fields of a wallet a client may change (its balances move only through the ledger). */
 export type WalletChanges = Partial<Pick<Wallet,
@@ -51,16 +39,16 @@ export class WalletRepository {
   private readonly holders: OrganizationMarks;
 
   constructor(readonly models: Models, private readonly publish: WalletPublisher = NO_PUBLISHER) {
-    this.holders = new OrganizationMarks(models.walletOrganizations.collection as never);
+    this.holders = new OrganizationMarks(models.walletOrganizations.collection);
   }
 
   /** "duplicate" when the customer already has a wallet with that code. Announces wallet.created. */
   async insert(wallet: Wallet): Promise<"ok" | "duplicate"> {
-    const { id, ...rest } = wallet;
+    const id = wallet.id;
     const events = [walletEvent("billing.wallet.wallet.created", wallet, wallet.created_at)];
     await this.holders.mark(wallet.organization_id, wallet.created_at);
     try {
-      await this.models.wallets.collection.insertOne({ _id: id, ...rest, code_key: wallet.code ?? id, outbox: events } as never);
+      await this.models.wallets.collection.insertOne(walletDocOf(wallet, events));
       await this.publish.wallets(new Map([[id, events]]));
       return "ok";
     } catch (err) {
@@ -72,18 +60,18 @@ export class WalletRepository {
   /** By id (an `_id` read, fast on the test server too), in its organization only. */
   async find(organizationId: string, id: string): Promise<Wallet | null> {
     const doc = await this.models.wallets.findById(id, NO_OUTBOX).lean<WalletDoc>();
-    return doc && doc.organization_id === organizationId ? walletOf(doc) : null;
+    return doc && doc.organization_id === organizationId ? toWallet(doc) : null;
   }
 
   /** Newest first, `_id` as tiebreaker; by external customer id when given. */
   async list(organizationId: string, externalCustomerId: string | undefined, page: PageRequest): Promise<{ items: Wallet[]; total: number }> {
-    const query: Record<string, unknown> = { organization_id: organizationId };
+    const query: Filter<WalletDoc> = { organization_id: organizationId };
     if (externalCustomerId !== undefined) query.external_customer_id = externalCustomerId;
     const [docs, total] = await Promise.all([
       this.models.wallets.find(query, NO_OUTBOX).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<WalletDoc[]>(),
       this.models.wallets.countDocuments(query),
     ]);
-    return { items: docs.map(walletOf), total };
+    return { items: docs.map(toWallet), total };
   }
 
   /** What a wallet's purchases waiting for their payment will bring (cents): a threshold rule counts them as on their way. */
@@ -121,7 +109,7 @@ export class WalletRepository {
     const docs = await this.models.wallets.find({ organization_id: organizationId, customer_id: { $in: customerIds }, status: "active" }, NO_OUTBOX)
       .sort({ priority: 1, created_at: 1, _id: 1 }).lean<WalletDoc[]>();
     const byCustomer = new Map<string, Wallet[]>();
-    for (const wallet of docs.map(walletOf)) byCustomer.set(wallet.customer_id, [...(byCustomer.get(wallet.customer_id) ?? []), wallet]);
+    for (const wallet of docs.map(toWallet)) byCustomer.set(wallet.customer_id, [...(byCustomer.get(wallet.customer_id) ?? []), wallet]);
     return byCustomer;
   }
 
@@ -137,11 +125,8 @@ export class WalletRepository {
     const events = before > 0 && after <= 0
       ? [walletEvent("billing.wallet.wallet.depleted_ongoing_balance", { ...wallet, ongoing_usage_cents: usageCents, updated_at: now }, now)]
       : [];
-    const update = { $set: { ongoing_usage_cents: usageCents, last_ongoing_balance_sync_at: now }, ...(events.length ? { $push: { outbox: { $each: events } } } : {}) };
-    const res = await this.models.wallets.collection.updateOne(
-      { _id: wallet.id, ongoing_usage_cents: wallet.ongoing_usage_cents } as never,
-      update as never,
-    );
+    const update: Update<WalletDoc> = { $set: { ongoing_usage_cents: usageCents }, ...(events.length ? { $push: { outbox: { $each: events } } } : {}) };
+    const res = await this.models.wallets.collection.updateOne({ _id: wallet.id, ongoing_usage_cents: wallet.ongoing_usage_cents }, update);
     if (res.modifiedCount === 1 && events.length) await this.publish.wallets(new Map([[wallet.id, events]]));
   }
 
@@ -150,10 +135,10 @@ export class WalletRepository {
    * or every ordinary organization's (the scheduler). An index on real MongoDB, a scan on the test server.
    */
   async dueExpirations(now: Date, organizationId?: string, limit = 500): Promise<Wallet[]> {
-    const scope = organizationId ? { organization_id: organizationId } : { sandbox: { $ne: true } };
+    const scope: Filter<WalletDoc> = organizationId ? { organization_id: organizationId } : { sandbox: { $ne: true } };
     const docs = await this.models.wallets.find({ status: "active", expiration_at: { $ne: null, $lte: now }, ...scope }, NO_OUTBOX)
       .sort({ expiration_at: 1, _id: 1 }).limit(limit).lean<WalletDoc[]>();
-    return docs.map(walletOf);
+    return docs.map(toWallet);
   }
 
   /**
@@ -161,10 +146,10 @@ export class WalletRepository {
    * organization's. An index on real MongoDB, a scan on the test server.
    */
   async dueRules(now: Date, organizationId?: string, limit = 500): Promise<Wallet[]> {
-    const scope = organizationId ? { organization_id: organizationId } : { sandbox: { $ne: true } };
+    const scope: Filter<WalletDoc> = organizationId ? { organization_id: organizationId } : { sandbox: { $ne: true } };
     const docs = await this.models.wallets.find({ status: "active", "recurring_rules.next_due_at": { $lte: now }, ...scope }, NO_OUTBOX)
       .sort({ _id: 1 }).limit(limit).lean<WalletDoc[]>();
-    return docs.map(walletOf);
+    return docs.map(toWallet);
   }
 
   /** The first firing of an organization's active wallets' rules strictly after `after`, or null. */
@@ -178,8 +163,8 @@ export class WalletRepository {
   /** Moves the wallet's rule (one at most) past a firing, once: from `due` to its next time (null: it has ended). */
   async advanceRule(walletId: string, ruleId: string, due: Date, next: Date | null): Promise<void> {
     await this.models.wallets.collection.updateOne(
-      { _id: walletId, "recurring_rules.0.id": ruleId, "recurring_rules.0.next_due_at": due } as never,
-      { $set: { "recurring_rules.0.next_due_at": next, ...(next ? {} : { "recurring_rules.0.status": "terminated" }) } } as never,
+      { _id: walletId, "recurring_rules.0.id": ruleId, "recurring_rules.0.next_due_at": due },
+      { $set: { "recurring_rules.0.next_due_at": next, ...(next ? {} : { "recurring_rules.0.status": "terminated" as const }) } },
     );
   }
 
@@ -192,11 +177,11 @@ export class WalletRepository {
 
   /** Changes client-set fields of an active wallet; "duplicate" on a code the customer's other wallet has; "terminated" when it is no more. */
   async change(wallet: Wallet, changes: WalletChanges, now: Date): Promise<"ok" | "duplicate" | "terminated"> {
-    const set: Record<string, unknown> = { ...changes, updated_at: now };
+    const set: DocFields<WalletDoc> = { ...changes, updated_at: now };
     if ("code" in changes) set.code_key = changes.code ?? wallet.id;
     const events = [walletEvent("billing.wallet.wallet.updated", { ...wallet, ...changes, updated_at: now }, now)];
     try {
-      const res = await this.models.wallets.collection.updateOne({ _id: wallet.id, status: "active" } as never, { $set: set, $push: { outbox: { $each: events } } } as never);
+      const res = await this.models.wallets.collection.updateOne({ _id: wallet.id, status: "active" }, { $set: set, $push: { outbox: { $each: events } } });
       if (res.matchedCount !== 1) return "terminated";
       await this.publish.wallets(new Map([[wallet.id, events]]));
       return "ok";
@@ -211,10 +196,7 @@ export class WalletRepository {
     if (transactions.length === 0) return;
     const events = new Map(transactions.map((tx) => [tx.id, [transactionEvent("billing.wallet.wallet_transaction.created", tx, tx.created_at)]]));
     try {
-      await this.models.transactions.collection.insertMany(
-        transactions.map(({ id, ...rest }) => ({ _id: id, ...rest, outbox: events.get(id) })) as never,
-        { ordered: false },
-      );
+      await this.models.transactions.collection.insertMany(transactions.map((tx) => transactionDocOf(tx, events.get(tx.id)!)), { ordered: false });
     } catch (err) {
       // duplicates only (isDuplicateKeyError covers a bulk insert's write errors too)
       if (!isDuplicateKeyError(err)) throw err;
@@ -225,18 +207,18 @@ export class WalletRepository {
 
   /** Records a purchase's credit invoice on its transaction. */
   async setInvoice(transactionId: string, invoiceId: string): Promise<void> {
-    await this.models.transactions.collection.updateOne({ _id: transactionId } as never, { $set: { invoice_id: invoiceId } });
+    await this.models.transactions.collection.updateOne({ _id: transactionId }, { $set: { invoice_id: invoiceId } });
   }
 
   /** A pending transaction that will never settle (its invoice could not be made, or was not paid) fails, once. */
   async failPending(transactionId: string, failure: string, now: Date): Promise<void> {
     const doc = await this.models.transactions.findById(transactionId, NO_OUTBOX).lean<TransactionDoc>();
     if (!doc || doc.status !== "pending" || doc.sequence != null) return;
-    const failed: WalletTransaction = { ...transactionOf(doc), status: "failed", failure, failed_at: now };
+    const failed: WalletTransaction = { ...toTransaction(doc), status: "failed", failure, failed_at: now };
     const events = [transactionEvent("billing.wallet.wallet_transaction.updated", failed, now)];
     const res = await this.models.transactions.collection.updateOne(
-      { _id: transactionId, sequence: null, status: "pending" } as never,
-      { $set: { status: "failed", failure, failed_at: now }, $push: { outbox: { $each: events } } } as never,
+      { _id: transactionId, sequence: null, status: "pending" },
+      { $set: { status: "failed", failure, failed_at: now }, $push: { outbox: { $each: events } } },
     );
     if (res.modifiedCount === 1) await this.publish.transactions(new Map([[transactionId, events]]));
   }
@@ -250,7 +232,7 @@ export class WalletRepository {
   async reviveForPaidInvoice(transactionId: string, invoiceId: string, now: Date): Promise<boolean> {
     const doc = await this.models.transactions.findById(transactionId, NO_OUTBOX).lean<TransactionDoc>();
     if (!doc || doc.status !== "failed" || !REVIVABLE_FAILURES.includes(doc.failure ?? "") || doc.sequence != null) return false;
-    const revived: WalletTransaction = { ...transactionOf(doc), status: "pending", failure: null, failed_at: null, invoice_id: invoiceId };
+    const revived: WalletTransaction = { ...toTransaction(doc), status: "pending", failure: null, failed_at: null, invoice_id: invoiceId };
     const events = [transactionEvent("billing.wallet.wallet_transaction.updated", revived, now)];
     const res = await this.models.transactions.updateOne(
       { _id: transactionId, sequence: null, status: "failed", failure: { $in: REVIVABLE_FAILURES } },
@@ -263,30 +245,33 @@ export class WalletRepository {
 
   async findTransaction(organizationId: string, id: string): Promise<WalletTransaction | null> {
     const doc = await this.models.transactions.findById(id, NO_OUTBOX).lean<TransactionDoc>();
-    return doc && doc.organization_id === organizationId ? transactionOf(doc) : null;
+    return doc && doc.organization_id === organizationId ? toTransaction(doc) : null;
   }
 
   /** An invoice's transactions (real MongoDB: the organization_id+invoice_id index; the test server scans). */
   async transactionsOfInvoice(organizationId: string, invoiceId: string): Promise<WalletTransaction[]> {
     const docs = await this.models.transactions.find({ organization_id: organizationId, invoice_id: invoiceId }, NO_OUTBOX).lean<TransactionDoc[]>();
-    return docs.map(transactionOf);
+    return docs.map(toTransaction);
   }
 
   async transactionsByIds(ids: readonly string[]): Promise<WalletTransaction[]> {
     const docs = await this.models.transactions.find({ _id: { $in: ids } }, NO_OUTBOX).lean<TransactionDoc[]>();
-    const byId = new Map(docs.map((d) => [d._id, transactionOf(d)]));
+    const byId = new Map(docs.map((d) => [d._id, toTransaction(d)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   /** A wallet's transactions, newest first; a termination that found nothing left to void is not shown. */
   async listTransactions(organizationId: string, walletId: string, filter: TransactionFilter, page: PageRequest) {
-    const query: Record<string, unknown> = { organization_id: organizationId, wallet_id: walletId, amount_cents: { $gt: 0 } };
-    for (const key of ["status", "transaction_status", "transaction_type"] as const) if (filter[key]) query[key] = filter[key];
+    const query: Filter<TransactionDoc> = { organization_id: organizationId, wallet_id: walletId, amount_cents: { $gt: 0 } };
+    // a client's values, as they came: one that is none of the stored values matches nothing
+    if (filter.status) query.status = filter.status as TransactionDoc["status"];
+    if (filter.transaction_status) query.transaction_status = filter.transaction_status as TransactionDoc["transaction_status"];
+    if (filter.transaction_type) query.transaction_type = filter.transaction_type as TransactionDoc["transaction_type"];
     const [docs, total] = await Promise.all([
       this.models.transactions.find(query, NO_OUTBOX).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<TransactionDoc[]>(),
       this.models.transactions.countDocuments(query),
     ]);
-    return { items: docs.map(transactionOf), total };
+    return { items: docs.map(toTransaction), total };
   }
 
   /** The sum of a wallet's applied transactions, from the ledger alone (what its balance must equal). */

@@ -1,5 +1,5 @@
 import { AppError } from "@billing/errors";
-import type { PlanEntitlement } from "../../domain/feature";
+import type { PlanEntitlement, SentPrivilegeValue } from "../../domain/feature";
 import { nextEntitlements, privilegeValue, type EntitlementWriteMode } from "../../domain/entitlement-rules";
 import type { PlanEntitlementView } from "../../domain/feature-view";
 import type { CatalogDeps } from "../deps";
@@ -10,7 +10,7 @@ import { entitlementViews } from "./plan-entitlement-refs";
 /** One feature as sent: privilege code → value as the client sent it (checked against the privilege's type). */
 export interface EntitlementInput {
   feature_code: string;
-  privileges: { privilege_code: string; value: unknown }[];
+  privileges: { privilege_code: string; value: SentPrivilegeValue }[];
 }
 
 /**

@@ -1,7 +1,6 @@
+import { AGGREGATION_TYPES, ROUNDING_FUNCTIONS, WEIGHTED_INTERVALS } from "@billing/codes";
 import { z } from "zod";
 import { oneOf } from "../../http/fields";
-
-export const AGGREGATION_TYPES = ["count_agg", "sum_agg", "max_agg", "unique_count_agg", "weighted_sum_agg", "latest_agg"] as const;
 
 const code = z.string().trim().min(1).max(255);
 const name = z.string().trim().min(1).max(255);
@@ -14,9 +13,9 @@ export const billableMetricUpdateSchema = z.object({
   aggregation_type: oneOf(AGGREGATION_TYPES).optional(),
   field_name: z.string().max(255).nullish(),
   recurring: z.boolean().nullish(),
-  rounding_function: oneOf(["ceil", "floor", "round"]).nullish(),
+  rounding_function: oneOf(ROUNDING_FUNCTIONS).nullish(),
   rounding_precision: z.number().int().min(-15).max(15).nullish(),
-  weighted_interval: oneOf(["seconds"]).nullish(),
+  weighted_interval: oneOf(WEIGHTED_INTERVALS).nullish(),
   expression: z.string().max(2000).nullish(),
   filters: z
     .array(z.object({ key: z.string().trim().min(1).max(255), values: z.array(z.string().min(1).max(255)).min(1).max(1000) }))

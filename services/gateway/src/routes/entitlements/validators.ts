@@ -1,3 +1,4 @@
+import { SUBSCRIPTION_STATUSES } from "@billing/codes";
 import { z } from "zod";
 import { oneOf } from "../../http/fields";
 
@@ -10,4 +11,4 @@ export const entitlementsSchema = z.record(z.string(), z.record(z.string(), z.un
 export type EntitlementsInput = z.infer<typeof entitlementsSchema>;
 
 /** `subscription_status` (or its older name `status`) of /subscriptions/{external_id}/entitlements. */
-export const subscriptionStatusQuery = oneOf(["active", "pending", "terminated", "canceled"]).optional();
+export const subscriptionStatusQuery = oneOf(SUBSCRIPTION_STATUSES).optional();

@@ -4,12 +4,21 @@ import type { ErrorKeyOf } from "../../http/validation";
 
 const code = z.string().trim().min(1, "value_is_mandatory").max(255);
 
-/** A privilege as Lago's FeatureBaseInput sends it; its config's content is checked by the catalog. */
+/**
+ * A privilege's config as Lago sends it: {} for every type but select, whose `select_options` are
+ * strings (anything else is invalid_format; the catalog checks the options against the type).
+ */
+const privilegeConfig = z.strictObject(
+  { select_options: z.array(z.string({ error: "invalid_format" }), { error: "invalid_format" }).optional() },
+  { error: "invalid_format" },
+);
+
+/** A privilege as Lago's FeatureBaseInput sends it; its config is checked against its type by the catalog. */
 const privilegeSchema = z.object({
   code,
   name: z.string().max(255).nullish(),
   value_type: oneOf(["integer", "string", "boolean", "select"]).optional(),
-  config: z.record(z.string(), z.unknown(), { error: "invalid_format" }).nullish(),
+  config: privilegeConfig.nullish(),
 });
 
 /** The `feature` object of PUT /features/{code}: the code cannot change. */

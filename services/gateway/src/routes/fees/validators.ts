@@ -1,3 +1,4 @@
+import { FEE_TYPES } from "@billing/codes";
 import { z } from "zod";
 
 /** An instant or a date (Lago's *_from / *_to filters). */
@@ -9,7 +10,7 @@ export const feeListQuery = z.object({
   external_subscription_id: z.string().optional(),
   event_transaction_id: z.string().optional(),
   currency: z.string().optional(),
-  fee_type: z.enum(["charge", "add_on", "subscription", "credit", "commitment"]).optional(),
+  fee_type: z.enum(FEE_TYPES).optional(),
   billable_metric_code: z.string().optional(),
   payment_status: z.enum(["pending", "succeeded", "failed", "refunded"]).optional(),
   created_at_from: instant.optional(),

@@ -1,10 +1,7 @@
+import { CHARGE_MODELS, FIXED_CHARGE_MODELS, PLAN_INTERVALS } from "@billing/codes";
 import { z } from "zod";
 import { currencyCode, oneOf, topLevelKey } from "../../http/fields";
 import type { ErrorKeyOf } from "../../http/validation";
-
-export const PLAN_INTERVALS = ["weekly", "monthly", "quarterly", "semiannual", "yearly"] as const;
-export const CHARGE_MODELS = ["standard", "graduated", "graduated_percentage", "package", "percentage", "volume", "dynamic"] as const;
-export const FIXED_CHARGE_MODELS = ["standard", "graduated", "volume"] as const;
 
 const code = z.string().trim().min(1).max(255);
 const name = z.string().trim().min(1).max(255);

@@ -1,10 +1,9 @@
+import { SUBSCRIPTION_STATUSES } from "@billing/codes";
 import { z } from "zod";
 import { currencyCode, oneOf, topLevelKey } from "../../http/fields";
 import type { ErrorKeyOf } from "../../http/validation";
 import { invoiceCustomSectionChoice } from "../invoice-custom-sections/choice";
 import { amountCents, chargeFilters, displayName, minimumCommitment, properties, taxCodes, usageThresholds } from "../plans/validators";
-
-export const SUBSCRIPTION_STATUSES = ["active", "pending", "terminated", "canceled"] as const;
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 /** An ISO 8601 date-time; the catalog checks the calendar (2026-02-30 is invalid_date there too). */

@@ -6,9 +6,9 @@ import type { FeeDraft, Invoice, InvoiceLine } from "../../domain/invoice";
 import { chargeFeesOf, readThroughSeqOf, simulatedPeriod, simulatedSnapshot, simulationView, type PlanSimulationView, type SimulatedPeriod } from "../../domain/plan-simulation";
 import type { PlansPeer } from "../../peers/plans";
 import type { UsageAuditPeer } from "../../peers/usage-audit";
-import type { InvoicingDeps } from "../deps";
+import type { InvoiceDeps } from "../invoices/deps";
 
-export type SimulateDeps = Pick<InvoicingDeps, "invoices" | "copies"> & { usageAudit: UsageAuditPeer; plans: PlansPeer };
+export type SimulateDeps = Pick<InvoiceDeps, "invoices" | "copies"> & { usageAudit: UsageAuditPeer; plans: PlansPeer };
 
 export interface SimulateInput {
   organizationId: string;
@@ -66,7 +66,7 @@ async function simulatedLine(deps: SimulateDeps, organizationId: string, invoice
     const readThroughSeq = readThroughSeqOf(billedFee?.charge_snapshot);
     const snapshots = plan.charges.map((charge) => ({
       key: charge.svc_id,
-      snapshotJson: simulatedSnapshot(charge, plan, { from: span.from_datetime, to: span.to_datetime, periodDays: span.period_days, billedDays: span.billed_days }, copy.subscription.timezone, readThroughSeq),
+      snapshot: simulatedSnapshot(charge, plan, { from: span.from_datetime, to: span.to_datetime, periodDays: span.period_days, billedDays: span.billed_days }, copy.subscription.timezone, readThroughSeq),
     }));
     const rederived = await deps.usageAudit.rederive(organizationId, {
       externalSubscriptionId: line.external_subscription_id, billedThrough: readAt ? new Date(readAt) : null, snapshots,

@@ -1,13 +1,12 @@
 import { RetryLater, Subjects, type Envelope } from "@billing/bus";
 import { atFrozenTime } from "@billing/clock";
-import { eventData, isEvent } from "@billing/contracts";
+import { eventData, isEvent, type AdvanceFeeData } from "@billing/contracts";
 import {
   advanceFeeDraft,
   advanceFeeTaxer,
   advanceFeeInvoice,
   ownInvoice,
   type AdvanceFeeRecord,
-  type PricedAdvanceFee,
 } from "../../domain/advance-fees";
 import type { CustomerCopy } from "../../domain/copies";
 import type { Invoice } from "../../domain/invoice";
@@ -78,7 +77,7 @@ export async function priceAdvanceFeesBatch(
   if (items.length === 0) return nothing;
   advanceFeeBatchEnvelopes.observe(items.length);
   const pricing = advanceFeePhaseSeconds.startTimer({ phase: "price" });
-  const priced = await deps.advanceFees.priceBatch(items.map((i) => ({ organizationId: i.envelope.organization_id, envelopeId: i.envelope.id, eventsJson: JSON.stringify(i.data.events) })));
+  const priced = await deps.advanceFees.priceBatch(items.map((i) => ({ organizationId: i.envelope.organization_id, envelopeId: i.envelope.id, events: i.data.events })));
   pricing();
   if (priced.every((fees) => fees.length === 0)) return nothing;
   return () => storeAdvanceFees(deps, items, priced, memo);
@@ -88,7 +87,7 @@ export async function priceAdvanceFeesBatch(
 async function storeAdvanceFees(
   deps: FeeDeps,
   items: ReadonlyArray<{ envelope: Envelope; data: { events: ReadonlyArray<{ created_at: string }> } }>,
-  priced: PricedAdvanceFee[][],
+  priced: AdvanceFeeData[][],
   memo?: { sandbox: Map<string, boolean> },
 ): Promise<CreatedAdvanceFees> {
   const all = priced.flat();
@@ -175,7 +174,7 @@ async function storeAdvanceFees(
 
 /** The fee records (taxed) and own invoices of one envelope's priced fees. Pure. */
 function feesOf(
-  priced: readonly PricedAdvanceFee[],
+  priced: readonly AdvanceFeeData[],
   customers: ReadonlyMap<string, CustomerCopy>,
   entityOf: (c: CustomerCopy) => BillingEntityTerms | null,
   sandbox: boolean,
@@ -203,7 +202,7 @@ function feesOf(
   return { records, invoices };
 }
 
-function recordOf(fee: PricedAdvanceFee, taxed: AdvanceFeeRecord["fee"], invoiceId: string | null, now: Date): AdvanceFeeRecord {
+function recordOf(fee: AdvanceFeeData, taxed: AdvanceFeeRecord["fee"], invoiceId: string | null, now: Date): AdvanceFeeRecord {
   return {
     id: fee.id,
     organization_id: fee.organization_id,

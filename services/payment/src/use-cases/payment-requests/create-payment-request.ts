@@ -51,7 +51,7 @@ export async function createPaymentRequest(
   const request: PaymentRequest = {
     id: randomUUID(), organization_id: organizationId, customer_id: customer.svc_id, external_customer_id: customer.external_id,
     email: input.email, invoice_ids: ids, amount_cents: amountDue(invoices.map((d) => d.invoice)), currency: invoices[0]!.invoice.currency,
-    payment_status: "pending", snapshot: { customer_json: JSON.stringify(customer), invoices_json: invoices.map((d) => d.json) },
+    payment_status: "pending", snapshot: { customer, invoices: invoices.map((d) => d.message) },
     created_at: now, updated_at: now,
   };
   const event = paymentRequestEvent(Subjects.payment.paymentRequestCreated, request, now);
@@ -59,7 +59,7 @@ export async function createPaymentRequest(
   await deps.publishRequest(request.id, event);
 
   const provider = customer.billing_configuration?.payment_provider;
-  if (!provider || !deps.providers.has(provider)) return { request, customer, invoices_json: request.snapshot.invoices_json };
+  if (!provider || !deps.providers.has(provider)) return { request, customer, invoices: request.snapshot.invoices };
   // charged: the invoices (and the request) are answered as they are after the charges
   const settled = await chargePaymentRequest(deps, request, invoices.map((d) => d.invoice));
   return (await readPaymentRequestViews(deps, organizationId, [settled]))[0]!;

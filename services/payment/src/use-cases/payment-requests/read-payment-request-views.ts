@@ -1,4 +1,4 @@
-import type { CustomerMessages } from "@billing/contracts";
+import type { CustomerMessages, InvoicingMessages } from "@billing/contracts";
 import type { PaymentRequest } from "../../domain/payment-request";
 import type { PaymentRequestDeps } from "../deps";
 import { boundedMap } from "./bounded-map";
@@ -7,8 +7,8 @@ import { boundedMap } from "./bounded-map";
 export interface PaymentRequestView {
   request: PaymentRequest;
   customer: CustomerMessages.Customer__Output;
-  /** each invoice as Lago's JSON object, in the request's order */
-  invoices_json: string[];
+  /** each invoice as the invoicing service answers it, in the request's order */
+  invoices: InvoicingMessages.Invoice__Output[];
 }
 
 /**
@@ -24,13 +24,13 @@ export async function readPaymentRequestViews(deps: PaymentRequestDeps, organiza
     boundedMap(invoiceIds, (id) => deps.invoicing.document(organizationId, id)),
   ]);
   const customerOf = new Map(externalIds.map((id, i) => [id, customers[i]]));
-  const invoiceJsonOf = new Map(invoiceIds.map((id, i) => [id, invoices[i]?.json]));
+  const invoiceOf = new Map(invoiceIds.map((id, i) => [id, invoices[i]?.message]));
   return requests.map((request) => {
     const live = customerOf.get(request.external_customer_id);
     return {
       request,
-      customer: live && live.svc_id === request.customer_id ? live : (JSON.parse(request.snapshot.customer_json) as CustomerMessages.Customer__Output),
-      invoices_json: request.invoice_ids.map((id, i) => invoiceJsonOf.get(id) || request.snapshot.invoices_json[i]!),
+      customer: live && live.svc_id === request.customer_id ? live : request.snapshot.customer,
+      invoices: request.invoice_ids.map((id, i) => invoiceOf.get(id) ?? request.snapshot.invoices[i]!),
     };
   });
 }

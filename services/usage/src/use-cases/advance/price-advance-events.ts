@@ -13,22 +13,11 @@ import {
 } from "@billing/pricing";
 import type { CatalogCopies, ChargeCopy, SubscriptionCopy } from "../../domain/read-copies";
 import { advanceChargeSnapshot } from "../../domain/charge-version";
-import { advanceFeesText, parseAdvanceFees } from "@billing/contracts";
+import { advanceFeesText, parseAdvanceFees, type AdvanceFeeData, type UsageEventData } from "@billing/contracts";
 import type { AdvanceAnswerDoc, AdvanceStore, BucketChange } from "../../persistence/advance-store";
 import { bucketOf } from "../estimate/charge-buckets";
 import { advancePricingPhaseSeconds } from "../../metrics";
 import { eventKey } from "../../domain/usage-event";
-import type { AdvanceFee } from "./advance-fee";
-
-/** An event of a `billing.usage.event.ingested` envelope (Lago's EventObject). */
-export interface IngestedEvent {
-  svc_id: string;
-  transaction_id: string;
-  external_subscription_id: string;
-  code: string;
-  timestamp: string;
-  properties?: Record<string, unknown> | null;
-}
 
 export interface AdvanceDeps {
   copies: CatalogCopies;
@@ -94,7 +83,7 @@ export const advanceFeeId = (org: string, eventKey: string, chargeId: string, fi
   derivedUuid(`advance_fee|${org}|${eventKey}|${chargeId}|${filterIndex ?? ""}`);
 
 interface Work {
-  event: IngestedEvent;
+  event: UsageEventData;
   /** the event's key (domain/usage-event: what its fee id derives from) */
   key: string;
   at: Date;
@@ -109,23 +98,23 @@ interface Work {
 }
 
 type Period = ReturnType<typeof periodOf> & { fromIso: string; toIso: string };
-type ChargePart = Pick<AdvanceFee, "filter" | "metric" | "properties" | "charge_version">;
+type ChargePart = Pick<AdvanceFeeData, "filter" | "metric" | "properties" | "charge_version">;
 
 /** One envelope to price: its organization, id and events. */
 export interface AdvanceEnvelopeInput {
   organizationId: string;
   envelopeId: string;
-  events: readonly IngestedEvent[];
+  events: readonly UsageEventData[];
 }
 
 /** One envelope's fees, and their text as answered and kept (@billing/contracts' advanceFeesText). */
 export interface PricedEnvelope {
-  fees: AdvanceFee[];
+  fees: AdvanceFeeData[];
   text: string;
 }
 
 /** PriceAdvanceEvents: one envelope (a batch of one). */
-export async function priceAdvanceEvents(deps: AdvanceDeps, input: AdvanceEnvelopeInput): Promise<AdvanceFee[]> {
+export async function priceAdvanceEvents(deps: AdvanceDeps, input: AdvanceEnvelopeInput): Promise<AdvanceFeeData[]> {
   return (await priceAdvanceBatch(deps, [input]))[0]!.fees;
 }
 
@@ -245,8 +234,8 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
 }
 
 /** The fees of one envelope's work, moving `states` (in memory) event by event. */
-function priceEnvelope(org: string, work: readonly Work[], states: Map<string, BucketRef>): AdvanceFee[] {
-  const fees: AdvanceFee[] = [];
+function priceEnvelope(org: string, work: readonly Work[], states: Map<string, BucketRef>): AdvanceFeeData[] {
+  const fees: AdvanceFeeData[] = [];
   const seen = new Set<string>();
   const moved = new Map<string, AdvanceBucketState>();
   for (const w of work) {
@@ -338,7 +327,7 @@ class BatchReads {
 }
 
 /** Each event × pay-in-advance charge of its metric on the subscription it bills, with its bucket and period. */
-function plan(reads: BatchReads, org: string, events: readonly IngestedEvent[]): Work[] {
+function plan(reads: BatchReads, org: string, events: readonly UsageEventData[]): Work[] {
   const work: Work[] = [];
   for (const event of events) {
     const at = new Date(event.timestamp);
@@ -360,7 +349,7 @@ function plan(reads: BatchReads, org: string, events: readonly IngestedEvent[]):
   return work;
 }
 
-function feeOf(org: string, w: Work, id: string, fee: ReturnType<typeof advanceFeeStep>["fee"]): AdvanceFee {
+function feeOf(org: string, w: Work, id: string, fee: ReturnType<typeof advanceFeeStep>["fee"]): AdvanceFeeData {
   const s = w.copy.subscription;
   const groupedBy: Record<string, string | null> = {};
   for (const k of w.bucket.keys) {

@@ -1,17 +1,26 @@
 import type { BillableMetric, ChargeModelName, MetricFilter, UsageCharge } from "@billing/pricing";
 import type { ChargeCopy, MetricCopy } from "../../domain/read-copies";
 
+/** What a snapshot keeps of a charge: what the pricing library prices it with. */
+export type SnapshotCharge = Pick<ChargeCopy, "svc_id" | "billable_metric_code" | "charge_model" | "pay_in_advance" | "prorated" | "min_amount_cents" | "properties" | "filters">;
+
+/** What a snapshot keeps of a billable metric: what the pricing library aggregates with. */
+export type SnapshotMetric = Pick<
+  MetricCopy,
+  "svc_id" | "code" | "name" | "aggregation_type" | "field_name" | "recurring" | "rounding_function" | "rounding_precision" | "weighted_interval" | "expression" | "filters"
+>;
+
 /**
- * What a charge fee was priced from, kept on the invoiced fee (ChargeFee.charge_snapshot_json) so
- * that an audit re-derives it later whatever the catalog became since: the charge with ALL its
- * filters (the default bucket is "the events matching none of them"), the metric (aggregation,
- * field, its own filters, recurring), the charges period, the days billed and the customer's time
- * zone. Pure data; `v` versions its shape.
+ * What a charge fee was priced from, kept on the invoiced fee (ChargeFee.charge_snapshot, the
+ * ChargeSnapshot message) so that an audit re-derives it later whatever the catalog became since:
+ * the charge with ALL its filters (the default bucket is "the events matching none of them"), the
+ * metric (aggregation, field, its own filters, recurring), the charges period, the days billed and
+ * the customer's time zone. Pure data; `v` versions its shape.
  */
 export interface ChargeSnapshot {
   v: 1;
-  charge: ChargeCopy;
-  metric: MetricCopy;
+  charge: SnapshotCharge;
+  metric: SnapshotMetric;
   currency: string;
   /** the charges period, both ends inclusive as billed */
   from: string;
@@ -28,39 +37,31 @@ export interface ChargeSnapshot {
   read_through_seq?: number;
 }
 
+/** A snapshot as an audit is asked to price it: without `metric`, a plan simulation's (the current metric of its code is filled in). */
+export type AskedChargeSnapshot = Omit<ChargeSnapshot, "metric"> & { metric?: SnapshotMetric };
+
 export function chargeSnapshot(input: {
   charge: ChargeCopy; metric: MetricCopy; currency: string; eventsFrom: Date; timeZone: string;
   query: { from: Date; to: Date; periodDays: number; billedDays?: number };
 }): ChargeSnapshot {
-  const { charge, metric, currency, eventsFrom, timeZone, query } = input;
+  const { charge: c, metric: m, currency, eventsFrom, timeZone, query } = input;
   return {
-    v: 1, charge, metric, currency, from: query.from.toISOString(), to: query.to.toISOString(), events_from: eventsFrom.toISOString(),
+    v: 1,
+    charge: {
+      svc_id: c.svc_id, billable_metric_code: c.billable_metric_code, charge_model: c.charge_model, pay_in_advance: c.pay_in_advance, prorated: c.prorated,
+      min_amount_cents: c.min_amount_cents, properties: c.properties, filters: c.filters,
+    },
+    metric: {
+      svc_id: m.svc_id, code: m.code, name: m.name, aggregation_type: m.aggregation_type, field_name: m.field_name, recurring: m.recurring,
+      rounding_function: m.rounding_function, rounding_precision: m.rounding_precision, weighted_interval: m.weighted_interval, expression: m.expression, filters: m.filters,
+    },
+    currency, from: query.from.toISOString(), to: query.to.toISOString(), events_from: eventsFrom.toISOString(),
     period_days: query.periodDays, billed_days: query.billedDays ?? null, time_zone: timeZone,
   };
 }
 
-/**
- * A snapshot as stored → checked enough to price from (a malformed one is refused, never
- * half-priced). Without `metric` (a plan simulation prices a plan's charges as they are now), the
- * metric is the one of the charge's `billable_metric_code`, which the caller fills in.
- */
-export function parseChargeSnapshot(json: string): (Omit<ChargeSnapshot, "metric"> & { metric?: MetricCopy }) | null {
-  let s: Partial<ChargeSnapshot>;
-  try {
-    s = JSON.parse(json) as Partial<ChargeSnapshot>;
-  } catch {
-    return null;
-  }
-  const instant = (v: unknown) => typeof v === "string" && !Number.isNaN(Date.parse(v));
-  if (!s || s.v !== 1 || !s.charge || typeof s.charge.billable_metric_code !== "string" || !Array.isArray(s.charge.filters) || typeof s.currency !== "string") return null;
-  if (s.metric !== undefined && (!s.metric || typeof s.metric.code !== "string")) return null;
-  if (s.read_through_seq !== undefined && !Number.isSafeInteger(s.read_through_seq)) return null;
-  if (!instant(s.from) || !instant(s.to) || !instant(s.events_from) || !(Number(s.period_days) > 0)) return null;
-  return s as Omit<ChargeSnapshot, "metric"> & { metric?: MetricCopy };
-}
-
 /** A charge copy as the pricing library prices it (ChargeUsage's charges and the snapshots' alike). */
-export const pricingCharge = (charge: ChargeCopy): UsageCharge => ({
+export const pricingCharge = (charge: SnapshotCharge): UsageCharge => ({
   charge_model: charge.charge_model as ChargeModelName,
   properties: charge.properties,
   prorated: charge.prorated,

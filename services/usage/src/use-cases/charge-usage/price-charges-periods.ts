@@ -1,4 +1,4 @@
-import { computeChargeFees, computeChargeFeesFromUnits, pricedFromUnits, type BillableMetric, type MetricFilter } from "@billing/pricing";
+import { computeChargeFees, computeChargeFeesFromUnits, pricedFromUnits, type AmountDetails, type BillableMetric, type MetricFilter } from "@billing/pricing";
 import type { CatalogCopies, ChargeCopy, MetricCopy, SubscriptionCopy } from "../../domain/read-copies";
 import type { PeriodQuery, UsageEventRecord } from "../../domain/usage-event";
 import type { FastUnits } from "../aggregate/fast-path";
@@ -30,7 +30,7 @@ export interface PricedChargeFee {
   preciseAmountCents: string;
   unitAmountCents: number;
   preciseUnitAmount: string;
-  amountDetails: unknown;
+  amountDetails: AmountDetails;
   properties: Record<string, unknown>;
   persistable: boolean;
   /** what it was priced from, kept on the invoiced fee for audits (`../audit/charge-snapshot.ts`) */
