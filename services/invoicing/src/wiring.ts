@@ -53,22 +53,22 @@ export interface InvoicingPeers {
   billingEntities: BillingEntities;
   appliedCoupons: AppliedCoupons;
   wallets: Wallets;
-  /** the customer service again, for what documents show of the customer and the issuer (optional: tests without documents) */
-  documentParties?: DocumentParties;
+  /** the customer service again, for what documents show of the customer and the issuer, and the custom sections invoices show */
+  documentParties: DocumentParties;
   /** The usage service's pay-in-advance pricing (absent: no pay-in-advance fees are made, e.g. in tests that do not need them). */
   advanceFees?: AdvanceFeesPeer;
   /** sandbox organizations' frozen time, for usage envelopes that do not carry it (progressive billing) */
-  testClocks?: TestClocks;
+  testClocks: TestClocks;
   /** the catalog's add-ons and taxes (one-off invoices) */
   addOns: AddOns;
   /** the usage service's raw-event re-derivation (invoice audits); absent: audits answer 503 */
   usageAudit?: UsageAuditPeer;
   /** the catalog's plans by code (plan simulations); absent: simulations answer 503 */
   plans?: PlansPeer;
-  /** what a voided invoice gives back to applied coupons and wallets (absent: nothing is given back, e.g. in tests without those peers) */
-  voidRecredits?: VoidRecredits;
-  /** a credit invoice's wallet, for credit notes on it (absent: credit invoices take no credit notes) */
-  creditInvoiceWallets?: CreditInvoiceWallets;
+  /** what a voided invoice gives back to applied coupons and wallets */
+  voidRecredits: VoidRecredits;
+  /** a credit invoice's wallet, for credit notes on it */
+  creditInvoiceWallets: CreditInvoiceWallets;
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
@@ -124,7 +124,7 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const creditNoteOutbox = creditNotes.outbox();
   const progressive = new ProgressiveRepository(models);
   const consumers: Array<{
-    stream: StreamSpec; durable: string; subjects: readonly string[]; handler: (d: FeeDeps) => (e: Envelope) => Promise<void>; inOrder?: boolean; concurrency?: number;
+    stream: StreamSpec; durable: string; subjects: readonly string[]; handler: (d: InvoicingDeps & FeeDeps) => (e: Envelope) => Promise<void>; inOrder?: boolean; concurrency?: number;
     deliverNew?: boolean; skip?: (subject: string, organizationId: string) => Promise<boolean>;
   }> = [
     { stream: Streams.catalog, durable: `${parts.durablePrefix}_invoicing_subscriptions`, subjects: SUBSCRIPTION_SUBJECTS, handler: subscriptionEventHandler },
@@ -176,7 +176,8 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       throw new Error("invoicing consumers did not catch up within 15 s");
     },
   };
-  const feeDeps: FeeDeps = {
+  // the fee use cases' deps, and the pool the consumers take theirs from
+  const feeDeps: InvoicingDeps & FeeDeps = {
     ...deps,
     fees,
     advanceFees: parts.peers.advanceFees ?? { price: async () => [], priceBatch: async (envelopes) => envelopes.map(() => []), close: () => undefined },
@@ -207,22 +208,20 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       maxBatch: parts.advanceBatch ?? 50,
     }));
   }
-  const documentDeps = parts.peers.documentParties
-    ? {
-      invoices, creditNotes, copies: deps.copies, documents: new DocumentRepository(connection), parties: parts.peers.documentParties, logger: parts.logger, clock: parts.clock,
-      publishCreditNote: (id: string, events: Envelope[]) => deps.publishCreditNote(id, events),
-      publishInvoice: (id: string, events: Envelope[]) => deps.publish(id, events),
-      fileUrl: (invoice: Parameters<typeof invoiceFileUrl>[1]) => deps.fileUrl?.(invoice) ?? null,
-      creditNoteFileUrl: (note: Parameters<typeof creditNoteFileUrl>[1]) => deps.creditNoteFileUrl?.(note) ?? null,
-    }
-    : null;
+  const documentDeps = {
+    invoices, creditNotes, copies: deps.copies, documents: new DocumentRepository(connection), parties: parts.peers.documentParties, logger: parts.logger, clock: parts.clock,
+    publishCreditNote: (id: string, events: Envelope[]) => deps.publishCreditNote(id, events),
+    publishInvoice: (id: string, events: Envelope[]) => deps.publish(id, events),
+    fileUrl: (invoice: Parameters<typeof invoiceFileUrl>[1]) => deps.fileUrl?.(invoice) ?? null,
+    creditNoteFileUrl: (note: Parameters<typeof creditNoteFileUrl>[1]) => deps.creditNoteFileUrl?.(note) ?? null,
+  };
   const relay = startOutboxRelay(parts.bus, [outbox, feeOutbox, creditNoteOutbox], parts.logger);
   return {
     deps,
     bindings: [
       bind(Rpc.invoicing, { ...invoiceHandlers(deps), ...usageHandlers(deps) }),
       bind(Rpc.scheduledWork, scheduledWorkHandlers(deps)),
-      ...(documentDeps ? [bind(Rpc.invoiceDocuments, { ...documentHandlers(documentDeps), ...creditNoteDocumentHandlers(documentDeps) })] : []),
+      bind(Rpc.invoiceDocuments, { ...documentHandlers(documentDeps), ...creditNoteDocumentHandlers(documentDeps) }),
       bind(Rpc.fees, feeHandlers(feeDeps)),
       bind(Rpc.lifetimeUsage, lifetimeUsageHandlers(deps)),
       bind(Rpc.creditNotes, { ...creditNoteHandlers(deps), ...invoiceOperationHandlers(deps) }),
@@ -260,14 +259,14 @@ export const invoicingService = defineService({
         peers.billingEntities.close();
         peers.appliedCoupons.close();
         peers.wallets.close();
-        peers.documentParties?.close();
+        peers.documentParties.close();
         peers.advanceFees?.close();
-        peers.testClocks?.close();
+        peers.testClocks.close();
         peers.addOns.close();
         peers.usageAudit?.close();
         peers.plans?.close();
-        peers.voidRecredits?.close();
-        peers.creditInvoiceWallets?.close();
+        peers.voidRecredits.close();
+        peers.creditInvoiceWallets.close();
       },
     };
   },

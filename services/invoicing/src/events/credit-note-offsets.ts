@@ -2,7 +2,7 @@ import { Subjects, type Envelope } from "@billing/bus";
 import { eventData, isEvent } from "@billing/contracts";
 import { applyOffset } from "../use-cases/credit-notes/apply-offset";
 import { voidCreditInvoiceCredits } from "../use-cases/credit-notes/void-credit-invoice-credits";
-import type { InvoicingDeps } from "../use-cases/deps";
+import type { CreditNoteDeps } from "../use-cases/credit-notes/deps";
 
 export const CREDIT_NOTE_SUBJECTS = [Subjects.invoicing.creditNoteCreated];
 
@@ -11,7 +11,7 @@ export const CREDIT_NOTE_SUBJECTS = [Subjects.invoicing.creditNoteCreated];
  * and a refunded credit invoice's wallet credits voided (both done right after the note is stored
  * too; this backs them up after a crash, each once).
  */
-export function creditNoteEventHandler(deps: InvoicingDeps) {
+export function creditNoteEventHandler(deps: Pick<CreditNoteDeps, "clock" | "creditInvoiceWallets" | "invoices" | "publish">) {
   return async (envelope: Envelope): Promise<void> => {
     if (!isEvent(envelope, CREDIT_NOTE_SUBJECTS)) return;
     const { credit_note: note } = eventData(envelope);

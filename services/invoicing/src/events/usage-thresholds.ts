@@ -1,7 +1,7 @@
 import { Coalescer, type Envelope } from "@billing/bus";
 import { atFrozenTime } from "@billing/clock";
 import { eventData, isEvent } from "@billing/contracts";
-import type { InvoicingDeps } from "../use-cases/deps";
+import type { ProgressiveDeps } from "../use-cases/progressive/deps";
 import { checkUsageThresholds } from "../use-cases/progressive/check-usage-thresholds";
 import { USAGE_SUBJECTS } from "./usage-advance-fees";
 
@@ -15,7 +15,7 @@ import { USAGE_SUBJECTS } from "./usage-advance-fees";
  * costs one check per check-time, not one per envelope, and an envelope is acknowledged only once
  * a check that started after it arrived is done.
  */
-export function usageThresholdsHandler(deps: InvoicingDeps) {
+export function usageThresholdsHandler(deps: ProgressiveDeps) {
   const checks = new Coalescer();
   return async (envelope: Envelope): Promise<void> => {
     if (!isEvent(envelope, USAGE_SUBJECTS)) return;
@@ -24,7 +24,7 @@ export function usageThresholdsHandler(deps: InvoicingDeps) {
     const subscriptions = [...new Set(eventData(envelope).events.map((e) => e.external_subscription_id))];
     if (subscriptions.length === 0) return;
     const organizationId = envelope.organization_id;
-    const frozen = envelope.frozen_time ? new Date(envelope.frozen_time) : ((await deps.testClocks?.frozenTime(organizationId)) ?? null);
+    const frozen = envelope.frozen_time ? new Date(envelope.frozen_time) : ((await deps.testClocks.frozenTime(organizationId)) ?? null);
     await checks.request(`${organizationId}|${frozen?.toISOString() ?? ""}`, subscriptions, async (all) => {
       const check = () => checkUsageThresholds(deps, organizationId, all, { sandbox: frozen !== null });
       await (frozen ? atFrozenTime(frozen, check) : check());

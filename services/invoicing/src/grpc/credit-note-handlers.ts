@@ -2,7 +2,7 @@ import type { CreditNoteRpc } from "@billing/contracts";
 import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { CreditNote } from "../domain/credit-note";
-import type { InvoicingDeps } from "../use-cases/deps";
+import type { CreditNoteDeps } from "../use-cases/credit-notes/deps";
 import { createCreditNote } from "../use-cases/credit-notes/create-credit-note";
 import { estimateCreditNoteOf } from "../use-cases/credit-notes/estimate-credit-note";
 import { getCreditNote } from "../use-cases/credit-notes/get-credit-note";
@@ -20,7 +20,7 @@ type CreditNoteRpcs = "CreateCreditNote" | "EstimateCreditNote" | "GetCreditNote
  * within the caller's organization). Its RPCs on invoices (void, regenerate, delete a draft, one-off)
  * are served by invoiceOperationHandlers (invoice-handlers.ts).
  */
-export function creditNoteHandlers(deps: InvoicingDeps): Pick<Handlers<CreditNoteRpc>, CreditNoteRpcs> {
+export function creditNoteHandlers(deps: CreditNoteDeps): Pick<Handlers<CreditNoteRpc>, CreditNoteRpcs> {
   /** The notes' messages, each with the fees of its invoice (one read for all their invoices). */
   const messages = async (notes: readonly CreditNote[]) => {
     const invoices = await deps.invoices.findByIds([...new Set(notes.map((n) => n.invoice_id))]);

@@ -2,7 +2,7 @@ import { sectionChoiceInputOf, type CreditNoteRpc, type InvoicingRpc } from "@bi
 import type { Handlers } from "@billing/grpc";
 import { pageMeta, pageRequestOf } from "@billing/mongo";
 import type { Invoice } from "../domain/invoice";
-import type { InvoicingDeps } from "../use-cases/deps";
+import type { InvoiceDeps } from "../use-cases/invoices/deps";
 import { applyPayment, type PaymentOutcome } from "../use-cases/invoices/apply-payment";
 import { createCreditInvoice } from "../use-cases/invoices/create-credit-invoice";
 import { createOneOffInvoice } from "../use-cases/invoices/create-one-off-invoice";
@@ -21,7 +21,7 @@ import { invoiceMessages, invoiceReply } from "./invoice-reply";
 type InvoiceRpcs = "ListInvoices" | "GetInvoice" | "FinalizeInvoice" | "RefreshInvoice" | "UpdateInvoice" | "CreateCreditInvoice" | "OngoingUsage" | "ApplyPayment";
 
 /** billing.invoicing.v1.InvoiceService, its invoices: proto in, use case, proto out (always within the caller's organization). */
-export function invoiceHandlers(deps: InvoicingDeps): Pick<Handlers<InvoicingRpc>, InvoiceRpcs> {
+export function invoiceHandlers(deps: InvoiceDeps): Pick<Handlers<InvoicingRpc>, InvoiceRpcs> {
   const reply = (invoice: Invoice) => invoiceReply(deps, invoice);
   return {
     ListInvoices: async (req) => {
@@ -51,7 +51,7 @@ type InvoiceOperationRpcs = "VoidInvoice" | "RegenerateInvoice" | "DeleteDraftIn
  * stay in credit_notes.proto (their request messages are there, and credit_notes.proto imports
  * invoicing.proto); their handlers are the invoices'.
  */
-export function invoiceOperationHandlers(deps: InvoicingDeps): Pick<Handlers<CreditNoteRpc>, InvoiceOperationRpcs> {
+export function invoiceOperationHandlers(deps: InvoiceDeps): Pick<Handlers<CreditNoteRpc>, InvoiceOperationRpcs> {
   const reply = (invoice: Invoice) => invoiceReply(deps, invoice);
   return {
     VoidInvoice: async (req) => reply(await voidInvoice(deps, req.organization_id, req.id, {

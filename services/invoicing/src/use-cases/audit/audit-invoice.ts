@@ -1,9 +1,9 @@
 import { AppError } from "@billing/errors";
 import { advanceAsks, compareInvoice, rederiveAsks, type AdvanceFeesAsk, type InvoiceAuditView, type RederivedAdvanceChargeData, type RederivedChargeData } from "../../domain/invoice-audit";
 import type { UsageAuditPeer } from "../../peers/usage-audit";
-import type { InvoicingDeps } from "../deps";
+import type { InvoiceDeps } from "../invoices/deps";
 
-export type AuditDeps = Pick<InvoicingDeps, "invoices" | "clock"> & { usageAudit: UsageAuditPeer };
+export type AuditDeps = Pick<InvoiceDeps, "invoices" | "clock"> & { usageAudit: UsageAuditPeer };
 
 /**
  * GET /invoices/{id}/audit: a finalized invoice's charge fees re-derived by the usage service from

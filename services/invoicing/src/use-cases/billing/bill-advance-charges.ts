@@ -4,7 +4,7 @@ import type { Invoice } from "../../domain/invoice";
 import type { PricedLine } from "../../domain/invoice-fees";
 import { invoicingTerms } from "../../domain/invoicing-terms";
 import { storedEvents } from "../../events/invoice-events";
-import type { InvoicingDeps } from "../deps";
+import type { BillingDeps } from "./deps";
 
 export interface AdvanceChargesGroup {
   organizationId: string;
@@ -22,10 +22,8 @@ export interface AdvanceChargesGroup {
  * finalize (`generating`), else null (none due, or finalized already).
  */
 export async function billAdvanceCharges(
-  deps: InvoicingDeps, group: AdvanceChargesGroup, customer: CustomerCopy, priced: ReadonlyMap<string, PricedLine>,
+  deps: Pick<BillingDeps, "billingEntities" | "clock" | "invoices" | "publish" | "waitingFees">, group: AdvanceChargesGroup, customer: CustomerCopy, priced: ReadonlyMap<string, PricedLine>,
 ): Promise<Invoice | null> {
-  const paid = deps.waitingFees?.paid;
-  if (!paid) return null;
   const regrouping = group.copies.filter((c) => regroupsPaidFees(c.plan));
   if (regrouping.length === 0) return null;
   const id = advanceChargesInvoiceIdOf(group.organizationId, group.customerId, group.at);
@@ -33,7 +31,7 @@ export async function billAdvanceCharges(
   if (!stored) {
     // Lago bounds by the charges period only on a plain periodic run (no upgrade, termination or start)
     const periodic = group.copies.every((c) => c.next_billing_reason === "subscription_periodic");
-    const fees = await paid(group.organizationId, regrouping.map((c) => c.subscription.svc_id), group.at, periodic ? group.at : null);
+    const fees = await deps.waitingFees.paid(group.organizationId, regrouping.map((c) => c.subscription.svc_id), group.at, periodic ? group.at : null);
     if (fees.length === 0) return null;
     const c = customer.customer;
     const entity = c.billing_entity_code ? await deps.billingEntities.get(group.organizationId, c.billing_entity_code) : null;
@@ -60,6 +58,6 @@ export async function billAdvanceCharges(
     }
   }
   if (!stored) throw new Error(`advance_charges invoice ${id} vanished`);
-  await deps.waitingFees!.attach(stored.fees.map((f) => f.id), stored.id);
+  await deps.waitingFees.attach(stored.fees.map((f) => f.id), stored.id);
   return stored.status === "generating" ? stored : null;
 }

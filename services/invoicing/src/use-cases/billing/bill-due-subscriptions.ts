@@ -5,7 +5,7 @@ import { lineKey, type Invoice } from "../../domain/invoice";
 import { invoicingTerms } from "../../domain/invoicing-terms";
 import { storedEvents } from "../../events/invoice-events";
 import type { DueScope } from "../../persistence/copy-repository";
-import type { InvoicingDeps } from "../deps";
+import type { BillingDeps } from "./deps";
 import { finalizeOpenInvoices } from "../invoices/finalize-open-invoice";
 import { progressiveCreditOf } from "../progressive/progressive-credit";
 import { creditProgressiveExcess } from "../progressive/credit-progressive-excess";
@@ -50,7 +50,7 @@ function groupsOf(due: readonly SubscriptionCopy[]): DueGroup[] {
  * second replica writes it once); each subscription's schedule then moves on conditionally; an
  * invoice without a grace period is finalized at once. Returns how many billings were done.
  */
-export async function billDueSubscriptions(deps: InvoicingDeps, scope: DueScope = {}): Promise<number> {
+export async function billDueSubscriptions(deps: BillingDeps, scope: DueScope = {}): Promise<number> {
   const now = deps.clock.now();
   const started = performance.now();
   const due = await deps.copies.dueSubscriptions(now, deps.limits.batch, scope);
@@ -130,7 +130,7 @@ export async function billDueSubscriptions(deps: InvoicingDeps, scope: DueScope 
  * Stores the invoice(s) of a group: part 0 normally; a further part only for subscriptions an
  * existing part does not cover. Returns the stored invoices still to finalize at once.
  */
-async function invoiceGroup(deps: InvoicingDeps, group: DueGroup, customer: CustomerCopy, priced: Map<string, PricedLine>, now: Date): Promise<Invoice[]> {
+async function invoiceGroup(deps: BillingDeps, group: DueGroup, customer: CustomerCopy, priced: Map<string, PricedLine>, now: Date): Promise<Invoice[]> {
   const open: Invoice[] = [];
   let remaining = group.copies;
   for (let part = 0; remaining.length > 0; part++) {
@@ -149,7 +149,7 @@ async function invoiceGroup(deps: InvoicingDeps, group: DueGroup, customer: Cust
         sandbox: remaining[0]!.sandbox, lines, now, progressiveCredit,
       });
       // a draft shows the custom sections that apply when it is made (Lago); an invoice finalized at once gets them from its finalization plan
-      const customerSections = made.status === "draft" ? await deps.documentParties?.sections(group.organizationId, c.external_id) : undefined;
+      const customerSections = made.status === "draft" ? await deps.documentParties.sections(group.organizationId, c.external_id) : undefined;
       const invoice = customerSections ? withCustomSections(made, await sectionsOfInvoice(deps, made, customerSections, group.copies), now) : made;
       await storeRecurringAdvanceFees(deps, id, customer, entity, lines, invoice.currency);
       const events = storedEvents(invoice, now);

@@ -1,7 +1,7 @@
 import type { BillingEntry, SubscriptionCopy } from "../../domain/copies";
 import { billLine } from "../../domain/invoice-lines";
 import type { PricedLine } from "../../domain/invoice-fees";
-import type { InvoicingDeps } from "../deps";
+import type { FinalizeDeps } from "../invoices/deps";
 
 /** A subscription's billing entry to put on an invoice. */
 export interface LineRequest {
@@ -14,7 +14,7 @@ export interface LineRequest {
  * the usage of every line that bills charges from the usage service in ONE call (consistent with
  * every event acknowledged before it: an invoice never misses acknowledged usage).
  */
-export async function priceLines(deps: InvoicingDeps, requests: readonly LineRequest[], consistent = true): Promise<PricedLine[]> {
+export async function priceLines(deps: Pick<FinalizeDeps, "clock" | "copies" | "invoices" | "usage">, requests: readonly LineRequest[], consistent = true): Promise<PricedLine[]> {
   const billed = await Promise.all(requests.map(async ({ copy, entry }) => {
     // a trial counts from the first start of the external id (upgrades don't restart it)
     const initial = copy.plan.trial_period > 0 ? await deps.copies.initialStartedAt(copy.organization_id, copy.subscription.external_id) : null;

@@ -3,7 +3,7 @@ import { taxedAdvanceFee, type AdvanceFeeRecord } from "../../domain/advance-fee
 import { waitingRecurringFees, type PricedLine } from "../../domain/invoice-fees";
 import type { BillingEntityTerms } from "../../domain/invoicing-terms";
 import { advanceFeesEvents } from "../../events/advance-fee-events";
-import type { InvoicingDeps } from "../deps";
+import type { BillingDeps } from "./deps";
 
 /**
  * The recurring pay-in-advance fees a billing creates without an invoice (Lago's recurring
@@ -16,9 +16,8 @@ import type { InvoicingDeps } from "../deps";
  * it, so a retry after a crash stores and announces each once and never loses one.
  */
 export async function storeRecurringAdvanceFees(
-  deps: InvoicingDeps, invoiceId: string, customer: CustomerCopy, entity: BillingEntityTerms | null, lines: readonly PricedLine[], currency: string,
+  deps: Pick<BillingDeps, "clock" | "waitingFees">, invoiceId: string, customer: CustomerCopy, entity: BillingEntityTerms | null, lines: readonly PricedLine[], currency: string,
 ): Promise<number> {
-  if (!deps.waitingFees?.store) return 0;
   const now = deps.clock.now();
   const ctx = { invoiceId: `${invoiceId}|recurring`, customer: customer.customer, entityTaxes: entity?.taxes ?? [], currency };
   const records: AdvanceFeeRecord[] = lines.flatMap((priced) => waitingRecurringFees(ctx, priced).map((draft): AdvanceFeeRecord => ({
@@ -43,6 +42,6 @@ export async function storeRecurringAdvanceFees(
   })));
   await deps.waitingFees.store(records);
   // Lago's fee.created for each (billing.invoicing.advance_fees.created): in the fee outbox, published after they are stored
-  if (records.length > 0) await deps.waitingFees.announce?.(`${invoiceId}|recurring`, advanceFeesEvents(`${invoiceId}|recurring`, records, now));
+  if (records.length > 0) await deps.waitingFees.announce(`${invoiceId}|recurring`, advanceFeesEvents(`${invoiceId}|recurring`, records, now));
   return records.length;
 }

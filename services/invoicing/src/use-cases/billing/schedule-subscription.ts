@@ -1,7 +1,7 @@
 import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import { nextBilling } from "../../domain/billing-schedule";
 import { lastEntryOf, nextEntryOf, sameEntry, type BillingEntry } from "../../domain/copies";
-import type { InvoicingDeps } from "../deps";
+import type { BillingDeps } from "./deps";
 
 /**
  * Decides a subscription's next billing from its copy as stored now: after `billed` was invoiced
@@ -10,7 +10,7 @@ import type { InvoicingDeps } from "../deps";
  * copy's version and the entry it replaces: an event and a billing pass never lose each other's
  * decision, and a replica that finds the entry already moved changes nothing.
  */
-export async function scheduleSubscription(deps: InvoicingDeps, subscriptionId: string, billed?: BillingEntry): Promise<void> {
+export async function scheduleSubscription(deps: Pick<BillingDeps, "copies">, subscriptionId: string, billed?: BillingEntry): Promise<void> {
   await retryOnLostRace(`schedule of subscription ${subscriptionId}`, async () => {
     const copy = await deps.copies.subscription(subscriptionId);
     if (!copy) return undefined;

@@ -4,7 +4,7 @@ import type { SubscriptionCopy } from "../../domain/copies";
 import { billDueSubscriptions } from "../billing/bill-due-subscriptions";
 import { creditTermination } from "../credit-notes/credit-termination";
 import { scheduleSubscription } from "../billing/schedule-subscription";
-import type { InvoicingDeps } from "../deps";
+import type { BillingDeps } from "../billing/deps";
 
 export interface SubscriptionChange {
   organizationId: string;
@@ -24,7 +24,7 @@ export interface SubscriptionChange {
 const isUpgradeHalf = (copy: SubscriptionCopy) =>
   isUpgradeTermination(copy) || (copy.subscription.status === "active" && !!copy.subscription.previous_plan_code);
 
-async function upgradeHalfMissing(deps: InvoicingDeps, copy: SubscriptionCopy): Promise<boolean> {
+async function upgradeHalfMissing(deps: BillingDeps, copy: SubscriptionCopy): Promise<boolean> {
   const s = copy.subscription;
   if (!isUpgradeHalf(copy)) return false;
   const upgrading = isUpgradeTermination(copy);
@@ -45,7 +45,7 @@ async function upgradeHalfMissing(deps: InvoicingDeps, copy: SubscriptionCopy): 
  * invoice): within seconds of the change, and idempotently (a redelivery finds it done). A
  * customer whose copy is not there yet is billed when it arrives.
  */
-export async function copySubscription(deps: InvoicingDeps, change: SubscriptionChange): Promise<void> {
+export async function copySubscription(deps: BillingDeps, change: SubscriptionChange): Promise<void> {
   const { subscription: s, plan } = change.data;
   const fields = { id: s.svc_id, organization_id: change.organizationId, subscription: s, plan, sandbox: change.sandbox, version: change.version };
   await deps.copies.putSubscription(fields);

@@ -3,7 +3,7 @@ import { sumCents } from "@billing/pricing";
 import { laterOf } from "../../domain/compose-invoice";
 import type { Invoice } from "../../domain/invoice";
 import { paymentStatusEvents } from "../../events/invoice-events";
-import type { InvoicingDeps } from "../deps";
+import type { CreditNoteDeps } from "./deps";
 import { dueOf } from "../invoices/apply-payment";
 
 /**
@@ -12,7 +12,7 @@ import { dueOf } from "../invoices/apply-payment";
  * the call right after the note is stored and the redelivered credit_note.created event that
  * backs it up (a crash between the two) apply it once. Nothing left due → the invoice is paid.
  */
-export async function applyOffset(deps: InvoicingDeps, note: { id: string; invoice_id: string; offset_amount_cents: number }): Promise<void> {
+export async function applyOffset(deps: Pick<CreditNoteDeps, "clock" | "invoices" | "publish">, note: { id: string; invoice_id: string; offset_amount_cents: number }): Promise<void> {
   if (note.offset_amount_cents <= 0) return;
   await retryOnLostRace(`offset of credit note ${note.id}`, async () => {
     const invoice = await deps.invoices.findById(note.invoice_id);

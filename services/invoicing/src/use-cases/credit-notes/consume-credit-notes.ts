@@ -2,7 +2,9 @@ import type { CreditNoteCredit, CreditNoteInput } from "@billing/pricing";
 import { consumedBy, type CreditNote } from "../../domain/credit-note";
 import type { Invoice, PlannedCreditNote } from "../../domain/invoice";
 import { creditNoteUpdatedEvents } from "../../events/credit-note-events";
-import type { InvoicingDeps } from "../deps";
+import type { CreditNoteDeps } from "./deps";
+
+type ConsumeDeps = Pick<CreditNoteDeps, "clock" | "creditNotes" | "publishCreditNote">;
 
 /** A note with a balance, as the pricing library takes it (oldest first by its creation). */
 export const creditNoteInput = (note: CreditNote): CreditNoteInput => ({ id: note.id, balance_amount_cents: note.balance_amount_cents, created_at: note.created_at });
@@ -23,7 +25,7 @@ export function plannedCreditNotes(notes: readonly CreditNote[], credits: readon
  * twice. A note voided or consumed by another invoice meanwhile gives what it has left (maybe
  * nothing). Returns what each note gave, in the plan's order.
  */
-export async function consumeCreditNotes(deps: InvoicingDeps, invoice: Invoice, planned: readonly PlannedCreditNote[]): Promise<PlannedCreditNote[]> {
+export async function consumeCreditNotes(deps: ConsumeDeps, invoice: Invoice, planned: readonly PlannedCreditNote[]): Promise<PlannedCreditNote[]> {
   const given: PlannedCreditNote[] = [];
   for (const share of planned) {
     const amount = await consumeOne(deps, invoice.id, share);
@@ -32,7 +34,7 @@ export async function consumeCreditNotes(deps: InvoicingDeps, invoice: Invoice, 
   return given;
 }
 
-async function consumeOne(deps: InvoicingDeps, invoiceId: string, share: PlannedCreditNote): Promise<number> {
+async function consumeOne(deps: ConsumeDeps, invoiceId: string, share: PlannedCreditNote): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const note = await deps.creditNotes.findById(share.credit_note_id);
     if (!note) return 0;

@@ -2,7 +2,7 @@ import { AppError } from "@billing/errors";
 import { localDateOf } from "@billing/pricing";
 import { composeCreditNote, type CreditNote, type CreditNoteRequest } from "../../domain/credit-note";
 import { creditNoteCreatedEvents } from "../../events/credit-note-events";
-import type { InvoicingDeps } from "../deps";
+import type { CreditNoteDeps } from "./deps";
 import { applyOffset } from "./apply-offset";
 import { creditWalletOf, voidCreditInvoiceCredits } from "./void-credit-invoice-credits";
 
@@ -12,7 +12,7 @@ import { creditWalletOf, voidCreditInvoiceCredits } from "./void-credit-invoice-
  * one invoice store one note and the other reads the invoice's notes again and is checked against
  * them (nothing is ever credited beyond what is left). Stored with its events, then published.
  */
-export async function createCreditNote(deps: InvoicingDeps, organizationId: string, invoiceId: string, request: CreditNoteRequest): Promise<CreditNote> {
+export async function createCreditNote(deps: Pick<CreditNoteDeps, "clock" | "copies" | "creditInvoiceWallets" | "creditNotes" | "invoices" | "logger" | "publish" | "publishCreditNote">, organizationId: string, invoiceId: string, request: CreditNoteRequest): Promise<CreditNote> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const invoice = await deps.invoices.find(organizationId, invoiceId, ["finalized", "voided", "draft"]);
     if (!invoice) throw AppError.notFound("invoice");

@@ -8,7 +8,7 @@ import type { SubscriptionCopy } from "../../domain/copies";
 import { composeCreditNote, creditableFeeCents, type CreditNote } from "../../domain/credit-note";
 import type { Fee } from "../../domain/invoice";
 import { creditNoteCreatedEvents } from "../../events/credit-note-events";
-import type { InvoicingDeps } from "../deps";
+import type { CreditNoteDeps } from "./deps";
 import { applyOffset } from "./apply-offset";
 
 const creditedFee = (fee: Fee): CreditedFee => ({
@@ -31,7 +31,7 @@ const totalOf = (fee: Fee, base: Decimal) =>
  * it, and its id is the invoice's next note's, so a redelivered termination event or a second
  * replica finds it made.
  */
-export async function creditTermination(deps: InvoicingDeps, copy: SubscriptionCopy): Promise<CreditNote | null> {
+export async function creditTermination(deps: Pick<CreditNoteDeps, "clock" | "copies" | "creditNotes" | "invoices" | "logger" | "publish" | "publishCreditNote">, copy: SubscriptionCopy): Promise<CreditNote | null> {
   const s = copy.subscription;
   if (s.status !== "terminated" || !s.terminated_at || !copy.plan.pay_in_advance) return null;
   const asked = s.on_termination_credit_note ?? "credit";

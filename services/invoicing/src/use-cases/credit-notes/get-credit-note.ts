@@ -1,9 +1,9 @@
 import { AppError } from "@billing/errors";
 import type { CreditNote } from "../../domain/credit-note";
-import type { InvoicingDeps } from "../deps";
+import type { CreditNoteDeps } from "./deps";
 
 /** GET /credit_notes/{id}: one of the organization's notes. */
-export async function getCreditNote(deps: InvoicingDeps, organizationId: string, id: string): Promise<CreditNote> {
+export async function getCreditNote(deps: Pick<CreditNoteDeps, "creditNotes">, organizationId: string, id: string): Promise<CreditNote> {
   const note = await deps.creditNotes.find(organizationId, id);
   if (!note) throw AppError.notFound("credit_note");
   return note;

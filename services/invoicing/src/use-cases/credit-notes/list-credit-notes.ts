@@ -1,7 +1,7 @@
 import type { PageRequest } from "@billing/mongo";
 import type { CreditNoteFilter } from "../../persistence/credit-note-repository";
-import type { InvoicingDeps } from "../deps";
+import type { CreditNoteDeps } from "./deps";
 
 /** GET /credit_notes: the organization's notes, newest first, Lago's filters. */
-export const listCreditNotes = (deps: InvoicingDeps, organizationId: string, filter: CreditNoteFilter, page: PageRequest) =>
+export const listCreditNotes = (deps: Pick<CreditNoteDeps, "creditNotes">, organizationId: string, filter: CreditNoteFilter, page: PageRequest) =>
   deps.creditNotes.list(organizationId, filter, page);

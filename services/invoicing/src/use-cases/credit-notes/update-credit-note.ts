@@ -3,12 +3,12 @@ import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import { laterOf } from "../../domain/compose-invoice";
 import type { CreditNote, RefundStatus } from "../../domain/credit-note";
 import { creditNoteUpdatedEvents } from "../../events/credit-note-events";
-import type { InvoicingDeps } from "../deps";
+import type { CreditNoteDeps } from "./deps";
 
 const REFUND_STATUSES: readonly RefundStatus[] = ["pending", "succeeded", "failed"];
 
 /** PUT /credit_notes/{id}: its refund status (as Lago, on any note); the same status again changes nothing. */
-export async function updateCreditNote(deps: InvoicingDeps, organizationId: string, id: string, refundStatus: string): Promise<CreditNote> {
+export async function updateCreditNote(deps: Pick<CreditNoteDeps, "clock" | "creditNotes" | "publishCreditNote">, organizationId: string, id: string, refundStatus: string): Promise<CreditNote> {
   if (!REFUND_STATUSES.includes(refundStatus as RefundStatus)) throw AppError.validation({ refund_status: ["value_is_invalid"] });
   return retryOnLostRace(`update of credit note ${id}`, async () => {
     const note = await deps.creditNotes.find(organizationId, id);

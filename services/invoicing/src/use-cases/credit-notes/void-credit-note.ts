@@ -3,7 +3,7 @@ import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import { laterOf } from "../../domain/compose-invoice";
 import type { CreditNote } from "../../domain/credit-note";
 import { creditNoteUpdatedEvents } from "../../events/credit-note-events";
-import type { InvoicingDeps } from "../deps";
+import type { CreditNoteDeps } from "./deps";
 
 /**
  * PUT /credit_notes/{id}/void: what is left of its credit can no longer be used (balance 0,
@@ -11,7 +11,7 @@ import type { InvoicingDeps } from "../deps";
  * invoice consuming the balance at the same moment either takes it first (the void then voids what
  * is left) or finds the note voided and takes nothing.
  */
-export async function voidCreditNote(deps: InvoicingDeps, organizationId: string, id: string): Promise<CreditNote> {
+export async function voidCreditNote(deps: Pick<CreditNoteDeps, "clock" | "creditNotes" | "publishCreditNote">, organizationId: string, id: string): Promise<CreditNote> {
   return retryOnLostRace(`void of credit note ${id}`, async () => {
     const note = await deps.creditNotes.find(organizationId, id);
     if (!note) throw AppError.notFound("credit_note");

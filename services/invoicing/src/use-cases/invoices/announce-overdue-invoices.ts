@@ -5,7 +5,9 @@ import { dayOf, isPaymentOverdue } from "../../domain/payment-overdue";
 import { paymentOverdueEvents } from "../../events/invoice-events";
 import type { DueScope } from "../../persistence/copy-repository";
 import { runBounded } from "../billing/run-bounded";
-import type { InvoicingDeps } from "../deps";
+import type { InvoiceDeps } from "./deps";
+
+type OverdueDeps = Pick<InvoiceDeps, "clock" | "invoices" | "limits" | "logger" | "publish">;
 
 /**
  * Finalized invoices that became overdue at `deps.clock.now()` (not paid, payment_due_date before
@@ -13,7 +15,7 @@ import type { InvoicingDeps } from "../deps";
  * invoice.payment_overdue) written into the invoice's outbox by the same conditional write that
  * sets `payment_overdue_announced_at`. One batch; returns how many this caller announced.
  */
-export async function announceOverdueInvoices(deps: InvoicingDeps, scope: DueScope = {}): Promise<number> {
+export async function announceOverdueInvoices(deps: OverdueDeps, scope: DueScope = {}): Promise<number> {
   const now = deps.clock.now();
   const due = await deps.invoices.dueOverdue(dayOf(now), deps.limits.batch, scope);
   let done = 0;
@@ -28,7 +30,7 @@ export async function announceOverdueInvoices(deps: InvoicingDeps, scope: DueSco
 }
 
 /** One invoice: read (first the copy the due query gave), decide, write conditionally; false when there is nothing (left) to announce. */
-async function announceOverdue(deps: InvoicingDeps, found: Invoice, now: Date): Promise<boolean> {
+async function announceOverdue(deps: OverdueDeps, found: Invoice, now: Date): Promise<boolean> {
   return retryOnLostRace(`overdue announcement of invoice ${found.id}`, async (attempt) => {
     const invoice = attempt === 0 ? found : await deps.invoices.findById(found.id);
     // announced by another replica or check meanwhile, paid, or no longer overdue: nothing to do

@@ -4,7 +4,7 @@ import { centsDue, splitPayment, sumCents } from "@billing/pricing";
 import { laterOf } from "../../domain/compose-invoice";
 import type { Invoice } from "../../domain/invoice";
 import { paymentStatusEvents } from "../../events/invoice-events";
-import type { InvoicingDeps } from "../deps";
+import type { InvoiceDeps } from "./deps";
 
 export type PaymentOutcome = "succeeded" | "failed" | "processing";
 
@@ -27,7 +27,7 @@ export const overpaidOf = (invoice: Pick<Invoice, "overpayments">) => sumCents((
  * the rest as that payment's overpayment, in the same write, for the payment service to give back.
  */
 export async function applyPayment(
-  deps: InvoicingDeps,
+  deps: Pick<InvoiceDeps, "clock" | "invoices" | "publish">,
   organizationId: string,
   request: { invoice_id: string; payment_id: string; amount_cents: number; outcome: PaymentOutcome; allow_overpayment?: boolean },
 ): Promise<Invoice> {

@@ -4,7 +4,7 @@ import { creditInvoiceIdOf, newCreditInvoice, type CreditPurchase } from "../../
 import type { Invoice, SectionChoiceRecord } from "../../domain/invoice";
 import { invoicingTerms } from "../../domain/invoicing-terms";
 import { storedEvents } from "../../events/invoice-events";
-import type { InvoicingDeps } from "../deps";
+import type { FinalizeDeps, InvoiceDeps } from "./deps";
 import { finalizeOpenInvoice } from "./finalize-open-invoice";
 
 /**
@@ -15,7 +15,7 @@ import { finalizeOpenInvoice } from "./finalize-open-invoice";
  * the invoice's payment_status events).
  */
 export async function createCreditInvoice(
-  deps: InvoicingDeps, organizationId: string, customerId: string, purchase: CreditPurchase, sectionResource: SectionChoiceRecord | null = null,
+  deps: FinalizeDeps & Pick<InvoiceDeps, "caughtUp">, organizationId: string, customerId: string, purchase: CreditPurchase, sectionResource: SectionChoiceRecord | null = null,
 ): Promise<Invoice> {
   const id = creditInvoiceIdOf(organizationId, purchase.wallet_transaction_id);
   if (!(await deps.invoices.find(organizationId, id, ["generating", "draft", "finalized", "closed"]))) {

@@ -5,7 +5,7 @@ import { AppError } from "@billing/errors";
 import type { Invoice } from "../../domain/invoice";
 import { invoicingTerms } from "../../domain/invoicing-terms";
 import { newOneOffInvoice, type OneOffFeeRequest } from "../../domain/one-off-invoice";
-import type { InvoicingDeps } from "../deps";
+import type { FinalizeDeps, InvoiceDeps } from "./deps";
 import { finalizeOpenInvoice } from "./finalize-open-invoice";
 
 export interface OneOffRequest {
@@ -28,7 +28,7 @@ export interface OneOffRequest {
  * and the instant: a request replayed at the same instant (a sandbox's frozen clock) answers the
  * same invoice; a crash between the insert and the finalization is resumed by the due pass.
  */
-export async function createOneOffInvoice(deps: InvoicingDeps, organizationId: string, request: OneOffRequest): Promise<Invoice> {
+export async function createOneOffInvoice(deps: FinalizeDeps & Pick<InvoiceDeps, "addOns" | "caughtUp">, organizationId: string, request: OneOffRequest): Promise<Invoice> {
   let customer = await deps.copies.customerByExternalId(organizationId, request.external_customer_id);
   if (!customer) {
     // a customer created a moment ago: its copy is on its way (the customer service's event)
@@ -59,7 +59,7 @@ export async function createOneOffInvoice(deps: InvoicingDeps, organizationId: s
   const sectionChoice = choice && (choice.skip || choice.codes?.length)
     ? {
       skip: choice.skip === true,
-      section_ids: choice.skip || !deps.documentParties ? [] : (await deps.documentParties.resolveSections(organizationId, { codes: choice.codes })).map((s) => s.id),
+      section_ids: choice.skip ? [] : (await deps.documentParties.resolveSections(organizationId, { codes: choice.codes })).map((s) => s.id),
     }
     : null;
   const now = deps.clock.now();

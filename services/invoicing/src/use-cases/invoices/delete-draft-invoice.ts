@@ -3,7 +3,7 @@ import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import { laterOf } from "../../domain/compose-invoice";
 import type { Invoice } from "../../domain/invoice";
 import { deletedEvents } from "../../events/invoice-events";
-import type { InvoicingDeps } from "../deps";
+import type { InvoiceDeps } from "./deps";
 
 /**
  * DELETE /invoices/{id}: a draft (in its grace period, its finalization not begun) is deleted: it
@@ -12,7 +12,7 @@ import type { InvoicingDeps } from "../deps";
  * moment is either deleted first (the finalizer then finds it no longer open) or finalized first
  * (the delete is then refused).
  */
-export async function deleteDraftInvoice(deps: InvoicingDeps, organizationId: string, id: string): Promise<Invoice> {
+export async function deleteDraftInvoice(deps: Pick<InvoiceDeps, "clock" | "invoices" | "publish">, organizationId: string, id: string): Promise<Invoice> {
   return retryOnLostRace(`deletion of invoice ${id}`, async () => {
     const invoice = await deps.invoices.find(organizationId, id);
     if (!invoice) throw AppError.notFound("invoice");

@@ -1,12 +1,12 @@
 import type { DueScope } from "../../persistence/copy-repository";
-import type { InvoicingDeps } from "../deps";
+import type { FinalizeDeps, InvoiceDeps } from "./deps";
 import { finalizeOpenInvoices } from "./finalize-open-invoice";
 
 /**
  * Open invoices whose time has come are finalized, together: drafts at the end of their grace
  * period (refreshed first), and any finalization a crash interrupted. Returns how many.
  */
-export async function finalizeDueInvoices(deps: InvoicingDeps, scope: DueScope = {}): Promise<number> {
+export async function finalizeDueInvoices(deps: FinalizeDeps & Pick<InvoiceDeps, "logger">, scope: DueScope = {}): Promise<number> {
   const due = await deps.invoices.dueOpen(deps.clock.now(), deps.limits.batch, scope);
   let done = 0;
   for (const refresh of [true, false]) {

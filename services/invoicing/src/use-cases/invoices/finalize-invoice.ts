@@ -1,6 +1,6 @@
 import { AppError } from "@billing/errors";
 import type { Invoice } from "../../domain/invoice";
-import type { InvoicingDeps } from "../deps";
+import type { FinalizeDeps } from "./deps";
 import { finalizeOpenInvoice } from "./finalize-open-invoice";
 
 /**
@@ -8,7 +8,7 @@ import { finalizeOpenInvoice } from "./finalize-open-invoice";
  * then finalized. Anything else (finalized, closed, unknown, another organization's) is
  * invoice_not_found, as Lago answers.
  */
-export async function finalizeInvoice(deps: InvoicingDeps, organizationId: string, id: string): Promise<Invoice> {
+export async function finalizeInvoice(deps: FinalizeDeps, organizationId: string, id: string): Promise<Invoice> {
   const draft = await deps.invoices.find(organizationId, id, ["draft"]);
   if (!draft) throw AppError.notFound("invoice");
   const finalized = await finalizeOpenInvoice(deps, draft.id, { refresh: true });

@@ -7,7 +7,7 @@ import { priceInvoice } from "../../domain/invoice-totals";
 import { finalizationDates, invoicingTerms, type BillingEntityTerms } from "../../domain/invoicing-terms";
 import { finalizedEvents } from "../../events/invoice-events";
 import { invoicesFinalized } from "../../metrics";
-import type { InvoicingDeps } from "../deps";
+import type { FinalizeDeps } from "./deps";
 import { runBounded } from "../billing/run-bounded";
 import { refreshDraft } from "./refresh-draft";
 import { memoizedCopies, sectionsOfInvoice } from "./invoice-sections";
@@ -42,7 +42,7 @@ interface Prepared {
  * A zero-amount invoice the customer does not finalize is closed: no number, no events.
  * Returns the invoice as stored; null when it does not exist.
  */
-export async function finalizeOpenInvoice(deps: InvoicingDeps, invoiceId: string, options: { refresh: boolean }): Promise<Invoice | null> {
+export async function finalizeOpenInvoice(deps: FinalizeDeps, invoiceId: string, options: { refresh: boolean }): Promise<Invoice | null> {
   return (await finalizeOpenInvoices(deps, [invoiceId], options))[0]!;
 }
 
@@ -53,7 +53,7 @@ export async function finalizeOpenInvoice(deps: InvoicingDeps, invoiceId: string
  * of `finalizeOpenInvoice`, in the order of `invoiceIds`; an invoice that fails rejects the call
  * after the others are done (the next due pass resumes it).
  */
-export async function finalizeOpenInvoices(deps: InvoicingDeps, invoiceIds: readonly string[], options: { refresh: boolean }): Promise<Array<Invoice | null>> {
+export async function finalizeOpenInvoices(deps: FinalizeDeps, invoiceIds: readonly string[], options: { refresh: boolean }): Promise<Array<Invoice | null>> {
   // the customer service is asked once per customer for the custom sections of the invoices planned here;
   // an invoice's subscriptions (or a one-off invoice's own choice) may choose others: their copies are
   // read once per subscription (a burst of pay-in-advance invoices bills the same few)
@@ -61,7 +61,7 @@ export async function finalizeOpenInvoices(deps: InvoicingDeps, invoiceIds: read
   const copies = memoizedCopies(deps);
   const sectionsOf = async (invoice: Invoice) => {
     const key = `${invoice.organization_id}|${invoice.customer.external_id}`;
-    if (!sections.has(key)) sections.set(key, deps.documentParties?.sections(invoice.organization_id, invoice.customer.external_id) ?? Promise.resolve([]));
+    if (!sections.has(key)) sections.set(key, deps.documentParties.sections(invoice.organization_id, invoice.customer.external_id));
     return sectionsOfInvoice({ ...deps, copies }, invoice, await sections.get(key)!);
   };
   const prepared = await settleBounded(invoiceIds, deps.limits.concurrency, (id) => prepare(deps, id, options, sectionsOf));
@@ -78,7 +78,7 @@ export async function finalizeOpenInvoices(deps: InvoicingDeps, invoiceIds: read
 
 /** Steps 1 and 2: the plan stored, the credits consumed; or the invoice as it is when it is not open (or is another's to finalize). */
 async function prepare(
-  deps: InvoicingDeps, invoiceId: string, options: { refresh: boolean }, sectionsOf: (invoice: Invoice) => Promise<CustomSection[]>,
+  deps: FinalizeDeps, invoiceId: string, options: { refresh: boolean }, sectionsOf: (invoice: Invoice) => Promise<CustomSection[]>,
 ): Promise<Prepared | { invoice: Invoice | null }> {
   const planned = await retryOnLostRace(`finalization of invoice ${invoiceId}`, async () => {
     const invoice = await deps.invoices.findById(invoiceId);
@@ -100,7 +100,7 @@ async function prepare(
 }
 
 /** Step 4: the finalized invoice and its events, in one conditional write. */
-async function complete(deps: InvoicingDeps, p: Prepared, numbered: Numbered | null): Promise<Invoice | null> {
+async function complete(deps: FinalizeDeps, p: Prepared, numbered: Numbered | null): Promise<Invoice | null> {
   const { planned } = p;
   const now = deps.clock.now();
   const dates = planned.status === "draft" ? finalizationDates(planned, invoicingTerms(p.customer, p.entity), now) : null;
@@ -134,7 +134,7 @@ async function settleBounded<T, R>(items: readonly T[], concurrency: number, wor
 }
 
 /** The fees to finalize and the coupon credits they take (billing-rules §3: coupons only when finalizing, on positive fees). */
-async function planFinalization(deps: InvoicingDeps, invoice: Invoice, refresh: boolean): Promise<FinalizationPlan> {
+async function planFinalization(deps: FinalizeDeps, invoice: Invoice, refresh: boolean): Promise<FinalizationPlan> {
   const fees: FeeDraft[] = refresh ? (await refreshDraft(deps, invoice)).fees : invoice.fees;
   // a credit invoice (a wallet top-up) takes neither coupons nor prepaid credits
   const positive = fees.reduce((n, f) => n + f.amount_cents, 0) > 0 && (invoice.invoice_type === "subscription" || invoice.invoice_type === "progressive_billing");
@@ -157,7 +157,7 @@ async function planFinalization(deps: InvoicingDeps, invoice: Invoice, refresh: 
  * transaction by both); a wallet that can no longer give its share gives nothing, and the
  * invoice's total keeps it (billing-rules §6: a wallet never goes below zero).
  */
-async function consumeWallets(deps: InvoicingDeps, invoice: Invoice, plan: FinalizationPlan) {
+async function consumeWallets(deps: FinalizeDeps, invoice: Invoice, plan: FinalizationPlan) {
   const prepaid: Array<{ wallet_id: string; amount_cents: number }> = [];
   for (const planned of plan.wallets ?? []) {
     const given = await deps.wallets.consume(invoice.organization_id, invoice.id, planned.wallet_id, planned.amount_cents);
@@ -167,7 +167,7 @@ async function consumeWallets(deps: InvoicingDeps, invoice: Invoice, plan: Final
 }
 
 /** Consumes the planned credits (idempotent per invoice); a coupon the catalog refuses now gives nothing. */
-async function consumeCoupons(deps: InvoicingDeps, invoice: Invoice, plan: FinalizationPlan) {
+async function consumeCoupons(deps: FinalizeDeps, invoice: Invoice, plan: FinalizationPlan) {
   const consumed: PlannedCoupon[] = [];
   const credits: InvoiceCredit[] = [];
   for (const planned of plan.coupons) {
@@ -188,7 +188,7 @@ type Numbered = { number: string; sequential_id: number };
  * for all of them) and one from its customer's, and its document number follows the entity's
  * numbering (billing-rules §4).
  */
-async function numbersOf(deps: InvoicingDeps, invoices: readonly Prepared[]): Promise<Map<string, Numbered>> {
+async function numbersOf(deps: FinalizeDeps, invoices: readonly Prepared[]): Promise<Map<string, Numbered>> {
   const scopes = new Map(invoices.map((p) => [p.planned.id, numberingScopes(p.planned.organization_id, p.planned.billing_entity_code ?? "default", p.planned.customer_id)]));
   const byEntity = new Map<string, string[]>();
   for (const p of invoices) {

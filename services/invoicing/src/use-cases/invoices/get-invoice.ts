@@ -1,9 +1,9 @@
 import { AppError } from "@billing/errors";
 import type { Invoice } from "../../domain/invoice";
-import type { InvoicingDeps } from "../deps";
+import type { InvoiceDeps } from "./deps";
 
 /** GET /invoices/{id}: one of the organization's visible invoices. */
-export async function getInvoice(deps: InvoicingDeps, organizationId: string, id: string): Promise<Invoice> {
+export async function getInvoice(deps: Pick<InvoiceDeps, "invoices">, organizationId: string, id: string): Promise<Invoice> {
   const invoice = await deps.invoices.find(organizationId, id);
   if (!invoice) throw AppError.notFound("invoice");
   return invoice;

@@ -1,9 +1,9 @@
 import type { SubscriptionCopy } from "../../domain/copies";
 import { invoiceSections, type SectionResource } from "../../domain/custom-sections";
 import type { CustomSection, Invoice, SectionChoiceRecord } from "../../domain/invoice";
-import type { InvoicingDeps } from "../deps";
+import type { FinalizeDeps } from "./deps";
 
-type SectionDeps = Pick<InvoicingDeps, "documentParties"> & { copies: Pick<InvoicingDeps["copies"], "subscriptionsByIds"> };
+type SectionDeps = Pick<FinalizeDeps, "documentParties"> & { copies: Pick<FinalizeDeps["copies"], "subscriptionsByIds"> };
 
 /**
  * The custom sections an invoice shows now (domain/custom-sections.ts), given its customer's:
@@ -38,7 +38,7 @@ async function resourceChoices(deps: SectionDeps, invoice: Invoice, copies?: rea
 }
 
 /** Subscription copies read once each for the life of the answer (the invoices of one finalization call). */
-export function memoizedCopies(deps: Pick<InvoicingDeps, "copies">): Pick<InvoicingDeps["copies"], "subscriptionsByIds"> {
+export function memoizedCopies(deps: Pick<FinalizeDeps, "copies">): Pick<FinalizeDeps["copies"], "subscriptionsByIds"> {
   const known = new Map<string, Promise<SubscriptionCopy | undefined>>();
   return {
     async subscriptionsByIds(ids) {
@@ -55,6 +55,6 @@ export function memoizedCopies(deps: Pick<InvoicingDeps, "copies">): Pick<Invoic
 /** The live sections of these ids, each with its id (a deleted one is left out). */
 async function resolve(deps: SectionDeps, organizationId: string, ids: readonly string[]): Promise<Array<{ id: string; section: CustomSection }>> {
   const unique = [...new Set(ids)];
-  if (unique.length === 0 || !deps.documentParties) return [];
+  if (unique.length === 0) return [];
   return deps.documentParties.resolveSections(organizationId, { ids: unique });
 }

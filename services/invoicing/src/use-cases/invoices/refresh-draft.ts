@@ -2,13 +2,13 @@ import { refreshedDraft } from "../../domain/compose-invoice";
 import type { SubscriptionCopy } from "../../domain/copies";
 import type { Invoice } from "../../domain/invoice";
 import { priceLines } from "../billing/price-lines";
-import type { InvoicingDeps } from "../deps";
+import type { FinalizeDeps } from "./deps";
 
 /**
  * A draft's fees and amounts from the usage stored now (late events count; consistent with every
  * acknowledged event): the same lines priced again. Nothing is written here.
  */
-export async function refreshDraft(deps: InvoicingDeps, invoice: Invoice): Promise<ReturnType<typeof refreshedDraft>> {
+export async function refreshDraft(deps: Pick<FinalizeDeps, "billingEntities" | "clock" | "copies" | "invoices" | "usage">, invoice: Invoice): Promise<ReturnType<typeof refreshedDraft>> {
   const copies = await Promise.all(invoice.lines.map((line) => deps.copies.subscription(line.subscription_id)));
   const requests = invoice.lines.flatMap((line, i) => {
     const copy = copies[i];

@@ -3,7 +3,7 @@ import { AppError } from "@billing/errors";
 import { addDays, localDateOf } from "@billing/pricing";
 import type { Invoice } from "../../domain/invoice";
 import { priceInvoice } from "../../domain/invoice-totals";
-import type { InvoicingDeps } from "../deps";
+import type { FinalizeDeps } from "./deps";
 import { finalizeOpenInvoice } from "./finalize-open-invoice";
 
 /** The id of the invoice regenerated from a voided one: derived, so a retry or a second call finds the same one. */
@@ -16,7 +16,7 @@ export const regeneratedIdOf = (voidedId: string) => derivedUuid(`regenerated|${
  * the voided one, so a retry (or a crash between the insert and the finalization) answers, or
  * resumes, the same invoice. Not voided → 405 not_voided.
  */
-export async function regenerateInvoice(deps: InvoicingDeps, organizationId: string, id: string): Promise<Invoice> {
+export async function regenerateInvoice(deps: FinalizeDeps, organizationId: string, id: string): Promise<Invoice> {
   const voided = await deps.invoices.find(organizationId, id);
   if (!voided) throw AppError.notFound("invoice");
   if (voided.status !== "voided") throw new AppError("not_allowed", "not_voided");

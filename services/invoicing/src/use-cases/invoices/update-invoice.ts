@@ -4,7 +4,7 @@ import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import { laterOf } from "../../domain/compose-invoice";
 import type { Invoice, InvoiceMetadata, PaymentStatus } from "../../domain/invoice";
 import { paymentStatusEvents } from "../../events/invoice-events";
-import type { InvoicingDeps } from "../deps";
+import type { InvoiceDeps } from "./deps";
 
 export interface InvoiceUpdate {
   paymentStatus?: PaymentStatus;
@@ -24,7 +24,7 @@ export function updatedMetadata(current: readonly InvoiceMetadata[], given: NonN
  * PUT /invoices/{id}: metadata (any visible invoice) and payment_status (a finalized invoice
  * only: a draft has nothing to pay yet). One conditional write over the revision read.
  */
-export async function updateInvoice(deps: InvoicingDeps, organizationId: string, id: string, update: InvoiceUpdate): Promise<Invoice> {
+export async function updateInvoice(deps: Pick<InvoiceDeps, "clock" | "invoices" | "publish">, organizationId: string, id: string, update: InvoiceUpdate): Promise<Invoice> {
   return retryOnLostRace(`update of invoice ${id}`, async () => {
     const invoice = await deps.invoices.find(organizationId, id);
     if (!invoice) throw AppError.notFound("invoice");

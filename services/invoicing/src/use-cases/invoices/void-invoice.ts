@@ -6,9 +6,11 @@ import { composeCreditNote, creditableFeeCents, estimateCreditNote, type CreditN
 import type { Invoice } from "../../domain/invoice";
 import { creditNoteCreatedEvents } from "../../events/credit-note-events";
 import { voidedEvents } from "../../events/invoice-events";
-import type { InvoicingDeps } from "../deps";
+import type { InvoiceDeps } from "./deps";
 import { voidCreditNote } from "../credit-notes/void-credit-note";
 import { restoreVoidedInvoice } from "./restore-voided-invoice";
+
+type VoidDeps = Pick<InvoiceDeps, "clock" | "copies" | "creditNotes" | "invoices" | "logger" | "publish" | "publishCreditNote" | "voidRecredits">;
 
 export interface VoidRequest {
   generate_credit_note: boolean;
@@ -25,7 +27,7 @@ export interface VoidRequest {
  * A retry after a crash finds its notes made (each is marked with its part of the void) and
  * finishes the void; the void itself is one conditional write with its event.
  */
-export async function voidInvoice(deps: InvoicingDeps, organizationId: string, id: string, request: VoidRequest): Promise<Invoice> {
+export async function voidInvoice(deps: VoidDeps, organizationId: string, id: string, request: VoidRequest): Promise<Invoice> {
   const invoice = await deps.invoices.find(organizationId, id);
   if (!invoice) throw AppError.notFound("invoice");
   if (invoice.status !== "finalized") throw new AppError("not_allowed", "not_voidable");
@@ -48,7 +50,7 @@ export async function voidInvoice(deps: InvoicingDeps, organizationId: string, i
 }
 
 /** The void's two notes: what was asked, then the rest voided at once (each once). */
-async function voidCreditNotes(deps: InvoicingDeps, invoice: Invoice, request: VoidRequest): Promise<void> {
+async function voidCreditNotes(deps: VoidDeps, invoice: Invoice, request: VoidRequest): Promise<void> {
   const requested = request.credit_amount + request.refund_amount;
   const remaining = (notes: readonly CreditNote[]) =>
     invoice.fees.map((f) => ({ fee_id: f.id, amount_cents: creditableFeeCents(f, notes) })).filter((i) => i.amount_cents > 0);
@@ -82,7 +84,7 @@ async function voidCreditNotes(deps: InvoicingDeps, invoice: Invoice, request: V
 
 /** One of the void's notes, made once (found again by its part on a retry); null when there is nothing to make. */
 async function issue(
-  deps: InvoicingDeps,
+  deps: VoidDeps,
   invoice: Invoice,
   part: "requested" | "remaining",
   make: (notes: readonly CreditNote[]) => Pick<CreditNoteRequest, "credit_amount_cents" | "refund_amount_cents" | "items"> | null,

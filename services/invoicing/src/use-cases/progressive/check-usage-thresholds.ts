@@ -9,7 +9,8 @@ import {
   crossedThresholds, lifetimeState, newProgressiveInvoice, progressiveInvoiceIdOf, progressiveUsageCents, type PlanThreshold,
 } from "../../domain/progressive-billing";
 import { runBounded } from "../billing/run-bounded";
-import type { InvoicingDeps } from "../deps";
+import type { FinalizeDeps } from "../invoices/deps";
+import type { ProgressiveDeps } from "./deps";
 import { finalizeOpenInvoices } from "../invoices/finalize-open-invoice";
 
 /** A subscription's current charges period (the one current usage shows), at `now`. */
@@ -19,7 +20,7 @@ export function currentChargesPeriod(copy: SubscriptionCopy, now: Date): Billing
 }
 
 /** The subscription copy behind an external id (the newest), or null. */
-export async function copyOf(deps: InvoicingDeps, organizationId: string, externalSubscriptionId: string, sandbox: boolean) {
+export async function copyOf(deps: Pick<ProgressiveDeps, "copies">, organizationId: string, externalSubscriptionId: string, sandbox: boolean) {
   const key = await deps.copies.usageKey(organizationId, externalSubscriptionId);
   if (!key) return null;
   const copy: SubscriptionCopy = { ...key, sandbox, next_billing_at: null, next_billing_reason: null, last_billed_at: null, last_billed_reason: null };
@@ -55,7 +56,7 @@ function thresholdEvents(invoice: Invoice, copy: SubscriptionCopy, crossed: read
  * invoices it stored or found for crossings.
  */
 export async function checkUsageThresholds(
-  deps: InvoicingDeps,
+  deps: FinalizeDeps & Pick<ProgressiveDeps, "logger" | "progressive">,
   organizationId: string,
   externalSubscriptionIds: readonly string[],
   options: { sandbox: boolean },

@@ -4,7 +4,9 @@ import { composeCreditNote, creditableFeeCents, estimateCreditNote, type CreditN
 import type { Invoice } from "../../domain/invoice";
 import { priceInvoice } from "../../domain/invoice-totals";
 import { creditNoteCreatedEvents } from "../../events/credit-note-events";
-import type { InvoicingDeps } from "../deps";
+import type { ProgressiveDeps } from "./deps";
+
+type ExcessDeps = Pick<ProgressiveDeps, "clock" | "copies" | "creditNotes" | "invoices" | "logger" | "publishCreditNote">;
 
 /**
  * A period's invoice (periodic, termination, upgrade) whose progressive credit from a subscription
@@ -18,7 +20,7 @@ import type { InvoicingDeps } from "../deps";
  * its id is its progressive invoice's next note's (a retry or a second replica finds it made).
  * Called when the period's invoice is stored, before it is finalized. Answers the notes made or found.
  */
-export async function creditProgressiveExcess(deps: InvoicingDeps, invoice: Invoice): Promise<CreditNote[]> {
+export async function creditProgressiveExcess(deps: ExcessDeps, invoice: Invoice): Promise<CreditNote[]> {
   const credit = invoice.progressive_credit;
   if (!credit || credit.amount_cents <= 0) return [];
   const notes: CreditNote[] = [];
@@ -36,7 +38,7 @@ export async function creditProgressiveExcess(deps: InvoicingDeps, invoice: Invo
 }
 
 /** The automatic credit note of `excess` on one progressive invoice, for the period invoice `invoice` (once). */
-async function creditExcessOn(deps: InvoicingDeps, invoice: Invoice, progressiveId: string, excess: number): Promise<CreditNote | null> {
+async function creditExcessOn(deps: ExcessDeps, invoice: Invoice, progressiveId: string, excess: number): Promise<CreditNote | null> {
   const progressive = await deps.invoices.findById(progressiveId);
   if (!progressive || progressive.status !== "finalized" || progressive.invoice_type !== "progressive_billing") return null;
   for (let attempt = 0; attempt < 20; attempt++) {

@@ -3,8 +3,10 @@ import { AppError } from "@billing/errors";
 import { usageThresholdsProgress } from "@billing/pricing";
 import type { Invoice } from "../../domain/invoice";
 import { lifetimeState, progressiveUsageCents, type PlanThreshold } from "../../domain/progressive-billing";
-import type { InvoicingDeps } from "../deps";
+import type { ProgressiveDeps } from "./deps";
 import { copyOf, currentChargesPeriod } from "./check-usage-thresholds";
+
+type LifetimeUsageDeps = Pick<ProgressiveDeps, "clock" | "copies" | "progressive" | "usage">;
 
 /** Lago's LifetimeUsageObject. */
 export interface LifetimeUsageView {
@@ -34,7 +36,7 @@ function reachedAt(invoices: readonly Invoice[], threshold: PlanThreshold, amoun
  * subscription's external id (across upgrades) and where it stands against its thresholds. Keyed
  * reads, one invoice query and one usage call.
  */
-export async function getLifetimeUsage(deps: InvoicingDeps, organizationId: string, externalSubscriptionId: string): Promise<LifetimeUsageView> {
+export async function getLifetimeUsage(deps: LifetimeUsageDeps, organizationId: string, externalSubscriptionId: string): Promise<LifetimeUsageView> {
   const found = await copyOf(deps, organizationId, externalSubscriptionId, false);
   if (!found) throw AppError.notFound("lifetime_usage");
   const { copy, externalCustomerId } = found;
@@ -74,7 +76,7 @@ export async function getLifetimeUsage(deps: InvoicingDeps, organizationId: stri
 }
 
 /** PUT /subscriptions/{external_id}/lifetime_usage: the imported historical usage (an integer ≥ 0), then the lifetime usage as GET shows it. */
-export async function updateLifetimeUsage(deps: InvoicingDeps, organizationId: string, externalSubscriptionId: string, historicalCents: number): Promise<LifetimeUsageView> {
+export async function updateLifetimeUsage(deps: LifetimeUsageDeps, organizationId: string, externalSubscriptionId: string, historicalCents: number): Promise<LifetimeUsageView> {
   const found = await copyOf(deps, organizationId, externalSubscriptionId, false);
   if (!found) throw AppError.notFound("lifetime_usage");
   if (!Number.isSafeInteger(historicalCents) || historicalCents < 0) {

@@ -1,7 +1,7 @@
 import type { PricedLine } from "../../domain/invoice-fees";
 import type { ProgressiveCredit } from "../../domain/invoice";
 import { latestProgressiveInvoice, mergedProgressiveCredit, progressiveCreditFrom } from "../../domain/progressive-billing";
-import type { InvoicingDeps } from "../deps";
+import type { ProgressiveDeps } from "./deps";
 
 /**
  * What a subscription invoice (periodic, termination, upgrade) subtracts for the progressive
@@ -9,7 +9,7 @@ import type { InvoicingDeps } from "../deps";
  * plan with usage thresholds, the latest progressive invoice of that period credits its fees
  * (less its coupons). One invoice query per such line; none for plans without thresholds.
  */
-export async function progressiveCreditOf(deps: InvoicingDeps, organizationId: string, externalCustomerId: string, lines: readonly PricedLine[]): Promise<ProgressiveCredit | null> {
+export async function progressiveCreditOf(deps: Pick<ProgressiveDeps, "progressive">, organizationId: string, externalCustomerId: string, lines: readonly PricedLine[]): Promise<ProgressiveCredit | null> {
   const credits = await Promise.all(lines.map(async ({ copy, line }) => {
     if (!line.charges_from || (copy.plan.usage_thresholds ?? []).length === 0) return null;
     const invoices = await deps.progressive.invoicesOf(organizationId, externalCustomerId, line.external_subscription_id);

@@ -1,7 +1,7 @@
 import { dayOf } from "../../domain/payment-overdue";
 import type { DueScope } from "../../persistence/copy-repository";
 import { billDueSubscriptions } from "../billing/bill-due-subscriptions";
-import type { InvoicingDeps } from "../deps";
+import type { BillingDeps } from "../billing/deps";
 import { announceOverdueInvoices } from "../invoices/announce-overdue-invoices";
 import { finalizeDueInvoices } from "../invoices/finalize-due-invoices";
 import { checkUsageThresholds } from "../progressive/check-usage-thresholds";
@@ -17,7 +17,7 @@ const MAX_PASSES = 10_000;
  * for one sandbox organization, after the consumers have caught up. Returns how many pieces of
  * work were done.
  */
-export async function runDueWork(deps: InvoicingDeps, scope: DueScope = {}): Promise<number> {
+export async function runDueWork(deps: BillingDeps, scope: DueScope = {}): Promise<number> {
   let done = 0;
   if (scope.organizationId) {
     // a test clock step: usage sent before it is checked against the thresholds at this time,

@@ -5,10 +5,12 @@ import type { SubscriptionCopy } from "../../domain/copies";
 import { customerUsage, type CustomerUsageView } from "../../domain/customer-usage";
 import { usageFees } from "../../domain/invoice-fees";
 import { priceInvoice } from "../../domain/invoice-totals";
-import type { InvoicingDeps } from "../deps";
+import type { UsageDeps } from "./deps";
+
+type CurrentUsageDeps = Pick<UsageDeps, "billingEntities" | "clock" | "copies" | "usage">;
 
 /** The organization's customer and its active subscription of that external id: two keyed reads, at once. */
-async function subscriptionOf(deps: InvoicingDeps, organizationId: string, externalCustomerId: string, externalSubscriptionId: string) {
+async function subscriptionOf(deps: CurrentUsageDeps, organizationId: string, externalCustomerId: string, externalSubscriptionId: string) {
   const [key, customer] = await Promise.all([
     deps.copies.usageKey(organizationId, externalSubscriptionId),
     deps.copies.customerByExternalId(organizationId, externalCustomerId),
@@ -24,7 +26,7 @@ async function subscriptionOf(deps: InvoicingDeps, organizationId: string, exter
  * current charges period, priced by the usage service from what is stored now (no wait for
  * storage: a dashboard polls it), taxes by the pricing library. Keyed reads and one gRPC call.
  */
-export async function getCurrentUsage(deps: InvoicingDeps, organizationId: string, externalCustomerId: string, externalSubscriptionId: string): Promise<CustomerUsageView> {
+export async function getCurrentUsage(deps: CurrentUsageDeps, organizationId: string, externalCustomerId: string, externalSubscriptionId: string): Promise<CustomerUsageView> {
   const { copy, customer } = await subscriptionOf(deps, organizationId, externalCustomerId, externalSubscriptionId);
   const c = customer.customer;
   const timing = billingCadence(timingOf(copy.subscription, copy.plan), { bill_charges_monthly: copy.plan.bill_charges_monthly, bill_fixed_charges_monthly: false });

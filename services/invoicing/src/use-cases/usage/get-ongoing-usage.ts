@@ -1,5 +1,5 @@
 import { sumCents } from "@billing/pricing";
-import type { InvoicingDeps } from "../deps";
+import type { UsageDeps } from "./deps";
 import { getCurrentUsage } from "./get-current-usage";
 
 export interface CustomerOngoingUsage {
@@ -15,7 +15,7 @@ export interface CustomerOngoingUsage {
  * it change. Subscriptions invoicing does not know (yet) are left out.
  */
 export async function getOngoingUsage(
-  deps: InvoicingDeps,
+  deps: Pick<UsageDeps, "billingEntities" | "clock" | "copies" | "usage">,
   organizationId: string,
   externalSubscriptionIds: readonly string[],
   customerIds: readonly string[] = [],

@@ -1,7 +1,7 @@
 import { AppError } from "@billing/errors";
 import { skipOf, type PageRequest } from "@billing/mongo";
 import { customerUsage, type CustomerUsageView } from "../../domain/customer-usage";
-import type { InvoicingDeps } from "../deps";
+import type { UsageDeps } from "./deps";
 
 export interface PastUsageQuery {
   externalCustomerId: string;
@@ -17,7 +17,7 @@ const MAX_PERIODS = 1_000;
  * GET /customers/{id}/past_usage: the subscription's billed charges periods, newest first, as its
  * (visible) invoices priced them: each period's charge fees, optionally one metric's only.
  */
-export async function getPastUsage(deps: InvoicingDeps, organizationId: string, query: PastUsageQuery, page: PageRequest): Promise<{ items: CustomerUsageView[]; total: number }> {
+export async function getPastUsage(deps: Pick<UsageDeps, "copies" | "invoices">, organizationId: string, query: PastUsageQuery, page: PageRequest): Promise<{ items: CustomerUsageView[]; total: number }> {
   if (!(await deps.copies.customerByExternalId(organizationId, query.externalCustomerId))) throw AppError.notFound("customer");
   const limit = Math.min(query.periodsCount && query.periodsCount > 0 ? query.periodsCount : MAX_PERIODS, MAX_PERIODS);
   const invoices = await deps.invoices.billedPeriodsOf(organizationId, query.externalCustomerId, query.externalSubscriptionId, limit);
