@@ -135,7 +135,7 @@ export type BulkOperation<T> =
   | { insertOne: { document: T } }
   | { updateOne: { filter: Filter<T>; update: Update<T>; upsert?: boolean } }
   | { updateMany: { filter: Filter<T>; update: Update<T>; upsert?: boolean } }
-  | { replaceOne: { filter: Filter<T>; replacement: T; upsert?: boolean } }
+  | { replaceOne: { filter: Filter<T>; replacement: Omit<T, "_id">; upsert?: boolean } }
   | { deleteOne: { filter: Filter<T> } }
   | { deleteMany: { filter: Filter<T> } };
 
@@ -174,7 +174,8 @@ interface DocQueries<T extends { _id: unknown }> {
   updateOne(filter: Filter<T>, update: Update<T>, options?: mongo.UpdateOptions | null): Q<UpdateWriteOpResult, T, "updateOne">;
   updateMany(filter: Filter<T>, update: Update<T>, options?: mongo.UpdateOptions | null): Q<UpdateWriteOpResult, T, "updateMany">;
   findOneAndUpdate(filter: Filter<T>, update: Update<T>, options?: QueryOptions<T> | null): Q<Hydrated<T> | null, T, "findOneAndUpdate">;
-  replaceOne(filter: Filter<T>, replacement: T, options?: mongo.ReplaceOptions | null): Q<UpdateWriteOpResult, T, "replaceOne">;
+  /** the replacement keeps the document's `_id` */
+  replaceOne(filter: Filter<T>, replacement: Omit<T, "_id">, options?: mongo.ReplaceOptions | null): Q<UpdateWriteOpResult, T, "replaceOne">;
   deleteOne(filter: Filter<T>): Q<mongo.DeleteResult, T, "deleteOne">;
   deleteMany(filter: Filter<T>): Q<mongo.DeleteResult, T, "deleteMany">;
   bulkWrite(operations: ReadonlyArray<BulkOperation<T>>, options?: mongo.BulkWriteOptions): Promise<mongo.BulkWriteResult>;
@@ -185,11 +186,20 @@ interface DocQueries<T extends { _id: unknown }> {
 /** A mongoose model whose queries and writes name only its document type's paths. */
 export type DocModel<T extends { _id: unknown }> = Omit<Model<T>, keyof DocQueries<T>> & DocQueries<T>;
 
+/** Where a model's documents live, and whether a model already registered under its name is answered instead. */
+export interface DocModelOptions {
+  /** the collection's name (by default mongoose's plural of the model's name, or the schema's `collection` option) */
+  collection?: string;
+  /** answer the model already registered on the connection under this name (services wired more than once on one connection) */
+  reuse?: boolean;
+}
+
 /**
  * Registers a collection's model on the service's connection (`connection.model<T>(name, schema)`)
  * and answers it as a DocModel: the same object, its query and write methods declared with T.
  */
-export function docModel<T extends { _id: unknown }>(connection: Connection, name: string, schema: Schema<T>): DocModel<T> {
+export function docModel<T extends { _id: unknown }>(connection: Connection, name: string, schema: Schema<T>, options: DocModelOptions = {}): DocModel<T> {
+  const model = (options.reuse ? connection.models[name] : undefined) ?? connection.model<T>(name, schema, options.collection);
   // one cast, here: mongoose's Model<T> accepts any key in its filters and updates; DocModel narrows them to T's paths
-  return connection.model<T>(name, schema) as unknown as DocModel<T>;
+  return model as unknown as DocModel<T>;
 }
