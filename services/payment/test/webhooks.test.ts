@@ -98,7 +98,7 @@ const customerEvent = (org: string, externalId: string, type: typeof Subjects.cu
   });
 let seq = 0;
 const fanOut = (w: WebhookWiring, envelope: Envelope) =>
-  fanOutEvent(w.deps, { organizationId: envelope.organization_id, eventId: envelope.id, event: webhookEventsOf(envelope.type, envelope.data as never)[0]!, seq: ++seq });
+  fanOutEvent(w.deps, { organizationId: envelope.organization_id, eventId: envelope.id, event: webhookEventsOf(envelope.type, envelope.data)[0]!, seq: ++seq });
 const receivedAt = (path: string) => received.filter((r) => r.path === path);
 
 describe("webhook endpoints", () => {

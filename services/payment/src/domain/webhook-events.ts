@@ -1,4 +1,5 @@
 import { Subjects } from "@billing/bus";
+import type { EventData, Subject } from "@billing/contracts";
 
 /**
  * Which domain events become which of Lago's webhooks. Each names the object it carries and how
@@ -34,12 +35,30 @@ export interface WebhookEvent {
   eventName?: string;
 }
 
-type Data = Record<string, any>;
 const S = Subjects;
 
-const rules: Record<string, { type: string; object: string; ref: (d: Data) => ObjectRef; id: (d: Data) => string; view: (d: Data) => unknown }> = {};
-const rule = (subject: string, type: string, object: string, ref: (d: Data) => ObjectRef, id: (d: Data) => string, view: (d: Data) => unknown) => {
-  rules[subject] = { type, object, ref, id, view };
+/** How the events of one subject become a webhook: its type, its object's key, and the object's reference, id and view. */
+interface Rule {
+  type: string;
+  object: string;
+  event(data: unknown): WebhookEvent;
+}
+
+const rules: Record<string, Rule> = {};
+/** The rule of the subjects `subject` names, each function reading the data its schema parsed (`EventData<S>`). */
+const rule = <S extends Subject>(
+  subject: S, type: string, object: string,
+  ref: (d: EventData<S>) => ObjectRef, id: (d: EventData<S>) => string, view: (d: EventData<S>) => unknown,
+) => {
+  rules[subject] = {
+    type,
+    object,
+    event: (data) => {
+      // webhookEventsOf is handed the data eventData parsed with this subject's own schema
+      const d = data as EventData<S>;
+      return { webhookType: type, objectType: object, ref: ref(d), objectId: id(d), view: view(d) };
+    },
+  };
 };
 
 for (const [subject, type] of [[S.customer.customerCreated, "customer.created"], [S.customer.customerUpdated, "customer.updated"]] as const) {
@@ -120,7 +139,7 @@ for (const [subject, type] of [
  * the fee's own advance_fee.created message had (derived from the fee), so a fee announced both
  * ways is delivered once.
  */
-const feeWebhooks = (d: Data): WebhookEvent[] => (d.fees as Data[]).map((fee) => ({
+const feeWebhooks = (d: EventData<typeof S.invoicing.advanceFeesCreated>): WebhookEvent[] => d.fees.map((fee) => ({
   webhookType: "fee.created", objectType: "fee", ref: { kind: "fee", id: fee.svc_id }, objectId: fee.svc_id, view: fee,
   eventName: `advance_fee.created|${fee.svc_id}`,
 }));
@@ -138,10 +157,13 @@ export function webhookTypesOf(subject: string): readonly string[] {
   return r ? [r.type] : [];
 }
 
-/** The webhooks an event (its subject and parsed data) becomes: one, several (a message of many fees), or none. */
-export function webhookEventsOf(subject: string, data: Data): WebhookEvent[] {
-  if (subject === S.invoicing.advanceFeesCreated) return feeWebhooks(data);
+/**
+ * The webhooks an event becomes: one, several (a message of many fees), or none. `data` is the
+ * event's data as eventData parsed it with the subject's schema.
+ */
+export function webhookEventsOf(subject: string, data: unknown): WebhookEvent[] {
+  // as for the rules: the data was parsed with advance_fees.created's schema
+  if (subject === S.invoicing.advanceFeesCreated) return feeWebhooks(data as EventData<typeof S.invoicing.advanceFeesCreated>);
   const r = rules[subject];
-  if (!r) return [];
-  return [{ webhookType: r.type, objectType: r.object, ref: r.ref(data), objectId: r.id(data), view: r.view(data) }];
+  return r ? [r.event(data)] : [];
 }

@@ -25,7 +25,7 @@ export function webhookFanoutHandler(deps: WebhookDeps) {
   return async (envelope: Envelope, msg: { seq: number }): Promise<void> => {
     if (!(await someEndpointWants(deps, envelope.type, envelope.organization_id))) return;
     const data = eventData(envelope as Envelope & { type: Subject });
-    const events = webhookEventsOf(envelope.type, data as Record<string, any>);
+    const events = webhookEventsOf(envelope.type, data);
     if (events.length === 0) return;
     const fanOut = () => fanOutEvents(deps, { organizationId: envelope.organization_id, eventId: envelope.id, events, seq: msg.seq });
     if (events.length > 1) {

@@ -1,5 +1,6 @@
 import { derivedUuid } from "@billing/bus";
-import type { Model } from "mongoose";
+import type { DocModel } from "@billing/mongo";
+import type { SandboxChargeDoc } from "../persistence/models";
 import type { ChargeRequest, ChargeResult, PaymentProvider, RefundRequest, RefundResult } from "./payment-provider";
 
 /**
@@ -20,7 +21,7 @@ export const SANDBOX_CUSTOMERS = {
 
 interface ChargeDoc { _id: string; result: ChargeResult }
 
-export function sandboxProvider(charges: Model<ChargeDoc>, publicUrl: string): PaymentProvider {
+export function sandboxProvider(charges: DocModel<SandboxChargeDoc>, publicUrl: string): PaymentProvider {
   const store = async (key: string, result: ChargeResult): Promise<ChargeResult> => {
     // the first charge of a key wins (an upsert that never overwrites)
     await charges.updateOne({ _id: key }, { $setOnInsert: { result } }, { upsert: true });

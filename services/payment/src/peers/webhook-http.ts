@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import { isIP } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
 import { isForbiddenAddress } from "../domain/webhook-address";
 
 const MAX_POOLS = 2000;
@@ -26,7 +26,7 @@ export interface WebhookPoster {
  * cannot reach internal services.
  */
 export function httpPoster(options: { timeoutMs: number; allowPrivate: boolean; maxSockets?: number }): WebhookPoster {
-  const lookup = (hostname: string, opts: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+  const lookup: LookupFunction = (hostname: string, opts: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
     dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
       if (err) return callback(err, "", 0);
       const list = addresses as LookupAddress[];
@@ -37,7 +37,7 @@ export function httpPoster(options: { timeoutMs: number; allowPrivate: boolean; 
       callback(null, list[0]!.address, list[0]!.family);
     });
   };
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64, lookup: lookup as never };
+  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64, lookup };
   /** by pool, least recently used first; the oldest are closed beyond `MAX_POOLS` */
   const pools = new Map<string, { "http:": http.Agent; "https:": https.Agent }>();
   const poolOf = (key: string) => {

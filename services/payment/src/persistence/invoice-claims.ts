@@ -1,5 +1,5 @@
-import { isDuplicateKeyError } from "@billing/mongo";
-import { Schema, type Connection, type Model } from "mongoose";
+import { docModel, isDuplicateKeyError, type DocModel } from "@billing/mongo";
+import { Schema, type Connection } from "mongoose";
 
 /** Who works on an invoice's due amount: a manual payment (for the moment it is applied) or a provider attempt (until it is final). */
 export interface ClaimHolder {
@@ -24,8 +24,8 @@ const claimSchema = new Schema<ClaimDoc>(
 // the sweeper's look for claims still held (real MongoDB; the test server scans a page of them)
 claimSchema.index({ holder_id: 1, claimed_at: 1 });
 
-export function registerClaimModel(connection: Connection): Model<ClaimDoc> {
-  return (connection.models.InvoiceClaim as Model<ClaimDoc> | undefined) ?? connection.model<ClaimDoc>("InvoiceClaim", claimSchema, "invoice_claims");
+export function registerClaimModel(connection: Connection): DocModel<ClaimDoc> {
+  return docModel(connection, "InvoiceClaim", claimSchema, { collection: "invoice_claims", reuse: true });
 }
 
 /**
@@ -35,7 +35,7 @@ export function registerClaimModel(connection: Connection): Model<ClaimDoc> {
  * or already the holder's: a retry, a redelivery) and released by its holder only.
  */
 export class InvoiceClaims {
-  constructor(private readonly model: Model<ClaimDoc>) {}
+  constructor(private readonly model: DocModel<ClaimDoc>) {}
 
   /** Takes the invoice's claim for this holder: null once it is the holder's, else who holds it. */
   async take(invoiceId: string, organizationId: string, holder: ClaimHolder): Promise<ClaimHolder | null> {

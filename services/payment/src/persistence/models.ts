@@ -1,7 +1,29 @@
-import { Schema, type Connection, type Model } from "mongoose";
+import { Schema, type Connection } from "mongoose";
+import type { Envelope } from "@billing/bus";
+import { docModel } from "@billing/mongo";
+import type { Payment } from "../domain/payment";
+import type { ChargeResult, RefundResult } from "../peers/payment-provider";
+
+/** A stored payment: its fields, with its id as `_id`, its sweep time and its embedded outbox. */
+export interface PaymentDoc extends Omit<Payment, "id"> {
+  _id: string;
+  /** system time after which the sweeper finishes it while unapplied */
+  sweep_at?: Date;
+  outbox?: Envelope[];
+}
+
+/** A payment as the domain sees it. */
+export const toPayment = ({ _id, sweep_at: _sweep, outbox: _outbox, ...rest }: PaymentDoc): Payment => ({ ...rest, id: _id });
+
+/** A charge (or, `refund <key>`, a refund) of the sandbox provider, by idempotency key; `at`: when a refund was first answered. */
+export interface SandboxChargeDoc {
+  _id: string;
+  result: ChargeResult | RefundResult;
+  at?: Date;
+}
 
 /** Payments, keyed by their svc id (a provider attempt's id is derived from its invoice and attempt: one per pair). */
-const paymentSchema = new Schema(
+const paymentSchema = new Schema<PaymentDoc>(
   {
     _id: String,
     organization_id: { type: String, required: true },
@@ -41,13 +63,13 @@ paymentSchema.index({ overpayment_status: 1 }, { sparse: true });
 
 /** The sandbox provider's charges, keyed by idempotency key (what a real provider would keep on its side). */
 // the sandbox provider's charges and refunds by idempotency key (`at`: when a refund was first answered)
-const sandboxChargeSchema = new Schema({ _id: String, result: Schema.Types.Mixed, at: Date }, { versionKey: false });
+const sandboxChargeSchema = new Schema<SandboxChargeDoc>({ _id: String, result: Schema.Types.Mixed, at: Date }, { versionKey: false });
 
 export function registerModels(connection: Connection) {
   return {
-    payments: connection.models.Payment ?? connection.model("Payment", paymentSchema, "payments"),
-    sandboxCharges: connection.models.SandboxCharge ?? connection.model("SandboxCharge", sandboxChargeSchema, "sandbox_charges"),
-  } as { payments: Model<any>; sandboxCharges: Model<any> };
+    payments: docModel(connection, "Payment", paymentSchema, { collection: "payments", reuse: true }),
+    sandboxCharges: docModel(connection, "SandboxCharge", sandboxChargeSchema, { collection: "sandbox_charges", reuse: true }),
+  };
 }
 
 export type Models = ReturnType<typeof registerModels>;

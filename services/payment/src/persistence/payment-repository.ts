@@ -1,10 +1,7 @@
 import type { Envelope } from "@billing/bus";
-import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
-import type { OverpaymentStatus, Payment } from "../domain/payment";
-import type { Models } from "./models";
-
-type PaymentDoc = Omit<Payment, "id"> & { _id: string; sweep_at?: Date; outbox?: Envelope[] };
-const paymentOf = ({ _id, sweep_at: _sweep, outbox: _outbox, ...rest }: PaymentDoc): Payment => ({ ...rest, id: _id });
+import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type Filter, type PageRequest } from "@billing/mongo";
+import type { OverpaymentStatus, Payment, PaymentStatus } from "../domain/payment";
+import { toPayment as paymentOf, type Models, type PaymentDoc } from "./models";
 /** An unapplied payment is the sweeper's after this long (system time): its own request is done with it by then. */
 const SWEEP_AFTER_MS = 5_000;
 const sweepAt = () => new Date(Date.now() + SWEEP_AFTER_MS);
@@ -25,7 +22,7 @@ export class PaymentRepository {
   async insert(payment: Payment, events: readonly Envelope[] = []): Promise<"ok" | "duplicate"> {
     const { id, ...rest } = payment;
     try {
-      await this.models.payments.collection.insertOne({ _id: id, ...rest, sweep_at: sweepAt(), outbox: [...events] } as never);
+      await this.models.payments.collection.insertOne({ _id: id, ...rest, sweep_at: sweepAt(), outbox: [...events] });
       return "ok";
     } catch (err) {
       if (isDuplicateKeyError(err)) return "duplicate";
@@ -47,7 +44,7 @@ export class PaymentRepository {
 
   /** Newest first, `_id` as tiebreaker. */
   async list(organizationId: string, filter: PaymentFilter, page: PageRequest): Promise<{ items: Payment[]; total: number }> {
-    const query: Record<string, unknown> = { organization_id: organizationId };
+    const query: Filter<PaymentDoc> = { organization_id: organizationId };
     if (filter.externalCustomerId !== undefined) query.external_customer_id = filter.externalCustomerId;
     if (filter.invoiceId !== undefined) query.invoice_id = filter.invoiceId;
     const [docs, total] = await Promise.all([
@@ -72,14 +69,14 @@ export class PaymentRepository {
   /** A charge's result written on its payment, once: only over the state it was read in (pending or processing). */
   async setOutcome(payment: Payment, change: Pick<Payment, "status" | "payment_status" | "provider_payment_id" | "next_action">, now: Date, events: readonly Envelope[] = []): Promise<boolean> {
     const res = await this.models.payments.collection.updateOne(
-      { _id: payment.id, payment_status: payment.payment_status } as never,
-      { $set: { ...change, applied: false, updated_at: now, sweep_at: sweepAt() }, $push: { outbox: { $each: [...events] } } } as never,
+      { _id: payment.id, payment_status: payment.payment_status },
+      { $set: { ...change, applied: false, updated_at: now, sweep_at: sweepAt() }, $push: { outbox: { $each: [...events] } } },
     );
     return res.modifiedCount === 1;
   }
 
   /** Its current outcome reached the invoice (with the events that announce it, for a manual payment: told only once applied). */
-  async markApplied(id: string, paymentStatus: string, events: readonly Envelope[] = []): Promise<boolean> {
+  async markApplied(id: string, paymentStatus: PaymentStatus, events: readonly Envelope[] = []): Promise<boolean> {
     const res = await this.models.payments.updateOne(
       { _id: id, payment_status: paymentStatus, applied: false },
       { $set: { applied: true }, ...(events.length > 0 && { $push: { outbox: { $each: [...events] } } }) },

@@ -1,10 +1,23 @@
-import { Schema, type Connection, type Model } from "mongoose";
+import { Schema, type Connection } from "mongoose";
+import type { Envelope } from "@billing/bus";
+import { docModel, type DocModel } from "@billing/mongo";
+import type { PaymentRequest } from "../domain/payment-request";
+
+/** A lean read gives BSON Binary ({ buffer }) for a Buffer field. */
+export type Bytes = Buffer | { buffer: Uint8Array };
+
+/** A stored payment request: its fields, with its id as `_id`, its snapshot as protobuf bytes and its embedded outbox. */
+export interface PaymentRequestDoc extends Omit<PaymentRequest, "id" | "snapshot"> {
+  _id: string;
+  snapshot: { customer: Bytes; invoices: Bytes[] };
+  outbox?: Envelope[];
+}
 
 /**
  * Payment requests, keyed by their svc id (a random UUID: each POST is a new request), with their
  * events in an embedded outbox (written by the same insert or update as the change).
  */
-const paymentRequestSchema = new Schema(
+const paymentRequestSchema = new Schema<PaymentRequestDoc>(
   {
     _id: String,
     organization_id: { type: String, required: true },
@@ -32,6 +45,6 @@ paymentRequestSchema.index({ organization_id: 1, created_at: -1, _id: -1 });
 paymentRequestSchema.index({ organization_id: 1, external_customer_id: 1, created_at: -1, _id: -1 });
 paymentRequestSchema.index({ organization_id: 1, payment_status: 1, created_at: -1, _id: -1 });
 
-export function registerPaymentRequestModel(connection: Connection): Model<any> {
-  return connection.models.PaymentRequest ?? connection.model("PaymentRequest", paymentRequestSchema, "payment_requests");
+export function registerPaymentRequestModel(connection: Connection): DocModel<PaymentRequestDoc> {
+  return docModel(connection, "PaymentRequest", paymentRequestSchema, { collection: "payment_requests", reuse: true });
 }

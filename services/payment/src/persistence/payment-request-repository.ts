@@ -1,13 +1,9 @@
 import type { Envelope, OutboxStore } from "@billing/bus";
 import { Rpc } from "@billing/contracts";
 import { replyCodec } from "@billing/grpc";
-import { embeddedOutboxStore, skipOf, type PageRequest } from "@billing/mongo";
-import type { Model } from "mongoose";
+import { embeddedOutboxStore, skipOf, type DocModel, type Filter, type PageRequest } from "@billing/mongo";
 import type { PaymentRequest, PaymentRequestStatus } from "../domain/payment-request";
-
-/** A lean read gives BSON Binary ({ buffer }) for a Buffer field. */
-type Bytes = Buffer | { buffer: Uint8Array };
-type PaymentRequestDoc = Omit<PaymentRequest, "id" | "snapshot"> & { _id: string; snapshot: { customer: Bytes; invoices: Bytes[] }; outbox?: Envelope[] };
+import type { Bytes, PaymentRequestDoc } from "./payment-request-model";
 
 // the snapshot keeps each reply as its protobuf bytes, read back by its message type
 const customerReply = replyCodec(Rpc.customer, "GetCustomer");
@@ -30,7 +26,7 @@ export interface PaymentRequestFilter {
 
 /** Payment requests; every query is scoped to one organization, every change carries its event. */
 export class PaymentRequestRepository {
-  constructor(private readonly model: Model<any>) {}
+  constructor(private readonly model: DocModel<PaymentRequestDoc>) {}
 
   readonly outbox = (): OutboxStore => embeddedOutboxStore(this.model);
 
@@ -38,7 +34,7 @@ export class PaymentRequestRepository {
   async insert(request: PaymentRequest, event: Envelope): Promise<void> {
     const { id, snapshot, ...rest } = request;
     const bytes = { customer: customerReply.encode({ customer: snapshot.customer }), invoices: snapshot.invoices.map((invoice) => invoiceReply.encode({ invoice })) };
-    await this.model.collection.insertOne({ _id: id, ...rest, snapshot: bytes, outbox: [event] } as never);
+    await this.model.collection.insertOne({ _id: id, ...rest, snapshot: bytes, outbox: [event] });
   }
 
   /** By id (an `_id` read, fast on the test server too), in its organization only. */
@@ -49,9 +45,10 @@ export class PaymentRequestRepository {
 
   /** Newest first, `_id` as tiebreaker. */
   async list(organizationId: string, filter: PaymentRequestFilter, page: PageRequest): Promise<{ items: PaymentRequest[]; total: number }> {
-    const query: Record<string, unknown> = { organization_id: organizationId };
+    const query: Filter<PaymentRequestDoc> = { organization_id: organizationId };
     if (filter.externalCustomerId !== undefined) query.external_customer_id = filter.externalCustomerId;
-    if (filter.paymentStatus !== undefined) query.payment_status = filter.paymentStatus;
+    // a client's value, as it came: one that is no status matches nothing
+    if (filter.paymentStatus !== undefined) query.payment_status = filter.paymentStatus as PaymentRequestStatus;
     const [docs, total] = await Promise.all([
       this.model.find(query, { outbox: 0 }).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<PaymentRequestDoc[]>(),
       this.model.countDocuments(query),
@@ -62,8 +59,8 @@ export class PaymentRequestRepository {
   /** A pending request's new status and its event, once: false when it is no longer pending. */
   async settle(id: string, status: PaymentRequestStatus, now: Date, event: Envelope): Promise<boolean> {
     const res = await this.model.collection.updateOne(
-      { _id: id, payment_status: "pending" } as never,
-      { $set: { payment_status: status, updated_at: now }, $push: { outbox: event } } as never,
+      { _id: id, payment_status: "pending" },
+      { $set: { payment_status: status, updated_at: now }, $push: { outbox: event } },
     );
     return res.modifiedCount === 1;
   }

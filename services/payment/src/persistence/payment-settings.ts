@@ -1,4 +1,5 @@
-import { Schema, type Connection, type Model } from "mongoose";
+import { docModel, type DocModel } from "@billing/mongo";
+import { Schema, type Connection } from "mongoose";
 
 /**
  * What an organization does with the part of a provider's success its invoice could not take:
@@ -16,14 +17,13 @@ interface SettingsDoc {
 
 const settingsSchema = new Schema<SettingsDoc>({ _id: String, overpayment_handling: String, updated_at: Date }, { versionKey: false });
 
-export function registerSettingsModel(connection: Connection): Model<SettingsDoc> {
-  return (connection.models.PaymentSettings as Model<SettingsDoc> | undefined)
-    ?? connection.model<SettingsDoc>("PaymentSettings", settingsSchema, "organization_payment_settings");
+export function registerSettingsModel(connection: Connection): DocModel<SettingsDoc> {
+  return docModel(connection, "PaymentSettings", settingsSchema, { collection: "organization_payment_settings", reuse: true });
 }
 
 /** Each organization's payment settings, keyed by the organization's id (one `_id` read: fast on the test server too); none stored: the defaults. */
 export class PaymentSettings {
-  constructor(private readonly model: Model<SettingsDoc>) {}
+  constructor(private readonly model: DocModel<SettingsDoc>) {}
 
   async overpaymentHandling(organizationId: string): Promise<OverpaymentHandling> {
     const doc = await this.model.findById(organizationId).lean<SettingsDoc>();

@@ -1,10 +1,19 @@
 import type { Envelope, OutboxStore } from "@billing/bus";
-import { embeddedOutboxStore, isDuplicateKeyError } from "@billing/mongo";
-import { Schema, type Connection, type Model } from "mongoose";
+import { docModel, embeddedOutboxStore, isDuplicateKeyError, type DocModel, type Filter } from "@billing/mongo";
+import { Schema, type Connection } from "mongoose";
 import type { Refund, RefundStatus } from "../domain/refund";
 
+/** A stored refund: its fields, with its id as `_id`, and its embedded outbox. */
+export interface RefundDoc extends Omit<Refund, "id"> {
+  _id: string;
+  outbox?: Envelope[];
+}
+
+/** A refund as the domain sees it. */
+const refundOf = ({ _id, outbox: _outbox, ...rest }: RefundDoc): Refund => ({ ...rest, id: _id });
+
 /** Refunds, keyed by their svc id (derived from the credit note's: one per note), their events in an embedded outbox. */
-const refundSchema = new Schema(
+const refundSchema = new Schema<RefundDoc>(
   {
     _id: String,
     organization_id: { type: String, required: true },
@@ -35,15 +44,12 @@ refundSchema.index({ organization_id: 1, invoice_id: 1 });
 // the collection holds one document per refunded credit note, and the sweeper reads a page per round)
 refundSchema.index({ applied: 1, updated_at: 1 });
 
-type RefundDoc = Omit<Refund, "id"> & { _id: string; outbox?: unknown };
-const refundOf = ({ _id, outbox: _outbox, ...rest }: RefundDoc): Refund => ({ ...rest, id: _id });
-
-export function registerRefundModel(connection: Connection): Model<any> {
-  return connection.models.Refund ?? connection.model("Refund", refundSchema, "refunds");
+export function registerRefundModel(connection: Connection): DocModel<RefundDoc> {
+  return docModel(connection, "Refund", refundSchema, { collection: "refunds", reuse: true });
 }
 
 export class RefundRepository {
-  constructor(private readonly model: Model<any>) {}
+  constructor(private readonly model: DocModel<RefundDoc>) {}
 
   readonly outbox = (): OutboxStore => embeddedOutboxStore(this.model);
 
@@ -51,7 +57,7 @@ export class RefundRepository {
   async insert(refund: Refund): Promise<"ok" | "duplicate"> {
     const { id, ...rest } = refund;
     try {
-      await this.model.collection.insertOne({ _id: id, ...rest } as never);
+      await this.model.collection.insertOne({ _id: id, ...rest });
       return "ok";
     } catch (err) {
       if (isDuplicateKeyError(err)) return "duplicate";
@@ -72,8 +78,8 @@ export class RefundRepository {
   /** The provider's answer written once: only while it is pending; its events in the same write. */
   async setOutcome(refund: Refund, change: { status: RefundStatus; provider_refund_id: string | null; failure: Refund["failure"] }, now: Date, events: readonly Envelope[]): Promise<boolean> {
     const res = await this.model.collection.updateOne(
-      { _id: refund.id, status: "pending" } as never,
-      { $set: { ...change, updated_at: now }, $push: { outbox: { $each: [...events] } } } as never,
+      { _id: refund.id, status: "pending" },
+      { $set: { ...change, updated_at: now }, $push: { outbox: { $each: [...events] } } },
     );
     return res.modifiedCount === 1;
   }
@@ -83,18 +89,18 @@ export class RefundRepository {
    * asked about since `askedBefore`; least recently changed first.
    */
   async unsettled(limit: number, askedBefore: Date): Promise<Refund[]> {
-    const due = { applied: false, $or: [{ status: { $ne: "pending" } }, { asked_at: null }, { asked_at: { $lt: askedBefore } }] };
+    const due: Filter<RefundDoc> = { applied: false, $or: [{ status: { $ne: "pending" } }, { asked_at: null }, { asked_at: { $lt: askedBefore } }] };
     const docs = await this.model.find(due, { outbox: 0 }).sort({ updated_at: 1, _id: 1 }).limit(limit).lean<RefundDoc[]>();
     return docs.map(refundOf);
   }
 
   /** The provider answered it is still pending (it is asked again after the recheck delay). */
   async markAsked(id: string, at: Date): Promise<void> {
-    await this.model.collection.updateOne({ _id: id, status: "pending" } as never, { $set: { asked_at: at } });
+    await this.model.collection.updateOne({ _id: id, status: "pending" }, { $set: { asked_at: at } });
   }
 
   /** Its outcome reached the credit note. */
   async markApplied(id: string, status: RefundStatus): Promise<void> {
-    await this.model.collection.updateOne({ _id: id, status } as never, { $set: { applied: true } });
+    await this.model.collection.updateOne({ _id: id, status }, { $set: { applied: true } });
   }
 }

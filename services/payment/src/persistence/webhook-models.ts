@@ -1,7 +1,37 @@
-import { Schema, type Connection, type Model } from "mongoose";
+import { Schema, type Connection } from "mongoose";
+import { docModel } from "@billing/mongo";
+import type { WebhookDelivery } from "../domain/webhook-delivery";
+import type { WebhookEndpoint } from "../domain/webhook-endpoint";
+
+/** A stored webhook endpoint, its id as `_id`. Endpoints written by earlier versions may lack a name, event types and a secret. */
+export interface EndpointDoc extends Omit<WebhookEndpoint, "id" | "name" | "event_types" | "signing_secret"> {
+  _id: string;
+  name?: string | null;
+  event_types?: string[] | null;
+  signing_secret?: string | null;
+}
+
+/** An endpoint as the domain sees it; the fields earlier versions did not write are null. */
+export const toEndpoint = ({ _id, ...rest }: EndpointDoc): WebhookEndpoint => ({
+  ...rest,
+  id: _id,
+  name: rest.name ?? null,
+  event_types: rest.event_types ?? null,
+  signing_secret: rest.signing_secret ?? null,
+});
+
+/** A stored delivery, its id as `_id`, with the lease of the process sending it. */
+export interface DeliveryDoc extends Omit<WebhookDelivery, "id"> {
+  _id: string;
+  lease_until?: Date | null;
+  lease_owner?: string | null;
+}
+
+/** A delivery as the domain sees it (its lease is the repository's business). */
+export const toDelivery = ({ _id, lease_until: _l, lease_owner: _o, ...rest }: DeliveryDoc): WebhookDelivery => ({ ...rest, id: _id });
 
 /** An organization's webhook endpoints (Lago allows ten; the URL is unique in its organization). */
-const endpointSchema = new Schema(
+const endpointSchema = new Schema<EndpointDoc>(
   {
     _id: String,
     organization_id: { type: String, required: true },
@@ -24,7 +54,7 @@ endpointSchema.index({ organization_id: 1, created_at: 1 });
  * no second delivery). `lease_until`/`lease_owner`: the process sending it (system time); a
  * pending delivery whose lease has passed is any replica's to send.
  */
-const deliverySchema = new Schema(
+const deliverySchema = new Schema<DeliveryDoc>(
   {
     _id: String,
     organization_id: { type: String, required: true },
@@ -77,10 +107,10 @@ const keySchema = new Schema<WebhookKeyDoc>({
 
 export function registerWebhookModels(connection: Connection) {
   return {
-    endpoints: connection.models.WebhookEndpoint ?? connection.model("WebhookEndpoint", endpointSchema, "webhook_endpoints"),
-    deliveries: connection.models.WebhookDelivery ?? connection.model("WebhookDelivery", deliverySchema, "webhooks"),
-    keys: connection.models.WebhookKey ?? connection.model("WebhookKey", keySchema, "webhook_keys"),
-  } as { endpoints: Model<any>; deliveries: Model<any>; keys: Model<WebhookKeyDoc> };
+    endpoints: docModel(connection, "WebhookEndpoint", endpointSchema, { collection: "webhook_endpoints", reuse: true }),
+    deliveries: docModel(connection, "WebhookDelivery", deliverySchema, { collection: "webhooks", reuse: true }),
+    keys: docModel(connection, "WebhookKey", keySchema, { collection: "webhook_keys", reuse: true }),
+  };
 }
 
 export type WebhookModels = ReturnType<typeof registerWebhookModels>;

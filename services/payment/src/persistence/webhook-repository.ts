@@ -1,13 +1,8 @@
-import { duplicateIndexes, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import { duplicateIndexes, isDuplicateKeyError, skipOf, type Filter, type PageRequest } from "@billing/mongo";
 import type { WebhookDelivery } from "../domain/webhook-delivery";
 import type { WebhookEndpoint } from "../domain/webhook-endpoint";
 import { newHmacKey, newRsaKeyPair } from "../domain/webhook-signing";
-import type { WebhookKeyDoc, WebhookModels } from "./webhook-models";
-
-type EndpointDoc = Omit<WebhookEndpoint, "id"> & { _id: string };
-const endpointOf = ({ _id, ...rest }: EndpointDoc): WebhookEndpoint => ({ ...rest, id: _id, name: rest.name ?? null, event_types: rest.event_types ?? null, signing_secret: rest.signing_secret ?? null });
-type DeliveryDoc = Omit<WebhookDelivery, "id"> & { _id: string; lease_until?: Date | null; lease_owner?: string | null };
-const deliveryOf = ({ _id, lease_until: _l, lease_owner: _o, ...rest }: DeliveryDoc): WebhookDelivery => ({ ...rest, id: _id });
+import { toDelivery as deliveryOf, toEndpoint as endpointOf, type DeliveryDoc, type EndpointDoc, type WebhookKeyDoc, type WebhookModels } from "./webhook-models";
 
 /** An organization's RSA key pair for jwt signatures: `kid` names it in the tokens' header, `version` counts its rotations (1 when made). */
 export interface RsaKeyPair {
@@ -53,7 +48,7 @@ export class WebhookRepository {
   async insertEndpoint(endpoint: WebhookEndpoint): Promise<"ok" | "duplicate_url"> {
     const { id, ...rest } = endpoint;
     try {
-      await this.models.endpoints.collection.insertOne({ _id: id, ...rest } as never);
+      await this.models.endpoints.collection.insertOne({ _id: id, ...rest });
       return "ok";
     } catch (err) {
       if (isDuplicateKeyError(err)) return "duplicate_url";
@@ -152,9 +147,9 @@ export class WebhookRepository {
   /** Stores new deliveries, each leased as given; answers the ids that were new (the others were stored by an earlier delivery of their event). */
   async insertDeliveries(entries: readonly LeasedDelivery[]): Promise<Set<string>> {
     if (entries.length === 0) return new Set();
-    const docs = entries.map(({ delivery: { id, ...rest }, owner, leaseUntil }) => ({ _id: id, ...rest, lease_owner: owner, lease_until: leaseUntil }));
+    const docs = entries.map(({ delivery: { id, ...rest }, owner, leaseUntil }): DeliveryDoc => ({ _id: id, ...rest, lease_owner: owner, lease_until: leaseUntil }));
     try {
-      await this.models.deliveries.collection.insertMany(docs as never[], { ordered: false });
+      await this.models.deliveries.collection.insertMany(docs, { ordered: false });
       return new Set(entries.map((e) => e.delivery.id));
     } catch (err) {
       const failed = duplicateIndexes(err);
@@ -223,8 +218,9 @@ export class WebhookRepository {
 
   /** Newest first. */
   async listDeliveries(organizationId: string, filter: DeliveryFilter, page: PageRequest): Promise<{ items: WebhookDelivery[]; total: number }> {
-    const query: Record<string, unknown> = { organization_id: organizationId };
-    if (filter.status !== undefined) query.status = filter.status;
+    const query: Filter<DeliveryDoc> = { organization_id: organizationId };
+    // a client's value, as it came: one that is no status matches nothing
+    if (filter.status !== undefined) query.status = filter.status as WebhookDelivery["status"];
     if (filter.endpointId !== undefined) query.endpoint_id = filter.endpointId;
     if (filter.webhookType !== undefined) query.webhook_type = filter.webhookType;
     const [docs, total] = await Promise.all([
