@@ -22,6 +22,7 @@ export {
   advanceFeeChargeSchema, advanceFeeSchema, advanceFeeSetSchema, advanceFeeSetToProto, advanceFeesFromProto, advanceFeesSchema, advanceFeesText, parseAdvanceFees,
   type AdvanceFeeData,
 } from "./advance-fees";
+export { feePropertiesFromProto, feePropertiesToProto } from "./fee-properties";
 export { storedChargeSnapshot, type StoredChargeSnapshot, type StoredSnapshotRead } from "./charge-snapshot";
 export { usageEventFromProto, usageEventToProto, type UsageEventData } from "./usage-events";
 export { customerObjectOfText, customerObjectText } from "./customer-json";

@@ -23,7 +23,9 @@ const fee = {
     filters: { values: { region: { values: ["eu", "us"] } } }, grouped_by: { team: "a" },
   },
   applied_taxes: [{ svc_id: "t_1", tax_name: "VAT", tax_code: "vat", tax_rate: 20, amount_cents: 250, amount_currency: "EUR", created_at: "2024-02-01T00:00:00.000Z", svc_fee_id: "fee_1" }],
-  properties_json: '{"graduated_ranges":[]}',
+  properties: {
+    charge: { graduated_ranges: [{ from_value: 0, per_unit_amount: "1.0", flat_amount: "0" }], graduated_percentage_ranges: [], volume_ranges: [], null_fields: [] },
+  },
 } as unknown as M.Fee__Output;
 
 describe("presentFee", () => {
@@ -32,7 +34,7 @@ describe("presentFee", () => {
     expect(feeObject.safeParse(view).success).toBe(true);
     expect(view).toMatchObject({
       svc_charge_filter_id: null, svc_true_up_fee_id: null, succeeded_at: null, event_transaction_id: null, description: null,
-      properties: { graduated_ranges: [] },
+      properties: { graduated_ranges: [{ from_value: 0, to_value: null, per_unit_amount: "1.0", flat_amount: "0" }] },
     });
     expect(view.item).toMatchObject({ description: null, filter_invoice_display_name: null, filters: { region: ["eu", "us"] }, grouped_by: { team: "a" } });
     expect(view.amount_details).toEqual({

@@ -1,24 +1,7 @@
-import type { InvoicingMessages as M } from "@billing/contracts";
+import { amountDetailsFromProto, feePropertiesFromProto, type InvoicingMessages as M } from "@billing/contracts";
 import { filterValues, or } from "./presenting";
 import { presentSubscription } from "./subscriptions";
 import type { feeObject, invoiceObject, listedFeeObject, ViewOf } from "./schemas";
-
-/**
- * Lago's FeeAmountDetails: only the fields the fee's charge model filled (the message leaves the
- * others absent, and its ranges empty).
- */
-function presentAmountDetails(d: M.FeeAmountDetails__Output | null): Record<string, unknown> {
-  if (!d) return {};
-  const range = <R extends { to_value?: number }>(r: R) => ({ ...r, to_value: or(r.to_value) });
-  const all: Record<string, unknown> = {
-    ...d,
-    graduated_ranges: d.graduated_ranges.map(range),
-    graduated_percentage_ranges: d.graduated_percentage_ranges.map(range),
-  };
-  return Object.fromEntries(
-    Object.entries(all).filter(([k, v]) => !k.startsWith("_") && v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0)),
-  );
-}
 
 /** Lago's FeeObject of an invoice's fee (`properties`: the charge properties it was priced with). */
 export function presentFee(f: M.Fee__Output) {
@@ -38,7 +21,7 @@ export function presentFee(f: M.Fee__Output) {
     description: or(f.description), precise_coupons_amount_cents: f.precise_coupons_amount_cents,
     sub_total_excluding_taxes_amount_cents: f.sub_total_excluding_taxes_amount_cents,
     sub_total_excluding_taxes_precise_amount_cents: f.sub_total_excluding_taxes_precise_amount_cents,
-    amount_details: presentAmountDetails(f.amount_details),
+    amount_details: amountDetailsFromProto(f.amount_details),
     self_billed: f.self_billed,
     item: {
       type: (item?.type ?? "charge") as ViewOf<typeof feeObject>["item"]["type"], code: item?.code ?? "", name: item?.name ?? "",
@@ -52,7 +35,7 @@ export function presentFee(f: M.Fee__Output) {
       svc_id: t.svc_id, svc_tax_id: or(t.svc_tax_id), tax_name: t.tax_name, tax_code: t.tax_code, tax_rate: t.tax_rate,
       tax_description: or(t.tax_description), amount_cents: t.amount_cents, amount_currency: t.amount_currency, created_at: t.created_at, svc_fee_id: t.svc_fee_id,
     })),
-    properties: JSON.parse(f.properties_json || "{}") as Record<string, unknown>,
+    properties: feePropertiesFromProto(f.properties),
   } satisfies ViewOf<typeof feeObject>;
 }
 

@@ -1,4 +1,4 @@
-import type { CatalogMessages, InvoicingMessages as M } from "@billing/contracts";
+import { amountDetailsToProto, feePropertiesToProto, type CatalogMessages, type InvoicingMessages as M } from "@billing/contracts";
 import type { Nullable } from "@billing/grpc";
 import { currentBillingPeriod, decimalString, fromCents, type PlanInterval } from "@billing/pricing";
 import { derivedUuid } from "@billing/bus";
@@ -18,29 +18,6 @@ type InvoiceMessage = Nullable<M.Invoice>;
 type FeeMessage = Nullable<M.Fee>;
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
-const str = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? null : String(v));
-const num = (v: unknown) => (typeof v === "number" ? v : v === null || v === undefined || v === "" ? null : Number(v));
-
-/** The pricing library's amount_details, typed: only the fields a charge model fills. */
-function amountDetails(d: Record<string, unknown>): Nullable<M.FeeAmountDetails> {
-  const ranges = (key: string) => (Array.isArray(d[key]) ? (d[key] as Array<Record<string, unknown>>) : []);
-  return {
-    plan_amount_cents: num(d.plan_amount_cents),
-    graduated_ranges: ranges("graduated_ranges").map((r) => ({
-      units: str(r.units) ?? "0.0", from_value: num(r.from_value) ?? 0, to_value: num(r.to_value), flat_unit_amount: str(r.flat_unit_amount) ?? "0.0",
-      per_unit_amount: str(r.per_unit_amount) ?? "0.0", per_unit_total_amount: str(r.per_unit_total_amount) ?? "0.0", total_with_flat_amount: str(r.total_with_flat_amount) ?? "0.0",
-    })),
-    graduated_percentage_ranges: ranges("graduated_percentage_ranges").map((r) => ({
-      units: str(r.units) ?? "0.0", from_value: num(r.from_value) ?? 0, to_value: num(r.to_value), flat_unit_amount: str(r.flat_unit_amount) ?? "0.0",
-      rate: str(r.rate) ?? "0.0", per_unit_total_amount: str(r.per_unit_total_amount) ?? "0.0", total_with_flat_amount: str(r.total_with_flat_amount) ?? "0.0",
-    })),
-    free_units: str(d.free_units), paid_units: str(d.paid_units), per_package_size: num(d.per_package_size),
-    per_package_unit_amount: str(d.per_package_unit_amount), per_unit_total_amount: str(d.per_unit_total_amount), units: str(d.units),
-    free_events: num(d.free_events), rate: str(d.rate), paid_events: num(d.paid_events), fixed_fee_unit_amount: str(d.fixed_fee_unit_amount),
-    fixed_fee_total_amount: str(d.fixed_fee_total_amount), min_max_adjustment_total_amount: str(d.min_max_adjustment_total_amount),
-    per_unit_amount: str(d.per_unit_amount), flat_unit_amount: str(d.flat_unit_amount),
-  };
-}
 
 export function feeMessage(invoice: Invoice, fee: Fee): FeeMessage {
   const money = (cents: string | number) => decimalString(fromCents(cents, invoice.currency));
@@ -84,7 +61,7 @@ export function feeMessage(invoice: Invoice, fee: Fee): FeeMessage {
     precise_coupons_amount_cents: decimalString(fee.precise_coupons_amount_cents),
     sub_total_excluding_taxes_amount_cents: Math.round(Number(fee.sub_total_excluding_taxes_precise_amount_cents)),
     sub_total_excluding_taxes_precise_amount_cents: decimalString(fee.sub_total_excluding_taxes_precise_amount_cents),
-    amount_details: amountDetails(fee.amount_details),
+    amount_details: amountDetailsToProto(fee.amount_details),
     self_billed: false,
     item: {
       type: fee.fee_type, code: fee.item.code, name: fee.item.name, description: fee.item.description,
@@ -96,7 +73,7 @@ export function feeMessage(invoice: Invoice, fee: Fee): FeeMessage {
       svc_id: derivedUuid(`${fee.id}|tax|${t.tax_code}`), svc_tax_id: t.tax_id, tax_name: t.tax_name, tax_code: t.tax_code, tax_rate: Number(t.tax_rate),
       tax_description: t.tax_description, amount_cents: t.amount_cents, amount_currency: invoice.currency, created_at: created, svc_fee_id: fee.id,
     })),
-    properties_json: JSON.stringify(fee.properties),
+    properties: feePropertiesToProto(fee.fee_type, fee.properties),
   };
 }
 
