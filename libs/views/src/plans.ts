@@ -1,20 +1,16 @@
-import type { CatalogMessages as M } from "@billing/contracts";
+import { chargeFilterFromProto, chargePropertiesFromProto, type CatalogMessages as M } from "@billing/contracts";
 import { or, presentTax } from "./presenting";
 import { presentPlanEntitlement } from "./entitlements";
-import type { planObject, ViewOf } from "./schemas";
+import { planMetadata, type planObject, type ViewOf } from "./schemas";
 
-
-const parsed = (text: unknown) => (typeof text === "string" && text ? JSON.parse(text) : {});
 
 function presentCharge(c: M.Charge__Output) {
   return {
     svc_id: c.svc_id, svc_billable_metric_id: c.svc_billable_metric_id, billable_metric_code: c.billable_metric_code, code: or(c.code),
     invoice_display_name: or(c.invoice_display_name), created_at: c.created_at, charge_model: c.charge_model,
     pay_in_advance: c.pay_in_advance, invoiceable: c.invoiceable, regroup_paid_fees: or(c.regroup_paid_fees), prorated: c.prorated,
-    min_amount_cents: c.min_amount_cents, properties: parsed(c.properties_json),
-    filters: (c.filters ?? []).map((f) => ({
-      invoice_display_name: or(f.invoice_display_name), properties: parsed(f.properties_json), values: parsed(f.values_json),
-    })),
+    min_amount_cents: c.min_amount_cents, properties: chargePropertiesFromProto(c.properties),
+    filters: (c.filters ?? []).map(chargeFilterFromProto),
     taxes: (c.taxes ?? []).map(presentTax),
   };
 }
@@ -23,7 +19,7 @@ function presentFixedCharge(f: M.FixedCharge__Output) {
   return {
     svc_id: f.svc_id, svc_add_on_id: f.svc_add_on_id, code: f.code ?? f.add_on_code, invoice_display_name: f.invoice_display_name ?? "",
     add_on_code: f.add_on_code, created_at: f.created_at, charge_model: f.charge_model, pay_in_advance: f.pay_in_advance,
-    prorated: f.prorated, properties: parsed(f.properties_json), units: f.units, svc_parent_id: null, taxes: (f.taxes ?? []).map(presentTax),
+    prorated: f.prorated, properties: chargePropertiesFromProto(f.properties), units: f.units, svc_parent_id: null, taxes: (f.taxes ?? []).map(presentTax),
   };
 }
 
@@ -53,6 +49,7 @@ export function presentPlan(p: M.Plan__Output) {
       created_at: t.created_at, updated_at: t.updated_at,
     })),
     entitlements: (p.entitlements ?? []).map((e) => ({ entitlement: presentPlanEntitlement(e) })),
-    metadata: p.metadata_json ? JSON.parse(p.metadata_json) : null,
+    // the customer's own object, as stored: read with its schema
+    metadata: p.metadata_json ? planMetadata.parse(JSON.parse(p.metadata_json)) : null,
   } satisfies ViewOf<typeof planObject>;
 }

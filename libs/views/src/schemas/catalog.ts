@@ -188,6 +188,9 @@ const fixedChargeObject = z
   })
   .meta({ id: "FixedChargeObject", description: "A fixed charge of a plan: units of an add-on each period." });
 
+/** A plan's metadata: the customer's own keys and string values (null: sent as null). */
+export const planMetadata = z.record(z.string(), z.string().nullable());
+
 export const planObject = z
   .object({
     svc_id: z.string(),
@@ -229,7 +232,7 @@ export const planObject = z
       }),
     ),
     entitlements: z.array(z.object({ entitlement: planEntitlementObject })),
-    metadata: z.record(z.string(), z.string().nullable()).nullable(),
+    metadata: planMetadata.nullable(),
   })
   .meta({ id: "PlanObject", description: "A plan: its base fee, charges, fixed charges, commitment, thresholds and entitlements." });
 

@@ -17,6 +17,3 @@ export function patchOf<M extends object, K extends keyof M & string>(message: M
   }
   return patch;
 }
-
-/** JSON text carried in a proto string field (free-form properties, metadata); empty = absent. */
-export const json = (text: string | null | undefined): any => (typeof text === "string" && text ? JSON.parse(text) : undefined);

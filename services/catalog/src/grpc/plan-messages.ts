@@ -1,21 +1,33 @@
-import type { CatalogMessages as M } from "@billing/contracts";
+import {
+  chargeFilterFromProto, chargeFilterToProto, chargePropertiesFromProto, chargePropertiesToProto, customerObjectOfText, customerObjectText,
+  type CatalogMessages as M, type CommonMessages as C,
+} from "@billing/contracts";
+import { AppError } from "@billing/errors";
 import type { Patch } from "../domain/patch";
 import type { Plan } from "../domain/types";
 import type { PlanView } from "../domain/views";
 import type { ChargeInput, FixedChargeInput, PlanChange } from "../use-cases/plans/plan-change";
 import { entitlementMessage } from "./entitlement-messages";
-import { json, patchOf } from "./patch-messages";
+import { patchOf } from "./patch-messages";
 
 /** Proto ⇄ domain for plans: PlanInput → PlanChange, PlanView → Plan. */
 
 const nulls = (m: { null_fields?: string[] }): string[] => m.null_fields ?? [];
 
-/** A proto ChargeFilterInput → the use cases' filter input. */
-export const chargeFilterOf = (f: M.ChargeFilterInput__Output) => ({
-  invoice_display_name: f.invoice_display_name ?? null,
-  properties: json(f.properties_json) ?? {},
-  values: json(f.values_json) ?? {},
-});
+/** A proto ChargeFilter as sent → the use cases' filter input (absent properties: {}). */
+export const chargeFilterOf = (f: C.ChargeFilter__Output) => chargeFilterFromProto(f);
+
+/** Charge properties as sent: absent (or sent as null) when the message is. */
+export const sentPropertiesOf = (m: C.ChargeProperties__Output | null | undefined) => (m ? chargePropertiesFromProto(m) : undefined);
+
+/** The plan's metadata as sent: the customer's own JSON object, read with its schema (not an object: 400). */
+function metadataOf(text: string): Record<string, unknown> {
+  try {
+    return customerObjectOfText(text);
+  } catch {
+    throw AppError.badRequest("metadata_json is not a JSON object");
+  }
+}
 
 /** minimum_commitment as sent: absent (undefined), removed (null) or set. */
 export function minimumCommitmentOf(m: M.PlanInput__Output | M.PlanOverridesInput__Output): PlanChange["minimumCommitment"] {
@@ -38,7 +50,7 @@ function chargeOf(m: M.ChargeInput__Output): ChargeInput {
     ]) as Partial<ChargeInput>),
     billable_metric_id: m.billable_metric_id,
     charge_model: m.charge_model,
-    properties: json(m.properties_json),
+    properties: sentPropertiesOf(m.properties),
     filters: m.filters_set ? (m.filters ?? []).map(chargeFilterOf) : undefined,
     tax_codes: m.tax_codes_set ? (m.tax_codes ?? []) : undefined,
   };
@@ -49,7 +61,7 @@ function fixedChargeOf(m: M.FixedChargeInput__Output): FixedChargeInput {
     ...(patchOf(m, ["id", "code", "pay_in_advance", "prorated", "units", "invoice_display_name"]) as Partial<FixedChargeInput>),
     add_on_id: m.add_on_id,
     charge_model: m.charge_model,
-    properties: json(m.properties_json),
+    properties: sentPropertiesOf(m.properties),
     tax_codes: m.tax_codes_set ? (m.tax_codes ?? []) : undefined,
   };
 }
@@ -62,7 +74,7 @@ export function planChangeOf(input: M.PlanInput__Output | null): PlanChange {
     "pay_in_advance", "bill_charges_monthly", "bill_fixed_charges_monthly",
   ]) as Patch<Plan>;
   if (nulls(m).includes("metadata")) patch.metadata = null;
-  else if (m.metadata_json) patch.metadata = json(m.metadata_json);
+  else if (m.metadata_json) patch.metadata = metadataOf(m.metadata_json);
   return {
     patch,
     taxCodes: m.tax_codes_set ? (m.tax_codes ?? []) : undefined,
@@ -73,17 +85,13 @@ export function planChangeOf(input: M.PlanInput__Output | null): PlanChange {
   };
 }
 
-/** A plan view → the proto Plan (free-form objects as JSON text). */
+/** A plan view → the proto Plan (the metadata, the customer's own object, as JSON text). */
 export function planMessage(p: PlanView) {
   return {
     ...p,
-    charges: p.charges.map((c) => ({
-      ...c,
-      properties_json: JSON.stringify(c.properties),
-      filters: c.filters.map((f) => ({ invoice_display_name: f.invoice_display_name, properties_json: JSON.stringify(f.properties), values_json: JSON.stringify(f.values) })),
-    })),
-    fixed_charges: p.fixed_charges.map((f) => ({ ...f, properties_json: JSON.stringify(f.properties) })),
-    metadata_json: p.metadata ? JSON.stringify(p.metadata) : null,
+    charges: p.charges.map((c) => ({ ...c, properties: chargePropertiesToProto(c.properties), filters: c.filters.map(chargeFilterToProto) })),
+    fixed_charges: p.fixed_charges.map((f) => ({ ...f, properties: chargePropertiesToProto(f.properties) })),
+    metadata_json: p.metadata ? customerObjectText(p.metadata) : null,
     entitlements: p.entitlements.map(entitlementMessage),
   };
 }

@@ -5,8 +5,8 @@ import type { SubscriptionFilter } from "../persistence/subscription-repository"
 import type { PlanView } from "../domain/views";
 import type { CreateSubscriptionInput } from "../use-cases/subscriptions/create-subscription";
 import type { PlanOverrides } from "../use-cases/subscriptions/plan-overrides";
-import { json, patchOf } from "./patch-messages";
-import { chargeFilterOf, minimumCommitmentOf, planMessage, usageThresholdsOf } from "./plan-messages";
+import { patchOf } from "./patch-messages";
+import { chargeFilterOf, minimumCommitmentOf, planMessage, sentPropertiesOf, usageThresholdsOf } from "./plan-messages";
 
 /** Proto ⇄ domain for subscriptions. */
 
@@ -20,7 +20,7 @@ export function overridesOf(m: M.PlanOverridesInput__Output | null | undefined):
       ? (m.charges ?? []).map((c) => ({
           id: c.id,
           ...patchOf(c, ["invoice_display_name", "min_amount_cents"]),
-          properties: json(c.properties_json),
+          properties: sentPropertiesOf(c.properties),
           filters: c.filters_set ? (c.filters ?? []).map(chargeFilterOf) : undefined,
           tax_codes: c.tax_codes_set ? (c.tax_codes ?? []) : undefined,
         }))

@@ -1,4 +1,4 @@
-import { planView, Rpc, type CatalogMessages, type CatalogRpc, type PlanViewData } from "@billing/contracts";
+import { chargeFilterFromProto, chargePropertiesFromProto, planView, Rpc, type CatalogMessages, type CatalogRpc, type PlanViewData } from "@billing/contracts";
 import { RpcClient } from "@billing/grpc";
 
 /** The catalog's plans, read by code (plan simulations price a customer's past on another plan). */
@@ -8,17 +8,12 @@ export interface PlansPeer {
   close(): void;
 }
 
-const parse = (json: string | null | undefined) => (json ? JSON.parse(json) : {}) as Record<string, unknown>;
-
-/** A Plan message → the view (JSON fields parsed; defaults as the events' schema gives them). */
+/** A Plan message → the view (charge properties and filters in the pricing library's shapes; defaults as the events' schema gives them). */
 export function planViewOf(p: CatalogMessages.Plan__Output): PlanViewData {
   return planView.parse({
     ...p,
-    charges: p.charges.map((c) => ({
-      ...c, properties: parse(c.properties_json),
-      filters: c.filters.map((f) => ({ invoice_display_name: f.invoice_display_name ?? null, properties: parse(f.properties_json), values: parse(f.values_json) })),
-    })),
-    fixed_charges: p.fixed_charges.map((f) => ({ ...f, properties: parse(f.properties_json) })),
+    charges: p.charges.map((c) => ({ ...c, properties: chargePropertiesFromProto(c.properties), filters: c.filters.map(chargeFilterFromProto) })),
+    fixed_charges: p.fixed_charges.map((f) => ({ ...f, properties: chargePropertiesFromProto(f.properties) })),
   });
 }
 

@@ -1,19 +1,22 @@
+import { chargeFilterToProto, chargePropertiesToProto, customerObjectText } from "@billing/contracts";
 import { withNullFields } from "../../http/null-fields";
 import type { PlanInput } from "./validators";
 
 type Charge = NonNullable<PlanInput["charges"]>[number];
 type FixedCharge = NonNullable<PlanInput["fixed_charges"]>[number];
 
-const json = (value: unknown) => (value === undefined || value === null ? undefined : JSON.stringify(value));
+/** Charge properties as sent (absent, or sent as null: none). */
+export const sentProperties = (properties: Charge["properties"]) => (properties ? chargePropertiesToProto(properties) : undefined);
+
+/** A charge filter as sent (its properties absent: {}). */
+export const sentFilter = (f: NonNullable<Charge["filters"]>[number]) => chargeFilterToProto({ ...f, properties: f.properties ?? {} });
 
 function chargeMessage(c: Charge) {
   return {
     ...withNullFields(c, ["properties", "filters", "tax_codes"]),
-    properties_json: json(c.properties),
+    properties: sentProperties(c.properties),
     filters_set: c.filters !== undefined,
-    filters: (c.filters ?? []).map((f) => ({
-      invoice_display_name: f.invoice_display_name ?? undefined, properties_json: json(f.properties), values_json: JSON.stringify(f.values),
-    })),
+    filters: (c.filters ?? []).map(sentFilter),
     tax_codes_set: c.tax_codes !== undefined,
     tax_codes: c.tax_codes ?? [],
   };
@@ -22,13 +25,13 @@ function chargeMessage(c: Charge) {
 function fixedChargeMessage(c: FixedCharge) {
   return {
     ...withNullFields(c, ["properties", "tax_codes"]),
-    properties_json: json(c.properties),
+    properties: sentProperties(c.properties),
     tax_codes_set: c.tax_codes !== undefined,
     tax_codes: c.tax_codes ?? [],
   };
 }
 
-/** The proto PlanInput: each `*_set` tells a sent list (null or [] clears) from an absent one; free-form objects go as JSON. */
+/** The proto PlanInput: each `*_set` tells a sent list (null or [] clears) from an absent one; the metadata (the customer's own object) goes as JSON. */
 export function toPlanInputMessage(input: PlanInput) {
   const mc = input.minimum_commitment;
   return {
@@ -44,7 +47,7 @@ export function toPlanInputMessage(input: PlanInput) {
     charges: (input.charges ?? []).map(chargeMessage),
     fixed_charges_set: input.fixed_charges !== undefined,
     fixed_charges: (input.fixed_charges ?? []).map(fixedChargeMessage),
-    metadata_json: json(input.metadata),
+    metadata_json: input.metadata ? customerObjectText(input.metadata) : undefined,
     null_fields: [
       ...(input.minimum_commitment === null ? ["minimum_commitment"] : []),
       ...(input.metadata === null ? ["metadata"] : []),

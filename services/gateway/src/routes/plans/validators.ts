@@ -9,8 +9,43 @@ export const displayName = z.string().max(255).nullish();
 export const amountCents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const currency = currencyCode.required;
 export const taxCodes = z.array(z.string().min(1).max(255)).max(50).nullish();
-/** Charge properties are checked by the catalog service against the pricing library's schema of the model. */
-export const properties = z.record(z.string(), z.unknown()).nullish();
+// Charge properties are read here by their JSON kinds, as every model's schema in the pricing
+// library reads them (a decimal as text, a count as an integer, range bounds as numbers or numeric
+// text); their values (formats, ranges, what the model requires) are checked by the catalog
+// service against the schema of the charge's model. A field of another kind is value_is_invalid,
+// as the catalog answers it; keys no model knows are dropped, as the schemas drop them.
+const invalid = { error: "value_is_invalid" };
+const decimalText = z.string({ error: (issue) => (issue.input === undefined ? "value_is_mandatory" : "value_is_invalid") });
+const count = z.number(invalid).int(invalid);
+const bound = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)], invalid);
+const perUnitRange = z.object({ from_value: bound, to_value: bound.nullable(), per_unit_amount: decimalText, flat_amount: decimalText }, invalid);
+const rateRange = z.object({ from_value: bound, to_value: bound.nullable(), rate: decimalText, flat_amount: decimalText }, invalid);
+const groupKeys = z.array(z.string(invalid), invalid).nullish();
+/** null where no model takes one (a count, a list of ranges, a rate) is read as not sent. */
+const notNull = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+
+/** Charge properties (the pricing library's fields of every model; null kept where a model takes it). */
+export const properties = z
+  .object(
+    {
+      amount: decimalText.nullish(),
+      package_size: notNull(count),
+      free_units: count.nullish(),
+      graduated_ranges: notNull(z.array(perUnitRange, invalid)),
+      graduated_percentage_ranges: notNull(z.array(rateRange, invalid)),
+      volume_ranges: notNull(z.array(perUnitRange, invalid)),
+      rate: notNull(decimalText),
+      fixed_amount: decimalText.nullish(),
+      free_units_per_events: count.nullish(),
+      free_units_per_total_aggregation: decimalText.nullish(),
+      per_transaction_min_amount: decimalText.nullish(),
+      per_transaction_max_amount: decimalText.nullish(),
+      pricing_group_keys: groupKeys,
+      grouped_by: groupKeys,
+    },
+    invalid,
+  )
+  .nullish();
 /** A charge's filters: values per metric filter key, and the properties that apply to them. */
 export const chargeFilters = z
   .array(z.object({ invoice_display_name: displayName, properties, values: z.record(z.string().min(1).max(255), z.array(z.string().max(255)).max(1000)) }))

@@ -1,8 +1,8 @@
 import { withNullFields } from "../../http/null-fields";
+import { sentFilter, sentProperties } from "../plans/to-message";
 import { sectionChoiceMessage } from "../invoice-custom-sections/choice";
 import type { PlanOverrides, SubscriptionCreate, SubscriptionUpdate } from "./validators";
 
-const json = (value: unknown) => (value === undefined || value === null ? undefined : JSON.stringify(value));
 const optional = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
 
 function overridesMessage(o: PlanOverrides | null | undefined) {
@@ -15,11 +15,9 @@ function overridesMessage(o: PlanOverrides | null | undefined) {
     charges_set: o.charges !== undefined,
     charges: (o.charges ?? []).map((c) => ({
       ...withNullFields(c, ["billable_metric_id", "properties", "filters", "tax_codes"]),
-      properties_json: json(c.properties),
+      properties: sentProperties(c.properties),
       filters_set: c.filters !== undefined && c.filters !== null,
-      filters: (c.filters ?? []).map((f) => ({
-        invoice_display_name: optional(f.invoice_display_name), properties_json: json(f.properties), values_json: JSON.stringify(f.values),
-      })),
+      filters: (c.filters ?? []).map(sentFilter),
       tax_codes_set: c.tax_codes !== undefined,
       tax_codes: c.tax_codes ?? [],
     })),
