@@ -14,7 +14,7 @@ const orgs: Record<"a" | "b", { organization_id: string; api_key: string; call: 
 const MAY = { from: "2026-05-01T00:00:00Z", to: "2026-06-01T00:00:00Z" };
 const may = (day: number) => String(Date.parse(`2026-05-${String(day).padStart(2, "0")}T12:00:00Z`) / 1000);
 
-type Aggregated = { units: string; events_count: number; groups: Array<{ key_json: string; units: string }> };
+type Aggregated = { units: string; events_count: number; groups: Array<{ grouped_by: Record<string, string>; units: string }> };
 const aggregate = (org: "a" | "b", code: string, sub = "sub_1", extra: Record<string, unknown> = {}) =>
   usage.call("Aggregate", { organization_id: orgs[org].organization_id, external_subscription_id: sub, code, ...MAY, ...extra });
 
@@ -100,7 +100,7 @@ describe("POST /events/batch", () => {
     await waitFor(async () => (await aggregate("a", "storage", "sub_batch")).events_count === 100, { what: "100 stored" });
     const grouped = await aggregate("a", "storage", "sub_batch", { grouped_by: ["tier"] });
     expect(grouped.units).toBe("4950");
-    expect(grouped.groups.map((g) => [JSON.parse(g.key_json), g.units])).toEqual([[{ tier: "base" }, "2450"], [{ tier: "pro" }, "2500"]]);
+    expect(grouped.groups.map((g) => [g.grouped_by, g.units])).toEqual([[{ tier: "base" }, "2450"], [{ tier: "pro" }, "2500"]]);
   });
 
   it("refuses more than 100 events, and a batch with one known or repeated transaction_id, storing nothing of it", async () => {

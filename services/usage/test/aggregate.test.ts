@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aggregate, bucketEventsByFilter, groupEvents, type BillableMetric, type UsageEvent } from "@billing/pricing";
+import { filterValuesToProto, groupedByToProto } from "@billing/contracts";
 import { waitFor } from "@billing/testkit";
 import { startUsageHarness, type EventIn, type UsageHarness } from "./usage-harness";
 
@@ -72,8 +73,8 @@ function expected(code: string, from: string, to: string) {
   const { byFilter, unmatched } = bucketEventsByFilter(events, FILTERS.map((values) => ({ values })), metricFilters);
   return {
     total: run(events),
-    filters: [...byFilter.map((list, i) => ({ key_json: JSON.stringify(FILTERS[i]), ...run(list) })), { key_json: "{}", ...run(unmatched) }],
-    groups: groupEvents(events, ["tier"]).map((g) => ({ key_json: JSON.stringify(g.groupedBy), ...run(g.events) })),
+    filters: [...byFilter.map((list, i) => ({ filter_values: filterValuesToProto(FILTERS[i]), ...run(list) })), { filter_values: {}, ...run(unmatched) }],
+    groups: groupEvents(events, ["tier"]).map((g) => ({ grouped_by: groupedByToProto(g.groupedBy), ...run(g.events) })),
     running: aggregate(metric, events, { ...options, freeUnits: { free_units_per_events: Math.max(1, events.length) } }).runningTotal!.map((d) => d.toFixed()),
   };
 }
@@ -86,11 +87,11 @@ describe("Aggregate", () => {
         const key = { organization_id: org, external_subscription_id: "sub_agg", code: m.code, from, to };
         const plain = await h.aggregate(key);
         expect({ units: plain.units, events_count: Number(plain.events_count) }, `${from}..${to}`).toEqual(want.total);
-        const detailed = await h.aggregate({ ...key, filters_json: JSON.stringify(FILTERS), grouped_by: ["tier"], with_running_totals: true });
+        const detailed = await h.aggregate({ ...key, filters: FILTERS.map((values) => ({ values: filterValuesToProto(values) })), grouped_by: ["tier"], with_running_totals: true });
         expect({ units: detailed.units, events_count: Number(detailed.events_count) }).toEqual(want.total);
         expect(detailed.filters!.map((b) => ({ ...b, events_count: Number(b.events_count) }))).toEqual(want.filters);
         expect(detailed.groups!.map((b) => ({ ...b, events_count: Number(b.events_count) }))).toEqual(want.groups);
-        expect(JSON.parse(detailed.running_totals_json ?? "[]")).toEqual(want.running);
+        expect(detailed.running_totals).toEqual(want.running);
       }
     });
   }

@@ -122,7 +122,7 @@ export async function startUsageHarness(label: string, env: Record<string, strin
       if (answers[0]!.status !== 200) throw new IngestRefused(answers[0]!.status, answer);
       return answer;
     },
-    aggregate: (request) => harness.parts.handlers.Aggregate({ grouped_by: [], with_running_totals: false, ...request }, {} as never),
+    aggregate: (request) => harness.parts.handlers.Aggregate({ filters: [], grouped_by: [], with_running_totals: false, ...request }, {} as never),
     async restart(extra = {}) {
       await harness.parts.stop();
       harness.parts = await start(extra);

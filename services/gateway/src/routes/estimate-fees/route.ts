@@ -28,5 +28,5 @@ export async function estimateFees(usage: UsageClient, organizationId: string, b
     },
     { requestId },
   );
-  return estimatedFeesBody(reply.fees_json);
+  return estimatedFeesBody(reply.fees);
 }

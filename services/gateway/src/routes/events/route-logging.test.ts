@@ -36,7 +36,7 @@ async function serve(logger: Logger) {
   const usage = {
     call: async (method: string, request: { requests?: Array<{ body: Buffer }> }) => {
       calls.push(method);
-      if (method !== "IngestHttp") return { fees_json: "[]" };
+      if (method !== "IngestHttp") return { fees: [] };
       return { answers: request.requests!.map((r) => ({ status: r.body.includes("bad") ? 422 : 200, body: r.body })) };
     },
   } as unknown as UsageClient;

@@ -5,6 +5,7 @@ import {
   type AggregationResult,
   type BillableMetric,
   type ChargeFilter,
+  type GroupedBy,
   type MetricFilter,
   type UsageEvent,
 } from "@billing/pricing";
@@ -31,15 +32,16 @@ export interface AggregateDeps {
   copies: CatalogCopies;
 }
 
-export interface Bucket {
-  key: Record<string, unknown>;
+/** The aggregation of one bucket: a filter's (its values; none for the events matching no filter) or a group's (its key → value). */
+export interface Bucket<K> {
+  key: K;
   result: AggregationResult;
 }
 
 export interface Aggregated {
   total: { units: string; eventsCount: number };
-  filters: Bucket[];
-  groups: Bucket[];
+  filters: Bucket<Record<string, string[]>>[];
+  groups: Bucket<GroupedBy>[];
   runningTotals: string[] | null;
 }
 
@@ -74,7 +76,7 @@ export async function aggregateUsage(deps: AggregateDeps, q: AggregateQuery): Pr
     }
   };
   const total = run(events);
-  const filters: Bucket[] = [];
+  const filters: Aggregated["filters"] = [];
   if (q.filters.length > 0) {
     const { byFilter, unmatched } = bucketEventsByFilter(events, q.filters, copy.filters as MetricFilter[]);
     q.filters.forEach((f, i) => filters.push({ key: f.values, result: run(byFilter[i]!) }));
