@@ -15,14 +15,14 @@ import type { Connection, HydratedDocument, Model, mongo, QueryOptions, QueryWit
 /** Values that have no paths below them. */
 type Leaf = string | number | boolean | bigint | symbol | Date | RegExp | Uint8Array | Types.Decimal128 | Types.ObjectId | ((...args: never[]) => unknown);
 
-/** Depth countdown (paths go 5 levels deep at most). */
+/** Depth countdown: the paths of nested objects go four names deep at most (a.b.c.d), which keeps the compiler fast on large documents. */
 type Prev = [never, 0, 1, 2, 3, 4];
 
 /** The element type of an array type (never for anything else). */
 export type ElementOf<V> = V extends ReadonlyArray<infer E> ? E : never;
 
 /** Every path of a document type that a query or an update may name. */
-export type DocPath<T, D extends number = 5> = [D] extends [never]
+export type DocPath<T, D extends number = 3> = [D] extends [never]
   ? never
   : T extends Leaf
     ? never
@@ -100,8 +100,8 @@ export interface Operators<V> {
   $type?: string | number;
 }
 
-/** A condition on one path: a value to match or operators. */
-export type Condition<V> = Matched<V> | Operators<V>;
+/** A condition on one path: a value to match (a regular expression for text), or operators. */
+export type Condition<V> = Matched<V> | Operators<V> | (NonNullable<V> extends string ? RegExp : never);
 
 /** A query filter that names only the document type's paths, each with a condition of its type. */
 export type Filter<T> = { [P in DocPath<T>]?: Condition<PathValue<T, P>> } & {
@@ -181,6 +181,7 @@ interface DocQueries<T extends { _id: unknown }> {
   bulkWrite(operations: ReadonlyArray<BulkOperation<T>>, options?: mongo.BulkWriteOptions): Promise<mongo.BulkWriteResult>;
   insertMany(docs: readonly T[], options?: { ordered?: boolean; lean?: boolean }): Promise<unknown>;
   create(doc: T): Promise<Hydrated<T>>;
+  create(docs: T[]): Promise<Hydrated<T>[]>;
 }
 
 /** A mongoose model whose queries and writes name only its document type's paths. */
