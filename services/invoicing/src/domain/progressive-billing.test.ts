@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ChargeViewData } from "@billing/contracts";
 import { billingPeriodFor } from "@billing/pricing";
 import type { ChargeFee } from "./invoice-fees";
 import { invoicingTerms } from "./invoicing-terms";
@@ -14,16 +15,16 @@ const thresholds = [
   { svc_id: "ut_5", threshold_display_name: "five", amount_cents: 500, recurring: false, created_at: null, updated_at: null },
   { svc_id: "ut_r", threshold_display_name: null, amount_cents: 1_000, recurring: true, created_at: null, updated_at: null },
 ];
-const charge = (svc_id: string, extra: Record<string, unknown> = {}) => ({
+const charge = (svc_id: string, extra: Partial<ChargeViewData> = {}): ChargeViewData => ({
   svc_id, svc_billable_metric_id: "bm", billable_metric_code: "compute", code: null, charge_model: "standard", pay_in_advance: false, invoiceable: true,
   prorated: false, min_amount_cents: 0, regroup_paid_fees: null, invoice_display_name: null, properties: { amount: "0.0002" }, filters: [], taxes: [],
   created_at: null, ...extra,
 });
 const copy = copyFixture(
   { started_at: "2024-01-01T00:00:00.000Z", subscription_at: "2024-01-01T00:00:00.000Z" },
-  { usage_thresholds: thresholds, charges: [charge("ch_arrears"), charge("ch_advance", { pay_in_advance: true })] as never },
+  { usage_thresholds: thresholds, charges: [charge("ch_arrears"), charge("ch_advance", { pay_in_advance: true })] },
 );
-const period = billingPeriodFor({ interval: "monthly", billing_time: "calendar", subscription_at: "2024-01-01T00:00:00.000Z", started_at: "2024-01-01T00:00:00.000Z", timezone: "UTC" } as never, new Date("2024-01-16T12:00:00Z"));
+const period = billingPeriodFor({ interval: "monthly", billing_time: "calendar", subscription_at: "2024-01-01T00:00:00.000Z", started_at: "2024-01-01T00:00:00.000Z", timezone: "UTC" }, new Date("2024-01-16T12:00:00Z"));
 
 function fee(chargeId: string, cents: number, extra: Partial<ChargeFee> = {}): ChargeFee {
   return {

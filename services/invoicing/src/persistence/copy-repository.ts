@@ -1,7 +1,7 @@
 import type { mongo } from "mongoose";
-import { isDuplicateKeyError } from "@billing/mongo";
+import { isDuplicateKeyError, type Filter } from "@billing/mongo";
 import type { BillingEntry, CustomerCopy, SubscriptionCopy } from "../domain/copies";
-import type { Models } from "./models";
+import { toCustomerCopy as customerOf, toSubscriptionCopy as subscriptionOf, type CustomerCopyDoc, type CustomerKeyDoc, type Models, type SubscriptionCopyDoc, type UsageKeyDoc } from "./models";
 import { progressiveMarks } from "./progressive-repository";
 
 /**
@@ -12,18 +12,19 @@ export interface DueScope {
   organizationId?: string;
   customerId?: string;
 }
-export function scopeFilter(scope: DueScope): Record<string, unknown> {
+/** What the documents a due pass lists have (subscription copies, invoices). */
+export interface ScopedDoc {
+  organization_id: string;
+  customer_id: string;
+  sandbox: boolean;
+}
+export function scopeFilter(scope: DueScope): Filter<ScopedDoc> {
   if (!scope.organizationId) return { sandbox: { $ne: true } };
   return scope.customerId ? { organization_id: scope.organizationId, customer_id: scope.customerId } : { organization_id: scope.organizationId };
 }
 
-type Schedule = "next_billing_at" | "next_billing_reason" | "last_billed_at" | "last_billed_reason";
-type SubscriptionDoc = Omit<SubscriptionCopy, "id" | Schedule> & Partial<Pick<SubscriptionCopy, Schedule>> & { _id: string };
-const subscriptionOf = ({ _id, ...rest }: SubscriptionDoc): SubscriptionCopy => ({
-  next_billing_at: null, next_billing_reason: null, last_billed_at: null, last_billed_reason: null, ...rest, id: _id,
-});
-type CustomerDoc = Omit<CustomerCopy, "id"> & { _id: string };
-const customerOf = ({ _id, ...rest }: CustomerDoc): CustomerCopy => ({ ...rest, id: _id });
+type SubscriptionDoc = SubscriptionCopyDoc;
+type CustomerDoc = CustomerCopyDoc;
 
 /** The fields a subscription event writes; the schedule is written only by `setSchedule`. */
 export type SubscriptionFields = Pick<SubscriptionCopy, "id" | "organization_id" | "subscription" | "plan" | "sandbox" | "version">;
@@ -45,7 +46,11 @@ export class CopyRepository {
   /** Stores the copy if it is newer than the stored one (keyed by _id: fast on the test server too); its schedule is kept. */
   async putSubscription(copy: SubscriptionFields): Promise<boolean> {
     const { id, ...fields } = copy;
-    return this.putNewer(this.models.subscriptions, id, copy.version, { ...fields, customer_id: copy.subscription.svc_customer_id });
+    return this.putNewer(() => this.models.subscriptions.collection.updateOne(
+      { _id: id, version: { $lt: copy.version } },
+      { $set: { ...fields, customer_id: copy.subscription.svc_customer_id } },
+      { upsert: true },
+    ));
   }
 
   /**
@@ -127,25 +132,33 @@ export class CopyRepository {
 
   /** The organization's customer of that external id (keyed read); null when unknown or deleted. */
   async customerByExternalId(organizationId: string, externalId: string): Promise<CustomerCopy | null> {
-    const doc = await this.models.customerKeys.findById(`${organizationId}|${externalId}`).lean<{ customer_id: string; customer: CustomerCopy["customer"]; version: number }>();
+    const doc = await this.models.customerKeys.findById(`${organizationId}|${externalId}`).lean<CustomerKeyDoc>();
     return doc && !doc.customer.deleted_at ? { id: doc.customer_id, organization_id: organizationId, customer: doc.customer, version: doc.version } : null;
   }
 
   async putCustomer(copy: CustomerCopy): Promise<boolean> {
     const { id, ...fields } = copy;
-    const stored = await this.putNewer(this.models.customers, id, copy.version, { ...fields, external_id: copy.customer.external_id });
-    await this.putNewer(this.models.customerKeys, `${copy.organization_id}|${copy.customer.external_id}`, copy.version, { customer_id: id, customer: copy.customer });
+    const stored = await this.putNewer(() => this.models.customers.collection.updateOne(
+      { _id: id, version: { $lt: copy.version } },
+      { $set: { ...fields, external_id: copy.customer.external_id } },
+      { upsert: true },
+    ));
+    await this.putNewer(() => this.models.customerKeys.collection.updateOne(
+      { _id: `${copy.organization_id}|${copy.customer.external_id}`, version: { $lt: copy.version } },
+      { $set: { customer_id: id, customer: copy.customer, version: copy.version } },
+      { upsert: true },
+    ));
     return stored;
   }
 
   /** Notes that a customer's due billing waits for its copy. */
   async markWaiting(organizationId: string, customerId: string): Promise<void> {
-    await this.models.waiting.collection.updateOne({ _id: `${organizationId}|${customerId}` as never }, { $set: { at: 1 } }, { upsert: true });
+    await this.models.waiting.collection.updateOne({ _id: `${organizationId}|${customerId}` }, { $set: { at: 1 } }, { upsert: true });
   }
 
   /** True (once) when a customer's billing was waiting for its copy. */
   async takeWaiting(organizationId: string, customerId: string): Promise<boolean> {
-    const res = await this.models.waiting.collection.deleteOne({ _id: `${organizationId}|${customerId}` as never });
+    const res = await this.models.waiting.collection.deleteOne({ _id: `${organizationId}|${customerId}` });
     return res.deletedCount === 1;
   }
 
@@ -157,24 +170,31 @@ export class CopyRepository {
   async putUsageKey(copy: SubscriptionFields): Promise<void> {
     const s = copy.subscription;
     if ((copy.plan.usage_thresholds ?? []).length > 0) await this.progressive.mark(copy.organization_id, new Date());
-    await this.putNewer(this.models.usageKeys, `${copy.organization_id}|${s.external_id}`, copy.version, {
-      subscription_id: copy.id, customer_id: s.svc_customer_id, external_customer_id: s.external_customer_id, subscription: s, plan: copy.plan,
-    });
+    await this.putNewer(() => this.models.usageKeys.collection.updateOne(
+      { _id: `${copy.organization_id}|${s.external_id}`, version: { $lt: copy.version } },
+      { $set: {
+        subscription_id: copy.id, customer_id: s.svc_customer_id, external_customer_id: s.external_customer_id, subscription: s, plan: copy.plan,
+        version: copy.version,
+      } },
+      { upsert: true },
+    ));
   }
 
   /** The newest subscription copy of an external id (keyed read: current usage). */
   async usageKey(organizationId: string, externalSubscriptionId: string): Promise<(SubscriptionFields & { external_customer_id: string }) | null> {
-    const doc = await this.models.usageKeys.findById(`${organizationId}|${externalSubscriptionId}`)
-      .lean<{ subscription_id: string; external_customer_id: string; subscription: SubscriptionCopy["subscription"]; plan: SubscriptionCopy["plan"]; version: number }>();
+    const doc = await this.models.usageKeys.findById(`${organizationId}|${externalSubscriptionId}`).lean<UsageKeyDoc>();
     return doc
       ? { id: doc.subscription_id, organization_id: organizationId, subscription: doc.subscription, plan: doc.plan, sandbox: false, version: doc.version, external_customer_id: doc.external_customer_id }
       : null;
   }
 
-  /** Upserts `fields` under `_id` unless a version at least as new is stored. */
-  private async putNewer(model: { collection: mongo.Collection }, id: string, version: number, fields: Record<string, unknown>): Promise<boolean> {
+  /**
+   * Runs an upsert of a copy under its `_id` guarded by `version: {$lt: version}` (a raw, `_id`-keyed
+   * write: fast on the test server); false when a version at least as new is stored.
+   */
+  private async putNewer(upsert: () => Promise<Pick<mongo.UpdateResult, "modifiedCount" | "upsertedCount">>): Promise<boolean> {
     try {
-      const res = await model.collection.updateOne({ _id: id as never, version: { $lt: version } }, { $set: { ...fields, version } }, { upsert: true });
+      const res = await upsert();
       return res.modifiedCount + res.upsertedCount > 0;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false; // a version at least as new is stored

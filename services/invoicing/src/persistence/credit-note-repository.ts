@@ -1,13 +1,23 @@
 import type { Envelope } from "@billing/bus";
-import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
-import { Schema, type Connection, type Model } from "mongoose";
+import { docModel, embeddedOutboxStore, isDuplicateKeyError, skipOf, type DocModel, type Filter, type PageRequest, type Update } from "@billing/mongo";
+import { Schema, type Connection } from "mongoose";
 import type { CreditNote } from "../domain/credit-note";
 import { announceDocumentOnce } from "./document-repository";
 
 const mixed = Schema.Types.Mixed;
 
+/** A stored credit note: the note with its id as `_id`, whether its PDF was announced, and its embedded outbox. */
+export interface CreditNoteDoc extends Omit<CreditNote, "id"> {
+  _id: string;
+  document_announced?: boolean;
+  outbox?: Envelope[];
+}
+
+/** A credit note as the domain sees it. */
+const noteOf = ({ _id, document_announced: _announced, outbox: _outbox, ...rest }: CreditNoteDoc): CreditNote => ({ ...rest, id: _id });
+
 /** Credit notes: one document each (items, taxes, the invoices that consumed it), events in its outbox. */
-const creditNoteSchema = new Schema(
+const creditNoteSchema = new Schema<CreditNoteDoc>(
   {
     _id: String, organization_id: String, customer_id: String, external_customer_id: String, customer: mixed, invoice_id: String, invoice_number: String,
     billing_entity_code: String, sequential_id: Number, number: String, issuing_date: String, reason: String, description: String, currency: String,
@@ -15,6 +25,7 @@ const creditNoteSchema = new Schema(
     offset_amount_cents: Number, balance_amount_cents: Number, taxes_amount_cents: Number, precise_taxes_amount_cents: String, taxes_rate: Number,
     sub_total_excluding_taxes_amount_cents: Number, coupons_adjustment_amount_cents: Number, precise_coupons_adjustment_amount_cents: String,
     items: mixed, applied_taxes: mixed, consumptions: mixed, termination_of: String, progressive_excess_of: String, void_part: String, voided_at: Date, refunded_at: Date, revision: Number, created_at: Date, updated_at: Date,
+    document_announced: Boolean,
     outbox: [mixed],
   },
   { versionKey: false, minimize: false, collection: "credit_notes" },
@@ -25,9 +36,7 @@ creditNoteSchema.index({ invoice_id: 1, sequential_id: 1 });
 creditNoteSchema.index({ organization_id: 1, created_at: -1, _id: -1 });
 creditNoteSchema.index({ organization_id: 1, customer_id: 1, credit_status: 1, created_at: 1 });
 
-type CreditNoteDoc = Omit<CreditNote, "id"> & { _id: string };
-const noteOf = ({ _id, ...rest }: CreditNoteDoc): CreditNote => ({ ...rest, id: _id });
-const NO_OUTBOX = { outbox: 0 };
+const NO_OUTBOX = { outbox: 0 } as const;
 
 export interface CreditNoteFilter {
   externalCustomerId?: string;
@@ -45,10 +54,10 @@ export interface CreditNoteFilter {
 }
 
 export class CreditNoteRepository {
-  private readonly model: Model<CreditNoteDoc>;
+  private readonly model: DocModel<CreditNoteDoc>;
 
   constructor(connection: Connection) {
-    this.model = (connection.models.CreditNote as Model<CreditNoteDoc> | undefined) ?? connection.model<CreditNoteDoc>("CreditNote", creditNoteSchema);
+    this.model = docModel(connection, "CreditNote", creditNoteSchema, { reuse: true });
   }
 
   outbox() {
@@ -59,7 +68,7 @@ export class CreditNoteRepository {
   async insert(note: CreditNote, events: Envelope[]): Promise<boolean> {
     const { id, ...fields } = note;
     try {
-      await this.model.collection.insertOne({ _id: id, ...fields, outbox: events } as never);
+      await this.model.collection.insertOne({ _id: id, ...fields, outbox: events });
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;
@@ -92,12 +101,13 @@ export class CreditNoteRepository {
   }
 
   async list(organizationId: string, filter: CreditNoteFilter, page: PageRequest): Promise<{ items: CreditNote[]; total: number }> {
-    const query: Record<string, unknown> = { organization_id: organizationId };
+    const query: Filter<CreditNoteDoc> = { organization_id: organizationId };
     if (filter.externalCustomerId) query.external_customer_id = filter.externalCustomerId;
     if (filter.currency) query.currency = filter.currency;
-    if (filter.reason) query.reason = filter.reason;
-    if (filter.creditStatus) query.credit_status = filter.creditStatus;
-    if (filter.refundStatus) query.refund_status = filter.refundStatus;
+    // a client's values, as they came: one that is none of the stored values matches nothing
+    if (filter.reason) query.reason = filter.reason as CreditNote["reason"];
+    if (filter.creditStatus) query.credit_status = filter.creditStatus as CreditNote["credit_status"];
+    if (filter.refundStatus) query.refund_status = filter.refundStatus as CreditNote["refund_status"];
     if (filter.invoiceNumber) query.invoice_number = filter.invoiceNumber;
     if (filter.billingEntityCodes?.length) query.billing_entity_code = { $in: filter.billingEntityCodes };
     if (filter.issuingDateFrom || filter.issuingDateTo) {
@@ -120,7 +130,7 @@ export class CreditNoteRepository {
 
   /** Changes a note only from the revision it was read at (the change and its events in one write); false on a lost race. */
   async change(note: Pick<CreditNote, "id" | "revision">, set: Partial<Omit<CreditNote, "id">>, events: Envelope[] = []): Promise<boolean> {
-    const update: Record<string, unknown> = { $set: { ...set, revision: note.revision + 1 } };
+    const update: Update<CreditNoteDoc> = { $set: { ...set, revision: note.revision + 1 } };
     if (events.length) update.$push = { outbox: { $each: events } };
     const res = await this.model.updateOne({ _id: note.id, revision: note.revision }, update);
     return res.modifiedCount === 1;

@@ -1,6 +1,6 @@
 import type { Envelope } from "@billing/bus";
-import { isDuplicateKeyError } from "@billing/mongo";
-import { Schema, type Collection, type Connection, type Model } from "mongoose";
+import { docModel, isDuplicateKeyError, type DocCollection, type DocModel } from "@billing/mongo";
+import { Schema, type Connection } from "mongoose";
 
 /** A stored document: the PDF as first generated, kept for good (`documents` collection). */
 export interface StoredDocument {
@@ -20,22 +20,29 @@ interface DocumentDoc extends Omit<StoredDocument, "id" | "pdf"> {
   pdf: Buffer | { buffer: Buffer };
 }
 
-const documentSchema = new Schema(
+const documentSchema = new Schema<DocumentDoc>(
   { _id: String, organization_id: String, kind: String, owner_id: String, file_name: String, pdf: Buffer, sha256: String, created_at: Date },
   { versionKey: false, collection: "documents" },
 );
 
 export const documentId = (kind: StoredDocument["kind"], ownerId: string) => `${kind}:${ownerId}`;
 
+/** What the owners of documents (invoices, credit notes) have: the flag of their first PDF's announcement and an outbox. */
+export interface AnnouncedDoc {
+  _id: string;
+  document_announced?: boolean;
+  outbox?: Envelope[];
+}
+
 /**
  * Announces an invoice's or a credit note's first PDF once: its `document_announced` flag and the
  * events in one conditional write on the owner's own document (into its outbox); false when it was
  * announced already. Shared by both owners' repositories.
  */
-export async function announceDocumentOnce(owners: Collection, ownerId: string, events: readonly Envelope[]): Promise<boolean> {
+export async function announceDocumentOnce(owners: DocCollection<AnnouncedDoc>, ownerId: string, events: readonly Envelope[]): Promise<boolean> {
   const res = await owners.updateOne(
-    { _id: ownerId, document_announced: { $ne: true } } as never,
-    { $set: { document_announced: true }, $push: { outbox: { $each: [...events] } } } as never,
+    { _id: ownerId, document_announced: { $ne: true } },
+    { $set: { document_announced: true }, $push: { outbox: { $each: [...events] } } },
   );
   return res.modifiedCount === 1;
 }
@@ -47,10 +54,10 @@ export async function announceDocumentOnce(owners: Collection, ownerId: string, 
  * 16 MB document limit (about 0.7 KB per fee line).
  */
 export class DocumentRepository {
-  private readonly model: Model<DocumentDoc>;
+  private readonly model: DocModel<DocumentDoc>;
 
   constructor(connection: Connection) {
-    this.model = (connection.models.InvoicingDocument as Model<DocumentDoc> | undefined) ?? connection.model<DocumentDoc>("InvoicingDocument", documentSchema);
+    this.model = docModel(connection, "InvoicingDocument", documentSchema, { reuse: true });
   }
 
   async find(organizationId: string, id: string): Promise<StoredDocument | null> {

@@ -1,10 +1,20 @@
 import type { Envelope, OutboxStore } from "@billing/bus";
-import { embeddedOutboxStore, isDuplicateKeyError, skipOf, textOutboxEntry, type PageRequest } from "@billing/mongo";
-import { Schema, type Connection, type Model } from "mongoose";
+import { docModel, embeddedOutboxStore, isDuplicateKeyError, skipOf, textOutboxEntry, type DocModel, type Filter, type OutboxDoc, type PageRequest } from "@billing/mongo";
+import { Schema, type Connection } from "mongoose";
 import type { AdvanceFeeRecord, FeePaymentStatus } from "../domain/advance-fees";
 import type { Fee } from "../domain/invoice";
 
 const mixed = Schema.Types.Mixed;
+
+/** A stored pay-in-advance fee (see the schema): the record's fields, the fee as its text, and what queries need beside it. */
+export interface FeeDoc extends Omit<AdvanceFeeRecord, "id" | "fee"> {
+  _id: string;
+  /** the fee as fields: documents written before fee_json */
+  fee?: Fee;
+  fee_json?: string;
+  period_to?: Date | null;
+  deleted_at?: Date | null;
+}
 
 /**
  * Pay-in-advance fees, one document each, `_id` = the fee's derived id (a second insert of the same
@@ -14,7 +24,7 @@ const mixed = Schema.Types.Mixed;
  * encode one string). What queries need is beside it: `period_to` (the fee's charges period end).
  * Documents written before hold `fee` as fields; both read the same.
  */
-const feeSchema = new Schema(
+const feeSchema = new Schema<FeeDoc>(
   {
     _id: String, organization_id: String, customer_id: String, external_customer_id: String, subscription_id: String,
     external_subscription_id: String, billable_metric_code: String, currency: String, fee: mixed, fee_json: String, period_to: Date, invoice_id: String,
@@ -35,7 +45,7 @@ feeSchema.index({ organization_id: 1, subscription_id: 1, invoice_id: 1 });
  * The `advance_fees.created` events of one envelope's fees (written after the fees: never announced
  * before they are stored), each as its text (textOutboxEntry: a few hundred fees per event).
  */
-const batchSchema = new Schema({ _id: String, outbox: [mixed] }, { versionKey: false, collection: "advance_fee_batches" });
+const batchSchema = new Schema<OutboxDoc>({ _id: String, outbox: [mixed] }, { versionKey: false, collection: "advance_fee_batches" });
 
 export interface FeeFilter {
   externalCustomerId?: string;
@@ -50,7 +60,6 @@ export interface FeeFilter {
   refunded?: { from?: Date; to?: Date };
 }
 
-type FeeDoc = Omit<AdvanceFeeRecord, "id" | "fee"> & { _id: string; fee?: Fee; fee_json?: string; period_to?: Date | null; deleted_at?: Date | null };
 
 /** The stored fee's text back to a Fee (its instants as Dates). */
 function feeOfText(json: string): Fee {
@@ -63,7 +72,7 @@ function feeOfText(json: string): Fee {
 }
 
 // field by field: spreading a record this size per fee was a tenth of a burst's CPU in this service
-const docOf = (r: AdvanceFeeRecord) => ({
+const docOf = (r: AdvanceFeeRecord): FeeDoc => ({
   _id: r.id, organization_id: r.organization_id, customer_id: r.customer_id, external_customer_id: r.external_customer_id,
   subscription_id: r.subscription_id, external_subscription_id: r.external_subscription_id, billable_metric_code: r.billable_metric_code,
   currency: r.currency, fee_json: JSON.stringify(r.fee), period_to: r.fee.to, invoice_id: r.invoice_id, event_transaction_id: r.event_transaction_id,
@@ -76,12 +85,12 @@ const recordOf = ({ _id, deleted_at: _d, fee, fee_json, period_to: _p, ...rest }
 const range = (r?: { from?: Date; to?: Date }) => (r && (r.from || r.to) ? { ...(r.from ? { $gte: r.from } : {}), ...(r.to ? { $lte: r.to } : {}) } : undefined);
 
 export class FeeRepository {
-  private readonly fees: Model<FeeDoc>;
-  private readonly batches: Model<{ _id: string; outbox: Envelope[] }>;
+  private readonly fees: DocModel<FeeDoc>;
+  private readonly batches: DocModel<OutboxDoc>;
 
   constructor(connection: Connection) {
-    this.fees = connection.model<FeeDoc>("AdvanceFee", feeSchema);
-    this.batches = connection.model<{ _id: string; outbox: Envelope[] }>("AdvanceFeeBatch", batchSchema);
+    this.fees = docModel(connection, "AdvanceFee", feeSchema);
+    this.batches = docModel(connection, "AdvanceFeeBatch", batchSchema);
   }
 
   outbox(): OutboxStore {
@@ -93,7 +102,7 @@ export class FeeRepository {
     if (records.length === 0) return;
     const docs = records.map(docOf);
     try {
-      await this.fees.collection.insertMany(docs as never[], { ordered: false });
+      await this.fees.collection.insertMany(docs, { ordered: false });
     } catch (err) {
       const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
       const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as Array<{ code?: number; err?: { code?: number } }>;
@@ -107,7 +116,7 @@ export class FeeRepository {
     const nonEmpty = batches.filter((b) => b.events.length > 0);
     if (nonEmpty.length === 0) return [];
     try {
-      await this.batches.collection.insertMany(nonEmpty.map((b) => ({ _id: b.id, outbox: b.events.map(textOutboxEntry) })) as never[], { ordered: false });
+      await this.batches.collection.insertMany(nonEmpty.map((b) => ({ _id: b.id, outbox: b.events.map(textOutboxEntry) })), { ordered: false });
       return nonEmpty.map((b) => b.id);
     } catch (err) {
       const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
@@ -131,12 +140,13 @@ export class FeeRepository {
   }
 
   async list(organizationId: string, filter: FeeFilter, page: PageRequest): Promise<{ items: AdvanceFeeRecord[]; total: number }> {
-    const query: Record<string, unknown> = { organization_id: organizationId, deleted_at: null };
+    const query: Filter<FeeDoc> = { organization_id: organizationId, deleted_at: null };
     if (filter.externalCustomerId) query.external_customer_id = filter.externalCustomerId;
     if (filter.externalSubscriptionId) query.external_subscription_id = filter.externalSubscriptionId;
     if (filter.currency) query.currency = filter.currency;
     if (filter.billableMetricCode) query.billable_metric_code = filter.billableMetricCode;
-    if (filter.paymentStatus) query.payment_status = filter.paymentStatus;
+    // a client's value, as it came: one that is no status matches nothing
+    if (filter.paymentStatus) query.payment_status = filter.paymentStatus as FeePaymentStatus;
     if (filter.eventTransactionId) query.event_transaction_id = filter.eventTransactionId;
     for (const [field, r] of [["created_at", filter.created], ["succeeded_at", filter.succeeded], ["failed_at", filter.failed], ["refunded_at", filter.refunded]] as const) {
       const cond = range(r);

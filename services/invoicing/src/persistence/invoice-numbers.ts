@@ -1,5 +1,5 @@
-import { isDuplicateKeyError, LOST_RACE, retryOnLostRace } from "@billing/mongo";
-import type { Models } from "./models";
+import { isDuplicateKeyError, LOST_RACE, retryOnLostRace, type Filter, type Update } from "@billing/mongo";
+import type { InvoiceCounterDoc as CounterDoc, InvoiceDoc, Models } from "./models";
 
 /** A numbering counter: its key (a billing entity, or a customer of one) and the field of the invoice it fills. */
 export interface NumberingScope {
@@ -7,14 +7,11 @@ export interface NumberingScope {
   role: "entity" | "customer";
 }
 
-/** The last move of a counter: the invoices it numbered, in order, from `first`. */
-interface CounterDoc {
-  _id: string;
-  last: number;
-  block?: { first: number; invoices: string[] };
-  /** the single-invoice moves written before blocks */
-  last_invoice?: string | null;
-}
+/** An invoice without a number of that role yet, and the update that gives it one. */
+const unnumbered = (id: string, role: NumberingScope["role"]): Filter<InvoiceDoc> =>
+  role === "entity" ? { _id: id, "sequences.entity": { $exists: false } } : { _id: id, "sequences.customer": { $exists: false } };
+const numbered = (role: NumberingScope["role"], n: number): Update<InvoiceDoc> =>
+  role === "entity" ? { $set: { "sequences.entity": n } } : { $set: { "sequences.customer": n } };
 
 const lastBlock = (c: CounterDoc | null) =>
   c?.block ?? (c?.last_invoice ? { first: c.last, invoices: [c.last_invoice] } : null);
@@ -55,7 +52,7 @@ export class InvoiceNumbers {
       try {
         const moved = counter
           ? (await this.models.counters.updateOne({ _id: scope.key, last }, { $set: next, $unset: { last_invoice: "" } })).modifiedCount === 1
-          : (await this.models.counters.collection.insertOne({ _id: scope.key, ...next } as never), true);
+          : (await this.models.counters.collection.insertOne({ _id: scope.key, ...next }), true);
         if (!moved) return LOST_RACE;
       } catch (err) {
         if (isDuplicateKeyError(err)) return LOST_RACE;
@@ -73,7 +70,7 @@ export class InvoiceNumbers {
     if (given.length === 0) return;
     await this.models.invoices.bulkWrite(
       given.map(([id, n]) => ({
-        updateOne: { filter: { _id: id, [`sequences.${role}`]: { $exists: false } }, update: { $set: { [`sequences.${role}`]: n } } },
+        updateOne: { filter: unnumbered(id, role), update: numbered(role, n) },
       })),
       { ordered: false },
     );
@@ -81,7 +78,7 @@ export class InvoiceNumbers {
 
   private async sequencesOf(invoiceIds: readonly string[], role: NumberingScope["role"]): Promise<Map<string, number>> {
     const docs = await this.models.invoices.find({ _id: { $in: invoiceIds } }, { sequences: 1 })
-      .lean<Array<{ _id: string; sequences?: Partial<Record<NumberingScope["role"], number>> }>>();
+      .lean<Array<Pick<InvoiceDoc, "_id" | "sequences">>>();
     return new Map(docs.flatMap((d) => (d.sequences?.[role] !== undefined ? [[d._id, d.sequences[role]!] as const] : [])));
   }
 }

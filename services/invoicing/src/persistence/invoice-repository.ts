@@ -1,13 +1,11 @@
 import type { Envelope } from "@billing/bus";
-import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type PageRequest } from "@billing/mongo";
+import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type DocFields, type Filter, type PageRequest, type Update } from "@billing/mongo";
 import { OPEN_STATUSES, UNPAID_STATUSES, VISIBLE_STATUSES, type Fee, type Invoice, type InvoiceStatus } from "../domain/invoice";
 import { scopeFilter, type DueScope } from "./copy-repository";
 import { announceDocumentOnce } from "./document-repository";
-import type { Models } from "./models";
+import { toInvoice as invoiceOf, type InvoiceDoc, type Models } from "./models";
 
-type InvoiceDoc = Omit<Invoice, "id"> & { _id: string };
-const invoiceOf = ({ _id, ...rest }: InvoiceDoc): Invoice => ({ ...rest, id: _id });
-const NO_OUTBOX = { outbox: 0, sequences: 0, document_announced: 0 };
+const NO_OUTBOX = { outbox: 0, sequences: 0, document_announced: 0 } as const;
 
 export interface InvoiceFilter {
   externalCustomerId?: string;
@@ -23,7 +21,7 @@ export interface InvoiceFilter {
 /** What an invoice write changes: fields to set, fields to clear, events to add to its outbox. */
 export interface InvoiceChange {
   set: Partial<Omit<Invoice, "id">>;
-  unset?: Array<keyof Invoice>;
+  unset?: Array<keyof Omit<Invoice, "id">>;
   /** raise finalize_at to at most this instant (an interrupted finalization is resumed by the due pass) */
   finalizeBy?: Date;
   events?: Envelope[];
@@ -40,7 +38,7 @@ export class InvoiceRepository {
   async insert(invoice: Invoice, events: Envelope[]): Promise<boolean> {
     const { id, ...fields } = invoice;
     try {
-      await this.models.invoices.collection.insertOne({ _id: id, ...fields, outbox: events } as never);
+      await this.models.invoices.collection.insertOne({ _id: id, ...fields, outbox: events });
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;
@@ -73,17 +71,18 @@ export class InvoiceRepository {
 
   /** The organization's visible invoices, newest first, filtered as Lago's list is. */
   async list(organizationId: string, filter: InvoiceFilter, page: PageRequest): Promise<{ items: Invoice[]; total: number }> {
-    const visible = (wanted: readonly string[]) => wanted.filter((s) => (VISIBLE_STATUSES as readonly string[]).includes(s));
-    let statuses: readonly string[] = VISIBLE_STATUSES;
+    const visible = (wanted: readonly string[]) => VISIBLE_STATUSES.filter((s) => wanted.includes(s));
+    let statuses: readonly InvoiceStatus[] = VISIBLE_STATUSES;
     if (filter.status) statuses = visible([filter.status]);
     if (filter.statuses) statuses = visible(filter.statuses).filter((s) => statuses.includes(s));
-    const query: Record<string, unknown> = { organization_id: organizationId, status: { $in: statuses } };
+    // a client's values, as they came: one that is none of the stored values matches nothing
+    const query: Filter<InvoiceDoc> = { organization_id: organizationId, status: { $in: statuses } };
     if (filter.externalCustomerId) query.external_customer_id = filter.externalCustomerId;
-    const payment = [filter.paymentStatus, ...(filter.paymentStatuses ?? [])].filter((p): p is string => !!p);
+    const payment = [filter.paymentStatus, ...(filter.paymentStatuses ?? [])].filter((p): p is string => !!p) as Array<Invoice["payment_status"]>;
     if (filter.paymentStatus && filter.paymentStatuses) {
-      query.payment_status = filter.paymentStatuses.includes(filter.paymentStatus) ? filter.paymentStatus : { $in: [] };
+      query.payment_status = filter.paymentStatuses.includes(filter.paymentStatus) ? filter.paymentStatus as Invoice["payment_status"] : { $in: [] };
     } else if (payment.length) query.payment_status = { $in: payment };
-    if (filter.invoiceType) query.invoice_type = filter.invoiceType;
+    if (filter.invoiceType) query.invoice_type = filter.invoiceType as Invoice["invoice_type"];
     if (filter.issuingDateFrom || filter.issuingDateTo) {
       query.issuing_date = { ...(filter.issuingDateFrom ? { $gte: filter.issuingDateFrom } : {}), ...(filter.issuingDateTo ? { $lte: filter.issuingDateTo } : {}) };
     }
@@ -150,9 +149,14 @@ export class InvoiceRepository {
     return announceDocumentOnce(this.models.invoices.collection, invoiceId, events);
   }
 
-  private async change(filter: Record<string, unknown>, revision: number, change: InvoiceChange): Promise<boolean> {
-    const update: Record<string, unknown> = { $set: { ...change.set, revision: revision + 1 } };
-    if (change.unset?.length) update.$unset = Object.fromEntries(change.unset.map((k) => [k, ""]));
+  private async change(filter: Filter<InvoiceDoc>, revision: number, change: InvoiceChange): Promise<boolean> {
+    const set: DocFields<InvoiceDoc> = { ...change.set, revision: revision + 1 };
+    const update: Update<InvoiceDoc> = { $set: set };
+    if (change.unset?.length) {
+      const unset: NonNullable<Update<InvoiceDoc>["$unset"]> = {};
+      for (const key of change.unset) unset[key] = "";
+      update.$unset = unset;
+    }
     if (change.finalizeBy) update.$min = { finalize_at: change.finalizeBy };
     if (change.events?.length) update.$push = { outbox: { $each: change.events } };
     const res = await this.models.invoices.updateOne(filter, update);
@@ -191,4 +195,4 @@ export class InvoiceRepository {
 }
 
 /** Unpaid finalized invoices not announced overdue yet (`null` also matches invoices stored before the flag existed). */
-const overdueFilter = () => ({ status: "finalized", payment_overdue_announced_at: null, payment_status: { $in: UNPAID_STATUSES } });
+const overdueFilter = (): Filter<InvoiceDoc> => ({ status: "finalized", payment_overdue_announced_at: null, payment_status: { $in: UNPAID_STATUSES } });

@@ -1,9 +1,98 @@
 import { Schema, type Connection } from "mongoose";
+import type { Envelope } from "@billing/bus";
+import { docModel, type OrganizationMarkDoc } from "@billing/mongo";
+import type { CustomerCopy, SubscriptionCopy } from "../domain/copies";
+import type { Invoice } from "../domain/invoice";
 
 const mixed = Schema.Types.Mixed;
 
+type Schedule = "next_billing_at" | "next_billing_reason" | "last_billed_at" | "last_billed_reason";
+
+/**
+ * A stored subscription copy: the copy with its id as `_id` and its customer's id beside it (for
+ * the due lists). Copies stored before a schedule was computed lack it: toSubscriptionCopy gives
+ * them none.
+ */
+export interface SubscriptionCopyDoc extends Omit<SubscriptionCopy, "id" | Schedule>, Partial<Pick<SubscriptionCopy, Schedule>> {
+  _id: string;
+  customer_id: string;
+}
+
+export const toSubscriptionCopy = ({ _id, customer_id: _customer, ...rest }: SubscriptionCopyDoc): SubscriptionCopy => ({
+  next_billing_at: null, next_billing_reason: null, last_billed_at: null, last_billed_reason: null, ...rest, id: _id,
+});
+
+/** A stored customer copy, its id as `_id` and its external id beside it. */
+export interface CustomerCopyDoc extends Omit<CustomerCopy, "id"> {
+  _id: string;
+  external_id: string;
+}
+
+export const toCustomerCopy = ({ _id, external_id: _external, ...rest }: CustomerCopyDoc): CustomerCopy => ({ ...rest, id: _id });
+
+/** current_usage's key of an external subscription (`_id` = organization|external subscription id): its newest copy. */
+export interface UsageKeyDoc {
+  _id: string;
+  subscription_id: string;
+  customer_id: string;
+  external_customer_id: string;
+  subscription: SubscriptionCopy["subscription"];
+  plan: SubscriptionCopy["plan"];
+  version: number;
+}
+
+/** The key of an external customer id (`_id` = organization|external customer id): its copy. */
+export interface CustomerKeyDoc {
+  _id: string;
+  customer_id: string;
+  customer: CustomerCopy["customer"];
+  version: number;
+}
+
+/** A customer whose due billing waits for its copy (`_id` = organization|customer). */
+export interface WaitingCustomerDoc {
+  _id: string;
+  /** always 1: the upsert that marks it needs a field to set */
+  at: number;
+}
+
+/**
+ * A stored invoice: the invoice with its id as `_id`, the sequences numbering gave it, whether its
+ * PDF was announced, and its embedded outbox.
+ */
+export interface InvoiceDoc extends Omit<Invoice, "id"> {
+  _id: string;
+  /** the numbers its counters gave it (set once each, by InvoiceNumbers) */
+  sequences?: { entity?: number; customer?: number };
+  /** its first PDF was announced (invoice.generated) */
+  document_announced?: boolean;
+  outbox?: Envelope[];
+}
+
+/** An invoice as the domain sees it. */
+export const toInvoice = ({ _id, sequences: _sequences, document_announced: _announced, outbox: _outbox, ...rest }: InvoiceDoc): Invoice => ({ ...rest, id: _id });
+
+/** A numbering counter: the last number given, and the invoices its last move numbered. */
+export interface InvoiceCounterDoc {
+  _id: string;
+  last: number;
+  block?: { first: number; invoices: string[] };
+  /** the single-invoice moves written before blocks */
+  last_invoice?: string | null;
+}
+
+/** An external subscription's imported historical usage (`_id` = organization|external subscription id). */
+export interface LifetimeUsageDoc {
+  _id: string;
+  organization_id: string;
+  external_subscription_id: string;
+  historical_usage_amount_cents?: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
 /** Read copies of the catalog's subscriptions, with this service's billing schedule. */
-const subscriptionSchema = new Schema(
+const subscriptionSchema = new Schema<SubscriptionCopyDoc>(
   {
     _id: String, organization_id: String, customer_id: String, subscription: mixed, plan: mixed, sandbox: Boolean, version: Number,
     next_billing_at: Date, next_billing_reason: String, last_billed_at: Date, last_billed_reason: String,
@@ -19,7 +108,7 @@ subscriptionSchema.index({ organization_id: 1, customer_id: 1, next_billing_at: 
 subscriptionSchema.index({ organization_id: 1, "subscription.external_id": 1 });
 
 /** Read copies of the customer service's customers. */
-const customerSchema = new Schema(
+const customerSchema = new Schema<CustomerCopyDoc>(
   { _id: String, organization_id: String, external_id: String, customer: mixed, version: Number },
   { versionKey: false, minimize: false, collection: "customers" },
 );
@@ -30,11 +119,11 @@ customerSchema.index({ organization_id: 1, external_id: 1 });
  * organization|external subscription id → the newest copy of that external id (subscription and
  * plan); organization|external customer id → the customer's copy.
  */
-const usageKeySchema = new Schema(
+const usageKeySchema = new Schema<UsageKeyDoc>(
   { _id: String, subscription_id: String, customer_id: String, external_customer_id: String, subscription: mixed, plan: mixed, version: Number },
   { versionKey: false, minimize: false, collection: "usage_keys" },
 );
-const customerKeySchema = new Schema(
+const customerKeySchema = new Schema<CustomerKeyDoc>(
   { _id: String, customer_id: String, customer: mixed, version: Number },
   { versionKey: false, minimize: false, collection: "customer_keys" },
 );
@@ -43,10 +132,10 @@ const customerKeySchema = new Schema(
  * Customers whose due billing waited for their copy (`_id` = organization|customer): the customer's
  * event, on another stream, bills it on arrival (keyed: one read per customer event).
  */
-const waitingSchema = new Schema({ _id: String }, { versionKey: false, collection: "waiting_customers" });
+const waitingSchema = new Schema<WaitingCustomerDoc>({ _id: String, at: Number }, { versionKey: false, collection: "waiting_customers" });
 
 /** Invoices: one document each, fees embedded, events in its outbox. */
-const invoiceSchema = new Schema(
+const invoiceSchema = new Schema<InvoiceDoc>(
   {
     _id: String, organization_id: String, customer_id: String, external_customer_id: String, billing_entity_code: String, sandbox: Boolean,
     invoice_type: String, billed_at: Date, part: Number, lines: mixed, status: String, payment_status: String, number: String,
@@ -57,6 +146,7 @@ const invoiceSchema = new Schema(
     payment_overdue_announced_at: Date,
     progressive_credit: mixed, applied_usage_thresholds: mixed, applied_custom_sections: mixed, custom_section_choice: mixed, section_resource: mixed,
     voided_at: Date, voided_with_credit_note: Boolean, offset_amount_cents: Number, applied_credit_notes: [String],
+    document_announced: Boolean,
     outbox: [mixed],
   },
   { versionKey: false, minimize: false, collection: "invoices" },
@@ -79,7 +169,7 @@ invoiceSchema.index({ status: 1, payment_overdue_announced_at: 1, payment_status
 invoiceSchema.index({ organization_id: 1, status: 1, payment_overdue_announced_at: 1, payment_status: 1, payment_due_date: 1 });
 
 /** Numbering: `{_id: scope, last, last_invoice}` — the last number given and the invoice it went to. */
-const counterSchema = new Schema(
+const counterSchema = new Schema<InvoiceCounterDoc>(
   { _id: String, last: Number, block: { first: Number, invoices: [String] }, last_invoice: String },
   { versionKey: false, collection: "counters" },
 );
@@ -88,7 +178,7 @@ const counterSchema = new Schema(
  * Progressive billing's lifetime usage per external subscription (`_id` = organization|external
  * subscription id, one keyed read per check): the imported historical usage (PUT lifetime_usage).
  */
-const lifetimeUsageSchema = new Schema(
+const lifetimeUsageSchema = new Schema<LifetimeUsageDoc>(
   { _id: String, organization_id: String, external_subscription_id: String, historical_usage_amount_cents: Number, created_at: Date, updated_at: Date },
   { versionKey: false, collection: "lifetime_usages" },
 );
@@ -99,19 +189,19 @@ const lifetimeUsageSchema = new Schema(
  * organization that never billed progressively (most), instead of reading every subscription it
  * touched. Never removed (a stale mark costs only the read it saves).
  */
-const progressiveOrganizationSchema = new Schema({ _id: String, at: Date }, { versionKey: false, collection: "progressive_organizations" });
+const progressiveOrganizationSchema = new Schema<OrganizationMarkDoc>({ _id: String, at: Date }, { versionKey: false, collection: "progressive_organizations" });
 
 export function registerModels(connection: Connection) {
   return {
-    subscriptions: connection.model("SubscriptionCopy", subscriptionSchema),
-    customers: connection.model("CustomerCopy", customerSchema),
-    usageKeys: connection.model("UsageKey", usageKeySchema),
-    customerKeys: connection.model("CustomerKey", customerKeySchema),
-    waiting: connection.model("WaitingCustomer", waitingSchema),
-    invoices: connection.model("Invoice", invoiceSchema),
-    counters: connection.model("InvoiceCounter", counterSchema),
-    lifetimeUsages: connection.model("LifetimeUsage", lifetimeUsageSchema),
-    progressiveOrganizations: connection.model("ProgressiveOrganization", progressiveOrganizationSchema),
+    subscriptions: docModel(connection, "SubscriptionCopy", subscriptionSchema),
+    customers: docModel(connection, "CustomerCopy", customerSchema),
+    usageKeys: docModel(connection, "UsageKey", usageKeySchema),
+    customerKeys: docModel(connection, "CustomerKey", customerKeySchema),
+    waiting: docModel(connection, "WaitingCustomer", waitingSchema),
+    invoices: docModel(connection, "Invoice", invoiceSchema),
+    counters: docModel(connection, "InvoiceCounter", counterSchema),
+    lifetimeUsages: docModel(connection, "LifetimeUsage", lifetimeUsageSchema),
+    progressiveOrganizations: docModel(connection, "ProgressiveOrganization", progressiveOrganizationSchema),
   };
 }
 

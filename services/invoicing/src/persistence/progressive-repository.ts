@@ -1,10 +1,6 @@
 import { OrganizationMarks, readByIds } from "@billing/mongo";
-import type { SubscriptionCopy } from "../domain/copies";
 import type { Invoice } from "../domain/invoice";
-import type { Models } from "./models";
-
-type InvoiceDoc = Omit<Invoice, "id"> & { _id: string };
-const invoiceOf = ({ _id, ...rest }: InvoiceDoc): Invoice => ({ ...rest, id: _id });
+import { toInvoice as invoiceOf, type InvoiceDoc, type LifetimeUsageDoc, type Models, type UsageKeyDoc } from "./models";
 
 export interface HistoricalUsage {
   historical_usage_amount_cents: number;
@@ -20,7 +16,7 @@ const marksOf = new WeakMap<Models, OrganizationMarks>();
  */
 export function progressiveMarks(models: Models): OrganizationMarks {
   let marks = marksOf.get(models);
-  if (!marks) marksOf.set(models, (marks = new OrganizationMarks(models.progressiveOrganizations.collection as never)));
+  if (!marks) marksOf.set(models, (marks = new OrganizationMarks(models.progressiveOrganizations.collection)));
   return marks;
 }
 
@@ -91,7 +87,7 @@ export class ProgressiveRepository {
       "subscription.status": "active",
       "subscription.progressive_billing_disabled": { $ne: true },
       "plan.usage_thresholds.0": { $exists: true },
-    }).lean<Array<{ subscription_id: string; external_customer_id: string; subscription: SubscriptionCopy["subscription"]; plan: SubscriptionCopy["plan"]; version: number }>>());
+    }).lean<UsageKeyDoc[]>());
     return docs.map((d) => ({ id: d.subscription_id, external_customer_id: d.external_customer_id, subscription: d.subscription, plan: d.plan, version: d.version }));
   }
 
@@ -120,21 +116,21 @@ export class ProgressiveRepository {
   /** Several subscriptions' imported historical usage, read by `_id` (in chunks). */
   async historicalUsageMany(organizationId: string, externalSubscriptionIds: readonly string[]): Promise<Map<string, number>> {
     const docs = await readByIds(externalSubscriptionIds.map((id) => lifetimeKey(organizationId, id)), (ids) => this.models.lifetimeUsages.find({ _id: { $in: ids } })
-      .lean<Array<{ external_subscription_id: string; historical_usage_amount_cents?: number }>>());
+      .lean<LifetimeUsageDoc[]>());
     return new Map(docs.map((d) => [d.external_subscription_id, d.historical_usage_amount_cents ?? 0]));
   }
 
   /** The imported historical usage (keyed read); zero when never set. */
   async historicalUsage(organizationId: string, externalSubscriptionId: string): Promise<HistoricalUsage> {
     const doc = await this.models.lifetimeUsages.findById(lifetimeKey(organizationId, externalSubscriptionId))
-      .lean<{ historical_usage_amount_cents?: number; created_at?: Date; updated_at?: Date }>();
+      .lean<LifetimeUsageDoc>();
     return { historical_usage_amount_cents: doc?.historical_usage_amount_cents ?? 0, created_at: doc?.created_at ?? null, updated_at: doc?.updated_at ?? null };
   }
 
   /** Sets the imported historical usage (idempotent: the same value written again changes nothing). */
   async setHistoricalUsage(organizationId: string, externalSubscriptionId: string, cents: number, now: Date): Promise<void> {
     await this.models.lifetimeUsages.collection.updateOne(
-      { _id: lifetimeKey(organizationId, externalSubscriptionId) as never },
+      { _id: lifetimeKey(organizationId, externalSubscriptionId) },
       {
         $set: { historical_usage_amount_cents: cents, updated_at: now },
         $setOnInsert: { organization_id: organizationId, external_subscription_id: externalSubscriptionId, created_at: now },
