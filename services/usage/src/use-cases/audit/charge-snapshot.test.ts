@@ -2,19 +2,21 @@ import { join } from "node:path";
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
 import type { UsageMessages } from "@billing/contracts";
+import type { ChargeCopy, MetricCopy } from "../../domain/read-copies";
 import { chargeSnapshotMessage, chargeSnapshotOf } from "../../grpc/charge-snapshot-messages";
 import { chargeSnapshot } from "./charge-snapshot";
 
-const charge = {
-  svc_id: "ch", billable_metric_code: "calls", charge_model: "standard", pay_in_advance: false, prorated: false, min_amount_cents: 100,
-  properties: { amount: "1", pricing_group_keys: ["team"] },
+const charge: ChargeCopy = {
+  svc_id: "ch", svc_billable_metric_id: "bm", billable_metric_code: "calls", code: null, charge_model: "standard", pay_in_advance: false, prorated: false,
+  min_amount_cents: 100, regroup_paid_fees: null, invoice_display_name: null, properties: { amount: "1", pricing_group_keys: ["team"] },
   filters: [{ invoice_display_name: null, properties: { amount: "2" }, values: { region: ["eu"] } }],
-  taxes: [], invoiceable: true,
-} as never;
-const metric = {
-  svc_id: "bm", code: "calls", name: "Calls", aggregation_type: "sum_agg", field_name: "n", recurring: false, rounding_function: null,
+  taxes: [], invoiceable: true, created_at: null,
+};
+const metric: MetricCopy = {
+  organization_id: "org", svc_id: "bm", code: "calls", name: "Calls", aggregation_type: "sum_agg", field_name: "n", recurring: false, rounding_function: null,
   rounding_precision: null, weighted_interval: null, expression: null, filters: [{ key: "region", values: ["eu", "us"] }], description: null,
-} as never;
+  created_at: "2024-01-01T00:00:00.000Z", updated_at: "2024-01-01T00:00:00.000Z", deleted_at: null,
+};
 const snapshot = chargeSnapshot({
   charge, metric, currency: "EUR", eventsFrom: new Date("2024-01-01T00:00:00Z"), timeZone: "UTC",
   query: { from: new Date("2024-01-01T00:00:00Z"), to: new Date("2024-01-31T23:59:59.999Z"), periodDays: 31 },

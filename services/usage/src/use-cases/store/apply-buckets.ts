@@ -2,7 +2,7 @@ import type { mongo } from "mongoose";
 import { bucketChange, bucketsOf, type BucketEvents } from "../../domain/bucket-plan";
 import { monthOf, seriesMonthId } from "../../domain/buckets";
 import type { IngestRecord } from "../../domain/stored-event";
-import { findByIds, type EventPageDoc, type UsageCollections } from "../../persistence/collections";
+import { findByIds, type BucketDoc, type EventPageDoc, type UsageCollections } from "../../persistence/collections";
 import { bucketUpdate, newBucketDoc, pageDoc } from "./bucket-writes";
 
 const MAX_ROUNDS = 5;
@@ -13,8 +13,9 @@ export type FieldOf = (organizationId: string, code: string) => string | null;
 async function writePages(pages: mongo.Collection<EventPageDoc>, docs: EventPageDoc[]): Promise<void> {
   if (docs.length === 0) return;
   // a page already there is the same page, written by an earlier attempt
-  await pages.insertMany(docs, { ordered: false }).catch((err: { writeErrors?: unknown }) => {
-    const errors = ([] as Array<{ code?: number }>).concat((err?.writeErrors ?? [{}]) as never);
+  await pages.insertMany(docs, { ordered: false }).catch((err: { writeErrors?: { code?: number } | Array<{ code?: number }> }) => {
+    // the driver reports one write error alone, several as an array; none: another failure
+    const errors = Array.isArray(err?.writeErrors) ? err.writeErrors : [err?.writeErrors ?? {}];
     if (errors.some((w) => w.code !== 11000)) throw err;
   });
 }
@@ -47,8 +48,10 @@ export async function applyBuckets(c: UsageCollections, records: Iterable<Ingest
       }));
       await c.series.bulkWrite(listHours, { ordered: false });
     }
-    const ops = changes.map(({ change, exists, applied, tracked }) => (exists ? bucketUpdate(change, applied, tracked) : { insertOne: { document: newBucketDoc(change) } }));
-    const done = await c.buckets.bulkWrite(ops as never, { ordered: false }).then(
+    const ops = changes.map(({ change, exists, applied, tracked }): mongo.AnyBulkWriteOperation<BucketDoc> => (
+      exists ? bucketUpdate(change, applied, tracked) : { insertOne: { document: newBucketDoc(change) } }
+    ));
+    const done = await c.buckets.bulkWrite(ops, { ordered: false }).then(
       (r) => r.matchedCount + r.insertedCount,
       () => -1,
     );

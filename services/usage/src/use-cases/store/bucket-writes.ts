@@ -14,7 +14,7 @@ const d128 = (text: string) => mongo.Decimal128.fromString(text);
  * pay-in-advance fees) is absent from pages written before it, and from a group whose records
  * do not know their positions; readers take `[seq, events]` and ignore the rest.
  */
-export function pageDoc(change: BucketChange): EventPageDoc {
+export function pageDoc(change: Pick<BucketChange, "events" | "page">): EventPageDoc {
   const batches: Record<string, string> = {};
   let text = "[";
   let group: IngestRecord[] = [];
@@ -67,5 +67,6 @@ export function bucketUpdate(change: BucketChange, appliedSeq: number, tracked: 
   }
   const update: Record<string, unknown> = { $set: set, $inc: inc, $push: { pg: change.page.range } };
   if (Object.keys(max).length > 0) update.$max = max;
+  // the paths below a bucket's fields (f.<name>.c) are data, which the driver's update type cannot name
   return { updateOne: { filter: { _id: change.bucket.id, seq: appliedSeq }, update } } as mongo.AnyBulkWriteOperation<BucketDoc>;
 }
