@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { aggregate } from "./aggregations/factory";
 import type { BillableMetric, UsageEvent } from "./aggregations/types";
 import { computeChargeFees, computeChargeFeesFromUnits, pricedFromUnits, type UsageCharge } from "./charge-fees";
+import { ZERO } from "./decimal";
 
 const period = { from: "2024-03-01T00:00:00Z", to: "2024-03-31T23:59:59.999Z", periodDays: 31 };
 const MODELS: Array<Pick<UsageCharge, "charge_model" | "properties">> = [
@@ -49,7 +50,7 @@ describe("computeChargeFeesFromUnits", () => {
     expect(pricedFromUnits(standard, { ...sum, recurring: true })).toBe(false);
     expect(pricedFromUnits(standard, { aggregation_type: "unique_count_agg", field_name: "gb" })).toBe(false);
     expect(pricedFromUnits({ charge_model: "percentage", properties: { rate: "1" } }, sum)).toBe(false);
-    expect(() => computeChargeFeesFromUnits({ charge: { charge_model: "percentage", properties: { rate: "1" } }, metric: sum, units: {} as never, eventsCount: 0, currency: "EUR", period }))
+    expect(() => computeChargeFeesFromUnits({ charge: { charge_model: "percentage", properties: { rate: "1" } }, metric: sum, units: ZERO, eventsCount: 0, currency: "EUR", period }))
       .toThrow(RangeError);
   });
 });
