@@ -61,6 +61,7 @@ function adapt(serviceName: string, method: string, handler: AnyHandler, logger:
     const requestId = String(call.metadata.get(REQUEST_ID_KEY)[0] ?? randomUUID());
     const log = logger.child({ request_id: requestId, rpc: method });
     const frozen = call.metadata.get(FROZEN_TIME_KEY)[0];
+    // bind typed the handler on its method's request and erased it (AnyHandler): this is that method's decoded request
     const run = () => handler(call.request as never, { requestId, logger: log, metadata: call.metadata });
     const traced = () => (frozen ? atFrozenTime(new Date(String(frozen)), run) : run());
     // the ingestion path's methods: in a span only when the caller's trace is sampled (traceIncomingCall)
@@ -78,7 +79,7 @@ function adapt(serviceName: string, method: string, handler: AnyHandler, logger:
         observe(grpcStatus.code ?? status.UNKNOWN, started);
         if (!(err instanceof AppError) || err.kind === "internal") log.error({ err, ms: elapsedMs(started) }, "rpc failed");
         else log.info({ code: err.code, kind: err.kind, ms: elapsedMs(started) }, "rpc refused");
-        callback(grpcStatus as never, null);
+        callback(grpcStatus, null);
       },
     );
   };
