@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { billableMetricView, chargeView } from "@billing/contracts";
+import { z } from "zod";
 import type { ChargeCopy, MetricCopy } from "./read-copies";
 
 /**
@@ -42,16 +44,22 @@ export function advanceChargeSnapshot(charge: ChargeCopy, metric: MetricCopy, cu
   return { version: chargeVersionOfJson(json), json };
 }
 
-/** A stored snapshot → checked enough to replay from (a malformed one is refused: null). */
+/** A stored snapshot's schema: the charge and metric as the catalog's views (the copies are those views). */
+const advanceChargeSnapshotSchema = z.object({
+  v: z.literal(1),
+  charge: chargeView,
+  metric: billableMetricView.extend({ organization_id: z.string() }),
+  currency: z.string(),
+});
+
+/** A stored snapshot → checked with its schema to replay from (a malformed one is refused: null). */
 export function parseAdvanceChargeSnapshot(json: string): AdvanceChargeSnapshot | null {
-  let s: Partial<AdvanceChargeSnapshot>;
+  let raw: unknown;
   try {
-    s = JSON.parse(json) as Partial<AdvanceChargeSnapshot>;
+    raw = JSON.parse(json);
   } catch {
     return null;
   }
-  if (!s || s.v !== 1 || typeof s.currency !== "string") return null;
-  if (!s.charge || typeof s.charge.svc_id !== "string" || typeof s.charge.charge_model !== "string" || !Array.isArray(s.charge.filters)) return null;
-  if (!s.metric || typeof s.metric.svc_id !== "string" || typeof s.metric.code !== "string") return null;
-  return s as AdvanceChargeSnapshot;
+  const parsed = advanceChargeSnapshotSchema.safeParse(raw);
+  return parsed.success ? parsed.data : null;
 }

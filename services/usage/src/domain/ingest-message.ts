@@ -1,4 +1,4 @@
-import type { IngestRecord } from "./stored-event";
+import { eventViewOf, isJsonObject, type IngestRecord } from "./stored-event";
 
 /**
  * The JetStream ingest message, in lines: `{"b": batch id}`, then per ingest request a line
@@ -42,18 +42,16 @@ export function encodeMessage(batchId: string, requests: readonly string[]): str
   return `{"b":${str(batchId)}}\n${requests.join("\n")}`;
 }
 
-interface WireEvent {
-  transaction_id: string;
-  external_subscription_id: string;
-  code: string;
-  timestamp: string;
-  properties: Record<string, unknown>;
+/** The message's first line, parsed → its batch id (else a SyntaxError). */
+function batchOf(value: unknown): string {
+  if (!isJsonObject(value) || typeof value.b !== "string") throw new SyntaxError("ingest message: {\"b\": batch id} expected first");
+  return value.b;
 }
 
 /** The events of one ingest message, in the order they were acknowledged; `onBadLine` for a line that does not parse. */
 export function decodeMessage(text: string, seq: number, onBadLine: (line: number, err: unknown) => void = () => {}): { batch: string; events: IngestRecord[] } {
   const lines = text.split("\n");
-  const batch = (JSON.parse(lines[0]!) as { b: string }).b;
+  const batch = batchOf(JSON.parse(lines[0]!));
   const events: IngestRecord[] = [];
   let org = "";
   for (let l = 1; l < lines.length; l++) {
@@ -63,7 +61,7 @@ export function decodeMessage(text: string, seq: number, onBadLine: (line: numbe
       continue;
     }
     try {
-      const w = JSON.parse(raw) as WireEvent;
+      const w = eventViewOf(JSON.parse(raw));
       events.push({ org, sub: w.external_subscription_id, x: w.transaction_id, code: w.code, t: Date.parse(w.timestamp), properties: w.properties, raw, s: seq, batch, i: events.length });
     } catch (err) {
       onBadLine(l, err);

@@ -1,5 +1,5 @@
 import { bucketId, hourCoverage, monthsOf, seriesMonthId, type SeriesKey } from "../../domain/buckets";
-import type { EventView } from "../../domain/stored-event";
+import { eventViewOf, type EventView } from "../../domain/stored-event";
 import { findByIds, type BucketDoc, type UsageCollections } from "../../persistence/collections";
 
 /** One series over [fromMs, toMs). */
@@ -28,6 +28,15 @@ export interface PageEvents {
   events: EventView[];
 }
 
+/** A page's `e`, parsed: its `[ingest message index, events]` entries, checked (else a SyntaxError). */
+function pageEntries(value: unknown): Array<[number, EventView[]]> {
+  if (!Array.isArray(value)) throw new SyntaxError("event page: an array of entries expected");
+  return value.map((entry: unknown): [number, EventView[]] => {
+    if (!Array.isArray(entry) || typeof entry[0] !== "number" || !Array.isArray(entry[1])) throw new SyntaxError("event page: [index, events] expected");
+    return [entry[0], entry[1].map(eventViewOf)];
+  });
+}
+
 /** The events of many lists of buckets, each list's on its own: ONE read of all their pages. */
 export async function readPagesOfMany(c: UsageCollections, lists: readonly (readonly BucketDoc[])[]): Promise<PageEvents[][]> {
   const idLists = lists.map((buckets) => buckets.flatMap((b) => b.pg.map((range) => `${b._id}|${range}`)));
@@ -39,7 +48,7 @@ export async function readPagesOfMany(c: UsageCollections, lists: readonly (read
     let events = parsed.get(id);
     if (!events) {
       const p = pages.get(id)!;
-      events = (JSON.parse(p.e) as Array<[number, EventView[]]>).map(([seq, e]) => ({ batch: p.b[seq] ?? "", events: e }));
+      events = pageEntries(JSON.parse(p.e)).map(([seq, e]) => ({ batch: p.b[seq] ?? "", events: e }));
       parsed.set(id, events);
     }
     return events;

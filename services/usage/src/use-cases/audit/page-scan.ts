@@ -1,6 +1,6 @@
 import type { UsageEvent } from "@billing/pricing";
 import { eventText } from "../../domain/ingest-message";
-import type { EventView } from "../../domain/stored-event";
+import { eventViewOf, isJsonObject, type EventView } from "../../domain/stored-event";
 
 /**
  * One stored event read from its page's JSON text for the audit, as UTF-8 bytes (the page document
@@ -30,13 +30,15 @@ export class PageEvent implements UsageEvent {
   ) {}
 
   get properties(): Record<string, unknown> {
-    return (this.props ??= JSON.parse(utf8(this.bytes, this.propsAt, this.propsEnd)) as Record<string, unknown>);
+    return (this.props ??= propertiesOf(JSON.parse(utf8(this.bytes, this.propsAt, this.propsEnd))));
   }
 
   get transaction_id(): string {
     if (this.tx === undefined) {
       const txAt = this.at + TX_AT;
-      this.tx = JSON.parse(utf8(this.bytes, txAt, stringEnd(this.bytes, txAt))) as string;
+      const tx: unknown = JSON.parse(utf8(this.bytes, txAt, stringEnd(this.bytes, txAt)));
+      if (typeof tx !== "string") throw new SyntaxError("event page: a transaction_id text expected");
+      this.tx = tx;
     }
     return this.tx;
   }
@@ -57,8 +59,20 @@ export class PageEvent implements UsageEvent {
 
   /** Lago's EventObject as stored (a late event's listing). */
   view(): EventView {
-    return JSON.parse(utf8(this.bytes, this.at, this.propsEnd + CREATED.length + 26)) as EventView;
+    return eventViewOf(JSON.parse(utf8(this.bytes, this.at, this.propsEnd + CREATED.length + 26)));
   }
+}
+
+/** An event's properties, parsed: the customer's JSON object (else a SyntaxError). */
+function propertiesOf(value: unknown): Record<string, unknown> {
+  if (!isJsonObject(value)) throw new SyntaxError("event page: a properties object expected");
+  return value;
+}
+
+/** A page's positions, parsed: one integer per event (else a SyntaxError). */
+function positionsOf(value: unknown): number[] {
+  if (!Array.isArray(value) || !value.every((p) => Number.isInteger(p))) throw new SyntaxError("event page: positions expected");
+  return value;
 }
 
 const utf8 = (bytes: Buffer, start: number, end: number) => bytes.toString("utf8", start, end);
@@ -129,7 +143,7 @@ function isoMs(b: Buffer, i: number): number {
  * its canonical text (svc_id cut or padded to the shape's 36 characters; `view()` answers the event as stored).
  */
 function parsedWhole(b: Buffer, at: number, end: number, seq: number, pos: number): PageEvent {
-  const e = JSON.parse(utf8(b, at, end)) as EventView;
+  const e = eventViewOf(JSON.parse(utf8(b, at, end)));
   const canonical = encoded(eventText({
     svcId: String(e.svc_id ?? "").padEnd(36).slice(0, 36), transactionId: e.transaction_id, externalSubscriptionId: e.external_subscription_id, code: e.code,
     timestamp: new Date(e.timestamp).toISOString(), propertiesJson: JSON.stringify(e.properties ?? {}), preciseTotalAmountCents: e.precise_total_amount_cents ?? null,
@@ -221,7 +235,7 @@ export function scanPage(page: Uint8Array | string, visit: (e: PageEvent) => voi
     if (b[i] === COMMA) {
       const at = skipSpace(b, i + 1);
       const end = compositeEnd(b, at);
-      positions = JSON.parse(utf8(b, at, end)) as number[];
+      positions = positionsOf(JSON.parse(utf8(b, at, end)));
       i = end;
     }
     i = expect(b, i, CLOSE_BRACKET);
