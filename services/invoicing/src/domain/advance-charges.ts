@@ -1,4 +1,4 @@
-import { derivedUuid } from "@billing/bus";
+import { derivedUuid } from "@billing/codes";
 import type { CustomerViewData, PlanViewData } from "@billing/contracts";
 import { documentNumberPrefix, draftInvoiceNumber, paidFeesTotals } from "@billing/pricing";
 import type { Fee, Invoice, InvoiceLine } from "./invoice";

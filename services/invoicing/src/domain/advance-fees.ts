@@ -1,4 +1,4 @@
-import { derivedUuid } from "@billing/bus";
+import { derivedUuid } from "@billing/codes";
 import type { AdvanceFeeData, CustomerViewData, TaxViewData } from "@billing/contracts";
 import type { Fee, FeeDraft, Invoice } from "./invoice";
 import { selectTaxes } from "./invoice-fees";

@@ -1,4 +1,4 @@
-import { derivedUuid } from "@billing/bus";
+import { derivedUuid } from "@billing/codes";
 import type { CustomerViewData } from "@billing/contracts";
 import type { AppliedCustomSection, CustomSection, FeeDraft, Invoice, InvoiceCredit, InvoiceLine, PlannedCoupon, PlannedCreditNote, ProgressiveCredit } from "./invoice";
 import { documentNumberPrefix, draftInvoiceNumber } from "@billing/pricing";

@@ -1,4 +1,4 @@
-import { derivedUuid } from "@billing/bus";
+import { derivedUuid } from "@billing/codes";
 import type { CustomerViewData } from "@billing/contracts";
 import type { FeeDraft, Invoice } from "./invoice";
 import { immediateInvoice } from "./compose-invoice";

@@ -1,4 +1,4 @@
-import { derivedUuid } from "@billing/bus";
+import { derivedUuid } from "@billing/codes";
 import type { CustomerViewData } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import {

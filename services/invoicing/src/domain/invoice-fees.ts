@@ -1,4 +1,4 @@
-import { derivedUuid } from "@billing/bus";
+import { derivedUuid } from "@billing/codes";
 import { amountDetailsFromProto, chargePropertiesFromProto, type CustomerViewData, type TaxViewData, type UsageMessages } from "@billing/contracts";
 import { computeCommitmentTrueUp, computeFixedChargeFee, decimalString, fromCents, type BillingPeriod, type FixedChargeDefinition, type SubscriptionInvoicePeriods } from "@billing/pricing";
 import type { SubscriptionCopy } from "./copies";

@@ -1,11 +1,22 @@
-import { derivedUuid } from "@billing/bus";
+import { derivedUuid } from "@billing/codes";
 import type { CustomerViewData, TaxViewData } from "@billing/contracts";
 import { addDays, decimalString, fromCents, localDateOf, oneOffFeeAmount } from "@billing/pricing";
-import type { AddOnTerms } from "../peers/add-ons";
 import type { FeeDraft, Invoice } from "./invoice";
 import { selectTaxes } from "./invoice-fees";
 import { immediateInvoice } from "./compose-invoice";
 import type { BillingEntityTerms, InvoicingTerms } from "./invoicing-terms";
+
+/** What a one-off invoice reads of an add-on. */
+export interface AddOnTerms {
+  id: string;
+  code: string;
+  name: string;
+  invoice_display_name: string | null;
+  description: string | null;
+  amount_cents: number;
+  amount_currency: string;
+  taxes: TaxViewData[];
+}
 
 /** One fee of a one-off invoice as asked, its add-on and explicit taxes resolved. */
 export interface OneOffFeeRequest {

@@ -1,4 +1,4 @@
-import { derivedUuid } from "@billing/bus";
+import { derivedUuid } from "@billing/codes";
 import type { CustomerViewData } from "@billing/contracts";
 import { crossedUsageThresholds, documentNumberPrefix, draftInvoiceNumber, progressiveCreditAmount, type BillingPeriod } from "@billing/pricing";
 import type { SubscriptionCopy } from "./copies";

@@ -2,18 +2,7 @@ import type { TaxViewData } from "@billing/contracts";
 import { Rpc, type CatalogRpc } from "@billing/contracts";
 import { AppError, isAppError } from "@billing/errors";
 import { RpcClient } from "@billing/grpc";
-
-/** What a one-off invoice reads of an add-on. */
-export interface AddOnTerms {
-  id: string;
-  code: string;
-  name: string;
-  invoice_display_name: string | null;
-  description: string | null;
-  amount_cents: number;
-  amount_currency: string;
-  taxes: TaxViewData[];
-}
+import type { AddOnTerms } from "../domain/one-off-invoice";
 
 /** The catalog's add-ons and taxes (one-off invoices). */
 export interface AddOns {

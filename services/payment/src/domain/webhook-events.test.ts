@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Subjects } from "@billing/bus";
+import { Subjects } from "@billing/codes";
 import { WEBHOOK_SUBJECTS, WEBHOOK_TYPES, webhookEventsOf, webhookTypesOf } from "./webhook-events";
 
 const webhookEventOf = (subject: string, data: Record<string, unknown>) => webhookEventsOf(subject, data)[0] ?? null;

@@ -1,4 +1,4 @@
-import { Subjects } from "@billing/bus";
+import { Subjects } from "@billing/codes";
 import type { EventData, Subject } from "@billing/contracts";
 
 /**

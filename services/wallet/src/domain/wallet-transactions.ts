@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { derivedUuid } from "@billing/bus";
+import { derivedUuid } from "@billing/codes";
 import { chooseSections, NO_SECTIONS, type SectionChoice } from "@billing/contracts";
 import type { ErrorDetails } from "@billing/errors";
 import { creditsViolations } from "./wallet-rules";
