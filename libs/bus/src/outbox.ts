@@ -91,7 +91,7 @@ export function startOutboxRelay(bus: Bus, stores: OutboxStore[], logger: Logger
     }
   };
   void sweep();
-  const timer = setInterval(sweep, intervalMs);
+  const timer = setInterval(() => void sweep(), intervalMs); // sweep never rejects: a failed pass is logged and retried
   timer.unref();
   return {
     stop: () => clearInterval(timer),

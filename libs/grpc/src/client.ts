@@ -12,9 +12,18 @@ export interface CallOptions {
   deadlineMs?: number;
 }
 
+/** A unary method of grpc-js' generic client, attached by name: its reply is decoded by the method's own deserializer. */
+type UnaryMethod = (
+  this: Client,
+  request: unknown,
+  metadata: Metadata,
+  options: { deadline: Date },
+  callback: (err: ServiceError | null, response: unknown) => void,
+) => unknown;
+
 /** A client of one service, typed by its ref: every call has a deadline and carries the request id. */
 export class RpcClient<D> {
-  private readonly client: Client & Record<string, Function>;
+  private readonly client: Client & Record<string, UnaryMethod>;
   /** Each method's path (`/package.Service/Method`). */
   private readonly paths: Record<string, string>;
 
@@ -31,7 +40,7 @@ export class RpcClient<D> {
       // A restarted peer is found again within seconds, not after gRPC's default two-minute backoff.
       "grpc.initial_reconnect_backoff_ms": 100,
       "grpc.max_reconnect_backoff_ms": 2_000,
-    }) as Client & Record<string, Function>;
+    }) as Client & Record<string, UnaryMethod>;
   }
 
   call<M extends MethodName<D>>(method: M, request: RequestOf<D, M>, options: CallOptions = {}): Promise<ResponseOf<D, M>> {
@@ -51,10 +60,10 @@ export class RpcClient<D> {
       // (the ingestion path's methods: only when sampled, see traceOutgoingCall)
       carryRequestId(requestId, () =>
         traceOutgoingCall(this.paths[method] ?? `/${String(method)}`, (key, value) => metadata.set(key, value), (end) =>
-          fn.call(this.client, request, metadata, { deadline }, (err: ServiceError | null, response: Res) => {
+          fn.call(this.client, request, metadata, { deadline }, (err, response) => {
             end(err);
             if (err) reject(fromGrpcError(err));
-            else resolve(response);
+            else resolve(response as Res); // decoded by the method's response deserializer: the method's reply type
           }),
         ),
       );

@@ -1,15 +1,20 @@
-import { credentials, loadPackageDefinition, type ServiceClientConstructor } from "@grpc/grpc-js";
+import { credentials, loadPackageDefinition, type GrpcObject, type ServiceClientConstructor } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
 import { protoPath } from "grpc-health-check";
 import { PROTO_LOADER_OPTIONS } from "./proto";
 
 let HealthClient: ServiceClientConstructor | undefined;
-type HealthCheck = { Check?: Function; close(): void };
+type HealthCheck = {
+  Check?: (request: { service: string }, options: { deadline: Date }, callback: (err: unknown, res: { status?: string }) => void) => void;
+  close(): void;
+};
 
 function healthClientCtor(): ServiceClientConstructor {
   if (!HealthClient) {
-    const pkg = loadPackageDefinition(loadSync(protoPath, PROTO_LOADER_OPTIONS)) as any;
-    HealthClient = pkg.grpc.health.v1.Health as ServiceClientConstructor;
+    const pkg = loadPackageDefinition(loadSync(protoPath, PROTO_LOADER_OPTIONS));
+    // grpc.health.v1 are packages of the standard health proto, Health its service
+    const v1 = ((pkg.grpc as GrpcObject).health as GrpcObject).v1 as GrpcObject;
+    HealthClient = v1.Health as ServiceClientConstructor;
   }
   return HealthClient;
 }

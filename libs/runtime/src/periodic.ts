@@ -27,7 +27,9 @@ export function startPeriodic(
     if (!stopped) schedule();
   };
   const schedule = () => {
-    timer = setTimeout(() => (running = run()), options.intervalMs);
+    timer = setTimeout(() => {
+      running = run(); // never rejects: a failed pass is logged and the next one scheduled
+    }, options.intervalMs);
     timer.unref();
   };
   schedule();

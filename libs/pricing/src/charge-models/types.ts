@@ -1,4 +1,3 @@
-import type { ChargeModelName } from "@billing/codes";
 import type { Decimal } from "../decimal";
 
 export type { ChargeModelName } from "@billing/codes";

@@ -135,7 +135,6 @@ export class WalletLedger {
     ];
     const read = toRead.length ? await this.transactions([...new Set(toRead)]) : new Map<string, WalletTransaction>();
     const known = (id: string) => created.get(id) ?? read.get(id);
-    const ended = new Map<string, WalletTransaction>();
     const events = { wallets: new Map<string, Envelope[]>(), transactions: new Map<string, Envelope[]>() };
 
     const byWallet = new Map<string, Movement[]>();

@@ -5,7 +5,6 @@ import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import { applyCustomerPatch, customerSlug, newCustomer, type CustomerPatch } from "../../domain/customer-patch";
 import { customerViolations } from "../../domain/customer-rules";
 import { sectionChoiceViolations } from "../../domain/invoice-custom-section-rules";
-import type { Customer } from "../../domain/types";
 import { customerEvent } from "../../events/customer-events";
 import { applyCatalogChoices, resolveCatalogChoices, type CatalogChoices } from "./catalog-choices";
 import { withRefs, type CustomerWithRefs } from "./customer-refs";

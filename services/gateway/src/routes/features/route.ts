@@ -1,4 +1,4 @@
-import { Router, type Request } from "express";
+import { Router } from "express";
 import type { CatalogRpc } from "@billing/contracts";
 import type { RpcClient } from "@billing/grpc";
 import { presentFeature, presentMeta } from "@billing/views";
