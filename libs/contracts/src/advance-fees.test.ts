@@ -77,9 +77,9 @@ describe("advance fees as the AdvanceFeeSet message", () => {
   it("carries each charge part once and gives back the same fees", () => {
     const a = { ...charge("c1", null), charge_version: "v1", properties: { amount: "0.01", pricing_group_keys: ["region"] } };
     const b = { ...charge("c1", 0), filter: { values: { region: ["eu"] }, invoice_display_name: "EU" } };
+    const own = (n: number) => ({ ...fee(n, charge("c1", null)), grouped_by: { region: "eu" } });
     const priced = (n: number, part: typeof a | typeof b): AdvanceFeeData => ({
-      ...fee(n, part), grouped_by: { region: "eu" },
-      amount_details: { free_units: "0.0", paid_units: `${n}.0`, per_package_size: 10, per_package_unit_amount: "1.0" },
+      ...own(n), ...part, amount_details: { free_units: "0.0", paid_units: `${n}.0`, per_package_size: 10, per_package_unit_amount: "1.0" },
     });
     const fees = [priced(1, a), priced(2, b), priced(3, a)];
     const message = wire<U.AdvanceFeeSet__Output>("AdvanceFeeSet", advanceFeeSetToProto(fees));

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aggregate, bucketEventsByFilter, groupEvents, type BillableMetric, type UsageEvent } from "@billing/pricing";
-import { filterValuesToProto, groupedByToProto } from "@billing/contracts";
+import { filterValuesToProto, groupedByToProto, type CommonMessages } from "@billing/contracts";
 import { waitFor } from "@billing/testkit";
 import { startUsageHarness, type EventIn, type UsageHarness } from "./usage-harness";
 
@@ -58,6 +58,10 @@ const WINDOWS = [
   ["2026-04-01T00:00:00Z", "2026-07-01T00:00:00Z"],
 ] as const;
 const FILTERS: Record<string, string[]>[] = [{ region: ["eu"] }, { region: ["us"], tier: ["a"] }, { tier: ["b"] }];
+/** A charge filter of those values, as the Aggregate request carries it (its properties play no part). */
+const filterMessage = (values: Record<string, string[]>): CommonMessages.ChargeFilter__Output => ({
+  properties: null, values: Object.fromEntries(Object.entries(values).map(([key, accepted]) => [key, { values: accepted }])),
+});
 
 /** The pricing library on the same events: the reference. */
 function expected(code: string, from: string, to: string) {
@@ -87,7 +91,7 @@ describe("Aggregate", () => {
         const key = { organization_id: org, external_subscription_id: "sub_agg", code: m.code, from, to };
         const plain = await h.aggregate(key);
         expect({ units: plain.units, events_count: Number(plain.events_count) }, `${from}..${to}`).toEqual(want.total);
-        const detailed = await h.aggregate({ ...key, filters: FILTERS.map((values) => ({ values: filterValuesToProto(values) })), grouped_by: ["tier"], with_running_totals: true });
+        const detailed = await h.aggregate({ ...key, filters: FILTERS.map(filterMessage), grouped_by: ["tier"], with_running_totals: true });
         expect({ units: detailed.units, events_count: Number(detailed.events_count) }).toEqual(want.total);
         expect(detailed.filters!.map((b) => ({ ...b, events_count: Number(b.events_count) }))).toEqual(want.filters);
         expect(detailed.groups!.map((b) => ({ ...b, events_count: Number(b.events_count) }))).toEqual(want.groups);

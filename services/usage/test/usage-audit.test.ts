@@ -29,13 +29,15 @@ const handlers = () => usageAuditHandlers({ collections: h.collections, copies: 
 /** RederiveCharges through the handler, its answer as the invoicing service receives it. */
 const rederive = (request: HandlerRequestOf<UsageAuditRpc, "RederiveCharges">) =>
   received(Rpc.usageAudit, "RederiveCharges", handlers().RederiveCharges(request, {} as never));
-/** The ChargeSnapshot message ChargeUsage answers for the storage charge (with a consistent read's `readThroughSeq`). */
-const snapshot = (readThroughSeq?: number) => {
+/** The ChargeSnapshot ChargeUsage answers for the storage charge (with a consistent read's `readThroughSeq`), as invoicing receives and keeps it. */
+const snapshot = async (readThroughSeq?: number) => {
   const metric = h.copies.metricByCode(org, "storage")!;
-  return chargeSnapshotMessage(chargeSnapshot({
+  const message = chargeSnapshotMessage(chargeSnapshot({
     charge: charge as never, metric, currency: "EUR", eventsFrom: new Date(FEB), timeZone: "UTC",
     query: { from: new Date(FEB), to: new Date(FEB + 28 * DAY - 1), periodDays: 28 },
   }), readThroughSeq);
+  const answer = await received(Rpc.chargeUsage, "ChargeUsage", Promise.resolve({ periods: [{ subscription_id: "sub", found: true, fees: [{ charge_snapshot: message }] }] }));
+  return answer.periods[0]!.fees[0]!.charge_snapshot!;
 };
 
 beforeAll(async () => {
@@ -64,7 +66,7 @@ afterAll(async () => {
 describe("RederiveCharges", () => {
   it("prices the snapshot from the raw events acknowledged by billed_through and lists the later ones as late", async () => {
     const { charges } = await rederive({
-      organization_id: org, external_subscription_id: "sub_1", snapshots: [snapshot()], billed_through: "2026-03-01T00:00:00.000Z", late_events_limit: 0,
+      organization_id: org, external_subscription_id: "sub_1", snapshots: [await snapshot()], billed_through: "2026-03-01T00:00:00.000Z", late_events_limit: 0,
     });
     expect(charges).toHaveLength(1);
     const [c] = charges;
@@ -79,7 +81,7 @@ describe("RederiveCharges", () => {
   it("tells late events by the ingest sequence the invoice's read was complete through, whatever their business time", async () => {
     // the snapshot's sequence wins over billed_through (here: an instant after every event)
     const { charges } = await rederive({
-      organization_id: org, external_subscription_id: "sub_1", snapshots: [snapshot(readThroughSeq)],
+      organization_id: org, external_subscription_id: "sub_1", snapshots: [await snapshot(readThroughSeq)],
       billed_through: "2030-01-01T00:00:00.000Z", late_events_limit: 0,
     });
     expect(charges[0]).toMatchObject({ events_read: 4, late_events_count: 1 });
@@ -88,18 +90,18 @@ describe("RederiveCharges", () => {
   });
 
   it("prices every stored event of the period when no billed_through is given, and lists none as late", async () => {
-    const { charges } = await rederive({ organization_id: org, external_subscription_id: "sub_1", snapshots: [snapshot()], late_events_limit: 0 });
+    const { charges } = await rederive({ organization_id: org, external_subscription_id: "sub_1", snapshots: [await snapshot()], late_events_limit: 0 });
     expect(charges[0]!.fees.map((f) => [f.charge_filter_index ?? null, f.amount_cents])).toEqual([[0, 2_140], [null, 500]]);
     expect(charges[0]!.late_events_count).toBe(0);
   });
 
   it("refuses a malformed snapshot (422), pricing nothing", async () => {
-    await expect(rederive({ organization_id: org, external_subscription_id: "sub_1", snapshots: [{ v: 1 }], late_events_limit: 0 }))
+    await expect(rederive({ organization_id: org, external_subscription_id: "sub_1", snapshots: [{ ...(await snapshot()), v: 2 }], late_events_limit: 0 }))
       .rejects.toMatchObject({ kind: "unprocessable", details: { snapshots: ["value_is_invalid"] } });
   });
 
   it("sees nothing of another organization's events", async () => {
-    const { charges } = await rederive({ organization_id: randomUUID(), external_subscription_id: "sub_1", snapshots: [snapshot()], late_events_limit: 0 });
+    const { charges } = await rederive({ organization_id: randomUUID(), external_subscription_id: "sub_1", snapshots: [await snapshot()], late_events_limit: 0 });
     expect(charges[0]).toMatchObject({ events_read: 0, late_events_count: 0 });
     expect(charges[0]!.fees.every((f) => f.amount_cents === 0)).toBe(true);
   });
