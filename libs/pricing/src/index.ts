@@ -85,7 +85,6 @@ export {
   type SubscriptionInvoiceInput,
   type SubscriptionInvoicePeriods,
   type PlanTerms,
-  type InvoicingReason,
 } from "./periods/invoice-periods";
 export { invoiceIssuingDates, paymentDueDate, type IssuingDateInput, type IssuingDates, type IssuingDateAnchor, type IssuingDateAdjustment } from "./periods/issuing-date";
 

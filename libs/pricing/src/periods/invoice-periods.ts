@@ -1,4 +1,4 @@
-import type { SubscriptionInvoicingReason as InvoicingReason } from "@billing/codes";
+import type { SubscriptionInvoicingReason } from "@billing/codes";
 import { type BillingPeriod, type SubscriptionTiming, billingPeriodFor, customerDate, periodContaining, previousBillingPeriod } from "./billing-period";
 import type { LocalDate } from "./local-date";
 import { type SubscriptionFee, computeSubscriptionFee, trialEndedAt } from "./subscription-fee";
@@ -14,14 +14,11 @@ export interface PlanTerms {
   bill_fixed_charges_monthly?: boolean | null;
 }
 
-/** The reasons of a subscription's own billing (@billing/codes' SubscriptionInvoicingReason). */
-export type { SubscriptionInvoicingReason as InvoicingReason } from "@billing/codes";
-
 export interface SubscriptionInvoiceInput {
   /** With terminated_at set for a termination (for an upgrade: the end of the day before it). */
   timing: SubscriptionTiming;
   plan: PlanTerms;
-  reason: InvoicingReason;
+  reason: SubscriptionInvoicingReason;
   /**
    * The invoicing day: a local date ("2024-04-01"), or an instant read as a date in the
    * customer's zone. Ignored for a termination.
