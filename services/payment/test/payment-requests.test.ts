@@ -214,6 +214,24 @@ describe("reading payment requests", () => {
     expect(shown.customer).toEqual(acme);
     expect(shown.invoices).toEqual([before]);
   });
+
+  it("reads a request stored before its snapshot was typed (the replies as JSON text)", async () => {
+    const org = randomUUID();
+    const acme = newCustomer(org, "acme");
+    const invoiceId = newInvoice(org, acme);
+    const invoice = messageOf(invoices.get(invoiceId)!);
+    const id = randomUUID();
+    const at = new Date("2024-02-01T00:00:00Z");
+    await requestsCollection().insertOne({
+      _id: id as never, // the raw driver's default _id type is an ObjectId; ours are strings
+      organization_id: org, customer_id: acme.svc_id, external_customer_id: "acme", email: "x@y.test", invoice_ids: [invoiceId],
+      amount_cents: 1_000, currency: "EUR", payment_status: "pending", created_at: at, updated_at: at, outbox: [],
+      snapshot: { customer_json: JSON.stringify({ customer: acme }), invoices_json: [JSON.stringify({ invoice })] },
+    });
+    const shown = await getPaymentRequest(replicas[0]!.requests, org, id);
+    expect(shown.customer).toEqual(acme);
+    expect(shown.invoices).toEqual([invoice]);
+  });
 });
 
 describe("events and charges", () => {

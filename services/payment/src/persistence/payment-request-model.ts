@@ -6,10 +6,17 @@ import type { PaymentRequest } from "../domain/payment-request";
 /** A lean read gives BSON Binary ({ buffer }) for a Buffer field. */
 export type Bytes = Buffer | { buffer: Uint8Array };
 
+/**
+ * The customer and the invoices as they were answered: each reply's protobuf bytes. Requests stored
+ * before the snapshot was typed hold each reply as JSON text instead (`customer_json`,
+ * `invoices_json`); `snapshotOf` (payment-request-repository.ts) reads both.
+ */
+export type StoredSnapshot = { customer: Bytes; invoices: Bytes[] } | { customer_json: string; invoices_json: string[] };
+
 /** A stored payment request: its fields, with its id as `_id`, its snapshot as protobuf bytes and its embedded outbox. */
 export interface PaymentRequestDoc extends Omit<PaymentRequest, "id" | "snapshot"> {
   _id: string;
-  snapshot: { customer: Bytes; invoices: Bytes[] };
+  snapshot: StoredSnapshot;
   outbox?: Envelope[];
 }
 
@@ -32,7 +39,7 @@ const paymentRequestSchema = new Schema<PaymentRequestDoc>(
      * the customer and the invoices as they were answered when the request was made: each reply's
      * protobuf bytes (no user keys in field names; read back by the message type)
      */
-    snapshot: { customer: Buffer, invoices: [Buffer] },
+    snapshot: { customer: Buffer, invoices: [Buffer], customer_json: String, invoices_json: [String] },
     created_at: Date,
     updated_at: Date,
     outbox: [Schema.Types.Mixed],

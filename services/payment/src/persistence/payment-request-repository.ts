@@ -3,14 +3,29 @@ import { Rpc } from "@billing/contracts";
 import { replyCodec } from "@billing/grpc";
 import { embeddedOutboxStore, skipOf, type DocModel, type Filter, type PageRequest } from "@billing/mongo";
 import type { PaymentRequest, PaymentRequestStatus } from "../domain/payment-request";
-import type { Bytes, PaymentRequestDoc } from "./payment-request-model";
+import type { Bytes, PaymentRequestDoc, StoredSnapshot } from "./payment-request-model";
 
 // the snapshot keeps each reply as its protobuf bytes, read back by its message type
 const customerReply = replyCodec(Rpc.customer, "GetCustomer");
 const invoiceReply = replyCodec(Rpc.invoicing, "GetInvoice");
 const bytesOf = (b: Bytes): Uint8Array => (Buffer.isBuffer(b) ? b : b.buffer);
 
-function snapshotOf({ customer, invoices }: PaymentRequestDoc["snapshot"]): PaymentRequest["snapshot"] {
+/**
+ * A stored snapshot as the domain reads it. The only place older documents are upgraded: a reply
+ * kept as JSON text (before the snapshot was typed) goes through its message type's encoding, which
+ * keeps the fields the message still has and drops the rest.
+ */
+function snapshotOf(stored: StoredSnapshot): PaymentRequest["snapshot"] {
+  if ("customer_json" in stored && typeof stored.customer_json === "string") {
+    // the text is what the reply's object was when stored; the encoder checks it against the message
+    type CustomerReply = Parameters<typeof customerReply.encode>[0];
+    type InvoiceReply = Parameters<typeof invoiceReply.encode>[0];
+    return {
+      customer: customerReply.decode(customerReply.encode(JSON.parse(stored.customer_json) as CustomerReply)).customer!,
+      invoices: stored.invoices_json.map((text) => invoiceReply.decode(invoiceReply.encode(JSON.parse(text) as InvoiceReply)).invoice!),
+    };
+  }
+  const { customer, invoices } = stored as Extract<StoredSnapshot, { customer: Bytes }>;
   return {
     customer: customerReply.decode(bytesOf(customer)).customer!,
     invoices: invoices.map((i) => invoiceReply.decode(bytesOf(i)).invoice!),
