@@ -58,8 +58,9 @@ paymentSchema.index({ organization_id: 1, created_at: -1, _id: -1 });
 paymentSchema.index({ organization_id: 1, external_customer_id: 1, created_at: -1 });
 paymentSchema.index({ organization_id: 1, invoice_id: 1, attempt: 1 });
 paymentSchema.index({ applied: 1, sweep_at: 1 });
-// the refund sweeper's overpayments still to give back (sparse: almost every payment has none)
-paymentSchema.index({ overpayment_status: 1 }, { sparse: true });
+// the refund sweeper's overpayments still to give back (a plain index: mongo-compat.md rule 4 allows
+// no sparse one; the payments without an overpayment share its null entry)
+paymentSchema.index({ overpayment_status: 1 });
 
 /** The sandbox provider's charges, keyed by idempotency key (what a real provider would keep on its side). */
 // the sandbox provider's charges and refunds by idempotency key (`at`: when a refund was first answered)
