@@ -1,9 +1,21 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { AGGREGATION_TYPES, CHARGE_MODELS, FIXED_CHARGE_MODELS, INVOICING_REASONS, PLAN_INTERVALS, ROUNDING_FUNCTIONS, SUBSCRIPTION_STATUSES, WEIGHTED_INTERVALS } from "./index";
+import {
+  AGGREGATION_TYPES,
+  CHARGE_MODELS,
+  FIXED_CHARGE_MODELS,
+  INVOICING_REASONS,
+  PLAN_INTERVALS,
+  ROUNDING_FUNCTIONS,
+  SUBSCRIPTION_STATUSES,
+  WEIGHTED_INTERVALS,
+} from "./index";
 
-const schemas = JSON.parse(readFileSync(new URL("../../../../shared/reference/lago-openapi-svc.json", import.meta.url), "utf8")).components.schemas;
-const lagoEnum = (schema: string, field: string): string[] => schemas[schema].properties[field].enum.filter((v: string | null) => v !== null);
+const schemas = JSON.parse(
+  readFileSync(new URL("../../../../shared/reference/lago-openapi-svc.json", import.meta.url), "utf8"),
+).components.schemas;
+const lagoEnum = (schema: string, field: string): string[] =>
+  schemas[schema].properties[field].enum.filter((v: string | null) => v !== null);
 const sorted = (values: readonly string[]) => [...values].sort();
 
 describe("vocabularies", () => {
@@ -18,11 +30,14 @@ describe("vocabularies", () => {
   });
 
   it("hold Lago's subscription statuses but incomplete (not offered here)", () => {
-    expect(sorted(SUBSCRIPTION_STATUSES)).toEqual(sorted(lagoEnum("SubscriptionObject", "status").filter((s) => s !== "incomplete")));
+    expect(sorted(SUBSCRIPTION_STATUSES)).toEqual(
+      sorted(lagoEnum("SubscriptionObject", "status").filter((s) => s !== "incomplete")),
+    );
   });
 
   it("have no value twice, and the fixed charge models are charge models", () => {
-    for (const list of [AGGREGATION_TYPES, CHARGE_MODELS, PLAN_INTERVALS, INVOICING_REASONS, SUBSCRIPTION_STATUSES]) expect(new Set(list).size).toBe(list.length);
+    for (const list of [AGGREGATION_TYPES, CHARGE_MODELS, PLAN_INTERVALS, INVOICING_REASONS, SUBSCRIPTION_STATUSES])
+      expect(new Set(list).size).toBe(list.length);
     expect(FIXED_CHARGE_MODELS.every((m) => (CHARGE_MODELS as readonly string[]).includes(m))).toBe(true);
   });
 });

@@ -12,7 +12,14 @@
  * Lago's custom_agg (a sandboxed script, not offered by this API) is not one of them: the gateway
  * and the catalog refuse it, and the pricing library throws for any other value.
  */
-export const AGGREGATION_TYPES = ["count_agg", "sum_agg", "max_agg", "unique_count_agg", "weighted_sum_agg", "latest_agg"] as const;
+export const AGGREGATION_TYPES = [
+  "count_agg",
+  "sum_agg",
+  "max_agg",
+  "unique_count_agg",
+  "weighted_sum_agg",
+  "latest_agg",
+] as const;
 export type AggregationType = (typeof AGGREGATION_TYPES)[number];
 
 /** A billable metric's rounding of its aggregated units. */
@@ -28,7 +35,15 @@ export const PLAN_INTERVALS = ["weekly", "monthly", "quarterly", "semiannual", "
 export type PlanInterval = (typeof PLAN_INTERVALS)[number];
 
 /** How a usage charge is priced (the pricing library has one model per name). */
-export const CHARGE_MODELS = ["standard", "graduated", "graduated_percentage", "package", "percentage", "volume", "dynamic"] as const;
+export const CHARGE_MODELS = [
+  "standard",
+  "graduated",
+  "graduated_percentage",
+  "package",
+  "percentage",
+  "volume",
+  "dynamic",
+] as const;
 export type ChargeModelName = (typeof CHARGE_MODELS)[number];
 
 /** How a fixed charge (an add-on's units on a plan) is priced: a subset of the charge models. */
@@ -41,7 +56,12 @@ export type FeeType = (typeof FEE_TYPES)[number];
 
 /** Why a subscription's period is on an invoice (Lago's billing_periods[].invoicing_reason). */
 export const INVOICING_REASONS = [
-  "subscription_starting", "subscription_periodic", "subscription_terminating", "in_advance_charge", "in_advance_charge_periodic", "progressive_billing",
+  "subscription_starting",
+  "subscription_periodic",
+  "subscription_terminating",
+  "in_advance_charge",
+  "in_advance_charge_periodic",
+  "progressive_billing",
 ] as const;
 export type InvoicingReason = (typeof INVOICING_REASONS)[number];
 
@@ -49,7 +69,11 @@ export type InvoicingReason = (typeof INVOICING_REASONS)[number];
  * The invoicing reasons of a subscription's own billing (its start, a period, its termination),
  * the ones its billing schedule decides; pay-in-advance and progressive billing give the others.
  */
-export const SUBSCRIPTION_INVOICING_REASONS = ["subscription_starting", "subscription_periodic", "subscription_terminating"] as const satisfies readonly InvoicingReason[];
+export const SUBSCRIPTION_INVOICING_REASONS = [
+  "subscription_starting",
+  "subscription_periodic",
+  "subscription_terminating",
+] as const satisfies readonly InvoicingReason[];
 export type SubscriptionInvoicingReason = (typeof SUBSCRIPTION_INVOICING_REASONS)[number];
 
 /** A subscription's status (pending until it starts, canceled when stopped before it started). */

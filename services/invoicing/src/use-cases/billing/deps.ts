@@ -14,7 +14,12 @@ export interface WaitingFees {
   /** Marks these fees as on the invoice (those still waiting; idempotent). */
   attach(feeIds: readonly string[], invoiceId: string): Promise<void>;
   /** The paid fees waiting for an advance_charges invoice (paid by `paidBy`; a periodic run: charges period ended by then). */
-  paid(organizationId: string, subscriptionIds: readonly string[], paidBy: Date, periodEndedBy: Date | null): Promise<Fee[]>;
+  paid(
+    organizationId: string,
+    subscriptionIds: readonly string[],
+    paidBy: Date,
+    periodEndedBy: Date | null,
+  ): Promise<Fee[]>;
   /** Stores fees created by a billing without an invoice (recurring units paid in advance); one already stored is left as it is. */
   store(records: readonly AdvanceFeeRecord[]): Promise<void>;
   /** Writes these fees' announcements once under `batchId` (the fee outbox), then publishes them. */
