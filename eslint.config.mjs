@@ -29,6 +29,14 @@ export default tseslint.config(
 
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    rules: {
+      // off: the code's terse pairs of assignments, `if (c) (a = x), (b = y);` (pricing, ingestion,
+      // benches), are comma sequences, which this rule reports whatever they do; an expression that
+      // does nothing is mostly reported by TypeScript already (ts(2695))
+      "@typescript-eslint/no-unused-expressions": "off",
+    },
+  },
 
   {
     files: ["**/*.ts", "**/*.mts"],
@@ -51,10 +59,6 @@ export default tseslint.config(
         { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
       ],
       "@typescript-eslint/no-explicit-any": "error",
-      // off: the code's terse pairs of assignments, `if (c) (a = x), (b = y);` (pricing, ingestion), are
-      // comma sequences, which this rule reports whatever they do; an expression that does nothing
-      // is mostly reported by TypeScript already (ts(2695))
-      "@typescript-eslint/no-unused-expressions": "off",
       // a `let` declared before the closures that read it and assigned once afterwards (an outbox
       // relay started after the wiring that flushes it, a timer cleared by an earlier settle) stays `let`
       "prefer-const": ["error", { ignoreReadBeforeAssign: true }],

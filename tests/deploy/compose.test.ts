@@ -24,7 +24,11 @@ import { walletConfigSchema } from "../../services/wallet/src/config";
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const read = (path: string) => readFileSync(`${root}${path}`, "utf8");
 
+// docker-compose.yml as parsed: the Compose Specification's schema (checked below) is its type; the
+// checks walk it freely
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Service = Record<string, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Compose = { services: Record<string, Service>; volumes?: Record<string, unknown> } & Record<string, any>;
 
 /** Compose's variable interpolation, with nothing set: `${VAR:-default}`, `${VAR-default}`, `${VAR}`, `$VAR`, `$$`. */

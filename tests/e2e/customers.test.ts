@@ -1,6 +1,5 @@
 import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor } from "@billing/testkit";
 import { startE2E, type E2E } from "../support/platform";
 import { api } from "../support/api";
 import { openapiErrors } from "../support/openapi";

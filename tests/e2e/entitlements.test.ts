@@ -23,7 +23,7 @@ const unprocessable = (error_details: Record<string, string[]>) => ({
 const notFound = (resource: string) => ({ status: 404, body: { status: 404, error: "Not Found", code: `${resource}_not_found` } });
 
 /** Answers 200 with a body valid against the named schema of Lago's OpenAPI document; returns the body. */
-async function ok(schema: string, call: Promise<{ status: number; body: any }>) {
+async function ok(schema: string, call: ReturnType<ReturnType<typeof api>>) {
   const { status, body } = await call;
   expect([status, openapiErrors(schema, body)]).toEqual([200, []]);
   return body;

@@ -14,7 +14,6 @@ const orgs: Record<"a" | "b", { organization_id: string; api_key: string; call: 
 const MAY = { from: "2026-05-01T00:00:00Z", to: "2026-06-01T00:00:00Z" };
 const may = (day: number) => String(Date.parse(`2026-05-${String(day).padStart(2, "0")}T12:00:00Z`) / 1000);
 
-type Aggregated = { units: string; events_count: number; groups: Array<{ grouped_by: Record<string, string>; units: string }> };
 const aggregate = (org: "a" | "b", code: string, sub = "sub_1", extra: Record<string, unknown> = {}) =>
   usage.call("Aggregate", { organization_id: orgs[org].organization_id, external_subscription_id: sub, code, ...MAY, ...extra });
 

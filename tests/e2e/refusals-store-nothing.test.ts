@@ -23,7 +23,7 @@ const LISTS = [
   "/applied_coupons", "/invoices",
 ];
 
-async function ok(p: Promise<{ status: number; body: any }>) {
+async function ok(p: ReturnType<ReturnType<typeof api>>) {
   const res = await p;
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;

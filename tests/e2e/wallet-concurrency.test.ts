@@ -74,7 +74,7 @@ describe("one wallet, three wallet processes", () => {
     expect(after.balance_cents).toBe(10_000 + settled.reduce((sum, o) => sum + o.cents, 0));
     expect(after.balance_cents).toBeGreaterThanOrEqual(0);
     // the ledger: every settled transaction listed once with its own sequence (1 is the creation's grant)
-    const listed: Array<Record<string, any>> = [];
+    const listed: Array<{ svc_id: string }> = [];
     for (let page = 1; ; page++) {
       const res = (await call("GET", `/wallets/${wallet.svc_id}/wallet_transactions?status=settled&per_page=500&page=${page}`)).body;
       listed.push(...res.wallet_transactions);

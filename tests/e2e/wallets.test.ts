@@ -16,7 +16,9 @@ let lago: ReturnType<typeof checkedLagoClient>;
 let asA: ReturnType<typeof api>;
 let asB: ReturnType<typeof api>;
 let nc: NatsConnection;
-let walletEvents: ReturnType<typeof collectEvents<{ id: string; type: string; organization_id: string; data: any }>>;
+// the wallet service's events, of a wallet or of one of its transactions
+type WalletEvent = { id: string; type: string; organization_id: string; data: { wallet?: { svc_id: string }; wallet_transaction?: { svc_wallet_id: string; status: string } } };
+let walletEvents: ReturnType<typeof collectEvents<WalletEvent>>;
 
 beforeAll(async () => {
   e2e = await startE2E("wallets");
@@ -60,7 +62,7 @@ describe("wallets through the Lago client", () => {
     });
     const txs = (await asA("GET", `/wallets/${walletId}/wallet_transactions`)).body;
     expect(openapiErrors("WalletTransactionsPaginated", txs)).toEqual([]);
-    expect(txs.wallet_transactions.map((t: any) => [t.transaction_status, t.status, t.amount, t.credit_amount]).sort()).toEqual([
+    expect(txs.wallet_transactions.map((t: { transaction_status: string; status: string; amount: string; credit_amount: string }) => [t.transaction_status, t.status, t.amount, t.credit_amount]).sort()).toEqual([
       ["granted", "settled", "15.00", "10.0"],
       ["purchased", "pending", "30.00", "20.0"],
     ]);
@@ -108,7 +110,7 @@ describe("wallets through the Lago client", () => {
     expect(terminated.terminated_at).not.toBeNull();
     expect((await asA("DELETE", `/wallets/${walletId}`)).body.wallet).toMatchObject({ status: "terminated", terminated_at: terminated.terminated_at });
     const voids = (await asA("GET", `/wallets/${walletId}/wallet_transactions?transaction_status=voided`)).body.wallet_transactions;
-    expect(voids.map((t: any) => t.amount).sort()).toEqual(["18.75", "3.00"]);
+    expect(voids.map((t: { amount: string }) => t.amount).sort()).toEqual(["18.75", "3.00"]);
     expect(await asA("POST", "/wallet_transactions", { wallet_transaction: { wallet_id: walletId, granted_credits: "1" } }))
       .toEqual(unprocessable({ wallet: ["wallet_is_terminated"] }));
     expect(await asA("PUT", `/wallets/${walletId}`, { wallet: { name: "again" } })).toEqual(unprocessable({ wallet: ["wallet_is_terminated"] }));
@@ -128,7 +130,7 @@ describe("wallet events", () => {
     const count = (t: string) => types.filter((x) => x === t).length;
     expect([count("wallet.created"), count("wallet.updated"), count("wallet.terminated")]).toEqual([1, 1, 1]);
     expect(count("wallet_transaction.created")).toBe(5);
-    expect(of().filter((e) => e.type.endsWith("wallet_transaction.updated")).map((e) => e.data.wallet_transaction.status).sort()).toEqual(["settled", "settled", "settled", "settled"]);
+    expect(of().filter((e) => e.type.endsWith("wallet_transaction.updated")).map((e) => e.data.wallet_transaction?.status).sort()).toEqual(["settled", "settled", "settled", "settled"]);
     expect(of().find((e) => e.type.endsWith("wallet.terminated"))!.data.wallet).toMatchObject({ status: "terminated", balance_cents: 0 });
   });
 });
@@ -153,7 +155,7 @@ describe("ongoing balance events", () => {
     await usage(200);
     await call();
     await usage(300);
-    const depleted = () => [...new Map(walletEvents.received.filter((e) => e.type.endsWith("wallet.depleted_ongoing_balance") && e.data.wallet.svc_id === w.svc_id).map((e) => [e.id, e])).values()];
+    const depleted = () => [...new Map(walletEvents.received.filter((e) => e.type.endsWith("wallet.depleted_ongoing_balance") && e.data.wallet?.svc_id === w.svc_id).map((e) => [e.id, e])).values()];
     await waitFor(() => depleted().length > 0, { what: "the depleted event" });
     await new Promise((r) => setTimeout(r, 500));
     expect(depleted().map((e) => e.data.wallet)).toMatchObject([{ balance_cents: 200, ongoing_usage_cents: 200 }]);

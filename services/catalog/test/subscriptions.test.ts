@@ -85,7 +85,7 @@ describe("subscriptions against MongoDB and NATS", () => {
     h.clock.set("2026-02-01T00:00:01Z");
     expect(await applyDueTransitions(h.deps)).toBeGreaterThanOrEqual(1);
     expect(await getSubscription(h.deps, org, "later")).toMatchObject({ status: "active", started_at: "2026-02-01T00:00:00.000Z" });
-    await waitFor(() => started.received.some((e) => (e.data as any).subscription.external_id === "later"), { what: "started" });
+    await waitFor(() => started.received.some((e) => (e.data as { subscription: { external_id: string } }).subscription.external_id === "later"), { what: "started" });
     started.stop();
   });
 

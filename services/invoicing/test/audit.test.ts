@@ -97,8 +97,8 @@ describe("invoice audit of pay-in-advance fees (invoicing)", () => {
     subscription_id: subscription.svc_id, external_subscription_id: subscription.external_id, customer_id: customer.svc_id, external_customer_id: customer.external_id,
     plan_id: plan.svc_id, plan_code: plan.code, charge_id: "ch_seats", charge_filter_index: null, filter: null,
     metric: { svc_id: "bm_seats", code: "seats", name: "Seats", description: null, aggregation_type: "unique_count_agg" }, charge_model: "standard",
-    invoice_display_name: null, invoiceable, regroup_paid_fees: invoiceable ? null : "invoice", currency: "EUR", units: "1.0", amount_cents: 1_200, precise_amount_cents: "1200.0",
-    precise_unit_amount: "12.0", amount_details: {}, grouped_by: {}, properties: { amount: "12" }, charge_taxes: [], plan_taxes: [],
+    invoice_display_name: null, invoiceable, regroup_paid_fees: invoiceable ? null : "invoice", prorated: false, timezone: "UTC", event_key: `seat_key_${n}`, event_svc_id: `seat_ev_${n}`,
+    currency: "EUR", units: "1.0", amount_cents: 1_200, precise_amount_cents: "1200.0", unit_amount_cents: 1_200, precise_unit_amount: "12.0", amount_details: {}, grouped_by: {}, properties: { amount: "12" }, charge_taxes: [], plan_taxes: [],
     from: "2024-01-01T00:00:00.000Z", to: "2024-01-31T23:59:59.999Z", charge_version: "seats_v1",
   });
 

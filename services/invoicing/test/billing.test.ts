@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Subjects, type Envelope } from "@billing/bus";
-import type { InvoicingMessages } from "@billing/contracts";
+import type { EventData, InvoicingMessages, Subject } from "@billing/contracts";
 import { collectEvents } from "@billing/testkit";
 import { customerView, eventually, planView, startInvoicingHarness, subscriptionView, type InvoicingHarness } from "./harness";
 
@@ -263,8 +263,8 @@ describe("events and lists", () => {
     const { org, subscription } = await story({ customer: { billing_configuration: grace } });
     h.peers.usage.set(subscription.svc_id, [{ at: "2024-01-10T00:00:00.000Z", units: 1 }]);
     const I = Subjects.invoicing;
-    const [created, drafted, finalized, fees] = [I.invoiceCreated, I.invoiceDrafted, I.invoiceFinalized, I.feeCreated].map((subject) =>
-      collectEvents<Envelope & { data: Record<string, any> }>(h.bus.nc, subject, org));
+    const collect = <S extends Subject>(subject: S) => collectEvents<Envelope<EventData<S>>>(h.bus.nc, subject, org);
+    const [created, drafted, finalized, fees] = [collect(I.invoiceCreated), collect(I.invoiceDrafted), collect(I.invoiceFinalized), collect(I.feeCreated)];
     await runDue(org, "2024-02-01T00:00:00.000Z");
     await eventually(() => created!.received.length === 1 && drafted!.received.length === 1, "created and drafted");
     expect(drafted!.received[0]!.data.invoice).toMatchObject({ status: "draft", number: "ACM-4C1D-DRAFT", fees_amount_cents: 10_050 });

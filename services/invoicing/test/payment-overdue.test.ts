@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Streams, Subjects, type Envelope } from "@billing/bus";
 import { atFrozenTime } from "@billing/clock";
-import type { CustomerViewData } from "@billing/contracts";
+import type { CustomerViewData, EventData } from "@billing/contracts";
 import { collectEvents } from "@billing/testkit";
 import { announceOverdueInvoices } from "../src/use-cases/invoices/announce-overdue-invoices";
 import { runDueWork } from "../src/use-cases/scheduled-work/run-due-work";
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 const S = Subjects.catalog;
 const OVERDUE = Subjects.invoicing.invoicePaymentOverdue;
-type Received = Envelope & { data: { invoice: Record<string, any> } };
+type Received = Envelope<EventData<typeof OVERDUE>>;
 
 /** `customers` customers (10 days to pay) of a sandbox organization (`at` given) or an ordinary one, on a monthly arrears plan started Jan 1. */
 async function seed(customers: number, options: { sandbox?: boolean } = {}) {

@@ -33,7 +33,7 @@ function envelope(i: number, tag: string): AdvanceEnvelopeInput {
       const n = i * PER_ENVELOPE + j;
       return {
         svc_id: randomUUID(), transaction_id: `${tag}_tx_${n}`, external_subscription_id: subscriptions[n % 3]!.external_id, code: "gb",
-        timestamp: new Date(Date.UTC(2025, 8, 2) + n * 60_000).toISOString(), properties: { gb: n % 2 === 0 ? 5 : -3 },
+        timestamp: new Date(Date.UTC(2025, 8, 2) + n * 60_000).toISOString(), properties: { gb: n % 2 === 0 ? 5 : -3 }, created_at: "",
       };
     }),
   };
@@ -137,7 +137,7 @@ describe("PriceAdvanceBatch", () => {
     const late = subscriptionView(plan, { external_id: "sub_late" });
     const lateEvent = (n: number) => ({
       svc_id: randomUUID(), transaction_id: `late_tx_${n}`, external_subscription_id: "sub_late", code: "gb",
-      timestamp: new Date(Date.UTC(2025, 8, 3) + n * 60_000).toISOString(), properties: { gb: 2 },
+      timestamp: new Date(Date.UTC(2025, 8, 3) + n * 60_000).toISOString(), properties: { gb: 2 }, created_at: "",
     });
     let asked = 0;
     // the copy arrives while the batch waits for the copies to catch up, as the catalog's event would

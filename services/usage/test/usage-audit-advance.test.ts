@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "@billing/clock";
+import { Rpc, type UsageAuditRpc } from "@billing/contracts";
+import type { HandlerRequestOf } from "@billing/grpc";
 import { usageAuditHandlers } from "../src/grpc/usage-audit-handlers";
 import type { SubscriptionCopy } from "../src/domain/read-copies";
 import { AdvanceStore } from "../src/persistence/advance-store";
 import type { UsageEventData, AdvanceFeeData } from "@billing/contracts";
 import { priceAdvanceEvents } from "../src/use-cases/advance/price-advance-events";
 import { chargeView, planView, subscriptionView } from "./read-copies-fixtures";
-import { startUsageHarness, type EventIn, type UsageHarness } from "./usage-harness";
+import { received, startUsageHarness, type EventIn, type UsageHarness } from "./usage-harness";
 
 // UsageAuditService.RederiveAdvanceFees through the wiring, on the real NATS and MongoDB test
 // servers: events ingested and stored in pages, their pay-in-advance fees priced by the real
@@ -40,11 +42,14 @@ const ev = (transaction_id: string, hours: number, properties: Record<string, un
 
 let store: AdvanceStore;
 const handlers = () => usageAuditHandlers({ collections: h.collections, copies: h.copies, store, storedThroughNow: h.parts.storedThroughNow });
-const ask = (fee_ids: string[], extra: Record<string, unknown> = {}) => ({
-  subscription_id: subscription.svc_id, charge_id: "ch_api", from: "2026-02-01T00:00:00.000Z", to: "2026-02-28T23:59:59.999Z", fee_ids, ...extra,
+type Ask = HandlerRequestOf<UsageAuditRpc, "RederiveAdvanceFees">["asks"][number];
+// no charge version unless given: "" as the wire gives an unset string
+const ask = (fee_ids: string[], extra: Partial<Ask> = {}): Ask => ({
+  subscription_id: subscription.svc_id, charge_id: "ch_api", from: "2026-02-01T00:00:00.000Z", to: "2026-02-28T23:59:59.999Z", fee_ids, charge_version: "", ...extra,
 });
-const rederive = (asks: ReturnType<typeof ask>[]) =>
-  handlers().RederiveAdvanceFees({ organization_id: org, external_subscription_id: "sub_1", asks }, {} as never);
+/** RederiveAdvanceFees through the handler, its answer as the invoicing service receives it. */
+const rederive = (asks: Ask[], organization_id = org) =>
+  received(Rpc.usageAudit, "RederiveAdvanceFees", handlers().RederiveAdvanceFees({ organization_id, external_subscription_id: "sub_1", asks }, {} as never));
 
 beforeAll(async () => {
   h = await startUsageHarness("usage_audit_advance", {}, clock);
@@ -98,7 +103,7 @@ describe("RederiveAdvanceFees", () => {
     const { charges } = await rederive([ask(feeIds, { charge_id: "ch_gone" }), ask(feeIds, { from: "2026-03-01T00:00:00.000Z", to: "2026-03-31T23:59:59.999Z" })]);
     expect(charges[0]).toMatchObject({ error: "the charge ch_gone is not on the subscription's plan any more", fees: [] });
     expect(charges[1]).toMatchObject({ error: "", events_read: 0, fees: [] });
-    const other = await handlers().RederiveAdvanceFees({ organization_id: randomUUID(), external_subscription_id: "sub_1", asks: [ask(feeIds)] }, {} as never);
+    const other = await rederive([ask(feeIds)], randomUUID());
     expect(other.charges[0]).toMatchObject({ fees: [] });
   });
 

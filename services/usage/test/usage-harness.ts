@@ -34,7 +34,8 @@ export class FixtureCopies implements CatalogCopies {
     return null;
   }
 
-  subscriptions(): SubscriptionCopy[] {
+  /** None; a test that needs some replaces this method. */
+  subscriptions(_organizationId: string, _externalId: string): SubscriptionCopy[] {
     return [];
   }
 }

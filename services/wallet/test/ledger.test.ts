@@ -109,7 +109,7 @@ describe("wallet ledger", () => {
     // more than is left: refused, once, and nothing taken
     const refused = await take("inv-2", 500);
     expect(refused.every((t) => t.transaction.status === "failed" && t.transaction.failure === "insufficient_credits")).toBe(true);
-    const outbox = (id: string) => replicas[0]!.models.transactions.findById(id, { outbox: 1 }).lean<{ outbox: Array<{ type: string; data: any }> }>();
+    const outbox = (id: string) => replicas[0]!.models.transactions.findById(id, { outbox: 1 }).lean<{ outbox: Array<{ type: string; data: { wallet_transaction: { status: string } } }> }>();
     for (const [id, status] of [[taken[0]!.transaction.id, "settled"], [refused[0]!.transaction.id, "failed"]] as const) {
       const events = (await outbox(id))!.outbox;
       expect(events.map((e) => [e.type, e.data.wallet_transaction.status])).toEqual([["billing.wallet.wallet_transaction.created", status]]);

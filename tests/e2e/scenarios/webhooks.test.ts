@@ -36,7 +36,7 @@ describe("webhooks", () => {
     await trustKeys(as);
     const all = await endpoint(as, "/all", { name: "everything" });
     expect(all).toMatchObject({ webhook_url: `${receiver.url}/all`, signature_algo: "hmac", event_types: null, name: "everything", svc_organization_id: organization_id });
-    const payments = await endpoint(as, "/payments", { signature_algo: "jwt", event_types: ["payment.requires_action", "payment.succeeded"] });
+    await endpoint(as, "/payments", { signature_algo: "jwt", event_types: ["payment.requires_action", "payment.succeeded"] });
     const standard = await endpoint(as, "/standard", { signature_algo: "standard", event_types: ["customer.created"] });
     expect(standard.signing_secret).toMatch(/^whsec_/);
     receiver.keys.standardSecrets.set("/standard", standard.signing_secret as string);
