@@ -25,8 +25,8 @@ export default defineConfig({
   resolve: { alias },
   test: {
     sequence: { sequencer: LongFirstSequencer },
-    // end-to-end files mostly wait for the platform: more of them at once than there are cores
-    maxWorkers: 4,
+    // end-to-end files on the shared platform mostly wait for it: more files at once than cores
+    maxWorkers: 3,
     projects: [
       {
         resolve: { alias },
@@ -65,8 +65,11 @@ export default defineConfig({
           name: "e2e-own",
           globalSetup: [`${root}tests/setup/infra.global.ts`, `${root}tests/setup/build.global.ts`],
           include: OWN_PLATFORM_FILES,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          // after the others, two at a time: each boots seven processes of its own and loads them
+          sequence: { groupOrder: 1 },
+          maxWorkers: 2,
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
         },
       },
       {
