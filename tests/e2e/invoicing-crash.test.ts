@@ -6,6 +6,7 @@ import { RpcClient } from "@billing/grpc";
 import { freePort, repoRoot } from "@billing/testkit";
 import { api } from "../support/api";
 import { inBatches, crashLoad } from "../support/crash";
+import type { Json } from "../support/scenario";
 import { startE2E, type E2E } from "../support/platform";
 
 /**
@@ -26,7 +27,6 @@ let call: ReturnType<typeof api>;
 let organizationId: string;
 let second: ChildProcess | undefined;
 
-type Json = Record<string, any>;
 
 const ok = async (res: Promise<{ status: number; body: Json }>) => {
   const r = await res;

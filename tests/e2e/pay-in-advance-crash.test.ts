@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api";
 import { crashLoad } from "../support/crash";
+import type { Json } from "../support/scenario";
 import { startE2E, type E2E } from "../support/platform";
 
 /**
@@ -25,7 +26,6 @@ const THRESHOLDS = [500, 1_000];
 let e2e: E2E;
 let call: ReturnType<typeof api>;
 
-type Json = Record<string, any>;
 
 const ok = async (res: Promise<{ status: number; body: Json }>) => {
   const r = await res;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api";
 import { allOf, inBatches, crashLoad } from "../support/crash";
+import type { Json } from "../support/scenario";
 import { startE2E, type E2E } from "../support/platform";
 
 /**
@@ -13,7 +14,6 @@ const CUSTOMERS = crashLoad("WALLET_CRASH_CUSTOMERS", 60, 300);
 const FEE = 1_000;
 const GRANTED = 1_500;
 
-type Json = Record<string, any>;
 let e2e: E2E;
 let call: ReturnType<typeof api>;
 

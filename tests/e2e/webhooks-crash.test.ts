@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@billing/testkit";
 import { api } from "../support/api";
 import { crashLoad } from "../support/crash";
+import type { Json } from "../support/scenario";
 import { startE2E, type E2E } from "../support/platform";
 import { WebhookReceiver } from "../support/webhook-receiver";
 
@@ -14,7 +15,6 @@ import { WebhookReceiver } from "../support/webhook-receiver";
  */
 const CUSTOMERS = crashLoad("WEBHOOK_CRASH_CUSTOMERS", 150, 1_000);
 
-type Json = Record<string, any>;
 let e2e: E2E;
 let call: ReturnType<typeof api>;
 const receiver = new WebhookReceiver();

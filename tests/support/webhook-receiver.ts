@@ -3,12 +3,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import jwt from "jsonwebtoken";
 import { Webhook as StandardWebhook } from "standardwebhooks";
+import type { Json } from "./scenario";
 
 export interface Delivery {
   path: string;
   key: string;
   body: string;
-  payload: Record<string, any>;
+  payload: Json;
   headers: http.IncomingHttpHeaders;
   /** which public tool verified its signature */
   verifiedBy: "hmac" | "jwt" | "standard";
@@ -69,7 +70,7 @@ export class WebhookReceiver {
         if (this.seen.has(key)) this.duplicates++;
         else {
           this.seen.add(key);
-          this.processed.push({ path, key, body, payload: JSON.parse(body) as Record<string, any>, headers: req.headers, verifiedBy });
+          this.processed.push({ path, key, body, payload: JSON.parse(body) as Json, headers: req.headers, verifiedBy });
         }
         res.writeHead(200).end("ok");
       });
