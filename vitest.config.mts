@@ -51,7 +51,11 @@ export default defineConfig({
           // one platform for the whole project (tests/setup/shared-platform.global.ts); every file
           // works in organizations of its own, so files run side by side on it
           name: "e2e",
-          globalSetup: [`${root}tests/setup/infra.global.ts`, `${root}tests/setup/build.global.ts`, `${root}tests/setup/shared-platform.global.ts`],
+          globalSetup: [
+            `${root}tests/setup/infra.global.ts`,
+            `${root}tests/setup/build.global.ts`,
+            `${root}tests/setup/shared-platform.global.ts`,
+          ],
           include: ["tests/e2e/**/*.test.ts"],
           exclude: OWN_PLATFORM_FILES,
           // files run side by side on one platform: a story waits for the others' work too

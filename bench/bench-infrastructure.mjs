@@ -24,7 +24,9 @@ export function startBenchInfrastructure() {
 export function apiClient(baseUrl, apiKey) {
   return async (method, path, body) => {
     const res = await fetch(`${baseUrl}/api/v1${path}`, {
-      method, headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined,
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: body ? JSON.stringify(body) : undefined,
     });
     const json = await res.json();
     if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
@@ -35,9 +37,11 @@ export function apiClient(baseUrl, apiKey) {
 /** Runs `work(0)` … `work(count - 1)`, `concurrency` at a time. */
 export async function pool(count, concurrency, work) {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < count; i = next++) await work(i);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < count; i = next++) await work(i);
+    }),
+  );
 }
 
 /** Resolves once the usage service's ingest cursor (database `<prefix>_usage`) has reached the ingest stream's last message of `prefix`. */
@@ -51,7 +55,8 @@ export async function storageCaughtUp(infra, prefix, pollMs = 100) {
     const jsm = await nc.jetstreamManager();
     const last = (await jsm.streams.getMessage("BILLING_USAGE_INGEST", { last_by_subj: subject })).seq;
     const cursors = mongo.db(`${prefix}_usage`).collection("ingest_cursors");
-    while (((await cursors.findOne({ _id: subject }))?.seq ?? 0) < last) await new Promise((r) => setTimeout(r, pollMs));
+    while (((await cursors.findOne({ _id: subject }))?.seq ?? 0) < last)
+      await new Promise((r) => setTimeout(r, pollMs));
   } finally {
     await nc.close();
     await mongo.close();
@@ -72,7 +77,13 @@ export function cpuSeconds(platform) {
       return 0;
     }
   };
-  const pidOf = (name) => { try { return Number(readFileSync(`${process.env.INFRA_DIR}/${name}.pid`, "utf8").trim()); } catch { return 0; } };
+  const pidOf = (name) => {
+    try {
+      return Number(readFileSync(`${process.env.INFRA_DIR}/${name}.pid`, "utf8").trim());
+    } catch {
+      return 0;
+    }
+  };
   const out = { mongo: ticks(pidOf("mongo")), nats: ticks(pidOf("nats")) };
   for (const [name, child] of platform.processes) out[name] = ticks(child.pid);
   return out;
@@ -80,7 +91,9 @@ export function cpuSeconds(platform) {
 
 /** What `cpuSeconds` grew by between two readings, per process and in all (seconds, one decimal). */
 export function cpuUsed(before, after) {
-  const used = Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k] - (before[k] ?? 0)) * 10) / 10]));
+  const used = Object.fromEntries(
+    Object.keys(after).map((k) => [k, Math.round((after[k] - (before[k] ?? 0)) * 10) / 10]),
+  );
   used.total = Math.round(Object.values(used).reduce((a, b) => a + b, 0) * 10) / 10;
   return used;
 }

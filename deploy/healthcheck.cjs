@@ -28,7 +28,7 @@ function checkGrpc(address) {
         responseSerialize: () => Buffer.alloc(0),
         responseDeserialize: (buf) => {
           let status = 0; // UNKNOWN
-          for (let i = 0; i + 1 < buf.length; ) {
+          for (let i = 0; i + 1 < buf.length;) {
             const tag = buf[i++];
             if (tag !== 0x08) break;
             status = buf[i++];

@@ -12,21 +12,44 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 const { launchPlatform } = require(join(root, "libs/testkit/dist/index.js"));
 
-const infra = (...args) => execFileSync("bash", [join(root, "scripts/infra.sh"), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+const infra = (...args) =>
+  execFileSync("bash", [join(root, "scripts/infra.sh"), ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
 
 const status = infra("status");
-const startedInfra = !(process.env.MONGO_URL && process.env.NATS_URL) && !/nats: running[\s\S]*mongo: running/.test(status);
-const urls = Object.fromEntries(infra("up").trim().split("\n").map((l) => l.split("=", 2)));
+const startedInfra =
+  !(process.env.MONGO_URL && process.env.NATS_URL) && !/nats: running[\s\S]*mongo: running/.test(status);
+const urls = Object.fromEntries(
+  infra("up")
+    .trim()
+    .split("\n")
+    .map((l) => l.split("=", 2)),
+);
 
 // The development key: $DEV_API_KEY, else one generated once and kept in .infra/.
 mkdirSync(join(root, ".infra"), { recursive: true });
 const keyFile = join(root, ".infra", "dev-api-key");
-const apiKey = process.env.DEV_API_KEY || (existsSync(keyFile) ? readFileSync(keyFile, "utf8").trim() : `dev_${randomBytes(24).toString("hex")}`);
+const apiKey =
+  process.env.DEV_API_KEY ||
+  (existsSync(keyFile) ? readFileSync(keyFile, "utf8").trim() : `dev_${randomBytes(24).toString("hex")}`);
 if (!process.env.DEV_API_KEY) writeFileSync(keyFile, apiKey, { mode: 0o600 });
-execFileSync(process.execPath, [join(root, "services/customer/dist/cli/create-organization.js"), "--name", "Development", "--api-key", apiKey, "--json"], {
-  env: { ...process.env, MONGO_URL: urls.MONGO_URL, MONGO_DB: "billing_customer" },
-  stdio: ["ignore", "ignore", "inherit"],
-});
+execFileSync(
+  process.execPath,
+  [
+    join(root, "services/customer/dist/cli/create-organization.js"),
+    "--name",
+    "Development",
+    "--api-key",
+    apiKey,
+    "--json",
+  ],
+  {
+    env: { ...process.env, MONGO_URL: urls.MONGO_URL, MONGO_DB: "billing_customer" },
+    stdio: ["ignore", "ignore", "inherit"],
+  },
+);
 
 const port = Number(process.env.PORT || 3000);
 const platform = await launchPlatform({

@@ -19,6 +19,10 @@ process.on("SIGUSR2", () => {
   }
   running = false;
   session.post("Profiler.stop", (err, result) => {
-    if (!err) writeFileSync(join(process.env.BENCH_PROFILE_DIR, `${service}-${++n}.cpuprofile`), JSON.stringify(result.profile));
+    if (!err)
+      writeFileSync(
+        join(process.env.BENCH_PROFILE_DIR, `${service}-${++n}.cpuprofile`),
+        JSON.stringify(result.profile),
+      );
   });
 });

@@ -15,5 +15,8 @@ function cpuSeconds(pid) {
 /** Starts sampling the named processes; `stop()` returns CPU-seconds per name. */
 export function sampleCpu(named) {
   const start = Object.fromEntries(Object.entries(named).map(([name, pid]) => [name, cpuSeconds(pid)]));
-  return () => Object.fromEntries(Object.entries(named).map(([name, pid]) => [name, Math.round((cpuSeconds(pid) - start[name]) * 100) / 100]));
+  return () =>
+    Object.fromEntries(
+      Object.entries(named).map(([name, pid]) => [name, Math.round((cpuSeconds(pid) - start[name]) * 100) / 100]),
+    );
 }

@@ -13,13 +13,29 @@ const headers = { "content-type": "application/json", authorization: `Bearer ${o
 function post(path, body) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const req = http.request({ host: url.hostname, port: url.port, path, method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) } }, (res) => {
-      // a 200's body is not read (the loader's CPU counts): only refusals are looked at
-      const chunks = [];
-      const keep = res.statusCode !== 200;
-      res.on("data", (c) => keep && chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode, ms: performance.now() - started, text: keep ? Buffer.concat(chunks).toString() : "" }));
-    });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: "POST",
+        agent,
+        headers: { ...headers, "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        // a 200's body is not read (the loader's CPU counts): only refusals are looked at
+        const chunks = [];
+        const keep = res.statusCode !== 200;
+        res.on("data", (c) => keep && chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode,
+            ms: performance.now() - started,
+            text: keep ? Buffer.concat(chunks).toString() : "",
+          }),
+        );
+      },
+    );
     req.on("error", () => resolve({ status: 0, ms: performance.now() - started, text: "" }));
     req.end(body);
   });
@@ -41,7 +57,8 @@ async function sendUntilAcknowledged(path, body, events, deadline) {
   }
 }
 
-const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null);
+const percentile = (sorted, p) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null;
 
 async function closedLoop(makeRequest, perRequest) {
   const started = performance.now();
@@ -69,11 +86,13 @@ async function openLoop(seconds, measured = true) {
     const due = started + (i * 1000) / o.rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    pending.push(post("/api/v1/events/estimate_fees", body).then((r) => {
-      if (!measured) return;
-      statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-      if (r.status === 200) latencies.push(r.ms), acknowledged++;
-    }));
+    pending.push(
+      post("/api/v1/events/estimate_fees", body).then((r) => {
+        if (!measured) return;
+        statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+        if (r.status === 200) (latencies.push(r.ms), acknowledged++);
+      }),
+    );
   }
   await Promise.all(pending);
   return (performance.now() - started) / 1000;
@@ -83,14 +102,18 @@ let seconds;
 if (o.mode === "batch") {
   seconds = await closedLoop((n) => {
     const events = [];
-    for (let k = 0; k < 100; k++) events.push(eventJson(`${o.prefix}-${n + k}`, o.sub, o.code, timestampFor(o.offset + n + k, o.spread), n + k));
+    for (let k = 0; k < 100; k++)
+      events.push(eventJson(`${o.prefix}-${n + k}`, o.sub, o.code, timestampFor(o.offset + n + k, o.spread), n + k));
     return { path: "/api/v1/events/batch", body: `{"events":[${events.join(",")}]}` };
   }, 100);
 } else if (o.mode === "single") {
-  seconds = await closedLoop((n) => ({
-    path: "/api/v1/events",
-    body: `{"event":${eventJson(`${o.prefix}-${n}`, `${o.sub}_${n % 100}`, o.code, timestampFor(n, o.spread), n)}}`,
-  }), 1);
+  seconds = await closedLoop(
+    (n) => ({
+      path: "/api/v1/events",
+      body: `{"event":${eventJson(`${o.prefix}-${n}`, `${o.sub}_${n % 100}`, o.code, timestampFor(n, o.spread), n)}}`,
+    }),
+    1,
+  );
 } else {
   await openLoop(o.warmupSeconds ?? 0, false);
   seconds = await openLoop(o.maxSeconds);
@@ -98,10 +121,18 @@ if (o.mode === "batch") {
 
 latencies.sort((a, b) => a - b);
 const round = (x) => (x === null ? null : Math.round(x * 100) / 100);
-console.log(JSON.stringify({
-  mode: o.mode, acknowledged, seconds: round(seconds), eps: Math.round(acknowledged / seconds),
-  p50_ms: round(percentile(latencies, 50)), p90_ms: round(percentile(latencies, 90)), p99_ms: round(percentile(latencies, 99)),
-  max_ms: round(latencies.at(-1) ?? null), statuses,
-  cpu_s: round((process.cpuUsage().user + process.cpuUsage().system) / 1e6),
-}));
+console.log(
+  JSON.stringify({
+    mode: o.mode,
+    acknowledged,
+    seconds: round(seconds),
+    eps: Math.round(acknowledged / seconds),
+    p50_ms: round(percentile(latencies, 50)),
+    p90_ms: round(percentile(latencies, 90)),
+    p99_ms: round(percentile(latencies, 99)),
+    max_ms: round(latencies.at(-1) ?? null),
+    statuses,
+    cpu_s: round((process.cpuUsage().user + process.cpuUsage().system) / 1e6),
+  }),
+);
 agent.destroy();

@@ -10,7 +10,12 @@ const nc = await connect({ servers: o.natsUrl });
 const js = nc.jetstream();
 const jsm = await nc.jetstreamManager();
 const stream = `BENCH_RAW_${o.id}`;
-await jsm.streams.add({ name: stream, subjects: [`bench.raw.${o.id}`], storage: StorageType.File, retention: RetentionPolicy.Limits });
+await jsm.streams.add({
+  name: stream,
+  subjects: [`bench.raw.${o.id}`],
+  storage: StorageType.File,
+  retention: RetentionPolicy.Limits,
+});
 const payload = rawPayload();
 const window = o.window ?? 1000;
 const inFlight = new Set();
@@ -18,7 +23,10 @@ let acked = 0;
 const started = performance.now();
 const deadline = started + o.maxSeconds * 1000;
 for (let i = 0; i < o.maxMessages && performance.now() < deadline; i++) {
-  const p = js.publish(`bench.raw.${o.id}`, payload).then(() => void acked++).finally(() => inFlight.delete(p));
+  const p = js
+    .publish(`bench.raw.${o.id}`, payload)
+    .then(() => void acked++)
+    .finally(() => inFlight.delete(p));
   inFlight.add(p);
   if (inFlight.size >= window) await Promise.race(inFlight);
 }
@@ -26,4 +34,12 @@ await Promise.all(inFlight);
 const seconds = (performance.now() - started) / 1000;
 await jsm.streams.delete(stream);
 await nc.drain();
-console.log(JSON.stringify({ mode: "raw_jetstream", acknowledged: acked, seconds: Math.round(seconds * 100) / 100, eps: Math.round(acked / seconds), cpu_s: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1e4) / 100 }));
+console.log(
+  JSON.stringify({
+    mode: "raw_jetstream",
+    acknowledged: acked,
+    seconds: Math.round(seconds * 100) / 100,
+    eps: Math.round(acked / seconds),
+    cpu_s: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1e4) / 100,
+  }),
+);

@@ -8,14 +8,24 @@ const { RpcClient } = require("../../libs/grpc/dist/index.js");
 const mongoose = require("mongoose");
 
 export function usageClient(platform) {
-  return new RpcClient({ file: "billing/usage/v1/usage.proto", name: "billing.usage.v1.UsageService" }, `127.0.0.1:${platform.env.usage.GRPC_PORT}`, 60_000);
+  return new RpcClient(
+    { file: "billing/usage/v1/usage.proto", name: "billing.usage.v1.UsageService" },
+    `127.0.0.1:${platform.env.usage.GRPC_PORT}`,
+    60_000,
+  );
 }
 
 export const MAY = { from: "2026-05-01T00:00:00Z", to: "2026-06-01T00:00:00Z" };
 
 export async function aggregateOnce(usage, org, sub, code) {
   const started = performance.now();
-  const r = await usage.call("Aggregate", { organization_id: org, external_subscription_id: sub, code, grouped_by: [], ...MAY });
+  const r = await usage.call("Aggregate", {
+    organization_id: org,
+    external_subscription_id: sub,
+    code,
+    grouped_by: [],
+    ...MAY,
+  });
   return { ms: performance.now() - started, units: r.units, count: Number(r.events_count) };
 }
 
@@ -25,7 +35,8 @@ export async function secondsUntilStored(usage, org, sub, code, expected, timeou
   for (;;) {
     const { count } = await aggregateOnce(usage, org, sub, code);
     if (count >= expected) return (performance.now() - started) / 1000;
-    if (performance.now() - started > timeoutS * 1000) throw new Error(`only ${count} of ${expected} stored after ${timeoutS}s`);
+    if (performance.now() - started > timeoutS * 1000)
+      throw new Error(`only ${count} of ${expected} stored after ${timeoutS}s`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -48,7 +59,10 @@ export async function mongoInsertManyRate(mongoUrl, seconds = 4) {
   let n = 0;
   const started = performance.now();
   while (performance.now() - started < seconds * 1000) {
-    await c.insertMany(Array.from({ length: 1000 }, (_, i) => ({ _id: `k${n + i}` })), { ordered: false });
+    await c.insertMany(
+      Array.from({ length: 1000 }, (_, i) => ({ _id: `k${n + i}` })),
+      { ordered: false },
+    );
     n += 1000;
   }
   const rate = Math.round(n / ((performance.now() - started) / 1000));
@@ -60,7 +74,9 @@ export async function mongoInsertManyRate(mongoUrl, seconds = 4) {
 /** Runs a loader in its own process and returns its last stdout line as JSON. */
 export function runChild(file, options) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(new URL(file, import.meta.url)), JSON.stringify(options)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [fileURLToPath(new URL(file, import.meta.url)), JSON.stringify(options)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (c) => (out += c));
     child.on("exit", (code) => {

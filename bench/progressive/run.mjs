@@ -23,24 +23,58 @@ const RATE = Number(process.env.BENCH_PROGRESSIVE_RATE ?? 5_000);
 const SECONDS = Number(process.env.BENCH_PROGRESSIVE_SECONDS ?? 10);
 const TARGETS = { drain_ms: 5_000 };
 
-console.log(`load before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)`);
+console.log(
+  `load before: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} (${os.cpus().length} cores)`,
+);
 const infra = await startBenchInfrastructure();
 const prefix = kit.uniqueName("bench_progressive");
 let platform;
 try {
-  platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn", RATE_LIMIT_PER_S: "0" } });
-  const org = kit.createOrganization({ name: "Bench progressive", mongoUrl: infra.mongoUrl, dbName: `${prefix}_customer` });
+  platform = await kit.launchPlatform({
+    mongoUrl: infra.mongoUrl,
+    natsUrl: infra.natsUrl,
+    dbPrefix: prefix,
+    randomPorts: true,
+    env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn", RATE_LIMIT_PER_S: "0" },
+  });
+  const org = kit.createOrganization({
+    name: "Bench progressive",
+    mongoUrl: infra.mongoUrl,
+    dbName: `${prefix}_customer`,
+  });
   const call = apiClient(platform.baseUrl, org.api_key);
-  if (100 % SUBS !== 0 && SUBS % 100 !== 0) throw new Error("BENCH_PROGRESSIVE_SUBSCRIPTIONS must divide or be a multiple of 100");
-  const metric = (await call("POST", "/billable_metrics", { billable_metric: { name: "Units", code: "units", aggregation_type: "sum_agg", field_name: "n" } })).billable_metric.svc_id;
-  await call("POST", "/plans", { plan: {
-    name: "Metered", code: "metered", interval: "monthly", amount_cents: 0, amount_currency: "EUR", pay_in_advance: false,
-    charges: [{ billable_metric_id: metric, charge_model: "standard", properties: { amount: "0.01" } }],
-    usage_thresholds: [{ amount_cents: THRESHOLD, recurring: true }],
-  } });
+  if (100 % SUBS !== 0 && SUBS % 100 !== 0)
+    throw new Error("BENCH_PROGRESSIVE_SUBSCRIPTIONS must divide or be a multiple of 100");
+  const metric = (
+    await call("POST", "/billable_metrics", {
+      billable_metric: { name: "Units", code: "units", aggregation_type: "sum_agg", field_name: "n" },
+    })
+  ).billable_metric.svc_id;
+  await call("POST", "/plans", {
+    plan: {
+      name: "Metered",
+      code: "metered",
+      interval: "monthly",
+      amount_cents: 0,
+      amount_currency: "EUR",
+      pay_in_advance: false,
+      charges: [{ billable_metric_id: metric, charge_model: "standard", properties: { amount: "0.01" } }],
+      usage_thresholds: [{ amount_cents: THRESHOLD, recurring: true }],
+    },
+  });
   await pool(SUBS, 8, async (i) => {
     await call("POST", "/customers", { customer: { external_id: `p${i}`, currency: "EUR" } });
-    await call("POST", "/subscriptions", { subscription: { external_customer_id: `p${i}`, plan_code: "metered", external_id: `ps${i}`, billing_time: "calendar" } });
+    await call("POST", "/subscriptions", {
+      subscription: {
+        external_customer_id: `p${i}`,
+        plan_code: "metered",
+        external_id: `ps${i}`,
+        billing_time: "calendar",
+      },
+    });
   });
 
   const { connect } = require("nats");
@@ -76,10 +110,20 @@ try {
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     while (inFlight.size >= 64) await Promise.race(inFlight);
-    const body = JSON.stringify({ events: Array.from({ length: perBatch }, (_, k) => ({
-      transaction_id: `pb_${b}_${k}`, external_subscription_id: `ps${(b * perBatch + k) % SUBS}`, code: "units", timestamp: now(), properties: { n: 1 },
-    })) });
-    const request = fetch(`${platform.baseUrl}/api/v1/events/batch`, { method: "POST", headers: { authorization: `Bearer ${org.api_key}`, "content-type": "application/json" }, body })
+    const body = JSON.stringify({
+      events: Array.from({ length: perBatch }, (_, k) => ({
+        transaction_id: `pb_${b}_${k}`,
+        external_subscription_id: `ps${(b * perBatch + k) % SUBS}`,
+        code: "units",
+        timestamp: now(),
+        properties: { n: 1 },
+      })),
+    });
+    const request = fetch(`${platform.baseUrl}/api/v1/events/batch`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.api_key}`, "content-type": "application/json" },
+      body,
+    })
       .then(async (res) => {
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         await res.arrayBuffer();
@@ -108,8 +152,13 @@ try {
   // the result: progressive invoices per subscription, straight from the invoicing database
   const { MongoClient } = require("mongodb");
   const mongo = await MongoClient.connect(infra.mongoUrl);
-  const invoices = await mongo.db(`${prefix}_invoicing`).collection("invoices")
-    .find({ organization_id: org.organization_id, invoice_type: "progressive_billing" }, { projection: { lines: 1, "amounts.fees_amount_cents": 1, status: 1, billed_at: 1, created_at: 1 } })
+  const invoices = await mongo
+    .db(`${prefix}_invoicing`)
+    .collection("invoices")
+    .find(
+      { organization_id: org.organization_id, invoice_type: "progressive_billing" },
+      { projection: { lines: 1, "amounts.fees_amount_cents": 1, status: 1, billed_at: 1, created_at: 1 } },
+    )
     .toArray();
   await mongo.close();
   const bySub = new Map();
@@ -127,26 +176,44 @@ try {
     if (perSub - billed >= THRESHOLD) missed++;
   }
   const result = {
-    subscriptions: SUBS, threshold_cents: THRESHOLD, target_eps: RATE, events: sent, eps: Math.round(sent / sentSeconds), statuses,
-    progressive_invoices: invoices.length, finalized: invoices.filter((i) => i.status === "finalized").length,
+    subscriptions: SUBS,
+    threshold_cents: THRESHOLD,
+    target_eps: RATE,
+    events: sent,
+    eps: Math.round(sent / sentSeconds),
+    statuses,
+    progressive_invoices: invoices.length,
+    finalized: invoices.filter((i) => i.status === "finalized").length,
     drain_ms: drained === null ? null : Math.round(drained),
     last_envelope_after_last_ack_ms: Math.round(Math.max(0, lastIngestedAt - lastAck)),
-    checks_after_last_envelope_ms: drained === null ? null : Math.round(Math.max(0, lastAck + drained - lastIngestedAt)),
-    missed_crossings: missed, doubled_crossings: doubled,
+    checks_after_last_envelope_ms:
+      drained === null ? null : Math.round(Math.max(0, lastAck + drained - lastIngestedAt)),
+    missed_crossings: missed,
+    doubled_crossings: doubled,
     load_avg: os.loadavg().map((l) => Math.round(l * 100) / 100),
   };
-  result.targets_met = { drain_ms: drained !== null && drained < TARGETS.drain_ms, exact: missed === 0 && doubled === 0 };
+  result.targets_met = {
+    drain_ms: drained !== null && drained < TARGETS.drain_ms,
+    exact: missed === 0 && doubled === 0,
+  };
   console.log(JSON.stringify(result));
   if (missed || doubled) process.exitCode = 1;
 } finally {
   await platform?.stop();
-  await kit.dropDatabases(infra.mongoUrl, kit.BACKEND_SERVICES.map((s) => `${prefix}_${s}`)).catch(() => undefined);
+  await kit
+    .dropDatabases(
+      infra.mongoUrl,
+      kit.BACKEND_SERVICES.map((s) => `${prefix}_${s}`),
+    )
+    .catch(() => undefined);
   await infra.stop();
 }
 
 async function pool(count, concurrency, work) {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) await work(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
 }

@@ -26,33 +26,60 @@ const CONCURRENCY = 64;
 const profileDir = process.env.BENCH_PROFILE_DIR;
 const toggleProfile = () => profileDir && platform.processes.get("wallet")?.kill("SIGUSR2");
 const ONGOING = {
-  customers: Number(process.env.BENCH_ONGOING_CUSTOMERS ?? 100), rate: Number(process.env.BENCH_ONGOING_RATE ?? 10_000),
+  customers: Number(process.env.BENCH_ONGOING_CUSTOMERS ?? 100),
+  rate: Number(process.env.BENCH_ONGOING_RATE ?? 10_000),
   seconds: Number(process.env.BENCH_ONGOING_SECONDS ?? 10),
 };
 const TARGETS = { consumptions_per_s: 2_000, ongoing_delay_p99_ms: 2_000 };
 
-console.log(`load before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)`);
+console.log(
+  `load before: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} (${os.cpus().length} cores)`,
+);
 const infra = await startBenchInfrastructure();
 const prefix = kit.uniqueName("bench_wallet");
 let platform;
 let wallet;
 try {
-  platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env: {
-    LOG_LEVEL: "warn", RATE_LIMIT_PER_S: "0",
-    ...(profileDir ? { NODE_OPTIONS: `--require ${new URL("../ingest/cpu-profile-hook.cjs", import.meta.url).pathname}`, BENCH_PROFILE_DIR: profileDir } : {}),
-  } });
+  platform = await kit.launchPlatform({
+    mongoUrl: infra.mongoUrl,
+    natsUrl: infra.natsUrl,
+    dbPrefix: prefix,
+    randomPorts: true,
+    env: {
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_PER_S: "0",
+      ...(profileDir
+        ? {
+            NODE_OPTIONS: `--require ${new URL("../ingest/cpu-profile-hook.cjs", import.meta.url).pathname}`,
+            BENCH_PROFILE_DIR: profileDir,
+          }
+        : {}),
+    },
+  });
   const org = kit.createOrganization({ name: "Bench wallets", mongoUrl: infra.mongoUrl, dbName: `${prefix}_customer` });
   const call = apiClient(platform.baseUrl, org.api_key);
   let started = performance.now();
   const ids = new Array(WALLETS);
   await pool(WALLETS, 32, async (i) => {
     await call("POST", "/customers", { customer: { external_id: `c${i}`, currency: "EUR" } });
-    ids[i] = (await call("POST", "/wallets", { wallet: { external_customer_id: `c${i}`, currency: "EUR", rate_amount: "1", granted_credits: "1000" } })).wallet.svc_id;
+    ids[i] = (
+      await call("POST", "/wallets", {
+        wallet: { external_customer_id: `c${i}`, currency: "EUR", rate_amount: "1", granted_credits: "1000" },
+      })
+    ).wallet.svc_id;
   });
   const seedS = (performance.now() - started) / 1000;
   wallet = new RpcClient(Rpc.wallet, `127.0.0.1:${platform.env.wallet.GRPC_PORT}`, 60_000);
   const consume = (walletId, invoiceId, cents) =>
-    wallet.call("ConsumeCredits", { organization_id: org.organization_id, wallet_id: walletId, invoice_id: invoiceId, amount_cents: cents });
+    wallet.call("ConsumeCredits", {
+      organization_id: org.organization_id,
+      wallet_id: walletId,
+      invoice_id: invoiceId,
+      amount_cents: cents,
+    });
 
   toggleProfile();
   const hot = await timed(HOT, (i) => consume(ids[0], `hot-${i}`, 1));
@@ -66,20 +93,34 @@ try {
   console.log(JSON.stringify({ hot, spread, balances_exact: exact, load_avg: os.loadavg() }));
   const ongoing = ONGOING.seconds > 0 ? await ongoingDelay() : null;
   const result = {
-    wallets: WALLETS, seed_s: Math.round(seedS * 10) / 10,
-    hot_wallet: { consumptions: HOT, ...hot }, spread: { consumptions: WALLETS, ...spread }, balances_exact: exact, ongoing,
+    wallets: WALLETS,
+    seed_s: Math.round(seedS * 10) / 10,
+    hot_wallet: { consumptions: HOT, ...hot },
+    spread: { consumptions: WALLETS, ...spread },
+    balances_exact: exact,
+    ongoing,
     load_avg: os.loadavg().map((l) => Math.round(l * 100) / 100),
   };
   result.targets_met = {
     consumptions_per_s: spread.per_s >= TARGETS.consumptions_per_s,
-    ...(ongoing ? { ongoing_delay_p99_ms: ongoing.reflected === ongoing.batches && ongoing.delay_p99_ms < TARGETS.ongoing_delay_p99_ms } : {}),
+    ...(ongoing
+      ? {
+          ongoing_delay_p99_ms:
+            ongoing.reflected === ongoing.batches && ongoing.delay_p99_ms < TARGETS.ongoing_delay_p99_ms,
+        }
+      : {}),
   };
   console.log(JSON.stringify(result));
   if (!exact) process.exitCode = 1;
 } finally {
   wallet?.close();
   await platform?.stop();
-  await kit.dropDatabases(infra.mongoUrl, kit.BACKEND_SERVICES.map((s) => `${prefix}_${s}`)).catch(() => undefined);
+  await kit
+    .dropDatabases(
+      infra.mongoUrl,
+      kit.BACKEND_SERVICES.map((s) => `${prefix}_${s}`),
+    )
+    .catch(() => undefined);
   await infra.stop();
 }
 
@@ -90,16 +131,37 @@ async function ongoingDelay() {
   const org = kit.createOrganization({ name: "Bench ongoing", mongoUrl: infra.mongoUrl, dbName: `${prefix}_customer` });
   const call = apiClient(platform.baseUrl, org.api_key);
   const C = ONGOING.customers;
-  if (100 % C !== 0) throw new Error("BENCH_ONGOING_CUSTOMERS must divide 100 (each batch gives every customer the same units)");
-  const metric = (await call("POST", "/billable_metrics", { billable_metric: { name: "Units", code: "units", aggregation_type: "sum_agg", field_name: "n" } })).billable_metric.svc_id;
-  await call("POST", "/plans", { plan: {
-    name: "Metered", code: "metered", interval: "monthly", amount_cents: 0, amount_currency: "EUR", pay_in_advance: false,
-    charges: [{ billable_metric_id: metric, charge_model: "standard", properties: { amount: "0.01" } }],
-  } });
+  if (100 % C !== 0)
+    throw new Error("BENCH_ONGOING_CUSTOMERS must divide 100 (each batch gives every customer the same units)");
+  const metric = (
+    await call("POST", "/billable_metrics", {
+      billable_metric: { name: "Units", code: "units", aggregation_type: "sum_agg", field_name: "n" },
+    })
+  ).billable_metric.svc_id;
+  await call("POST", "/plans", {
+    plan: {
+      name: "Metered",
+      code: "metered",
+      interval: "monthly",
+      amount_cents: 0,
+      amount_currency: "EUR",
+      pay_in_advance: false,
+      charges: [{ billable_metric_id: metric, charge_model: "standard", properties: { amount: "0.01" } }],
+    },
+  });
   await pool(C, 8, async (i) => {
     await call("POST", "/customers", { customer: { external_id: `o${i}`, currency: "EUR" } });
-    await call("POST", "/wallets", { wallet: { external_customer_id: `o${i}`, currency: "EUR", rate_amount: "1", granted_credits: "1000000" } });
-    await call("POST", "/subscriptions", { subscription: { external_customer_id: `o${i}`, plan_code: "metered", external_id: `os${i}`, billing_time: "calendar" } });
+    await call("POST", "/wallets", {
+      wallet: { external_customer_id: `o${i}`, currency: "EUR", rate_amount: "1", granted_credits: "1000000" },
+    });
+    await call("POST", "/subscriptions", {
+      subscription: {
+        external_customer_id: `o${i}`,
+        plan_code: "metered",
+        external_id: `os${i}`,
+        billing_time: "calendar",
+      },
+    });
   });
   const { MongoClient } = require("mongodb");
   const mongo = await MongoClient.connect(infra.mongoUrl);
@@ -109,8 +171,13 @@ async function ongoingDelay() {
   let polling = true;
   const poller = (async () => {
     while (polling) {
-      const docs = await wallets.find({ organization_id: org.organization_id }, { projection: { ongoing_usage_cents: 1 } }).toArray();
-      reads.push({ at: performance.now(), batches: Math.min(...docs.map((d) => (d.ongoing_usage_cents ?? 0) * C / 100)) });
+      const docs = await wallets
+        .find({ organization_id: org.organization_id }, { projection: { ongoing_usage_cents: 1 } })
+        .toArray();
+      reads.push({
+        at: performance.now(),
+        batches: Math.min(...docs.map((d) => ((d.ongoing_usage_cents ?? 0) * C) / 100)),
+      });
       await new Promise((r) => setTimeout(r, 50));
     }
   })();
@@ -122,7 +189,8 @@ async function ongoingDelay() {
   (async () => {
     for await (const m of sub) {
       const at = performance.now();
-      for (const match of m.string().matchAll(/"transaction_id":"ongoing_(\d+)_/g)) if (!storedAt.has(Number(match[1]))) storedAt.set(Number(match[1]), at);
+      for (const match of m.string().matchAll(/"transaction_id":"ongoing_(\d+)_/g))
+        if (!storedAt.has(Number(match[1]))) storedAt.set(Number(match[1]), at);
     }
   })();
   const perBatch = 100;
@@ -138,10 +206,20 @@ async function ongoingDelay() {
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     while (inFlight.size >= 64) await Promise.race(inFlight);
-    const body = JSON.stringify({ events: Array.from({ length: perBatch }, (_, k) => ({
-      transaction_id: `ongoing_${b}_${k}`, external_subscription_id: `os${k % C}`, code: "units", timestamp: now(), properties: { n: 1 },
-    })) });
-    const request = fetch(`${platform.baseUrl}/api/v1/events/batch`, { method: "POST", headers: { authorization: `Bearer ${org.api_key}`, "content-type": "application/json" }, body })
+    const body = JSON.stringify({
+      events: Array.from({ length: perBatch }, (_, k) => ({
+        transaction_id: `ongoing_${b}_${k}`,
+        external_subscription_id: `os${k % C}`,
+        code: "units",
+        timestamp: now(),
+        properties: { n: 1 },
+      })),
+    });
+    const request = fetch(`${platform.baseUrl}/api/v1/events/batch`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.api_key}`, "content-type": "application/json" },
+      body,
+    })
       .then(async (res) => {
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         await res.arrayBuffer();
@@ -153,7 +231,8 @@ async function ongoingDelay() {
   await Promise.all(inFlight);
   const sentSeconds = (performance.now() - started) / 1000;
   const deadline = performance.now() + 60_000;
-  while (performance.now() < deadline && !(reads.at(-1)?.batches >= batches)) await new Promise((r) => setTimeout(r, 100));
+  while (performance.now() < deadline && !(reads.at(-1)?.batches >= batches))
+    await new Promise((r) => setTimeout(r, 100));
   polling = false;
   await poller;
   await mongo.close();
@@ -164,18 +243,30 @@ async function ongoingDelay() {
     if (seen) delays.push(seen.at - acked[b]);
   }
   const stored = [];
-  for (let b = 0; b < batches; b++) if (acked[b] !== undefined && storedAt.has(b)) stored.push(Math.max(0, storedAt.get(b) - acked[b]));
+  for (let b = 0; b < batches; b++)
+    if (acked[b] !== undefined && storedAt.has(b)) stored.push(Math.max(0, storedAt.get(b) - acked[b]));
   sub.unsubscribe();
   await nc.close();
   delays.sort((a, b) => a - b);
   stored.sort((a, b) => a - b);
-  const pct = (list, q) => list.length ? Math.round(list[Math.min(list.length - 1, Math.floor(list.length * q))]) : null;
+  const pct = (list, q) =>
+    list.length ? Math.round(list[Math.min(list.length - 1, Math.floor(list.length * q))]) : null;
   const at = (q) => pct(delays, q);
   return {
-    customers: C, target_eps: ONGOING.rate, events: batches * perBatch, eps: Math.round((batches * perBatch) / sentSeconds), statuses,
-    batches, reflected: delays.length, delay_p50_ms: at(0.5), delay_p99_ms: at(0.99), delay_max_ms: at(1), read_period_ms: 50,
+    customers: C,
+    target_eps: ONGOING.rate,
+    events: batches * perBatch,
+    eps: Math.round((batches * perBatch) / sentSeconds),
+    statuses,
+    batches,
+    reflected: delays.length,
+    delay_p50_ms: at(0.5),
+    delay_p99_ms: at(0.99),
+    delay_max_ms: at(1),
+    read_period_ms: 50,
     // of which: from the acknowledgement to usage's publication of the stored batch
-    stored_p50_ms: pct(stored, 0.5), stored_p99_ms: pct(stored, 0.99),
+    stored_p50_ms: pct(stored, 0.5),
+    stored_p99_ms: pct(stored, 0.99),
   };
 }
 
@@ -191,5 +282,10 @@ async function timed(count, work) {
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] * 10) / 10;
-  return { seconds: Math.round(seconds * 100) / 100, per_s: Math.round(count / seconds), p50_ms: at(0.5), p99_ms: at(0.99) };
+  return {
+    seconds: Math.round(seconds * 100) / 100,
+    per_s: Math.round(count / seconds),
+    p50_ms: at(0.5),
+    p99_ms: at(0.99),
+  };
 }

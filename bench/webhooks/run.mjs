@@ -70,11 +70,17 @@ const SUBJECT = Subjects.customer.customerUpdated;
 
 // BENCH_PROFILE_DIR: the payment and customer services write V8 CPU profiles of the throughput run there (payment-1.cpuprofile, customer-1.cpuprofile)
 const profileDir = process.env.BENCH_PROFILE_DIR;
-const toggleProfiles = () => profileDir && ["payment", "customer"].forEach((s) => platform.processes.get(s)?.kill("SIGUSR2"));
+const toggleProfiles = () =>
+  profileDir && ["payment", "customer"].forEach((s) => platform.processes.get(s)?.kill("SIGUSR2"));
 const { MongoClient } = require("mongodb");
 const loadAvg = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-console.log(`load before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)`);
+console.log(
+  `load before: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} (${os.cpus().length} cores)`,
+);
 
 // --- the receiver: /o<org>/e<endpoint> answers 200 at once, /hang/... never answers
 /** unique key → first arrival (performance.now()) and how many times it came */
@@ -136,10 +142,24 @@ let bus;
 let mongo;
 let exitCode = 0;
 try {
-  platform = await kit.launchPlatform({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, dbPrefix: prefix, randomPorts: true, env: {
-    LOG_LEVEL: "warn", RATE_LIMIT_PER_S: "0", WEBHOOK_ALLOW_PRIVATE: "1", WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
-    ...(profileDir ? { NODE_OPTIONS: `--require ${new URL("../ingest/cpu-profile-hook.cjs", import.meta.url).pathname}`, BENCH_PROFILE_DIR: profileDir } : {}),
-  } });
+  platform = await kit.launchPlatform({
+    mongoUrl: infra.mongoUrl,
+    natsUrl: infra.natsUrl,
+    dbPrefix: prefix,
+    randomPorts: true,
+    env: {
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_PER_S: "0",
+      WEBHOOK_ALLOW_PRIVATE: "1",
+      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+      ...(profileDir
+        ? {
+            NODE_OPTIONS: `--require ${new URL("../ingest/cpu-profile-hook.cjs", import.meta.url).pathname}`,
+            BENCH_PROFILE_DIR: profileDir,
+          }
+        : {}),
+    },
+  });
   mongo = await MongoClient.connect(infra.mongoUrl);
   const deliveries = mongo.db(`${prefix}_payment`).collection("webhooks");
   let started = performance.now();
@@ -148,26 +168,56 @@ try {
   for (let o = 0; o < ORGS + 1 + (CONTROL ? 1 : 0); o++) {
     const hang = o === ORGS;
     const control = o === ORGS + 1;
-    const name = hang ? "Bench webhooks (hanging endpoint)" : control ? "Bench webhooks (control)" : `Bench webhooks ${o}`;
+    const name = hang
+      ? "Bench webhooks (hanging endpoint)"
+      : control
+        ? "Bench webhooks (control)"
+        : `Bench webhooks ${o}`;
     const org = kit.createOrganization({ name, mongoUrl: infra.mongoUrl, dbName: `${prefix}_customer` });
     const call = apiClient(platform.baseUrl, org.api_key);
-    const paths = hang ? [`/hang/o${o}`] : control ? [`/o${o}/e0`] : Array.from({ length: ENDPOINTS }, (_, e) => `/o${o}/e${e}`);
+    const paths = hang
+      ? [`/hang/o${o}`]
+      : control
+        ? [`/o${o}/e0`]
+        : Array.from({ length: ENDPOINTS }, (_, e) => `/o${o}/e${e}`);
     const endpoints = [];
     for (const path of paths) {
-      endpoints.push((await call("POST", "/webhook_endpoints", { webhook_endpoint: {
-        webhook_url: `${await receiverOrigin()}${path}`, signature_algo: "hmac", event_types: ["customer.updated"],
-      } })).webhook_endpoint.svc_id);
+      endpoints.push(
+        (
+          await call("POST", "/webhook_endpoints", {
+            webhook_endpoint: {
+              webhook_url: `${await receiverOrigin()}${path}`,
+              signature_algo: "hmac",
+              event_types: ["customer.updated"],
+            },
+          })
+        ).webhook_endpoint.svc_id,
+      );
     }
     hmacKeys.set(org.organization_id, (await call("GET", "/webhooks/hmac_key")).webhook.hmac_key);
-    orgs.push({ id: org.organization_id, apiKey: org.api_key, call, hang, measured: !hang && !control, endpoints, customers: new Array(CUSTOMERS) });
+    orgs.push({
+      id: org.organization_id,
+      apiKey: org.api_key,
+      call,
+      hang,
+      measured: !hang && !control,
+      endpoints,
+      customers: new Array(CUSTOMERS),
+    });
   }
   await pool(orgs.length * CUSTOMERS, 32, async (n) => {
     const org = orgs[n % orgs.length];
     const i = Math.floor(n / orgs.length);
-    org.customers[i] = (await org.call("POST", "/customers", { customer: { external_id: `c${i}`, name: `Customer ${i}`, currency: "EUR" } })).customer;
+    org.customers[i] = (
+      await org.call("POST", "/customers", {
+        customer: { external_id: `c${i}`, name: `Customer ${i}`, currency: "EUR" },
+      })
+    ).customer;
   });
   const seedS = (performance.now() - started) / 1000;
-  console.log(`set-up: ${ORGS} organizations × ${ENDPOINTS} endpoints, ${CUSTOMERS} customers each, + 1 with a hanging endpoint${CONTROL ? " + 1 control" : ""} (${seedS.toFixed(1)} s); receiver on ${servers.length} port(s) of 127.0.0.1 (${ORIGINS} origins); source ${SOURCE}`);
+  console.log(
+    `set-up: ${ORGS} organizations × ${ENDPOINTS} endpoints, ${CUSTOMERS} customers each, + 1 with a hanging endpoint${CONTROL ? " + 1 control" : ""} (${seedS.toFixed(1)} s); receiver on ${servers.length} port(s) of 127.0.0.1 (${ORIGINS} origins); source ${SOURCE}`,
+  );
 
   // every customer.updated as it reaches NATS: its id, organization and run (the name carries it)
   bus = await connectBus({ url: infra.natsUrl, name: "bench-webhooks" });
@@ -186,14 +236,19 @@ try {
   /** every delivery key the runs expect (the others that arrive are counted as unexpected) */
   const expectedKeys = new Set();
 
-  const send = SOURCE === "api"
-    ? async (org, customer, name) => {
-      await org.call("POST", "/customers", { customer: { external_id: customer.external_id, name } });
-    }
-    : async (org, customer, name) => {
-      const envelope = domainEvent(SUBJECT, { organizationId: org.id, data: { customer: customerView(customer, name) }, occurredAt: new Date() });
-      await publishEnvelope(bus.js, envelope);
-    };
+  const send =
+    SOURCE === "api"
+      ? async (org, customer, name) => {
+          await org.call("POST", "/customers", { customer: { external_id: customer.external_id, name } });
+        }
+      : async (org, customer, name) => {
+          const envelope = domainEvent(SUBJECT, {
+            organizationId: org.id,
+            data: { customer: customerView(customer, name) },
+            occurredAt: new Date(),
+          });
+          await publishEnvelope(bus.js, envelope);
+        };
 
   /** One run: `eps` events a second for `seconds` over `runOrgs` in turn (and `extra.eps` more for `extra.org`), then until every delivery has arrived. */
   const measure = async (run, eps, seconds, runOrgs, extra = null) => {
@@ -247,13 +302,18 @@ try {
     };
     const deadline = performance.now() + DRAIN_SECONDS * 1000;
     keysOf();
-    while (performance.now() < deadline && (expected.seen < total - failed || expected.some((x) => !arrivals.has(x.key)))) {
+    while (
+      performance.now() < deadline &&
+      (expected.seen < total - failed || expected.some((x) => !arrivals.has(x.key)))
+    ) {
       await sleep(100);
       keysOf();
     }
     const drainedAt = performance.now();
     const { pct: cpuPct, seconds: cpuSeconds } = cpu.stop();
-    const cpuMsPerEvent = Object.fromEntries(Object.entries(cpuSeconds).map(([name, sec]) => [name, round((sec * 1000) / total, 2)]));
+    const cpuMsPerEvent = Object.fromEntries(
+      Object.entries(cpuSeconds).map(([name, sec]) => [name, round((sec * 1000) / total, 2)]),
+    );
     const latencies = [];
     let duplicates = 0;
     let last = 0;
@@ -271,19 +331,37 @@ try {
       if (a.at <= sentAt) inWindow++;
     }
     latencies.sort((a, b) => a - b);
-    const pct = (q) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] * 10) / 10 : null);
+    const pct = (q) =>
+      latencies.length
+        ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] * 10) / 10
+        : null;
     const stages = await stagesOf(expected.filter((x) => orgById.get(x.e.org).measured));
     const delivered = expected.filter((x) => arrivals.has(x.key)).length;
     const spanS = (last - firstEvent) / 1000;
     return {
-      target_eps: rate, events: total, events_failed: failed, events_seen: runEvents().length, send_s: round((sentAt - t0) / 1000, 2),
+      target_eps: rate,
+      events: total,
+      events_failed: failed,
+      events_seen: runEvents().length,
+      send_s: round((sentAt - t0) / 1000, 2),
       eps: Math.round(total / ((sentAt - t0) / 1000)),
-      deliveries_expected: expected.length, delivered, missing: expected.length - delivered, duplicates,
+      deliveries_expected: expected.length,
+      delivered,
+      missing: expected.length - delivered,
+      duplicates,
       // from the run's first event to its last delivery, and within the sending window
-      deliveries_per_s: spanS > 0 ? Math.round(latencies.length / spanS) : null, window_deliveries_per_s: Math.round(inWindow / ((sentAt - t0) / 1000)),
+      deliveries_per_s: spanS > 0 ? Math.round(latencies.length / spanS) : null,
+      window_deliveries_per_s: Math.round(inWindow / ((sentAt - t0) / 1000)),
       drain_s: round(Math.max(0, last - sentAt) / 1000, 2),
-      p50_ms: pct(0.5), p90_ms: pct(0.9), p99_ms: pct(0.99), max_ms: pct(1), stages,
-      cpu_pct: cpuPct, cpu_ms_per_event: cpuMsPerEvent, load_avg: loadAvg(), wall_s: round((drainedAt - t0) / 1000, 1),
+      p50_ms: pct(0.5),
+      p90_ms: pct(0.9),
+      p99_ms: pct(0.99),
+      max_ms: pct(1),
+      stages,
+      cpu_pct: cpuPct,
+      cpu_ms_per_event: cpuMsPerEvent,
+      load_avg: loadAvg(),
+      wall_s: round((drainedAt - t0) / 1000, 1),
     };
   };
 
@@ -297,7 +375,10 @@ try {
     const byId = new Map();
     const ids = expected.filter((x) => arrivals.has(x.key)).map((x) => x.key);
     for (let i = 0; i < ids.length; i += 2000) {
-      for (const d of await deliveries.find({ _id: { $in: ids.slice(i, i + 2000) } }, { projection: { created_at: 1, last_retried_at: 1 } }).toArray()) byId.set(d._id, d);
+      for (const d of await deliveries
+        .find({ _id: { $in: ids.slice(i, i + 2000) } }, { projection: { created_at: 1, last_retried_at: 1 } })
+        .toArray())
+        byId.set(d._id, d);
     }
     const wall = (t) => performance.timeOrigin + t;
     const lists = { fan_out: [], queue: [], send: [] };
@@ -328,10 +409,14 @@ try {
   toggleProfiles();
   show("1. throughput", throughput);
   // a rate the machine sustains: the delay measured, not a backlog growing for the whole run
-  const EPS = FIXED_EPS ?? Math.max(25, Math.min(500, Math.round((0.6 * (throughput.deliveries_per_s ?? 0)) / ENDPOINTS / 25) * 25));
+  const EPS =
+    FIXED_EPS ??
+    Math.max(25, Math.min(500, Math.round((0.6 * (throughput.deliveries_per_s ?? 0)) / ENDPOINTS / 25) * 25));
   // the extra organization's rate in runs 2b and 3: by default each measured organization's
   const EXTRA_EPS = process.env.BENCH_WEBHOOK_EXTRA_EPS ? Number(process.env.BENCH_WEBHOOK_EXTRA_EPS) : EPS / ORGS;
-  console.log(`runs 2 and 3: ${EPS} events/s over ${ORGS} organizations (${EPS * ENDPOINTS} deliveries/s)${FIXED_EPS ? "" : ", 60 % of run 1's sustained rate (BENCH_WEBHOOK_EPS sets it)"}; the extra organization of runs 2b and 3: ${EXTRA_EPS} events/s`);
+  console.log(
+    `runs 2 and 3: ${EPS} events/s over ${ORGS} organizations (${EPS * ENDPOINTS} deliveries/s)${FIXED_EPS ? "" : ", 60 % of run 1's sustained rate (BENCH_WEBHOOK_EPS sets it)"}; the extra organization of runs 2b and 3: ${EXTRA_EPS} events/s`,
+  );
   const latency = await measure("latency", EPS, SECONDS, normal);
   show("2. latency", latency);
   // the control first: afterwards, the hanging endpoint's deliveries are still being tried (and timed out) until the end
@@ -359,9 +444,25 @@ try {
 
   const unexpected = [...arrivals.keys()].filter((k) => !expectedKeys.has(k)).length;
   const result = {
-    source: SOURCE, origins: ORIGINS, organizations: ORGS, endpoints_per_org: ENDPOINTS, customers_per_org: CUSTOMERS, seconds: SECONDS, webhook_timeout_ms: TIMEOUT_MS,
-    seed_s: round(seedS, 1), throughput,
-    latency_rate: { events_per_s: EPS, deliveries_per_s: EPS * ENDPOINTS, picked: FIXED_EPS ? "BENCH_WEBHOOK_EPS" : "60% of run 1", extra_org_events_per_s: EXTRA_EPS }, latency, isolation, control, latency_again: again,
+    source: SOURCE,
+    origins: ORIGINS,
+    organizations: ORGS,
+    endpoints_per_org: ENDPOINTS,
+    customers_per_org: CUSTOMERS,
+    seconds: SECONDS,
+    webhook_timeout_ms: TIMEOUT_MS,
+    seed_s: round(seedS, 1),
+    throughput,
+    latency_rate: {
+      events_per_s: EPS,
+      deliveries_per_s: EPS * ENDPOINTS,
+      picked: FIXED_EPS ? "BENCH_WEBHOOK_EPS" : "60% of run 1",
+      extra_org_events_per_s: EXTRA_EPS,
+    },
+    latency,
+    isolation,
+    control,
+    latency_again: again,
     receiver: { ...receiver, unexpected_keys: unexpected },
     payment_log: logSummary(new URL(`../../.infra/logs/${prefix}/payment.log`, import.meta.url).pathname),
     load_avg: loadAvg(),
@@ -372,14 +473,30 @@ try {
   result.targets_met = {
     deliveries_per_s: throughput.missing === 0 && throughput.deliveries_per_s >= TARGETS.deliveries_per_s,
     latency_p99_ms: latency.missing === 0 && latency.p99_ms < TARGETS.latency_p99_ms,
-    isolation_p99: isolation.missing === 0 && isolation.p99_vs_latency_run !== null && isolation.p99_vs_latency_run <= TARGETS.isolation_p99_ratio,
+    isolation_p99:
+      isolation.missing === 0 &&
+      isolation.p99_vs_latency_run !== null &&
+      isolation.p99_vs_latency_run <= TARGETS.isolation_p99_ratio,
   };
   const pass = (ok) => (ok ? "met" : "MISSED");
-  console.log(`throughput: ${throughput.deliveries_per_s} deliveries/s from first event to last delivery (${throughput.window_deliveries_per_s}/s within the ${throughput.send_s} s of sending ${throughput.eps} events/s), target ≥ ${TARGETS.deliveries_per_s}: ${pass(result.targets_met.deliveries_per_s)}`);
-  console.log(`latency at ${EPS * ENDPOINTS} deliveries/s: p50 ${latency.p50_ms} ms, p99 ${latency.p99_ms} ms, target p99 < ${TARGETS.latency_p99_ms} ms: ${pass(result.targets_met.latency_p99_ms)}`);
-  console.log(`isolation (hanging endpoint, WEBHOOK_TIMEOUT_MS ${TIMEOUT_MS}): p99 ${isolation.p99_ms} ms = ${isolation.p99_vs_latency_run} × run 2's${control ? ` (= ${isolation.p99_vs_control} × the control's: answering endpoint, ${control.p99_ms} ms = ${control.p99_vs_latency_run} × run 2's; run 2 again: ${again.p99_ms} ms = ${again.p99_vs_latency_run} ×)` : ""}, target ≤ ${TARGETS.isolation_p99_ratio} ×: ${pass(result.targets_met.isolation_p99)}`);
-  console.log(`every delivery: ${runs.reduce((n, r) => n + r.delivered, 0)} of ${runs.reduce((n, r) => n + r.deliveries_expected, 0)} arrived, ${runs.reduce((n, r) => n + r.duplicates, 0)} duplicates, ${unexpected} unexpected; exactly once: ${result.exactly_once}`);
-  console.log(`load after: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `throughput: ${throughput.deliveries_per_s} deliveries/s from first event to last delivery (${throughput.window_deliveries_per_s}/s within the ${throughput.send_s} s of sending ${throughput.eps} events/s), target ≥ ${TARGETS.deliveries_per_s}: ${pass(result.targets_met.deliveries_per_s)}`,
+  );
+  console.log(
+    `latency at ${EPS * ENDPOINTS} deliveries/s: p50 ${latency.p50_ms} ms, p99 ${latency.p99_ms} ms, target p99 < ${TARGETS.latency_p99_ms} ms: ${pass(result.targets_met.latency_p99_ms)}`,
+  );
+  console.log(
+    `isolation (hanging endpoint, WEBHOOK_TIMEOUT_MS ${TIMEOUT_MS}): p99 ${isolation.p99_ms} ms = ${isolation.p99_vs_latency_run} × run 2's${control ? ` (= ${isolation.p99_vs_control} × the control's: answering endpoint, ${control.p99_ms} ms = ${control.p99_vs_latency_run} × run 2's; run 2 again: ${again.p99_ms} ms = ${again.p99_vs_latency_run} ×)` : ""}, target ≤ ${TARGETS.isolation_p99_ratio} ×: ${pass(result.targets_met.isolation_p99)}`,
+  );
+  console.log(
+    `every delivery: ${runs.reduce((n, r) => n + r.delivered, 0)} of ${runs.reduce((n, r) => n + r.deliveries_expected, 0)} arrived, ${runs.reduce((n, r) => n + r.duplicates, 0)} duplicates, ${unexpected} unexpected; exactly once: ${result.exactly_once}`,
+  );
+  console.log(
+    `load after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   console.log(JSON.stringify(result));
   if (!everyDelivery || receiver.badSignatures > 0 || receiver.wrongType > 0) exitCode = 1;
 } finally {
@@ -391,7 +508,12 @@ try {
     server.closeAllConnections();
     server.close();
   }
-  await kit.dropDatabases(infra.mongoUrl, kit.BACKEND_SERVICES.map((s) => `${prefix}_${s}`)).catch(() => undefined);
+  await kit
+    .dropDatabases(
+      infra.mongoUrl,
+      kit.BACKEND_SERVICES.map((s) => `${prefix}_${s}`),
+    )
+    .catch(() => undefined);
   await infra.stop();
 }
 process.exitCode = exitCode;
@@ -401,12 +523,28 @@ process.exitCode = exitCode;
 /** The customer's view as the customer service puts it in its events (libs/contracts customerView), with a new name. */
 function customerView(c, name) {
   return {
-    svc_id: c.svc_id, external_id: c.external_id, sequential_id: c.sequential_id, slug: c.slug ?? null, billing_entity_code: c.billing_entity_code ?? null,
-    name, currency: c.currency ?? null, country: c.country ?? null, email: c.email ?? null, timezone: c.timezone ?? null,
-    applicable_timezone: c.applicable_timezone ?? "UTC", net_payment_term: c.net_payment_term ?? null,
-    finalize_zero_amount_invoice: c.finalize_zero_amount_invoice ?? null, taxes: [],
-    billing_configuration: { invoice_grace_period: null, subscription_invoice_issuing_date_anchor: null, subscription_invoice_issuing_date_adjustment: null },
-    created_at: c.created_at, updated_at: new Date().toISOString(), deleted_at: null,
+    svc_id: c.svc_id,
+    external_id: c.external_id,
+    sequential_id: c.sequential_id,
+    slug: c.slug ?? null,
+    billing_entity_code: c.billing_entity_code ?? null,
+    name,
+    currency: c.currency ?? null,
+    country: c.country ?? null,
+    email: c.email ?? null,
+    timezone: c.timezone ?? null,
+    applicable_timezone: c.applicable_timezone ?? "UTC",
+    net_payment_term: c.net_payment_term ?? null,
+    finalize_zero_amount_invoice: c.finalize_zero_amount_invoice ?? null,
+    taxes: [],
+    billing_configuration: {
+      invoice_grace_period: null,
+      subscription_invoice_issuing_date_anchor: null,
+      subscription_invoice_issuing_date_adjustment: null,
+    },
+    created_at: c.created_at,
+    updated_at: new Date().toISOString(),
+    deleted_at: null,
   };
 }
 
@@ -442,7 +580,10 @@ function cpuSampler(platformRef) {
       }
       const own = process.cpuUsage(self);
       used.bench = (own.user + own.system) / 1e6;
-      return { seconds: used, pct: Object.fromEntries(Object.entries(used).map(([name, sec]) => [name, Math.round((sec * 100) / seconds)])) };
+      return {
+        seconds: used,
+        pct: Object.fromEntries(Object.entries(used).map(([name, sec]) => [name, Math.round((sec * 100) / seconds)])),
+      };
     },
   };
 }

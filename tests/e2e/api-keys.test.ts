@@ -23,7 +23,12 @@ function orgKey(...args: string[]) {
     env: { ...process.env, MONGO_URL: e2e.mongoUrl, MONGO_DB: e2e.platform.env.customer.MONGO_DB },
     encoding: "utf8",
   });
-  return { status: out.status, stdout: out.stdout, stderr: out.stderr, json: () => JSON.parse(out.stdout.trim().split("\n").pop()!) };
+  return {
+    status: out.status,
+    stdout: out.stdout,
+    stderr: out.stderr,
+    json: () => JSON.parse(out.stdout.trim().split("\n").pop()!),
+  };
 }
 
 describe("several API keys per organization (npm run org:key)", () => {
@@ -35,7 +40,12 @@ describe("several API keys per organization (npm run org:key)", () => {
     const created = orgKey("create", "--organization", org.organization_id, "--name", "ci", "--json");
     expect(created.status).toBe(0);
     const key = created.json();
-    expect(key).toMatchObject({ organization_id: org.organization_id, name: "ci", prefix: key.api_key.slice(0, 12), revoked_at: null });
+    expect(key).toMatchObject({
+      organization_id: org.organization_id,
+      name: "ci",
+      prefix: key.api_key.slice(0, 12),
+      revoked_at: null,
+    });
     const second = api(e2e.platform.baseUrl, key.api_key);
     expect((await second("POST", "/customers", { customer: { external_id: "c1" } })).status).toBe(200);
     expect((await first("GET", "/customers/c1")).status).toBe(200);
@@ -58,7 +68,10 @@ describe("several API keys per organization (npm run org:key)", () => {
     expect(revoked.status).toBe(0);
     expect(revoked.json()).toMatchObject({ id: key.id, already_revoked: false });
     const revokedAt = Date.now();
-    await waitFor(async () => (await second("GET", "/customers/c1")).status === 401, { what: "the revoked key refused", timeoutMs: TTL_MS + 5_000 });
+    await waitFor(async () => (await second("GET", "/customers/c1")).status === 401, {
+      what: "the revoked key refused",
+      timeoutMs: TTL_MS + 5_000,
+    });
     expect(Date.now() - revokedAt).toBeLessThan(TTL_MS + 2_000);
     expect(await second("GET", "/customers")).toEqual({ status: 401, body: { status: 401, error: "Unauthorized" } });
     // the organization's first key and another organization's key still work

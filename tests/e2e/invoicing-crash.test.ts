@@ -27,7 +27,6 @@ let call: ReturnType<typeof api>;
 let organizationId: string;
 let second: ChildProcess | undefined;
 
-
 const ok = async (res: Promise<{ status: number; body: Json }>) => {
   const r = await res;
   if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
@@ -39,14 +38,57 @@ beforeAll(async () => {
   const org = e2e.sandbox("Crash billing", "2024-01-01T00:00:00Z");
   organizationId = org.organization_id;
   call = api(e2e.platform.baseUrl, org.api_key);
-  await ok(call("PUT", "/billing_entities/default", { billing_entity: { document_numbering: "per_billing_entity", document_number_prefix: "CRS" } }));
-  await ok(call("POST", "/plans", { plan: { name: "Flat", code: "flat", interval: "monthly", amount_cents: FEE, amount_currency: "EUR", pay_in_advance: false } }));
+  await ok(
+    call("PUT", "/billing_entities/default", {
+      billing_entity: { document_numbering: "per_billing_entity", document_number_prefix: "CRS" },
+    }),
+  );
+  await ok(
+    call("POST", "/plans", {
+      plan: {
+        name: "Flat",
+        code: "flat",
+        interval: "monthly",
+        amount_cents: FEE,
+        amount_currency: "EUR",
+        pay_in_advance: false,
+      },
+    }),
+  );
   const coupon = { coupon_type: "fixed_amount", amount_currency: "EUR", expiration: "no_expiration", reusable: true };
-  await ok(call("POST", "/coupons", { coupon: { ...coupon, name: "Monthly", code: "monthly", amount_cents: RECURRING_OFF, frequency: "recurring", frequency_duration: 3 } }));
-  await ok(call("POST", "/coupons", { coupon: { ...coupon, name: "Welcome", code: "welcome", amount_cents: ONCE_OFF, frequency: "once" } }));
+  await ok(
+    call("POST", "/coupons", {
+      coupon: {
+        ...coupon,
+        name: "Monthly",
+        code: "monthly",
+        amount_cents: RECURRING_OFF,
+        frequency: "recurring",
+        frequency_duration: 3,
+      },
+    }),
+  );
+  await ok(
+    call("POST", "/coupons", {
+      coupon: { ...coupon, name: "Welcome", code: "welcome", amount_cents: ONCE_OFF, frequency: "once" },
+    }),
+  );
   await inBatches(SUBSCRIPTIONS, 40, async (i) => {
-    await ok(call("POST", "/subscriptions", { subscription: { external_customer_id: `c${i}`, plan_code: "flat", external_id: `s${i}`, billing_time: "calendar" } }));
-    await ok(call("POST", "/applied_coupons", { applied_coupon: { external_customer_id: `c${i}`, coupon_code: i % 2 === 0 ? "monthly" : "welcome" } }));
+    await ok(
+      call("POST", "/subscriptions", {
+        subscription: {
+          external_customer_id: `c${i}`,
+          plan_code: "flat",
+          external_id: `s${i}`,
+          billing_time: "calendar",
+        },
+      }),
+    );
+    await ok(
+      call("POST", "/applied_coupons", {
+        applied_coupon: { external_customer_id: `c${i}`, coupon_code: i % 2 === 0 ? "monthly" : "welcome" },
+      }),
+    );
   });
 }, 420_000);
 
@@ -88,9 +130,16 @@ function expectOnePerCustomer(invoices: Json[], month: string, couponsOf: (custo
   expect(new Set(ofMonth.map((i) => i.customer.external_id)).size).toBe(SUBSCRIPTIONS);
   const wrong = ofMonth.filter((i) => {
     const coupons = couponsOf(Number(i.customer.external_id.slice(1)));
-    return i.status !== "finalized" || i.fees_amount_cents !== FEE || i.coupons_amount_cents !== coupons || i.total_amount_cents !== FEE - coupons;
+    return (
+      i.status !== "finalized" ||
+      i.fees_amount_cents !== FEE ||
+      i.coupons_amount_cents !== coupons ||
+      i.total_amount_cents !== FEE - coupons
+    );
   });
-  expect(wrong.map((i) => [i.customer.external_id, i.status, i.coupons_amount_cents, i.total_amount_cents])).toEqual([]);
+  expect(wrong.map((i) => [i.customer.external_id, i.status, i.coupons_amount_cents, i.total_amount_cents])).toEqual(
+    [],
+  );
 }
 
 /** The billing entity's sequence (the number's last part) runs 1…n without a gap or a repeat, month after month. */
@@ -117,12 +166,22 @@ describe("billing runs survive kill -9 and a second invoicing process", () => {
     expectOnePerCustomer(invoices, "2024-02", (c) => (c % 2 === 0 ? RECURRING_OFF : FEE));
     expect(invoices.every((i) => i.number.startsWith("CRS-202402-") && i.sequential_id === 1)).toBe(true);
     expectGapFree(invoices);
-    console.log(`invoicing crash test: ${SUBSCRIPTIONS} subscriptions, February invoices stored at each kill: ${storedAtKills.join(", ")}`);
+    console.log(
+      `invoicing crash test: ${SUBSCRIPTIONS} subscriptions, February invoices stored at each kill: ${storedAtKills.join(", ")}`,
+    );
   }, 420_000);
 
   it("March, two invoicing processes and one killed: still once, coupons once, numbers gap-free across both months", async () => {
-    const env = { ...process.env, ...e2e.platform.env.invoicing, GRPC_PORT: String(await freePort()), METRICS_PORT: "0" };
-    second = spawn(process.execPath, [join(repoRoot(), "services", "invoicing", "dist", "main.js")], { env, stdio: "ignore" });
+    const env = {
+      ...process.env,
+      ...e2e.platform.env.invoicing,
+      GRPC_PORT: String(await freePort()),
+      METRICS_PORT: "0",
+    };
+    second = spawn(process.execPath, [join(repoRoot(), "services", "invoicing", "dist", "main.js")], {
+      env,
+      stdio: "ignore",
+    });
     const rival = new RpcClient<ScheduledWorkRpc>(Rpc.scheduledWork, `127.0.0.1:${env.GRPC_PORT}`, 120_000);
     let racing = true;
     let rivalRuns = 0;
@@ -130,7 +189,8 @@ describe("billing runs survive kill -9 and a second invoicing process", () => {
     const race = (async () => {
       while (racing) {
         try {
-          rivalDone += (await rival.call("RunDue", { organization_id: organizationId, at: "2024-03-01T00:00:00Z" })).done;
+          rivalDone += (await rival.call("RunDue", { organization_id: organizationId, at: "2024-03-01T00:00:00Z" }))
+            .done;
           rivalRuns++;
         } catch {
           await new Promise((r) => setTimeout(r, 100)); // still starting
@@ -143,7 +203,9 @@ describe("billing runs survive kill -9 and a second invoicing process", () => {
       await e2e.platform.kill("invoicing", "SIGKILL");
       await e2e.platform.start("invoicing");
       await untilReady();
-      console.log(`invoicing crash test: March invoices stored at the kill: ${storedAtKill}; the second process ran the due work ${rivalRuns} times, doing ${rivalDone} of it`);
+      console.log(
+        `invoicing crash test: March invoices stored at the kill: ${storedAtKill}; the second process ran the due work ${rivalRuns} times, doing ${rivalDone} of it`,
+      );
     } finally {
       racing = false;
       await race;
@@ -167,6 +229,10 @@ describe("billing runs survive kill -9 and a second invoicing process", () => {
     expect(monthly).toHaveLength(SUBSCRIPTIONS / 2);
     expect(monthly.filter((a) => a.status !== "active" || a.frequency_duration_remaining !== 1)).toEqual([]);
     // a welcome coupon used up is terminated; where it is still listed, nothing remains of it
-    expect(applied.filter((a) => a.coupon_code === "welcome" && (a.status !== "terminated" || a.amount_cents_remaining !== 0))).toEqual([]);
+    expect(
+      applied.filter(
+        (a) => a.coupon_code === "welcome" && (a.status !== "terminated" || a.amount_cents_remaining !== 0),
+      ),
+    ).toEqual([]);
   }, 420_000);
 });

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPlatform, uniqueName, waitFor, type Platform } from "@billing/testkit";
+import {
+  BACKEND_SERVICES,
+  createOrganization,
+  dropDatabases,
+  infraUrls,
+  launchPlatform,
+  uniqueName,
+  waitFor,
+  type Platform,
+} from "@billing/testkit";
 import { api } from "../support/api";
 
 const prefix = uniqueName("e2e_lifecycle");
@@ -12,7 +21,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.stop();
-  await dropDatabases(infraUrls().mongoUrl, BACKEND_SERVICES.map((s) => `${prefix}_${s}`));
+  await dropDatabases(
+    infraUrls().mongoUrl,
+    BACKEND_SERVICES.map((s) => `${prefix}_${s}`),
+  );
 });
 
 async function health() {
@@ -26,11 +38,18 @@ describe("a peer away", () => {
   it("answers a clean 503 when the catalog is down, and recovers when it is back", async () => {
     const org = createOrganization({ name: "Peer away", mongoUrl: infraUrls().mongoUrl, dbName: `${prefix}_customer` });
     const as = api(platform.baseUrl, org.api_key);
-    expect((await as("POST", "/taxes", { tax: { name: "French VAT", code: "fr_vat", rate: "20.0" } })).status).toBe(200);
-    expect((await as("POST", "/customers", { customer: { external_id: "taxed", tax_codes: ["fr_vat"] } })).status).toBe(200);
+    expect((await as("POST", "/taxes", { tax: { name: "French VAT", code: "fr_vat", rate: "20.0" } })).status).toBe(
+      200,
+    );
+    expect((await as("POST", "/customers", { customer: { external_id: "taxed", tax_codes: ["fr_vat"] } })).status).toBe(
+      200,
+    );
     await platform.kill("catalog");
     try {
-      expect(await as("GET", "/customers/taxed")).toEqual({ status: 503, body: { status: 503, error: "Service Unavailable" } });
+      expect(await as("GET", "/customers/taxed")).toEqual({
+        status: 503,
+        body: { status: 503, error: "Service Unavailable" },
+      });
       expect((await as("GET", "/customers")).status).toBe(503);
       expect((await as("GET", "/billing_entities/default")).status).toBe(200); // the customer service itself still answers
     } finally {
@@ -38,7 +57,9 @@ describe("a peer away", () => {
     }
     // the customer service's channel reconnects after gRPC's backoff (about a second here)
     await waitFor(async () => (await as("GET", "/customers/taxed")).status === 200, { what: "the catalog back" });
-    expect((await as("GET", "/customers/taxed")).body.customer.taxes.map((t: { code: string }) => t.code)).toEqual(["fr_vat"]);
+    expect((await as("GET", "/customers/taxed")).body.customer.taxes.map((t: { code: string }) => t.code)).toEqual([
+      "fr_vat",
+    ]);
   });
 });
 

@@ -26,7 +26,6 @@ const THRESHOLDS = [500, 1_000];
 let e2e: E2E;
 let call: ReturnType<typeof api>;
 
-
 const ok = async (res: Promise<{ status: number; body: Json }>) => {
   const r = await res;
   if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
@@ -37,28 +36,69 @@ beforeAll(async () => {
   e2e = await startE2E("advance_crash");
   const org = e2e.organization("Crash advance");
   call = api(e2e.platform.baseUrl, org.api_key);
-  await ok(call("PUT", "/billing_entities/default", { billing_entity: { document_numbering: "per_billing_entity", document_number_prefix: "ADV" } }));
-  const metric = async (code: string, extra: Json) => (await ok(call("POST", "/billable_metrics", { billable_metric: { name: code, code, ...extra } }))).billable_metric.svc_id;
+  await ok(
+    call("PUT", "/billing_entities/default", {
+      billing_entity: { document_numbering: "per_billing_entity", document_number_prefix: "ADV" },
+    }),
+  );
+  const metric = async (code: string, extra: Json) =>
+    (await ok(call("POST", "/billable_metrics", { billable_metric: { name: code, code, ...extra } }))).billable_metric
+      .svc_id;
   const tokens = await metric("tokens", { aggregation_type: "sum_agg", field_name: "tokens" });
   const calls = await metric("calls", { aggregation_type: "count_agg" });
-  await ok(call("POST", "/plans", {
-    plan: {
-      name: "Advance", code: "advance", interval: "monthly", amount_cents: 0, amount_currency: "EUR", pay_in_advance: false,
-      charges: [
-        { billable_metric_id: tokens, charge_model: "standard", pay_in_advance: true, invoiceable: false, properties: { amount: "0.01" } },
-        { billable_metric_id: calls, charge_model: "standard", pay_in_advance: true, invoiceable: true, properties: { amount: "2" } },
-        // progressive billing counts the in-arrears charges: the same tokens, 0.01 each
-        { billable_metric_id: tokens, charge_model: "standard", pay_in_advance: false, properties: { amount: "0.01" } },
-      ],
-      usage_thresholds: THRESHOLDS.map((amount_cents) => ({ amount_cents })),
-    },
-  }));
+  await ok(
+    call("POST", "/plans", {
+      plan: {
+        name: "Advance",
+        code: "advance",
+        interval: "monthly",
+        amount_cents: 0,
+        amount_currency: "EUR",
+        pay_in_advance: false,
+        charges: [
+          {
+            billable_metric_id: tokens,
+            charge_model: "standard",
+            pay_in_advance: true,
+            invoiceable: false,
+            properties: { amount: "0.01" },
+          },
+          {
+            billable_metric_id: calls,
+            charge_model: "standard",
+            pay_in_advance: true,
+            invoiceable: true,
+            properties: { amount: "2" },
+          },
+          // progressive billing counts the in-arrears charges: the same tokens, 0.01 each
+          {
+            billable_metric_id: tokens,
+            charge_model: "standard",
+            pay_in_advance: false,
+            properties: { amount: "0.01" },
+          },
+        ],
+        usage_thresholds: THRESHOLDS.map((amount_cents) => ({ amount_cents })),
+      },
+    }),
+  );
   for (let i = 0; i < SUBSCRIPTIONS; i++) {
-    await ok(call("POST", "/subscriptions", { subscription: { external_customer_id: `c${i % 10}`, plan_code: "advance", external_id: `s${i}`, billing_time: "calendar" } }));
+    await ok(
+      call("POST", "/subscriptions", {
+        subscription: {
+          external_customer_id: `c${i % 10}`,
+          plan_code: "advance",
+          external_id: `s${i}`,
+          billing_time: "calendar",
+        },
+      }),
+    );
   }
   // the usage service's copy of the last subscription (its ingest refuses events of unknown ones)
   for (let i = 0; i < 300; i++) {
-    const r = await call("POST", "/events/estimate_fees", { event: { code: "tokens", external_subscription_id: `s${SUBSCRIPTIONS - 1}`, properties: { tokens: 1 } } });
+    const r = await call("POST", "/events/estimate_fees", {
+      event: { code: "tokens", external_subscription_id: `s${SUBSCRIPTIONS - 1}`, properties: { tokens: 1 } },
+    });
     if (r.status === 200) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -101,13 +141,24 @@ describe("pay-in-advance fees survive kill -9 of invoicing", () => {
     const sent = Array.from({ length: EVENTS }, (_, n) => n);
     const sending = (async () => {
       for (let i = 0; i < sent.length; i += 800) {
-        await Promise.all(Array.from({ length: Math.min(8, Math.ceil((sent.length - i) / 100)) }, (_, k) => {
-          const start = i + k * 100;
-          const events = sent.slice(start, start + 100).map((n) => n % CALL_EVERY === 0
-            ? { transaction_id: `e${n}`, external_subscription_id: `s${n % SUBSCRIPTIONS}`, code: "calls" }
-            : { transaction_id: `e${n}`, external_subscription_id: `s${n % SUBSCRIPTIONS}`, code: "tokens", properties: { tokens: tokensOf(n) } });
-          return ok(call("POST", "/events/batch", { events }));
-        }));
+        await Promise.all(
+          Array.from({ length: Math.min(8, Math.ceil((sent.length - i) / 100)) }, (_, k) => {
+            const start = i + k * 100;
+            const events = sent
+              .slice(start, start + 100)
+              .map((n) =>
+                n % CALL_EVERY === 0
+                  ? { transaction_id: `e${n}`, external_subscription_id: `s${n % SUBSCRIPTIONS}`, code: "calls" }
+                  : {
+                      transaction_id: `e${n}`,
+                      external_subscription_id: `s${n % SUBSCRIPTIONS}`,
+                      code: "tokens",
+                      properties: { tokens: tokensOf(n) },
+                    },
+              );
+            return ok(call("POST", "/events/batch", { events }));
+          }),
+        );
       }
     })();
     // kill at fixed points of the fee making (whatever its speed), while events still arrive: 20 %,
@@ -127,13 +178,21 @@ describe("pay-in-advance fees survive kill -9 of invoicing", () => {
     // an invoiceable fee is stored with its invoice's id, and shows it once that invoice is finalized
     // (a `generating` invoice is not visible yet): wait for the last ones to be
     const deadline = Date.now() + 120_000;
-    while ((await call("GET", "/invoices?invoice_type=subscription&per_page=1")).body?.meta?.total_count !== EVENTS / CALL_EVERY && Date.now() < deadline) {
+    while (
+      (await call("GET", "/invoices?invoice_type=subscription&per_page=1")).body?.meta?.total_count !==
+        EVENTS / CALL_EVERY &&
+      Date.now() < deadline
+    ) {
       await new Promise((r) => setTimeout(r, 200));
     }
     // the thresholds each subscription's tokens cross (0.01 each)
     const tokensBySubscription = new Map<string, number>();
     for (let n = 0; n < EVENTS; n++) {
-      if (n % CALL_EVERY !== 0) tokensBySubscription.set(`s${n % SUBSCRIPTIONS}`, (tokensBySubscription.get(`s${n % SUBSCRIPTIONS}`) ?? 0) + tokensOf(n));
+      if (n % CALL_EVERY !== 0)
+        tokensBySubscription.set(
+          `s${n % SUBSCRIPTIONS}`,
+          (tokensBySubscription.get(`s${n % SUBSCRIPTIONS}`) ?? 0) + tokensOf(n),
+        );
     }
     // s0 also gets every call, whose pay-in-advance invoices (2.00 each) count as its invoiced lifetime
     // usage: its thresholds may be passed by those before its tokens cross them (as the progressive
@@ -142,7 +201,8 @@ describe("pay-in-advance fees survive kill -9 of invoicing", () => {
     const crossedBy = (external: string) => THRESHOLDS.filter((t) => t <= tokensBySubscription.get(external)!);
     const crossings = progressiveSubscriptions.reduce((n, external) => n + crossedBy(external).length, 0);
     // every crossing invoiced: as many applied thresholds as crossings (were one doubled, more)
-    const applied = async () => (await all("/invoices?invoice_type=progressive_billing", "invoices")).flatMap((i) => i.applied_usage_thresholds);
+    const applied = async () =>
+      (await all("/invoices?invoice_type=progressive_billing", "invoices")).flatMap((i) => i.applied_usage_thresholds);
     while ((await applied()).length < crossings && Date.now() < deadline + 120_000) {
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -163,7 +223,9 @@ describe("pay-in-advance fees survive kill -9 of invoicing", () => {
     const invoices = everyInvoice.filter((i) => i.invoice_type === "subscription");
     expect(invoices).toHaveLength(EVENTS / CALL_EVERY);
     expect(invoices.every((i) => i.status === "finalized" && i.total_amount_cents === 200)).toBe(true);
-    expect(new Set(invoices.map((i) => i.svc_id))).toEqual(new Set(fees.filter((f) => f.svc_invoice_id).map((f) => f.svc_invoice_id)));
+    expect(new Set(invoices.map((i) => i.svc_id))).toEqual(
+      new Set(fees.filter((f) => f.svc_invoice_id).map((f) => f.svc_invoice_id)),
+    );
 
     // progressive billing: each threshold of each subscription invoiced exactly once
     const listed = everyInvoice.filter((i) => i.invoice_type === "progressive_billing");
@@ -182,16 +244,30 @@ describe("pay-in-advance fees survive kill -9 of invoicing", () => {
       const external = `s${s}`;
       // oldest first: each bills the period's usage so far, credited by what the previous one billed
       const list = (bySubscription.get(external) ?? []).sort((a, b) => a.fees_amount_cents - b.fees_amount_cents);
-      const thresholds = list.flatMap((i) => i.applied_usage_thresholds.map((a: Json) => a.usage_threshold.amount_cents)).sort((a, b) => a - b);
-      const expected = external === "s0" ? crossedBy(external).filter((t) => thresholds.includes(t)) : crossedBy(external);
+      const thresholds = list
+        .flatMap((i) => i.applied_usage_thresholds.map((a: Json) => a.usage_threshold.amount_cents))
+        .sort((a, b) => a - b);
+      const expected =
+        external === "s0" ? crossedBy(external).filter((t) => thresholds.includes(t)) : crossedBy(external);
       if (JSON.stringify(thresholds) !== JSON.stringify(expected)) problems.push({ external, thresholds, expected });
       let billed = 0;
       for (const i of list) {
         const highest = Math.max(...i.applied_usage_thresholds.map((a: Json) => a.usage_threshold.amount_cents));
-        const ok = i.status === "finalized" && i.progressive_billing_credit_amount_cents === billed
-          && i.fees_amount_cents >= highest && i.fees_amount_cents <= tokensBySubscription.get(external)!
-          && i.total_amount_cents === i.fees_amount_cents - billed;
-        if (!ok) problems.push({ external, invoice: i.number, fees: i.fees_amount_cents, credit: i.progressive_billing_credit_amount_cents, total: i.total_amount_cents, billed });
+        const ok =
+          i.status === "finalized" &&
+          i.progressive_billing_credit_amount_cents === billed &&
+          i.fees_amount_cents >= highest &&
+          i.fees_amount_cents <= tokensBySubscription.get(external)! &&
+          i.total_amount_cents === i.fees_amount_cents - billed;
+        if (!ok)
+          problems.push({
+            external,
+            invoice: i.number,
+            fees: i.fees_amount_cents,
+            credit: i.progressive_billing_credit_amount_cents,
+            total: i.total_amount_cents,
+            billed,
+          });
         billed = i.fees_amount_cents;
       }
     }

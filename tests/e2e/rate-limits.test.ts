@@ -15,7 +15,9 @@ afterAll(async () => {
 
 async function raw(apiKey: string, method: string, path: string, body?: unknown) {
   return fetch(`${e2e.platform.baseUrl}/api/v1${path}`, {
-    method, headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined,
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    body: body ? JSON.stringify(body) : undefined,
   });
 }
 
@@ -46,7 +48,12 @@ describe("per-organization rate limits at the gateway", () => {
     const events = [];
     for (let i = 0; i < 6; i++) {
       const res = await raw(org.api_key, "POST", "/events", {
-        event: { transaction_id: `tx_${i}`, external_subscription_id: "sub_none", code: "none", timestamp: Math.floor(Date.now() / 1000) },
+        event: {
+          transaction_id: `tx_${i}`,
+          external_subscription_id: "sub_none",
+          code: "none",
+          timestamp: Math.floor(Date.now() / 1000),
+        },
       });
       events.push(res.status);
     }

@@ -29,7 +29,10 @@ beforeAll(async () => {
   const metric = { name: "Crash", code: "crash", aggregation_type: "sum_agg", field_name: "v" };
   expect((await call("POST", "/billable_metrics", { billable_metric: metric })).status).toBe(200);
   usage = new RpcClient(Rpc.usage, `127.0.0.1:${e2e.platform.env.usage.GRPC_PORT}`);
-  await waitFor(() => aggregate().then(() => true), { what: "the usage service's copy of the metric", timeoutMs: 20_000 });
+  await waitFor(() => aggregate().then(() => true), {
+    what: "the usage service's copy of the metric",
+    timeoutMs: 20_000,
+  });
 });
 
 afterAll(async () => {
@@ -39,14 +42,21 @@ afterAll(async () => {
 
 const aggregate = (extra: Record<string, unknown> = {}) =>
   usage.call("Aggregate", {
-    organization_id: organizationId, external_subscription_id: "sub_crash", code: "crash",
-    from: "2026-05-01T00:00:00Z", to: "2026-06-01T00:00:00Z", ...extra,
+    organization_id: organizationId,
+    external_subscription_id: "sub_crash",
+    code: "crash",
+    from: "2026-05-01T00:00:00Z",
+    to: "2026-06-01T00:00:00Z",
+    ...extra,
   });
 
 const value = (i: number) => (i % 7) + 1;
 const event = (i: number) => ({
-  transaction_id: `crash-${i}`, external_subscription_id: "sub_crash", code: "crash",
-  timestamp: String(Date.parse("2026-05-01T00:00:00Z") / 1000 + (i % 600) * 3600 + (i % 97)), properties: { v: value(i), lane: `l${i % 3}` },
+  transaction_id: `crash-${i}`,
+  external_subscription_id: "sub_crash",
+  code: "crash",
+  timestamp: String(Date.parse("2026-05-01T00:00:00Z") / 1000 + (i % 600) * 3600 + (i % 97)),
+  properties: { v: value(i), lane: `l${i % 3}` },
 });
 
 interface Outcome {
@@ -61,8 +71,13 @@ async function sendBatch(first: number, outcome: Outcome): Promise<void> {
   for (;;) {
     const res = await call("POST", "/events/batch", { events }).catch(() => ({ status: 0, body: undefined }));
     if (res.status === 200) break;
-    const details = res.status === 422 ? (res.body?.error_details as Record<string, { transaction_id?: string[] }>) : undefined;
-    if (details && Object.keys(details).length === BATCH && Object.values(details).every((d) => d.transaction_id?.[0] === "value_already_exist")) {
+    const details =
+      res.status === 422 ? (res.body?.error_details as Record<string, { transaction_id?: string[] }>) : undefined;
+    if (
+      details &&
+      Object.keys(details).length === BATCH &&
+      Object.values(details).every((d) => d.transaction_id?.[0] === "value_already_exist")
+    ) {
       outcome.refusedAsKnown++;
       break;
     }
@@ -102,7 +117,10 @@ describe("usage service crash", () => {
     expect(outcome.acknowledged).toBe(TOTAL);
 
     const expectedUnits = String(Array.from({ length: TOTAL }, (_, i) => value(i)).reduce((a, b) => a + b, 0));
-    await waitFor(async () => (await aggregate()).events_count === TOTAL, { what: "every acknowledged event stored", timeoutMs: 30_000 });
+    await waitFor(async () => (await aggregate()).events_count === TOTAL, {
+      what: "every acknowledged event stored",
+      timeoutMs: 30_000,
+    });
     expect(await aggregate()).toMatchObject({ units: expectedUnits, events_count: TOTAL });
     // the events themselves (pages), read through the exact path: each once
     const grouped = await aggregate({ grouped_by: ["lane"] });
@@ -110,13 +128,18 @@ describe("usage service crash", () => {
     // one stored key per acknowledged transaction_id
     const db = await mongoose.createConnection(e2e.mongoUrl, { dbName: e2e.platform.env.usage.MONGO_DB }).asPromise();
     try {
-      const keys = await db.collection("events").find({}, { projection: { _id: 1 } }).toArray();
+      const keys = await db
+        .collection("events")
+        .find({}, { projection: { _id: 1 } })
+        .toArray();
       const ids = new Set(keys.map((k) => JSON.parse(String(k._id))[2] as string));
       expect([keys.length, ids.size]).toEqual([TOTAL, TOTAL]);
       expect(Array.from({ length: TOTAL }, (_, i) => `crash-${i}`).every((tx) => ids.has(tx))).toBe(true);
     } finally {
       await db.close();
     }
-    console.log(`usage crash test: ${kills} kills, ${outcome.retries} retries, ${outcome.refusedAsKnown} batches refused as already stored`);
+    console.log(
+      `usage crash test: ${kills} kills, ${outcome.retries} retries, ${outcome.refusedAsKnown} batches refused as already stored`,
+    );
   }, 60_000);
 });

@@ -26,17 +26,63 @@ const all = (path: string, key: string) => allOf(call, path, key);
 beforeAll(async () => {
   e2e = await startE2E("void_crash");
   call = api(e2e.platform.baseUrl, e2e.sandbox("Void crash", "2024-01-01T00:00:00Z").api_key);
-  await ok(call("POST", "/plans", { plan: { name: "Flat", code: "flat", interval: "monthly", amount_cents: FEE, amount_currency: "EUR", pay_in_advance: false } }));
-  await ok(call("POST", "/coupons", {
-    coupon: { name: "three", code: "three", coupon_type: "fixed_amount", amount_cents: COUPON, amount_currency: "EUR", frequency: "once", expiration: "no_expiration", reusable: true },
-  }));
+  await ok(
+    call("POST", "/plans", {
+      plan: {
+        name: "Flat",
+        code: "flat",
+        interval: "monthly",
+        amount_cents: FEE,
+        amount_currency: "EUR",
+        pay_in_advance: false,
+      },
+    }),
+  );
+  await ok(
+    call("POST", "/coupons", {
+      coupon: {
+        name: "three",
+        code: "three",
+        coupon_type: "fixed_amount",
+        amount_cents: COUPON,
+        amount_currency: "EUR",
+        frequency: "once",
+        expiration: "no_expiration",
+        reusable: true,
+      },
+    }),
+  );
   await inBatches(CUSTOMERS, 30, async (i) => {
-    await ok(call("POST", "/subscriptions", { subscription: { external_customer_id: `c${i}`, plan_code: "flat", external_id: `s${i}`, billing_time: "calendar" } }));
-    await ok(call("POST", "/applied_coupons", { applied_coupon: { external_customer_id: `c${i}`, coupon_code: "three" } }));
-    await ok(call("POST", "/wallets", { wallet: { external_customer_id: `c${i}`, currency: "EUR", rate_amount: "1", granted_credits: String(GRANTED / 100) } }));
+    await ok(
+      call("POST", "/subscriptions", {
+        subscription: {
+          external_customer_id: `c${i}`,
+          plan_code: "flat",
+          external_id: `s${i}`,
+          billing_time: "calendar",
+        },
+      }),
+    );
+    await ok(
+      call("POST", "/applied_coupons", { applied_coupon: { external_customer_id: `c${i}`, coupon_code: "three" } }),
+    );
+    await ok(
+      call("POST", "/wallets", {
+        wallet: {
+          external_customer_id: `c${i}`,
+          currency: "EUR",
+          rate_amount: "1",
+          granted_credits: String(GRANTED / 100),
+        },
+      }),
+    );
   });
   await ok(call("POST", "/test_clock/advance", { test_clock: { frozen_time: "2024-02-01T00:30:00Z" } }));
-  await waitFor(async () => (await call("GET", "/test_clock")).body.test_clock.status === "ready", { what: "February billed", timeoutMs: 240_000, intervalMs: 250 });
+  await waitFor(async () => (await call("GET", "/test_clock")).body.test_clock.status === "ready", {
+    what: "February billed",
+    timeoutMs: 240_000,
+    intervalMs: 250,
+  });
 }, 420_000);
 
 afterAll(async () => {
@@ -47,7 +93,12 @@ describe("voids survive kill -9 of invoicing", () => {
   it(`gives back each coupon and each wallet's credits once, however the voids were cut short`, async () => {
     const invoices = await all("/invoices?issuing_date_from=2024-02-01", "invoices");
     expect(invoices).toHaveLength(CUSTOMERS);
-    expect(invoices.filter((i) => i.coupons_amount_cents !== COUPON || i.prepaid_credit_amount_cents !== TAKEN || i.total_amount_cents !== 0)).toEqual([]);
+    expect(
+      invoices.filter(
+        (i) =>
+          i.coupons_amount_cents !== COUPON || i.prepaid_credit_amount_cents !== TAKEN || i.total_amount_cents !== 0,
+      ),
+    ).toEqual([]);
 
     // every invoice voided, 10 requests at a time, invoicing killed after a third and two thirds of them;
     // a request the kill cut short is sent again (a voided invoice answers 405: it is done)
@@ -56,7 +107,10 @@ describe("voids survive kill -9 of invoicing", () => {
     const kills: number[] = [];
     const voidOne = async (invoice: Json) => {
       for (let attempt = 0; ; attempt++) {
-        const r = await call("POST", `/invoices/${invoice.svc_id}/void`, {}).catch((err: Error) => ({ status: 0, body: { error: err.message } as Json }));
+        const r = await call("POST", `/invoices/${invoice.svc_id}/void`, {}).catch((err: Error) => ({
+          status: 0,
+          body: { error: err.message } as Json,
+        }));
         if (r.status === 200 || (r.status === 405 && attempt > 0)) return;
         if (attempt === 0) cutShort++;
         if (attempt >= 60) throw new Error(`void of ${invoice.svc_id}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -79,15 +133,21 @@ describe("voids survive kill -9 of invoicing", () => {
     expect(voided.filter((i) => i.status !== "voided").map((i) => [i.svc_id, i.status])).toEqual([]);
 
     // each coupon active again with its 3.00, each wallet back at 15.00 through one give-back per invoice
-    const coupons = await waitFor(async () => {
-      const list = await all("/applied_coupons", "applied_coupons");
-      return list.every((c) => c.status === "active" && c.amount_cents_remaining === COUPON) ? list : undefined;
-    }, { what: "every coupon given back", timeoutMs: 120_000, intervalMs: 250 });
+    const coupons = await waitFor(
+      async () => {
+        const list = await all("/applied_coupons", "applied_coupons");
+        return list.every((c) => c.status === "active" && c.amount_cents_remaining === COUPON) ? list : undefined;
+      },
+      { what: "every coupon given back", timeoutMs: 120_000, intervalMs: 250 },
+    );
     expect(coupons).toHaveLength(CUSTOMERS);
-    const wallets = await waitFor(async () => {
-      const list = await all("/wallets", "wallets");
-      return list.every((w) => w.balance_cents === GRANTED) ? list : undefined;
-    }, { what: "every wallet given back its credits", timeoutMs: 120_000, intervalMs: 250 });
+    const wallets = await waitFor(
+      async () => {
+        const list = await all("/wallets", "wallets");
+        return list.every((w) => w.balance_cents === GRANTED) ? list : undefined;
+      },
+      { what: "every wallet given back its credits", timeoutMs: 120_000, intervalMs: 250 },
+    );
     expect(wallets).toHaveLength(CUSTOMERS);
     // a moment more: nothing given back twice
     await new Promise((r) => setTimeout(r, 2_000));
@@ -96,11 +156,24 @@ describe("voids survive kill -9 of invoicing", () => {
       const txs = await all(`/wallets/${w.svc_id}/wallet_transactions`, "wallet_transactions");
       const given = txs.filter((t) => t.svc_voided_invoice_id);
       const [once] = given;
-      const right = given.length === 1 && once?.transaction_status === "granted" && once.status === "settled" && Math.round(Number(once.amount) * 100) === TAKEN;
-      if (w.balance_cents !== GRANTED || !right) wrong.push({ wallet: w.external_customer_id, balance: w.balance_cents, given: given.map((t) => [t.amount, t.status]) });
+      const right =
+        given.length === 1 &&
+        once?.transaction_status === "granted" &&
+        once.status === "settled" &&
+        Math.round(Number(once.amount) * 100) === TAKEN;
+      if (w.balance_cents !== GRANTED || !right)
+        wrong.push({
+          wallet: w.external_customer_id,
+          balance: w.balance_cents,
+          given: given.map((t) => [t.amount, t.status]),
+        });
     }
     expect(wrong).toEqual([]);
-    expect((await all("/applied_coupons", "applied_coupons")).filter((c) => c.amount_cents_remaining !== COUPON)).toEqual([]);
-    console.log(`void crash test: ${CUSTOMERS} invoices voided, invoicing killed after ${kills.join(" and ")} voids, ${cutShort} requests cut short and sent again`);
+    expect(
+      (await all("/applied_coupons", "applied_coupons")).filter((c) => c.amount_cents_remaining !== COUPON),
+    ).toEqual([]);
+    console.log(
+      `void crash test: ${CUSTOMERS} invoices voided, invoicing killed after ${kills.join(" and ")} voids, ${cutShort} requests cut short and sent again`,
+    );
   }, 420_000);
 });

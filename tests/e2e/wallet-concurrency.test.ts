@@ -32,16 +32,29 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     const port = await freePort();
     ports.push(port);
-    extra.push(spawn(process.execPath, [join(repoRoot(), "services", "wallet", "dist", "main.js")], {
-      env: { ...process.env, ...e2e.platform.env.wallet, GRPC_PORT: String(port), METRICS_PORT: "0" }, stdio: "ignore",
-    }));
+    extra.push(
+      spawn(process.execPath, [join(repoRoot(), "services", "wallet", "dist", "main.js")], {
+        env: { ...process.env, ...e2e.platform.env.wallet, GRPC_PORT: String(port), METRICS_PORT: "0" },
+        stdio: "ignore",
+      }),
+    );
   }
   for (const port of ports) clients.push(new RpcClient(Rpc.wallet, `127.0.0.1:${port}`, 60_000));
   // every process answers before the race starts
-  await waitFor(async () => {
-    const answers = await Promise.all(clients.map((c) => c.call("ListWallets", { organization_id: organizationId, page: { page: 1, per_page: 1 } }).then(() => true, () => false)));
-    return answers.every(Boolean);
-  }, { what: "three wallet processes", timeoutMs: 30_000 });
+  await waitFor(
+    async () => {
+      const answers = await Promise.all(
+        clients.map((c) =>
+          c.call("ListWallets", { organization_id: organizationId, page: { page: 1, per_page: 1 } }).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
+      return answers.every(Boolean);
+    },
+    { what: "three wallet processes", timeoutMs: 30_000 },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -52,18 +65,36 @@ afterAll(async () => {
 
 describe("one wallet, three wallet processes", () => {
   it("decides 1,000 concurrent movements once each: balance = what settled, never negative", async () => {
-    const wallet = (await call("POST", "/wallets", { wallet: { external_customer_id: "hot", currency: "EUR", rate_amount: "1", granted_credits: "100" } })).body.wallet;
-    const outcomes = await Promise.all(Array.from({ length: MOVES }, async (_, i) => {
-      const client = clients[i % clients.length]!;
-      if (i % 2 === 0) {
-        // an invoice taking 1.50 €: settles, or fails when the wallet has less
-        const res = await client.call("ConsumeCredits", { organization_id: organizationId, wallet_id: wallet.svc_id, invoice_id: invoiceId(i), amount_cents: 150 });
-        return { kind: "consume", status: res.wallet_transaction!.status, cents: -Number(res.wallet_transaction!.amount_cents) };
-      }
-      const res = await client.call("CreateWalletTransactions", { organization_id: organizationId, wallet_transaction: { wallet_id: wallet.svc_id, granted_credits: "1", metadata: [] } });
-      const tx = res.wallet_transactions[0]!;
-      return { kind: "grant", status: tx.status, cents: Number(tx.amount_cents) };
-    }));
+    const wallet = (
+      await call("POST", "/wallets", {
+        wallet: { external_customer_id: "hot", currency: "EUR", rate_amount: "1", granted_credits: "100" },
+      })
+    ).body.wallet;
+    const outcomes = await Promise.all(
+      Array.from({ length: MOVES }, async (_, i) => {
+        const client = clients[i % clients.length]!;
+        if (i % 2 === 0) {
+          // an invoice taking 1.50 €: settles, or fails when the wallet has less
+          const res = await client.call("ConsumeCredits", {
+            organization_id: organizationId,
+            wallet_id: wallet.svc_id,
+            invoice_id: invoiceId(i),
+            amount_cents: 150,
+          });
+          return {
+            kind: "consume",
+            status: res.wallet_transaction!.status,
+            cents: -Number(res.wallet_transaction!.amount_cents),
+          };
+        }
+        const res = await client.call("CreateWalletTransactions", {
+          organization_id: organizationId,
+          wallet_transaction: { wallet_id: wallet.svc_id, granted_credits: "1", metadata: [] },
+        });
+        const tx = res.wallet_transactions[0]!;
+        return { kind: "grant", status: tx.status, cents: Number(tx.amount_cents) };
+      }),
+    );
     const settled = outcomes.filter((o) => o.status === "settled");
     const failed = outcomes.filter((o) => o.status === "failed");
     expect(settled.length + failed.length).toBe(MOVES);
@@ -76,12 +107,16 @@ describe("one wallet, three wallet processes", () => {
     // the ledger: every settled transaction listed once with its own sequence (1 is the creation's grant)
     const listed: Array<{ svc_id: string }> = [];
     for (let page = 1; ; page++) {
-      const res = (await call("GET", `/wallets/${wallet.svc_id}/wallet_transactions?status=settled&per_page=500&page=${page}`)).body;
+      const res = (
+        await call("GET", `/wallets/${wallet.svc_id}/wallet_transactions?status=settled&per_page=500&page=${page}`)
+      ).body;
       listed.push(...res.wallet_transactions);
       if (!res.meta.next_page) break;
     }
     expect(listed).toHaveLength(settled.length + 1);
     expect(new Set(listed.map((t) => t.svc_id)).size).toBe(listed.length);
-    console.log(`wallet concurrency test: ${settled.length} settled, ${failed.length} refused, balance ${after.balance_cents}`);
+    console.log(
+      `wallet concurrency test: ${settled.length} settled, ${failed.length} refused, balance ${after.balance_cents}`,
+    );
   }, 180_000);
 });

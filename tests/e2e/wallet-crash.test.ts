@@ -27,10 +27,39 @@ beforeAll(async () => {
   // small billing passes: the run finalizes invoices in many steps, so the kills land between them
   e2e = await startE2E("wallet_crash", { BILLING_BATCH: "20" });
   call = api(e2e.platform.baseUrl, e2e.sandbox("Wallet crash", "2024-01-01T00:00:00Z").api_key);
-  await ok(call("POST", "/plans", { plan: { name: "Flat", code: "flat", interval: "monthly", amount_cents: FEE, amount_currency: "EUR", pay_in_advance: false } }));
+  await ok(
+    call("POST", "/plans", {
+      plan: {
+        name: "Flat",
+        code: "flat",
+        interval: "monthly",
+        amount_cents: FEE,
+        amount_currency: "EUR",
+        pay_in_advance: false,
+      },
+    }),
+  );
   await inBatches(CUSTOMERS, 30, async (i) => {
-    await ok(call("POST", "/subscriptions", { subscription: { external_customer_id: `c${i}`, plan_code: "flat", external_id: `s${i}`, billing_time: "calendar" } }));
-    await ok(call("POST", "/wallets", { wallet: { external_customer_id: `c${i}`, currency: "EUR", rate_amount: "1", granted_credits: String(GRANTED / 100) } }));
+    await ok(
+      call("POST", "/subscriptions", {
+        subscription: {
+          external_customer_id: `c${i}`,
+          plan_code: "flat",
+          external_id: `s${i}`,
+          billing_time: "calendar",
+        },
+      }),
+    );
+    await ok(
+      call("POST", "/wallets", {
+        wallet: {
+          external_customer_id: `c${i}`,
+          currency: "EUR",
+          rate_amount: "1",
+          granted_credits: String(GRANTED / 100),
+        },
+      }),
+    );
   });
 }, 300_000);
 
@@ -46,7 +75,8 @@ async function billKillingWallets(to: string, before: number, shares: number[]):
   const atKills: number[] = [];
   for (const share of shares) {
     for (;;) {
-      const stored = ((await call("GET", "/invoices?status=finalized&per_page=1")).body.meta?.total_count ?? 0) - before;
+      const stored =
+        ((await call("GET", "/invoices?status=finalized&per_page=1")).body.meta?.total_count ?? 0) - before;
       if (stored >= share * CUSTOMERS) {
         atKills.push(stored);
         break;
@@ -67,7 +97,8 @@ async function billKillingWallets(to: string, before: number, shares: number[]):
 /** Each wallet: one invoiced transaction per invoice of its customer, and a balance equal to what its ledger moved. */
 async function expectCreditedOnce(invoices: Json[], expected: { balance: number; consumed: number[] }) {
   const byCustomer = new Map<string, Json[]>();
-  for (const i of invoices) byCustomer.set(i.customer.external_id, [...(byCustomer.get(i.customer.external_id) ?? []), i]);
+  for (const i of invoices)
+    byCustomer.set(i.customer.external_id, [...(byCustomer.get(i.customer.external_id) ?? []), i]);
   const wallets = await all("/wallets", "wallets");
   expect(wallets).toHaveLength(CUSTOMERS);
   const wrong: unknown[] = [];
@@ -76,10 +107,18 @@ async function expectCreditedOnce(invoices: Json[], expected: { balance: number;
     const invoiced = txs.filter((t) => t.transaction_status === "invoiced");
     const ids = (byCustomer.get(w.external_customer_id) ?? []).map((i) => i.svc_id).sort();
     const amounts = invoiced.map((t) => Math.round(Number(t.amount) * 100)).sort((a, b) => a - b);
-    if (w.balance_cents !== expected.balance || JSON.stringify(invoiced.map((t) => t.svc_invoice_id).sort()) !== JSON.stringify(ids)
-      || JSON.stringify(amounts) !== JSON.stringify([...expected.consumed].sort((a, b) => a - b))
-      || invoiced.some((t) => t.status !== "settled")) {
-      wrong.push({ wallet: w.external_customer_id, balance: w.balance_cents, invoiced: invoiced.map((t) => [t.svc_invoice_id, t.amount, t.status]), invoices: ids });
+    if (
+      w.balance_cents !== expected.balance ||
+      JSON.stringify(invoiced.map((t) => t.svc_invoice_id).sort()) !== JSON.stringify(ids) ||
+      JSON.stringify(amounts) !== JSON.stringify([...expected.consumed].sort((a, b) => a - b)) ||
+      invoiced.some((t) => t.status !== "settled")
+    ) {
+      wrong.push({
+        wallet: w.external_customer_id,
+        balance: w.balance_cents,
+        invoiced: invoiced.map((t) => [t.svc_invoice_id, t.amount, t.status]),
+        invoices: ids,
+      });
     }
   }
   expect(wrong).toEqual([]);
@@ -90,10 +129,16 @@ describe("prepaid credits survive kill -9 of the wallet service", () => {
     const atKills = await billKillingWallets("2024-02-01T00:00:00Z", 0, [0.2, 0.5, 0.8]);
     const invoices = await all("/invoices", "invoices");
     expect(invoices).toHaveLength(CUSTOMERS);
-    const wrong = invoices.filter((i) => i.status !== "finalized" || i.prepaid_credit_amount_cents !== FEE || i.total_amount_cents !== 0);
-    expect(wrong.map((i) => [i.customer.external_id, i.status, i.prepaid_credit_amount_cents, i.total_amount_cents])).toEqual([]);
+    const wrong = invoices.filter(
+      (i) => i.status !== "finalized" || i.prepaid_credit_amount_cents !== FEE || i.total_amount_cents !== 0,
+    );
+    expect(
+      wrong.map((i) => [i.customer.external_id, i.status, i.prepaid_credit_amount_cents, i.total_amount_cents]),
+    ).toEqual([]);
     await expectCreditedOnce(invoices, { balance: GRANTED - FEE, consumed: [FEE] });
-    console.log(`wallet crash test: ${CUSTOMERS} customers, February invoices finalized at each kill: ${atKills.join(", ")}`);
+    console.log(
+      `wallet crash test: ${CUSTOMERS} customers, February invoices finalized at each kill: ${atKills.join(", ")}`,
+    );
   }, 420_000);
 
   it("March: the rest of each wallet, once", async () => {
@@ -102,7 +147,9 @@ describe("prepaid credits survive kill -9 of the wallet service", () => {
     expect(invoices).toHaveLength(2 * CUSTOMERS);
     const march = invoices.filter((i) => i.issuing_date === "2024-03-01");
     expect(march).toHaveLength(CUSTOMERS);
-    const wrong = march.filter((i) => i.prepaid_credit_amount_cents !== GRANTED - FEE || i.total_amount_cents !== FEE - (GRANTED - FEE));
+    const wrong = march.filter(
+      (i) => i.prepaid_credit_amount_cents !== GRANTED - FEE || i.total_amount_cents !== FEE - (GRANTED - FEE),
+    );
     expect(wrong.map((i) => [i.customer.external_id, i.prepaid_credit_amount_cents, i.total_amount_cents])).toEqual([]);
     await expectCreditedOnce(invoices, { balance: 0, consumed: [FEE, GRANTED - FEE] });
     console.log(`wallet crash test: March invoices finalized at each kill: ${atKills.join(", ")}`);

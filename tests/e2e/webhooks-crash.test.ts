@@ -24,14 +24,27 @@ const ok = async (pending: Promise<{ status: number; body: Json }>) => {
   if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 };
-const total = async (query: string) => (await ok(call("GET", `/webhooks?per_page=1&${query}`))).meta.total_count as number;
+const total = async (query: string) =>
+  (await ok(call("GET", `/webhooks?per_page=1&${query}`))).meta.total_count as number;
 
 beforeAll(async () => {
-  e2e = await startE2E("webhooks_crash", { WEBHOOK_RETRY_SCALE: "0.0005", WEBHOOK_LEASE_MS: "2000", WEBHOOK_SWEEP_MS: "200" });
+  e2e = await startE2E("webhooks_crash", {
+    WEBHOOK_RETRY_SCALE: "0.0005",
+    WEBHOOK_LEASE_MS: "2000",
+    WEBHOOK_SWEEP_MS: "200",
+  });
   call = api(e2e.platform.baseUrl, e2e.organization("Webhooks crash").api_key);
   await receiver.start();
   receiver.keys.hmacKey = (await ok(call("GET", "/webhooks/hmac_key"))).webhook.hmac_key as string;
-  await ok(call("POST", "/webhook_endpoints", { webhook_endpoint: { webhook_url: `${receiver.url}/crash`, signature_algo: "hmac", event_types: ["customer.created"] } }));
+  await ok(
+    call("POST", "/webhook_endpoints", {
+      webhook_endpoint: {
+        webhook_url: `${receiver.url}/crash`,
+        signature_algo: "hmac",
+        event_types: ["customer.created"],
+      },
+    }),
+  );
   await receiver.stop();
 }, 180_000);
 
@@ -43,23 +56,43 @@ afterAll(async () => {
 describe("webhooks through a crash of the payment service", () => {
   it("delivers every pending delivery once the receiver is back, each unique key processed once", async () => {
     for (let i = 0; i < CUSTOMERS; i += 25) {
-      await Promise.all(Array.from({ length: Math.min(25, CUSTOMERS - i) }, (_, k) => ok(call("POST", "/customers", { customer: { external_id: `c${i + k}`, currency: "EUR" } }))));
+      await Promise.all(
+        Array.from({ length: Math.min(25, CUSTOMERS - i) }, (_, k) =>
+          ok(call("POST", "/customers", { customer: { external_id: `c${i + k}`, currency: "EUR" } })),
+        ),
+      );
     }
     // all stored, none delivered: the receiver refuses connections
-    await waitFor(async () => (await total("status=pending")) === CUSTOMERS, { what: `${CUSTOMERS} pending deliveries`, timeoutMs: 60_000, intervalMs: 250 });
+    await waitFor(async () => (await total("status=pending")) === CUSTOMERS, {
+      what: `${CUSTOMERS} pending deliveries`,
+      timeoutMs: 60_000,
+      intervalMs: 250,
+    });
     expect(receiver.processed).toHaveLength(0);
 
     await e2e.platform.kill("payment", "SIGKILL");
     await e2e.platform.start("payment");
     await receiver.start(receiver.port);
 
-    await waitFor(() => receiver.seen.size === CUSTOMERS, { what: `${CUSTOMERS} deliveries processed (${receiver.seen.size} so far)`, timeoutMs: 120_000, intervalMs: 250 });
-    await waitFor(async () => (await total("status=succeeded")) === CUSTOMERS, { what: "the log settled", timeoutMs: 30_000, intervalMs: 250 });
+    await waitFor(() => receiver.seen.size === CUSTOMERS, {
+      what: `${CUSTOMERS} deliveries processed (${receiver.seen.size} so far)`,
+      timeoutMs: 120_000,
+      intervalMs: 250,
+    });
+    await waitFor(async () => (await total("status=succeeded")) === CUSTOMERS, {
+      what: "the log settled",
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    });
     expect(await total("")).toBe(CUSTOMERS);
     expect(await total("status=failed")).toBe(0);
     expect(receiver.refusedSignatures).toBe(0);
-    expect(new Set(receiver.processed.map((d) => d.payload.customer.external_id))).toEqual(new Set(Array.from({ length: CUSTOMERS }, (_, i) => `c${i}`)));
+    expect(new Set(receiver.processed.map((d) => d.payload.customer.external_id))).toEqual(
+      new Set(Array.from({ length: CUSTOMERS }, (_, i) => `c${i}`)),
+    );
     // at least once: a delivery whose success a crash kept from the log may come again; the receiver recognizes its key
-    console.log(`webhooks crash: ${receiver.processed.length} processed, ${receiver.duplicates} duplicate deliveries, ${receiver.attempts} attempts answered`);
+    console.log(
+      `webhooks crash: ${receiver.processed.length} processed, ${receiver.duplicates} duplicate deliveries, ${receiver.attempts} attempts answered`,
+    );
   }, 300_000);
 });

@@ -44,14 +44,26 @@ const invoice = async (id: string) => (await run.api.get(`/invoices/${id}`)).inv
 
 /** The one-off invoice (25.00) paid in the end (bounded wait), by exactly one succeeded provider payment. */
 async function expectChargedOnce(invoiceId: string, after: string): Promise<void> {
-  const paid = await until("the invoice paid", async () => {
-    const current = await invoice(invoiceId);
-    return current.payment_status === "succeeded" ? current : undefined;
-  }, { timeoutMs: 90_000, intervalMs: 500 }).catch(async () => invoice(invoiceId));
+  const paid = await until(
+    "the invoice paid",
+    async () => {
+      const current = await invoice(invoiceId);
+      return current.payment_status === "succeeded" ? current : undefined;
+    },
+    { timeoutMs: 90_000, intervalMs: 500 },
+  ).catch(async () => invoice(invoiceId));
   const payments = await workload.payments(invoiceId);
-  expect(paid, `the invoice ${after}; its payments: ${JSON.stringify(payments.map((p) => [p.type, p.payment_status, p.amount_cents]))}`)
-    .toMatchObject({ payment_status: "succeeded", total_paid_amount_cents: SETUP_CENTS, total_amount_cents: SETUP_CENTS });
-  expect(payments.map((p) => [p.type, p.payment_status, p.amount_cents])).toEqual([["provider", "succeeded", SETUP_CENTS]]);
+  expect(
+    paid,
+    `the invoice ${after}; its payments: ${JSON.stringify(payments.map((p) => [p.type, p.payment_status, p.amount_cents]))}`,
+  ).toMatchObject({
+    payment_status: "succeeded",
+    total_paid_amount_cents: SETUP_CENTS,
+    total_amount_cents: SETUP_CENTS,
+  });
+  expect(payments.map((p) => [p.type, p.payment_status, p.amount_cents])).toEqual([
+    ["provider", "succeeded", SETUP_CENTS],
+  ]);
 }
 
 beforeAll(async () => {
@@ -63,7 +75,9 @@ beforeAll(async () => {
   // declined, c_man has no provider (pays by hand, 20.00 of credits); c_story and c_outage are
   // card customers with one-off invoices only
   await Promise.all([
-    workload.customer("c_ok", "succeeds", { subscribe: true, grantedCredits: 5 }).then(() => workload.usage("c_ok", 3, "2024-01-10T00:00:00Z")),
+    workload
+      .customer("c_ok", "succeeds", { subscribe: true, grantedCredits: 5 })
+      .then(() => workload.usage("c_ok", 3, "2024-01-10T00:00:00Z")),
     workload.customer("c_act", "requires_action", { subscribe: true, grantedCredits: 0 }),
     workload.customer("c_dec", "declines", { subscribe: true, grantedCredits: 0 }),
     workload.customer("c_man", "manual", { subscribe: true, grantedCredits: 20 }),
@@ -101,8 +115,14 @@ describe("billing through faults", () => {
     await workload.usage("c_ok", 2, "2024-01-20T00:00:00Z");
     await workload.customer("c_late", "succeeds");
     // the wallet service stopped for 60 s once it has given that top-up up (or 33 s into the outage)
-    await until("c_ok's top-up given up", async () => (await workload.transactions("c_ok")).some((t) => t.transaction_status === "purchased" && t.status !== "pending"), { timeoutMs: 33_000, intervalMs: 500 })
-      .catch(() => undefined);
+    await until(
+      "c_ok's top-up given up",
+      async () =>
+        (await workload.transactions("c_ok")).some(
+          (t) => t.transaction_status === "purchased" && t.status !== "pending",
+        ),
+      { timeoutMs: 33_000, intervalMs: 500 },
+    ).catch(() => undefined);
     walletPause = run.faults.pause("wallet", WALLET_PAUSE_MS, "c_man's top-up being paid");
     await invoicingPause!;
     expect(await workload.payManually(manTopUp.invoiceId, "top-up wire")).toBe(200);
@@ -114,11 +134,17 @@ describe("billing through faults", () => {
     let outage: Json | undefined;
     try {
       outage = await workload.oneOff("c_outage");
-      await run.faults.kill("invoicing", INVOICING_DOWN_MS, { note: "c_outage's one-off invoice just finalized", whileDown: () => run.faults.thaw(held) });
+      await run.faults.kill("invoicing", INVOICING_DOWN_MS, {
+        note: "c_outage's one-off invoice just finalized",
+        whileDown: () => run.faults.thaw(held),
+      });
     } finally {
       run.faults.thaw(held);
     }
-    await expectChargedOnce(outage!.svc_id as string, `after invoicing was killed for ${INVOICING_DOWN_MS / 1000} s and started again`);
+    await expectChargedOnce(
+      outage!.svc_id as string,
+      `after invoicing was killed for ${INVOICING_DOWN_MS / 1000} s and started again`,
+    );
   }, 300_000);
 
   it("drives the billing workload through kill -9, NATS and MongoDB restarts", async () => {
@@ -139,7 +165,13 @@ describe("billing through faults", () => {
 
     // the billing run across February 1st: 3. the payment service killed once its charges begin
     await workload.advance("2024-02-01T00:30:00Z");
-    await step("a February invoice", () => until("a February invoice", async () => (await workload.invoices()).some((i) => i.invoice_type === "subscription"), { timeoutMs: 120_000, intervalMs: 250 }));
+    await step("a February invoice", () =>
+      until(
+        "a February invoice",
+        async () => (await workload.invoices()).some((i) => i.invoice_type === "subscription"),
+        { timeoutMs: 120_000, intervalMs: 250 },
+      ),
+    );
     await run.faults.kill("payment", 0, { note: "the February charges under way" });
     await step("the billing run", () => workload.clockReady(120_000));
     const february = (await workload.invoices()).filter((i) => i.invoice_type === "subscription");
@@ -148,8 +180,16 @@ describe("billing through faults", () => {
     // c_act's card asks for a confirmation: a manual payment meanwhile must be refused (422), then the customer confirms
     let manualWhileProcessing: number | undefined;
     if (act) {
-      await step("c_act's payment waiting for its confirmation", () => until("c_act's processing payment", async () => (await workload.payments(act.svc_id)).some((p) => p.payment_status === "processing"), { timeoutMs: 60_000 }));
-      manualWhileProcessing = await step("a manual payment while c_act's card payment is processing", () => workload.payManually(act.svc_id, "wire while the card is processing"));
+      await step("c_act's payment waiting for its confirmation", () =>
+        until(
+          "c_act's processing payment",
+          async () => (await workload.payments(act.svc_id)).some((p) => p.payment_status === "processing"),
+          { timeoutMs: 60_000 },
+        ),
+      );
+      manualWhileProcessing = await step("a manual payment while c_act's card payment is processing", () =>
+        workload.payManually(act.svc_id, "wire while the card is processing"),
+      );
       log(`[faults] a manual payment while c_act's card payment is processing answered ${manualWhileProcessing}`);
       await step("c_act's confirmation", () => workload.confirm(act.svc_id));
     } else failedSteps.push("c_act has no February invoice");
@@ -165,26 +205,64 @@ describe("billing through faults", () => {
     await run.faults.restartNats(2_000, "top-ups, a refund and a confirmation in flight");
 
     // the customers' part, then 5. MongoDB restarted while it settles
-    if (actTopUp) await step("c_act's top-up confirmed", () => until("c_act's top-up waiting for its confirmation", async () => (await workload.confirm(actTopUp.invoiceId)) > 0, { timeoutMs: 60_000 }));
+    if (actTopUp)
+      await step("c_act's top-up confirmed", () =>
+        until(
+          "c_act's top-up waiting for its confirmation",
+          async () => (await workload.confirm(actTopUp.invoiceId)) > 0,
+          { timeoutMs: 60_000 },
+        ),
+      );
     if (decTopUp) {
-      await step("c_dec's top-up declined", () => until("c_dec's top-up declined", async () => (await workload.payments(decTopUp.invoiceId)).some((p) => p.payment_status === "failed"), { timeoutMs: 60_000 }));
-      await step("c_dec's top-up retried with a working card", () => workload.retryWithNewCard("c_dec", decTopUp.invoiceId));
+      await step("c_dec's top-up declined", () =>
+        until(
+          "c_dec's top-up declined",
+          async () => (await workload.payments(decTopUp.invoiceId)).some((p) => p.payment_status === "failed"),
+          { timeoutMs: 60_000 },
+        ),
+      );
+      await step("c_dec's top-up retried with a working card", () =>
+        workload.retryWithNewCard("c_dec", decTopUp.invoiceId),
+      );
     }
     await run.faults.restartMongo(2_000, "confirmations, a retry and settlements in flight");
 
     const settled = await workload.settleCustomers(90_000);
-    log(`[faults] customers' part ${settled ? "done" : "still under way after 90 s"}; workload: ${JSON.stringify(workload.counts)}`);
-    const ctx = { api: run.api, receiver: run.receiver, mongoUrl: run.mongo.url, dbPrefix: run.dbPrefix, organizationId: run.organizationId, services: BACKEND_SERVICES };
+    log(
+      `[faults] customers' part ${settled ? "done" : "still under way after 90 s"}; workload: ${JSON.stringify(workload.counts)}`,
+    );
+    const ctx = {
+      api: run.api,
+      receiver: run.receiver,
+      mongoUrl: run.mongo.url,
+      dbPrefix: run.dbPrefix,
+      organizationId: run.organizationId,
+      services: BACKEND_SERVICES,
+    };
     await run.metrics.scrape();
     checks = await checkInvariants(ctx, { webhookWaitMs: 30_000, terminated: () => run.metrics.totals().terminated });
     log(describeChecks(checks));
     await run.metrics.scrape();
     const parked = await deadLetters(ctx);
-    log(summaryLine({
-      label: "bounded", faults: run.faults.records, checks, consumers: run.metrics.totals(),
-      parked: parked.reduce((n, p) => n + p.count, 0), replayed: parked.reduce((n, p) => n + p.replayed, 0), seconds: (Date.now() - startedAt) / 1000,
-    }));
-    expect(run.faults.records.map((f) => f.kind).sort()).toEqual(["kill", "kill", "mongo-restart", "nats-restart", "pause", "pause"]);
+    log(
+      summaryLine({
+        label: "bounded",
+        faults: run.faults.records,
+        checks,
+        consumers: run.metrics.totals(),
+        parked: parked.reduce((n, p) => n + p.count, 0),
+        replayed: parked.reduce((n, p) => n + p.replayed, 0),
+        seconds: (Date.now() - startedAt) / 1000,
+      }),
+    );
+    expect(run.faults.records.map((f) => f.kind).sort()).toEqual([
+      "kill",
+      "kill",
+      "mongo-restart",
+      "nats-restart",
+      "pause",
+      "pause",
+    ]);
     expect(failedSteps, "workload steps that failed").toEqual([]);
     // the rule this run exercised on the way (payments issue): no manual payment while a provider attempt is processing
     expect(manualWhileProcessing, "a manual payment while a provider attempt is processing").toBe(422);

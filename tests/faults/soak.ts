@@ -37,7 +37,8 @@ function parseOptions(argv: readonly string[]): Options {
       process.exit(0);
     } else throw new Error(`unknown option ${flag} (--minutes N, --seed S)`);
   }
-  if (!(options.minutes > 0) || !Number.isInteger(options.seed)) throw new Error("--minutes must be > 0 and --seed an integer");
+  if (!(options.minutes > 0) || !Number.isInteger(options.seed))
+    throw new Error("--minutes must be > 0 and --seed an integer");
   return options;
 }
 
@@ -76,7 +77,12 @@ class Soak {
   private readonly refunded = new Set<string>();
   private month = 0;
 
-  constructor(private readonly run: FaultRun, private readonly workload: Workload, seed: number, private readonly deadline: number) {
+  constructor(
+    private readonly run: FaultRun,
+    private readonly workload: Workload,
+    seed: number,
+    private readonly deadline: number,
+  ) {
     this.work = new Rng(seed);
     this.fault = new Rng(seed ^ 0x5bd1e995);
   }
@@ -126,12 +132,17 @@ class Soak {
     for (let i = this.fault.int(2, 6); i > 0; i--) {
       const c = this.fault.pick(customers);
       const roll = this.fault.next();
-      if (roll < 0.4) work.push(this.step(`burst: one-off invoice of ${c.externalId}`, () => w.oneOff(c.externalId, this.fault.int(1, 3))));
+      if (roll < 0.4)
+        work.push(
+          this.step(`burst: one-off invoice of ${c.externalId}`, () => w.oneOff(c.externalId, this.fault.int(1, 3))),
+        );
       else if (roll < 0.8 && c.walletId) {
-        work.push(this.step(`burst: top-up of ${c.externalId}`, async () => {
-          const topUp = await w.buyCredits(c.externalId, this.fault.int(1, 20));
-          if (c.kind === "manual") await w.payManually(topUp.invoiceId, "top-up wire");
-        }));
+        work.push(
+          this.step(`burst: top-up of ${c.externalId}`, async () => {
+            const topUp = await w.buyCredits(c.externalId, this.fault.int(1, 20));
+            if (c.kind === "manual") await w.payManually(topUp.invoiceId, "top-up wire");
+          }),
+        );
       } else if (c.subscriptionId) {
         const day = new Date(Date.UTC(2024, this.month, 1 + this.fault.int(0, 20))).toISOString();
         work.push(this.step(`burst: usage of ${c.externalId}`, () => w.usage(c.externalId, this.fault.int(1, 5), day)));
@@ -149,19 +160,26 @@ class Soak {
     for (let i = this.work.int(2, 4); i > 0; i--) {
       const id = `m${this.month}_${i}`;
       const granted = this.work.next() < 0.6 ? this.work.int(0, 15) : undefined;
-      await this.step(`customer ${id}`, () => w.customer(id, this.work.pick(kinds), { subscribe: this.work.next() < 0.8, grantedCredits: granted }));
+      await this.step(`customer ${id}`, () =>
+        w.customer(id, this.work.pick(kinds), { subscribe: this.work.next() < 0.8, grantedCredits: granted }),
+      );
     }
     const all = [...w.customers.values()];
     for (const c of all.filter((c) => c.subscriptionId && this.work.next() < 0.7)) {
-      await this.step(`usage of ${c.externalId}`, () => w.usage(c.externalId, this.work.int(1, 5), inMonth(this.work.int(1, 20))));
+      await this.step(`usage of ${c.externalId}`, () =>
+        w.usage(c.externalId, this.work.int(1, 5), inMonth(this.work.int(1, 20))),
+      );
     }
     for (let i = this.work.int(1, 2); i > 0; i--) {
       const c = this.work.pick(all);
       await this.step(`one-off invoice of ${c.externalId}`, () => w.oneOff(c.externalId, this.work.int(1, 3)));
     }
     for (const c of all.filter((c) => c.walletId && this.work.next() < 0.4)) {
-      const topUp = await this.step(`top-up of ${c.externalId}`, () => w.buyCredits(c.externalId, this.work.int(1, 20)));
-      if (topUp && c.kind === "manual") await this.step(`top-up of ${c.externalId} paid by hand`, () => w.payManually(topUp.invoiceId, "top-up wire"));
+      const topUp = await this.step(`top-up of ${c.externalId}`, () =>
+        w.buyCredits(c.externalId, this.work.int(1, 20)),
+      );
+      if (topUp && c.kind === "manual")
+        await this.step(`top-up of ${c.externalId} paid by hand`, () => w.payManually(topUp.invoiceId, "top-up wire"));
     }
     await this.step("refunds and races", () => this.refundsAndRaces());
     await this.step("customers settle", () => w.settleCustomers(20_000));
@@ -180,12 +198,22 @@ class Soak {
       if (invoice.status !== "finalized") continue;
       const payments = await w.payments(invoice.svc_id as string);
       const byCard = payments.find((p: Json) => p.type === "provider" && p.payment_status === "succeeded");
-      if (invoice.invoice_type === "one_off" && invoice.payment_status === "succeeded" && byCard && !this.refunded.has(invoice.svc_id) && this.work.next() < 0.5) {
+      if (
+        invoice.invoice_type === "one_off" &&
+        invoice.payment_status === "succeeded" &&
+        byCard &&
+        !this.refunded.has(invoice.svc_id) &&
+        this.work.next() < 0.5
+      ) {
         this.refunded.add(invoice.svc_id);
-        await this.step(`refund of ${invoice.number}`, () => w.refund(invoice.svc_id as string, this.work.int(1, 10) * 100));
+        await this.step(`refund of ${invoice.number}`, () =>
+          w.refund(invoice.svc_id as string, this.work.int(1, 10) * 100),
+        );
       }
       if (payments.some((p: Json) => p.payment_status === "processing") && this.work.next() < 0.3) {
-        const status = await this.step(`manual payment of ${invoice.number} while its card payment is processing`, () => w.payManually(invoice.svc_id as string, "wire meanwhile"));
+        const status = await this.step(`manual payment of ${invoice.number} while its card payment is processing`, () =>
+          w.payManually(invoice.svc_id as string, "wire meanwhile"),
+        );
         this.log(`manual payment of ${invoice.number} while its card payment is processing: ${status}`);
       }
     }
@@ -218,22 +246,51 @@ async function main(): Promise<number> {
     const soak = new Soak(run, workload, options.seed, Date.now() + options.minutes * 60_000);
     await soak.drive();
     console.log(`[soak] faults over; settling (workload: ${JSON.stringify(workload.counts)})`);
-    const clockReady = await until("the test clock ready", async () => (await run.api.get("/test_clock")).test_clock.status === "ready", { timeoutMs: 240_000, intervalMs: 1_000 })
-      .then(() => true, () => false);
+    const clockReady = await until(
+      "the test clock ready",
+      async () => (await run.api.get("/test_clock")).test_clock.status === "ready",
+      { timeoutMs: 240_000, intervalMs: 1_000 },
+    ).then(
+      () => true,
+      () => false,
+    );
     const settled = await workload.settleCustomers(180_000);
-    console.log(`[soak] customers' part ${settled ? "done" : "still under way after 180 s"}; ${soak.failures.length} workload steps failed during faults`);
-    const ctx = { api: run.api, receiver: run.receiver, mongoUrl: run.mongo.url, dbPrefix: run.dbPrefix, organizationId: run.organizationId, services: BACKEND_SERVICES };
+    console.log(
+      `[soak] customers' part ${settled ? "done" : "still under way after 180 s"}; ${soak.failures.length} workload steps failed during faults`,
+    );
+    const ctx = {
+      api: run.api,
+      receiver: run.receiver,
+      mongoUrl: run.mongo.url,
+      dbPrefix: run.dbPrefix,
+      organizationId: run.organizationId,
+      services: BACKEND_SERVICES,
+    };
     await run.metrics.scrape();
-    const checks = await checkInvariants(ctx, { webhookWaitMs: 120_000, terminated: () => run.metrics.totals().terminated });
+    const checks = await checkInvariants(ctx, {
+      webhookWaitMs: 120_000,
+      terminated: () => run.metrics.totals().terminated,
+    });
     // the billing runs finished: the clock was not left stepping
-    checks.unshift({ name: "the test clock settles (every billing run finished)", checked: 1, breaches: clockReady ? [] : ["the test clock is still advancing 240 s after the faults"] });
+    checks.unshift({
+      name: "the test clock settles (every billing run finished)",
+      checked: 1,
+      breaches: clockReady ? [] : ["the test clock is still advancing 240 s after the faults"],
+    });
     console.log(describeChecks(checks));
     await run.metrics.scrape();
     const parked = await deadLetters(ctx);
-    console.log(summaryLine({
-      label: `soak seed ${options.seed}`, faults: run.faults.records, checks, consumers: run.metrics.totals(),
-      parked: parked.reduce((n, p) => n + p.count, 0), replayed: parked.reduce((n, p) => n + p.replayed, 0), seconds: (Date.now() - startedAt) / 1000,
-    }));
+    console.log(
+      summaryLine({
+        label: `soak seed ${options.seed}`,
+        faults: run.faults.records,
+        checks,
+        consumers: run.metrics.totals(),
+        parked: parked.reduce((n, p) => n + p.count, 0),
+        replayed: parked.reduce((n, p) => n + p.replayed, 0),
+        seconds: (Date.now() - startedAt) / 1000,
+      }),
+    );
     return checks.some((c) => c.breaches.length > 0) ? 1 : 0;
   } finally {
     await run.stop();

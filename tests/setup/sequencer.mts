@@ -9,7 +9,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 export class LongFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const rank = (file: TestSpecification) => (file.moduleId.includes("/tests/faults/") ? 0 : /-crash\.test\.ts$/.test(file.moduleId) ? 1 : 2);
+    const rank = (file: TestSpecification) =>
+      file.moduleId.includes("/tests/faults/") ? 0 : /-crash\.test\.ts$/.test(file.moduleId) ? 1 : 2;
     return sorted.sort((a, b) => rank(a) - rank(b));
   }
 }

@@ -1,6 +1,16 @@
 import { readFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
-import { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPlatform, startOwnNats, uniqueName, type OwnNats, type Platform } from "@billing/testkit";
+import {
+  BACKEND_SERVICES,
+  createOrganization,
+  dropDatabases,
+  infraUrls,
+  launchPlatform,
+  startOwnNats,
+  uniqueName,
+  type OwnNats,
+  type Platform,
+} from "@billing/testkit";
 import { SHARED_PLATFORM_ENV } from "../support/shared-platform";
 
 let platform: Platform | undefined;
@@ -21,7 +31,13 @@ export async function setup(project: TestProject): Promise<void> {
   const natsUrl = nats?.url ?? infraUrls().natsUrl;
   const dbPrefix = uniqueName("e2e_shared");
   try {
-    platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix, randomPorts: true, env: { ...SHARED_PLATFORM_ENV } });
+    platform = await launchPlatform({
+      mongoUrl,
+      natsUrl,
+      dbPrefix,
+      randomPorts: true,
+      env: { ...SHARED_PLATFORM_ENV },
+    });
   } catch (err) {
     await nats?.stop();
     throw err;
@@ -30,10 +46,20 @@ export async function setup(project: TestProject): Promise<void> {
     if (platform) console.log(`shared e2e platform, CPU seconds per process: ${cpuSeconds(platform)}`);
     await platform?.stop();
     await nats?.stop();
-    await dropDatabases(mongoUrl, BACKEND_SERVICES.map((s) => `${dbPrefix}_${s}`));
+    await dropDatabases(
+      mongoUrl,
+      BACKEND_SERVICES.map((s) => `${dbPrefix}_${s}`),
+    );
   };
   await warmUp(platform.baseUrl, mongoUrl, dbPrefix);
-  project.provide("sharedPlatform", { baseUrl: platform.baseUrl, gatewayPort: platform.gatewayPort, env: platform.env, mongoUrl, natsUrl, dbPrefix });
+  project.provide("sharedPlatform", {
+    baseUrl: platform.baseUrl,
+    gatewayPort: platform.gatewayPort,
+    env: platform.env,
+    mongoUrl,
+    natsUrl,
+    dbPrefix,
+  });
 }
 
 export async function teardown(): Promise<void> {
@@ -45,13 +71,25 @@ export async function teardown(): Promise<void> {
  * caught up before the first file's first story (a clock cannot step before they are).
  */
 async function warmUp(baseUrl: string, mongoUrl: string, dbPrefix: string): Promise<void> {
-  const probe = createOrganization({ name: "shared platform warm-up", mongoUrl, dbName: `${dbPrefix}_customer`, frozenTime: "2024-01-01T00:00:00Z" });
+  const probe = createOrganization({
+    name: "shared platform warm-up",
+    mongoUrl,
+    dbName: `${dbPrefix}_customer`,
+    frozenTime: "2024-01-01T00:00:00Z",
+  });
   const headers = { authorization: `Bearer ${probe.api_key}`, "content-type": "application/json" };
-  const advanced = await fetch(`${baseUrl}/api/v1/test_clock/advance`, { method: "POST", headers, body: JSON.stringify({ test_clock: { frozen_time: "2024-01-01T00:01:00Z" } }) });
-  if (advanced.status !== 200) throw new Error(`warm-up: the probe's clock did not step (${advanced.status} ${await advanced.text()})`);
+  const advanced = await fetch(`${baseUrl}/api/v1/test_clock/advance`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ test_clock: { frozen_time: "2024-01-01T00:01:00Z" } }),
+  });
+  if (advanced.status !== 200)
+    throw new Error(`warm-up: the probe's clock did not step (${advanced.status} ${await advanced.text()})`);
   const deadline = Date.now() + 170_000;
   for (;;) {
-    const clock = (await (await fetch(`${baseUrl}/api/v1/test_clock`, { headers })).json()) as { test_clock: { status: string } };
+    const clock = (await (await fetch(`${baseUrl}/api/v1/test_clock`, { headers })).json()) as {
+      test_clock: { status: string };
+    };
     if (clock.test_clock.status === "ready") return;
     if (Date.now() > deadline) throw new Error("warm-up: the probe's clock stayed busy for 170 s");
     await new Promise((r) => setTimeout(r, 100));

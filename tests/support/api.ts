@@ -35,7 +35,9 @@ export function api(baseUrl: string, apiKey?: string) {
     if (init.unchecked === undefined) {
       const problems = await responseMismatches(baseUrl, method, path, reply.status, reply.body);
       if (problems.length) {
-        throw new Error(`${method} ${path} → ${reply.status} disagrees with the OpenAPI documents:\n  ${problems.join("\n  ")}\nbody: ${text}`);
+        throw new Error(
+          `${method} ${path} → ${reply.status} disagrees with the OpenAPI documents:\n  ${problems.join("\n  ")}\nbody: ${text}`,
+        );
       }
     }
     return reply;

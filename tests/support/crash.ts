@@ -14,7 +14,8 @@ export function crashLoad(variable: string, small: number, full: number): number
 
 /** Runs `work(0)` … `work(count − 1)`, `size` at a time (the crash tests' loads). */
 export async function inBatches(count: number, size: number, work: (i: number) => Promise<void>): Promise<void> {
-  for (let i = 0; i < count; i += size) await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, k) => work(i + k)));
+  for (let i = 0; i < count; i += size)
+    await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, k) => work(i + k)));
 }
 
 /** Every item of a list endpoint (`key` in its body), page after page of 1000. */

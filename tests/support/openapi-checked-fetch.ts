@@ -35,9 +35,11 @@ export function openapiCheckedFetch(apiPrefix = "/api/v1") {
       throw new Error(`${where}: body is not JSON: ${JSON.stringify(text)}`);
     }
     const errors = openapiErrors(schema, body);
-    if (errors.length) throw new Error(`${where}: body does not match ${schema}:\n  ${errors.join("\n  ")}\nbody: ${text}`);
+    if (errors.length)
+      throw new Error(`${where}: body does not match ${schema}:\n  ${errors.join("\n  ")}\nbody: ${text}`);
     const ours = (await ourOpenApi(url.origin)).errors(method, path, response.status, body);
-    if (ours.length) throw new Error(`${where}: body does not match our OpenAPI document:\n  ${ours.join("\n  ")}\nbody: ${text}`);
+    if (ours.length)
+      throw new Error(`${where}: body does not match our OpenAPI document:\n  ${ours.join("\n  ")}\nbody: ${text}`);
     exchanges.push({ method, path, operationId, status: response.status, schema });
     return response;
   };

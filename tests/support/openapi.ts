@@ -17,7 +17,9 @@ import { repoRoot } from "@billing/testkit";
  * extensions: the built-in `sandbox` payment provider joins every list of providers, and
  * `standard` (Standard Webhooks) the webhook endpoints' signature algorithms.
  */
-const document = JSON.parse(readFileSync(join(repoRoot(), "..", "shared", "reference", "lago-openapi-svc.json"), "utf8"));
+const document = JSON.parse(
+  readFileSync(join(repoRoot(), "..", "shared", "reference", "lago-openapi-svc.json"), "utf8"),
+);
 const wallet = document.components.schemas.WalletObject;
 wallet.required = (wallet.required as string[]).filter((name) => name !== "balance" || name in wallet.properties);
 // Lago's ongoing balance is the balance less the ongoing usage, not clamped (its wallets'
@@ -50,11 +52,17 @@ function tolerateNulls(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) if (k !== "nullable") out[k] = tolerateNulls(v);
   // `oneOf [string, integer, number]` (event properties): every integer matches two branches (contract §6: treat as anyOf).
-  if (Array.isArray(out.oneOf) && out.oneOf.every((b) => b && typeof b === "object" && Object.keys(b).every((k) => k === "type" || k === "description"))) {
+  if (
+    Array.isArray(out.oneOf) &&
+    out.oneOf.every(
+      (b) => b && typeof b === "object" && Object.keys(b).every((k) => k === "type" || k === "description"),
+    )
+  ) {
     out.anyOf = out.oneOf;
     delete out.oneOf;
   }
-  if (Array.isArray(out.enum) && Array.isArray(out.type) && out.type.includes("null") && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  if (Array.isArray(out.enum) && Array.isArray(out.type) && out.type.includes("null") && !out.enum.includes(null))
+    out.enum = [...out.enum, null];
   // OpenAPI 3.0's `nullable: true`, left in a few places of a 3.1 document
   if ((node as Record<string, unknown>).nullable === true) return { anyOf: [out, { type: "null" }] };
   if (out.properties && typeof out.properties === "object") {

@@ -16,13 +16,25 @@ export interface ReceivedSpan {
 
 export const SpanKind = { INTERNAL: 1, SERVER: 2, CLIENT: 3, PRODUCER: 4, CONSUMER: 5 } as const;
 
-type AnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: AnyValue[] } };
+type AnyValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: number;
+  boolValue?: boolean;
+  arrayValue?: { values?: AnyValue[] };
+};
 type KeyValue = { key: string; value?: AnyValue };
 
 const plain = (v: AnyValue | undefined): unknown =>
-  v === undefined ? undefined
-    : v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.doubleValue ?? v.boolValue ?? v.arrayValue?.values?.map(plain);
-const attributesOf = (list: KeyValue[] | undefined) => Object.fromEntries((list ?? []).map((kv) => [kv.key, plain(kv.value)]));
+  v === undefined
+    ? undefined
+    : (v.stringValue ??
+      (v.intValue !== undefined ? Number(v.intValue) : undefined) ??
+      v.doubleValue ??
+      v.boolValue ??
+      v.arrayValue?.values?.map(plain));
+const attributesOf = (list: KeyValue[] | undefined) =>
+  Object.fromEntries((list ?? []).map((kv) => [kv.key, plain(kv.value)]));
 
 /**
  * An OpenTelemetry collector in the test process: OTLP/HTTP with the JSON encoding
@@ -50,14 +62,21 @@ export class OtlpReceiver {
         }
         try {
           const raw = Buffer.concat(chunks);
-          const body = JSON.parse((req.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw).toString("utf8"));
+          const body = JSON.parse(
+            (req.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw).toString("utf8"),
+          );
           this.requests++;
           for (const rs of body.resourceSpans ?? []) {
             const service = String(attributesOf(rs.resource?.attributes)["service.name"] ?? "");
             for (const ss of rs.scopeSpans ?? []) {
               for (const s of ss.spans ?? []) {
                 this.spans.push({
-                  service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name, kind: s.kind,
+                  service,
+                  traceId: s.traceId,
+                  spanId: s.spanId,
+                  parentSpanId: s.parentSpanId || undefined,
+                  name: s.name,
+                  kind: s.kind,
                   attributes: attributesOf(s.attributes),
                 });
               }

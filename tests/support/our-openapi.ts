@@ -10,16 +10,26 @@ import addFormats from "ajv-formats";
  * name fails too. Each answer's validator is compiled once.
  */
 type Schema = Record<string, unknown>;
-interface Response { content?: Record<string, { schema?: Schema }> }
-interface Operation { operationId: string; servers?: Array<{ url: string }>; responses: Record<string, Response> }
-interface Document { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } }
+interface Response {
+  content?: Record<string, { schema?: Schema }>;
+}
+interface Operation {
+  operationId: string;
+  servers?: Array<{ url: string }>;
+  responses: Record<string, Response>;
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
+}
 
 export interface OurOpenApi {
   /** Mismatches of an answer to `METHOD path` (relative to /api/v1); empty when it agrees with the document. */
   errors(method: string, path: string, status: number, body: unknown): string[];
 }
 
-const mapValues = (o: Record<string, unknown>, f: (v: unknown) => unknown) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
+const mapValues = (o: Record<string, unknown>, f: (v: unknown) => unknown) =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
 
 /** The schema with every object closed to the properties it lists (allOf members stay open: their union is what counts). */
 function closed(schema: unknown, open = false): unknown {
@@ -27,8 +37,10 @@ function closed(schema: unknown, open = false): unknown {
   const out: Schema = { ...(schema as Schema) };
   if (out.properties) out.properties = mapValues(out.properties as Schema, (s) => closed(s));
   if (out.items) out.items = closed(out.items);
-  if (out.additionalProperties && typeof out.additionalProperties === "object") out.additionalProperties = closed(out.additionalProperties);
-  for (const key of ["anyOf", "oneOf"]) if (Array.isArray(out[key])) out[key] = (out[key] as unknown[]).map((s) => closed(s));
+  if (out.additionalProperties && typeof out.additionalProperties === "object")
+    out.additionalProperties = closed(out.additionalProperties);
+  for (const key of ["anyOf", "oneOf"])
+    if (Array.isArray(out[key])) out[key] = (out[key] as unknown[]).map((s) => closed(s));
   if (Array.isArray(out.allOf)) out.allOf = out.allOf.map((s) => closed(s, true));
   if (!open && out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
   return out;
@@ -51,19 +63,34 @@ function checker(document: Document): OurOpenApi {
       const match = templates.find(({ pattern, template }) => pattern.test(path) && document.paths[template]![m]);
       if (!match) return [`${method} ${path} is not an operation of our OpenAPI document`];
       const operation = document.paths[match.template]![m]!;
-      const statusKey = operation.responses[String(status)] ? String(status) : status >= 400 && operation.responses.default ? "default" : undefined;
+      const statusKey = operation.responses[String(status)]
+        ? String(status)
+        : status >= 400 && operation.responses.default
+          ? "default"
+          : undefined;
       if (!statusKey) return [`${operation.operationId} does not document status ${status}`];
       const key = `${m} ${match.template} ${statusKey}`;
       let validate = compiled.get(key);
       if (!validate) {
         const content = operation.responses[statusKey]!.content ?? {};
         const schema = content["application/json"]?.schema;
-        validate = schema ? ajv.compile(JSON.parse(JSON.stringify(closed(schema)).replace(/"#\/components\//g, '"ours#/components/'))) : content["text/plain"] ? "text" : "none";
+        validate = schema
+          ? ajv.compile(JSON.parse(JSON.stringify(closed(schema)).replace(/"#\/components\//g, '"ours#/components/')))
+          : content["text/plain"]
+            ? "text"
+            : "none";
         compiled.set(key, validate);
       }
-      if (validate === "text") return typeof body === "string" ? [] : [`${operation.operationId} → ${status}: text expected`];
-      if (validate === "none") return body === undefined ? [] : [`${operation.operationId} → ${status}: no body documented`];
-      return validate(body) ? [] : (validate.errors ?? []).map((e) => `${operation.operationId} → ${statusKey}: ${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+      if (validate === "text")
+        return typeof body === "string" ? [] : [`${operation.operationId} → ${status}: text expected`];
+      if (validate === "none")
+        return body === undefined ? [] : [`${operation.operationId} → ${status}: no body documented`];
+      return validate(body)
+        ? []
+        : (validate.errors ?? []).map(
+            (e) =>
+              `${operation.operationId} → ${statusKey}: ${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`,
+          );
     },
   };
 }
@@ -75,7 +102,8 @@ export function ourOpenApi(baseUrl: string): Promise<OurOpenApi> {
   let pending = documents.get(baseUrl);
   if (!pending) {
     pending = fetch(`${baseUrl}/api/v1/openapi.json`).then(async (res) => {
-      if (res.status !== 200) throw new Error(`GET ${baseUrl}/api/v1/openapi.json → ${res.status}: ${await res.text()}`);
+      if (res.status !== 200)
+        throw new Error(`GET ${baseUrl}/api/v1/openapi.json → ${res.status}: ${await res.text()}`);
       return checker((await res.json()) as Document);
     });
     pending.catch(() => documents.delete(baseUrl));

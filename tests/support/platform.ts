@@ -1,5 +1,14 @@
 import { inject } from "vitest";
-import { BACKEND_SERVICES, createOrganization, dropDatabases, infraUrls, launchPlatform, startOwnNats, uniqueName, type Platform } from "@billing/testkit";
+import {
+  BACKEND_SERVICES,
+  createOrganization,
+  dropDatabases,
+  infraUrls,
+  launchPlatform,
+  startOwnNats,
+  uniqueName,
+  type Platform,
+} from "@billing/testkit";
 import { fitsSharedPlatform, SHARED_PLATFORM_ENV, type SharedPlatform } from "./shared-platform";
 
 /** An end-to-end test file's platform (shared or its own): its addresses, its organizations. */
@@ -37,7 +46,13 @@ export async function startOwnE2E(label: string, env?: Record<string, string>): 
   try {
     // the tests' webhook receivers listen on 127.0.0.1, which production refuses; the gateway's
     // per-organization rate limit is off (tests send fast; rate-limits.test.ts sets its own)
-    platform = await launchPlatform({ mongoUrl, natsUrl, dbPrefix: prefix, randomPorts: true, env: { ...SHARED_PLATFORM_ENV, ...env } });
+    platform = await launchPlatform({
+      mongoUrl,
+      natsUrl,
+      dbPrefix: prefix,
+      randomPorts: true,
+      env: { ...SHARED_PLATFORM_ENV, ...env },
+    });
   } catch (err) {
     await ownNats?.stop();
     throw err;
@@ -51,7 +66,10 @@ export async function startOwnE2E(label: string, env?: Record<string, string>): 
     stop: async () => {
       await platform.stop();
       await ownNats?.stop();
-      await dropDatabases(mongoUrl, BACKEND_SERVICES.map((s) => `${prefix}_${s}`));
+      await dropDatabases(
+        mongoUrl,
+        BACKEND_SERVICES.map((s) => `${prefix}_${s}`),
+      );
     },
   };
 }
@@ -59,7 +77,9 @@ export async function startOwnE2E(label: string, env?: Record<string, string>): 
 /** The `e2e` project's shared platform, as a file sees it: new organizations in its databases; stopping it is the project's business. */
 function onSharedPlatform(shared: SharedPlatform): E2E {
   const refuse = (what: string) => async () => {
-    throw new Error(`${what}: the shared platform's services are not a file's to ${what}; list the file in vitest.config.mts's OWN_PLATFORM_FILES`);
+    throw new Error(
+      `${what}: the shared platform's services are not a file's to ${what}; list the file in vitest.config.mts's OWN_PLATFORM_FILES`,
+    );
   };
   const platform: Platform = {
     baseUrl: shared.baseUrl,

@@ -94,7 +94,8 @@ export async function awaitReady(as: Api, timeoutMs = 60_000): Promise<{ frozen_
   for (;;) {
     const clock = await clockOf(as);
     if (clock.status === "ready") return clock;
-    if (Date.now() > deadline) throw new Error(`test clock still ${clock.status} after ${timeoutMs} ms: ${JSON.stringify(clock)}`);
+    if (Date.now() > deadline)
+      throw new Error(`test clock still ${clock.status} after ${timeoutMs} ms: ${JSON.stringify(clock)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -122,8 +123,12 @@ export async function auditFinalizedInvoices(sandboxes: readonly Sandbox[]): Pro
       expect(list.status, JSON.stringify(list.body)).toBe(200);
       for (const invoice of list.body.invoices as Json[]) {
         const reply = await as("GET", `/invoices/${invoice.svc_id}/audit`);
-        if (reply.status !== 200) failures.push(`${organization_id} ${invoice.number}: audit answered ${reply.status} ${JSON.stringify(reply.body)}`);
-        else if (!reply.body.invoice_audit.match) failures.push(`${organization_id} ${invoice.number}: ${JSON.stringify(reply.body.invoice_audit.mismatches)}`);
+        if (reply.status !== 200)
+          failures.push(
+            `${organization_id} ${invoice.number}: audit answered ${reply.status} ${JSON.stringify(reply.body)}`,
+          );
+        else if (!reply.body.invoice_audit.match)
+          failures.push(`${organization_id} ${invoice.number}: ${JSON.stringify(reply.body.invoice_audit.mismatches)}`);
       }
       if (!list.body.meta?.next_page) break;
     }

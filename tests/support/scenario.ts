@@ -42,7 +42,9 @@ export const span = (from: string | null | undefined, to: string | null | undefi
 
 /** A billable metric (count_agg unless told otherwise); returns its svc_id. */
 export async function metric(as: Api, code: string, extra: Json = {}): Promise<string> {
-  const body = await ok(as("POST", "/billable_metrics", { billable_metric: { name: code, code, aggregation_type: "count_agg", ...extra } }));
+  const body = await ok(
+    as("POST", "/billable_metrics", { billable_metric: { name: code, code, aggregation_type: "count_agg", ...extra } }),
+  );
   return body.billable_metric.svc_id as string;
 }
 
@@ -52,46 +54,94 @@ export async function tax(as: Api, code: string, rate: string): Promise<void> {
 }
 
 /** An add-on (for fixed charges); returns its svc_id. */
-export async function addOn(as: Api, code: string, name: string, amountCents: number, currency = "EUR"): Promise<string> {
-  const body = await ok(as("POST", "/add_ons", { add_on: { name, code, amount_cents: amountCents, amount_currency: currency } }));
+export async function addOn(
+  as: Api,
+  code: string,
+  name: string,
+  amountCents: number,
+  currency = "EUR",
+): Promise<string> {
+  const body = await ok(
+    as("POST", "/add_ons", { add_on: { name, code, amount_cents: amountCents, amount_currency: currency } }),
+  );
   return body.add_on.svc_id as string;
 }
 
 /** A plan: monthly, EUR, in arrears unless told otherwise; returns the plan as answered. */
 export async function plan(as: Api, code: string, fields: Json): Promise<Json> {
-  const body = await ok(as("POST", "/plans", {
-    plan: { name: code[0]!.toUpperCase() + code.slice(1), code, interval: "monthly", amount_currency: "EUR", pay_in_advance: false, charges: [], ...fields },
-  }));
+  const body = await ok(
+    as("POST", "/plans", {
+      plan: {
+        name: code[0]!.toUpperCase() + code.slice(1),
+        code,
+        interval: "monthly",
+        amount_currency: "EUR",
+        pay_in_advance: false,
+        charges: [],
+        ...fields,
+      },
+    }),
+  );
   return body.plan as Json;
 }
 
 /** A standard charge of `amount` per unit on a metric. */
 export const standard = (billableMetricId: string, amount: string, extra: Json = {}): Json => ({
-  billable_metric_id: billableMetricId, charge_model: "standard", properties: { amount }, ...extra,
+  billable_metric_id: billableMetricId,
+  charge_model: "standard",
+  properties: { amount },
+  ...extra,
 });
 
 /** A customer in EUR (POST /customers is an upsert); returns it as answered (its sequential_id numbers its invoices). */
 export async function customer(as: Api, externalId: string, extra: Json = {}): Promise<Json> {
-  const body = await ok(as("POST", "/customers", { customer: { external_id: externalId, name: externalId, currency: "EUR", ...extra } }));
+  const body = await ok(
+    as("POST", "/customers", { customer: { external_id: externalId, name: externalId, currency: "EUR", ...extra } }),
+  );
   return body.customer as Json;
 }
 
 /** POST /subscriptions (calendar unless told otherwise): a new subscription, or an upgrade/downgrade of `externalId`. */
-export async function subscribe(as: Api, externalCustomerId: string, planCode: string, externalId: string, extra: Json = {}): Promise<Json> {
-  const body = await ok(as("POST", "/subscriptions", {
-    subscription: { external_customer_id: externalCustomerId, plan_code: planCode, external_id: externalId, billing_time: "calendar", ...extra },
-  }));
+export async function subscribe(
+  as: Api,
+  externalCustomerId: string,
+  planCode: string,
+  externalId: string,
+  extra: Json = {},
+): Promise<Json> {
+  const body = await ok(
+    as("POST", "/subscriptions", {
+      subscription: {
+        external_customer_id: externalCustomerId,
+        plan_code: planCode,
+        external_id: externalId,
+        billing_time: "calendar",
+        ...extra,
+      },
+    }),
+  );
   return body.subscription as Json;
 }
 
 /** A coupon that never expires. */
 export async function coupon(as: Api, code: string, fields: Json): Promise<void> {
-  await ok(as("POST", "/coupons", { coupon: { name: code, code, expiration: "no_expiration", reusable: true, ...fields } }));
+  await ok(
+    as("POST", "/coupons", { coupon: { name: code, code, expiration: "no_expiration", reusable: true, ...fields } }),
+  );
 }
 
 /** Applies a coupon to a customer; returns the applied coupon. */
-export async function applyCoupon(as: Api, externalCustomerId: string, couponCode: string, overrides: Json = {}): Promise<Json> {
-  const body = await ok(as("POST", "/applied_coupons", { applied_coupon: { external_customer_id: externalCustomerId, coupon_code: couponCode, ...overrides } }));
+export async function applyCoupon(
+  as: Api,
+  externalCustomerId: string,
+  couponCode: string,
+  overrides: Json = {},
+): Promise<Json> {
+  const body = await ok(
+    as("POST", "/applied_coupons", {
+      applied_coupon: { external_customer_id: externalCustomerId, coupon_code: couponCode, ...overrides },
+    }),
+  );
   return body.applied_coupon as Json;
 }
 
@@ -110,8 +160,13 @@ export const event = (externalSubscriptionId: string, code: string, at: string, 
 });
 
 /** `count` identical events. */
-export const events = (count: number, externalSubscriptionId: string, code: string, at: string, properties?: Json): Json[] =>
-  Array.from({ length: count }, () => event(externalSubscriptionId, code, at, properties));
+export const events = (
+  count: number,
+  externalSubscriptionId: string,
+  code: string,
+  at: string,
+  properties?: Json,
+): Json[] => Array.from({ length: count }, () => event(externalSubscriptionId, code, at, properties));
 
 /** Sends events through POST /events/batch, 100 at a time (Lago's limit). */
 export async function send(as: Api, list: Json[]): Promise<void> {
@@ -122,7 +177,8 @@ export async function send(as: Api, list: Json[]): Promise<void> {
 // invoices
 
 const byIssue = (a: Json, b: Json) =>
-  String(a.issuing_date).localeCompare(String(b.issuing_date)) || String(a.created_at).localeCompare(String(b.created_at));
+  String(a.issuing_date).localeCompare(String(b.issuing_date)) ||
+  String(a.created_at).localeCompare(String(b.created_at));
 
 /**
  * A customer's visible invoices, oldest first, each as GET /invoices/{svc_id} shows it (fees
@@ -133,10 +189,13 @@ export async function invoicesOf(as: Api, externalCustomerId: string): Promise<J
   // An invoice may change between the list and its own read (a payment provider settling it in the
   // background): the list is read again, a few times, until every entry agrees with its read.
   for (let attempt = 1; ; attempt++) {
-    const list = await ok(as("GET", `/invoices?external_customer_id=${encodeURIComponent(externalCustomerId)}&per_page=100`));
+    const list = await ok(
+      as("GET", `/invoices?external_customer_id=${encodeURIComponent(externalCustomerId)}&per_page=100`),
+    );
     const invoices: Json[] = [];
     let agree = true;
-    for (const entry of [...(list.invoices as Json[])].reverse()) { // the API answers newest first
+    for (const entry of [...(list.invoices as Json[])].reverse()) {
+      // the API answers newest first
       // Lago lists invoices without some of what one invoice shows (fees, credits): the list entry is a part of it
       const one = await ok(as("GET", `/invoices/${entry.svc_id}`));
       if (attempt >= 5) expect(one.invoice).toMatchObject(entry);
@@ -162,10 +221,17 @@ function isMatch(actual: unknown, expected: unknown): boolean {
  * Waits (bounded) until a customer has `count` visible invoices: for the invoices a change makes
  * within seconds (a pay-in-advance start, a termination, an upgrade), not on a clock boundary.
  */
-export async function awaitInvoices(as: Api, externalCustomerId: string, count: number, timeoutMs = 15_000): Promise<Json[]> {
+export async function awaitInvoices(
+  as: Api,
+  externalCustomerId: string,
+  count: number,
+  timeoutMs = 15_000,
+): Promise<Json[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const list = await ok(as("GET", `/invoices?external_customer_id=${encodeURIComponent(externalCustomerId)}&per_page=100`));
+    const list = await ok(
+      as("GET", `/invoices?external_customer_id=${encodeURIComponent(externalCustomerId)}&per_page=100`),
+    );
     if ((list.invoices as Json[]).length >= count || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -175,7 +241,8 @@ export async function awaitInvoices(as: Api, externalCustomerId: string, count: 
 }
 
 /** The fees of an invoice of one type (subscription, charge, fixed_charge, commitment), in the invoice's order. */
-export const feesOf = (invoice: Json, type: string): Json[] => (invoice.fees as Json[]).filter((f) => f.item.type === type);
+export const feesOf = (invoice: Json, type: string): Json[] =>
+  (invoice.fees as Json[]).filter((f) => f.item.type === type);
 
 /** The one fee of a type (and metric or add-on code). */
 export function feeOf(invoice: Json, type: string, code?: string): Json {
@@ -189,7 +256,10 @@ export function feeOf(invoice: Json, type: string, code?: string): Json {
  * sub-total excluding taxes; + taxes = sub-total including taxes; − credit notes (0) − prepaid
  * credits (0) = total. Credit notes, progressive billing and wallets come with later issues.
  */
-export function expectTotals(invoice: Json, { fees, coupons = 0, taxes = 0 }: { fees: number; coupons?: number; taxes?: number }): void {
+export function expectTotals(
+  invoice: Json,
+  { fees, coupons = 0, taxes = 0 }: { fees: number; coupons?: number; taxes?: number },
+): void {
   const excluding = fees - coupons;
   expect({
     fees_amount_cents: invoice.fees_amount_cents,
@@ -226,5 +296,8 @@ export const reasons = (invoice: Json): Array<[string, string]> =>
 export async function numberPrefix(as: Api): Promise<string> {
   const { billing_entity: entity } = await ok(as("GET", "/billing_entities/default"));
   if (entity.document_number_prefix) return entity.document_number_prefix as string;
-  return `${String(entity.name).replace(/[^A-Za-z]/g, "").slice(0, 3).toUpperCase()}-${String(entity.svc_id).replace(/-/g, "").slice(-4).toUpperCase()}`;
+  return `${String(entity.name)
+    .replace(/[^A-Za-z]/g, "")
+    .slice(0, 3)
+    .toUpperCase()}-${String(entity.svc_id).replace(/-/g, "").slice(-4).toUpperCase()}`;
 }

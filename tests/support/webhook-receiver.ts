@@ -106,10 +106,15 @@ export class WebhookReceiver {
       }
       const signature = String(headers["x-lago-signature"] ?? "");
       if (headers["x-lago-signature-algorithm"] === "hmac") {
-        return this.keys.hmacKey && createHmac("sha256", this.keys.hmacKey).update(body).digest("base64") === signature ? "hmac" : null;
+        return this.keys.hmacKey && createHmac("sha256", this.keys.hmacKey).update(body).digest("base64") === signature
+          ? "hmac"
+          : null;
       }
       if (headers["x-lago-signature-algorithm"] === "jwt" && this.keys.publicKeyPem) {
-        const claims = jwt.verify(signature, this.keys.publicKeyPem, { algorithms: ["RS256"], issuer: this.keys.issuer }) as { data?: string };
+        const claims = jwt.verify(signature, this.keys.publicKeyPem, {
+          algorithms: ["RS256"],
+          issuer: this.keys.issuer,
+        }) as { data?: string };
         return claims.data === body ? "jwt" : null;
       }
       return null;

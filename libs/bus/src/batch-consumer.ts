@@ -9,7 +9,11 @@ import type { Envelope } from "./envelope";
 import { decodeEnvelope } from "./publish";
 import { decideOnFailure, retryPolicyOf, type RetryOptions } from "./retry-policy";
 
-const handledBatches = counter("nats_consumer_batches_total", "Batches handled by a batch consumer, by outcome (acked, redelivered, parked)", ["stream", "durable", "outcome"]);
+const handledBatches = counter(
+  "nats_consumer_batches_total",
+  "Batches handled by a batch consumer, by outcome (acked, redelivered, parked)",
+  ["stream", "durable", "outcome"],
+);
 
 /** A batch consumer's settings; its retry settings (RetryOptions) default to its bus's `consumerDefaults`, as runConsumer's. */
 export interface BatchConsumerOptions extends RetryOptions {
@@ -64,7 +68,13 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
   const maxBatchBytes = options.maxBatchBytes ?? 1024 * 1024;
   const policy = retryPolicyOf(bus, options);
   const parkTarget = { stream, durable, logger, store: policy.store };
-  await ensureDurable(bus, stream, { durable, filterSubjects: options.filterSubjects, ackWaitMs: options.ackWaitMs, deliverNew: options.deliverNew, maxAckPending: maxBatch });
+  await ensureDurable(bus, stream, {
+    durable,
+    filterSubjects: options.filterSubjects,
+    ackWaitMs: options.ackWaitMs,
+    deliverNew: options.deliverNew,
+    maxAckPending: maxBatch,
+  });
   const consumer = await bus.js.consumers.get(stream, durable);
   const labels = { stream, durable };
 
@@ -97,7 +107,8 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
 
   /** Parks a message; when its dead letter cannot be written, it comes back later instead. */
   const park = async (msg: JsMsg, what: Parameters<typeof parkMessage>[2]) => {
-    if ((await parkMessage(parkTarget, msg, what)) === "unstored") msg.nak(backoffDelayMs(msg.info.deliveryCount, policy));
+    if ((await parkMessage(parkTarget, msg, what)) === "unstored")
+      msg.nak(backoffDelayMs(msg.info.deliveryCount, policy));
   };
 
   /**
@@ -123,7 +134,8 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
         parking.push(park(msg, { reason: "undecodable", error: err, body: msg.data }));
       }
     }
-    if (kept.length === 0) return { stepped: Promise.resolve(), settled: Promise.all([before, ...parking]).then(() => undefined) };
+    if (kept.length === 0)
+      return { stepped: Promise.resolve(), settled: Promise.all([before, ...parking]).then(() => undefined) };
     const step = options.handler(envelopes);
     const settled = (async () => {
       try {
@@ -151,7 +163,13 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
       }
       await Promise.all(parking);
     })();
-    return { stepped: step.then(() => undefined, () => undefined), settled };
+    return {
+      stepped: step.then(
+        () => undefined,
+        () => undefined,
+      ),
+      settled,
+    };
   };
 
   // the latest batch started, and the one before it: at most two in flight (one in its step, the one
@@ -172,7 +190,8 @@ export async function runBatchConsumer(options: BatchConsumerOptions): Promise<B
       const most = queue[0]!.info.deliveryCount > 2 ? 1 : maxBatch;
       let take = 1;
       let bytes = queue[0]!.data.length;
-      while (take < Math.min(most, queue.length) && bytes + queue[take]!.data.length <= maxBatchBytes) bytes += queue[take++]!.data.length;
+      while (take < Math.min(most, queue.length) && bytes + queue[take]!.data.length <= maxBatchBytes)
+        bytes += queue[take++]!.data.length;
       const { stepped, settled } = startBatch(queue.splice(0, take), last);
       beforeLast = last;
       last = settled;

@@ -7,14 +7,19 @@
  * A failed run fails every request it answered (each message is then redelivered).
  */
 export class Coalescer<T = string> {
-  private readonly keys = new Map<string, { running: boolean; next: { items: Set<T>; waiters: Array<(err?: unknown) => void> } | null }>();
+  private readonly keys = new Map<
+    string,
+    { running: boolean; next: { items: Set<T>; waiters: Array<(err?: unknown) => void> } | null }
+  >();
 
   request(key: string, items: Iterable<T>, run: (items: T[]) => Promise<void>): Promise<void> {
     const state = this.keys.get(key) ?? { running: false, next: null };
     this.keys.set(key, state);
     state.next ??= { items: new Set(), waiters: [] };
     for (const item of items) state.next.items.add(item);
-    const answered = new Promise<void>((resolve, reject) => state.next!.waiters.push((err) => (err ? reject(err) : resolve())));
+    const answered = new Promise<void>((resolve, reject) =>
+      state.next!.waiters.push((err) => (err ? reject(err) : resolve())),
+    );
     if (!state.running) this.start(key, run);
     return answered;
   }
@@ -25,7 +30,10 @@ export class Coalescer<T = string> {
     state.next = null;
     state.running = true;
     run([...batch.items])
-      .then(() => batch.waiters.forEach((w) => w()), (err: unknown) => batch.waiters.forEach((w) => w(err)))
+      .then(
+        () => batch.waiters.forEach((w) => w()),
+        (err: unknown) => batch.waiters.forEach((w) => w(err)),
+      )
       .finally(() => {
         state.running = false;
         if (state.next) this.start(key, run);

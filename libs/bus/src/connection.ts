@@ -1,4 +1,12 @@
-import { connect, nanos, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager, type NatsConnection } from "nats";
+import {
+  connect,
+  nanos,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamClient,
+  type JetStreamManager,
+  type NatsConnection,
+} from "nats";
 import type { Logger } from "@billing/logger";
 import type { DeadLetterStore } from "./dead-letters";
 import type { StreamSpec } from "./subjects";
@@ -29,7 +37,12 @@ export interface Bus {
 }
 
 /** Connects to NATS and JetStream; reconnects forever once connected. */
-export async function connectBus(options: { url: string; name: string; logger?: Logger; consumerDefaults?: ConsumerDefaults }): Promise<Bus> {
+export async function connectBus(options: {
+  url: string;
+  name: string;
+  logger?: Logger;
+  consumerDefaults?: ConsumerDefaults;
+}): Promise<Bus> {
   const nc = await connect({
     servers: options.url.split(","),
     name: options.name,
@@ -63,7 +76,12 @@ export interface StreamLimits {
 }
 
 /** Creates the stream with file storage, or updates its subjects; idempotent. */
-export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, replicas = 1, limits: StreamLimits = {}): Promise<void> {
+export async function ensureStream(
+  jsm: JetStreamManager,
+  spec: StreamSpec,
+  replicas = 1,
+  limits: StreamLimits = {},
+): Promise<void> {
   const maxAgeMs = limits.maxAgeMs ?? 7 * 24 * 60 * 60 * 1000;
   const config = {
     name: spec.name,

@@ -11,10 +11,22 @@ import { backoffDelayMs } from "./backoff";
 import { traced, tracedHandling } from "./tracing";
 
 /** Each durable's backlog, sampled from its JetStream consumer info (`num_pending`, `num_ack_pending`). */
-const pendingMessages = gauge("nats_consumer_pending_messages", "Messages of the stream the durable consumer has not been delivered yet (num_pending)", ["stream", "durable"]);
-const ackPendingMessages = gauge("nats_consumer_ack_pending_messages", "Messages delivered to the durable consumer and not acknowledged yet (num_ack_pending)", ["stream", "durable"]);
+const pendingMessages = gauge(
+  "nats_consumer_pending_messages",
+  "Messages of the stream the durable consumer has not been delivered yet (num_pending)",
+  ["stream", "durable"],
+);
+const ackPendingMessages = gauge(
+  "nats_consumer_ack_pending_messages",
+  "Messages delivered to the durable consumer and not acknowledged yet (num_ack_pending)",
+  ["stream", "durable"],
+);
 /** What each durable did with the messages it received. */
-const handledMessages = counter("nats_consumer_messages_total", "Messages handled by a durable consumer, by outcome (acked, skipped, redelivered, parked, terminated)", ["stream", "durable", "outcome"]);
+const handledMessages = counter(
+  "nats_consumer_messages_total",
+  "Messages handled by a durable consumer, by outcome (acked, skipped, redelivered, parked, terminated)",
+  ["stream", "durable", "outcome"],
+);
 
 /** The header JetStream puts on a message delivered without its body (headers_only): the body's size. */
 const MSG_SIZE_HEADER = "Nats-Msg-Size";
@@ -64,9 +76,18 @@ export interface ConsumerHandle {
  * Creates a durable pull consumer with explicit acks, or leaves the existing one as it is (a
  * durable keeps its configuration and position across restarts and replicas).
  */
-export async function ensureDurable(bus: Bus, stream: string, options: {
-  durable: string; filterSubjects: string[]; ackWaitMs?: number; maxAckPending: number; deliverNew?: boolean; headersOnly?: boolean;
-}): Promise<void> {
+export async function ensureDurable(
+  bus: Bus,
+  stream: string,
+  options: {
+    durable: string;
+    filterSubjects: string[];
+    ackWaitMs?: number;
+    maxAckPending: number;
+    deliverNew?: boolean;
+    headersOnly?: boolean;
+  },
+): Promise<void> {
   await bus.jsm.consumers
     .add(stream, {
       durable_name: options.durable,
@@ -97,8 +118,12 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
   const concurrency = options.concurrency ?? 8;
   const policy = retryPolicyOf(bus, options);
   await ensureDurable(bus, stream, {
-    durable, filterSubjects: options.filterSubjects, ackWaitMs: options.ackWaitMs, deliverNew: options.deliverNew,
-    maxAckPending: options.maxAckPending ?? Math.max(concurrency * 4, 64), headersOnly: options.headersOnly === true && !!options.skip,
+    durable,
+    filterSubjects: options.filterSubjects,
+    ackWaitMs: options.ackWaitMs,
+    deliverNew: options.deliverNew,
+    maxAckPending: options.maxAckPending ?? Math.max(concurrency * 4, 64),
+    headersOnly: options.headersOnly === true && !!options.skip,
   });
   const consumer = await bus.js.consumers.get(stream, durable);
 
@@ -107,11 +132,15 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
   const inFlight = new Set<Promise<void>>();
 
   const labels = { stream, durable };
-  const outcome = (name: "acked" | "skipped" | "redelivered" | "parked" | "terminated") => handledMessages.inc({ ...labels, outcome: name });
+  const outcome = (name: "acked" | "skipped" | "redelivered" | "parked" | "terminated") =>
+    handledMessages.inc({ ...labels, outcome: name });
   const parkTarget = { stream, durable, logger, store: policy.store };
 
   /** Parks the message; when its dead letter cannot be written, it comes back later instead. */
-  const park = async (msg: JsMsg, what: { reason: ParkReason; error: unknown; body: Uint8Array | null; envelope?: Envelope }) => {
+  const park = async (
+    msg: JsMsg,
+    what: { reason: ParkReason; error: unknown; body: Uint8Array | null; envelope?: Envelope },
+  ) => {
     const done = await parkMessage(parkTarget, msg, what);
     if (done === "unstored") {
       msg.nak(backoffDelayMs(msg.info.deliveryCount, policy));
@@ -141,7 +170,10 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
       else {
         // a transient failure is expected while a peer is away; an unknown one is a bug until told otherwise
         const level = decision.kind === "transient" ? "warn" : "error";
-        log[level]({ err, event_id: envelope.id, failure: decision.kind, delay: decision.retryInMs }, "message will be redelivered");
+        log[level](
+          { err, event_id: envelope.id, failure: decision.kind, delay: decision.retryInMs },
+          "message will be redelivered",
+        );
         redeliver(msg, decision.retryInMs);
       }
       return err;
@@ -176,7 +208,10 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
         const decision = decideOnFailure(err, msg.info.deliveryCount, policy);
         if ("park" in decision) await park(msg, { reason: decision.park, error: err, body: null });
         else {
-          logger.warn({ err, subject: msg.subject, seq: msg.seq, failure: decision.kind }, "message body unreadable; will be redelivered");
+          logger.warn(
+            { err, subject: msg.subject, seq: msg.seq, failure: decision.kind },
+            "message body unreadable; will be redelivered",
+          );
           redeliver(msg, decision.retryInMs);
         }
         return;
@@ -190,7 +225,9 @@ export async function runConsumer(options: ConsumerOptions): Promise<ConsumerHan
       return;
     }
     // tracing on: the handling continues the publisher's trace (the message's headers)
-    await (traced(msg) ? tracedHandling(msg, envelope, durable, () => handleDecoded(msg, envelope, data)) : handleDecoded(msg, envelope, data));
+    await (traced(msg)
+      ? tracedHandling(msg, envelope, durable, () => handleDecoded(msg, envelope, data))
+      : handleDecoded(msg, envelope, data));
   };
 
   // the durable's lag, sampled for the metrics (a failed sample keeps the last value)

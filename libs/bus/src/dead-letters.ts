@@ -91,7 +91,11 @@ export interface DeadLetterStore {
   park(message: ParkedMessage): Promise<boolean>;
 }
 
-const deadLetters = counter("dead_letters_total", "Messages parked in the service's dead_letters collection, by subject and reason", ["subject", "reason"]);
+const deadLetters = counter(
+  "dead_letters_total",
+  "Messages parked in the service's dead_letters collection, by subject and reason",
+  ["subject", "reason"],
+);
 
 /** The id of the dead letter of a message of a durable (the same for every delivery of it). */
 export function deadLetterId(stream: string, durable: string, streamSeq: number): string {
@@ -113,7 +117,9 @@ export function storedBody(body: Uint8Array | null): { body: string | null; body
 /** A stored body's bytes again. */
 export function bodyBytes(letter: Pick<DeadLetter, "body" | "body_encoding">): Uint8Array | null {
   if (letter.body === null) return null;
-  return letter.body_encoding === "base64" ? new Uint8Array(Buffer.from(letter.body, "base64")) : new TextEncoder().encode(letter.body);
+  return letter.body_encoding === "base64"
+    ? new Uint8Array(Buffer.from(letter.body, "base64"))
+    : new TextEncoder().encode(letter.body);
 }
 
 /** A message's headers worth keeping for a replay. */
@@ -152,7 +158,13 @@ export async function parkMessage(
   msg: JsMsg,
   what: { reason: ParkReason; error: unknown; body: Uint8Array | null; envelope?: Envelope | null },
 ): Promise<"parked" | "terminated" | "unstored"> {
-  const log = target.logger.child({ subject: msg.subject, seq: msg.seq, deliveries: msg.info.deliveryCount, reason: what.reason, event_id: what.envelope?.id });
+  const log = target.logger.child({
+    subject: msg.subject,
+    seq: msg.seq,
+    deliveries: msg.info.deliveryCount,
+    reason: what.reason,
+    event_id: what.envelope?.id,
+  });
   if (!target.store) {
     log.error({ err: what.error }, "message terminated (no dead-letter store)");
     msg.term();
@@ -205,6 +217,10 @@ export async function replayDeadLetter(js: JetStreamClient, letter: DeadLetter):
   for (const { key, value } of letter.headers) h.append(key, value);
   h.set(REPLAY_FOR_HEADER, letter.durable);
   h.set(DEAD_LETTER_HEADER, letter.id);
-  const ack = await js.publish(letter.subject, body, { msgID: randomUUID(), headers: h, expect: { streamName: letter.stream } });
+  const ack = await js.publish(letter.subject, body, {
+    msgID: randomUUID(),
+    headers: h,
+    expect: { streamName: letter.stream },
+  });
   return { seq: ack.seq };
 }

@@ -1,5 +1,11 @@
 import { Metadata, status } from "@grpc/grpc-js";
-import { MongoClient, MongoNetworkError, MongoNotConnectedError, MongoServerError, MongoTopologyClosedError } from "mongodb";
+import {
+  MongoClient,
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoServerError,
+  MongoTopologyClosedError,
+} from "mongodb";
 import mongoose from "mongoose";
 import { NatsError } from "nats";
 import { describe, expect, it } from "vitest";
@@ -29,7 +35,9 @@ describe("classifyFailure", () => {
     expect(classifyFailure(new RetryLater("busy"))).toBe("transient");
     const sent = toGrpcStatus(new RetryLater("pay-in-advance buckets behind envelope e-1"));
     expect(sent.code).toBe(status.UNAVAILABLE);
-    const received = fromGrpcError(Object.assign(new Error(sent.details), { code: sent.code!, details: sent.details!, metadata: sent.metadata! }));
+    const received = fromGrpcError(
+      Object.assign(new Error(sent.details), { code: sent.code!, details: sent.details!, metadata: sent.metadata! }),
+    );
     expect([received.kind, received.message]).toEqual(["unavailable", "pay-in-advance buckets behind envelope e-1"]);
     expect(classifyFailure(received)).toBe("transient");
   });
@@ -48,7 +56,9 @@ describe("classifyFailure", () => {
   });
 
   it("transient: a 503, 504 or 429 AppError, raised here or by a peer", () => {
-    expect(classifyFailure(new AppError("unavailable", undefined, undefined, "x is being changed concurrently; retry"))).toBe("transient");
+    expect(
+      classifyFailure(new AppError("unavailable", undefined, undefined, "x is being changed concurrently; retry")),
+    ).toBe("transient");
     expect(classifyFailure(peerAppError("unavailable"))).toBe("transient");
     expect(classifyFailure(peerAppError("timeout"))).toBe("transient");
     expect(classifyFailure(peerAppError("too_many_requests"))).toBe("transient");
@@ -65,17 +75,30 @@ describe("classifyFailure", () => {
   it("transient: MongoDB away (network, server selection, not connected, not primary, stepping down, retryable labels)", async () => {
     // a real server selection failure: nothing listens on port 1
     const nowhere = new MongoClient("mongodb://127.0.0.1:1", { serverSelectionTimeoutMS: 50 });
-    const selection = await nowhere.db("x").collection("y").findOne({}).catch((err: unknown) => err);
+    const selection = await nowhere
+      .db("x")
+      .collection("y")
+      .findOne({})
+      .catch((err: unknown) => err);
     await nowhere.close();
     expect((selection as Error).name).toBe("MongoServerSelectionError");
     const away = [
-      selection, new MongoNetworkError("connection reset"), new MongoNotConnectedError("not connected"), new MongoTopologyClosedError(), new mongoose.Error.MongooseServerSelectionError("no server"),
+      selection,
+      new MongoNetworkError("connection reset"),
+      new MongoNotConnectedError("not connected"),
+      new MongoTopologyClosedError(),
+      new mongoose.Error.MongooseServerSelectionError("no server"),
     ];
     for (const err of away) expect(classifyFailure(err), (err as Error).name).toBe("transient");
     // NotWritablePrimary, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary, InterruptedAtShutdown, InterruptedDueToReplStateChange, PrimarySteppedDown, ShutdownInProgress
-    for (const code of [10107, 13435, 13436, 11600, 11602, 189, 91]) expect(classifyFailure(new MongoServerError({ message: "election", code })), String(code)).toBe("transient");
-    expect(classifyFailure(new MongoServerError({ message: "x", code: 999, errorLabels: ["RetryableWriteError"] }))).toBe("transient");
-    expect(classifyFailure(new mongoose.Error("Operation `invoices.findOne()` buffering timed out after 10000ms"))).toBe("transient");
+    for (const code of [10107, 13435, 13436, 11600, 11602, 189, 91])
+      expect(classifyFailure(new MongoServerError({ message: "election", code })), String(code)).toBe("transient");
+    expect(
+      classifyFailure(new MongoServerError({ message: "x", code: 999, errorLabels: ["RetryableWriteError"] })),
+    ).toBe("transient");
+    expect(
+      classifyFailure(new mongoose.Error("Operation `invoices.findOne()` buffering timed out after 10000ms")),
+    ).toBe("transient");
     expect(classifyFailure(new mongoose.Error("something else"))).toBe("unknown");
   });
 
@@ -94,7 +117,9 @@ describe("classifyFailure", () => {
   });
 
   it("transient: a socket refused or reset; and through an error's cause", () => {
-    expect(classifyFailure(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" }))).toBe("transient");
+    expect(
+      classifyFailure(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" })),
+    ).toBe("transient");
     expect(classifyFailure(new Error("charging failed", { cause: new MongoNetworkError("reset") }))).toBe("transient");
     expect(classifyFailure(new Error("wrapped", { cause: new PoisonMessage("bad") }))).toBe("poison");
   });
@@ -114,19 +139,37 @@ describe("decideOnFailure", () => {
   });
 
   it("never parks a transient failure, whatever the deliveries: backs off up to the maximum", () => {
-    expect(decideOnFailure(grpcFailure(status.UNAVAILABLE), 1, policy, () => 1)).toEqual({ kind: "transient", retryInMs: 500 });
-    expect(decideOnFailure(grpcFailure(status.UNAVAILABLE), 4, policy, () => 1)).toEqual({ kind: "transient", retryInMs: 4000 });
-    expect(decideOnFailure(grpcFailure(status.UNAVAILABLE), 10_000, policy, () => 1)).toEqual({ kind: "transient", retryInMs: 300_000 });
+    expect(decideOnFailure(grpcFailure(status.UNAVAILABLE), 1, policy, () => 1)).toEqual({
+      kind: "transient",
+      retryInMs: 500,
+    });
+    expect(decideOnFailure(grpcFailure(status.UNAVAILABLE), 4, policy, () => 1)).toEqual({
+      kind: "transient",
+      retryInMs: 4000,
+    });
+    expect(decideOnFailure(grpcFailure(status.UNAVAILABLE), 10_000, policy, () => 1)).toEqual({
+      kind: "transient",
+      retryInMs: 300_000,
+    });
   });
 
   it("a RetryLater's delay is its backoff's base", () => {
-    expect(decideOnFailure(new RetryLater("not copied yet", 1000), 3, policy, () => 1)).toEqual({ kind: "transient", retryInMs: 4000 });
+    expect(decideOnFailure(new RetryLater("not copied yet", 1000), 3, policy, () => 1)).toEqual({
+      kind: "transient",
+      retryInMs: 4000,
+    });
     expect(decideOnFailure(new RetryLater("busy"), 3, policy, () => 1)).toEqual({ kind: "transient", retryInMs: 2000 });
   });
 
   it("backs off an unknown failure, then parks it at its parkUnknownAfter-th delivery", () => {
     expect(decideOnFailure(new TypeError("bug"), 49, policy, () => 1)).toEqual({ kind: "unknown", retryInMs: 300_000 });
-    expect(decideOnFailure(new TypeError("bug"), 50, policy)).toEqual({ kind: "unknown", park: "unknown_error_after_50" });
-    expect(decideOnFailure(new TypeError("bug"), 3, { ...policy, parkUnknownAfter: 3 })).toEqual({ kind: "unknown", park: "unknown_error_after_3" });
+    expect(decideOnFailure(new TypeError("bug"), 50, policy)).toEqual({
+      kind: "unknown",
+      park: "unknown_error_after_50",
+    });
+    expect(decideOnFailure(new TypeError("bug"), 3, { ...policy, parkUnknownAfter: 3 })).toEqual({
+      kind: "unknown",
+      park: "unknown_error_after_3",
+    });
   });
 });

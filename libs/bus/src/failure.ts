@@ -12,7 +12,10 @@ export class PoisonMessage extends Error {}
  * also waits out (it used to arrive as an INTERNAL error, of unknown kind).
  */
 export class RetryLater extends AppError {
-  constructor(message: string, readonly delayMs?: number) {
+  constructor(
+    message: string,
+    readonly delayMs?: number,
+  ) {
     super("unavailable", undefined, undefined, message);
     this.name = "RetryLater";
   }
@@ -30,9 +33,22 @@ export type FailureKind = "transient" | "poison" | "unknown";
 
 /** NATS errors that a retry cannot cure (a malformed subject or payload, credentials, permissions); every other NATS error is the connection's. */
 const NATS_PERMANENT_CODES: ReadonlySet<string> = new Set([
-  "BAD_AUTHENTICATION", "BAD_CREDS", "BAD_HEADER", "BAD_JSON", "BAD_PAYLOAD", "BAD_SUBJECT", "INVALID_OPTION", "INVALID_PAYLOAD",
-  "MAX_PAYLOAD_EXCEEDED", "NOT_FUNC", "SERVER_OPT_NA", "WSS_REQUIRED", "AUTHORIZATION_VIOLATION", "AUTHENTICATION_EXPIRED",
-  "PERMISSIONS_VIOLATION", "ACCOUNT_EXPIRED",
+  "BAD_AUTHENTICATION",
+  "BAD_CREDS",
+  "BAD_HEADER",
+  "BAD_JSON",
+  "BAD_PAYLOAD",
+  "BAD_SUBJECT",
+  "INVALID_OPTION",
+  "INVALID_PAYLOAD",
+  "MAX_PAYLOAD_EXCEEDED",
+  "NOT_FUNC",
+  "SERVER_OPT_NA",
+  "WSS_REQUIRED",
+  "AUTHORIZATION_VIOLATION",
+  "AUTHENTICATION_EXPIRED",
+  "PERMISSIONS_VIOLATION",
+  "ACCOUNT_EXPIRED",
 ]);
 
 interface ErrorFields {

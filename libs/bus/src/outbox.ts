@@ -22,12 +22,19 @@ export interface OutboxStore {
  * document's order in the stream), then every acknowledged one cleared from its outbox, one write
  * for them all. What was not acknowledged stays in the outbox for the relay.
  */
-async function publishDocumentEvents(bus: Bus, store: OutboxStore, byDocument: ReadonlyMap<string, readonly Envelope[]>) {
-  const sent = [...byDocument].flatMap(([documentId, envelopes]) => envelopes.map((envelope) => ({ documentId, envelope })));
+async function publishDocumentEvents(
+  bus: Bus,
+  store: OutboxStore,
+  byDocument: ReadonlyMap<string, readonly Envelope[]>,
+) {
+  const sent = [...byDocument].flatMap(([documentId, envelopes]) =>
+    envelopes.map((envelope) => ({ documentId, envelope })),
+  );
   const outcomes = await Promise.allSettled(sent.map(({ envelope }) => publishEnvelope(bus.js, envelope)));
   const published = new Map<string, string[]>();
   sent.forEach(({ documentId, envelope }, i) => {
-    if (outcomes[i]!.status === "fulfilled") published.set(documentId, [...(published.get(documentId) ?? []), envelope.id]);
+    if (outcomes[i]!.status === "fulfilled")
+      published.set(documentId, [...(published.get(documentId) ?? []), envelope.id]);
   });
   if (published.size > 0) await store.markPublished(published);
   const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
@@ -35,13 +42,24 @@ async function publishDocumentEvents(bus: Bus, store: OutboxStore, byDocument: R
 }
 
 /** Publishes a change's events now and clears them from the outbox; the relay retries whatever fails. */
-export async function publishFromOutbox(bus: Bus, store: OutboxStore, documentId: string, events: Envelope | readonly Envelope[], logger: Logger) {
+export async function publishFromOutbox(
+  bus: Bus,
+  store: OutboxStore,
+  documentId: string,
+  events: Envelope | readonly Envelope[],
+  logger: Logger,
+) {
   const envelopes = Array.isArray(events) ? (events as readonly Envelope[]) : [events as Envelope];
   await publishManyFromOutbox(bus, store, new Map([[documentId, envelopes]]), logger);
 }
 
 /** The same for the changes of many documents at once (one clearing write). */
-export async function publishManyFromOutbox(bus: Bus, store: OutboxStore, byDocument: ReadonlyMap<string, readonly Envelope[]>, logger: Logger) {
+export async function publishManyFromOutbox(
+  bus: Bus,
+  store: OutboxStore,
+  byDocument: ReadonlyMap<string, readonly Envelope[]>,
+  logger: Logger,
+) {
   const nonEmpty = new Map([...byDocument].filter(([, envelopes]) => envelopes.length > 0));
   if (nonEmpty.size === 0) return;
   try {
@@ -65,7 +83,11 @@ const SWEEP_DOCUMENTS = 500;
  * is written, so a backlog means NATS refused or a process died in between; capped at what one
  * sweep reads, 500 documents).
  */
-const outboxBacklog = gauge("outbox_pending_events", "Events found waiting in an outbox by the relay's last sweep, per store", ["store"]);
+const outboxBacklog = gauge(
+  "outbox_pending_events",
+  "Events found waiting in an outbox by the relay's last sweep, per store",
+  ["store"],
+);
 
 /** Sweeps the outbox on an interval and republishes what is still pending. */
 export function startOutboxRelay(bus: Bus, stores: OutboxStore[], logger: Logger, intervalMs = 2000): OutboxRelay {
@@ -75,7 +97,8 @@ export function startOutboxRelay(bus: Bus, stores: OutboxStore[], logger: Logger
       const byDocument = new Map<string, Envelope[]>();
       const pending = await store.pending(SWEEP_DOCUMENTS);
       outboxBacklog.set({ store: store.name ?? "outbox" }, pending.length);
-      for (const { documentId, envelope } of pending) byDocument.set(documentId, [...(byDocument.get(documentId) ?? []), envelope]);
+      for (const { documentId, envelope } of pending)
+        byDocument.set(documentId, [...(byDocument.get(documentId) ?? []), envelope]);
       if (byDocument.size === 0) continue;
       const { failure } = await publishDocumentEvents(bus, store, byDocument);
       if (failure) throw failure;

@@ -37,13 +37,24 @@ export function organizationHeaders(organizationId: string, h: MsgHdrs = headers
  * JetStream message id: a retry within the stream's duplicate window is stored once.
  * Resolves once JetStream has acknowledged the write.
  */
-export async function publishEnvelope(js: JetStreamClient, envelope: Envelope): Promise<{ duplicate: boolean; seq: number }> {
+export async function publishEnvelope(
+  js: JetStreamClient,
+  envelope: Envelope,
+): Promise<{ duplicate: boolean; seq: number }> {
   envelopeSchema.parse(envelope);
   const data = utf8.encode(envelopeText(envelope));
   // tracing on: the message carries the trace (W3C traceparent and baggage headers) to its consumers
   const ack = tracingEnabled()
-    ? await tracedPublish(envelope, (traceHeaders) => js.publish(envelope.type, data, { msgID: envelope.id, headers: organizationHeaders(envelope.organization_id, traceHeaders) }))
-    : await js.publish(envelope.type, data, { msgID: envelope.id, headers: organizationHeaders(envelope.organization_id) });
+    ? await tracedPublish(envelope, (traceHeaders) =>
+        js.publish(envelope.type, data, {
+          msgID: envelope.id,
+          headers: organizationHeaders(envelope.organization_id, traceHeaders),
+        }),
+      )
+    : await js.publish(envelope.type, data, {
+        msgID: envelope.id,
+        headers: organizationHeaders(envelope.organization_id),
+      });
   return { duplicate: ack.duplicate, seq: ack.seq };
 }
 

@@ -46,10 +46,16 @@ export type FailureDecision = { kind: FailureKind; park: ParkReason } | { kind: 
  * is delivered again with backoff, however many deliveries it took; an unknown one too, until its
  * `parkUnknownAfter`-th delivery, when it is parked. A RetryLater's own delay is the backoff's base.
  */
-export function decideOnFailure(err: unknown, deliveries: number, policy: Omit<RetryPolicy, "store">, random: () => number = Math.random): FailureDecision {
+export function decideOnFailure(
+  err: unknown,
+  deliveries: number,
+  policy: Omit<RetryPolicy, "store">,
+  random: () => number = Math.random,
+): FailureDecision {
   const kind = classifyFailure(err);
   if (kind === "poison") return { kind, park: "poison" };
-  if (kind === "unknown" && deliveries >= policy.parkUnknownAfter) return { kind, park: `unknown_error_after_${policy.parkUnknownAfter}` };
+  if (kind === "unknown" && deliveries >= policy.parkUnknownAfter)
+    return { kind, park: `unknown_error_after_${policy.parkUnknownAfter}` };
   const baseMs = err instanceof RetryLater && err.delayMs !== undefined ? err.delayMs : policy.baseMs;
   return { kind, retryInMs: backoffDelayMs(deliveries, { baseMs, maxMs: policy.maxMs }, random) };
 }

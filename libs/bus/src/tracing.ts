@@ -24,19 +24,23 @@ const attributes = (envelope: Envelope) => ({
 
 /** Runs a publish in a producer span; `publish` gets the headers that carry the span's context. */
 export async function tracedPublish<T>(envelope: Envelope, publish: (headers: MsgHdrs) => Promise<T>): Promise<T> {
-  return tracer().startActiveSpan(`publish ${envelope.type}`, { kind: otel.SpanKind.PRODUCER, attributes: attributes(envelope) }, async (span) => {
-    try {
-      const headers = natsHeaders();
-      otel.propagation.inject(otel.context.active(), headers, setter);
-      return await publish(headers);
-    } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: otel.SpanStatusCode.ERROR, message: (err as Error).message });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer().startActiveSpan(
+    `publish ${envelope.type}`,
+    { kind: otel.SpanKind.PRODUCER, attributes: attributes(envelope) },
+    async (span) => {
+      try {
+        const headers = natsHeaders();
+        otel.propagation.inject(otel.context.active(), headers, setter);
+        return await publish(headers);
+      } catch (err) {
+        span.recordException(err as Error);
+        span.setStatus({ code: otel.SpanStatusCode.ERROR, message: (err as Error).message });
+        throw err;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 /**
@@ -54,13 +58,23 @@ export function traced(msg: JsMsg): boolean {
  * relay — is not traced unless OTEL_TRACES_SAMPLER says otherwise). `handle` answers the
  * handler's error, if any: the span records it.
  */
-export async function tracedHandling(msg: JsMsg, envelope: Envelope, durable: string, handle: () => Promise<unknown>): Promise<void> {
+export async function tracedHandling(
+  msg: JsMsg,
+  envelope: Envelope,
+  durable: string,
+  handle: () => Promise<unknown>,
+): Promise<void> {
   const parent = otel.propagation.extract(otel.ROOT_CONTEXT, msg.headers, getter);
   const span = tracer().startSpan(
     `process ${envelope.type}`,
     {
       kind: otel.SpanKind.CONSUMER,
-      attributes: { ...attributes(envelope), "messaging.consumer.group.name": durable, "messaging.nats.stream_sequence": msg.seq, "messaging.nats.delivery_count": msg.info.deliveryCount },
+      attributes: {
+        ...attributes(envelope),
+        "messaging.consumer.group.name": durable,
+        "messaging.nats.stream_sequence": msg.seq,
+        "messaging.nats.delivery_count": msg.info.deliveryCount,
+      },
     },
     parent,
   );

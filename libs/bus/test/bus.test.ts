@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectBus, ensureStream, makeEnvelope, PoisonMessage, publishEnvelope, runBatchConsumer, runConsumer, RetryLater, type Bus, type Envelope } from "@billing/bus";
+import {
+  connectBus,
+  ensureStream,
+  makeEnvelope,
+  PoisonMessage,
+  publishEnvelope,
+  runBatchConsumer,
+  runConsumer,
+  RetryLater,
+  type Bus,
+  type Envelope,
+} from "@billing/bus";
 import { atFrozenTime, systemClock } from "@billing/clock";
 import { silentLogger } from "@billing/logger";
 import { infraUrls, uniqueName, waitFor } from "@billing/testkit";
@@ -20,7 +31,12 @@ afterAll(async () => {
 });
 
 function envelope(entity: string, data: unknown): Envelope {
-  return makeEnvelope({ type: `${subjectRoot}.${entity}.created`, organizationId: "org-1", data, occurredAt: new Date() });
+  return makeEnvelope({
+    type: `${subjectRoot}.${entity}.created`,
+    organizationId: "org-1",
+    data,
+    occurredAt: new Date(),
+  });
 }
 
 describe("bus", () => {
@@ -34,7 +50,11 @@ describe("bus", () => {
 
     const received: Envelope[] = [];
     const consumer = await runConsumer({
-      bus, stream, durable: uniqueName("dedup"), filterSubjects: [`${subjectRoot}.thing.created`], logger: silentLogger,
+      bus,
+      stream,
+      durable: uniqueName("dedup"),
+      filterSubjects: [`${subjectRoot}.thing.created`],
+      logger: silentLogger,
       handler: async (env) => void received.push(env),
     });
     await waitFor(() => received.length >= 1, { what: "delivery" });
@@ -49,7 +69,11 @@ describe("bus", () => {
     await publishEnvelope(bus.js, e);
     let attempts = 0;
     const consumer = await runConsumer({
-      bus, stream, durable: uniqueName("retry"), filterSubjects: [`${subjectRoot}.flaky.created`], logger: silentLogger,
+      bus,
+      stream,
+      durable: uniqueName("retry"),
+      filterSubjects: [`${subjectRoot}.flaky.created`],
+      logger: silentLogger,
       handler: async () => {
         attempts += 1;
         if (attempts === 1) throw new RetryLater("database busy", 50);
@@ -66,7 +90,14 @@ describe("bus", () => {
     const subject = `${subjectRoot}.resume.created`;
     const seen: number[] = [];
     const handler = async (env: Envelope) => void seen.push((env.data as { n: number }).n);
-    let consumer = await runConsumer({ bus, stream, durable, filterSubjects: [subject], logger: silentLogger, handler });
+    let consumer = await runConsumer({
+      bus,
+      stream,
+      durable,
+      filterSubjects: [subject],
+      logger: silentLogger,
+      handler,
+    });
     await publishEnvelope(bus.js, envelope("resume", { n: 1 }));
     await waitFor(() => seen.length === 1, { what: "first" });
     await consumer.stop();
@@ -82,7 +113,11 @@ describe("bus", () => {
     await publishEnvelope(bus.js, envelope("poison", { n: 4 }));
     const attempts: number[] = [];
     const consumer = await runConsumer({
-      bus, stream, durable: uniqueName("poison"), filterSubjects: [`${subjectRoot}.poison.created`], logger: silentLogger,
+      bus,
+      stream,
+      durable: uniqueName("poison"),
+      filterSubjects: [`${subjectRoot}.poison.created`],
+      logger: silentLogger,
       handler: async (env) => {
         const n = (env.data as { n: number }).n;
         attempts.push(n);
@@ -108,7 +143,11 @@ describe("bus", () => {
     await publishEnvelope(bus.js, e);
     const seen: Date[] = [];
     const consumer = await runConsumer({
-      bus, stream, durable: uniqueName("frozen"), filterSubjects: [`${subjectRoot}.frozen.created`], logger: silentLogger,
+      bus,
+      stream,
+      durable: uniqueName("frozen"),
+      filterSubjects: [`${subjectRoot}.frozen.created`],
+      logger: silentLogger,
       handler: async () => void seen.push(systemClock.now()),
     });
     await waitFor(() => seen.length >= 1, { what: "delivery" });
@@ -127,7 +166,13 @@ describe("bus", () => {
     let overlapped = false;
     let failedOnce = false;
     const consumer = await runBatchConsumer({
-      bus, stream, durable: uniqueName("batched"), filterSubjects: [subject], logger: silentLogger, maxBatch: 5, retryDelayMs: 50,
+      bus,
+      stream,
+      durable: uniqueName("batched"),
+      filterSubjects: [subject],
+      logger: silentLogger,
+      maxBatch: 5,
+      retryDelayMs: 50,
       handler: async (envelopes) => {
         const ns = envelopes.map((e) => (e.data as { n: number }).n);
         if (inRest > 0) overlapped = true; // this step runs while the batch before is still in its rest
@@ -158,7 +203,8 @@ describe("bus", () => {
 
   it("passes over, undecoded, the messages its skip rule names by subject and organization header; handles the others", async () => {
     const subject = `${subjectRoot}.skippable.created`;
-    const of = (org: string, n: number) => makeEnvelope({ type: subject, organizationId: org, data: { n }, occurredAt: new Date() });
+    const of = (org: string, n: number) =>
+      makeEnvelope({ type: subject, organizationId: org, data: { n }, occurredAt: new Date() });
     for (let n = 0; n < 6; n++) await publishEnvelope(bus.js, of(n % 2 ? "org-quiet" : "org-busy", n));
     // published without the header (as before it existed): handled whatever its organization
     const bare = of("org-quiet", 6);
@@ -166,7 +212,11 @@ describe("bus", () => {
     const handled: number[] = [];
     const asked: string[] = [];
     const consumer = await runConsumer({
-      bus, stream, durable: uniqueName("skip"), filterSubjects: [subject], logger: silentLogger,
+      bus,
+      stream,
+      durable: uniqueName("skip"),
+      filterSubjects: [subject],
+      logger: silentLogger,
       skip: async (subj, org) => {
         asked.push(`${subj}|${org}`);
         return org === "org-quiet";
@@ -178,19 +228,33 @@ describe("bus", () => {
     await consumer.stop();
     expect(handled.sort()).toEqual([0, 2, 4, 6]);
     expect(new Set(asked)).toEqual(new Set([`${subject}|org-busy`, `${subject}|org-quiet`]));
-    const info = await bus.jsm.consumers.info(stream, (await bus.jsm.consumers.list(stream).next()).find((c) => c.config.filter_subjects?.includes(subject))!.name);
+    const info = await bus.jsm.consumers.info(
+      stream,
+      (await bus.jsm.consumers.list(stream).next()).find((c) => c.config.filter_subjects?.includes(subject))!.name,
+    );
     expect(info.num_ack_pending + info.num_pending).toBe(0); // the skipped ones acknowledged too
   });
 
   it("delivered headers only, skips messages without their bodies and reads the others' bodies from the stream", async () => {
     const subject = `${subjectRoot}.headers.created`;
-    const of = (org: string, n: number) => makeEnvelope({ type: subject, organizationId: org, data: { n, padding: "x".repeat(10_000) }, occurredAt: new Date() });
+    const of = (org: string, n: number) =>
+      makeEnvelope({
+        type: subject,
+        organizationId: org,
+        data: { n, padding: "x".repeat(10_000) },
+        occurredAt: new Date(),
+      });
     for (let n = 0; n < 6; n++) await publishEnvelope(bus.js, of(n % 2 ? "org-quiet" : "org-busy", n));
     const handled: number[] = [];
     const sizes: number[] = [];
     const durable = uniqueName("headers");
     const consumer = await runConsumer({
-      bus, stream, durable, filterSubjects: [subject], logger: silentLogger, headersOnly: true,
+      bus,
+      stream,
+      durable,
+      filterSubjects: [subject],
+      logger: silentLogger,
+      headersOnly: true,
       skip: async (_subj, org) => org === "org-quiet",
       handler: async (env, msg) => {
         handled.push((env.data as { n: number }).n);

@@ -4,8 +4,19 @@ import { promisify } from "node:util";
 import mongoose, { type Connection } from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  connectBus, deadLetterId, ensureStream, makeEnvelope, PoisonMessage, publishEnvelope, replayDeadLetter, runBatchConsumer, runConsumer,
-  type Bus, type DeadLetter, type DeadLetterStore, type Envelope,
+  connectBus,
+  deadLetterId,
+  ensureStream,
+  makeEnvelope,
+  PoisonMessage,
+  publishEnvelope,
+  replayDeadLetter,
+  runBatchConsumer,
+  runConsumer,
+  type Bus,
+  type DeadLetter,
+  type DeadLetterStore,
+  type Envelope,
 } from "@billing/bus";
 import { AppError } from "@billing/errors";
 import { silentLogger } from "@billing/logger";
@@ -28,7 +39,8 @@ beforeAll(async () => {
   store = new MongoDeadLetterStore(connection);
   await initModels(connection);
   bus = await connectBus({
-    url: infraUrls().natsUrl, name: "dead-letters-test",
+    url: infraUrls().natsUrl,
+    name: "dead-letters-test",
     consumerDefaults: { deadLetters: store, retryBaseMs: 1, retryMaxMs: 10, parkUnknownAfter: 50 },
   });
   await ensureStream(bus.jsm, { name: stream, subjects: [`${subjectRoot}.>`] });
@@ -45,7 +57,8 @@ const subjectOf = (entity: string) => `${subjectRoot}.${entity}.created`;
 const envelope = (entity: string, data: unknown): Envelope =>
   makeEnvelope({ type: subjectOf(entity), organizationId: "org-dlq", data, occurredAt: new Date() });
 const nOf = (e: Envelope) => (e.data as { n: number }).n;
-const lettersOf = (subject: string) => connection.collection<{ _id: string; subject: string }>("dead_letters").find({ subject }).toArray();
+const lettersOf = (subject: string) =>
+  connection.collection<{ _id: string; subject: string }>("dead_letters").find({ subject }).toArray();
 
 async function parkedCount(subject: string, reason: string): Promise<number> {
   const metric = metricsRegistry.getSingleMetric("dead_letters_total");
@@ -66,11 +79,18 @@ describe("consumers that never give up on money", () => {
     const durable = uniqueName("transient");
     let attempts = 0;
     const consumer = await runConsumer({
-      bus, stream, durable, filterSubjects: [subject], logger: silentLogger,
+      bus,
+      stream,
+      durable,
+      filterSubjects: [subject],
+      logger: silentLogger,
       handler: async () => {
         attempts += 1;
         // the charge's peer is away: a gRPC UNAVAILABLE, as RpcClient reports it
-        if (attempts <= 65) throw Object.assign(new AppError("unavailable", undefined, undefined, "connect ECONNREFUSED"), { grpcStatus: 14 });
+        if (attempts <= 65)
+          throw Object.assign(new AppError("unavailable", undefined, undefined, "connect ECONNREFUSED"), {
+            grpcStatus: 14,
+          });
       },
     });
     await waitFor(() => attempts > 65, { what: "the 66th delivery", timeoutMs: 20_000 });
@@ -91,14 +111,21 @@ describe("consumers that never give up on money", () => {
     const handled: number[] = [];
     const attempts: number[] = [];
     const consumer = await runConsumer({
-      bus, stream, durable, filterSubjects: [subject], logger: silentLogger, concurrency: 1,
+      bus,
+      stream,
+      durable,
+      filterSubjects: [subject],
+      logger: silentLogger,
+      concurrency: 1,
       handler: async (e) => {
         attempts.push(nOf(e));
         if (nOf(e) === 1) throw new PoisonMessage("malformed billing.x event: amount_cents must be an integer");
         handled.push(nOf(e));
       },
     });
-    await waitFor(async () => handled.includes(3) && (await drained(durable)), { what: "the messages after the poison one" });
+    await waitFor(async () => handled.includes(3) && (await drained(durable)), {
+      what: "the messages after the poison one",
+    });
     await consumer.stop();
     expect(attempts).toEqual([1, 2, 3]); // the poison message handled once, never redelivered
     expect(handled).toEqual([2, 3]);
@@ -107,9 +134,20 @@ describe("consumers that never give up on money", () => {
     expect(letters.map((l) => l.reason).sort()).toEqual(["poison", "undecodable"]);
     const letter = letters.find((l) => l.reason === "poison")!;
     expect(letter).toMatchObject({
-      id: deadLetterId(stream, durable, seq), stream, durable, subject, stream_seq: seq, envelope_id: poison.id, organization_id: "org-dlq",
-      body_encoding: "utf8", error: "Error: malformed billing.x event: amount_cents must be an integer", deliveries: 1, parks: 1,
-      status: "parked", replayed_at: null, replay_count: 0,
+      id: deadLetterId(stream, durable, seq),
+      stream,
+      durable,
+      subject,
+      stream_seq: seq,
+      envelope_id: poison.id,
+      organization_id: "org-dlq",
+      body_encoding: "utf8",
+      error: "Error: malformed billing.x event: amount_cents must be an integer",
+      deliveries: 1,
+      parks: 1,
+      status: "parked",
+      replayed_at: null,
+      replay_count: 0,
     });
     expect(JSON.parse(letter.body!)).toEqual(poison);
     expect(letter.headers).toContainEqual({ key: "Billing-Organization", value: "org-dlq" });
@@ -121,8 +159,20 @@ describe("consumers that never give up on money", () => {
 
     // a redelivery of a parked message (its termination lost, say) finds its record: stored once, counted once
     const again = {
-      id: letter.id, stream, durable, subject, streamSeq: seq, envelopeId: poison.id, organizationId: "org-dlq", body: new TextEncoder().encode(letter.body!),
-      headers: letter.headers, reason: "poison" as const, error: "again", deliveries: 2, parkedAt: new Date(), replayOf: null,
+      id: letter.id,
+      stream,
+      durable,
+      subject,
+      streamSeq: seq,
+      envelopeId: poison.id,
+      organizationId: "org-dlq",
+      body: new TextEncoder().encode(letter.body!),
+      headers: letter.headers,
+      reason: "poison" as const,
+      error: "again",
+      deliveries: 2,
+      parkedAt: new Date(),
+      replayOf: null,
     };
     expect(await store.park(again)).toBe(false);
     expect((await lettersOf(subject)).length).toBe(2);
@@ -135,17 +185,28 @@ describe("consumers that never give up on money", () => {
     const durable = uniqueName("bug");
     let attempts = 0;
     const consumer = await runConsumer({
-      bus, stream, durable, filterSubjects: [subject], logger: silentLogger, parkUnknownAfter: 5,
+      bus,
+      stream,
+      durable,
+      filterSubjects: [subject],
+      logger: silentLogger,
+      parkUnknownAfter: 5,
       handler: async () => {
         attempts += 1;
         throw new TypeError("Cannot read properties of undefined (reading 'currency')");
       },
     });
-    await waitFor(async () => (await store.list({ durable })).length === 1 && (await drained(durable)), { what: "the message parked" });
+    await waitFor(async () => (await store.list({ durable })).length === 1 && (await drained(durable)), {
+      what: "the message parked",
+    });
     await consumer.stop();
     expect(attempts).toBe(5);
     const [letter] = await store.list({ durable });
-    expect(letter).toMatchObject({ reason: "unknown_error_after_5", deliveries: 5, error: "TypeError: Cannot read properties of undefined (reading 'currency')" });
+    expect(letter).toMatchObject({
+      reason: "unknown_error_after_5",
+      deliveries: 5,
+      error: "TypeError: Cannot read properties of undefined (reading 'currency')",
+    });
     expect(await parkedCount(subject, "unknown_error_after_5")).toBe(1);
   });
 
@@ -160,35 +221,63 @@ describe("consumers that never give up on money", () => {
     const seenByOther: string[] = [];
     const consumers = [
       await runConsumer({
-        bus, stream, durable: mine, filterSubjects: [subject], logger: silentLogger,
+        bus,
+        stream,
+        durable: mine,
+        filterSubjects: [subject],
+        logger: silentLogger,
         handler: async (e) => {
           if (!fixed) throw new PoisonMessage("refused before the fix");
           charged.push(e.id);
         },
       }),
-      await runConsumer({ bus, stream, durable: other, filterSubjects: [subject], logger: silentLogger, handler: async (e) => void seenByOther.push(e.id) }),
+      await runConsumer({
+        bus,
+        stream,
+        durable: other,
+        filterSubjects: [subject],
+        logger: silentLogger,
+        handler: async (e) => void seenByOther.push(e.id),
+      }),
     ];
-    await waitFor(async () => (await store.list({ durable: mine })).length === 1 && seenByOther.length === 1, { what: "parked by one durable, handled by the other" });
+    await waitFor(async () => (await store.list({ durable: mine })).length === 1 && seenByOther.length === 1, {
+      what: "parked by one durable, handled by the other",
+    });
     const [letter] = await store.list({ durable: mine });
 
     // the cause is fixed; the operator replays it with the command
     fixed = true;
     const root = repoRoot();
-    const { stdout } = await promisify(execFile)(join(root, "node_modules/.bin/tsx"), [join(root, "libs/runtime/src/cli/dead-letters.ts"), "replay", "--service", "payment", "--db", dbName, "--id", letter!.id, "--json"], {
-      env: { ...process.env, MONGO_URL: infraUrls().mongoUrl, NATS_URL: infraUrls().natsUrl },
-    });
+    const { stdout } = await promisify(execFile)(
+      join(root, "node_modules/.bin/tsx"),
+      [
+        join(root, "libs/runtime/src/cli/dead-letters.ts"),
+        "replay",
+        "--service",
+        "payment",
+        "--db",
+        dbName,
+        "--id",
+        letter!.id,
+        "--json",
+      ],
+      {
+        env: { ...process.env, MONGO_URL: infraUrls().mongoUrl, NATS_URL: infraUrls().natsUrl },
+      },
+    );
     const { replays } = JSON.parse(stdout) as { replays: Array<{ id: string; outcome: string; stream_seq: number }> };
     expect(replays).toEqual([{ id: letter!.id, outcome: "replayed", stream_seq: expect.any(Number) }]);
 
     await waitFor(() => charged.length === 1, { what: "the replay handled by its durable" });
-    await waitFor(async () => (await drained(mine)) && (await drained(other)), { what: "both durables past the replay" });
+    await waitFor(async () => (await drained(mine)) && (await drained(other)), {
+      what: "both durables past the replay",
+    });
     await Promise.all(consumers.map((c) => c.stop()));
     expect(charged).toEqual([charge.id]);
     expect(seenByOther).toEqual([charge.id]); // the other durable acknowledged the replay unread
     const replayed = (await store.find(letter!.id))!;
     expect(replayed).toMatchObject({ status: "replayed", replay_count: 1, parks: 1 });
     expect(replayed.replayed_at).toBeInstanceOf(Date);
-
   });
 
   it("a replay refused again parks its record again (once), not a second record", async () => {
@@ -197,7 +286,11 @@ describe("consumers that never give up on money", () => {
     const durable = uniqueName("again");
     let attempts = 0;
     const consumer = await runConsumer({
-      bus, stream, durable, filterSubjects: [subject], logger: silentLogger,
+      bus,
+      stream,
+      durable,
+      filterSubjects: [subject],
+      logger: silentLogger,
       handler: async () => {
         attempts += 1;
         throw new PoisonMessage("still refused");
@@ -207,10 +300,14 @@ describe("consumers that never give up on money", () => {
     const [letter] = await store.list({ durable });
     expect(await store.markReplayed(letter!, new Date())).toBe(true);
     await replayDeadLetter(bus.js, letter!);
-    await waitFor(async () => (await store.find(letter!.id))?.status === "parked" && (await drained(durable)), { what: "parked again" });
+    await waitFor(async () => (await store.find(letter!.id))?.status === "parked" && (await drained(durable)), {
+      what: "parked again",
+    });
     await consumer.stop();
     expect(attempts).toBe(2);
-    expect(await store.list({ durable })).toEqual([expect.objectContaining({ id: letter!.id, parks: 2, replay_count: 1, status: "parked" })]);
+    expect(await store.list({ durable })).toEqual([
+      expect.objectContaining({ id: letter!.id, parks: 2, replay_count: 1, status: "parked" }),
+    ]);
     expect(await parkedCount(subject, "poison")).toBe(2);
   });
 
@@ -227,7 +324,12 @@ describe("consumers that never give up on money", () => {
     const durable = uniqueName("unstored");
     let attempts = 0;
     const consumer = await runConsumer({
-      bus, stream, durable, filterSubjects: [subject], logger: silentLogger, deadLetters: switching,
+      bus,
+      stream,
+      durable,
+      filterSubjects: [subject],
+      logger: silentLogger,
+      deadLetters: switching,
       handler: async () => {
         attempts += 1;
         throw new PoisonMessage("refused");
@@ -238,7 +340,9 @@ describe("consumers that never give up on money", () => {
     expect(await drained(durable)).toBe(false); // still the durable's
     writable = true;
     let parked: DeadLetter | undefined;
-    await waitFor(async () => ((parked = (await store.list({ durable }))[0]) !== undefined) && (await drained(durable)), { what: "parked once the store is back" });
+    await waitFor(async () => (parked = (await store.list({ durable }))[0]) !== undefined && (await drained(durable)), {
+      what: "parked once the store is back",
+    });
     await consumer.stop();
     expect(parked).toMatchObject({ envelope_id: poison.id, reason: "poison", parks: 1 });
     expect(parked!.deliveries).toBeGreaterThanOrEqual(5);
@@ -252,7 +356,12 @@ describe("consumers that never give up on money", () => {
     const durable = uniqueName("gone");
     let handled = 0;
     const consumer = await runConsumer({
-      bus, stream, durable, filterSubjects: [subject], logger: silentLogger, headersOnly: true,
+      bus,
+      stream,
+      durable,
+      filterSubjects: [subject],
+      logger: silentLogger,
+      headersOnly: true,
       // asked before the body is read: the stream loses the message meanwhile (its retention, say)
       skip: async () => {
         await bus.jsm.streams.purge(stream, { filter: subject });
@@ -260,12 +369,21 @@ describe("consumers that never give up on money", () => {
       },
       handler: async () => void handled++,
     });
-    await waitFor(async () => (await store.list({ durable })).length === 1 && (await drained(durable)), { what: "parked without its body" });
+    await waitFor(async () => (await store.list({ durable })).length === 1 && (await drained(durable)), {
+      what: "parked without its body",
+    });
     await consumer.stop();
     expect(handled).toBe(0);
-    expect(await store.list({ durable })).toEqual([expect.objectContaining({
-      id: deadLetterId(stream, durable, seq), reason: "body_gone", body: null, body_encoding: null, envelope_id: null, organization_id: "org-dlq",
-    })]);
+    expect(await store.list({ durable })).toEqual([
+      expect.objectContaining({
+        id: deadLetterId(stream, durable, seq),
+        reason: "body_gone",
+        body: null,
+        body_encoding: null,
+        envelope_id: null,
+        organization_id: "org-dlq",
+      }),
+    ]);
     expect(await parkedCount(subject, "body_gone")).toBe(1);
   });
 
@@ -276,7 +394,12 @@ describe("consumers that never give up on money", () => {
     const stored = new Set<number>();
     let unavailable = 0;
     const consumer = await runBatchConsumer({
-      bus, stream, durable, filterSubjects: [subject], logger: silentLogger, maxBatch: 5,
+      bus,
+      stream,
+      durable,
+      filterSubjects: [subject],
+      logger: silentLogger,
+      maxBatch: 5,
       handler: async (envelopes) => {
         // the pricing peer away for the first ten calls: every batch comes back
         if (unavailable++ < 10) throw new AppError("unavailable");
@@ -284,10 +407,15 @@ describe("consumers that never give up on money", () => {
         return async () => void envelopes.forEach((e) => stored.add(nOf(e)));
       },
     });
-    await waitFor(async () => stored.size === 11 && (await drained(durable)), { what: "every other message stored", timeoutMs: 20_000 });
+    await waitFor(async () => stored.size === 11 && (await drained(durable)), {
+      what: "every other message stored",
+      timeoutMs: 20_000,
+    });
     await consumer.stop();
     expect([...stored].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11]);
     const letters = await store.list({ durable });
-    expect(letters.map((l) => [l.reason, (JSON.parse(l.body!) as Envelope<{ n: number }>).data.n])).toEqual([["poison", 7]]);
+    expect(letters.map((l) => [l.reason, (JSON.parse(l.body!) as Envelope<{ n: number }>).data.n])).toEqual([
+      ["poison", 7],
+    ]);
   });
 });

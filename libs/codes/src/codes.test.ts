@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { COUNTRY_CODES, currencyExponent, isCountryCode, isCurrencyCode, isTimezone } from "./index";
 
-const openapi = JSON.parse(readFileSync(new URL("../../../../shared/reference/lago-openapi-svc.json", import.meta.url), "utf8"));
+const openapi = JSON.parse(
+  readFileSync(new URL("../../../../shared/reference/lago-openapi-svc.json", import.meta.url), "utf8"),
+);
 
 describe("codes", () => {
   it("knows exactly the country codes Lago's API accepts", () => {
@@ -28,6 +30,11 @@ describe("codes", () => {
   });
 
   it("gives ISO 4217 exponents", () => {
-    expect([currencyExponent("USD"), currencyExponent("JPY"), currencyExponent("KWD"), currencyExponent("CLF")]).toEqual([2, 0, 3, 4]);
+    expect([
+      currencyExponent("USD"),
+      currencyExponent("JPY"),
+      currencyExponent("KWD"),
+      currencyExponent("CLF"),
+    ]).toEqual([2, 0, 3, 4]);
   });
 });

@@ -19,7 +19,10 @@ export const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trac
 export const url = (fallback: string) => z.string().url().default(fallback);
 /** A gRPC target: host:port, or a resolver URI such as dns:///billing-catalog:50052 (spreads calls over pods). */
 export const hostPort = (fallback: string) =>
-  z.string().regex(/^([a-z][a-z0-9+.-]*:\/{2,3})?[^:\s/]+:\d{1,5}$/, "expected host:port or dns:///host:port").default(fallback);
+  z
+    .string()
+    .regex(/^([a-z][a-z0-9+.-]*:\/{2,3})?[^:\s/]+:\d{1,5}$/, "expected host:port or dns:///host:port")
+    .default(fallback);
 
 /** Where each backend service answers gRPC: `<SERVICE>_GRPC_ADDR`, defaulting to 127.0.0.1 and its default port. */
 export function peerAddressSchema() {
@@ -36,7 +39,11 @@ export function peerAddress(config: Record<string, unknown>, service: BackendSer
 }
 
 /** The settings every backend service shares: its gRPC listener, its metrics listener, its own database, the bus, its peers' addresses. */
-export function backendServiceSchema(service: string, grpcPort: number, metricsPort: number = METRICS_PORTS[service as BackendService] ?? 0) {
+export function backendServiceSchema(
+  service: string,
+  grpcPort: number,
+  metricsPort: number = METRICS_PORTS[service as BackendService] ?? 0,
+) {
   return peerAddressSchema().extend({
     GRPC_HOST: z.string().default("127.0.0.1"),
     GRPC_PORT: port(grpcPort),
@@ -45,7 +52,10 @@ export function backendServiceSchema(service: string, grpcPort: number, metricsP
     /** 0: a free port, logged at start. */
     METRICS_PORT: port(metricsPort),
     MONGO_URL: url("mongodb://127.0.0.1:27017"),
-    MONGO_DB: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "letters, digits, _ and - only").default(`billing_${service}`),
+    MONGO_DB: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,63}$/, "letters, digits, _ and - only")
+      .default(`billing_${service}`),
     NATS_URL: z.string().default("nats://127.0.0.1:4222"),
     JETSTREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
     LOG_LEVEL: logLevel,

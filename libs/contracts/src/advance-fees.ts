@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { amountDetailsFromProto, amountDetailsToProto, chargePropertiesFromProto, chargePropertiesToProto, filterValuesFromProto, filterValuesToProto, groupedByToProto } from "./charge-properties";
+import {
+  amountDetailsFromProto,
+  amountDetailsToProto,
+  chargePropertiesFromProto,
+  chargePropertiesToProto,
+  filterValuesFromProto,
+  filterValuesToProto,
+  groupedByToProto,
+} from "./charge-properties";
 import { taxView } from "./events/fields";
 import type * as U from "./generated/usage-messages";
 
@@ -19,8 +27,16 @@ export const advanceFeeChargeSchema = z.object({
   plan_code: z.string(),
   charge_id: z.string(),
   charge_filter_index: z.number().int().nullable(),
-  filter: z.object({ values: z.record(z.string(), z.array(z.string())), invoice_display_name: z.string().nullable() }).nullable(),
-  metric: z.object({ svc_id: z.string(), code: z.string(), name: z.string(), description: z.string().nullable(), aggregation_type: z.string() }),
+  filter: z
+    .object({ values: z.record(z.string(), z.array(z.string())), invoice_display_name: z.string().nullable() })
+    .nullable(),
+  metric: z.object({
+    svc_id: z.string(),
+    code: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    aggregation_type: z.string(),
+  }),
   charge_model: z.string(),
   invoice_display_name: z.string().nullable(),
   invoiceable: z.boolean(),
@@ -93,7 +109,10 @@ const CHARGE_FIELDS = Object.keys(advanceFeeChargeSchema.shape) as Array<keyof z
  * part: within one envelope they were priced from the same reading of the catalog's copies, so that
  * part is the same for all of them. `partOf` makes a charge's part from its first fee.
  */
-function sharedCharges<P>(fees: readonly AdvanceFeeData[], partOf: (fee: AdvanceFeeData) => P): { charges: P[]; chargeOf: number[] } {
+function sharedCharges<P>(
+  fees: readonly AdvanceFeeData[],
+  partOf: (fee: AdvanceFeeData) => P,
+): { charges: P[]; chargeOf: number[] } {
   const charges: P[] = [];
   const index = new Map<string, number>();
   const chargeOf = fees.map((fee) => {
@@ -116,9 +135,19 @@ export function advanceFeesText(fees: readonly AdvanceFeeData[]): string {
     const charge = chargeOf[i]!;
     // field by field (a loop over the field names made a slow dictionary object per fee)
     return {
-      charge, id: fee.id, event_key: fee.event_key, event_svc_id: fee.event_svc_id, event_transaction_id: fee.event_transaction_id,
-      event_timestamp: fee.event_timestamp, units: fee.units, amount_cents: fee.amount_cents, precise_amount_cents: fee.precise_amount_cents,
-      unit_amount_cents: fee.unit_amount_cents, precise_unit_amount: fee.precise_unit_amount, amount_details: fee.amount_details, grouped_by: fee.grouped_by,
+      charge,
+      id: fee.id,
+      event_key: fee.event_key,
+      event_svc_id: fee.event_svc_id,
+      event_transaction_id: fee.event_transaction_id,
+      event_timestamp: fee.event_timestamp,
+      units: fee.units,
+      amount_cents: fee.amount_cents,
+      precise_amount_cents: fee.precise_amount_cents,
+      unit_amount_cents: fee.unit_amount_cents,
+      precise_unit_amount: fee.precise_unit_amount,
+      amount_details: fee.amount_details,
+      grouped_by: fee.grouped_by,
     } satisfies Required<z.input<typeof advanceFeeSetSchema>["fees"][number]>;
   });
   return JSON.stringify({ charges, fees: own });
@@ -140,14 +169,42 @@ export function parseAdvanceFees(json: string): AdvanceFeeData[] {
     if (!c) throw new Error(`advance fee ${own.id} names charge ${own.charge} of ${set.charges.length}`);
     // field by field (two spreads per fee were most of this function's time in a burst)
     return {
-      organization_id: c.organization_id, subscription_id: c.subscription_id, external_subscription_id: c.external_subscription_id,
-      customer_id: c.customer_id, external_customer_id: c.external_customer_id, plan_id: c.plan_id, plan_code: c.plan_code, charge_id: c.charge_id,
-      charge_filter_index: c.charge_filter_index, filter: c.filter, metric: c.metric, charge_model: c.charge_model,
-      invoice_display_name: c.invoice_display_name, invoiceable: c.invoiceable, regroup_paid_fees: c.regroup_paid_fees, prorated: c.prorated,
-      currency: c.currency, properties: c.properties, charge_taxes: c.charge_taxes, plan_taxes: c.plan_taxes, from: c.from, to: c.to, timezone: c.timezone,
-      charge_version: c.charge_version, id: own.id, event_key: own.event_key, event_svc_id: own.event_svc_id, event_transaction_id: own.event_transaction_id,
-      event_timestamp: own.event_timestamp, units: own.units, amount_cents: own.amount_cents, precise_amount_cents: own.precise_amount_cents,
-      unit_amount_cents: own.unit_amount_cents, precise_unit_amount: own.precise_unit_amount, amount_details: own.amount_details, grouped_by: own.grouped_by,
+      organization_id: c.organization_id,
+      subscription_id: c.subscription_id,
+      external_subscription_id: c.external_subscription_id,
+      customer_id: c.customer_id,
+      external_customer_id: c.external_customer_id,
+      plan_id: c.plan_id,
+      plan_code: c.plan_code,
+      charge_id: c.charge_id,
+      charge_filter_index: c.charge_filter_index,
+      filter: c.filter,
+      metric: c.metric,
+      charge_model: c.charge_model,
+      invoice_display_name: c.invoice_display_name,
+      invoiceable: c.invoiceable,
+      regroup_paid_fees: c.regroup_paid_fees,
+      prorated: c.prorated,
+      currency: c.currency,
+      properties: c.properties,
+      charge_taxes: c.charge_taxes,
+      plan_taxes: c.plan_taxes,
+      from: c.from,
+      to: c.to,
+      timezone: c.timezone,
+      charge_version: c.charge_version,
+      id: own.id,
+      event_key: own.event_key,
+      event_svc_id: own.event_svc_id,
+      event_transaction_id: own.event_transaction_id,
+      event_timestamp: own.event_timestamp,
+      units: own.units,
+      amount_cents: own.amount_cents,
+      precise_amount_cents: own.precise_amount_cents,
+      unit_amount_cents: own.unit_amount_cents,
+      precise_unit_amount: own.precise_unit_amount,
+      amount_details: own.amount_details,
+      grouped_by: own.grouped_by,
       // every field named (charge_version stays absent in fees priced before versions)
     } satisfies Record<keyof AdvanceFeeData, unknown>;
   });
@@ -156,26 +213,60 @@ export function parseAdvanceFees(json: string): AdvanceFeeData[] {
 /** One envelope's fees → the AdvanceFeeSet message (each charge part once). */
 export function advanceFeeSetToProto(fees: readonly AdvanceFeeData[]): U.AdvanceFeeSet {
   const tax = (t: AdvanceFeeData["charge_taxes"][number]): U.AdvanceFeeTax => ({
-    svc_id: t.svc_id, name: t.name, code: t.code, description: t.description ?? undefined, rate: t.rate,
-    applied_to_organization: t.applied_to_organization, created_at: t.created_at,
+    svc_id: t.svc_id,
+    name: t.name,
+    code: t.code,
+    description: t.description ?? undefined,
+    rate: t.rate,
+    applied_to_organization: t.applied_to_organization,
+    created_at: t.created_at,
   });
   const { charges, chargeOf } = sharedCharges(fees, (c): U.AdvanceFeeCharge => ({
-    organization_id: c.organization_id, subscription_id: c.subscription_id, external_subscription_id: c.external_subscription_id,
-    customer_id: c.customer_id, external_customer_id: c.external_customer_id, plan_id: c.plan_id, plan_code: c.plan_code, charge_id: c.charge_id,
+    organization_id: c.organization_id,
+    subscription_id: c.subscription_id,
+    external_subscription_id: c.external_subscription_id,
+    customer_id: c.customer_id,
+    external_customer_id: c.external_customer_id,
+    plan_id: c.plan_id,
+    plan_code: c.plan_code,
+    charge_id: c.charge_id,
     charge_filter_index: c.charge_filter_index ?? undefined,
-    filter: c.filter ? { values: filterValuesToProto(c.filter.values), invoice_display_name: c.filter.invoice_display_name ?? undefined } : undefined,
+    filter: c.filter
+      ? {
+          values: filterValuesToProto(c.filter.values),
+          invoice_display_name: c.filter.invoice_display_name ?? undefined,
+        }
+      : undefined,
     metric: { ...c.metric, description: c.metric.description ?? undefined },
-    charge_model: c.charge_model, invoice_display_name: c.invoice_display_name ?? undefined, invoiceable: c.invoiceable,
-    regroup_paid_fees: c.regroup_paid_fees ?? undefined, prorated: c.prorated, currency: c.currency, properties: chargePropertiesToProto(c.properties),
-    charge_taxes: c.charge_taxes.map(tax), plan_taxes: c.plan_taxes.map(tax), from: c.from, to: c.to, timezone: c.timezone,
+    charge_model: c.charge_model,
+    invoice_display_name: c.invoice_display_name ?? undefined,
+    invoiceable: c.invoiceable,
+    regroup_paid_fees: c.regroup_paid_fees ?? undefined,
+    prorated: c.prorated,
+    currency: c.currency,
+    properties: chargePropertiesToProto(c.properties),
+    charge_taxes: c.charge_taxes.map(tax),
+    plan_taxes: c.plan_taxes.map(tax),
+    from: c.from,
+    to: c.to,
+    timezone: c.timezone,
     charge_version: c.charge_version ?? undefined,
   }));
   return {
     charges,
     fees: fees.map((fee, i) => ({
-      charge: chargeOf[i]!, id: fee.id, event_key: fee.event_key, event_svc_id: fee.event_svc_id, event_transaction_id: fee.event_transaction_id,
-      event_timestamp: fee.event_timestamp, units: fee.units, amount_cents: fee.amount_cents, precise_amount_cents: fee.precise_amount_cents,
-      unit_amount_cents: fee.unit_amount_cents, precise_unit_amount: fee.precise_unit_amount, amount_details: amountDetailsToProto(fee.amount_details),
+      charge: chargeOf[i]!,
+      id: fee.id,
+      event_key: fee.event_key,
+      event_svc_id: fee.event_svc_id,
+      event_transaction_id: fee.event_transaction_id,
+      event_timestamp: fee.event_timestamp,
+      units: fee.units,
+      amount_cents: fee.amount_cents,
+      precise_amount_cents: fee.precise_amount_cents,
+      unit_amount_cents: fee.unit_amount_cents,
+      precise_unit_amount: fee.precise_unit_amount,
+      amount_details: amountDetailsToProto(fee.amount_details),
       grouped_by: groupedByToProto(fee.grouped_by),
     })),
   };
@@ -189,22 +280,46 @@ export function advanceFeeSetToProto(fees: readonly AdvanceFeeData[]): U.Advance
 export function advanceFeesFromProto(set: U.AdvanceFeeSet__Output | null | undefined): AdvanceFeeData[] {
   if (!set) return [];
   const tax = (t: U.AdvanceFeeTax__Output): AdvanceFeeData["charge_taxes"][number] => ({
-    svc_id: t.svc_id, name: t.name, code: t.code, description: t.description ?? null, rate: t.rate,
+    svc_id: t.svc_id,
+    name: t.name,
+    code: t.code,
+    description: t.description ?? null,
+    rate: t.rate,
     ...(t.applied_to_organization !== undefined ? { applied_to_organization: t.applied_to_organization } : {}),
     ...(t.created_at !== undefined ? { created_at: t.created_at } : {}),
   });
   const charges = set.charges.map((c) => ({
-    organization_id: c.organization_id, subscription_id: c.subscription_id, external_subscription_id: c.external_subscription_id,
-    customer_id: c.customer_id, external_customer_id: c.external_customer_id, plan_id: c.plan_id, plan_code: c.plan_code, charge_id: c.charge_id,
+    organization_id: c.organization_id,
+    subscription_id: c.subscription_id,
+    external_subscription_id: c.external_subscription_id,
+    customer_id: c.customer_id,
+    external_customer_id: c.external_customer_id,
+    plan_id: c.plan_id,
+    plan_code: c.plan_code,
+    charge_id: c.charge_id,
     charge_filter_index: c.charge_filter_index ?? null,
-    filter: c.filter ? { values: filterValuesFromProto(c.filter.values), invoice_display_name: c.filter.invoice_display_name ?? null } : null,
+    filter: c.filter
+      ? { values: filterValuesFromProto(c.filter.values), invoice_display_name: c.filter.invoice_display_name ?? null }
+      : null,
     metric: {
-      svc_id: c.metric?.svc_id ?? "", code: c.metric?.code ?? "", name: c.metric?.name ?? "", description: c.metric?.description ?? null,
+      svc_id: c.metric?.svc_id ?? "",
+      code: c.metric?.code ?? "",
+      name: c.metric?.name ?? "",
+      description: c.metric?.description ?? null,
       aggregation_type: c.metric?.aggregation_type ?? "",
     },
-    charge_model: c.charge_model, invoice_display_name: c.invoice_display_name ?? null, invoiceable: c.invoiceable,
-    regroup_paid_fees: c.regroup_paid_fees ?? null, prorated: c.prorated, currency: c.currency, properties: chargePropertiesFromProto(c.properties),
-    charge_taxes: c.charge_taxes.map(tax), plan_taxes: c.plan_taxes.map(tax), from: c.from, to: c.to, timezone: c.timezone,
+    charge_model: c.charge_model,
+    invoice_display_name: c.invoice_display_name ?? null,
+    invoiceable: c.invoiceable,
+    regroup_paid_fees: c.regroup_paid_fees ?? null,
+    prorated: c.prorated,
+    currency: c.currency,
+    properties: chargePropertiesFromProto(c.properties),
+    charge_taxes: c.charge_taxes.map(tax),
+    plan_taxes: c.plan_taxes.map(tax),
+    from: c.from,
+    to: c.to,
+    timezone: c.timezone,
     charge_version: c.charge_version,
   }));
   return set.fees.map((own) => {
@@ -212,14 +327,41 @@ export function advanceFeesFromProto(set: U.AdvanceFeeSet__Output | null | undef
     if (!c) throw new Error(`advance fee ${own.id} names charge ${own.charge} of ${charges.length}`);
     // field by field (a spread per fee was most of this function's time in a burst)
     return {
-      organization_id: c.organization_id, subscription_id: c.subscription_id, external_subscription_id: c.external_subscription_id,
-      customer_id: c.customer_id, external_customer_id: c.external_customer_id, plan_id: c.plan_id, plan_code: c.plan_code, charge_id: c.charge_id,
-      charge_filter_index: c.charge_filter_index, filter: c.filter, metric: c.metric, charge_model: c.charge_model,
-      invoice_display_name: c.invoice_display_name, invoiceable: c.invoiceable, regroup_paid_fees: c.regroup_paid_fees, prorated: c.prorated,
-      currency: c.currency, properties: c.properties, charge_taxes: c.charge_taxes, plan_taxes: c.plan_taxes, from: c.from, to: c.to, timezone: c.timezone,
-      charge_version: c.charge_version, id: own.id, event_key: own.event_key, event_svc_id: own.event_svc_id, event_transaction_id: own.event_transaction_id,
-      event_timestamp: own.event_timestamp, units: own.units, amount_cents: own.amount_cents, precise_amount_cents: own.precise_amount_cents,
-      unit_amount_cents: own.unit_amount_cents, precise_unit_amount: own.precise_unit_amount, amount_details: amountDetailsFromProto(own.amount_details),
+      organization_id: c.organization_id,
+      subscription_id: c.subscription_id,
+      external_subscription_id: c.external_subscription_id,
+      customer_id: c.customer_id,
+      external_customer_id: c.external_customer_id,
+      plan_id: c.plan_id,
+      plan_code: c.plan_code,
+      charge_id: c.charge_id,
+      charge_filter_index: c.charge_filter_index,
+      filter: c.filter,
+      metric: c.metric,
+      charge_model: c.charge_model,
+      invoice_display_name: c.invoice_display_name,
+      invoiceable: c.invoiceable,
+      regroup_paid_fees: c.regroup_paid_fees,
+      prorated: c.prorated,
+      currency: c.currency,
+      properties: c.properties,
+      charge_taxes: c.charge_taxes,
+      plan_taxes: c.plan_taxes,
+      from: c.from,
+      to: c.to,
+      timezone: c.timezone,
+      charge_version: c.charge_version,
+      id: own.id,
+      event_key: own.event_key,
+      event_svc_id: own.event_svc_id,
+      event_transaction_id: own.event_transaction_id,
+      event_timestamp: own.event_timestamp,
+      units: own.units,
+      amount_cents: own.amount_cents,
+      precise_amount_cents: own.precise_amount_cents,
+      unit_amount_cents: own.unit_amount_cents,
+      precise_unit_amount: own.precise_unit_amount,
+      amount_details: amountDetailsFromProto(own.amount_details),
       grouped_by: own.grouped_by,
     } satisfies Record<keyof AdvanceFeeData, unknown>;
   });

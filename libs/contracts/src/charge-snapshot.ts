@@ -21,12 +21,28 @@ const snapshotTextSchema = z.object({
     prorated: z.boolean().default(false),
     min_amount_cents: z.number().int().default(0),
     properties: properties.default({}),
-    filters: z.array(z.object({ invoice_display_name: maybe(text), properties: properties.default({}), values: z.record(z.string(), z.array(text)) })).default([]),
+    filters: z
+      .array(
+        z.object({
+          invoice_display_name: maybe(text),
+          properties: properties.default({}),
+          values: z.record(z.string(), z.array(text)),
+        }),
+      )
+      .default([]),
   }),
   metric: z
     .object({
-      svc_id: text, code: text, name: text, aggregation_type: text, field_name: maybe(text), recurring: z.boolean().default(false),
-      rounding_function: maybe(text), rounding_precision: maybe(z.number()), weighted_interval: maybe(text), expression: maybe(text),
+      svc_id: text,
+      code: text,
+      name: text,
+      aggregation_type: text,
+      field_name: maybe(text),
+      recurring: z.boolean().default(false),
+      rounding_function: maybe(text),
+      rounding_precision: maybe(z.number()),
+      weighted_interval: maybe(text),
+      expression: maybe(text),
       filters: z.array(z.object({ key: text, values: z.array(text) })).default([]),
     })
     .optional(),
@@ -59,13 +75,17 @@ const instant = (v: string) => v !== "" && !Number.isNaN(Date.parse(v));
  * schema); null when it names no charge or period (a fee without an audit-able snapshot).
  */
 export function storedChargeSnapshot(stored: StoredChargeSnapshot | null | undefined): StoredSnapshotRead | null {
-  const message = typeof stored === "string" ? snapshotOfText(stored) : stored ?? null;
+  const message = typeof stored === "string" ? snapshotOfText(stored) : (stored ?? null);
   const charge = message?.charge;
   if (!message || !charge?.svc_id || !instant(message.from ?? "") || !instant(message.to ?? "")) return null;
   const seq = message.read_through_seq;
   return {
-    chargeId: charge.svc_id, billableMetricCode: charge.billable_metric_code ?? "", from: message.from!, to: message.to!,
-    readThroughSeq: typeof seq === "number" && Number.isSafeInteger(seq) ? seq : undefined, message,
+    chargeId: charge.svc_id,
+    billableMetricCode: charge.billable_metric_code ?? "",
+    from: message.from!,
+    to: message.to!,
+    readThroughSeq: typeof seq === "number" && Number.isSafeInteger(seq) ? seq : undefined,
+    message,
   };
 }
 
@@ -83,17 +103,37 @@ function snapshotOfText(stored: string): U.ChargeSnapshot | null {
   return {
     v: 1,
     charge: {
-      svc_id: c.svc_id, billable_metric_code: c.billable_metric_code, charge_model: c.charge_model, pay_in_advance: c.pay_in_advance, prorated: c.prorated,
-      min_amount_cents: c.min_amount_cents, properties: chargePropertiesToProto(c.properties), filters: c.filters.map(chargeFilterToProto),
+      svc_id: c.svc_id,
+      billable_metric_code: c.billable_metric_code,
+      charge_model: c.charge_model,
+      pay_in_advance: c.pay_in_advance,
+      prorated: c.prorated,
+      min_amount_cents: c.min_amount_cents,
+      properties: chargePropertiesToProto(c.properties),
+      filters: c.filters.map(chargeFilterToProto),
     },
     metric: m
       ? {
-        svc_id: m.svc_id, code: m.code, name: m.name, aggregation_type: m.aggregation_type, field_name: m.field_name ?? undefined, recurring: m.recurring,
-        rounding_function: m.rounding_function ?? undefined, rounding_precision: m.rounding_precision ?? undefined, weighted_interval: m.weighted_interval ?? undefined,
-        expression: m.expression ?? undefined, filters: m.filters,
-      }
+          svc_id: m.svc_id,
+          code: m.code,
+          name: m.name,
+          aggregation_type: m.aggregation_type,
+          field_name: m.field_name ?? undefined,
+          recurring: m.recurring,
+          rounding_function: m.rounding_function ?? undefined,
+          rounding_precision: m.rounding_precision ?? undefined,
+          weighted_interval: m.weighted_interval ?? undefined,
+          expression: m.expression ?? undefined,
+          filters: m.filters,
+        }
       : null,
-    currency: s.currency, from: s.from, to: s.to, events_from: s.events_from, period_days: s.period_days, billed_days: s.billed_days ?? undefined,
-    time_zone: s.time_zone, read_through_seq: s.read_through_seq,
+    currency: s.currency,
+    from: s.from,
+    to: s.to,
+    events_from: s.events_from,
+    period_days: s.period_days,
+    billed_days: s.billed_days ?? undefined,
+    time_zone: s.time_zone,
+    read_through_seq: s.read_through_seq,
   };
 }

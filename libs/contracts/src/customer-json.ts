@@ -12,4 +12,5 @@ export function customerObjectOfText(text: string | null | undefined): Record<st
 }
 
 /** A customer's free-form JSON object → its text for a message ("" for none). */
-export const customerObjectText = (value: Record<string, unknown> | null | undefined): string => (value ? JSON.stringify(value) : "");
+export const customerObjectText = (value: Record<string, unknown> | null | undefined): string =>
+  value ? JSON.stringify(value) : "";

@@ -16,9 +16,14 @@ describe("chooseSections (Lago's AttachToResourceService)", () => {
         { id: expect.any(String), invoice_custom_section_id: "s2", created_at: at },
       ],
     });
-    expect(chooseSections(NO_SECTIONS, { sectionIds: ["s1", "s2"] }, "sub_1", later).invoice_custom_sections.map((a) => a.id))
-      .toEqual(chosen.invoice_custom_sections.map((a) => a.id));
-    expect(chooseSections(NO_SECTIONS, { sectionIds: ["s1"] }, "sub_2", at).invoice_custom_sections[0]!.id).not.toBe(chosen.invoice_custom_sections[0]!.id);
+    expect(
+      chooseSections(NO_SECTIONS, { sectionIds: ["s1", "s2"] }, "sub_1", later).invoice_custom_sections.map(
+        (a) => a.id,
+      ),
+    ).toEqual(chosen.invoice_custom_sections.map((a) => a.id));
+    expect(chooseSections(NO_SECTIONS, { sectionIds: ["s1"] }, "sub_2", at).invoice_custom_sections[0]!.id).not.toBe(
+      chosen.invoice_custom_sections[0]!.id,
+    );
   });
 
   it("codes sent again replace the choice: a section kept keeps its record, a new one is added, a dropped one goes; [] clears", () => {

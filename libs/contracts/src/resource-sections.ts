@@ -50,34 +50,60 @@ export const sectionsOf = (r: Partial<ResourceSections>): ResourceSections => ({
  * A section chosen again keeps its record (id and date); a new one gets an id derived from the
  * resource and the section, so a request sent twice records the same thing.
  */
-export function chooseSections(current: ResourceSections, choice: SectionChoice, resourceId: string, now: Date): ResourceSections {
+export function chooseSections(
+  current: ResourceSections,
+  choice: SectionChoice,
+  resourceId: string,
+  now: Date,
+): ResourceSections {
   if (choice.skip === true) return { skip_invoice_custom_sections: true, invoice_custom_sections: [] };
   if (choice.skip !== false && current.skip_invoice_custom_sections) return current;
   if (choice.sectionIds === undefined) return { ...current, skip_invoice_custom_sections: false };
   const wanted = new Set(choice.sectionIds);
   const kept = current.invoice_custom_sections.filter((a) => wanted.has(a.invoice_custom_section_id));
   const have = new Set(kept.map((a) => a.invoice_custom_section_id));
-  const added = [...wanted].filter((id) => !have.has(id)).map((id) => ({
-    id: derivedUuid(`applied_invoice_custom_section|${resourceId}|${id}`), invoice_custom_section_id: id, created_at: now,
-  }));
+  const added = [...wanted]
+    .filter((id) => !have.has(id))
+    .map((id) => ({
+      id: derivedUuid(`applied_invoice_custom_section|${resourceId}|${id}`),
+      invoice_custom_section_id: id,
+      created_at: now,
+    }));
   return { skip_invoice_custom_sections: false, invoice_custom_sections: [...kept, ...added] };
 }
 
 /** The ids of the sections a resource chose, in its order. */
-export const chosenSectionIdsOf = (r: Partial<ResourceSections>): string[] => (r.invoice_custom_sections ?? []).map((a) => a.invoice_custom_section_id);
+export const chosenSectionIdsOf = (r: Partial<ResourceSections>): string[] =>
+  (r.invoice_custom_sections ?? []).map((a) => a.invoice_custom_section_id);
 
 /** The proto InvoiceCustomSectionChoice as the use cases take it (codes absent when not sent); undefined when no choice was sent. */
-export function sectionChoiceInputOf(m: InvoiceCustomSectionChoice__Output | null | undefined): SectionChoiceInput | undefined {
-  return m ? { skip: m.skip_invoice_custom_sections ?? null, codes: m.codes_set ? m.invoice_custom_section_codes : undefined } : undefined;
+export function sectionChoiceInputOf(
+  m: InvoiceCustomSectionChoice__Output | null | undefined,
+): SectionChoiceInput | undefined {
+  return m
+    ? { skip: m.skip_invoice_custom_sections ?? null, codes: m.codes_set ? m.invoice_custom_section_codes : undefined }
+    : undefined;
 }
 
 /**
  * Lago's applied_invoice_custom_sections of a resource: its chosen sections that `sectionOf` still
  * finds (a deleted one is not shown), each with the section as the answer shows it.
  */
-export function appliedSectionViews<S>(applied: readonly AppliedSection[] | undefined, sectionOf: (id: string) => S | undefined) {
+export function appliedSectionViews<S>(
+  applied: readonly AppliedSection[] | undefined,
+  sectionOf: (id: string) => S | undefined,
+) {
   return (applied ?? []).flatMap((a) => {
     const section = sectionOf(a.invoice_custom_section_id);
-    return section ? [{ svc_id: a.id, invoice_custom_section_id: a.invoice_custom_section_id, created_at: a.created_at.toISOString(), invoice_custom_section: section }] : [];
+    return section
+      ? [
+          {
+            svc_id: a.id,
+            invoice_custom_section_id: a.invoice_custom_section_id,
+            created_at: a.created_at.toISOString(),
+            invoice_custom_section: section,
+          },
+        ]
+      : [];
   });
 }

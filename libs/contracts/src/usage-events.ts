@@ -18,13 +18,28 @@ export interface UsageEventData {
 }
 
 /** An event → the UsageEvent message (its properties as their text). */
-export const usageEventToProto = (e: Omit<UsageEventData, "created_at" | "properties"> & { properties?: Record<string, unknown> | null; created_at?: string | null }): C.UsageEvent => ({
-  svc_id: e.svc_id, transaction_id: e.transaction_id, external_subscription_id: e.external_subscription_id, code: e.code, timestamp: e.timestamp,
-  properties_json: customerObjectText(e.properties), created_at: e.created_at ?? "",
+export const usageEventToProto = (
+  e: Omit<UsageEventData, "created_at" | "properties"> & {
+    properties?: Record<string, unknown> | null;
+    created_at?: string | null;
+  },
+): C.UsageEvent => ({
+  svc_id: e.svc_id,
+  transaction_id: e.transaction_id,
+  external_subscription_id: e.external_subscription_id,
+  code: e.code,
+  timestamp: e.timestamp,
+  properties_json: customerObjectText(e.properties),
+  created_at: e.created_at ?? "",
 });
 
 /** The UsageEvent message → the event (its properties checked: a JSON object; else this throws). */
 export const usageEventFromProto = (m: C.UsageEvent__Output): UsageEventData => ({
-  svc_id: m.svc_id, transaction_id: m.transaction_id, external_subscription_id: m.external_subscription_id, code: m.code, timestamp: m.timestamp,
-  properties: customerObjectOfText(m.properties_json), created_at: m.created_at,
+  svc_id: m.svc_id,
+  transaction_id: m.transaction_id,
+  external_subscription_id: m.external_subscription_id,
+  code: m.code,
+  timestamp: m.timestamp,
+  properties: customerObjectOfText(m.properties_json),
+  created_at: m.created_at,
 });

@@ -3,13 +3,59 @@ import type { CreditNoteDocument, InvoiceDocument, InvoiceDocumentFee } from "./
 /** Test fixtures: an invoice of `fees` charge fees (graduated, package, percentage, volume and standard in turn), fully populated. */
 export function invoiceFixture(fees: number, locale = "en"): InvoiceDocument {
   const models: Array<Pick<InvoiceDocumentFee, "charge_model" | "amount_details">> = [
-    { charge_model: "graduated", amount_details: { graduated_ranges: [
-      { from_value: 0, to_value: 100, flat_unit_amount: "5.0", per_unit_amount: "0.1", units: "100.0", per_unit_total_amount: "10.0", total_with_flat_amount: "15.0" },
-      { from_value: 101, to_value: null, flat_unit_amount: "0.0", per_unit_amount: "0.01", units: "50.0", per_unit_total_amount: "0.5", total_with_flat_amount: "0.5" },
-    ] } },
-    { charge_model: "package", amount_details: { free_units: "10.0", paid_units: "140.0", per_package_size: 100, per_package_unit_amount: "7.5" } },
-    { charge_model: "percentage", amount_details: { units: "150.0", free_units: "0.0", paid_units: "150.0", rate: "2.5", per_unit_total_amount: "3.75", free_events: 0, paid_events: 3, fixed_fee_unit_amount: "0.25", fixed_fee_total_amount: "0.75", min_max_adjustment_total_amount: "0.0" } },
-    { charge_model: "volume", amount_details: { flat_unit_amount: "2.0", per_unit_amount: "0.05", per_unit_total_amount: "7.5" } },
+    {
+      charge_model: "graduated",
+      amount_details: {
+        graduated_ranges: [
+          {
+            from_value: 0,
+            to_value: 100,
+            flat_unit_amount: "5.0",
+            per_unit_amount: "0.1",
+            units: "100.0",
+            per_unit_total_amount: "10.0",
+            total_with_flat_amount: "15.0",
+          },
+          {
+            from_value: 101,
+            to_value: null,
+            flat_unit_amount: "0.0",
+            per_unit_amount: "0.01",
+            units: "50.0",
+            per_unit_total_amount: "0.5",
+            total_with_flat_amount: "0.5",
+          },
+        ],
+      },
+    },
+    {
+      charge_model: "package",
+      amount_details: {
+        free_units: "10.0",
+        paid_units: "140.0",
+        per_package_size: 100,
+        per_package_unit_amount: "7.5",
+      },
+    },
+    {
+      charge_model: "percentage",
+      amount_details: {
+        units: "150.0",
+        free_units: "0.0",
+        paid_units: "150.0",
+        rate: "2.5",
+        per_unit_total_amount: "3.75",
+        free_events: 0,
+        paid_events: 3,
+        fixed_fee_unit_amount: "0.25",
+        fixed_fee_total_amount: "0.75",
+        min_max_adjustment_total_amount: "0.0",
+      },
+    },
+    {
+      charge_model: "volume",
+      amount_details: { flat_unit_amount: "2.0", per_unit_amount: "0.05", per_unit_total_amount: "7.5" },
+    },
     { charge_model: "standard", amount_details: {} },
   ];
   return {
@@ -21,10 +67,20 @@ export function invoiceFixture(fees: number, locale = "en"): InvoiceDocument {
     payment_due_date: "2024-02-15",
     dated_at: new Date("2024-02-01T00:00:00Z"),
     issuer: {
-      name: "Électricité Générale", legal_name: "Électricité Générale SAS", legal_number: "RCS Paris 123 456 789", tax_identification_number: "FR12345678901",
-      address: ["12 rue de la Paix", "75002 Paris", "France"], email: "factures@example.fr",
+      name: "Électricité Générale",
+      legal_name: "Électricité Générale SAS",
+      legal_number: "RCS Paris 123 456 789",
+      tax_identification_number: "FR12345678901",
+      address: ["12 rue de la Paix", "75002 Paris", "France"],
+      email: "factures@example.fr",
     },
-    customer: { external_id: "acme", name: "Acmé Müller", address: ["Bahnhofstraße 1", "8001 Zürich", "CH"], email: "ap@acme.example", tax_identification_number: "CHE-123.456.789" },
+    customer: {
+      external_id: "acme",
+      name: "Acmé Müller",
+      address: ["Bahnhofstraße 1", "8001 Zürich", "CH"],
+      email: "ap@acme.example",
+      tax_identification_number: "CHE-123.456.789",
+    },
     fees: Array.from({ length: fees }, (_, i) => ({
       name: `Metric ${i + 1} à la carte`,
       from: "2024-01-01",
@@ -42,10 +98,19 @@ export function invoiceFixture(fees: number, locale = "en"): InvoiceDocument {
       { name: "TVA réduite", rate: "5.5", base_amount_cents: 10_000, amount_cents: 550 },
     ],
     totals: {
-      fees_amount_cents: 133_456, progressive_billing_credit_amount_cents: 1_200, coupons_amount_cents: 2_500, sub_total_excluding_taxes_amount_cents: 129_756,
-      taxes_amount_cents: 25_241, sub_total_including_taxes_amount_cents: 154_997, credit_notes_amount_cents: 3_333, prepaid_credit_amount_cents: 4_444, total_amount_cents: 147_220,
+      fees_amount_cents: 133_456,
+      progressive_billing_credit_amount_cents: 1_200,
+      coupons_amount_cents: 2_500,
+      sub_total_excluding_taxes_amount_cents: 129_756,
+      taxes_amount_cents: 25_241,
+      sub_total_including_taxes_amount_cents: 154_997,
+      credit_notes_amount_cents: 3_333,
+      prepaid_credit_amount_cents: 4_444,
+      total_amount_cents: 147_220,
     },
-    custom_sections: [{ name: "Coordonnées bancaires", details: "IBAN FR76 3000 6000 0112 3456 7890 189 — BIC AGRIFRPP" }],
+    custom_sections: [
+      { name: "Coordonnées bancaires", details: "IBAN FR76 3000 6000 0112 3456 7890 189 — BIC AGRIFRPP" },
+    ],
     footer: "Merci de votre confiance. Pénalités de retard : trois fois le taux d'intérêt légal.",
   };
 }
@@ -67,8 +132,21 @@ export function creditNoteFixture(locale = "en"): CreditNoteDocument {
     issuer: invoice.issuer,
     customer: invoice.customer,
     items: [
-      { amount_cents: 5_000, fee: { name: "Seats", units: "10", amount_cents: 10_000, from: "2024-01-01", to: "2024-01-31", grouped_by: { team: "ops" } } },
-      { amount_cents: 1_234, fee: { name: "API calls", units: "1234.5", amount_cents: 1_234, filters: { region: ["eu"] } } },
+      {
+        amount_cents: 5_000,
+        fee: {
+          name: "Seats",
+          units: "10",
+          amount_cents: 10_000,
+          from: "2024-01-01",
+          to: "2024-01-31",
+          grouped_by: { team: "ops" },
+        },
+      },
+      {
+        amount_cents: 1_234,
+        fee: { name: "API calls", units: "1234.5", amount_cents: 1_234, filters: { region: ["eu"] } },
+      },
     ],
     applied_taxes: [{ name: "TVA", rate: "20", base_amount_cents: 5_734, amount_cents: 1_147 }],
     sub_total_excluding_taxes_amount_cents: 6_234,

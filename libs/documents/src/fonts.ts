@@ -31,8 +31,14 @@ let sfnt: { regular: Buffer; bold: Buffer } | null = null;
  */
 export function documentFonts(): { regular: DocumentFont; bold: DocumentFont } {
   sfnt ??= {
-    regular: sfntOfWoff(readFileSync(localRequire.resolve("@fontsource/dejavu-sans/files/dejavu-sans-latin-400-normal.woff")), LAYOUT_TABLES),
-    bold: sfntOfWoff(readFileSync(localRequire.resolve("@fontsource/dejavu-sans/files/dejavu-sans-latin-700-normal.woff")), LAYOUT_TABLES),
+    regular: sfntOfWoff(
+      readFileSync(localRequire.resolve("@fontsource/dejavu-sans/files/dejavu-sans-latin-400-normal.woff")),
+      LAYOUT_TABLES,
+    ),
+    bold: sfntOfWoff(
+      readFileSync(localRequire.resolve("@fontsource/dejavu-sans/files/dejavu-sans-latin-700-normal.woff")),
+      LAYOUT_TABLES,
+    ),
   };
   return { regular: fontkit.create(sfnt.regular), bold: fontkit.create(sfnt.bold) };
 }

@@ -41,8 +41,13 @@ export class DocumentCanvas {
       autoFirstPage: true,
       compress: true,
       info: {
-        Title: meta.title, Author: meta.author, Subject: meta.subject, Creator: "billing-platform", Producer: "billing-platform (pdfkit)",
-        CreationDate: meta.dated_at, ModDate: meta.dated_at,
+        Title: meta.title,
+        Author: meta.author,
+        Subject: meta.subject,
+        Creator: "billing-platform",
+        Producer: "billing-platform (pdfkit)",
+        CreationDate: meta.dated_at,
+        ModDate: meta.dated_at,
       },
     });
     const { regular, bold } = documentFonts();
@@ -60,9 +65,17 @@ export class DocumentCanvas {
     this.tableHeader?.();
   }
 
-  text(str: string, x: number, width: number, opts: { bold?: boolean; size?: number; color?: string; align?: "left" | "right" } = {}): number {
+  text(
+    str: string,
+    x: number,
+    width: number,
+    opts: { bold?: boolean; size?: number; color?: string; align?: "left" | "right" } = {},
+  ): number {
     const { doc } = this;
-    doc.font(opts.bold ? "bold" : "regular").fontSize(opts.size ?? 9).fillColor(opts.color ?? "black");
+    doc
+      .font(opts.bold ? "bold" : "regular")
+      .fontSize(opts.size ?? 9)
+      .fillColor(opts.color ?? "black");
     doc.text(str, x, this.y, { width, align: opts.align ?? "left", lineBreak: true });
     return doc.heightOfString(str, { width });
   }
@@ -96,7 +109,14 @@ export class DocumentCanvas {
   }
 
   /** The issuer and the customer side by side. */
-  parties(fromLabel: string, issuer: DocumentParty, toLabel: string, customer: DocumentParty, ids: { tax_id: string; legal_number: string }, customerRef?: string): void {
+  parties(
+    fromLabel: string,
+    issuer: DocumentParty,
+    toLabel: string,
+    customer: DocumentParty,
+    ids: { tax_id: string; legal_number: string },
+    customerRef?: string,
+  ): void {
     const top = this.y;
     const half = (RIGHT - PAGE.margin) / 2 - 10;
     const block = (x: number, label: string, p: DocumentParty, extra: string[]) => {
@@ -107,7 +127,8 @@ export class DocumentCanvas {
       this.y += h + 1;
       const lines = [
         ...(p.legal_name && p.legal_name !== p.name ? [p.name] : []),
-        ...p.address, ...(p.email ? [p.email] : []),
+        ...p.address,
+        ...(p.email ? [p.email] : []),
         ...(p.tax_identification_number ? [`${ids.tax_id}: ${p.tax_identification_number}`] : []),
         ...(p.legal_number ? [`${ids.legal_number}: ${p.legal_number}`] : []),
         ...extra,
@@ -127,9 +148,24 @@ export class DocumentCanvas {
     this.tableHeader = () => {
       const top = this.y;
       this.text(labels.item, COLUMNS.item.x, COLUMNS.item.width, { bold: true, size: 8, color: GREY });
-      this.text(labels.units, COLUMNS.units.x, COLUMNS.units.width, { bold: true, size: 8, color: GREY, align: "right" });
-      this.text(labels.unitPrice, COLUMNS.unitPrice.x, COLUMNS.unitPrice.width, { bold: true, size: 8, color: GREY, align: "right" });
-      this.text(labels.amount, COLUMNS.amount.x, COLUMNS.amount.width, { bold: true, size: 8, color: GREY, align: "right" });
+      this.text(labels.units, COLUMNS.units.x, COLUMNS.units.width, {
+        bold: true,
+        size: 8,
+        color: GREY,
+        align: "right",
+      });
+      this.text(labels.unitPrice, COLUMNS.unitPrice.x, COLUMNS.unitPrice.width, {
+        bold: true,
+        size: 8,
+        color: GREY,
+        align: "right",
+      });
+      this.text(labels.amount, COLUMNS.amount.x, COLUMNS.amount.width, {
+        bold: true,
+        size: 8,
+        color: GREY,
+        align: "right",
+      });
       this.y = top + 12;
       this.rule();
     };
@@ -150,7 +186,10 @@ export class DocumentCanvas {
   /** One table row: its name (bold) with detail lines under it, and the numbers at the right; kept on one page. */
   row(name: string, details: string[], units: string, unitPrice: string, amount: string): void {
     const w = COLUMNS.item.width;
-    const height = this.heightOf(name, w, { bold: true }) + details.reduce((h, d) => h + this.heightOf(d, w - 8, { size: 7.5 }), 0) + 6;
+    const height =
+      this.heightOf(name, w, { bold: true }) +
+      details.reduce((h, d) => h + this.heightOf(d, w - 8, { size: 7.5 }), 0) +
+      6;
     this.ensure(height);
     const top = this.y;
     this.text(units, COLUMNS.units.x, COLUMNS.units.width, { align: "right" });
@@ -178,7 +217,8 @@ export class DocumentCanvas {
   /** A titled paragraph (an invoice custom section, the footer). */
   paragraph(title: string | null, body: string): void {
     const width = RIGHT - PAGE.margin;
-    const height = (title ? this.heightOf(title, width, { bold: true }) : 0) + this.heightOf(body, width, { size: 8 }) + 8;
+    const height =
+      (title ? this.heightOf(title, width, { bold: true }) : 0) + this.heightOf(body, width, { size: 8 }) + 8;
     this.ensure(Math.min(height, BOTTOM - PAGE.margin));
     if (title) this.y += this.text(title, PAGE.margin, width, { bold: true });
     this.y += this.text(body, PAGE.margin, width, { size: 8, color: GREY }) + 8;
@@ -193,7 +233,10 @@ export class DocumentCanvas {
       doc.page.margins.bottom = 0; // the number sits below the content's bottom margin: no page break for it
       doc.font("regular").fontSize(7.5).fillColor(GREY);
       doc.text(pageLabel(i - range.start + 1, range.count), PAGE.margin, PAGE.height - PAGE.margin - 10, {
-        width: RIGHT - PAGE.margin, align: "right", lineBreak: false, height: 10,
+        width: RIGHT - PAGE.margin,
+        align: "right",
+        lineBreak: false,
+        height: 10,
       });
     }
     const chunks: Buffer[] = [];

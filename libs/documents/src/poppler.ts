@@ -24,8 +24,13 @@ export function pdfToPngs(pdf: Buffer, dpi = 50): Buffer[] {
   const dir = mkdtempSync(join(tmpdir(), "pdf-"));
   try {
     writeFileSync(join(dir, "doc.pdf"), pdf);
-    execFileSync("pdftoppm", ["-png", "-r", String(dpi), join(dir, "doc.pdf"), join(dir, "page")], { stdio: ["ignore", "ignore", "pipe"] });
-    return readdirSync(dir).filter((f) => f.endsWith(".png")).sort().map((f) => readFileSync(join(dir, f)));
+    execFileSync("pdftoppm", ["-png", "-r", String(dpi), join(dir, "doc.pdf"), join(dir, "page")], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    return readdirSync(dir)
+      .filter((f) => f.endsWith(".png"))
+      .sort()
+      .map((f) => readFileSync(join(dir, f)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -36,8 +36,14 @@ describe.skipIf(!hasPoppler)("an invoice of 50 fees, through poppler (pdftoppm, 
     const t = invoice.totals;
     return [
       ...invoice.fees.map((f) => f.amount_cents),
-      t.fees_amount_cents, -t.progressive_billing_credit_amount_cents, -t.coupons_amount_cents, t.sub_total_excluding_taxes_amount_cents,
-      t.sub_total_including_taxes_amount_cents, -t.credit_notes_amount_cents, -t.prepaid_credit_amount_cents, t.total_amount_cents,
+      t.fees_amount_cents,
+      -t.progressive_billing_credit_amount_cents,
+      -t.coupons_amount_cents,
+      t.sub_total_excluding_taxes_amount_cents,
+      t.sub_total_including_taxes_amount_cents,
+      -t.credit_notes_amount_cents,
+      -t.prepaid_credit_amount_cents,
+      t.total_amount_cents,
       ...invoice.coupons.map((c) => -c.amount_cents),
       ...invoice.taxes.flatMap((tax) => [tax.amount_cents, tax.base_amount_cents]),
     ].map((cents) => plain(formatMoney(cents, invoice.currency, locale)));

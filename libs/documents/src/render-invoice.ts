@@ -13,14 +13,26 @@ import type { InvoiceDocument } from "./views";
 export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
   const l = labelsFor(invoice.locale);
   const f = documentFormat(invoice.locale, invoice.currency);
-  const c = new DocumentCanvas({ title: `${l.invoice} ${invoice.number}`, author: invoice.issuer.name, subject: l.invoice, dated_at: invoice.dated_at });
+  const c = new DocumentCanvas({
+    title: `${l.invoice} ${invoice.number}`,
+    author: invoice.issuer.name,
+    subject: l.invoice,
+    dated_at: invoice.dated_at,
+  });
 
   c.heading(l.invoice, invoice.issuer, [
     [l.number, invoice.number],
     [l.issuing_date, f.date(invoice.issuing_date)],
     [l.payment_due_date, f.date(invoice.payment_due_date)],
   ]);
-  c.parties(l.from, invoice.issuer, l.bill_to, invoice.customer, { tax_id: l.tax_id, legal_number: l.legal_number }, invoice.customer.external_id);
+  c.parties(
+    l.from,
+    invoice.issuer,
+    l.bill_to,
+    invoice.customer,
+    { tax_id: l.tax_id, legal_number: l.legal_number },
+    invoice.customer.external_id,
+  );
 
   c.startTable({ item: l.item, units: l.units, unitPrice: l.unit_price, amount: l.amount });
   for (const fee of invoice.fees) {
@@ -36,11 +48,13 @@ export async function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer
 
   const t = invoice.totals;
   c.total(l.fees_amount, f.money(t.fees_amount_cents));
-  if (t.progressive_billing_credit_amount_cents !== 0) c.total(l.progressive_billing_credit, f.money(-t.progressive_billing_credit_amount_cents));
+  if (t.progressive_billing_credit_amount_cents !== 0)
+    c.total(l.progressive_billing_credit, f.money(-t.progressive_billing_credit_amount_cents));
   for (const coupon of invoice.coupons) c.total(`${l.coupon}: ${coupon.name}`, f.money(-coupon.amount_cents));
   c.total(l.sub_total_excl_taxes, f.money(t.sub_total_excluding_taxes_amount_cents), { bold: true });
   if (invoice.taxes.length === 0) c.total(l.no_tax, f.money(0));
-  for (const tax of invoice.taxes) c.total(l.tax(tax.name, f.quantity(tax.rate), f.money(tax.base_amount_cents)), f.money(tax.amount_cents));
+  for (const tax of invoice.taxes)
+    c.total(l.tax(tax.name, f.quantity(tax.rate), f.money(tax.base_amount_cents)), f.money(tax.amount_cents));
   c.total(l.sub_total_incl_taxes, f.money(t.sub_total_including_taxes_amount_cents), { bold: true });
   if (t.credit_notes_amount_cents !== 0) c.total(l.credit_notes, f.money(-t.credit_notes_amount_cents));
   if (t.prepaid_credit_amount_cents !== 0) c.total(l.prepaid_credits, f.money(-t.prepaid_credit_amount_cents));

@@ -1,6 +1,13 @@
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import { AppError, ERROR_KINDS, fromGrpcError, isTransientInfrastructureError, toGrpcStatus, toHttpError } from "./index";
+import {
+  AppError,
+  ERROR_KINDS,
+  fromGrpcError,
+  isTransientInfrastructureError,
+  toGrpcStatus,
+  toHttpError,
+} from "./index";
 
 function asServiceError(s: ReturnType<typeof toGrpcStatus>): ServiceError {
   return Object.assign(new Error(s.details), { code: s.code!, details: s.details!, metadata: s.metadata! });
@@ -26,7 +33,11 @@ describe("error mapping", () => {
   });
 
   it("writes Lago's bodies", () => {
-    expect(toHttpError(AppError.notFound("customer")).body).toEqual({ status: 404, error: "Not Found", code: "customer_not_found" });
+    expect(toHttpError(AppError.notFound("customer")).body).toEqual({
+      status: 404,
+      error: "Not Found",
+      code: "customer_not_found",
+    });
     expect(toHttpError(AppError.unauthenticated()).body).toEqual({ status: 401, error: "Unauthorized" });
     expect(toHttpError(AppError.validation({ country: ["not_a_valid_country_code"] })).body).toEqual({
       status: 422,
@@ -48,7 +59,9 @@ describe("error mapping", () => {
   });
 
   it("carries an AppError across gRPC unchanged", () => {
-    const original = new AppError("unprocessable", "validation_errors", { "1": { transaction_id: ["value_already_exist"] } });
+    const original = new AppError("unprocessable", "validation_errors", {
+      "1": { transaction_id: ["value_already_exist"] },
+    });
     const back = fromGrpcError(asServiceError(toGrpcStatus(original)));
     expect(back).toBeInstanceOf(AppError);
     expect([back.kind, back.code, back.details]).toEqual([original.kind, original.code, original.details]);
@@ -61,7 +74,11 @@ describe("error mapping", () => {
   });
 
   it("classifies transport errors without metadata by status", () => {
-    const err = Object.assign(new Error("x"), { code: status.UNAVAILABLE, details: "no connection", metadata: new Metadata() });
+    const err = Object.assign(new Error("x"), {
+      code: status.UNAVAILABLE,
+      details: "no connection",
+      metadata: new Metadata(),
+    });
     expect(fromGrpcError(err).kind).toBe("unavailable");
     expect(toHttpError(fromGrpcError(err)).body).toEqual({ status: 503, error: "Service Unavailable" });
   });
@@ -69,11 +86,16 @@ describe("error mapping", () => {
 
 describe("infrastructure away for a moment", () => {
   it("is told by the database's and the sockets' errors, not by others", () => {
-    const named = (name: string, fields: Record<string, unknown> = {}) => Object.assign(new Error("x"), { name, ...fields });
+    const named = (name: string, fields: Record<string, unknown> = {}) =>
+      Object.assign(new Error("x"), { name, ...fields });
     expect(isTransientInfrastructureError(named("MongoNetworkError"))).toBe(true);
     expect(isTransientInfrastructureError(named("MongoServerError", { code: 10107 }))).toBe(true);
     expect(isTransientInfrastructureError(named("MongoServerError", { code: 11000 }))).toBe(false);
-    expect(isTransientInfrastructureError(named("MongooseError", { message: "Operation `x.find()` buffering timed out after 10000ms" }))).toBe(true);
+    expect(
+      isTransientInfrastructureError(
+        named("MongooseError", { message: "Operation `x.find()` buffering timed out after 10000ms" }),
+      ),
+    ).toBe(true);
     expect(isTransientInfrastructureError(Object.assign(new Error("refused"), { code: "ECONNREFUSED" }))).toBe(true);
     expect(isTransientInfrastructureError(new TypeError("a bug"))).toBe(false);
     expect(isTransientInfrastructureError("text")).toBe(false);

@@ -16,7 +16,10 @@ export function toHttpError(err: unknown): { status: number; body: HttpErrorBody
   const { http, text } = ERROR_KINDS[err.kind];
   switch (err.kind) {
     case "bad_request":
-      return { status: http, body: { status: http, error: err.message === err.kind ? text : `BadRequest: ${err.message}` } };
+      return {
+        status: http,
+        body: { status: http, error: err.message === err.kind ? text : `BadRequest: ${err.message}` },
+      };
     case "unauthenticated":
     case "internal":
     case "unavailable":

@@ -8,7 +8,11 @@ import { AppError } from "./app-error";
  * our AppError (`grpcStatus`): a peer's own `not_allowed` also travels as ABORTED and is an answer.
  */
 export const TRANSIENT_GRPC_STATUSES: ReadonlySet<number> = new Set([
-  GrpcStatus.UNAVAILABLE, GrpcStatus.DEADLINE_EXCEEDED, GrpcStatus.RESOURCE_EXHAUSTED, GrpcStatus.ABORTED, GrpcStatus.CANCELLED,
+  GrpcStatus.UNAVAILABLE,
+  GrpcStatus.DEADLINE_EXCEEDED,
+  GrpcStatus.RESOURCE_EXHAUSTED,
+  GrpcStatus.ABORTED,
+  GrpcStatus.CANCELLED,
 ]);
 
 /** The kinds that say "try again later", whoever raised them: 503, 504 and 429. */
@@ -31,9 +35,18 @@ interface ErrorFields {
 
 /** The MongoDB driver's (and mongoose's) errors of a connection, a pool or a server selection: the database away for a moment. */
 const MONGO_TRANSIENT_NAMES: ReadonlySet<string> = new Set([
-  "MongoNetworkError", "MongoNetworkTimeoutError", "MongoServerSelectionError", "MongooseServerSelectionError", "MongoNotConnectedError",
-  "MongoTopologyClosedError", "MongoServerClosedError", "MongoPoolClearedError", "PoolClearedOnNetworkError", "MongoWaitQueueTimeoutError",
-  "MongoOperationTimeoutError", "MongoStalePrimaryError",
+  "MongoNetworkError",
+  "MongoNetworkTimeoutError",
+  "MongoServerSelectionError",
+  "MongooseServerSelectionError",
+  "MongoNotConnectedError",
+  "MongoTopologyClosedError",
+  "MongoServerClosedError",
+  "MongoPoolClearedError",
+  "PoolClearedOnNetworkError",
+  "MongoWaitQueueTimeoutError",
+  "MongoOperationTimeoutError",
+  "MongoStalePrimaryError",
 ]);
 
 /**
@@ -44,23 +57,38 @@ const MONGO_TRANSIENT_NAMES: ReadonlySet<string> = new Set([
  * InterruptedDueToReplStateChange 11602, NotPrimaryNoSecondaryOk 13435, NotPrimaryOrSecondary 13436,
  * ReadConcernMajorityNotAvailableYet 134), WriteConcernFailed 64 and the legacy not-primary 10058.
  */
-const MONGO_TRANSIENT_CODES: ReadonlySet<number> = new Set([6, 7, 64, 89, 91, 134, 189, 262, 9001, 10058, 10107, 11600, 11602, 13435, 13436]);
+const MONGO_TRANSIENT_CODES: ReadonlySet<number> = new Set([
+  6, 7, 64, 89, 91, 134, 189, 262, 9001, 10058, 10107, 11600, 11602, 13435, 13436,
+]);
 
 /** Labels the MongoDB server and driver put on errors a retry may cure. */
 const MONGO_TRANSIENT_LABELS = ["RetryableWriteError", "TransientTransactionError", "ResetPool", "PoolRequstedRetry"];
 
-
 /** Node's socket errors: a peer (a payment provider, a webhook receiver) unreachable for a moment. */
 const SOCKET_TRANSIENT_CODES: ReadonlySet<string> = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EPIPE", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ENETDOWN", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENETDOWN",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
 ]);
-
 
 function isTransientMongo(err: ErrorFields): boolean {
   const name = typeof err.name === "string" ? err.name : "";
   if (MONGO_TRANSIENT_NAMES.has(name)) return true;
   if (name.startsWith("Mongo") && typeof err.code === "number" && MONGO_TRANSIENT_CODES.has(err.code)) return true;
-  if (name.startsWith("Mongo") && Array.isArray(err.errorLabels) && err.errorLabels.some((l) => MONGO_TRANSIENT_LABELS.includes(String(l)))) return true;
+  if (
+    name.startsWith("Mongo") &&
+    Array.isArray(err.errorLabels) &&
+    err.errorLabels.some((l) => MONGO_TRANSIENT_LABELS.includes(String(l)))
+  )
+    return true;
   // mongoose queues an operation while its connection is down and gives up after bufferTimeoutMS
   return name === "MongooseError" && typeof err.message === "string" && /buffering timed out/i.test(err.message);
 }

@@ -43,7 +43,11 @@ export class RpcClient<D> {
     }) as Client & Record<string, UnaryMethod>;
   }
 
-  call<M extends MethodName<D>>(method: M, request: RequestOf<D, M>, options: CallOptions = {}): Promise<ResponseOf<D, M>> {
+  call<M extends MethodName<D>>(
+    method: M,
+    request: RequestOf<D, M>,
+    options: CallOptions = {},
+  ): Promise<ResponseOf<D, M>> {
     type Res = ResponseOf<D, M>;
     const metadata = new Metadata();
     // a call made while serving a request carries that request's id (tracing on: from the context)
@@ -59,12 +63,15 @@ export class RpcClient<D> {
       // tracing on: the call's span and the baggage sent along carry the request id
       // (the ingestion path's methods: only when sampled, see traceOutgoingCall)
       carryRequestId(requestId, () =>
-        traceOutgoingCall(this.paths[method] ?? `/${String(method)}`, (key, value) => metadata.set(key, value), (end) =>
-          fn.call(this.client, request, metadata, { deadline }, (err, response) => {
-            end(err);
-            if (err) reject(fromGrpcError(err));
-            else resolve(response as Res); // decoded by the method's response deserializer: the method's reply type
-          }),
+        traceOutgoingCall(
+          this.paths[method] ?? `/${String(method)}`,
+          (key, value) => metadata.set(key, value),
+          (end) =>
+            fn.call(this.client, request, metadata, { deadline }, (err, response) => {
+              end(err);
+              if (err) reject(fromGrpcError(err));
+              else resolve(response as Res); // decoded by the method's response deserializer: the method's reply type
+            }),
         ),
       );
     });

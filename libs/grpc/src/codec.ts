@@ -13,7 +13,8 @@ export interface ReplyCodec<D, M extends MethodName<D>> {
 }
 
 export function replyCodec<D, M extends MethodName<D>>(ref: ServiceRef<D>, method: M): ReplyCodec<D, M> {
-  let definition: { responseSerialize(value: unknown): Buffer; responseDeserialize(bytes: Buffer): unknown } | undefined;
+  let definition:
+    { responseSerialize(value: unknown): Buffer; responseDeserialize(bytes: Buffer): unknown } | undefined;
   // loaded at first use: a module may build its codecs before the proto folder is needed
   const method$ = () => {
     definition ??= loadService(ref).service[method] as unknown as typeof definition & object;
@@ -22,6 +23,7 @@ export function replyCodec<D, M extends MethodName<D>>(ref: ServiceRef<D>, metho
   };
   return {
     encode: (reply) => method$().responseSerialize(reply),
-    decode: (bytes) => method$().responseDeserialize(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes)) as ResponseOf<D, M>,
+    decode: (bytes) =>
+      method$().responseDeserialize(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes)) as ResponseOf<D, M>,
   };
 }

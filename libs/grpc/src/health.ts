@@ -5,7 +5,11 @@ import { PROTO_LOADER_OPTIONS } from "./proto";
 
 let HealthClient: ServiceClientConstructor | undefined;
 type HealthCheck = {
-  Check?: (request: { service: string }, options: { deadline: Date }, callback: (err: unknown, res: { status?: string }) => void) => void;
+  Check?: (
+    request: { service: string },
+    options: { deadline: Date },
+    callback: (err: unknown, res: { status?: string }) => void,
+  ) => void;
   close(): void;
 };
 
@@ -23,9 +27,13 @@ function healthClientCtor(): ServiceClientConstructor {
 export function checkHealth(address: string, timeoutMs = 1000): Promise<boolean> {
   const client = new (healthClientCtor())(address, credentials.createInsecure()) as unknown as HealthCheck;
   return new Promise<boolean>((resolve) => {
-    client.Check!({ service: "" }, { deadline: new Date(Date.now() + timeoutMs) }, (err: unknown, res: { status?: string }) => {
-      client.close();
-      resolve(!err && res?.status === "SERVING");
-    });
+    client.Check!(
+      { service: "" },
+      { deadline: new Date(Date.now() + timeoutMs) },
+      (err: unknown, res: { status?: string }) => {
+        client.close();
+        resolve(!err && res?.status === "SERVING");
+      },
+    );
   });
 }

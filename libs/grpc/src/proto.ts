@@ -40,6 +40,7 @@ export function loadProto(file: string): GrpcObject {
 export function loadService(ref: { file: string; name: string }): ServiceClientConstructor {
   let node: unknown = loadProto(ref.file);
   for (const part of ref.name.split(".")) node = (node as Record<string, unknown>)?.[part];
-  if (typeof node !== "function" || !("service" in node)) throw new Error(`service ${ref.name} not found in ${ref.file}`);
+  if (typeof node !== "function" || !("service" in node))
+    throw new Error(`service ${ref.name} not found in ${ref.file}`);
   return node as ServiceClientConstructor;
 }

@@ -46,15 +46,29 @@ export interface GrpcServerHandle {
 }
 
 /** Every RPC served: its latency by service, method and gRPC status code (`OK`, `NOT_FOUND`, …). */
-const rpcDuration = histogram("grpc_server_handling_seconds", "gRPC server latency by service, method and status code", ["grpc_service", "grpc_method", "grpc_code"]);
+const rpcDuration = histogram(
+  "grpc_server_handling_seconds",
+  "gRPC server latency by service, method and status code",
+  ["grpc_service", "grpc_method", "grpc_code"],
+);
 
 /** The name of a gRPC status code (3 → INVALID_ARGUMENT). */
-const CODE_NAMES = new Map(Object.entries(status).flatMap(([name, code]) => (typeof code === "number" ? [[code, name] as const] : [])));
+const CODE_NAMES = new Map(
+  Object.entries(status).flatMap(([name, code]) => (typeof code === "number" ? [[code, name] as const] : [])),
+);
 
 /** Wraps a use-case handler: request id, one log line per RPC, its latency, AppError → gRPC status. */
-function adapt(serviceName: string, method: string, handler: AnyHandler, logger: Logger): handleUnaryCall<unknown, unknown> {
+function adapt(
+  serviceName: string,
+  method: string,
+  handler: AnyHandler,
+  logger: Logger,
+): handleUnaryCall<unknown, unknown> {
   const observe = (code: number, started: bigint) =>
-    rpcDuration.observe({ grpc_service: serviceName, grpc_method: method, grpc_code: CODE_NAMES.get(code) ?? String(code) }, elapsedMs(started) / 1000);
+    rpcDuration.observe(
+      { grpc_service: serviceName, grpc_method: method, grpc_code: CODE_NAMES.get(code) ?? String(code) },
+      elapsedMs(started) / 1000,
+    );
   const path = `/${serviceName}/${method}`;
   return (call, callback) => {
     const started = process.hrtime.bigint();
@@ -65,7 +79,9 @@ function adapt(serviceName: string, method: string, handler: AnyHandler, logger:
     const run = () => handler(call.request as never, { requestId, logger: log, metadata: call.metadata });
     const traced = () => (frozen ? atFrozenTime(new Date(String(frozen)), run) : run());
     // the ingestion path's methods: in a span only when the caller's trace is sampled (traceIncomingCall)
-    traceIncomingCall(path, header(call.metadata), (inContext) => (inContext ? withRequestId(requestId, traced) : traced())).then(
+    traceIncomingCall(path, header(call.metadata), (inContext) =>
+      inContext ? withRequestId(requestId, traced) : traced(),
+    ).then(
       (response) => {
         observe(status.OK, started);
         log.debug({ ms: elapsedMs(started) }, "rpc ok");
@@ -73,11 +89,19 @@ function adapt(serviceName: string, method: string, handler: AnyHandler, logger:
       },
       (err: unknown) => {
         // the database or a peer away for a moment: UNAVAILABLE (a 503 at the gateway; a caller's consumer retries it), not INTERNAL
-        const answered = !(err instanceof AppError) && isTransientInfrastructureError(err)
-          ? new AppError("unavailable", "service_unavailable", undefined, "a database or a peer is away for a moment: try again") : err;
+        const answered =
+          !(err instanceof AppError) && isTransientInfrastructureError(err)
+            ? new AppError(
+                "unavailable",
+                "service_unavailable",
+                undefined,
+                "a database or a peer is away for a moment: try again",
+              )
+            : err;
         const grpcStatus = toGrpcStatus(answered);
         observe(grpcStatus.code ?? status.UNKNOWN, started);
-        if (!(err instanceof AppError) || err.kind === "internal") log.error({ err, ms: elapsedMs(started) }, "rpc failed");
+        if (!(err instanceof AppError) || err.kind === "internal")
+          log.error({ err, ms: elapsedMs(started) }, "rpc failed");
         else log.info({ code: err.code, kind: err.kind, ms: elapsedMs(started) }, "rpc refused");
         callback(grpcStatus, null);
       },
@@ -113,7 +137,12 @@ export async function startGrpcServer(options: {
       const serviceName = service.service[method]!.path.split("/")[1] ?? "";
       implementation[method] = handler
         ? adapt(serviceName, method, handler, options.logger)
-        : adapt(serviceName, method, async () => Promise.reject(new AppError("internal", undefined, undefined, `${method} not implemented`)), options.logger);
+        : adapt(
+            serviceName,
+            method,
+            async () => Promise.reject(new AppError("internal", undefined, undefined, `${method} not implemented`)),
+            options.logger,
+          );
     }
     server.addService(service.service, implementation);
   }

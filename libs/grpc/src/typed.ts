@@ -26,13 +26,25 @@ export type MethodName<D> = keyof { [K in keyof D as string extends K ? never : 
 // Read structurally from the generated MethodDefinition (its four type parameters are the
 // serializers' and deserializers' value types), whichever copy of @grpc/proto-loader declared it.
 /** What a client sends (the loose generated input type). */
-export type RequestOf<D, M extends MethodName<D>> = D[M] extends { requestSerialize: (value: infer Req) => unknown } ? Req : never;
+export type RequestOf<D, M extends MethodName<D>> = D[M] extends { requestSerialize: (value: infer Req) => unknown }
+  ? Req
+  : never;
 /** What a client receives (defaults applied: every scalar present, repeated fields as arrays). */
-export type ResponseOf<D, M extends MethodName<D>> = D[M] extends { responseDeserialize: (bytes: Buffer) => infer Res } ? Res : never;
+export type ResponseOf<D, M extends MethodName<D>> = D[M] extends { responseDeserialize: (bytes: Buffer) => infer Res }
+  ? Res
+  : never;
 /** What a handler receives. */
-export type HandlerRequestOf<D, M extends MethodName<D>> = D[M] extends { requestDeserialize: (bytes: Buffer) => infer Req } ? Req : never;
+export type HandlerRequestOf<D, M extends MethodName<D>> = D[M] extends {
+  requestDeserialize: (bytes: Buffer) => infer Req;
+}
+  ? Req
+  : never;
 /** What a handler answers: the generated input type, where an absent optional field may also be null (protobufjs skips nulls). */
-export type HandlerReplyOf<D, M extends MethodName<D>> = D[M] extends { responseSerialize: (value: infer Res) => unknown } ? Nullable<Res> : never;
+export type HandlerReplyOf<D, M extends MethodName<D>> = D[M] extends {
+  responseSerialize: (value: infer Res) => unknown;
+}
+  ? Nullable<Res>
+  : never;
 
 /** Optional fields may be null as well as absent, all the way down. */
 export type Nullable<T> = T extends string | number | boolean | bigint | Buffer | Uint8Array
@@ -40,7 +52,11 @@ export type Nullable<T> = T extends string | number | boolean | bigint | Buffer 
   : T extends ReadonlyArray<infer E>
     ? ReadonlyArray<Nullable<E>>
     : T extends object
-      ? { [K in keyof T]: undefined extends T[K] ? Nullable<Exclude<T[K], undefined>> | null | undefined : Nullable<T[K]> }
+      ? {
+          [K in keyof T]: undefined extends T[K]
+            ? Nullable<Exclude<T[K], undefined>> | null | undefined
+            : Nullable<T[K]>;
+        }
       : T;
 
 /** One handler per RPC of the service: proto in, use case, proto out. */

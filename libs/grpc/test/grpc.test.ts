@@ -15,21 +15,24 @@ beforeAll(async () => {
     host: "127.0.0.1",
     port: 0,
     logger: silentLogger,
-    bindings: [{
-      service,
-      handlers: {
-        AuthenticateApiKey: async (req: { api_key: string }, ctx) => {
-          if (req.api_key === "bad") throw AppError.unauthenticated();
-          if (req.api_key === "slow") await new Promise((r) => setTimeout(r, 500));
-          if (req.api_key === "crash") throw new Error("secret internals");
-          if (req.api_key === "clock") return { organization_id: "org-1", organization_name: systemClock.now().toISOString() };
-          return { organization_id: "org-1", organization_name: ctx.requestId };
-        },
-        GetCustomer: async () => {
-          throw AppError.validation({ "1": { transaction_id: ["value_already_exist"] } });
+    bindings: [
+      {
+        service,
+        handlers: {
+          AuthenticateApiKey: async (req: { api_key: string }, ctx) => {
+            if (req.api_key === "bad") throw AppError.unauthenticated();
+            if (req.api_key === "slow") await new Promise((r) => setTimeout(r, 500));
+            if (req.api_key === "crash") throw new Error("secret internals");
+            if (req.api_key === "clock")
+              return { organization_id: "org-1", organization_name: systemClock.now().toISOString() };
+            return { organization_id: "org-1", organization_name: ctx.requestId };
+          },
+          GetCustomer: async () => {
+            throw AppError.validation({ "1": { transaction_id: ["value_already_exist"] } });
+          },
         },
       },
-    }],
+    ],
   });
   client = new RpcClient(Rpc.customer, `127.0.0.1:${server.port}`, 2000);
 });
@@ -46,7 +49,9 @@ describe("gRPC server and client", () => {
   });
 
   it("returns the handler's AppError intact", async () => {
-    await expect(client.call("AuthenticateApiKey", { api_key: "bad" })).rejects.toMatchObject({ kind: "unauthenticated" });
+    await expect(client.call("AuthenticateApiKey", { api_key: "bad" })).rejects.toMatchObject({
+      kind: "unauthenticated",
+    });
     const err = await client.call("GetCustomer", { organization_id: "o", external_id: "x" }).catch((e) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err.details).toEqual({ "1": { transaction_id: ["value_already_exist"] } });
@@ -59,7 +64,9 @@ describe("gRPC server and client", () => {
   });
 
   it("enforces the deadline", async () => {
-    await expect(client.call("AuthenticateApiKey", { api_key: "slow" }, { deadlineMs: 100 })).rejects.toMatchObject({ kind: "timeout" });
+    await expect(client.call("AuthenticateApiKey", { api_key: "slow" }, { deadlineMs: 100 })).rejects.toMatchObject({
+      kind: "timeout",
+    });
   });
 
   it("serves the standard health service", async () => {

@@ -5,7 +5,11 @@
  * twice as long in one list as in chunks of 100, 10,000 ids several times as long. Reads that
  * must stay fast on the test server go through here.
  */
-export async function readByIds<T>(ids: readonly string[], read: (chunk: string[]) => Promise<T[]>, chunkSize = 100): Promise<T[]> {
+export async function readByIds<T>(
+  ids: readonly string[],
+  read: (chunk: string[]) => Promise<T[]>,
+  chunkSize = 100,
+): Promise<T[]> {
   if (ids.length === 0) return [];
   if (ids.length <= chunkSize) return read([...ids]);
   const chunks: Promise<T[]>[] = [];

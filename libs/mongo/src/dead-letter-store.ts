@@ -5,7 +5,10 @@ import { isDuplicateKeyError } from "./connection";
 /** A `dead_letters` document: a DeadLetter with its id as `_id`. */
 type DeadLetterDocument = Omit<DeadLetter, "id"> & { _id: string };
 
-const headerSchema = new Schema<{ key: string; value: string }>({ key: { type: String, required: true }, value: { type: String, required: true } }, { _id: false });
+const headerSchema = new Schema<{ key: string; value: string }>(
+  { key: { type: String, required: true }, value: { type: String, required: true } },
+  { _id: false },
+);
 
 const deadLetterSchema = new Schema<DeadLetterDocument>(
   {
@@ -72,18 +75,38 @@ export class MongoDeadLetterStore implements DeadLetterStore {
   }
 
   async park(message: ParkedMessage): Promise<boolean> {
-    const change = { reason: message.reason, error: message.error, deliveries: message.deliveries, parked_at: message.parkedAt };
+    const change = {
+      reason: message.reason,
+      error: message.error,
+      deliveries: message.deliveries,
+      parked_at: message.parkedAt,
+    };
     if (message.replayOf) {
       // a replay that failed again: its record is parked again (once, whatever the redeliveries)
-      const again = await this.model.updateOne({ _id: message.replayOf, status: "replayed" }, { $set: { ...change, status: "parked" }, $inc: { parks: 1 } });
+      const again = await this.model.updateOne(
+        { _id: message.replayOf, status: "replayed" },
+        { $set: { ...change, status: "parked" }, $inc: { parks: 1 } },
+      );
       if (again.modifiedCount === 1) return true;
       if (await this.exists(message.replayOf)) return false;
       // its record was deleted meanwhile: parked as a message of its own below
     }
     const fresh: DeadLetterDocument = {
-      _id: message.id, stream: message.stream, durable: message.durable, subject: message.subject, stream_seq: message.streamSeq,
-      envelope_id: message.envelopeId, organization_id: message.organizationId, ...storedBody(message.body), headers: message.headers,
-      ...change, parks: 1, first_parked_at: message.parkedAt, status: "parked", replayed_at: null, replay_count: 0,
+      _id: message.id,
+      stream: message.stream,
+      durable: message.durable,
+      subject: message.subject,
+      stream_seq: message.streamSeq,
+      envelope_id: message.envelopeId,
+      organization_id: message.organizationId,
+      ...storedBody(message.body),
+      headers: message.headers,
+      ...change,
+      parks: 1,
+      first_parked_at: message.parkedAt,
+      status: "parked",
+      replayed_at: null,
+      replay_count: 0,
     };
     try {
       const { _id, ...insert } = fresh;
@@ -102,8 +125,15 @@ export class MongoDeadLetterStore implements DeadLetterStore {
 
   /** Dead letters, oldest parked first (100 at most unless `limit` says). */
   async list(filter: DeadLetterFilter = {}): Promise<DeadLetter[]> {
-    const query = { ...(filter.status && { status: filter.status }), ...(filter.durable && { durable: filter.durable }) };
-    const docs = await this.model.find(query).sort({ parked_at: 1, _id: 1 }).limit(filter.limit ?? 100).lean<DeadLetterDocument[]>();
+    const query = {
+      ...(filter.status && { status: filter.status }),
+      ...(filter.durable && { durable: filter.durable }),
+    };
+    const docs = await this.model
+      .find(query)
+      .sort({ parked_at: 1, _id: 1 })
+      .limit(filter.limit ?? 100)
+      .lean<DeadLetterDocument[]>();
     return docs.map(letterOf);
   }
 

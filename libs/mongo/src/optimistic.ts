@@ -10,7 +10,11 @@ export type Attempt<T> = T | typeof LOST_RACE;
  * wait that grows with each try. After `maxAttempts` the caller gets 503 `unavailable` (retry).
  * An attempt that throws (a validation error, say) ends the loop with nothing stored.
  */
-export async function retryOnLostRace<T>(what: string, attempt: (n: number) => Promise<Attempt<T>>, maxAttempts = 25): Promise<T> {
+export async function retryOnLostRace<T>(
+  what: string,
+  attempt: (n: number) => Promise<Attempt<T>>,
+  maxAttempts = 25,
+): Promise<T> {
   for (let n = 0; n < maxAttempts; n++) {
     const outcome = await attempt(n);
     if (outcome !== LOST_RACE) return outcome;

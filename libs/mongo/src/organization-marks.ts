@@ -25,9 +25,11 @@ export class OrganizationMarks {
   /** Marks the organization (idempotent, whoever marks it at the same moment); written once per process. */
   async mark(organizationId: string, at: Date): Promise<void> {
     if (this.known.has(organizationId)) return;
-    await this.collection.updateOne({ _id: organizationId }, { $setOnInsert: { at } }, { upsert: true }).catch((err: unknown) => {
-      if (!isDuplicateKeyError(err)) throw err;
-    });
+    await this.collection
+      .updateOne({ _id: organizationId }, { $setOnInsert: { at } }, { upsert: true })
+      .catch((err: unknown) => {
+        if (!isDuplicateKeyError(err)) throw err;
+      });
     this.known.add(organizationId);
   }
 

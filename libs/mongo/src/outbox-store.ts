@@ -12,10 +12,15 @@ export interface TextOutboxEntry {
   json: string;
 }
 
-export const textOutboxEntry = (envelope: Envelope): TextOutboxEntry => ({ id: envelope.id, json: envelopeText(envelope) });
+export const textOutboxEntry = (envelope: Envelope): TextOutboxEntry => ({
+  id: envelope.id,
+  json: envelopeText(envelope),
+});
 
 const envelopeOf = (entry: Envelope | TextOutboxEntry): Envelope =>
-  typeof (entry as TextOutboxEntry).json === "string" ? (JSON.parse((entry as TextOutboxEntry).json) as Envelope) : (entry as Envelope);
+  typeof (entry as TextOutboxEntry).json === "string"
+    ? (JSON.parse((entry as TextOutboxEntry).json) as Envelope)
+    : (entry as Envelope);
 
 /** What every document with an embedded outbox has. */
 export interface OutboxDoc {
@@ -43,9 +48,12 @@ export function embeddedOutboxStore<T extends OutboxDoc>(collection: DocModel<T>
       return docs.flatMap((doc) => doc.outbox.map((entry) => ({ documentId: doc._id, envelope: envelopeOf(entry) })));
     },
     async markPublished(published) {
-      await model.bulkWrite([...published].map(([documentId, envelopeIds]) => ({
-        updateOne: { filter: { _id: documentId }, update: { $pull: { outbox: { id: { $in: envelopeIds } } } } },
-      })), { ordered: false });
+      await model.bulkWrite(
+        [...published].map(([documentId, envelopeIds]) => ({
+          updateOne: { filter: { _id: documentId }, update: { $pull: { outbox: { id: { $in: envelopeIds } } } } },
+        })),
+        { ordered: false },
+      );
     },
   };
 }

@@ -38,5 +38,8 @@ export interface PageMessage {
 
 /** The page a request asks for: page ≥ 1, 1 ≤ per_page ≤ 1000, defaults page 1 of 100 items. */
 export function pageRequestOf(request: PageMessage): PageRequest {
-  return { page: Math.max(1, request.page?.page || 1), perPage: Math.min(1000, Math.max(1, request.page?.per_page || 100)) };
+  return {
+    page: Math.max(1, request.page?.page || 1),
+    perPage: Math.min(1000, Math.max(1, request.page?.per_page || 100)),
+  };
 }

@@ -17,18 +17,22 @@ export interface SequenceDoc {
  */
 export async function takeNextInSequence(model: DocModel<SequenceDoc>, id: string): Promise<number> {
   const counters = model.collection;
-  return retryOnLostRace(`the sequence ${id}`, async () => {
-    const current = await counters.findOne({ _id: id });
-    if (!current) {
-      try {
-        await counters.insertOne({ _id: id, seq: 1 });
-        return 1;
-      } catch (err) {
-        if (isDuplicateKeyError(err)) return LOST_RACE;
-        throw err;
+  return retryOnLostRace(
+    `the sequence ${id}`,
+    async () => {
+      const current = await counters.findOne({ _id: id });
+      if (!current) {
+        try {
+          await counters.insertOne({ _id: id, seq: 1 });
+          return 1;
+        } catch (err) {
+          if (isDuplicateKeyError(err)) return LOST_RACE;
+          throw err;
+        }
       }
-    }
-    const moved = await counters.updateOne({ _id: id, seq: current.seq }, { $set: { seq: current.seq + 1 } });
-    return moved.modifiedCount === 1 ? current.seq + 1 : LOST_RACE;
-  }, 200);
+      const moved = await counters.updateOne({ _id: id, seq: current.seq }, { $set: { seq: current.seq + 1 } });
+      return moved.modifiedCount === 1 ? current.seq + 1 : LOST_RACE;
+    },
+    200,
+  );
 }

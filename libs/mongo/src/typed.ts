@@ -1,4 +1,14 @@
-import type { Connection, HydratedDocument, Model, mongo, QueryOptions, QueryWithHelpers, Schema, Types, UpdateWriteOpResult } from "mongoose";
+import type {
+  Connection,
+  HydratedDocument,
+  Model,
+  mongo,
+  QueryOptions,
+  QueryWithHelpers,
+  Schema,
+  Types,
+  UpdateWriteOpResult,
+} from "mongoose";
 
 /*
  * Document types that the compiler checks in queries and writes.
@@ -13,7 +23,18 @@ import type { Connection, HydratedDocument, Model, mongo, QueryOptions, QueryWit
  */
 
 /** Values that have no paths below them. */
-type Leaf = string | number | boolean | bigint | symbol | Date | RegExp | Uint8Array | Types.Decimal128 | Types.ObjectId | ((...args: never[]) => unknown);
+type Leaf =
+  | string
+  | number
+  | boolean
+  | bigint
+  | symbol
+  | Date
+  | RegExp
+  | Uint8Array
+  | Types.Decimal128
+  | Types.ObjectId
+  | ((...args: never[]) => unknown);
 
 /** Depth countdown: the paths of nested objects go four names deep at most (a.b.c.d), which keeps the compiler fast on large documents. */
 type Prev = [never, 0, 1, 2, 3, 4];
@@ -46,7 +67,9 @@ type ElementPath<E, K extends string, D extends number> = unknown extends E
   ? `${K}.${string}`
   : NonNullable<E> extends Leaf
     ? never
-    : `${K}.${DocPath<NonNullable<E>, D>}` | `${K}.${number}.${DocPath<NonNullable<E>, D>}` | `${K}.$.${DocPath<NonNullable<E>, D>}`;
+    : | `${K}.${DocPath<NonNullable<E>, D>}`
+      | `${K}.${number}.${DocPath<NonNullable<E>, D>}`
+      | `${K}.$.${DocPath<NonNullable<E>, D>}`;
 
 /** The type of the value at a path of a document type (unknown below a free-form field). */
 export type PathValue<T, P extends string> = T extends unknown
@@ -122,9 +145,16 @@ export interface Update<T> {
   $max?: DocFields<T>;
   $unset?: { [P in DocPath<T>]?: "" | 1 | true };
   $inc?: { [P in DocPath<T>]?: number };
-  $push?: { [P in DocPath<T>]?: ElementOf<NonNullable<PathValue<T, P>>> | Each<ElementOf<NonNullable<PathValue<T, P>>>> };
-  $addToSet?: { [P in DocPath<T>]?: ElementOf<NonNullable<PathValue<T, P>>> | Each<ElementOf<NonNullable<PathValue<T, P>>>> };
-  $pull?: { [P in DocPath<T>]?: Condition<ElementOf<NonNullable<PathValue<T, P>>>> | Filter<NonNullable<ElementOf<NonNullable<PathValue<T, P>>>>> };
+  $push?: {
+    [P in DocPath<T>]?: ElementOf<NonNullable<PathValue<T, P>>> | Each<ElementOf<NonNullable<PathValue<T, P>>>>;
+  };
+  $addToSet?: {
+    [P in DocPath<T>]?: ElementOf<NonNullable<PathValue<T, P>>> | Each<ElementOf<NonNullable<PathValue<T, P>>>>;
+  };
+  $pull?: {
+    [P in DocPath<T>]?:
+      Condition<ElementOf<NonNullable<PathValue<T, P>>>> | Filter<NonNullable<ElementOf<NonNullable<PathValue<T, P>>>>>;
+  };
 }
 
 /** A projection that names only the document type's paths. */
@@ -156,29 +186,70 @@ export interface DocCollection<T extends { _id: unknown }> {
   countDocuments(filter?: Filter<T>, options?: mongo.CountDocumentsOptions): Promise<number>;
   updateOne(filter: Filter<T>, update: Update<T>, options?: mongo.UpdateOptions): Promise<mongo.UpdateResult<T>>;
   updateMany(filter: Filter<T>, update: Update<T>, options?: mongo.UpdateOptions): Promise<mongo.UpdateResult<T>>;
-  findOneAndUpdate(filter: Filter<T>, update: Update<T>, options: mongo.FindOneAndUpdateOptions & { includeResultMetadata?: false }): Promise<T | null>;
+  findOneAndUpdate(
+    filter: Filter<T>,
+    update: Update<T>,
+    options: mongo.FindOneAndUpdateOptions & { includeResultMetadata?: false },
+  ): Promise<T | null>;
   deleteOne(filter: Filter<T>, options?: mongo.DeleteOptions): Promise<mongo.DeleteResult>;
   deleteMany(filter: Filter<T>, options?: mongo.DeleteOptions): Promise<mongo.DeleteResult>;
-  bulkWrite(operations: ReadonlyArray<BulkOperation<T>>, options?: mongo.BulkWriteOptions): Promise<mongo.BulkWriteResult>;
+  bulkWrite(
+    operations: ReadonlyArray<BulkOperation<T>>,
+    options?: mongo.BulkWriteOptions,
+  ): Promise<mongo.BulkWriteResult>;
 }
 
 /** The query and write methods of a model, declared with its document type. */
 interface DocQueries<T extends { _id: unknown }> {
   collection: DocCollection<T>;
-  find(filter?: Filter<T>, projection?: Projection<T> | null, options?: QueryOptions<T> | null): Q<Hydrated<T>[], T, "find">;
-  findOne(filter?: Filter<T>, projection?: Projection<T> | null, options?: QueryOptions<T> | null): Q<Hydrated<T> | null, T, "findOne">;
-  findById(id: T["_id"], projection?: Projection<T> | null, options?: QueryOptions<T> | null): Q<Hydrated<T> | null, T, "findOne">;
+  find(
+    filter?: Filter<T>,
+    projection?: Projection<T> | null,
+    options?: QueryOptions<T> | null,
+  ): Q<Hydrated<T>[], T, "find">;
+  findOne(
+    filter?: Filter<T>,
+    projection?: Projection<T> | null,
+    options?: QueryOptions<T> | null,
+  ): Q<Hydrated<T> | null, T, "findOne">;
+  findById(
+    id: T["_id"],
+    projection?: Projection<T> | null,
+    options?: QueryOptions<T> | null,
+  ): Q<Hydrated<T> | null, T, "findOne">;
   exists(filter: Filter<T>): Q<{ _id: T["_id"] } | null, T, "findOne">;
   countDocuments(filter?: Filter<T>): Q<number, T, "countDocuments">;
-  distinct<P extends DocPath<T>>(field: P, filter?: Filter<T>): Q<Array<NonNullable<PathValue<T, P> extends ReadonlyArray<infer E> ? E : PathValue<T, P>>>, T, "distinct">;
-  updateOne(filter: Filter<T>, update: Update<T>, options?: mongo.UpdateOptions | null): Q<UpdateWriteOpResult, T, "updateOne">;
-  updateMany(filter: Filter<T>, update: Update<T>, options?: mongo.UpdateOptions | null): Q<UpdateWriteOpResult, T, "updateMany">;
-  findOneAndUpdate(filter: Filter<T>, update: Update<T>, options?: QueryOptions<T> | null): Q<Hydrated<T> | null, T, "findOneAndUpdate">;
+  distinct<P extends DocPath<T>>(
+    field: P,
+    filter?: Filter<T>,
+  ): Q<Array<NonNullable<PathValue<T, P> extends ReadonlyArray<infer E> ? E : PathValue<T, P>>>, T, "distinct">;
+  updateOne(
+    filter: Filter<T>,
+    update: Update<T>,
+    options?: mongo.UpdateOptions | null,
+  ): Q<UpdateWriteOpResult, T, "updateOne">;
+  updateMany(
+    filter: Filter<T>,
+    update: Update<T>,
+    options?: mongo.UpdateOptions | null,
+  ): Q<UpdateWriteOpResult, T, "updateMany">;
+  findOneAndUpdate(
+    filter: Filter<T>,
+    update: Update<T>,
+    options?: QueryOptions<T> | null,
+  ): Q<Hydrated<T> | null, T, "findOneAndUpdate">;
   /** the replacement keeps the document's `_id` */
-  replaceOne(filter: Filter<T>, replacement: Omit<T, "_id">, options?: mongo.ReplaceOptions | null): Q<UpdateWriteOpResult, T, "replaceOne">;
+  replaceOne(
+    filter: Filter<T>,
+    replacement: Omit<T, "_id">,
+    options?: mongo.ReplaceOptions | null,
+  ): Q<UpdateWriteOpResult, T, "replaceOne">;
   deleteOne(filter: Filter<T>): Q<mongo.DeleteResult, T, "deleteOne">;
   deleteMany(filter: Filter<T>): Q<mongo.DeleteResult, T, "deleteMany">;
-  bulkWrite(operations: ReadonlyArray<BulkOperation<T>>, options?: mongo.BulkWriteOptions): Promise<mongo.BulkWriteResult>;
+  bulkWrite(
+    operations: ReadonlyArray<BulkOperation<T>>,
+    options?: mongo.BulkWriteOptions,
+  ): Promise<mongo.BulkWriteResult>;
   insertMany(docs: readonly T[], options?: { ordered?: boolean; lean?: boolean }): Promise<unknown>;
   create(doc: T): Promise<Hydrated<T>>;
   create(docs: T[]): Promise<Hydrated<T>[]>;
@@ -199,8 +270,14 @@ export interface DocModelOptions {
  * Registers a collection's model on the service's connection (`connection.model<T>(name, schema)`)
  * and answers it as a DocModel: the same object, its query and write methods declared with T.
  */
-export function docModel<T extends { _id: unknown }>(connection: Connection, name: string, schema: Schema<T>, options: DocModelOptions = {}): DocModel<T> {
-  const model = (options.reuse ? connection.models[name] : undefined) ?? connection.model<T>(name, schema, options.collection);
+export function docModel<T extends { _id: unknown }>(
+  connection: Connection,
+  name: string,
+  schema: Schema<T>,
+  options: DocModelOptions = {},
+): DocModel<T> {
+  const model =
+    (options.reuse ? connection.models[name] : undefined) ?? connection.model<T>(name, schema, options.collection);
   // one cast, here: mongoose's Model<T> accepts any key in its filters and updates; DocModel narrows them to T's paths
   return model as unknown as DocModel<T>;
 }

@@ -19,7 +19,11 @@ let thingModel: DocModel<ThingDoc>;
 
 beforeAll(async () => {
   conn = await connectMongo({ url: infraUrls().mongoUrl, dbName: uniqueName("outbox") });
-  thingModel = docModel(conn, "Thing", new Schema<ThingDoc>({ _id: String, name: String, outbox: [Schema.Types.Mixed] }, { versionKey: false }));
+  thingModel = docModel(
+    conn,
+    "Thing",
+    new Schema<ThingDoc>({ _id: String, name: String, outbox: [Schema.Types.Mixed] }, { versionKey: false }),
+  );
   bus = await connectBus({ url: infraUrls().natsUrl, name: "outbox-test" });
   await ensureStream(bus.jsm, { name: stream, subjects: [`${subjectRoot}.>`] });
 });
@@ -32,7 +36,8 @@ afterAll(async () => {
 });
 
 const things = () => thingModel;
-const event = (subject: string, n: number): Envelope => makeEnvelope({ type: subject, organizationId: "org-1", data: { n }, occurredAt: new Date() });
+const event = (subject: string, n: number): Envelope =>
+  makeEnvelope({ type: subject, organizationId: "org-1", data: { n }, occurredAt: new Date() });
 
 async function streamed(subject: string): Promise<number[]> {
   const consumer = await bus.js.consumers.get(stream, { filterSubjects: [subject] });

@@ -5,7 +5,9 @@ describe("whole cents", () => {
   it("add up exactly, and refuse a total past the safe integers", () => {
     expect(sumCents([600, 1_000, -250])).toBe(1_350);
     expect(sumCents([])).toBe(0);
-    expect(() => sumCents([Number.MAX_SAFE_INTEGER, 1], "payment request amount")).toThrow("payment request amount out of range");
+    expect(() => sumCents([Number.MAX_SAFE_INTEGER, 1], "payment request amount")).toThrow(
+      "payment request amount out of range",
+    );
   });
 
   it("leave what is due, never below zero", () => {

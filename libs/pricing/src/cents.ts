@@ -25,4 +25,5 @@ export function splitPayment(amount: number, due: number): { applied: number; ov
  * A wallet's ongoing balance (cents): its balance less its share of the customer's ongoing usage.
  * Negative when usage has outrun the balance (Lago shows it so).
  */
-export const ongoingBalanceCents = (balance: number, ongoingUsage: number): number => sumCents([balance, -ongoingUsage], "ongoing balance");
+export const ongoingBalanceCents = (balance: number, ongoingUsage: number): number =>
+  sumCents([balance, -ongoingUsage], "ongoing balance");

@@ -89,7 +89,11 @@ export function computeChargeFee(input: ChargeFeeInput): ChargeFeeAmounts {
   const unitsString = decimalString(units);
   return {
     units: unitsString,
-    total_aggregated_units: agg.totalAggregatedUnits ? decimalString(agg.totalAggregatedUnits) : units === agg.units ? unitsString : decimalString(agg.units),
+    total_aggregated_units: agg.totalAggregatedUnits
+      ? decimalString(agg.totalAggregatedUnits)
+      : units === agg.units
+        ? unitsString
+        : decimalString(agg.units),
     events_count: agg.eventsCount,
     amount_cents: amountCents,
     precise_amount_cents: shiftedString(plain, exponent),

@@ -8,7 +8,11 @@ const ev = (day: number, properties: Record<string, unknown>): UsageEvent => ({
   precise_total_amount_cents: properties["cents"] as string | undefined,
 });
 const period = { from: "2024-03-01T00:00:00Z", to: "2024-03-31T23:59:59.999Z", periodDays: 31 };
-const metric = { aggregation_type: "sum_agg" as const, field_name: "gb", filters: [{ key: "region", values: ["eu", "us"] }] };
+const metric = {
+  aggregation_type: "sum_agg" as const,
+  field_name: "gb",
+  filters: [{ key: "region", values: ["eu", "us"] }],
+};
 
 describe("computeChargeFees", () => {
   const events = [ev(2, { gb: 10, region: "eu" }), ev(3, { gb: 5, region: "us" }), ev(4, { gb: 1 })];
@@ -49,15 +53,25 @@ describe("computeChargeFees", () => {
     const charge = { charge_model: "standard" as const, properties: { amount: "1" }, min_amount_cents: 3100 };
     const full = computeChargeFees({ charge, metric, events, currency: "EUR", period });
     expect(full.true_up_fee).toMatchObject({ amount_cents: 1500, units: "1.0", events_count: 0 });
-    const partial = computeChargeFees({ charge, metric, events, currency: "EUR", period: { ...period, billedDays: 15 } });
+    const partial = computeChargeFees({
+      charge,
+      metric,
+      events,
+      currency: "EUR",
+      period: { ...period, billedDays: 15 },
+    });
     expect(partial.true_up_fee).toBeNull();
-    expect(computeChargeFees({ charge, metric, events, currency: "EUR", period, withTrueUp: false }).true_up_fee).toBeNull();
+    expect(
+      computeChargeFees({ charge, metric, events, currency: "EUR", period, withTrueUp: false }).true_up_fee,
+    ).toBeNull();
   });
 
   it("bills dynamic charges from the events' own amounts", () => {
     const charge = { charge_model: "dynamic" as const, properties: {} };
     const priced = [ev(2, { gb: 1, cents: "1234.56" })];
-    expect(computeChargeFees({ charge, metric, events: priced, currency: "EUR", period }).fees[0]?.amount_cents).toBe(1235);
+    expect(computeChargeFees({ charge, metric, events: priced, currency: "EUR", period }).fees[0]?.amount_cents).toBe(
+      1235,
+    );
   });
 });
 
@@ -81,7 +95,13 @@ describe("dynamic charges count only in-period events (billing-rules §1.7)", ()
   });
 
   it("is zero when the period has no event", () => {
-    const fee = computeChargeFees({ charge, metric: { ...metric, recurring: true }, events: events.slice(0, 1), currency: "EUR", period }).fees[0]!;
+    const fee = computeChargeFees({
+      charge,
+      metric: { ...metric, recurring: true },
+      events: events.slice(0, 1),
+      currency: "EUR",
+      period,
+    }).fees[0]!;
     expect([fee.amount_cents, fee.units]).toEqual([0, "0.0"]);
   });
 });

@@ -54,14 +54,20 @@ export function aggregationOptionsFor(
 ): AggregateOptions {
   const p = definition.properties ?? {};
   const percentage = definition.charge_model === "percentage";
-  const minMax = percentage && premium && (p["per_transaction_min_amount"] != null || p["per_transaction_max_amount"] != null);
+  const minMax =
+    percentage && premium && (p["per_transaction_min_amount"] != null || p["per_transaction_max_amount"] != null);
   return {
-    ...(period ? { from: period.from, to: period.to, periodDays: period.periodDays, timeZone: period.timeZone ?? "UTC" } : {}),
+    ...(period
+      ? { from: period.from, to: period.to, periodDays: period.periodDays, timeZone: period.timeZone ?? "UTC" }
+      : {}),
     prorated: definition.prorated === true,
     payInAdvance: (definition as UsageCharge).pay_in_advance === true,
     withEventValues: minMax,
     freeUnits: percentage
-      ? { free_units_per_events: p["free_units_per_events"] as number, free_units_per_total_aggregation: p["free_units_per_total_aggregation"] as string }
+      ? {
+          free_units_per_events: p["free_units_per_events"] as number,
+          free_units_per_total_aggregation: p["free_units_per_total_aggregation"] as string,
+        }
       : undefined,
   };
 }
@@ -72,7 +78,10 @@ export function preciseTotalAmountCents(events: readonly UsageEvent[]): Decimal 
 }
 
 /** The events timestamped inside [from, to] (both included); all of them when a bound is absent. */
-export function eventsInPeriod(events: readonly UsageEvent[], period: { from?: Instant | null; to?: Instant | null } | undefined): readonly UsageEvent[] {
+export function eventsInPeriod(
+  events: readonly UsageEvent[],
+  period: { from?: Instant | null; to?: Instant | null } | undefined,
+): readonly UsageEvent[] {
   const fromMs = period?.from == null ? -Infinity : instantMs(period.from);
   const toMs = period?.to == null ? Infinity : instantMs(period.to);
   if (fromMs === -Infinity && toMs === Infinity) return events;
@@ -83,7 +92,10 @@ export function eventsInPeriod(events: readonly UsageEvent[], period: { from?: I
 }
 
 function bucketAggregations(input: ChargeFeesInput, bucketEvents: readonly UsageEvent[], definition: ChargeDefinition) {
-  const options = { ...aggregationOptionsFor(definition, input.period, input.premium === true), initialValue: input.initialValue };
+  const options = {
+    ...aggregationOptionsFor(definition, input.period, input.premium === true),
+    initialValue: input.initialValue,
+  };
   // dynamic (billing-rules §1.7): only the period's own events count, for the amount as for the
   // units; events carried by a recurring metric or passed in from earlier periods add nothing.
   const dynamic = definition.charge_model === "dynamic";
@@ -92,8 +104,12 @@ function bucketAggregations(input: ChargeFeesInput, bucketEvents: readonly Usage
     dynamic ? { ...result, preciseTotalAmountCents: preciseTotalAmountCents(bucket) } : result;
   const keys = pricingGroupKeys(definition.properties);
   const groups = keys.length > 0 ? groupEvents(events, keys) : [];
-  if (groups.length === 0) return [{ groupedBy: {}, aggregation: withDynamic(aggregate(input.metric, events, options), events) }];
-  return groups.map((g) => ({ groupedBy: g.groupedBy, aggregation: withDynamic(aggregate(input.metric, g.events, options), g.events) }));
+  if (groups.length === 0)
+    return [{ groupedBy: {}, aggregation: withDynamic(aggregate(input.metric, events, options), events) }];
+  return groups.map((g) => ({
+    groupedBy: g.groupedBy,
+    aggregation: withDynamic(aggregate(input.metric, g.events, options), g.events),
+  }));
 }
 
 /**
@@ -105,7 +121,9 @@ export function computeChargeFees(input: ChargeFeesInput): { fees: ChargeFee[]; 
   const { charge } = input;
   const filters = charge.filters ?? [];
   const { byFilter, unmatched } =
-    filters.length > 0 ? bucketEventsByFilter(input.events, filters, input.metric.filters) : { byFilter: [], unmatched: input.events };
+    filters.length > 0
+      ? bucketEventsByFilter(input.events, filters, input.metric.filters)
+      : { byFilter: [], unmatched: input.events };
   const buckets = [
     ...filters.map((filter, i) => ({
       index: i as number | null,
@@ -117,7 +135,12 @@ export function computeChargeFees(input: ChargeFeesInput): { fees: ChargeFee[]; 
   const fees: ChargeFee[] = [];
   for (const bucket of buckets) {
     for (const { groupedBy, aggregation } of bucketAggregations(input, bucket.events, bucket.definition)) {
-      const amounts = computeChargeFee({ charge: bucket.definition, aggregation, currency: input.currency, premium: input.premium });
+      const amounts = computeChargeFee({
+        charge: bucket.definition,
+        aggregation,
+        currency: input.currency,
+        premium: input.premium,
+      });
       fees.push({ ...amounts, charge_filter_index: bucket.index, grouped_by: groupedBy });
     }
   }
@@ -125,7 +148,10 @@ export function computeChargeFees(input: ChargeFeesInput): { fees: ChargeFee[]; 
 }
 
 /** The spending minimum's true-up of a charge's fees for the period (none on progressive invoices or pay-in-advance charges). */
-function trueUpOf(input: Pick<ChargeFeesInput, "charge" | "withTrueUp" | "period" | "currency">, fees: readonly ChargeFee[]): TrueUpFee | null {
+function trueUpOf(
+  input: Pick<ChargeFeesInput, "charge" | "withTrueUp" | "period" | "currency">,
+  fees: readonly ChargeFee[],
+): TrueUpFee | null {
   const { charge } = input;
   const withTrueUp = input.withTrueUp !== false && !charge.pay_in_advance && (charge.min_amount_cents ?? 0) > 0;
   return withTrueUp
@@ -152,8 +178,15 @@ const UNIT_MODELS: ReadonlySet<string> = new Set(["standard", "graduated", "volu
  * as computeChargeFees over the events.
  */
 export function pricedFromUnits(charge: UsageCharge, metric: BillableMetric): boolean {
-  return UNIT_AGGREGATIONS.has(metric.aggregation_type) && !metric.recurring && UNIT_MODELS.has(charge.charge_model)
-    && charge.prorated !== true && charge.pay_in_advance !== true && (charge.filters ?? []).length === 0 && pricingGroupKeys(charge.properties).length === 0;
+  return (
+    UNIT_AGGREGATIONS.has(metric.aggregation_type) &&
+    !metric.recurring &&
+    UNIT_MODELS.has(charge.charge_model) &&
+    charge.prorated !== true &&
+    charge.pay_in_advance !== true &&
+    (charge.filters ?? []).length === 0 &&
+    pricingGroupKeys(charge.properties).length === 0
+  );
 }
 
 export interface UnitsChargeFeesInput extends Omit<ChargeFeesInput, "events" | "initialValue"> {
@@ -168,9 +201,20 @@ export interface UnitsChargeFeesInput extends Omit<ChargeFeesInput, "events" | "
  * instead of its events: the one fee of its default bucket, then the true-up when the charge has
  * a spending minimum. A charge that is not pricedFromUnits is refused (its fees need the events).
  */
-export function computeChargeFeesFromUnits(input: UnitsChargeFeesInput): { fees: ChargeFee[]; true_up_fee: TrueUpFee | null } {
-  if (!pricedFromUnits(input.charge, input.metric)) throw new RangeError(`charge model ${input.charge.charge_model} on ${input.metric.aggregation_type} needs its events`);
-  const amounts = computeChargeFee({ charge: input.charge, aggregation: { units: input.units, eventsCount: input.eventsCount }, currency: input.currency, premium: input.premium });
+export function computeChargeFeesFromUnits(input: UnitsChargeFeesInput): {
+  fees: ChargeFee[];
+  true_up_fee: TrueUpFee | null;
+} {
+  if (!pricedFromUnits(input.charge, input.metric))
+    throw new RangeError(
+      `charge model ${input.charge.charge_model} on ${input.metric.aggregation_type} needs its events`,
+    );
+  const amounts = computeChargeFee({
+    charge: input.charge,
+    aggregation: { units: input.units, eventsCount: input.eventsCount },
+    currency: input.currency,
+    premium: input.premium,
+  });
   const fees: ChargeFee[] = [{ ...amounts, charge_filter_index: null, grouped_by: {} }];
   return { fees, true_up_fee: trueUpOf(input, fees) };
 }

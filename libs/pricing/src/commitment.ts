@@ -40,9 +40,14 @@ export function computeCommitmentTrueUp(input: CommitmentTrueUpInput): Commitmen
   const periodDays = input.period_days ?? 0;
   const days = input.billed_days ?? periodDays;
   const whole = periodDays <= 0 || days >= periodDays;
-  const commitment = whole ? input.commitment_amount_cents : roundFloat(input.commitment_amount_cents * fdiv(days, periodDays)).toNumber();
+  const commitment = whole
+    ? input.commitment_amount_cents
+    : roundFloat(input.commitment_amount_cents * fdiv(days, periodDays)).toNumber();
   const used = input.fees.reduce((sum, fee) => sum + fee.amount_cents, 0);
-  const usedPrecise: Decimal = input.fees.reduce((sum, fee) => sum.plus(toDecimal(fee.precise_amount_cents ?? fee.amount_cents)), ZERO);
+  const usedPrecise: Decimal = input.fees.reduce(
+    (sum, fee) => sum.plus(toDecimal(fee.precise_amount_cents ?? fee.amount_cents)),
+    ZERO,
+  );
   const amountCents = Math.max(0, commitment - used);
   const precise = usedPrecise.gte(commitment) ? ZERO : toDecimal(commitment).minus(usedPrecise);
   const subunit = currencyInfo(input.currency).subunit.toNumber();

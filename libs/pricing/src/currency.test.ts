@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { centsNumber, currencyExponent, fromCents, roundCents, shiftedDecimalString, roundedMinorUnits, toCents } from "./currency";
+import {
+  centsNumber,
+  currencyExponent,
+  fromCents,
+  roundCents,
+  shiftedDecimalString,
+  roundedMinorUnits,
+  toCents,
+} from "./currency";
 import { minorUnits, splitPlain } from "./plain-decimal";
 import { Decimal, decimalString } from "./decimal";
 
@@ -61,8 +69,18 @@ describe("currencies", () => {
     for (const value of ["0", "0.5", "-0.005", "1234.5678", "99.995", "-0.0001", "1e-7", "123456789.123456789"]) {
       const d = new Decimal(value);
       for (const exponent of [0, 2, 3]) {
-        expect(roundedMinorUnits(d, exponent)).toBe(d.toDecimalPlaces(exponent).times(10 ** exponent).toNumber() || 0);
-        expect(minorUnits(splitPlain(d.toFixed()), exponent, "truncate")).toBe(d.times(10 ** exponent).trunc().toNumber() || 0);
+        expect(roundedMinorUnits(d, exponent)).toBe(
+          d
+            .toDecimalPlaces(exponent)
+            .times(10 ** exponent)
+            .toNumber() || 0,
+        );
+        expect(minorUnits(splitPlain(d.toFixed()), exponent, "truncate")).toBe(
+          d
+            .times(10 ** exponent)
+            .trunc()
+            .toNumber() || 0,
+        );
         expect(shiftedDecimalString(d, exponent)).toBe(decimalString(d.times(10 ** exponent)));
       }
     }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { estimateEventFee } from "./estimate";
 
-const ev = (minute: number, properties: Record<string, unknown>) => ({ timestamp: new Date(Date.UTC(2024, 2, 1, 0, minute)), properties });
+const ev = (minute: number, properties: Record<string, unknown>) => ({
+  timestamp: new Date(Date.UTC(2024, 2, 1, 0, minute)),
+  properties,
+});
 
 describe("estimateEventFee", () => {
   const charge = {

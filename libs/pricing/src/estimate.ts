@@ -42,7 +42,9 @@ export function estimateEventFee(input: EstimateInput): EstimatedFee {
   const keys = pricingGroupKeys(properties);
   const group = keys.length > 0 ? groupEvents([input.event], keys)[0]!.groupedBy : {};
   const sameBucket = (e: UsageEvent) =>
-    (filterIndex === null ? payInAdvanceFilterIndex(e, filters, input.metric.filters) === null : payInAdvanceFilterIndex(e, filters, input.metric.filters) === filterIndex) &&
+    (filterIndex === null
+      ? payInAdvanceFilterIndex(e, filters, input.metric.filters) === null
+      : payInAdvanceFilterIndex(e, filters, input.metric.filters) === filterIndex) &&
     keys.every((k) => (e.properties?.[k] == null ? null : String(e.properties[k])) === group[k]);
   const fee = payInAdvanceFee({
     charge: definition,
@@ -55,6 +57,11 @@ export function estimateEventFee(input: EstimateInput): EstimatedFee {
     persisted: false,
     period: input.period,
   });
-  const taxes = computeFeeTaxes({ fee_type: "charge", amount_cents: fee.amount_cents, precise_amount_cents: fee.precise_amount_cents, taxes: input.taxes ?? [] });
+  const taxes = computeFeeTaxes({
+    fee_type: "charge",
+    amount_cents: fee.amount_cents,
+    precise_amount_cents: fee.precise_amount_cents,
+    taxes: input.taxes ?? [],
+  });
   return { ...fee, ...taxes, charge_filter_index: filterIndex, grouped_by: group, pay_in_advance: true };
 }

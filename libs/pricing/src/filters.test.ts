@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { UsageEvent } from "./aggregations/types";
-import { ALL_FILTER_VALUES, type ChargeFilter, bucketEventsByFilter, eventMatchesFilter, payInAdvanceFilterIndex } from "./filters";
+import {
+  ALL_FILTER_VALUES,
+  type ChargeFilter,
+  bucketEventsByFilter,
+  eventMatchesFilter,
+  payInAdvanceFilterIndex,
+} from "./filters";
 import { groupEvents } from "./grouping";
 
 const ev = (properties: Record<string, unknown>): UsageEvent => ({ timestamp: "2024-03-02T00:00:00Z", properties });
@@ -54,7 +60,11 @@ describe("charge filters", () => {
   });
 
   it("picks the single matching filter with the most keys for pay in advance", () => {
-    const filters: ChargeFilter[] = [{ values: { region: ["eu"] } }, { values: { region: ["eu"], tier: ["gold"] } }, { values: { cloud: ["aws"] } }];
+    const filters: ChargeFilter[] = [
+      { values: { region: ["eu"] } },
+      { values: { region: ["eu"], tier: ["gold"] } },
+      { values: { cloud: ["aws"] } },
+    ];
     expect(payInAdvanceFilterIndex(ev({ region: "eu", tier: "gold", cloud: "aws" }), filters)).toBe(1);
     expect(payInAdvanceFilterIndex(ev({ region: "us" }), filters)).toBeNull();
   });
@@ -62,7 +72,10 @@ describe("charge filters", () => {
 
 describe("pricing groups", () => {
   it("splits events by group values, a missing property being the null group", () => {
-    const groups = groupEvents([ev({ country: "fr" }), ev({ country: "de" }), ev({ country: "fr" }), ev({})], ["country"]);
+    const groups = groupEvents(
+      [ev({ country: "fr" }), ev({ country: "de" }), ev({ country: "fr" }), ev({})],
+      ["country"],
+    );
     expect(groups.map((g) => [g.groupedBy["country"], g.events.length])).toEqual([
       ["fr", 2],
       ["de", 1],

@@ -40,11 +40,16 @@ function matchesResolved(event: UsageEvent, filter: Resolved): boolean {
 }
 
 /** An event matches a filter when, for every key of the filter, its property value is accepted. */
-export function eventMatchesFilter(event: UsageEvent, filter: ChargeFilter, metricFilters?: readonly MetricFilter[]): boolean {
+export function eventMatchesFilter(
+  event: UsageEvent,
+  filter: ChargeFilter,
+  metricFilters?: readonly MetricFilter[],
+): boolean {
   return matchesResolved(event, resolve(filter, metricFilters));
 }
 
-const overlaps = (a: Set<string>, b: Set<string>) => [...a].some((v) => b.has(v) || b.has(ALL_FILTER_VALUES) || v === ALL_FILTER_VALUES);
+const overlaps = (a: Set<string>, b: Set<string>) =>
+  [...a].some((v) => b.has(v) || b.has(ALL_FILTER_VALUES) || v === ALL_FILTER_VALUES);
 const subset = (a: Set<string>, b: Set<string>) => [...a].every((v) => b.has(v));
 
 /**
@@ -100,7 +105,11 @@ export function bucketEventsByFilter<E extends UsageEvent>(
 }
 
 /** Pay in advance: the single matching filter with the most keys (first in order on ties), or null. */
-export function payInAdvanceFilterIndex(event: UsageEvent, filters: readonly ChargeFilter[], metricFilters?: readonly MetricFilter[]): number | null {
+export function payInAdvanceFilterIndex(
+  event: UsageEvent,
+  filters: readonly ChargeFilter[],
+  metricFilters?: readonly MetricFilter[],
+): number | null {
   let best: number | null = null;
   filters.forEach((filter, i) => {
     if (!eventMatchesFilter(event, filter, metricFilters)) return;

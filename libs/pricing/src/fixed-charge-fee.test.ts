@@ -16,7 +16,9 @@ describe("fixed charge fees", () => {
   });
 
   it("bills the count in effect at the end of the span when not prorated", () => {
-    expect(computeFixedChargeFee({ fixed_charge: standard, units: levels, period: march, currency: "EUR" })).toMatchObject({ amount_cents: 5000, units: "5.0" });
+    expect(
+      computeFixedChargeFee({ fixed_charge: standard, units: levels, period: march, currency: "EUR" }),
+    ).toMatchObject({ amount_cents: 5000, units: "5.0" });
   });
 
   it("prorates a partial first period by whole days (Mar 10–31 of 31), showing the full count", () => {
@@ -33,38 +35,72 @@ describe("fixed charge fees", () => {
   });
 
   it("counts the days in the customer's zone (03:00Z on Mar 15 is Mar 14 in New York)", () => {
-    const ny = { from: "2024-03-01T05:00:00.000Z", to: "2024-04-01T03:59:59.999Z", periodDays: 31, timeZone: "America/New_York" };
+    const ny = {
+      from: "2024-03-01T05:00:00.000Z",
+      to: "2024-04-01T03:59:59.999Z",
+      periodDays: 31,
+      timeZone: "America/New_York",
+    };
     const shifted = [levels[0]!, { units: 5, from: "2024-03-15T03:00:00Z" }];
     // 2 × 13 + 5 × 18 = 116 / 31 = 3.74194
-    expect(computeFixedChargeFee({ fixed_charge: prorated, units: shifted, period: ny, currency: "EUR" }).amount_cents).toBe(3742);
+    expect(
+      computeFixedChargeFee({ fixed_charge: prorated, units: shifted, period: ny, currency: "EUR" }).amount_cents,
+    ).toBe(3742);
   });
 
   it("prices prorated units with graduated tiers, and picks the volume tier on the full count", () => {
     const graduated: FixedChargeDefinition = {
       charge_model: "graduated",
       prorated: true,
-      properties: { graduated_ranges: [{ from_value: 0, to_value: 2, per_unit_amount: "10", flat_amount: "0" }, { from_value: 2, to_value: null, per_unit_amount: "5", flat_amount: "0" }] },
+      properties: {
+        graduated_ranges: [
+          { from_value: 0, to_value: 2, per_unit_amount: "10", flat_amount: "0" },
+          { from_value: 2, to_value: null, per_unit_amount: "5", flat_amount: "0" },
+        ],
+      },
     };
     // 2 × 10 + 1.64517 × 5
-    expect(computeFixedChargeFee({ fixed_charge: graduated, units: levels, period: march, currency: "EUR" }).amount_cents).toBe(2823);
+    expect(
+      computeFixedChargeFee({ fixed_charge: graduated, units: levels, period: march, currency: "EUR" }).amount_cents,
+    ).toBe(2823);
     const volume: FixedChargeDefinition = {
       charge_model: "volume",
       prorated: true,
-      properties: { volume_ranges: [{ from_value: 0, to_value: 4, per_unit_amount: "10", flat_amount: "0" }, { from_value: 5, to_value: null, per_unit_amount: "8", flat_amount: "0" }] },
+      properties: {
+        volume_ranges: [
+          { from_value: 0, to_value: 4, per_unit_amount: "10", flat_amount: "0" },
+          { from_value: 5, to_value: null, per_unit_amount: "8", flat_amount: "0" },
+        ],
+      },
     };
     // tier of 5 units (8 each) × 3.64517 prorated units
-    expect(computeFixedChargeFee({ fixed_charge: volume, units: levels, period: march, currency: "EUR" }).amount_cents).toBe(2916);
+    expect(
+      computeFixedChargeFee({ fixed_charge: volume, units: levels, period: march, currency: "EUR" }).amount_cents,
+    ).toBe(2916);
   });
 
   it("bills a pay-in-advance fixed charge for the whole period that starts", () => {
     const april = { from: "2024-04-01T00:00:00.000Z", to: "2024-04-30T23:59:59.999Z", periodDays: 30 };
-    const fee = computeFixedChargeFee({ fixed_charge: { ...prorated, pay_in_advance: true }, units: levels, period: april, currency: "EUR" });
+    const fee = computeFixedChargeFee({
+      fixed_charge: { ...prorated, pay_in_advance: true },
+      units: levels,
+      period: april,
+      currency: "EUR",
+    });
     expect(fee).toMatchObject({ amount_cents: 5000, units: "5.0" });
   });
 
   it("gives an empty fee for no units, and rounds at the currency exponent", () => {
-    expect(computeFixedChargeFee({ fixed_charge: standard, units: 0, period: march, currency: "EUR" })).toMatchObject({ amount_cents: 0, persistable: false });
-    const yen = computeFixedChargeFee({ fixed_charge: { charge_model: "standard", properties: { amount: "333.5" }, prorated: true }, units: 1, period: { ...march, from: "2024-03-17T00:00:00.000Z" }, currency: "JPY" });
+    expect(computeFixedChargeFee({ fixed_charge: standard, units: 0, period: march, currency: "EUR" })).toMatchObject({
+      amount_cents: 0,
+      persistable: false,
+    });
+    const yen = computeFixedChargeFee({
+      fixed_charge: { charge_model: "standard", properties: { amount: "333.5" }, prorated: true },
+      units: 1,
+      period: { ...march, from: "2024-03-17T00:00:00.000Z" },
+      currency: "JPY",
+    });
     // 333.5 × 15 / 31 (0.48388 ceil'ed) = 161.37398 → 161
     expect(yen.amount_cents).toBe(161);
   });

@@ -43,7 +43,10 @@ function compiledFixedCharge(definition: FixedChargeDefinition): CompiledCharge 
   const key = `${definition.charge_model}:${definition.prorated === true}`;
   let compiled = byModel.get(key);
   if (!compiled) {
-    compiled = { ...compileCharge(definition.charge_model, definition.properties), prorated: definition.prorated === true };
+    compiled = {
+      ...compileCharge(definition.charge_model, definition.properties),
+      prorated: definition.prorated === true,
+    };
     byModel.set(key, compiled);
   }
   return compiled;
@@ -62,12 +65,19 @@ function levelsOf(units: FixedChargeFeeInput["units"]): { units: Decimal; fromMs
  * customer's zone. A level holds from its first day to the day before the next one starts (a
  * change day is billed at the new count, never twice); counts ≤ 0 add nothing.
  */
-export function fixedChargeAggregation(input: Omit<FixedChargeFeeInput, "currency" | "fixed_charge"> & { prorated?: boolean }): AggregationResult {
+export function fixedChargeAggregation(
+  input: Omit<FixedChargeFeeInput, "currency" | "fixed_charge"> & { prorated?: boolean },
+): AggregationResult {
   const zone = input.period.timeZone ?? "UTC";
   const toMs = instantMs(input.period.to);
   const levels = levelsOf(input.units).filter((l) => l.fromMs <= toMs);
   const full = levels.length > 0 ? levels[levels.length - 1]!.units : ZERO;
-  const result: AggregationResult = { units: full, eventsCount: levels.length, fullUnitsNumber: full, totalAggregatedUnits: full };
+  const result: AggregationResult = {
+    units: full,
+    eventsCount: levels.length,
+    fullUnitsNumber: full,
+    totalAggregatedUnits: full,
+  };
   if (!input.prorated) return result;
   const fromDate = localDateOf(input.period.from, zone);
   const toDate = localDateOf(toMs, zone);

@@ -9,7 +9,10 @@ export function pricingGroupKeys(properties: Record<string, unknown> | undefined
 }
 
 /** Splits events by the values of `keys` (a missing property is the null group), in first-seen order. */
-export function groupEvents<E extends UsageEvent>(events: readonly E[], keys: readonly string[]): { groupedBy: GroupedBy; events: E[] }[] {
+export function groupEvents<E extends UsageEvent>(
+  events: readonly E[],
+  keys: readonly string[],
+): { groupedBy: GroupedBy; events: E[] }[] {
   const groups = new Map<string, { groupedBy: GroupedBy; events: E[] }>();
   for (const event of events) {
     const groupedBy: GroupedBy = {};

@@ -16,9 +16,32 @@ export {
 
 // Charge models
 export type { ChargeModelName, ChargeModelInput, ChargeModelResult, AmountDetails } from "./charge-models/types";
-export { chargeModels, CHARGE_MODEL_NAMES, compileCharge, applyChargeModel, isChargeModelName, type CompiledCharge } from "./charge-models/factory";
-export { computeChargeFee, compiledChargeFor, type ChargeDefinition, type ChargeFeeAmounts, type ChargeFeeInput } from "./charge-fee";
-export { computeChargeFees, computeChargeFeesFromUnits, eventsInPeriod, pricedFromUnits, type UsageCharge, type ChargePeriod, type ChargeFee, type ChargeFeesInput, type UnitsChargeFeesInput } from "./charge-fees";
+export {
+  chargeModels,
+  CHARGE_MODEL_NAMES,
+  compileCharge,
+  applyChargeModel,
+  isChargeModelName,
+  type CompiledCharge,
+} from "./charge-models/factory";
+export {
+  computeChargeFee,
+  compiledChargeFor,
+  type ChargeDefinition,
+  type ChargeFeeAmounts,
+  type ChargeFeeInput,
+} from "./charge-fee";
+export {
+  computeChargeFees,
+  computeChargeFeesFromUnits,
+  eventsInPeriod,
+  pricedFromUnits,
+  type UsageCharge,
+  type ChargePeriod,
+  type ChargeFee,
+  type ChargeFeesInput,
+  type UnitsChargeFeesInput,
+} from "./charge-fees";
 export { computeTrueUpFee, type TrueUpInput, type TrueUpFee } from "./true-up";
 export { payInAdvanceFee, type PayInAdvanceInput, type PayInAdvanceFee, type HighWaterMark } from "./pay-in-advance";
 export { proratedPayInAdvanceFee } from "./pay-in-advance-prorated";
@@ -32,7 +55,13 @@ export {
   type FixedChargeFeeInput,
 } from "./fixed-charge-fee";
 export { computeCommitmentTrueUp, type CommitmentTrueUpInput, type CommitmentTrueUpFee } from "./commitment";
-export { advanceFeeStep, carriedIntoPeriod, incrementalAdvance, type AdvanceBucketState, type AdvanceStepInput } from "./pay-in-advance-state";
+export {
+  advanceFeeStep,
+  carriedIntoPeriod,
+  incrementalAdvance,
+  type AdvanceBucketState,
+  type AdvanceStepInput,
+} from "./pay-in-advance-state";
 export { estimateEventFee, type EstimateInput, type EstimatedFee } from "./estimate";
 export { PRECISE_SCALE } from "./unit-amount";
 
@@ -48,12 +77,23 @@ export {
 export { groupEvents, pricingGroupKeys, type GroupedBy } from "./grouping";
 
 // Aggregations
-export type { AggregationType, AggregationResult, BillableMetric, UsageEvent, RoundingFunction } from "./aggregations/types";
+export type {
+  AggregationType,
+  AggregationResult,
+  BillableMetric,
+  UsageEvent,
+  RoundingFunction,
+} from "./aggregations/types";
 export { aggregate, type AggregateOptions } from "./aggregations/factory";
 export { runningTotal, type FreeUnitsOptions } from "./aggregations/running-total";
 export { applyMetricRounding } from "./rounding";
 export { parseExpression, type Expression } from "./expression/parser";
-export { evaluateExpression, expressionPropertyValue, type ExpressionValue, type ExpressionEvent } from "./expression/evaluator";
+export {
+  evaluateExpression,
+  expressionPropertyValue,
+  type ExpressionValue,
+  type ExpressionEvent,
+} from "./expression/evaluator";
 export { ExpressionError } from "./expression/lexer";
 
 // Billing periods
@@ -76,7 +116,13 @@ export {
   type BillingTime,
 } from "./periods/billing-period";
 export { dateDiffWithTimezone } from "./periods/proration";
-export { computeSubscriptionFee, trialEndedAt, unusedDays, type SubscriptionFee, type SubscriptionFeeInput } from "./periods/subscription-fee";
+export {
+  computeSubscriptionFee,
+  trialEndedAt,
+  unusedDays,
+  type SubscriptionFee,
+  type SubscriptionFeeInput,
+} from "./periods/subscription-fee";
 export {
   subscriptionInvoicePeriods,
   billingCadence,
@@ -86,7 +132,14 @@ export {
   type SubscriptionInvoicePeriods,
   type PlanTerms,
 } from "./periods/invoice-periods";
-export { invoiceIssuingDates, paymentDueDate, type IssuingDateInput, type IssuingDates, type IssuingDateAnchor, type IssuingDateAdjustment } from "./periods/issuing-date";
+export {
+  invoiceIssuingDates,
+  paymentDueDate,
+  type IssuingDateInput,
+  type IssuingDates,
+  type IssuingDateAnchor,
+  type IssuingDateAdjustment,
+} from "./periods/issuing-date";
 
 // Invoice math
 export type {
@@ -98,7 +151,12 @@ export type {
   ProgressiveBillingCreditInput,
   FeeType,
 } from "./invoice/types";
-export { computeInvoiceTotals, type InvoiceTotals, type InvoiceTotalsInput, type InvoiceFeeTotals } from "./invoice/totals";
+export {
+  computeInvoiceTotals,
+  type InvoiceTotals,
+  type InvoiceTotalsInput,
+  type InvoiceFeeTotals,
+} from "./invoice/totals";
 export { computeFeeTaxes, type FeeTaxes } from "./invoice/fee-taxes";
 export {
   formatInvoiceNumber,
@@ -111,8 +169,21 @@ export {
 export { couponAmount, orderCoupons, type CouponCredit } from "./invoice/coupons";
 export type { InvoiceAppliedTax } from "./invoice/taxes";
 export {
-  availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote, terminationCreditCents, terminationSplit, usedDaysCents, proRataItems,
-  type CreditNoteAmounts, type CreditNoteAppliedTax, type CreditNoteCredit, type CreditNoteItemInput, type CreditNoteSplit, type CreditedFee,
+  availableToCreditCents,
+  creditNoteAmounts,
+  estimatedCreditAmount,
+  invoiceFeeTotalCents,
+  splitCreditNote,
+  terminationCreditCents,
+  terminationSplit,
+  usedDaysCents,
+  proRataItems,
+  type CreditNoteAmounts,
+  type CreditNoteAppliedTax,
+  type CreditNoteCredit,
+  type CreditNoteItemInput,
+  type CreditNoteSplit,
+  type CreditedFee,
 } from "./invoice/credit-notes";
 export type { WalletConsumption } from "./invoice/prepaid-credits";
 
@@ -151,6 +222,11 @@ export { centsDue, ongoingBalanceCents, splitPayment, sumCents } from "./cents";
 // Amounts on documents (invoice and credit note PDFs)
 export { formatMoney, formatUnitPrice, formatQuantity, supportedLocale } from "./money-format";
 export { usageThresholdsProgress, type UsageThresholdProgress } from "./invoice/usage-thresholds";
-export { progressiveCreditAmount, progressiveExcessItems, type CreditableFee, type ProgressiveInvoiceBalance } from "./invoice/progressive-credit";
+export {
+  progressiveCreditAmount,
+  progressiveExcessItems,
+  type CreditableFee,
+  type ProgressiveInvoiceBalance,
+} from "./invoice/progressive-credit";
 export { oneOffFeeAmount, type OneOffFeeAmount } from "./invoice/one-off";
 export { paidFeesTotals, type PaidFeeInput, type PaidFeesTotals } from "./invoice/paid-fees";

@@ -34,7 +34,12 @@ export function supportedLocale(locale: string | null | undefined): string {
 export function formatMoney(cents: DecimalLike, currency: string, locale: string): string {
   const { code, exponent, subunit } = currencyInfo(currency);
   const major = toDecimal(cents).div(subunit).toFixed(exponent);
-  return formatter(locale, { style: "currency", currency: code, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(major as unknown as number);
+  return formatter(locale, {
+    style: "currency",
+    currency: code,
+    minimumFractionDigits: exponent,
+    maximumFractionDigits: exponent,
+  }).format(major as unknown as number);
 }
 
 /**
@@ -44,10 +49,17 @@ export function formatMoney(cents: DecimalLike, currency: string, locale: string
 export function formatUnitPrice(amount: DecimalLike, currency: string, locale: string, maxDigits = 6): string {
   const { code, exponent } = currencyInfo(currency);
   const plain = toDecimal(amount).toFixed();
-  return formatter(locale, { style: "currency", currency: code, minimumFractionDigits: exponent, maximumFractionDigits: Math.max(exponent, maxDigits) }).format(plain as unknown as number);
+  return formatter(locale, {
+    style: "currency",
+    currency: code,
+    minimumFractionDigits: exponent,
+    maximumFractionDigits: Math.max(exponent, maxDigits),
+  }).format(plain as unknown as number);
 }
 
 /** A quantity (units, a rate) in the locale's digits: "1,234.5" (en), "1 234,5" (fr); at most `maxDigits` fraction digits. */
 export function formatQuantity(value: DecimalLike, locale: string, maxDigits = 6): string {
-  return formatter(locale, { maximumFractionDigits: maxDigits }).format(toDecimal(value).toFixed() as unknown as number);
+  return formatter(locale, { maximumFractionDigits: maxDigits }).format(
+    toDecimal(value).toFixed() as unknown as number,
+  );
 }

@@ -6,7 +6,9 @@ import { PRECISE_SCALE, unitAmountFields } from "./unit-amount";
 
 /** The units a pay-in-advance fee shows: its contribution, or the units it applied without raising the mark. */
 export function displayedUnits(mark: HighWaterStep): Decimal {
-  return mark.applied !== null && mark.current.lte(mark.max) && mark.contribution.isZero() ? maxDecimal(mark.applied, ZERO) : mark.contribution;
+  return mark.applied !== null && mark.current.lte(mark.max) && mark.contribution.isZero()
+    ? maxDecimal(mark.applied, ZERO)
+    : mark.contribution;
 }
 
 /** The amount fields of a pay-in-advance fee: amount_cents rounded, unit amount from the rounded amount. */
@@ -24,10 +26,22 @@ export function inAdvanceAmountFields(amount: Decimal, units: Decimal, exponent:
 
 /** The contribution and the cache to store after a pay-in-advance event. */
 export function markFields(mark: HighWaterStep) {
-  return { contribution: decimalString(mark.contribution), high_water_mark: { current: decimalString(mark.current), max: decimalString(mark.max) } };
+  return {
+    contribution: decimalString(mark.contribution),
+    high_water_mark: { current: decimalString(mark.current), max: decimalString(mark.max) },
+  };
 }
 
-const PERCENTAGE_KEYS = ["units", "free_units", "paid_units", "free_events", "paid_events", "fixed_fee_total_amount", "min_max_adjustment_total_amount", "per_unit_total_amount"];
+const PERCENTAGE_KEYS = [
+  "units",
+  "free_units",
+  "paid_units",
+  "free_events",
+  "paid_events",
+  "fixed_fee_total_amount",
+  "min_max_adjustment_total_amount",
+  "per_unit_total_amount",
+];
 
 const dec = (value: unknown) => new Decimal(String(value ?? 0));
 
@@ -42,7 +56,8 @@ export function deltaAmountDetails(model: ChargeModelName, after: AmountDetails,
   if (model !== "graduated_percentage") return {};
   const previous = (before["graduated_percentage_ranges"] ?? []) as AmountDetails[];
   const ranges = ((after["graduated_percentage_ranges"] ?? []) as AmountDetails[]).map((range) => {
-    const old = previous.find((r) => r["from_value"] === range["from_value"] && r["to_value"] === range["to_value"]) ?? {};
+    const old =
+      previous.find((r) => r["from_value"] === range["from_value"] && r["to_value"] === range["to_value"]) ?? {};
     const units = dec(range["units"]).minus(dec(old["units"]));
     const total = dec(range["total_with_flat_amount"]).minus(dec(old["total_with_flat_amount"]));
     return {

@@ -8,15 +8,31 @@ import { type HighWaterMark, payInAdvanceFee } from "./pay-in-advance";
 
 // February 2024: 29 days, one seat costs 29 a period, so each day held in advance costs 1.00.
 const seats: BillableMetric = { aggregation_type: "unique_count_agg", field_name: "seat", recurring: true };
-const charge: UsageCharge = { charge_model: "standard", properties: { amount: "29" }, pay_in_advance: true, prorated: true };
+const charge: UsageCharge = {
+  charge_model: "standard",
+  properties: { amount: "29" },
+  pay_in_advance: true,
+  prorated: true,
+};
 const february = { from: "2024-02-01T00:00:00.000Z", to: "2024-02-29T23:59:59.999Z", periodDays: 29 };
-const seat = (at: string, id: string, remove = false): UsageEvent => ({ timestamp: at, properties: { seat: id, ...(remove ? { operation_type: "remove" } : {}) } });
+const seat = (at: string, id: string, remove = false): UsageEvent => ({
+  timestamp: at,
+  properties: { seat: id, ...(remove ? { operation_type: "remove" } : {}) },
+});
 
 /** Bills events one by one as the usage service would, carrying the period's high-water mark. */
 function billSequentially(events: UsageEvent[], period = february, definition: UsageCharge = charge, metric = seats) {
   let mark: HighWaterMark | null = null;
   return events.map((event, i) => {
-    const fee = payInAdvanceFee({ charge: definition, metric, event, periodEvents: events.slice(0, i + 1), highWaterMark: mark, currency: "EUR", period });
+    const fee = payInAdvanceFee({
+      charge: definition,
+      metric,
+      event,
+      periodEvents: events.slice(0, i + 1),
+      highWaterMark: mark,
+      currency: "EUR",
+      period,
+    });
     mark = fee.high_water_mark;
     return fee;
   });
@@ -26,7 +42,12 @@ const usage = (events: UsageEvent[], definition: UsageCharge = charge, metric = 
   computeChargeFees({ charge: definition, metric, events, currency: "EUR", period: february }).fees[0]!;
 
 describe("prorated pay-in-advance charges (billing-rules §1.11)", () => {
-  const events = [seat("2024-02-10T09:00:00Z", "a"), seat("2024-02-15T09:00:00Z", "a", true), seat("2024-02-20T09:00:00Z", "a"), seat("2024-02-25T09:00:00Z", "b")];
+  const events = [
+    seat("2024-02-10T09:00:00Z", "a"),
+    seat("2024-02-15T09:00:00Z", "a", true),
+    seat("2024-02-20T09:00:00Z", "a"),
+    seat("2024-02-25T09:00:00Z", "b"),
+  ];
 
   it("bills an added seat at once for the days left, refunds nothing on removal, and bills a re-added seat nothing", () => {
     expect(billSequentially(events).map((f) => [f.amount_cents, f.units])).toEqual([
@@ -69,7 +90,12 @@ describe("prorated pay-in-advance charges (billing-rules §1.11)", () => {
   });
 
   it("counts the days left in the customer's zone", () => {
-    const ny = { ...february, from: "2024-02-01T05:00:00.000Z", to: "2024-03-01T04:59:59.999Z", timeZone: "America/New_York" };
+    const ny = {
+      ...february,
+      from: "2024-02-01T05:00:00.000Z",
+      to: "2024-03-01T04:59:59.999Z",
+      timeZone: "America/New_York",
+    };
     // 03:00Z on Feb 10 is still Feb 9 in New York: 21 days
     expect(billSequentially([seat("2024-02-10T03:00:00Z", "a")], ny)[0]?.amount_cents).toBe(2100);
   });
@@ -89,17 +115,38 @@ describe("prorated pay-in-advance charges (billing-rules §1.11)", () => {
 
   it("needs the period, and the standard model", () => {
     const event = seat("2024-02-10T09:00:00Z", "a");
-    expect(() => payInAdvanceFee({ charge, metric: seats, event, periodEvents: [event], currency: "EUR" })).toThrow(RangeError);
+    expect(() => payInAdvanceFee({ charge, metric: seats, event, periodEvents: [event], currency: "EUR" })).toThrow(
+      RangeError,
+    );
     const graduated = { ...charge, charge_model: "graduated" as const, properties: { graduated_ranges: [] } };
-    expect(() => payInAdvanceFee({ charge: graduated, metric: seats, event, periodEvents: [event], currency: "EUR", period: february })).toThrow(RangeError);
+    expect(() =>
+      payInAdvanceFee({
+        charge: graduated,
+        metric: seats,
+        event,
+        periodEvents: [event],
+        currency: "EUR",
+        period: february,
+      }),
+    ).toThrow(RangeError);
   });
 
   it("property: the per-event fees add up to the period's usage", () => {
-    const op = fc.record({ day: fc.integer({ min: 1, max: 29 }), seat: fc.constantFrom("a", "b", "c", "d"), remove: fc.boolean() });
+    const op = fc.record({
+      day: fc.integer({ min: 1, max: 29 }),
+      seat: fc.constantFrom("a", "b", "c", "d"),
+      remove: fc.boolean(),
+    });
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 15 }), (ops) => {
         const stream = ops
-          .map((o, i) => seat(`2024-02-${String(o.day).padStart(2, "0")}T${String(i % 24).padStart(2, "0")}:00:00Z`, o.seat, o.remove))
+          .map((o, i) =>
+            seat(
+              `2024-02-${String(o.day).padStart(2, "0")}T${String(i % 24).padStart(2, "0")}:00:00Z`,
+              o.seat,
+              o.remove,
+            ),
+          )
           .sort((x, y) => String(x.timestamp).localeCompare(String(y.timestamp)));
         const paid = billSequentially(stream).reduce((sum, f) => sum.plus(f.precise_amount_cents), new Decimal(0));
         expect(paid.toFixed()).toBe(new Decimal(usage(stream).precise_amount_cents).toFixed());

@@ -30,7 +30,12 @@ export function proratedPayInAdvanceFee(input: PayInAdvanceInput): PayInAdvanceF
   const ratio = remainingRatio(localDateOf(at, zone), localDateOf(period.to, zone), period.periodDays);
   const share = paidInAdvanceShare(mark.contribution, ratio);
   const { exponent, subunit } = currencyInfo(input.currency);
-  const priced = applyChargeModel(compiledChargeFor(input.charge), { units: share, fullUnitsNumber: mark.contribution, eventsCount: 1, subunit });
+  const priced = applyChargeModel(compiledChargeFor(input.charge), {
+    units: share,
+    fullUnitsNumber: mark.contribution,
+    eventsCount: 1,
+    subunit,
+  });
   const amount = priced.amount.isNegative() ? ZERO : priced.amount;
   return {
     ...inAdvanceAmountFields(amount, displayedUnits(mark), exponent),

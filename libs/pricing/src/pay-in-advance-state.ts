@@ -72,7 +72,8 @@ export function carriedIntoPeriod(state: AdvanceBucketState, periodFrom: string)
   return { ...state, mark, period_from: periodFrom };
 }
 
-const isoOf = (t: UsageEvent["timestamp"]) => (t instanceof Date ? t.toISOString() : typeof t === "number" ? new Date(t).toISOString() : t);
+const isoOf = (t: UsageEvent["timestamp"]) =>
+  t instanceof Date ? t.toISOString() : typeof t === "number" ? new Date(t).toISOString() : t;
 
 /**
  * The fee of one pay-in-advance event from its bucket's state, and the state after it: the same
@@ -87,10 +88,21 @@ export function advanceFeeStep(input: AdvanceStepInput): { fee: PayInAdvanceFee;
   if (!incrementalAdvance(input.charge, metric)) {
     const prior: StoredAdvanceEvent[] = state?.events ?? [];
     const fee = payInAdvanceFee({
-      charge: input.charge, metric, event, periodEvents: [...prior, event], highWaterMark: state?.mark ?? null,
-      currency: input.currency, premium: input.premium, persisted: true, period: input.period,
+      charge: input.charge,
+      metric,
+      event,
+      periodEvents: [...prior, event],
+      highWaterMark: state?.mark ?? null,
+      currency: input.currency,
+      premium: input.premium,
+      persisted: true,
+      period: input.period,
     });
-    const stored: StoredAdvanceEvent = { ...(event.transaction_id ? { transaction_id: event.transaction_id } : {}), timestamp: isoOf(event.timestamp), properties: { ...(event.properties ?? {}) } };
+    const stored: StoredAdvanceEvent = {
+      ...(event.transaction_id ? { transaction_id: event.transaction_id } : {}),
+      timestamp: isoOf(event.timestamp),
+      properties: { ...(event.properties ?? {}) },
+    };
     return { fee, state: { mark: fee.high_water_mark, units: "0", events_count: 0, events: [...prior, stored] } };
   }
 
@@ -117,20 +129,34 @@ export function advanceFeeStep(input: AdvanceStepInput): { fee: PayInAdvanceFee;
     eventsCount = active.size;
   }
   const next = (mark: { current: string; max: string }): AdvanceBucketState => ({
-    mark, units: decimalString(units), events_count: eventsCount, ...(metric.aggregation_type === "unique_count_agg" ? { active: [...active] } : {}),
+    mark,
+    units: decimalString(units),
+    events_count: eventsCount,
+    ...(metric.aggregation_type === "unique_count_agg" ? { active: [...active] } : {}),
   });
 
   if (input.charge.prorated === true) {
-    const fee = proratedPayInAdvanceFee({ charge: input.charge, metric, event, periodEvents: [...prior, event], highWaterMark: state?.mark ?? null, currency: input.currency, period: input.period });
+    const fee = proratedPayInAdvanceFee({
+      charge: input.charge,
+      metric,
+      event,
+      periodEvents: [...prior, event],
+      highWaterMark: state?.mark ?? null,
+      currency: input.currency,
+      period: input.period,
+    });
     return { fee, state: next(fee.high_water_mark) };
   }
   const mark = highWaterStep(metric, event, prior, state?.mark ?? null);
   const charge = compiledChargeFor(input.charge);
   const { exponent, subunit } = currencyInfo(input.currency);
   const price = (total: typeof units, count: number, excludeEvent: boolean) =>
-    applyChargeModel(charge, { units: total, eventsCount: count, subunit, premium: input.premium, excludeEvent }).amount;
+    applyChargeModel(charge, { units: total, eventsCount: count, subunit, premium: input.premium, excludeEvent })
+      .amount;
   // the "before" call leaves the event out (a graduated first tier's flat fee is the first event's)
-  const amount = price(units, eventsCount, false).minus(price(units.minus(mark.contribution), Math.max(eventsCount - 1, 0), true));
+  const amount = price(units, eventsCount, false).minus(
+    price(units.minus(mark.contribution), Math.max(eventsCount - 1, 0), true),
+  );
   const fee: PayInAdvanceFee = {
     ...inAdvanceAmountFields(amount.isNegative() ? ZERO : amount, displayedUnits(mark), exponent),
     amount_details: {},

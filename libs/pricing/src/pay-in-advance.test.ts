@@ -16,7 +16,14 @@ const ev = (i: number, value: number | string, extra: Record<string, unknown> = 
 function billSequentially(charge: ChargeDefinition, metric: BillableMetric, events: UsageEvent[], currency = "EUR") {
   let mark: HighWaterMark | null = null;
   return events.map((event, i) => {
-    const fee = payInAdvanceFee({ charge, metric, event, periodEvents: events.slice(0, i + 1), highWaterMark: mark, currency });
+    const fee = payInAdvanceFee({
+      charge,
+      metric,
+      event,
+      periodEvents: events.slice(0, i + 1),
+      highWaterMark: mark,
+      currency,
+    });
     mark = fee.high_water_mark;
     return fee;
   });
@@ -52,7 +59,10 @@ describe("pay-in-advance fee", () => {
   });
 
   it("charges a started package on the event that starts it (0 + 0 + 150 + 200 style deltas)", () => {
-    const charge: ChargeDefinition = { charge_model: "package", properties: { amount: "1.5", package_size: 10, free_units: 10 } };
+    const charge: ChargeDefinition = {
+      charge_model: "package",
+      properties: { amount: "1.5", package_size: 10, free_units: 10 },
+    };
     const fees = billSequentially(charge, sum, [ev(0, 5), ev(1, 5), ev(2, 1), ev(3, 10)]);
     expect(fees.map((f) => f.amount_cents)).toEqual([0, 0, 150, 150]);
   });
@@ -69,12 +79,20 @@ describe("pay-in-advance fee", () => {
   it("bills a unique value once per period, even when removed and re-added", () => {
     const metric: BillableMetric = { aggregation_type: "unique_count_agg", field_name: "user" };
     const charge: ChargeDefinition = { charge_model: "standard", properties: { amount: "5" } };
-    const events = [ev(0, 0, { user: "a" }), ev(1, 0, { user: "a", operation_type: "remove" }), ev(2, 0, { user: "a" }), ev(3, 0, { user: "b" })];
+    const events = [
+      ev(0, 0, { user: "a" }),
+      ev(1, 0, { user: "a", operation_type: "remove" }),
+      ev(2, 0, { user: "a" }),
+      ev(3, 0, { user: "b" }),
+    ];
     expect(billSequentially(charge, metric, events).map((f) => f.amount_cents)).toEqual([500, 0, 0, 500]);
   });
 
   it("gives percentage free units and fixed fees per event", () => {
-    const charge: ChargeDefinition = { charge_model: "percentage", properties: { rate: "10", fixed_amount: "1", free_units_per_events: 1 } };
+    const charge: ChargeDefinition = {
+      charge_model: "percentage",
+      properties: { rate: "10", fixed_amount: "1", free_units_per_events: 1 },
+    };
     const fees = billSequentially(charge, sum, [ev(0, 100), ev(1, 100)]);
     expect(fees.map((f) => f.amount_cents)).toEqual([0, 1100]);
     expect(fees[1]?.amount_details).toMatchObject({ paid_events: "1.0", fixed_fee_total_amount: "1.0" });

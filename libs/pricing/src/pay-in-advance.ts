@@ -60,12 +60,17 @@ export function payInAdvanceFee(input: PayInAdvanceInput): PayInAdvanceFee {
   const at = eventTime(input.event);
   const upTo = input.periodEvents.filter((e) => e !== input.event && eventTime(e) <= at);
   const withEvent = [...upTo, input.event];
-  const options = { ...aggregationOptionsFor(input.charge, undefined, input.premium === true), applyRounding: false, prorated: false };
+  const options = {
+    ...aggregationOptionsFor(input.charge, undefined, input.premium === true),
+    applyRounding: false,
+    prorated: false,
+  };
   // Percentage free units: both calls reuse the running total computed with the event.
   const full = aggregate(input.metric, withEvent, { ...options, withEventValues: true });
   const stored = persisted ? full : aggregate(input.metric, upTo, options);
   const mark = highWaterStep(input.metric, input.event, upTo, input.highWaterMark);
-  const eventCounted = input.metric.aggregation_type === "count_agg" || numericValue(input.event, input.metric.field_name) !== null;
+  const eventCounted =
+    input.metric.aggregation_type === "count_agg" || numericValue(input.event, input.metric.field_name) !== null;
   const valuesBefore = eventCounted ? full.eventValues?.slice(0, -1) : full.eventValues;
 
   const charge = compiledChargeFor(input.charge);
@@ -92,7 +97,9 @@ export function payInAdvanceFee(input: PayInAdvanceInput): PayInAdvanceFee {
 
   return {
     ...inAdvanceAmountFields(amount, displayedUnits(mark), exponent),
-    amount_details: persisted ? deltaAmountDetails(input.charge.charge_model, afterResult.amountDetails, beforeResult.amountDetails) : {},
+    amount_details: persisted
+      ? deltaAmountDetails(input.charge.charge_model, afterResult.amountDetails, beforeResult.amountDetails)
+      : {},
     ...markFields(mark),
   };
 }

@@ -14,7 +14,9 @@ export function splitPlain(plain: string): PlainDecimal {
   const negative = plain.charCodeAt(0) === 45;
   const body = negative ? plain.slice(1) : plain;
   const dot = body.indexOf(".");
-  return dot === -1 ? { negative, int: body, frac: "" } : { negative, int: body.slice(0, dot), frac: body.slice(dot + 1) };
+  return dot === -1
+    ? { negative, int: body, frac: "" }
+    : { negative, int: body.slice(0, dot), frac: body.slice(dot + 1) };
 }
 
 /** Adds one to a string of decimal digits. */

@@ -35,7 +35,12 @@ function formatDigits(negative: boolean, digits: string): string {
  * unit_amount fields from amount / base, exact: long division on JS integers when both fit
  * (the hot path), decimal.js division otherwise.
  */
-export function unitAmountFields(amount: Decimal, base: Decimal, exponent: number, plainAmount?: PlainDecimal): UnitAmountFields {
+export function unitAmountFields(
+  amount: Decimal,
+  base: Decimal,
+  exponent: number,
+  plainAmount?: PlainDecimal,
+): UnitAmountFields {
   if (base.isZero() || amount.isZero()) return ZERO_FIELDS;
   const pa = plainAmount ?? splitPlain(amount.toFixed());
   const pb = splitPlain(base.toFixed());
@@ -45,8 +50,8 @@ export function unitAmountFields(amount: Decimal, base: Decimal, exponent: numbe
   if (!a || !b || fractionDigits < 0 || fractionDigits > 40) return slowFields(amount, base, exponent);
   let quotient = Math.floor(a.int / b.int);
   let remainder = a.int - quotient * b.int;
-  if (remainder < 0) (quotient -= 1), (remainder += b.int);
-  else if (remainder >= b.int) (quotient += 1), (remainder -= b.int);
+  if (remainder < 0) ((quotient -= 1), (remainder += b.int));
+  else if (remainder >= b.int) ((quotient += 1), (remainder -= b.int));
   let digits = quotient === 0 ? "" : String(quotient);
   for (let i = 0; i < fractionDigits; i++) {
     remainder *= 10;
@@ -57,7 +62,10 @@ export function unitAmountFields(amount: Decimal, base: Decimal, exponent: numbe
   const negative = pa.negative !== pb.negative;
   const whole = digits.padStart(PRECISE_SCALE + 2, "0");
   const cents = Number(whole.slice(0, whole.length - (PRECISE_SCALE + 1 - exponent))) || 0;
-  return { precise_unit_amount: formatDigits(negative, digits || "0"), unit_amount_cents: (negative ? -cents : cents) || 0 };
+  return {
+    precise_unit_amount: formatDigits(negative, digits || "0"),
+    unit_amount_cents: (negative ? -cents : cents) || 0,
+  };
 }
 
 function slowFields(amount: Decimal, base: Decimal, exponent: number): UnitAmountFields {

@@ -1,10 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { crossedUsageThresholds } from "./invoice/usage-thresholds";
-import { allocateOngoingUsage, centsToCredits, creditsToCents, targetTopUpCredits, thresholdTopUpPaidCredits, topUpRoundsToZero } from "./wallet";
+import {
+  allocateOngoingUsage,
+  centsToCredits,
+  creditsToCents,
+  targetTopUpCredits,
+  thresholdTopUpPaidCredits,
+  topUpRoundsToZero,
+} from "./wallet";
 
 describe("wallet conversions", () => {
   it("keeps only whole cents: 1034 credits @ 0.001 -> 1.03 EUR -> 1030 credits", () => {
-    expect(creditsToCents("1034", "0.001", "EUR")).toEqual({ amount_cents: 103, amount: "1.03", credit_amount: "1030.0" });
+    expect(creditsToCents("1034", "0.001", "EUR")).toEqual({
+      amount_cents: 103,
+      amount: "1.03",
+      credit_amount: "1030.0",
+    });
   });
 
   it("floors input credits to 5 decimals and rounds money half away from zero", () => {
@@ -24,9 +35,20 @@ describe("wallet conversions", () => {
   });
 
   it("tops up strictly above a threshold with multiples of the paid credits", () => {
-    expect(thresholdTopUpPaidCredits({ threshold_credits: "100", ongoing_balance_credits: "5", paid_credits: "20" })).toBe("100.0");
-    expect(thresholdTopUpPaidCredits({ threshold_credits: "100", ongoing_balance_credits: "95", paid_credits: "20" })).toBe("20.0");
-    expect(thresholdTopUpPaidCredits({ threshold_credits: "100", ongoing_balance_credits: "5", paid_credits: "20", max_paid_credits: "50" })).toBe("50.0");
+    expect(
+      thresholdTopUpPaidCredits({ threshold_credits: "100", ongoing_balance_credits: "5", paid_credits: "20" }),
+    ).toBe("100.0");
+    expect(
+      thresholdTopUpPaidCredits({ threshold_credits: "100", ongoing_balance_credits: "95", paid_credits: "20" }),
+    ).toBe("20.0");
+    expect(
+      thresholdTopUpPaidCredits({
+        threshold_credits: "100",
+        ongoing_balance_credits: "5",
+        paid_credits: "20",
+        max_paid_credits: "50",
+      }),
+    ).toBe("50.0");
   });
 
   it("tops up to a target balance", () => {
@@ -41,11 +63,15 @@ describe("usage thresholds", () => {
   const usage = { historical_usage_cents: 0, invoiced_usage_cents: 0, progressive_billed_cents: 0 };
 
   it("passes every fixed threshold crossed by the lifetime usage", () => {
-    expect(crossedUsageThresholds({ thresholds, ...usage, current_usage_cents: 6000 }).map((t) => t.amount_cents)).toEqual([1000, 5000]);
+    expect(
+      crossedUsageThresholds({ thresholds, ...usage, current_usage_cents: 6000 }).map((t) => t.amount_cents),
+    ).toEqual([1000, 5000]);
   });
 
   it("passes the recurring threshold beyond the largest fixed one", () => {
-    expect(crossedUsageThresholds({ thresholds, ...usage, current_usage_cents: 7000 }).map((t) => t.amount_cents)).toEqual([1000, 5000, 2000]);
+    expect(
+      crossedUsageThresholds({ thresholds, ...usage, current_usage_cents: 7000 }).map((t) => t.amount_cents),
+    ).toEqual([1000, 5000, 2000]);
   });
 
   it("never passes fixed thresholds again once invoiced usage is above them", () => {
@@ -57,7 +83,10 @@ describe("usage thresholds", () => {
 
 describe("ongoing usage over wallets", () => {
   it("fills wallets in order up to their balances; the last takes the rest and may go below zero", () => {
-    const wallets = [{ id: "a", balance_cents: 500 }, { id: "b", balance_cents: 300 }];
+    const wallets = [
+      { id: "a", balance_cents: 500 },
+      { id: "b", balance_cents: 300 },
+    ];
     expect(Object.fromEntries(allocateOngoingUsage(wallets, 600))).toEqual({ a: 500, b: 100 });
     expect(Object.fromEntries(allocateOngoingUsage(wallets, 1_000))).toEqual({ a: 500, b: 500 });
     expect(Object.fromEntries(allocateOngoingUsage(wallets, 0))).toEqual({ a: 0, b: 0 });

@@ -60,7 +60,11 @@ export function thresholdTopUpPaidCredits(input: ThresholdTopUpInput): string {
 }
 
 /** Method target: top up to target_ongoing_balance (0 when already there; the min top-up applies, the max does not). */
-export function targetTopUpCredits(target: DecimalLike, ongoingBalance: DecimalLike, minCredits?: DecimalLike | null): string {
+export function targetTopUpCredits(
+  target: DecimalLike,
+  ongoingBalance: DecimalLike,
+  minCredits?: DecimalLike | null,
+): string {
   const gap = toDecimal(target).minus(toDecimal(ongoingBalance));
   if (gap.lte(0)) return "0.0";
   return decimalString(minCredits == null ? gap : Decimal.max(gap, toDecimal(minCredits)));

@@ -75,10 +75,25 @@ export class Findings {
   skipped = 0;
   readonly breaches: Breach[] = [];
 
-  constructor(private readonly invariant: Invariant, private readonly ctx: CheckContext) {}
+  constructor(
+    private readonly invariant: Invariant,
+    private readonly ctx: CheckContext,
+  ) {}
 
-  breach(code: string, message: string, records: BreachRecord[], figures: { expected?: FieldValue; actual?: FieldValue } = {}): void {
-    this.breaches.push({ invariant: this.invariant, organization_id: this.ctx.organizationId, code, message, ...figures, records });
+  breach(
+    code: string,
+    message: string,
+    records: BreachRecord[],
+    figures: { expected?: FieldValue; actual?: FieldValue } = {},
+  ): void {
+    this.breaches.push({
+      invariant: this.invariant,
+      organization_id: this.ctx.organizationId,
+      code,
+      message,
+      ...figures,
+      records,
+    });
   }
 
   outcome(): CheckOutcome {

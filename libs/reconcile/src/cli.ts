@@ -32,8 +32,12 @@ async function main(): Promise<number> {
   try {
     parsed = parseArgs({
       options: {
-        organization: { type: "string" }, all: { type: "boolean" }, json: { type: "boolean" }, "db-prefix": { type: "string" },
-        "grace-seconds": { type: "string" }, help: { type: "boolean", short: "h" },
+        organization: { type: "string" },
+        all: { type: "boolean" },
+        json: { type: "boolean" },
+        "db-prefix": { type: "string" },
+        "grace-seconds": { type: "string" },
+        help: { type: "boolean", short: "h" },
       },
     });
   } catch (err) {
@@ -44,7 +48,8 @@ async function main(): Promise<number> {
   if (!values.organization === !values.all) usage(2, "give --organization <id> or --all");
   const graceText = values["grace-seconds"] ?? process.env.RECONCILE_GRACE_SECONDS;
   const graceSeconds = graceText === undefined || graceText === "" ? DEFAULT_GRACE_MS / 1000 : Number(graceText);
-  if (!Number.isFinite(graceSeconds) || graceSeconds < 0) usage(2, `--grace-seconds must be a number of seconds, got ${String(graceText)}`);
+  if (!Number.isFinite(graceSeconds) || graceSeconds < 0)
+    usage(2, `--grace-seconds must be a number of seconds, got ${String(graceText)}`);
   const databases: Partial<Record<ServiceDatabase, string>> = {};
   for (const s of SERVICE_DATABASES) {
     const name = process.env[`RECONCILE_DB_${s.toUpperCase()}`];

@@ -228,7 +228,11 @@ export interface CustomerDoc {
   _id: string;
   organization_id: string;
   external_id: string;
-  billing_configuration?: { payment_provider?: string | null; payment_provider_code?: string | null; provider_customer_id?: string | null } | null;
+  billing_configuration?: {
+    payment_provider?: string | null;
+    payment_provider_code?: string | null;
+    provider_customer_id?: string | null;
+  } | null;
   deleted_at?: Date | null;
 }
 

@@ -1,6 +1,23 @@
-export { INVARIANTS, isRecent, type Breach, type BreachRecord, type CheckContext, type CheckOutcome, type FieldValue, type Invariant, type RecordType } from "./breach";
+export {
+  INVARIANTS,
+  isRecent,
+  type Breach,
+  type BreachRecord,
+  type CheckContext,
+  type CheckOutcome,
+  type FieldValue,
+  type Invariant,
+  type RecordType,
+} from "./breach";
 export type * from "./documents";
-export { reconcile, reconcileRecords, DEFAULT_GRACE_MS, type ReconcileOptions, type ReconcileResult, type ReconcileScope } from "./reconcile";
+export {
+  reconcile,
+  reconcileRecords,
+  DEFAULT_GRACE_MS,
+  type ReconcileOptions,
+  type ReconcileResult,
+  type ReconcileScope,
+} from "./reconcile";
 export { databaseNames, SERVICE_DATABASES, StoredRecords, type ServiceDatabase } from "./read";
 export { formatJson, formatText } from "./format";
 export { checkWalletLedgers } from "./checks/wallet-ledger";

@@ -37,7 +37,8 @@ export interface ReconcileResult {
   breaches: Breach[];
 }
 
-const perInvariant = (): Record<Invariant, number> => Object.fromEntries(INVARIANTS.map((i) => [i, 0])) as Record<Invariant, number>;
+const perInvariant = (): Record<Invariant, number> =>
+  Object.fromEntries(INVARIANTS.map((i) => [i, 0])) as Record<Invariant, number>;
 
 /** Every check over one organization's records. Pure: documents in, breaches out. */
 export function reconcileRecords(ctx: CheckContext, r: OrganizationRecords): Record<Invariant, CheckOutcome> {

@@ -57,7 +57,10 @@ export function parseServiceConfig<Own extends z.ZodObject>(
  * its consumers' defaults: the service's `dead_letters` store and the CONSUMER_* backoff) → `wire` → models → gRPC with health → `/metrics` (Prometheus, on METRICS_PORT); SIGTERM/SIGINT
  * stop it cleanly, in reverse, and the spans still buffered are exported (tracing on).
  */
-export async function runService<Own extends z.ZodObject>(definition: ServiceDefinition<Own>, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function runService<Own extends z.ZodObject>(
+  definition: ServiceDefinition<Own>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   const { name } = definition;
   let config: ServiceConfig<Own>;
   try {
@@ -71,7 +74,9 @@ export async function runService<Own extends z.ZodObject>(definition: ServiceDef
     const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
     // every consumer of the service parks into its own dead_letters and backs off alike (the bus's consumer defaults)
     const bus = await connectBus({
-      url: config.NATS_URL, name, logger,
+      url: config.NATS_URL,
+      name,
+      logger,
       consumerDefaults: {
         deadLetters: new MongoDeadLetterStore(connection),
         retryBaseMs: config.CONSUMER_RETRY_BASE_MS,
@@ -83,11 +88,23 @@ export async function runService<Own extends z.ZodObject>(definition: ServiceDef
     const clock = offsetClock(config.CLOCK_OFFSET_MS);
     const parts = await definition.wire({ config, logger, clock, connection, bus });
     await initModels(connection);
-    const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, logger, bindings: parts.bindings });
+    const server = await startGrpcServer({
+      host: config.GRPC_HOST,
+      port: config.GRPC_PORT,
+      logger,
+      bindings: parts.bindings,
+    });
     const metricsHost = config.METRICS_HOST ?? config.GRPC_HOST;
     metricsRegistry.setDefaultLabels({ service: name });
     const metrics = await startMetricsServer({ host: metricsHost, port: config.METRICS_PORT });
-    logger.info({ grpc: `${config.GRPC_HOST}:${server.port}`, metrics: `http://${metricsHost}:${metrics.port}/metrics`, db: config.MONGO_DB }, `${name} service ready`);
+    logger.info(
+      {
+        grpc: `${config.GRPC_HOST}:${server.port}`,
+        metrics: `http://${metricsHost}:${metrics.port}/metrics`,
+        db: config.MONGO_DB,
+      },
+      `${name} service ready`,
+    );
 
     let stopping = false;
     const stop = async (signal: string) => {

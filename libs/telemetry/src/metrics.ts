@@ -12,21 +12,32 @@ export const metricsRegistry = new Registry();
 type Labels<L extends string> = readonly L[];
 
 export function counter<L extends string = never>(name: string, help: string, labelNames: Labels<L> = []): Counter<L> {
-  return (metricsRegistry.getSingleMetric(name) as Counter<L> | undefined)
-    ?? new Counter<L>({ name, help, labelNames: [...labelNames], registers: [metricsRegistry] });
+  return (
+    (metricsRegistry.getSingleMetric(name) as Counter<L> | undefined) ??
+    new Counter<L>({ name, help, labelNames: [...labelNames], registers: [metricsRegistry] })
+  );
 }
 
 export function gauge<L extends string = never>(name: string, help: string, labelNames: Labels<L> = []): Gauge<L> {
-  return (metricsRegistry.getSingleMetric(name) as Gauge<L> | undefined)
-    ?? new Gauge<L>({ name, help, labelNames: [...labelNames], registers: [metricsRegistry] });
+  return (
+    (metricsRegistry.getSingleMetric(name) as Gauge<L> | undefined) ??
+    new Gauge<L>({ name, help, labelNames: [...labelNames], registers: [metricsRegistry] })
+  );
 }
 
 /** Latency buckets in seconds, 1 ms to 10 s (the gateway's, and longer for billing runs). */
 export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export function histogram<L extends string = never>(name: string, help: string, labelNames: Labels<L> = [], buckets = LATENCY_BUCKETS): Histogram<L> {
-  return (metricsRegistry.getSingleMetric(name) as Histogram<L> | undefined)
-    ?? new Histogram<L>({ name, help, labelNames: [...labelNames], buckets, registers: [metricsRegistry] });
+export function histogram<L extends string = never>(
+  name: string,
+  help: string,
+  labelNames: Labels<L> = [],
+  buckets = LATENCY_BUCKETS,
+): Histogram<L> {
+  return (
+    (metricsRegistry.getSingleMetric(name) as Histogram<L> | undefined) ??
+    new Histogram<L>({ name, help, labelNames: [...labelNames], buckets, registers: [metricsRegistry] })
+  );
 }
 
 let defaultsCollected = false;
@@ -41,7 +52,11 @@ export interface MetricsServer {
  * `GET /metrics` (Prometheus text format), with the process metrics (CPU, memory, event-loop lag,
  * GC) in `metricsRegistry`; anything else is 404. Port 0 picks a free one (answered in `port`).
  */
-export async function startMetricsServer(options: { host: string; port: number; registry?: Registry }): Promise<MetricsServer> {
+export async function startMetricsServer(options: {
+  host: string;
+  port: number;
+  registry?: Registry;
+}): Promise<MetricsServer> {
   const registry = options.registry ?? metricsRegistry;
   if (registry === metricsRegistry && !defaultsCollected) {
     collectDefaultMetrics({ register: metricsRegistry });

@@ -12,7 +12,14 @@ import { ExpressInstrumentation, ExpressLayerType } from "@opentelemetry/instrum
 import { GrpcInstrumentation } from "@opentelemetry/instrumentation-grpc";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { MongoDBInstrumentation } from "@opentelemetry/instrumentation-mongodb";
-import { HOT_RPC_METHODS, markTracingStarted, REQUEST_ID_ATTRIBUTE, rememberServerSpan, requestIdOf, sampledTraceparent } from "./tracing";
+import {
+  HOT_RPC_METHODS,
+  markTracingStarted,
+  REQUEST_ID_ATTRIBUTE,
+  rememberServerSpan,
+  requestIdOf,
+  sampledTraceparent,
+} from "./tracing";
 
 /** Puts the request id that a span's parent context carries (baggage) on the span, at its start. */
 class RequestIdSpanProcessor implements tracing.SpanProcessor {
@@ -31,11 +38,23 @@ class RequestIdSpanProcessor implements tracing.SpanProcessor {
 
 /** The OTLP exporter of `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL`: http/protobuf (default), http/json or grpc; each reads its endpoint from the environment. */
 function otlpExporter(env: NodeJS.ProcessEnv): tracing.SpanExporter {
-  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || "http/protobuf").trim();
+  const protocol = (
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ||
+    env.OTEL_EXPORTER_OTLP_PROTOCOL ||
+    "http/protobuf"
+  ).trim();
   /* eslint-disable @typescript-eslint/no-require-imports -- only the protocol in use is loaded */
-  if (protocol === "grpc") return new (require("@opentelemetry/exporter-trace-otlp-grpc") as typeof import("@opentelemetry/exporter-trace-otlp-grpc")).OTLPTraceExporter();
-  if (protocol === "http/json") return new (require("@opentelemetry/exporter-trace-otlp-http") as typeof import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter();
-  return new (require("@opentelemetry/exporter-trace-otlp-proto") as typeof import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter();
+  if (protocol === "grpc")
+    return new (
+      require("@opentelemetry/exporter-trace-otlp-grpc") as typeof import("@opentelemetry/exporter-trace-otlp-grpc")
+    ).OTLPTraceExporter();
+  if (protocol === "http/json")
+    return new (
+      require("@opentelemetry/exporter-trace-otlp-http") as typeof import("@opentelemetry/exporter-trace-otlp-http")
+    ).OTLPTraceExporter();
+  return new (
+    require("@opentelemetry/exporter-trace-otlp-proto") as typeof import("@opentelemetry/exporter-trace-otlp-proto")
+  ).OTLPTraceExporter();
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
@@ -64,7 +83,8 @@ const pathOf = (req: IncomingMessage) => {
 };
 
 /** Whether the request's caller traces it: a W3C `traceparent` header whose flags say sampled. */
-const sampledByCaller = (req: IncomingMessage) => sampledTraceparent(typeof req.headers.traceparent === "string" ? req.headers.traceparent : undefined);
+const sampledByCaller = (req: IncomingMessage) =>
+  sampledTraceparent(typeof req.headers.traceparent === "string" ? req.headers.traceparent : undefined);
 
 /**
  * The MongoDB instrumentation, skipping queries whose parent span is not recording as it skips
@@ -76,7 +96,8 @@ class RecordedParentMongoDBInstrumentation extends MongoDBInstrumentation {
   constructor() {
     super({ requireParentSpan: true });
     // the instrumentation's own check, narrowed (a method of its JavaScript, not of its typings)
-    (this as unknown as { _checkSkipInstrumentation(span: api.Span | undefined): boolean })._checkSkipInstrumentation = (span) => !span?.isRecording();
+    (this as unknown as { _checkSkipInstrumentation(span: api.Span | undefined): boolean })._checkSkipInstrumentation =
+      (span) => !span?.isRecording();
   }
 }
 
@@ -102,7 +123,13 @@ function ingestionSampler(ratio: number) {
     roots.httpOnly = true;
     server.emit = function emit(this: Server, event: string | symbol, ...args: unknown[]): boolean {
       const req = args[0] as IncomingMessage;
-      if (event === "request" && req.method === "POST" && INGEST_PATHS.has(pathOf(req)) && !sampledByCaller(req) && Math.random() >= ratio) {
+      if (
+        event === "request" &&
+        req.method === "POST" &&
+        INGEST_PATHS.has(pathOf(req)) &&
+        !sampledByCaller(req) &&
+        Math.random() >= ratio
+      ) {
         return plain.call(this, event, ...args);
       }
       return instrumented.call(this, event, ...args);
@@ -118,12 +145,22 @@ function ingestionSampler(ratio: number) {
  * and in the gateway nothing but an HTTP request it traces starts one (`roots.httpOnly`).
  */
 class PlatformRootSampler implements tracing.Sampler {
-  shouldSample(_context: api.Context, _traceId: string, spanName: string, spanKind: api.SpanKind): tracing.SamplingResult {
+  shouldSample(
+    _context: api.Context,
+    _traceId: string,
+    spanName: string,
+    spanKind: api.SpanKind,
+  ): tracing.SamplingResult {
     const grpcServer = spanKind === api.SpanKind.SERVER && spanName.startsWith("grpc.");
     const untracedArrival = grpcServer || spanKind === api.SpanKind.CONSUMER;
     // the gateway: a trace starts at an HTTP request it traces, nowhere else (see roots.httpOnly)
     const notHttpRequest = roots.httpOnly && (spanKind !== api.SpanKind.SERVER || grpcServer);
-    return { decision: untracedArrival || notHttpRequest ? tracing.SamplingDecision.NOT_RECORD : tracing.SamplingDecision.RECORD_AND_SAMPLED };
+    return {
+      decision:
+        untracedArrival || notHttpRequest
+          ? tracing.SamplingDecision.NOT_RECORD
+          : tracing.SamplingDecision.RECORD_AND_SAMPLED,
+    };
   }
   toString(): string {
     return "PlatformRootSampler";
@@ -150,7 +187,9 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): void {
     ],
     spanProcessors: [new RequestIdSpanProcessor(), new tracing.BatchSpanProcessor(otlpExporter(env))],
     // OTEL_TRACES_SAMPLER, when set, replaces it (the SDK reads it)
-    ...(env.OTEL_TRACES_SAMPLER ? {} : { sampler: new tracing.ParentBasedSampler({ root: new PlatformRootSampler() }) }),
+    ...(env.OTEL_TRACES_SAMPLER
+      ? {}
+      : { sampler: new tracing.ParentBasedSampler({ root: new PlatformRootSampler() }) }),
     // traces only: metrics are Prometheus', logs go to stdout
     metricReaders: [],
     logRecordProcessors: [],

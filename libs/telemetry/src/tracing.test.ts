@@ -14,12 +14,22 @@ describe("the ingestion path's RPCs while tracing is off", () => {
     expect(HOT_RPC_METHODS).toContain("IngestHttp");
     const headers: Record<string, string> = {};
     let ended = false;
-    traceOutgoingCall("/billing.usage.v1.UsageService/IngestHttp", (k, v) => (headers[k] = v), (end) => {
-      end(null);
-      ended = true;
-    });
+    traceOutgoingCall(
+      "/billing.usage.v1.UsageService/IngestHttp",
+      (k, v) => (headers[k] = v),
+      (end) => {
+        end(null);
+        ended = true;
+      },
+    );
     expect({ headers, ended }).toEqual({ headers: {}, ended: true });
     const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
-    await expect(traceIncomingCall("/billing.usage.v1.UsageService/IngestHttp", () => traceparent, async (inContext) => inContext)).resolves.toBe(true);
+    await expect(
+      traceIncomingCall(
+        "/billing.usage.v1.UsageService/IngestHttp",
+        () => traceparent,
+        async (inContext) => inContext,
+      ),
+    ).resolves.toBe(true);
   });
 });

@@ -1,5 +1,14 @@
 import type { IncomingMessage, Server } from "node:http";
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from "@opentelemetry/api";
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+} from "@opentelemetry/api";
 
 /**
  * Tracing as the rest of the code sees it: through `@opentelemetry/api` only (a no-op without an
@@ -88,8 +97,11 @@ export function carryRequestId<T>(requestId: string, fn: () => T): T {
   const active = context.active();
   const span = trace.getSpan(active);
   // work that is not recorded (sampled out) needs no request id in its context
-  if ((span && !span.isRecording()) || state.started!.suppressed(active) || requestIdOf(active) === requestId) return fn();
-  const baggage = (propagation.getBaggage(active) ?? propagation.createBaggage()).setEntry(REQUEST_ID_BAGGAGE, { value: requestId });
+  if ((span && !span.isRecording()) || state.started!.suppressed(active) || requestIdOf(active) === requestId)
+    return fn();
+  const baggage = (propagation.getBaggage(active) ?? propagation.createBaggage()).setEntry(REQUEST_ID_BAGGAGE, {
+    value: requestId,
+  });
   return context.with(propagation.setBaggage(active, baggage), fn);
 }
 
@@ -163,7 +175,14 @@ export function traceOutgoingCall(
   const names = rpcNames(path);
   const active = context.active();
   if (!hotMethods.has(names.method) || !trace.getSpan(active)?.isRecording()) return call(() => undefined);
-  const span = rpcTracer().startSpan(names.span, { kind: SpanKind.CLIENT, attributes: { "rpc.system": "grpc", "rpc.service": names.service, "rpc.method": names.method } }, active);
+  const span = rpcTracer().startSpan(
+    names.span,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: { "rpc.system": "grpc", "rpc.service": names.service, "rpc.method": names.method },
+    },
+    active,
+  );
   const callContext = trace.setSpan(active, span);
   propagation.inject(callContext, undefined, { set: (_carrier, key, value) => setHeader(key, value) });
   context.with(callContext, () => call((error) => endRpcSpan(span, error)));
@@ -181,23 +200,39 @@ export function sampledTraceparent(traceparent: string | undefined): boolean {
  * runs as it is. `run(false)`: a hot method without a sampled trace, to be run in no context at
  * all (not even one carrying the request id: every promise it made would pay for it).
  */
-export function traceIncomingCall<T>(path: string, header: (key: string) => string | undefined, run: (inContext: boolean) => Promise<T>): Promise<T> {
+export function traceIncomingCall<T>(
+  path: string,
+  header: (key: string) => string | undefined,
+  run: (inContext: boolean) => Promise<T>,
+): Promise<T> {
   if (!state.enabled) return run(true);
   const names = rpcNames(path);
   if (!hotMethods.has(names.method)) return run(true);
   if (!sampledTraceparent(header("traceparent"))) return run(false);
-  const parent = propagation.extract(ROOT_CONTEXT, undefined, { get: (_carrier, key) => header(key), keys: () => ["traceparent", "tracestate", "baggage"] });
-  const span = rpcTracer().startSpan(names.span, { kind: SpanKind.SERVER, attributes: { "rpc.system": "grpc", "rpc.service": names.service, "rpc.method": names.method } }, parent);
-  return context.with(trace.setSpan(parent, span), () => run(true)).then(
-    (result) => {
-      endRpcSpan(span);
-      return result;
+  const parent = propagation.extract(ROOT_CONTEXT, undefined, {
+    get: (_carrier, key) => header(key),
+    keys: () => ["traceparent", "tracestate", "baggage"],
+  });
+  const span = rpcTracer().startSpan(
+    names.span,
+    {
+      kind: SpanKind.SERVER,
+      attributes: { "rpc.system": "grpc", "rpc.service": names.service, "rpc.method": names.method },
     },
-    (err: unknown) => {
-      endRpcSpan(span, { code: (err as { code?: number })?.code ?? 2, message: (err as Error)?.message });
-      throw err;
-    },
+    parent,
   );
+  return context
+    .with(trace.setSpan(parent, span), () => run(true))
+    .then(
+      (result) => {
+        endRpcSpan(span);
+        return result;
+      },
+      (err: unknown) => {
+        endRpcSpan(span, { code: (err as { code?: number })?.code ?? 2, message: (err as Error)?.message });
+        throw err;
+      },
+    );
 }
 
 /** `@opentelemetry/api`, for the libraries that start their own spans (the bus). */

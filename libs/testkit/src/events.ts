@@ -1,7 +1,11 @@
 import type { NatsConnection } from "nats";
 
 /** Collects, from now on, the envelopes of one subject that belong to one organization. */
-export function collectEvents<E extends { organization_id: string }>(nc: NatsConnection, subject: string, organizationId: string) {
+export function collectEvents<E extends { organization_id: string }>(
+  nc: NatsConnection,
+  subject: string,
+  organizationId: string,
+) {
   const received: E[] = [];
   const sub = nc.subscribe(subject);
   void (async () => {

@@ -73,7 +73,10 @@ export async function freePort(): Promise<number> {
 export type Truthy<T> = Exclude<T, null | undefined | false | 0 | "">;
 
 /** Polls until the check returns a truthy value, or fails after the timeout. */
-export async function waitFor<T>(check: () => Promise<T> | T, { timeoutMs = 10_000, intervalMs = 50, what = "condition" } = {}): Promise<Truthy<T>> {
+export async function waitFor<T>(
+  check: () => Promise<T> | T,
+  { timeoutMs = 10_000, intervalMs = 50, what = "condition" } = {},
+): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {

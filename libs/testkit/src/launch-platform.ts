@@ -65,12 +65,25 @@ async function launchOnce(options: PlatformOptions): Promise<Platform> {
   }
 
   // documents' signed links: one secret per platform, shared by invoicing (signs) and the gateway (verifies)
-  const documentLinks = { DOCUMENT_LINK_SECRET: randomBytes(24).toString("hex"), PUBLIC_API_URL: `http://127.0.0.1:${gatewayPort}/api/v1` };
-  const common = { NATS_URL: options.natsUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...documentLinks, ...options.env };
+  const documentLinks = {
+    DOCUMENT_LINK_SECRET: randomBytes(24).toString("hex"),
+    PUBLIC_API_URL: `http://127.0.0.1:${gatewayPort}/api/v1`,
+  };
+  const common = {
+    NATS_URL: options.natsUrl,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+    ...documentLinks,
+    ...options.env,
+  };
   const env = {} as Record<ServiceName, Record<string, string>>;
   for (const s of BACKEND_SERVICES) {
     env[s] = {
-      ...common, GRPC_PORT: String(grpcPorts[s]), METRICS_PORT: String(metricsPorts[s]), MONGO_URL: options.mongoUrl, MONGO_DB: `${prefix}_${s}`, DURABLE_PREFIX: prefix,
+      ...common,
+      GRPC_PORT: String(grpcPorts[s]),
+      METRICS_PORT: String(metricsPorts[s]),
+      MONGO_URL: options.mongoUrl,
+      MONGO_DB: `${prefix}_${s}`,
+      DURABLE_PREFIX: prefix,
     };
   }
   // the gateway's /metrics: its own port, never the public one

@@ -22,9 +22,15 @@ export async function startOwnNats(): Promise<OwnNats | null> {
   if (!existsSync(binary)) return null;
   const dir = mkdtempSync(join(tmpdir(), "billing-nats-"));
   const [port, httpPort] = [await freePort(), await freePort()];
-  writeFileSync(join(dir, "nats.conf"), [
-    `listen: 127.0.0.1:${port}`, `http: 127.0.0.1:${httpPort}`, "max_payload: 8MB", `jetstream { store_dir: "${join(dir, "js")}" }`,
-  ].join("\n"));
+  writeFileSync(
+    join(dir, "nats.conf"),
+    [
+      `listen: 127.0.0.1:${port}`,
+      `http: 127.0.0.1:${httpPort}`,
+      "max_payload: 8MB",
+      `jetstream { store_dir: "${join(dir, "js")}" }`,
+    ].join("\n"),
+  );
   const child = spawn(binary, ["-c", join(dir, "nats.conf")], { stdio: "ignore" });
   const killOnExit = () => child.kill("SIGKILL");
   process.once("exit", killOnExit);
@@ -40,7 +46,10 @@ export async function startOwnNats(): Promise<OwnNats | null> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${httpPort}/healthz?js-enabled-only=true`)).ok, { timeoutMs: 20_000, what: "own NATS server" });
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${httpPort}/healthz?js-enabled-only=true`)).ok, {
+      timeoutMs: 20_000,
+      what: "own NATS server",
+    });
   } catch (err) {
     await stop();
     throw err;

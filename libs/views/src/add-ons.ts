@@ -2,7 +2,6 @@ import type { CatalogMessages as M } from "@billing/contracts";
 import { or, presentTax } from "./presenting";
 import type { addOnObject, ViewOf } from "./schemas";
 
-
 /** Lago's AddOnObject. */
 export function presentAddOn(a: M.AddOn__Output) {
   return {

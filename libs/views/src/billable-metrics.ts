@@ -2,7 +2,6 @@ import type { CatalogMessages as M } from "@billing/contracts";
 import { or } from "./presenting";
 import type { billableMetricObject, ViewOf } from "./schemas";
 
-
 /** Lago's BillableMetricObject. */
 export function presentBillableMetric(m: M.BillableMetric__Output) {
   return {

@@ -2,7 +2,6 @@ import type { CatalogMessages as M } from "@billing/contracts";
 import { or } from "./presenting";
 import type { couponObject, ViewOf } from "./schemas";
 
-
 /** Lago's CouponObject: percentage_rate is a decimal string. */
 export function presentCoupon(c: M.Coupon__Output) {
   return {

@@ -5,8 +5,12 @@ import type { customerObject, ViewOf } from "./schemas";
 
 function address(a: M.Address__Output | null | undefined) {
   return {
-    address_line1: or(a?.address_line1), address_line2: or(a?.address_line2), city: or(a?.city),
-    country: or(a?.country), state: or(a?.state), zipcode: or(a?.zipcode),
+    address_line1: or(a?.address_line1),
+    address_line2: or(a?.address_line2),
+    city: or(a?.city),
+    country: or(a?.country),
+    state: or(a?.state),
+    zipcode: or(a?.zipcode),
   };
 }
 
@@ -58,11 +62,21 @@ export function presentCustomer(c: M.Customer__Output) {
     },
     shipping_address: address(c.shipping_address),
     metadata: (c.metadata ?? []).map((m) => ({
-      svc_id: m.svc_id, key: m.key, value: m.value, display_in_invoice: m.display_in_invoice, created_at: m.created_at,
+      svc_id: m.svc_id,
+      key: m.key,
+      value: m.value,
+      display_in_invoice: m.display_in_invoice,
+      created_at: m.created_at,
     })),
     integration_customers: (c.integration_customers ?? []).map((i) => ({
-      svc_id: i.svc_id, type: i.type, integration_code: or(i.integration_code), external_customer_id: or(i.external_customer_id),
-      sync_with_provider: i.sync_with_provider, subsidiary_id: or(i.subsidiary_id), targeted_object: or(i.targeted_object), email: or(i.email),
+      svc_id: i.svc_id,
+      type: i.type,
+      integration_code: or(i.integration_code),
+      external_customer_id: or(i.external_customer_id),
+      sync_with_provider: i.sync_with_provider,
+      subsidiary_id: or(i.subsidiary_id),
+      targeted_object: or(i.targeted_object),
+      email: or(i.email),
     })),
     taxes: (c.taxes ?? []).map(presentTax),
     applicable_invoice_custom_sections: (c.applicable_invoice_custom_sections ?? []).map(presentInvoiceCustomSection),

@@ -9,13 +9,18 @@ export const privilegeConfig = (p: Privilege) => (p.select_options?.length ? { s
 
 /** Lago's FeaturePrivilegeObject. */
 export function presentPrivilege(p: Privilege) {
-  return { code: p.code, name: or(p.name), value_type: p.value_type, config: privilegeConfig(p) } satisfies ViewOf<typeof featurePrivilegeObject>;
+  return { code: p.code, name: or(p.name), value_type: p.value_type, config: privilegeConfig(p) } satisfies ViewOf<
+    typeof featurePrivilegeObject
+  >;
 }
 
 /** Lago's FeatureObject. */
 export function presentFeature(f: M.Feature__Output) {
   return {
-    code: f.code, name: or(f.name), description: or(f.description), privileges: (f.privileges ?? []).map(presentPrivilege),
+    code: f.code,
+    name: or(f.name),
+    description: or(f.description),
+    privileges: (f.privileges ?? []).map(presentPrivilege),
     created_at: f.created_at,
   } satisfies ViewOf<typeof featureObject>;
 }

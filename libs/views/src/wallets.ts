@@ -27,7 +27,10 @@ export function presentWallet(w: M.Wallet__Output) {
     last_consumed_credit_at: or(w.last_consumed_credit_at),
     terminated_at: or(w.terminated_at),
     invoice_requires_successful_payment: w.invoice_requires_successful_payment,
-    applies_to: { fee_types: w.applies_to?.fee_types ?? [], billable_metric_codes: w.applies_to?.billable_metric_codes ?? [] },
+    applies_to: {
+      fee_types: w.applies_to?.fee_types ?? [],
+      billable_metric_codes: w.applies_to?.billable_metric_codes ?? [],
+    },
     recurring_transaction_rules: w.recurring_transaction_rules.map((r) => ({
       svc_id: r.svc_id,
       trigger: r.trigger,

@@ -53,7 +53,11 @@ export function wireCatalog(
   const billableMetrics = new CatalogRepository<BillableMetric>(models.billableMetrics);
   const plans = new CatalogRepository<Plan>(models.plans);
   const subscriptions = new SubscriptionRepository(registerSubscriptionModel(connection));
-  const [metricOutbox, planOutbox, subscriptionOutbox] = [billableMetrics.outbox(), plans.outbox(), subscriptions.outbox()];
+  const [metricOutbox, planOutbox, subscriptionOutbox] = [
+    billableMetrics.outbox(),
+    plans.outbox(),
+    subscriptions.outbox(),
+  ];
   const publish = (store: OutboxStore) => (id: string, event: Envelope) =>
     publishFromOutbox(parts.bus, store, id, event, parts.logger);
   const deps: CatalogDeps = {

@@ -20,14 +20,21 @@ describe("add-ons against MongoDB", () => {
     const org = h.org();
     await createTax(h.deps, org, { name: "VAT", code: "vat", rate: "20" });
     const { addOn, taxes } = await createAddOn(h.deps, org, { patch: setupFee, taxCodes: ["vat"] });
-    expect(addOn).toMatchObject({ code: "setup", amount_cents: 50_000, amount_currency: "EUR", invoice_display_name: null });
+    expect(addOn).toMatchObject({
+      code: "setup",
+      amount_cents: 50_000,
+      amount_currency: "EUR",
+      invoice_display_name: null,
+    });
     expect(taxes.map((t) => t.code)).toEqual(["vat"]);
     expect((await getAddOn(h.deps, org, "setup")).taxes.map((t) => t.rate)).toEqual(["20"]);
   });
 
   it("answers 404 tax_not_found for an unknown tax code and stores nothing", async () => {
     const org = h.org();
-    await expect(createAddOn(h.deps, org, { patch: setupFee, taxCodes: ["nope"] })).rejects.toMatchObject({ code: "tax_not_found" });
+    await expect(createAddOn(h.deps, org, { patch: setupFee, taxCodes: ["nope"] })).rejects.toMatchObject({
+      code: "tax_not_found",
+    });
     expect(await h.models.addOns.countDocuments({ organization_id: org })).toBe(0);
   });
 
@@ -44,12 +51,17 @@ describe("add-ons against MongoDB", () => {
   it("validates amount and currency, updates only what is sent, and replaces taxes when sent", async () => {
     const org = h.org();
     await createTax(h.deps, org, { name: "VAT", code: "vat", rate: "20" });
-    const err = await createAddOn(h.deps, org, { patch: { name: "X", code: "x", amount_cents: -1, amount_currency: "EURO" } }).catch((e) => e);
+    const err = await createAddOn(h.deps, org, {
+      patch: { name: "X", code: "x", amount_cents: -1, amount_currency: "EURO" },
+    }).catch((e) => e);
     expect(err.details).toEqual({ amount_cents: ["value_is_out_of_range"], amount_currency: ["value_is_invalid"] });
     await createAddOn(h.deps, org, { patch: setupFee, taxCodes: ["vat"] });
     const kept = await updateAddOn(h.deps, org, "setup", { patch: { description: "once" } });
     expect([kept.addOn.description, kept.addOn.amount_cents, kept.taxes.length]).toEqual(["once", 50_000, 1]);
-    const cleared = await updateAddOn(h.deps, org, "setup", { patch: { invoice_display_name: "Setup fee" }, taxCodes: [] });
+    const cleared = await updateAddOn(h.deps, org, "setup", {
+      patch: { invoice_display_name: "Setup fee" },
+      taxCodes: [],
+    });
     expect([cleared.addOn.invoice_display_name, cleared.taxes]).toEqual(["Setup fee", []]);
   });
 
@@ -59,10 +71,15 @@ describe("add-ons against MongoDB", () => {
     h.clock.advance(1000);
     await createAddOn(h.deps, org, { patch: { ...setupFee, code: "second" } });
     await createAddOn(h.deps, h.org(), { patch: setupFee });
-    expect((await listAddOns(h.deps, org, { page: 1, perPage: 10 })).items.map((a) => a.addOn.code)).toEqual(["second", "setup"]);
+    expect((await listAddOns(h.deps, org, { page: 1, perPage: 10 })).items.map((a) => a.addOn.code)).toEqual([
+      "second",
+      "setup",
+    ]);
     await deleteAddOn(h.deps, org, "setup");
     await expect(getAddOn(h.deps, org, "setup")).rejects.toMatchObject({ code: "add_on_not_found" });
-    await expect(createAddOn(h.deps, org, { patch: { ...setupFee, code: "second" } })).rejects.toMatchObject({ details: { code: ["value_already_exist"] } });
+    await expect(createAddOn(h.deps, org, { patch: { ...setupFee, code: "second" } })).rejects.toMatchObject({
+      details: { code: ["value_already_exist"] },
+    });
     await createAddOn(h.deps, org, { patch: setupFee });
     expect((await listAddOns(h.deps, org, { page: 1, perPage: 10 })).total).toBe(2);
   });

@@ -11,16 +11,29 @@ let h: Harness;
 beforeAll(async () => (h = await startHarness("catalog_applied_coupon_recredits")));
 afterAll(() => h.close());
 
-const fixed = { name: "Startup", code: "startup", coupon_type: "fixed_amount", amount_cents: 5000, amount_currency: "USD", frequency: "once", expiration: "no_expiration" };
+const fixed = {
+  name: "Startup",
+  code: "startup",
+  coupon_type: "fixed_amount",
+  amount_cents: 5000,
+  amount_currency: "USD",
+  frequency: "once",
+  expiration: "no_expiration",
+};
 
 async function appliedCoupon(patch: Record<string, unknown> = {}) {
   const org = h.org();
   h.customers.add(org, "a", { currency: "USD" });
   await createCoupon(h.deps, org, { patch: { ...fixed, ...patch } });
-  const { applied } = await createAppliedCoupon(h.deps, org, { external_customer_id: "a", coupon_code: "startup", overrides: {} });
+  const { applied } = await createAppliedCoupon(h.deps, org, {
+    external_customer_id: "a",
+    coupon_code: "startup",
+    overrides: {},
+  });
   const consume = (invoiceId: string, amountCents: number, amountCurrency = "USD") =>
     consumeAppliedCoupon(h.deps, org, { appliedCouponId: applied.id, invoiceId, amountCents, amountCurrency });
-  const recredit = (invoiceId: string) => recreditAppliedCoupon(h.deps, org, { appliedCouponId: applied.id, invoiceId });
+  const recredit = (invoiceId: string) =>
+    recreditAppliedCoupon(h.deps, org, { appliedCouponId: applied.id, invoiceId });
   const state = async () => (await h.deps.appliedCoupons.find(org, applied.id))!;
   return { org, applied, consume, recredit, state };
 }
@@ -33,7 +46,12 @@ describe("giving back a voided invoice's coupon credit", () => {
     expect(await state()).toMatchObject({ amount_cents_remaining: 0, status: "terminated" });
     const results = await Promise.all(Array.from({ length: 6 }, () => recredit("inv-2")));
     expect(results.filter((r) => r.recredited)).toHaveLength(1);
-    expect(await state()).toMatchObject({ amount_cents_remaining: 2000, status: "active", terminated_at: null, recredited_invoice_ids: ["inv-2"] });
+    expect(await state()).toMatchObject({
+      amount_cents_remaining: 2000,
+      status: "active",
+      terminated_at: null,
+      recredited_invoice_ids: ["inv-2"],
+    });
     expect((await recredit("inv-2")).recredited).toBe(false);
     expect(await listActiveAppliedCoupons(h.deps, org, (await state()).customer_id)).toHaveLength(1);
     // the next invoice can take what came back, and no more
@@ -62,12 +80,18 @@ describe("giving back a voided invoice's coupon credit", () => {
     expect((await forever.recredit("inv-9")).recredited).toBe(false);
     const before = await forever.state();
     expect((await forever.recredit("inv-1")).recredited).toBe(true);
-    expect(await forever.state()).toMatchObject({ status: before.status, amount_cents_remaining: before.amount_cents_remaining, frequency_duration_remaining: before.frequency_duration_remaining });
+    expect(await forever.state()).toMatchObject({
+      status: before.status,
+      amount_cents_remaining: before.amount_cents_remaining,
+      frequency_duration_remaining: before.frequency_duration_remaining,
+    });
   });
 
   it("is scoped to the organization", async () => {
     const { applied, consume } = await appliedCoupon();
     await consume("inv-1", 100);
-    await expect(recreditAppliedCoupon(h.deps, h.org(), { appliedCouponId: applied.id, invoiceId: "inv-1" })).rejects.toMatchObject({ kind: "not_found" });
+    await expect(
+      recreditAppliedCoupon(h.deps, h.org(), { appliedCouponId: applied.id, invoiceId: "inv-1" }),
+    ).rejects.toMatchObject({ kind: "not_found" });
   });
 });

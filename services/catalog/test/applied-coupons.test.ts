@@ -16,12 +16,24 @@ let h: Harness;
 beforeAll(async () => (h = await startHarness("catalog_applied_coupons")));
 afterAll(() => h.close());
 
-const fixed = { name: "Startup", code: "startup", coupon_type: "fixed_amount", amount_cents: 5000, amount_currency: "USD", frequency: "once", expiration: "no_expiration" };
+const fixed = {
+  name: "Startup",
+  code: "startup",
+  coupon_type: "fixed_amount",
+  amount_cents: 5000,
+  amount_currency: "USD",
+  frequency: "once",
+  expiration: "no_expiration",
+};
 const apply = (org: string, customer: string, code: string, overrides: TermOverrides = {}) =>
   createAppliedCoupon(h.deps, org, { external_customer_id: customer, coupon_code: code, overrides });
 const view = async (p: ReturnType<typeof apply>) => appliedCouponView(await p);
 const page = { page: 1, perPage: 100 };
-const failure = (p: Promise<unknown>) => p.then(() => null, (e) => ({ kind: e.kind, code: e.code, details: e.details }));
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e) => ({ kind: e.kind, code: e.code, details: e.details }),
+  );
 
 describe("applying coupons", () => {
   it("applies a coupon with its values, gives its currency to a customer without one, in Lago's view", async () => {
@@ -30,10 +42,25 @@ describe("applying coupons", () => {
     const { coupon } = await createCoupon(h.deps, org, { patch: fixed });
     const applied = await view(apply(org, "cust_1", "startup"));
     expect(applied).toMatchObject({
-      svc_coupon_id: coupon.id, coupon_code: "startup", coupon_name: "Startup", svc_customer_id: customer.id, external_customer_id: "cust_1",
-      status: "active", frequency: "once", coupon_status: "active", coupon_deleted_at: null, amount_cents: 5000, amount_cents_remaining: 5000,
-      amount_currency: "USD", percentage_rate: null, frequency_duration: null, frequency_duration_remaining: null, expiration_at: null,
-      terminated_at: null, created_at: h.clock.now().toISOString(), credits: [],
+      svc_coupon_id: coupon.id,
+      coupon_code: "startup",
+      coupon_name: "Startup",
+      svc_customer_id: customer.id,
+      external_customer_id: "cust_1",
+      status: "active",
+      frequency: "once",
+      coupon_status: "active",
+      coupon_deleted_at: null,
+      amount_cents: 5000,
+      amount_cents_remaining: 5000,
+      amount_currency: "USD",
+      percentage_rate: null,
+      frequency_duration: null,
+      frequency_duration_remaining: null,
+      expiration_at: null,
+      terminated_at: null,
+      created_at: h.clock.now().toISOString(),
+      credits: [],
     });
     expect((await h.customers.find(org, "cust_1"))?.currency).toBe("USD");
   });
@@ -41,9 +68,25 @@ describe("applying coupons", () => {
   it("takes the client's overrides, null keeping the coupon's value", async () => {
     const org = h.org();
     h.customers.add(org, "cust_1", { currency: "EUR" });
-    await createCoupon(h.deps, org, { patch: { ...fixed, code: "pct", coupon_type: "percentage", percentage_rate: "10" } });
-    const applied = await view(apply(org, "cust_1", "pct", { percentage_rate: "12.5", frequency: "recurring", frequency_duration: 3, amount_cents: null }));
-    expect(applied).toMatchObject({ percentage_rate: "12.5", frequency: "recurring", frequency_duration: 3, frequency_duration_remaining: 3, amount_cents: null, amount_cents_remaining: null });
+    await createCoupon(h.deps, org, {
+      patch: { ...fixed, code: "pct", coupon_type: "percentage", percentage_rate: "10" },
+    });
+    const applied = await view(
+      apply(org, "cust_1", "pct", {
+        percentage_rate: "12.5",
+        frequency: "recurring",
+        frequency_duration: 3,
+        amount_cents: null,
+      }),
+    );
+    expect(applied).toMatchObject({
+      percentage_rate: "12.5",
+      frequency: "recurring",
+      frequency_duration: 3,
+      frequency_duration_remaining: 3,
+      amount_cents: null,
+      amount_cents_remaining: null,
+    });
     expect((await h.customers.find(org, "cust_1"))?.currency).toBe("EUR");
   });
 
@@ -51,13 +94,23 @@ describe("applying coupons", () => {
     const org = h.org();
     h.customers.add(org, "cust_1");
     await createCoupon(h.deps, org, { patch: fixed });
-    await createCoupon(h.deps, org, { patch: { ...fixed, code: "soon", expiration: "time_limit", expiration_at: new Date("2026-02-01T00:00:00Z") } });
+    await createCoupon(h.deps, org, {
+      patch: { ...fixed, code: "soon", expiration: "time_limit", expiration_at: new Date("2026-02-01T00:00:00Z") },
+    });
     await createCoupon(h.deps, org, { patch: { ...fixed, code: "gone" } });
     await terminateCoupon(h.deps, org, "gone");
-    expect(await failure(apply(org, "nobody", "startup"))).toMatchObject({ kind: "not_found", code: "customer_not_found" });
-    for (const code of ["nope", "gone"]) expect(await failure(apply(org, "cust_1", code))).toMatchObject({ code: "coupon_not_found" });
-    expect(await failure(apply(org, "cust_1", "startup", { frequency: "recurring" }))).toMatchObject({ details: { frequency_duration: ["value_is_mandatory"] } });
-    expect(await failure(apply(org, "cust_1", "startup", { percentage_rate: "250" }))).toMatchObject({ details: { percentage_rate: ["value_is_out_of_range"] } });
+    expect(await failure(apply(org, "nobody", "startup"))).toMatchObject({
+      kind: "not_found",
+      code: "customer_not_found",
+    });
+    for (const code of ["nope", "gone"])
+      expect(await failure(apply(org, "cust_1", code))).toMatchObject({ code: "coupon_not_found" });
+    expect(await failure(apply(org, "cust_1", "startup", { frequency: "recurring" }))).toMatchObject({
+      details: { frequency_duration: ["value_is_mandatory"] },
+    });
+    expect(await failure(apply(org, "cust_1", "startup", { percentage_rate: "250" }))).toMatchObject({
+      details: { percentage_rate: ["value_is_out_of_range"] },
+    });
     h.clock.set("2026-02-01T00:00:00Z");
     try {
       expect(await failure(apply(org, "cust_1", "soon"))).toMatchObject({ code: "coupon_not_found" });
@@ -73,10 +126,18 @@ describe("applying coupons", () => {
     await createCoupon(h.deps, org, { patch: { ...fixed, reusable: false } });
     const outcomes = await Promise.all(Array.from({ length: 12 }, () => failure(apply(org, "a", "startup"))));
     expect(outcomes.filter((o) => o === null)).toHaveLength(1);
-    expect(outcomes.filter((o) => o !== null)).toEqual(Array(11).fill({ kind: "unprocessable", code: "validation_errors", details: { coupon: ["coupon_is_not_reusable"] } }));
+    expect(outcomes.filter((o) => o !== null)).toEqual(
+      Array(11).fill({
+        kind: "unprocessable",
+        code: "validation_errors",
+        details: { coupon: ["coupon_is_not_reusable"] },
+      }),
+    );
     const { items } = await listAppliedCoupons(h.deps, org, { externalCustomerId: "a" }, page);
     await terminateAppliedCoupon(h.deps, org, "a", items[0]!.applied.id);
-    expect(await failure(apply(org, "a", "startup"))).toMatchObject({ details: { coupon: ["coupon_is_not_reusable"] } });
+    expect(await failure(apply(org, "a", "startup"))).toMatchObject({
+      details: { coupon: ["coupon_is_not_reusable"] },
+    });
     await apply(org, "b", "startup");
     expect((await h.deps.appliedCoupons.list(org, {}, page)).total).toBe(2);
   });
@@ -92,10 +153,21 @@ describe("applying coupons", () => {
   it("refuses overlapping plan or metric limitations (405) while the other applied coupon is active", async () => {
     const org = h.org();
     h.customers.add(org, "a", { currency: "USD" });
-    const metric = await createBillableMetric(h.deps, org, { name: "Calls", code: "calls", aggregation_type: "count_agg" });
+    const metric = await createBillableMetric(h.deps, org, {
+      name: "Calls",
+      code: "calls",
+      aggregation_type: "count_agg",
+    });
     await createBillableMetric(h.deps, org, { name: "Other", code: "other", aggregation_type: "count_agg" });
     await createPlan(h.deps, org, {
-      patch: { name: "Basic", code: "basic", interval: "monthly", amount_cents: 1000, amount_currency: "USD", pay_in_advance: false },
+      patch: {
+        name: "Basic",
+        code: "basic",
+        interval: "monthly",
+        amount_cents: 1000,
+        amount_currency: "USD",
+        pay_in_advance: false,
+      },
       charges: [{ billable_metric_id: metric.id, charge_model: "standard", properties: { amount: "1" } }],
     });
     await createCoupon(h.deps, org, { patch: { ...fixed, code: "on_basic", plan_codes: ["basic"] } });
@@ -104,7 +176,11 @@ describe("applying coupons", () => {
     await createCoupon(h.deps, org, { patch: { ...fixed, code: "on_other" }, billableMetricCodes: ["other"] });
     const first = await apply(org, "a", "on_basic");
     for (const code of ["on_basic_too", "on_calls", "on_basic"]) {
-      expect(await failure(apply(org, "a", code))).toEqual({ kind: "not_allowed", code: "plan_overlapping", details: undefined });
+      expect(await failure(apply(org, "a", code))).toEqual({
+        kind: "not_allowed",
+        code: "plan_overlapping",
+        details: undefined,
+      });
     }
     await apply(org, "a", "on_other");
     expect(await failure(apply(org, "a", "on_other"))).toMatchObject({ code: "plan_overlapping" });
@@ -120,7 +196,11 @@ describe("reading and terminating applied coupons", () => {
     await createCoupon(h.deps, org, { patch: fixed });
     await createCoupon(h.deps, org, { patch: { ...fixed, code: "other" } });
     const ids: string[] = [];
-    for (const [customer, code] of [["a", "startup"], ["b", "startup"], ["a", "other"]] as const) {
+    for (const [customer, code] of [
+      ["a", "startup"],
+      ["b", "startup"],
+      ["a", "other"],
+    ] as const) {
       h.clock.advance(1000);
       ids.push((await apply(org, customer, code)).applied.id);
     }
@@ -138,7 +218,9 @@ describe("reading and terminating applied coupons", () => {
     const stranger = h.org();
     h.customers.add(stranger, "a");
     expect((await listAppliedCoupons(h.deps, stranger, {}, page)).total).toBe(0);
-    expect(await failure(terminateAppliedCoupon(h.deps, stranger, "a", ids[2]!))).toMatchObject({ code: "applied_coupon_not_found" });
+    expect(await failure(terminateAppliedCoupon(h.deps, stranger, "a", ids[2]!))).toMatchObject({
+      code: "applied_coupon_not_found",
+    });
   });
 
   it("terminates once (the first date stays), under the customer's path only", async () => {
@@ -146,8 +228,12 @@ describe("reading and terminating applied coupons", () => {
     for (const c of ["a", "b"]) h.customers.add(org, c, { currency: "USD" });
     await createCoupon(h.deps, org, { patch: fixed });
     const { applied } = await apply(org, "a", "startup");
-    expect(await failure(terminateAppliedCoupon(h.deps, org, "nobody", applied.id))).toMatchObject({ code: "customer_not_found" });
-    expect(await failure(terminateAppliedCoupon(h.deps, org, "b", applied.id))).toMatchObject({ code: "applied_coupon_not_found" });
+    expect(await failure(terminateAppliedCoupon(h.deps, org, "nobody", applied.id))).toMatchObject({
+      code: "customer_not_found",
+    });
+    expect(await failure(terminateAppliedCoupon(h.deps, org, "b", applied.id))).toMatchObject({
+      code: "applied_coupon_not_found",
+    });
     const at = h.clock.now().toISOString();
     const first = appliedCouponView(await terminateAppliedCoupon(h.deps, org, "a", applied.id));
     h.clock.advance(60_000);
@@ -162,19 +248,39 @@ describe("reading and terminating applied coupons", () => {
     await apply(org, "a", "startup");
     await terminateCoupon(h.deps, org, "startup");
     const [item] = (await listAppliedCoupons(h.deps, org, { couponCodes: ["startup"] }, page)).items;
-    expect(appliedCouponView(item!)).toMatchObject({ status: "terminated", coupon_code: "startup", coupon_status: "terminated", coupon_deleted_at: expect.any(String) });
+    expect(appliedCouponView(item!)).toMatchObject({
+      status: "terminated",
+      coupon_code: "startup",
+      coupon_status: "terminated",
+      coupon_deleted_at: expect.any(String),
+    });
   });
 });
 
 describe("coupon rules tied to plans and applied coupons", () => {
   it("refuses plan limitations naming unknown plans (404 plans_not_found, as Lago answers)", async () => {
     const org = h.org();
-    await createPlan(h.deps, org, { patch: { name: "Basic", code: "basic", interval: "monthly", amount_cents: 1000, amount_currency: "USD", pay_in_advance: false } });
-    expect(await failure(createCoupon(h.deps, org, { patch: { ...fixed, plan_codes: ["basic", "nope"] } }))).toMatchObject({ kind: "not_found", code: "plans_not_found" });
+    await createPlan(h.deps, org, {
+      patch: {
+        name: "Basic",
+        code: "basic",
+        interval: "monthly",
+        amount_cents: 1000,
+        amount_currency: "USD",
+        pay_in_advance: false,
+      },
+    });
+    expect(
+      await failure(createCoupon(h.deps, org, { patch: { ...fixed, plan_codes: ["basic", "nope"] } })),
+    ).toMatchObject({ kind: "not_found", code: "plans_not_found" });
     await createCoupon(h.deps, org, { patch: { ...fixed, plan_codes: ["basic"] } });
-    expect(await failure(updateCoupon(h.deps, org, "startup", { patch: { plan_codes: ["nope"] } }))).toMatchObject({ code: "plans_not_found" });
+    expect(await failure(updateCoupon(h.deps, org, "startup", { patch: { plan_codes: ["nope"] } }))).toMatchObject({
+      code: "plans_not_found",
+    });
     expect((await h.deps.coupons.findLive(org, "startup"))?.plan_codes).toEqual(["basic"]);
-    expect(await failure(createCoupon(h.deps, h.org(), { patch: { ...fixed, plan_codes: ["basic"] } }))).toMatchObject({ code: "plans_not_found" });
+    expect(await failure(createCoupon(h.deps, h.org(), { patch: { ...fixed, plan_codes: ["basic"] } }))).toMatchObject({
+      code: "plans_not_found",
+    });
   });
 
   it("keeps an applied coupon's terms: only name, description and expiration change afterwards", async () => {
@@ -182,7 +288,9 @@ describe("coupon rules tied to plans and applied coupons", () => {
     h.customers.add(org, "a", { currency: "USD" });
     await createCoupon(h.deps, org, { patch: fixed });
     await apply(org, "a", "startup");
-    const { coupon } = await updateCoupon(h.deps, org, "startup", { patch: { name: "Renamed", amount_cents: 1, code: "moved", plan_codes: ["nope"] } });
+    const { coupon } = await updateCoupon(h.deps, org, "startup", {
+      patch: { name: "Renamed", amount_cents: 1, code: "moved", plan_codes: ["nope"] },
+    });
     expect(coupon).toMatchObject({ name: "Renamed", amount_cents: 5000, code: "startup", plan_codes: [] });
   });
 });

@@ -13,14 +13,31 @@ let h: Harness;
 beforeAll(async () => (h = await startHarness("catalog_coupons")));
 afterAll(() => h.close());
 
-const plan = (code: string) => ({ patch: { name: code, code, interval: "monthly", amount_cents: 100, amount_currency: "USD", pay_in_advance: false } });
-const fixed = { name: "Startup", code: "startup", coupon_type: "fixed_amount", amount_cents: 5000, amount_currency: "USD", frequency: "once", expiration: "no_expiration" };
+const plan = (code: string) => ({
+  patch: { name: code, code, interval: "monthly", amount_cents: 100, amount_currency: "USD", pay_in_advance: false },
+});
+const fixed = {
+  name: "Startup",
+  code: "startup",
+  coupon_type: "fixed_amount",
+  amount_cents: 5000,
+  amount_currency: "USD",
+  frequency: "once",
+  expiration: "no_expiration",
+};
 
 describe("coupons against MongoDB", () => {
   it("creates a fixed-amount coupon, reusable by default, without limitations", async () => {
     const org = h.org();
     const { coupon, billableMetricCodes } = await createCoupon(h.deps, org, { patch: fixed });
-    expect(coupon).toMatchObject({ reusable: true, percentage_rate: null, limited_plans: false, limited_billable_metrics: false, status: "active", terminated_at: null });
+    expect(coupon).toMatchObject({
+      reusable: true,
+      percentage_rate: null,
+      limited_plans: false,
+      limited_billable_metrics: false,
+      status: "active",
+      terminated_at: null,
+    });
     expect(billableMetricCodes).toEqual([]);
   });
 
@@ -28,10 +45,25 @@ describe("coupons against MongoDB", () => {
     const org = h.org();
     await createBillableMetric(h.deps, org, { name: "Calls", code: "calls", aggregation_type: "count_agg" });
     const { coupon } = await createCoupon(h.deps, org, {
-      patch: { name: "Ten", code: "ten", coupon_type: "percentage", percentage_rate: "10", frequency: "recurring", frequency_duration: 3, expiration: "time_limit", expiration_at: new Date("2027-01-01T00:00:00Z") },
+      patch: {
+        name: "Ten",
+        code: "ten",
+        coupon_type: "percentage",
+        percentage_rate: "10",
+        frequency: "recurring",
+        frequency_duration: 3,
+        expiration: "time_limit",
+        expiration_at: new Date("2027-01-01T00:00:00Z"),
+      },
       billableMetricCodes: ["calls"],
     });
-    expect(coupon).toMatchObject({ percentage_rate: "10.0", amount_cents: null, amount_currency: null, frequency_duration: 3, limited_billable_metrics: true });
+    expect(coupon).toMatchObject({
+      percentage_rate: "10.0",
+      amount_cents: null,
+      amount_currency: null,
+      frequency_duration: 3,
+      limited_billable_metrics: true,
+    });
     expect((await getCoupon(h.deps, org, "ten")).billableMetricCodes).toEqual(["calls"]);
     await deleteBillableMetric(h.deps, org, "calls");
     expect((await getCoupon(h.deps, org, "ten")).billableMetricCodes).toEqual([]);
@@ -39,14 +71,19 @@ describe("coupons against MongoDB", () => {
 
   it("refuses what Lago refuses, storing nothing", async () => {
     const org = h.org();
-    const details = async (patch: Record<string, unknown>) => (await createCoupon(h.deps, org, { patch: { ...fixed, ...patch } }).catch((e) => e)).details;
+    const details = async (patch: Record<string, unknown>) =>
+      (await createCoupon(h.deps, org, { patch: { ...fixed, ...patch } }).catch((e) => e)).details;
     expect(await details({ amount_cents: 0 })).toEqual({ amount_cents: ["value_is_out_of_range"] });
     expect(await details({ amount_currency: null })).toEqual({ amount_currency: ["value_is_mandatory"] });
     expect(await details({ coupon_type: "percentage" })).toEqual({ percentage_rate: ["value_is_mandatory"] });
     expect(await details({ frequency: "recurring" })).toEqual({ frequency_duration: ["value_is_mandatory"] });
     expect(await details({ expiration: "time_limit" })).toEqual({ expiration_at: ["value_is_mandatory"] });
-    expect(await details({ expiration: "time_limit", expiration_at: new Date("2020-01-01") })).toEqual({ expiration_at: ["invalid_date"] });
-    await expect(createCoupon(h.deps, org, { patch: fixed, billableMetricCodes: ["nope"] })).rejects.toMatchObject({ code: "billable_metric_not_found" });
+    expect(await details({ expiration: "time_limit", expiration_at: new Date("2020-01-01") })).toEqual({
+      expiration_at: ["invalid_date"],
+    });
+    await expect(createCoupon(h.deps, org, { patch: fixed, billableMetricCodes: ["nope"] })).rejects.toMatchObject({
+      code: "billable_metric_not_found",
+    });
     expect(await h.models.coupons.countDocuments({ organization_id: org })).toBe(0);
   });
 
@@ -54,8 +91,11 @@ describe("coupons against MongoDB", () => {
     const org = h.org();
     await createBillableMetric(h.deps, org, { name: "Calls", code: "calls", aggregation_type: "count_agg" });
     await createPlan(h.deps, org, plan("p"));
-    await expect(createCoupon(h.deps, org, { patch: { ...fixed, plan_codes: ["p"] }, billableMetricCodes: ["calls"] })).rejects.toMatchObject({
-      kind: "not_allowed", code: "only_one_limitation_type_per_coupon_allowed",
+    await expect(
+      createCoupon(h.deps, org, { patch: { ...fixed, plan_codes: ["p"] }, billableMetricCodes: ["calls"] }),
+    ).rejects.toMatchObject({
+      kind: "not_allowed",
+      code: "only_one_limitation_type_per_coupon_allowed",
     });
   });
 
@@ -63,7 +103,9 @@ describe("coupons against MongoDB", () => {
     const org = h.org();
     await createPlan(h.deps, org, plan("basic"));
     await createCoupon(h.deps, org, { patch: fixed });
-    const { coupon } = await updateCoupon(h.deps, org, "startup", { patch: { name: "Renamed", plan_codes: ["basic", "basic"] } });
+    const { coupon } = await updateCoupon(h.deps, org, "startup", {
+      patch: { name: "Renamed", plan_codes: ["basic", "basic"] },
+    });
     expect(coupon).toMatchObject({ name: "Renamed", amount_cents: 5000, plan_codes: ["basic"], limited_plans: true });
   });
 

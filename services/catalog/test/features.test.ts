@@ -14,10 +14,16 @@ beforeAll(async () => (h = await startHarness("catalog_features")));
 afterAll(() => h.close());
 
 const page = { page: 1, perPage: 100 };
-const failure = (promise: Promise<unknown>) => promise.then(() => expect.unreachable(), (err: AppError) => err);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable(),
+    (err: AppError) => err,
+  );
 
 const seats = {
-  code: "seats", name: "Number of seats", description: "Users of the account",
+  code: "seats",
+  name: "Number of seats",
+  description: "Users of the account",
   privileges: [
     { code: "max", name: "Maximum", value_type: "integer" },
     { code: "root", value_type: "boolean" },
@@ -30,7 +36,9 @@ describe("features against MongoDB", () => {
     const org = h.org();
     const created = await createFeature(h.deps, org, seats);
     expect(featureView(created)).toMatchObject({
-      code: "seats", name: "Number of seats", description: "Users of the account",
+      code: "seats",
+      name: "Number of seats",
+      description: "Users of the account",
       privileges: [
         { code: "max", name: "Maximum", value_type: "integer", config: {} },
         { code: "root", name: null, value_type: "boolean", config: {} },
@@ -44,21 +52,47 @@ describe("features against MongoDB", () => {
 
   it("refuses bad features and privileges with Lago's field codes and stores nothing", async () => {
     const org = h.org();
-    expect((await failure(createFeature(h.deps, org, { name: "x" }))).details).toEqual({ code: ["value_is_mandatory"] });
-    expect((await failure(createFeature(h.deps, org, { code: "f", privileges: [{ code: "p", value_type: "float" }] }))).details).toEqual({
+    expect((await failure(createFeature(h.deps, org, { name: "x" }))).details).toEqual({
+      code: ["value_is_mandatory"],
+    });
+    expect(
+      (await failure(createFeature(h.deps, org, { code: "f", privileges: [{ code: "p", value_type: "float" }] })))
+        .details,
+    ).toEqual({
       "privilege.value_type": ["value_is_invalid"],
     });
-    expect((await failure(createFeature(h.deps, org, { code: "f", privileges: [{ code: "p", value_type: "select" }] }))).details).toEqual({
+    expect(
+      (await failure(createFeature(h.deps, org, { code: "f", privileges: [{ code: "p", value_type: "select" }] })))
+        .details,
+    ).toEqual({
       "privilege.config": ["invalid_format"],
     });
-    expect((await failure(createFeature(h.deps, org, { code: "f", privileges: [{ code: "p", value_type: "integer", config: { select_options: ["a"] } }] }))).details).toEqual({
+    expect(
+      (
+        await failure(
+          createFeature(h.deps, org, {
+            code: "f",
+            privileges: [{ code: "p", value_type: "integer", config: { select_options: ["a"] } }],
+          }),
+        )
+      ).details,
+    ).toEqual({
       "privilege.config": ["invalid_format"],
     });
-    expect((await failure(createFeature(h.deps, org, { code: "f", privileges: [{ code: "p" }, { code: "p" }] }))).details).toEqual({
+    expect(
+      (await failure(createFeature(h.deps, org, { code: "f", privileges: [{ code: "p" }, { code: "p" }] }))).details,
+    ).toEqual({
       "privilege.code": ["value_is_duplicated"],
     });
-    expect((await failure(createFeature(h.deps, org, { code: "f", description: "d".repeat(601), privileges: [{ code: " " }] }))).details).toEqual({
-      description: ["value_is_too_long"], "privilege.code": ["value_is_mandatory"],
+    expect(
+      (
+        await failure(
+          createFeature(h.deps, org, { code: "f", description: "d".repeat(601), privileges: [{ code: " " }] }),
+        )
+      ).details,
+    ).toEqual({
+      description: ["value_is_too_long"],
+      "privilege.code": ["value_is_mandatory"],
     });
     expect(await h.models.features.countDocuments({ organization_id: org })).toBe(0);
   });
@@ -66,7 +100,9 @@ describe("features against MongoDB", () => {
   it("keeps codes unique among live features and frees the code of a deleted one", async () => {
     const org = h.org();
     await createFeature(h.deps, org, seats);
-    expect((await failure(createFeature(h.deps, org, { code: "seats" }))).details).toEqual({ code: ["value_already_exist"] });
+    expect((await failure(createFeature(h.deps, org, { code: "seats" }))).details).toEqual({
+      code: ["value_already_exist"],
+    });
     const deleted = await deleteFeature(h.deps, org, "seats");
     expect(deleted.deleted_at).not.toBeNull();
     expect((await failure(getFeature(h.deps, org, "seats"))).code).toBe("feature_not_found");
@@ -78,7 +114,8 @@ describe("features against MongoDB", () => {
     const org = h.org();
     await createFeature(h.deps, org, seats);
     const updated = await updateFeature(h.deps, org, "seats", {
-      code: "ignored", description: null,
+      code: "ignored",
+      description: null,
       privileges: [
         { code: "max", name: "Max seats", value_type: "string" },
         { code: "provider", config: { select_options: ["okta", "azure"] } },
@@ -86,7 +123,9 @@ describe("features against MongoDB", () => {
       ],
     });
     expect(featureView(updated)).toMatchObject({
-      code: "seats", name: "Number of seats", description: null,
+      code: "seats",
+      name: "Number of seats",
+      description: null,
       privileges: [
         { code: "max", name: "Max seats", value_type: "integer" },
         { code: "root" },
@@ -94,7 +133,9 @@ describe("features against MongoDB", () => {
         { code: "admins", value_type: "integer" },
       ],
     });
-    expect((await failure(updateFeature(h.deps, org, "seats", { privileges: [{ code: "x", value_type: "nope" }] }))).details).toEqual({
+    expect(
+      (await failure(updateFeature(h.deps, org, "seats", { privileges: [{ code: "x", value_type: "nope" }] }))).details,
+    ).toEqual({
       "privilege.value_type": ["value_is_invalid"],
     });
     expect((await failure(updateFeature(h.deps, org, "nope", { name: "x" }))).code).toBe("feature_not_found");

@@ -32,7 +32,12 @@ export async function startHarness(label: string): Promise<Harness> {
   const { models, deps } = wireCatalog(connection, { bus, clock, customers, logger: silentLogger });
   await initModels(connection);
   return {
-    connection, models, bus, deps, clock, customers,
+    connection,
+    models,
+    bus,
+    deps,
+    clock,
+    customers,
     org: () => randomUUID(),
     async close() {
       await connection.dropDatabase();

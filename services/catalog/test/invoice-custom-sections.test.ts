@@ -27,21 +27,40 @@ describe("invoice custom sections against MongoDB", () => {
     const org = h.org();
     const section = await create(org, "eu_bank", { details: "IBAN FR76", display_name: "Bank details" });
     expect(section).toMatchObject({
-      code: "eu_bank", details: "IBAN FR76", display_name: "Bank details", description: null,
-      applied_to_organization: false, organization_id: org,
+      code: "eu_bank",
+      details: "IBAN FR76",
+      display_name: "Bank details",
+      description: null,
+      applied_to_organization: false,
+      organization_id: org,
     });
     expect((await getInvoiceCustomSection(h.deps, org, "eu_bank")).id).toBe(section.id);
     h.clock.advance(1000);
-    const updated = await updateInvoiceCustomSection(h.deps, org, "eu_bank", { applied_to_organization: true, details: null, code: "eu_bank_2" });
-    expect(updated).toMatchObject({ id: section.id, name: "Section eu_bank", details: null, applied_to_organization: true, code: "eu_bank_2" });
+    const updated = await updateInvoiceCustomSection(h.deps, org, "eu_bank", {
+      applied_to_organization: true,
+      details: null,
+      code: "eu_bank_2",
+    });
+    expect(updated).toMatchObject({
+      id: section.id,
+      name: "Section eu_bank",
+      details: null,
+      applied_to_organization: true,
+      code: "eu_bank_2",
+    });
     expect(updated.updated_at.getTime()).toBeGreaterThan(section.updated_at.getTime());
-    await expect(getInvoiceCustomSection(h.deps, org, "eu_bank")).rejects.toMatchObject({ code: "invoice_custom_section_not_found" });
+    await expect(getInvoiceCustomSection(h.deps, org, "eu_bank")).rejects.toMatchObject({
+      code: "invoice_custom_section_not_found",
+    });
   });
 
   it("keeps codes unique among an organization's live sections", async () => {
     const [org, other] = [h.org(), h.org()];
     await create(org, "dup");
-    await expect(create(org, "dup")).rejects.toMatchObject({ code: "validation_errors", details: { code: ["value_already_exist"] } });
+    await expect(create(org, "dup")).rejects.toMatchObject({
+      code: "validation_errors",
+      details: { code: ["value_already_exist"] },
+    });
     await create(other, "dup");
     await create(org, "second");
     await expect(updateInvoiceCustomSection(h.deps, org, "second", { code: "dup" })).rejects.toMatchObject({
@@ -57,7 +76,9 @@ describe("invoice custom sections against MongoDB", () => {
     const err = await createInvoiceCustomSection(h.deps, org, { name: " " }).catch((e) => e);
     expect(err.details).toEqual({ name: ["value_is_mandatory"], code: ["value_is_mandatory"] });
     await create(org, "kept");
-    await expect(updateInvoiceCustomSection(h.deps, org, "kept", { name: null })).rejects.toMatchObject({ details: { name: ["value_is_mandatory"] } });
+    await expect(updateInvoiceCustomSection(h.deps, org, "kept", { name: null })).rejects.toMatchObject({
+      details: { name: ["value_is_mandatory"] },
+    });
     expect((await getInvoiceCustomSection(h.deps, org, "kept")).name).toBe("Section kept");
     expect(await h.models.invoiceCustomSections.countDocuments({ organization_id: org })).toBe(1);
   });
@@ -66,7 +87,9 @@ describe("invoice custom sections against MongoDB", () => {
     const org = h.org();
     const gone = await create(org, "gone", { applied_to_organization: true });
     expect((await deleteInvoiceCustomSection(h.deps, org, "gone")).deleted_at).not.toBeNull();
-    await expect(deleteInvoiceCustomSection(h.deps, org, "gone")).rejects.toMatchObject({ code: "invoice_custom_section_not_found" });
+    await expect(deleteInvoiceCustomSection(h.deps, org, "gone")).rejects.toMatchObject({
+      code: "invoice_custom_section_not_found",
+    });
     expect(await listAppliedInvoiceCustomSections(h.deps, org)).toEqual([]);
     expect(await resolveInvoiceCustomSections(h.deps, org, { codes: ["gone"], ids: [gone.id] })).toEqual([]);
     expect((await create(org, "gone")).id).not.toBe(gone.id);
@@ -93,7 +116,10 @@ describe("invoice custom sections against MongoDB", () => {
     const a = await create(org, "a", { name: "Alpha" });
     await create(org, "c", { name: "Charlie", applied_to_organization: true });
     await create(other, "a", { name: "Other", applied_to_organization: true });
-    const resolved = await resolveInvoiceCustomSections(h.deps, org, { codes: ["b", "a", "unknown"], ids: [a.id, "nope"] });
+    const resolved = await resolveInvoiceCustomSections(h.deps, org, {
+      codes: ["b", "a", "unknown"],
+      ids: [a.id, "nope"],
+    });
     expect(resolved.map((s) => s.id)).toEqual([a.id, b.id]);
     expect((await listAppliedInvoiceCustomSections(h.deps, org)).map((s) => s.code)).toEqual(["b", "c"]);
   });
@@ -101,24 +127,36 @@ describe("invoice custom sections against MongoDB", () => {
   it("answers over gRPC: absent fields stay unchanged, explicit nulls clear, optional fields come back absent", async () => {
     const org = h.org();
     const server = await startGrpcServer({
-      host: "127.0.0.1", port: 0, logger: silentLogger,
+      host: "127.0.0.1",
+      port: 0,
+      logger: silentLogger,
       bindings: [bind(Rpc.catalog.invoiceCustomSections, invoiceCustomSectionHandlers(h.deps))],
     });
     const client = new RpcClient(Rpc.catalog.invoiceCustomSections, `127.0.0.1:${server.port}`);
     try {
       const created = await client.call("CreateInvoiceCustomSection", {
-        organization_id: org, invoice_custom_section: { name: "Bank", code: "bank", details: "IBAN", applied_to_organization: true },
+        organization_id: org,
+        invoice_custom_section: { name: "Bank", code: "bank", details: "IBAN", applied_to_organization: true },
       });
-      expect(created.invoice_custom_section).toMatchObject({ code: "bank", details: "IBAN", applied_to_organization: true, organization_id: org });
+      expect(created.invoice_custom_section).toMatchObject({
+        code: "bank",
+        details: "IBAN",
+        applied_to_organization: true,
+        organization_id: org,
+      });
       expect(created.invoice_custom_section?.description).toBeUndefined();
       const updated = await client.call("UpdateInvoiceCustomSection", {
-        organization_id: org, code: "bank", invoice_custom_section: { name: "Bank 2", null_fields: ["details"] },
+        organization_id: org,
+        code: "bank",
+        invoice_custom_section: { name: "Bank 2", null_fields: ["details"] },
       });
       expect(updated.invoice_custom_section).toMatchObject({ name: "Bank 2", applied_to_organization: true });
       expect(updated.invoice_custom_section?.details).toBeUndefined();
       const applied = await client.call("ListAppliedInvoiceCustomSections", { organization_id: org });
       expect(applied.invoice_custom_sections).toHaveLength(1);
-      await expect(client.call("GetInvoiceCustomSection", { organization_id: org, code: "nope" })).rejects.toMatchObject({
+      await expect(
+        client.call("GetInvoiceCustomSection", { organization_id: org, code: "nope" }),
+      ).rejects.toMatchObject({
         code: "invoice_custom_section_not_found",
       });
     } finally {
@@ -136,7 +174,10 @@ describe("tax resolution against MongoDB", () => {
     await createTax(h.deps, org, { name: "Old", code: "old", rate: "1" });
     await deleteTax(h.deps, org, "old");
     await createTax(h.deps, other, { name: "Theirs", code: "theirs", rate: "3" });
-    const found = await resolveTaxes(h.deps, org, { codes: ["vat", "vat", "old", "theirs", "nope"], ids: [vat.id, gst.id] });
+    const found = await resolveTaxes(h.deps, org, {
+      codes: ["vat", "vat", "old", "theirs", "nope"],
+      ids: [vat.id, gst.id],
+    });
     expect(found.map((t) => t.id).sort()).toEqual([vat.id, gst.id].sort());
     expect(await resolveTaxes(h.deps, other, { codes: ["vat"], ids: [vat.id] })).toEqual([]);
   });

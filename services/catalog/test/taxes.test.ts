@@ -28,11 +28,14 @@ describe("taxes against MongoDB", () => {
     const [org, other] = [h.org(), h.org()];
     await createTax(h.deps, org, { name: "A", code: "dup", rate: "1" });
     await expect(createTax(h.deps, org, { name: "B", code: "dup", rate: "2" })).rejects.toMatchObject({
-      code: "validation_errors", details: { code: ["value_already_exist"] },
+      code: "validation_errors",
+      details: { code: ["value_already_exist"] },
     });
     await createTax(h.deps, other, { name: "B", code: "dup", rate: "2" });
     await createTax(h.deps, org, { name: "C", code: "other", rate: "2" });
-    await expect(updateTax(h.deps, org, "other", { code: "dup" })).rejects.toMatchObject({ details: { code: ["value_already_exist"] } });
+    await expect(updateTax(h.deps, org, "other", { code: "dup" })).rejects.toMatchObject({
+      details: { code: ["value_already_exist"] },
+    });
     expect(await h.models.taxes.countDocuments({ organization_id: org })).toBe(2);
   });
 
@@ -70,7 +73,9 @@ describe("taxes against MongoDB", () => {
 
   it("keeps codes unique under concurrent creates", async () => {
     const org = h.org();
-    const results = await Promise.allSettled(Array.from({ length: 8 }, () => createTax(h.deps, org, { name: "race", code: "race", rate: "1" })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () => createTax(h.deps, org, { name: "race", code: "race", rate: "1" })),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await h.models.taxes.countDocuments({ organization_id: org })).toBe(1);
   });

@@ -12,7 +12,12 @@ export const customerConfigSchema = z.object({
   TEST_CLOCK_PEERS: z
     .string()
     .default("catalog,wallet,invoicing")
-    .transform((list) => list.split(",").map((s) => s.trim()).filter(Boolean))
+    .transform((list) =>
+      list
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(["catalog", "usage", "invoicing", "wallet", "payment"]))),
 });
 

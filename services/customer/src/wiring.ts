@@ -33,7 +33,15 @@ export interface CustomerWiring {
  */
 export function wireCustomer(
   connection: Connection,
-  parts: { bus: Bus; clock: Clock; catalog: Catalog; logger: Logger; scheduledWork?: ScheduledWorkPeer[]; testClocks?: TestClockDriver; flushEvents?: () => Promise<void> },
+  parts: {
+    bus: Bus;
+    clock: Clock;
+    catalog: Catalog;
+    logger: Logger;
+    scheduledWork?: ScheduledWorkPeer[];
+    testClocks?: TestClockDriver;
+    flushEvents?: () => Promise<void>;
+  },
 ): CustomerWiring {
   const models = registerModels(connection);
   const customers = new CustomerRepository(models);
@@ -48,7 +56,11 @@ export function wireCustomer(
     flushEvents: parts.flushEvents ?? (async () => undefined),
     publish: (customerId, event) => publishFromOutbox(parts.bus, outbox, customerId, event, parts.logger),
   };
-  const handlers: Handlers<CustomerRpc> = { ...organizationHandlers(deps), ...customerHandlers(deps), ...billingEntityHandlers(deps) };
+  const handlers: Handlers<CustomerRpc> = {
+    ...organizationHandlers(deps),
+    ...customerHandlers(deps),
+    ...billingEntityHandlers(deps),
+  };
   return { models, deps, outboxes: [outbox], handlers };
 }
 
@@ -62,7 +74,15 @@ export const customerService = defineService({
     const testClocks = new TestClockDriver(logger.child({ part: "test-clocks" }));
     let relay: OutboxRelay | undefined;
     const flushEvents = async () => relay?.flush();
-    const { handlers, outboxes, deps } = wireCustomer(connection, { bus, clock, catalog, logger, scheduledWork, testClocks, flushEvents });
+    const { handlers, outboxes, deps } = wireCustomer(connection, {
+      bus,
+      clock,
+      catalog,
+      logger,
+      scheduledWork,
+      testClocks,
+      flushEvents,
+    });
     relay = startOutboxRelay(bus, outboxes, logger);
     testClocks.start(deps);
     void testClocks.resume().catch((err) => logger.error({ err }, "could not resume advancing test clocks"));

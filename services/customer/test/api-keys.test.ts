@@ -18,12 +18,20 @@ describe("an organization's API keys", () => {
     h.clock.advance(1000);
     const second = await createApiKey(h.deps, { organizationId: organization.id, name: "ci" });
     expect(second.apiKey).not.toBe(first);
-    expect(second.key).toMatchObject({ organization_id: organization.id, name: "ci", prefix: second.apiKey.slice(0, 12), revoked_at: null });
+    expect(second.key).toMatchObject({
+      organization_id: organization.id,
+      name: "ci",
+      prefix: second.apiKey.slice(0, 12),
+      revoked_at: null,
+    });
     expect((await authenticateApiKey(h.deps, first)).id).toBe(organization.id);
     expect((await authenticateApiKey(h.deps, second.apiKey)).id).toBe(organization.id);
 
     const listed = await listApiKeys(h.deps, organization.id);
-    expect(listed.map((k) => [k.prefix, k.name])).toEqual([[first.slice(0, 12), null], [second.apiKey.slice(0, 12), "ci"]]);
+    expect(listed.map((k) => [k.prefix, k.name])).toEqual([
+      [first.slice(0, 12), null],
+      [second.apiKey.slice(0, 12), "ci"],
+    ]);
     expect(listed.map((k) => k.last_used_at)).toEqual([h.clock.now(), h.clock.now()]);
     // nothing listed reveals more than the prefix
     expect(JSON.stringify(listed)).not.toContain(second.apiKey);
@@ -60,7 +68,9 @@ describe("an organization's API keys", () => {
     const byId = await revokeApiKey(h.deps, { organizationId: organization.id, keyId: b.key.id });
     expect(byId.alreadyRevoked).toBe(false);
     await expect(authenticateApiKey(h.deps, b.apiKey)).rejects.toMatchObject({ kind: "unauthenticated" });
-    expect((await revokeApiKey(h.deps, { organizationId: organization.id, keyId: b.key.id })).alreadyRevoked).toBe(true);
+    expect((await revokeApiKey(h.deps, { organizationId: organization.id, keyId: b.key.id })).alreadyRevoked).toBe(
+      true,
+    );
 
     const listed = await listApiKeys(h.deps, organization.id);
     expect(listed.map((k) => k.revoked_at !== null)).toEqual([false, true, true]);
@@ -74,12 +84,17 @@ describe("an organization's API keys", () => {
     const before = { entities: await entities(), organizations: await organizations() };
 
     await expect(createOrganization(h.deps, { name: "Again", apiKey: given })).rejects.toMatchObject({
-      kind: "unprocessable", details: { api_key: ["value_already_exist"] }, message: `this API key already belongs to organization ${organization.id}`,
+      kind: "unprocessable",
+      details: { api_key: ["value_already_exist"] },
+      message: `this API key already belongs to organization ${organization.id}`,
     });
     const [key] = await listApiKeys(h.deps, organization.id);
     await revokeApiKey(h.deps, { organizationId: organization.id, keyId: key!.id });
     const refusal = createOrganization(h.deps, { name: "Again", apiKey: given });
-    await expect(refusal).rejects.toMatchObject({ kind: "unprocessable", details: { api_key: ["value_already_revoked"] } });
+    await expect(refusal).rejects.toMatchObject({
+      kind: "unprocessable",
+      details: { api_key: ["value_already_revoked"] },
+    });
     await expect(refusal).rejects.toThrow(/was revoked on .* a revoked key never works again/);
     expect({ entities: await entities(), organizations: await organizations() }).toEqual(before);
   });
@@ -87,7 +102,9 @@ describe("an organization's API keys", () => {
   it("refuses a prefix that names several live keys", async () => {
     const orgId = await h.org("Ambiguous");
     await createApiKey(h.deps, { organizationId: orgId });
-    await expect(revokeApiKey(h.deps, { organizationId: orgId, prefix: "sk_" })).rejects.toMatchObject({ code: "api_key_prefix_ambiguous" });
+    await expect(revokeApiKey(h.deps, { organizationId: orgId, prefix: "sk_" })).rejects.toMatchObject({
+      code: "api_key_prefix_ambiguous",
+    });
     expect((await listApiKeys(h.deps, orgId)).every((k) => k.revoked_at === null)).toBe(true);
   });
 
@@ -95,11 +112,19 @@ describe("an organization's API keys", () => {
     const mine = await createOrganization(h.deps, { name: "Mine" });
     const theirs = await createOrganization(h.deps, { name: "Theirs" });
     const theirKey = (await listApiKeys(h.deps, theirs.organization.id))[0]!;
-    expect((await listApiKeys(h.deps, mine.organization.id)).map((k) => k.organization_id)).toEqual([mine.organization.id]);
-    await expect(revokeApiKey(h.deps, { organizationId: mine.organization.id, keyId: theirKey.id })).rejects.toMatchObject({ code: "api_key_not_found" });
-    await expect(revokeApiKey(h.deps, { organizationId: mine.organization.id, prefix: theirKey.prefix! })).rejects.toMatchObject({ code: "api_key_not_found" });
+    expect((await listApiKeys(h.deps, mine.organization.id)).map((k) => k.organization_id)).toEqual([
+      mine.organization.id,
+    ]);
+    await expect(
+      revokeApiKey(h.deps, { organizationId: mine.organization.id, keyId: theirKey.id }),
+    ).rejects.toMatchObject({ code: "api_key_not_found" });
+    await expect(
+      revokeApiKey(h.deps, { organizationId: mine.organization.id, prefix: theirKey.prefix! }),
+    ).rejects.toMatchObject({ code: "api_key_not_found" });
     expect((await authenticateApiKey(h.deps, theirs.apiKey)).id).toBe(theirs.organization.id);
-    await expect(createApiKey(h.deps, { organizationId: "no-such-org" })).rejects.toMatchObject({ code: "organization_not_found" });
+    await expect(createApiKey(h.deps, { organizationId: "no-such-org" })).rejects.toMatchObject({
+      code: "organization_not_found",
+    });
     await expect(listApiKeys(h.deps, "no-such-org")).rejects.toMatchObject({ code: "organization_not_found" });
   });
 
@@ -108,10 +133,21 @@ describe("an organization's API keys", () => {
     await h.models.apiKeys.collection.deleteMany({ organization_id: orgId });
     const legacyKey = "legacy-key-0123456789";
     // the document as the first version stored it
-    await h.models.apiKeys.collection.insertOne({ _id: "legacy-key-id", organization_id: orgId, key_hash: hashApiKey(legacyKey), created_at: new Date("2025-01-01T00:00:00Z") });
+    await h.models.apiKeys.collection.insertOne({
+      _id: "legacy-key-id",
+      organization_id: orgId,
+      key_hash: hashApiKey(legacyKey),
+      created_at: new Date("2025-01-01T00:00:00Z"),
+    });
     expect((await authenticateApiKey(h.deps, legacyKey)).id).toBe(orgId);
     const [listed] = await listApiKeys(h.deps, orgId);
-    expect(listed).toMatchObject({ id: "legacy-key-id", name: null, prefix: null, revoked_at: null, last_used_at: h.clock.now() });
+    expect(listed).toMatchObject({
+      id: "legacy-key-id",
+      name: null,
+      prefix: null,
+      revoked_at: null,
+      last_used_at: h.clock.now(),
+    });
     await revokeApiKey(h.deps, { organizationId: orgId, keyId: "legacy-key-id" });
     await expect(authenticateApiKey(h.deps, legacyKey)).rejects.toMatchObject({ kind: "unauthenticated" });
   });

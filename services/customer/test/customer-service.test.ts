@@ -24,7 +24,11 @@ describe("customer service against MongoDB and NATS", () => {
 
   it("creates, then updates the same customer by external_id", async () => {
     const orgId = await org();
-    const first = await upsertCustomer(h.deps, { organizationId: orgId, externalId: "c1", patch: { name: "A", currency: "EUR" } });
+    const first = await upsertCustomer(h.deps, {
+      organizationId: orgId,
+      externalId: "c1",
+      patch: { name: "A", currency: "EUR" },
+    });
     h.clock.advance(1000);
     const second = await upsertCustomer(h.deps, { organizationId: orgId, externalId: "c1", patch: { name: "B" } });
     expect(first.created).toBe(true);
@@ -38,7 +42,9 @@ describe("customer service against MongoDB and NATS", () => {
     const orgId = await org();
     const other = await org("Other");
     const results = await Promise.all([
-      ...Array.from({ length: 10 }, (_, i) => upsertCustomer(h.deps, { organizationId: orgId, externalId: "same", patch: { name: `n${i}` } })),
+      ...Array.from({ length: 10 }, (_, i) =>
+        upsertCustomer(h.deps, { organizationId: orgId, externalId: "same", patch: { name: `n${i}` } }),
+      ),
       upsertCustomer(h.deps, { organizationId: other, externalId: "same", patch: {} }),
     ]);
     expect(new Set(results.slice(0, 10).map((r) => r.customer.id)).size).toBe(1);
@@ -50,13 +56,20 @@ describe("customer service against MongoDB and NATS", () => {
   it("numbers customers sequentially per organization", async () => {
     const orgId = await org();
     const ids = [];
-    for (const ext of ["a", "b", "c"]) ids.push((await upsertCustomer(h.deps, { organizationId: orgId, externalId: ext, patch: {} })).customer.sequential_id);
+    for (const ext of ["a", "b", "c"])
+      ids.push(
+        (await upsertCustomer(h.deps, { organizationId: orgId, externalId: ext, patch: {} })).customer.sequential_id,
+      );
     expect(ids).toEqual([1, 2, 3]);
   });
 
   it("stores nothing when the result breaks an invariant", async () => {
     const orgId = await org();
-    const err = await upsertCustomer(h.deps, { organizationId: orgId, externalId: "bad", patch: { country: "ZZ" } }).catch((e) => e);
+    const err = await upsertCustomer(h.deps, {
+      organizationId: orgId,
+      externalId: "bad",
+      patch: { country: "ZZ" },
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err.details).toEqual({ country: ["not_a_valid_country_code"] });
     expect(await h.models.customers.countDocuments({ organization_id: orgId })).toBe(0);
@@ -64,8 +77,9 @@ describe("customer service against MongoDB and NATS", () => {
 
   it("refuses an unknown billing entity", async () => {
     const orgId = await org();
-    await expect(upsertCustomer(h.deps, { organizationId: orgId, externalId: "x", patch: { billing_entity_code: "nope" } }))
-      .rejects.toMatchObject({ code: "billing_entity_not_found" });
+    await expect(
+      upsertCustomer(h.deps, { organizationId: orgId, externalId: "x", patch: { billing_entity_code: "nope" } }),
+    ).rejects.toMatchObject({ code: "billing_entity_not_found" });
   });
 
   it("publishes an event that could not be published at once, from the outbox", async () => {
@@ -79,7 +93,10 @@ describe("customer service against MongoDB and NATS", () => {
       }
     })();
     // NATS "down" at the moment of the write: the event stays in the customer's document
-    const { customer } = await upsertCustomer({ ...h.deps, publish: async () => undefined }, { organizationId: orgId, externalId: "late", patch: {} });
+    const { customer } = await upsertCustomer(
+      { ...h.deps, publish: async () => undefined },
+      { organizationId: orgId, externalId: "late", patch: {} },
+    );
     const doc = await h.models.customers.findById(customer.id).lean<{ outbox: Envelope[] }>();
     expect(doc?.outbox).toHaveLength(1);
 

@@ -33,7 +33,12 @@ export async function startCustomerHarness(label: string): Promise<CustomerHarne
   const { models, deps } = wireCustomer(connection, { bus, clock, catalog, logger: silentLogger });
   await initModels(connection);
   return {
-    connection, models, bus, deps, clock, peer,
+    connection,
+    models,
+    bus,
+    deps,
+    clock,
+    peer,
     org: async (name = "Acme") => (await createOrganization(deps, { name })).organization.id,
     async close() {
       catalog.close();

@@ -6,7 +6,13 @@ import type { Clients } from "./clients";
 import type { GatewayConfig } from "./config";
 import { jsonTextDeeperThan, MAX_BODY_DEPTH } from "./http/json-depth";
 import { AuthFailures } from "./middleware/auth-failures";
-import { apiKeyResolver, authenticate, clientAddressOf, customerAuthenticator, type ApiKeyResolver } from "./middleware/auth";
+import {
+  apiKeyResolver,
+  authenticate,
+  clientAddressOf,
+  customerAuthenticator,
+  type ApiKeyResolver,
+} from "./middleware/auth";
 import { errorHandler, notFound } from "./middleware/errors";
 import { createMetrics, type Metrics } from "./middleware/metrics";
 import { rateLimit, TokenBuckets } from "./middleware/rate-limit";
@@ -50,7 +56,8 @@ function noNul(_key: string, value: unknown): unknown {
  * `JSON.stringify` or of a service reading it back. 400, with the limit in the message.
  */
 function notTooDeep(_req: unknown, _res: unknown, body: Buffer): void {
-  if (jsonTextDeeperThan(body, MAX_BODY_DEPTH)) throw AppError.badRequest(`JSON nested deeper than ${MAX_BODY_DEPTH} levels`);
+  if (jsonTextDeeperThan(body, MAX_BODY_DEPTH))
+    throw AppError.badRequest(`JSON nested deeper than ${MAX_BODY_DEPTH} levels`);
 }
 
 /** Express settings Lago clients rely on. */
@@ -65,15 +72,28 @@ export function applyHttpSettings(app: express.Express): void {
  * The gateway's HTTP handler: usage events (the ingestion hot path) are served ahead of express
  * and its per-request middleware; every other request goes through the express app.
  */
-export function createGateway(config: GatewayConfig, clients: Clients, logger: Logger, metrics: Metrics = createMetrics()): RequestListener {
+export function createGateway(
+  config: GatewayConfig,
+  clients: Clients,
+  logger: Logger,
+  metrics: Metrics = createMetrics(),
+): RequestListener {
   const resolveApiKey = apiKeyResolver(customerAuthenticator(clients.customer), {
-    ttlMs: config.API_KEY_CACHE_TTL_MS, missTtlMs: config.API_KEY_MISS_TTL_MS,
+    ttlMs: config.API_KEY_CACHE_TTL_MS,
+    missTtlMs: config.API_KEY_MISS_TTL_MS,
     failures: new AuthFailures({ limit: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS }),
   });
   const addressOf = clientAddressOf(config.TRUST_PROXY);
   const limits = new TokenBuckets({ perSecond: config.RATE_LIMIT_PER_S, burst: config.RATE_LIMIT_BURST });
   const events = eventsRoute({
-    usage: clients.usage, resolveApiKey, addressOf, bodyLimit: config.BODY_LIMIT, logger, metrics, maxCalls: config.INGEST_CALLS_IN_FLIGHT, limits,
+    usage: clients.usage,
+    resolveApiKey,
+    addressOf,
+    bodyLimit: config.BODY_LIMIT,
+    logger,
+    metrics,
+    maxCalls: config.INGEST_CALLS_IN_FLIGHT,
+    limits,
   });
   const app = createApp(config, clients, logger, { metrics, resolveApiKey, addressOf, limits });
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -86,7 +106,12 @@ function createApp(
   config: GatewayConfig,
   clients: Clients,
   logger: Logger,
-  shared: { metrics: Metrics; resolveApiKey: ApiKeyResolver; addressOf: (req: IncomingMessage) => string; limits: TokenBuckets },
+  shared: {
+    metrics: Metrics;
+    resolveApiKey: ApiKeyResolver;
+    addressOf: (req: IncomingMessage) => string;
+    limits: TokenBuckets;
+  },
 ) {
   const app = express();
   applyHttpSettings(app);
@@ -135,4 +160,3 @@ function createApp(
   app.use(errorHandler);
   return app;
 }
-

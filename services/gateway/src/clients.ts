@@ -7,7 +7,10 @@ type CatalogClients = { [K in keyof CatalogRpc]: RpcClient<CatalogRpc[K]> };
 
 /** The catalog service's gRPC services (one proto file each), all at the catalog's address. */
 function catalogClients(address: string, deadline: number): CatalogClients {
-  const entries = Object.entries(Rpc.catalog).map(([name, ref]) => [name, new RpcClient(ref as ServiceRef<unknown>, address, deadline)]);
+  const entries = Object.entries(Rpc.catalog).map(([name, ref]) => [
+    name,
+    new RpcClient(ref as ServiceRef<unknown>, address, deadline),
+  ]);
   return Object.fromEntries(entries) as CatalogClients;
 }
 
@@ -46,7 +49,22 @@ export function createClients(config: GatewayConfig) {
     paymentRequests,
     webhooks,
     invoiceAudit,
-    close: () => [customer, usage, invoicing, invoiceDocuments, fees, lifetimeUsage, creditNotes, invoiceAudit, wallet, payment, paymentRequests, webhooks, ...Object.values(catalog)].forEach((client) => client.close()),
+    close: () =>
+      [
+        customer,
+        usage,
+        invoicing,
+        invoiceDocuments,
+        fees,
+        lifetimeUsage,
+        creditNotes,
+        invoiceAudit,
+        wallet,
+        payment,
+        paymentRequests,
+        webhooks,
+        ...Object.values(catalog),
+      ].forEach((client) => client.close()),
   };
 }
 

@@ -22,15 +22,23 @@ export const gatewayConfigSchema = peerAddressSchema().extend({
    * empty = none (the socket's address), a number of hops, or a comma-separated list of addresses,
    * CIDR ranges and `loopback`, `linklocal`, `uniquelocal` (express's `trust proxy`, proxy-addr).
    */
-  TRUST_PROXY: z.string().default("").refine((value) => {
-    if (/^\s*\d*\s*$/.test(value)) return true;
-    try {
-      proxyaddr.compile(value.split(",").map((part) => part.trim()).filter(Boolean));
-      return true;
-    } catch {
-      return false;
-    }
-  }, "expected a number of hops or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal"),
+  TRUST_PROXY: z
+    .string()
+    .default("")
+    .refine((value) => {
+      if (/^\s*\d*\s*$/.test(value)) return true;
+      try {
+        proxyaddr.compile(
+          value
+            .split(",")
+            .map((part) => part.trim())
+            .filter(Boolean),
+        );
+        return true;
+      } catch {
+        return false;
+      }
+    }, "expected a number of hops or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal"),
   GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
   /** POST /events and /events/batch: IngestHttp calls in flight; requests arriving meanwhile share the next call. */
   INGEST_CALLS_IN_FLIGHT: z.coerce.number().int().min(1).default(2),

@@ -23,11 +23,19 @@ server.once("error", (err) => {
   process.exit(1);
 });
 // /metrics on its own listener (METRICS_HOST:METRICS_PORT), never on the public port
-const metricsServer = startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, registry: metrics.registry });
+const metricsServer = startMetricsServer({
+  host: config.METRICS_HOST,
+  port: config.METRICS_PORT,
+  registry: metrics.registry,
+});
 metricsServer.then(
-  (m) => server.listen(config.PORT, config.HOST, () => {
-    logger.info({ port: config.PORT, metrics: `http://${config.METRICS_HOST}:${m.port}/metrics` }, `gateway listening on http://${config.HOST}:${config.PORT}/api/v1`);
-  }),
+  (m) =>
+    server.listen(config.PORT, config.HOST, () => {
+      logger.info(
+        { port: config.PORT, metrics: `http://${config.METRICS_HOST}:${m.port}/metrics` },
+        `gateway listening on http://${config.HOST}:${config.PORT}/api/v1`,
+      );
+    }),
   (err: Error) => {
     logger.fatal({ err, port: config.METRICS_PORT }, "gateway could not serve its metrics");
     process.exit(1);

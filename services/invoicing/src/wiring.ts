@@ -1,5 +1,17 @@
 import type { Connection } from "mongoose";
-import { ensureStream, publishFromOutbox, publishManyFromOutbox, runBatchConsumer, runConsumer, startOutboxRelay, Streams, type Bus, type ConsumerHandle, type Envelope, type StreamSpec } from "@billing/bus";
+import {
+  ensureStream,
+  publishFromOutbox,
+  publishManyFromOutbox,
+  runBatchConsumer,
+  runConsumer,
+  startOutboxRelay,
+  Streams,
+  type Bus,
+  type ConsumerHandle,
+  type Envelope,
+  type StreamSpec,
+} from "@billing/bus";
 import type { Clock } from "@billing/clock";
 import { peerAddress } from "@billing/config";
 import { Rpc } from "@billing/contracts";
@@ -72,7 +84,12 @@ export interface InvoicingPeers {
 }
 
 /** The peers over gRPC at their addresses (the service and its integration tests alike). */
-export function grpcPeers(addresses: { usage: string; customer: string; catalog: string; wallet: string }): InvoicingPeers {
+export function grpcPeers(addresses: {
+  usage: string;
+  customer: string;
+  catalog: string;
+  wallet: string;
+}): InvoicingPeers {
   return {
     usage: grpcUsage(addresses.usage),
     billingEntities: grpcBillingEntities(addresses.customer),
@@ -124,23 +141,56 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const creditNoteOutbox = creditNotes.outbox();
   const progressive = new ProgressiveRepository(models);
   const consumers: Array<{
-    stream: StreamSpec; durable: string; subjects: readonly string[]; handler: (d: InvoicingDeps & FeeDeps) => (e: Envelope) => Promise<void>; inOrder?: boolean; concurrency?: number;
-    deliverNew?: boolean; skip?: (subject: string, organizationId: string) => Promise<boolean>;
+    stream: StreamSpec;
+    durable: string;
+    subjects: readonly string[];
+    handler: (d: InvoicingDeps & FeeDeps) => (e: Envelope) => Promise<void>;
+    inOrder?: boolean;
+    concurrency?: number;
+    deliverNew?: boolean;
+    skip?: (subject: string, organizationId: string) => Promise<boolean>;
   }> = [
-    { stream: Streams.catalog, durable: `${parts.durablePrefix}_invoicing_subscriptions`, subjects: SUBSCRIPTION_SUBJECTS, handler: subscriptionEventHandler },
-    { stream: Streams.customer, durable: `${parts.durablePrefix}_invoicing_customers`, subjects: CUSTOMER_SUBJECTS, handler: customerEventHandler },
+    {
+      stream: Streams.catalog,
+      durable: `${parts.durablePrefix}_invoicing_subscriptions`,
+      subjects: SUBSCRIPTION_SUBJECTS,
+      handler: subscriptionEventHandler,
+    },
+    {
+      stream: Streams.customer,
+      durable: `${parts.durablePrefix}_invoicing_customers`,
+      subjects: CUSTOMER_SUBJECTS,
+      handler: customerEventHandler,
+    },
     // progressive billing: usage thresholds checked per envelope of ingested events; each check reads the
     // whole current usage, so a new durable starts with new envelopes (older usage is counted by the next check)
     // (an organization that never billed progressively: its envelopes are acknowledged undecoded, by their organization header)
     {
-      stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_usage`, subjects: USAGE_SUBJECTS, handler: usageThresholdsHandler, concurrency: 64, deliverNew: true,
+      stream: Streams.usage,
+      durable: `${parts.durablePrefix}_invoicing_usage`,
+      subjects: USAGE_SUBJECTS,
+      handler: usageThresholdsHandler,
+      concurrency: 64,
+      deliverNew: true,
       skip: async (_subject, organizationId) => !(await progressive.billsProgressively(organizationId)),
     },
-    { stream: Streams.invoicing, durable: `${parts.durablePrefix}_invoicing_credit_notes`, subjects: CREDIT_NOTE_SUBJECTS, handler: creditNoteEventHandler },
-    { stream: Streams.invoicing, durable: `${parts.durablePrefix}_invoicing_voided_invoices`, subjects: VOIDED_INVOICE_SUBJECTS, handler: voidedInvoiceEventHandler },
+    {
+      stream: Streams.invoicing,
+      durable: `${parts.durablePrefix}_invoicing_credit_notes`,
+      subjects: CREDIT_NOTE_SUBJECTS,
+      handler: creditNoteEventHandler,
+    },
+    {
+      stream: Streams.invoicing,
+      durable: `${parts.durablePrefix}_invoicing_voided_invoices`,
+      subjects: VOIDED_INVOICE_SUBJECTS,
+      handler: voidedInvoiceEventHandler,
+    },
   ];
   // pay-in-advance fees: the usage service's ingested envelopes in stream order, in batches of consecutive envelopes (runBatchConsumer)
-  const advanceDurable = parts.peers.advanceFees ? { stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_advance_fees` } : null;
+  const advanceDurable = parts.peers.advanceFees
+    ? { stream: Streams.usage, durable: `${parts.durablePrefix}_invoicing_advance_fees` }
+    : null;
   const deps: InvoicingDeps = {
     copies: new CopyRepository(models),
     invoices,
@@ -154,10 +204,12 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     ...(parts.documentLinks ? { creditNoteFileUrl: (note) => creditNoteFileUrl(parts.documentLinks!, note) } : {}),
     waitingFees: {
       attach: (feeIds, invoiceId) => fees.attach(feeIds, invoiceId, parts.clock.now()),
-      paid: async (organizationId, subscriptionIds, paidBy, periodEndedBy) => (await fees.paidWaiting(organizationId, subscriptionIds, paidBy, periodEndedBy)).map((r) => r.fee),
+      paid: async (organizationId, subscriptionIds, paidBy, periodEndedBy) =>
+        (await fees.paidWaiting(organizationId, subscriptionIds, paidBy, periodEndedBy)).map((r) => r.fee),
       store: (records) => fees.insertMany(records),
       announce: async (batchId, events) => {
-        if ((await fees.insertBatches([{ id: batchId, events }])).length > 0) await publishFromOutbox(parts.bus, feeOutbox, batchId, events, parts.logger);
+        if ((await fees.insertBatches([{ id: batchId, events }])).length > 0)
+          await publishFromOutbox(parts.bus, feeOutbox, batchId, events, parts.logger);
       },
     },
     publish: async (invoiceId, events) => {
@@ -169,7 +221,11 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
     },
     caughtUp: async () => {
       for (let i = 0; i < 300; i++) {
-        const infos = await Promise.all([...consumers, ...(advanceDurable ? [advanceDurable] : [])].map((c) => parts.bus.jsm.consumers.info(c.stream.name, c.durable)));
+        const infos = await Promise.all(
+          [...consumers, ...(advanceDurable ? [advanceDurable] : [])].map((c) =>
+            parts.bus.jsm.consumers.info(c.stream.name, c.durable),
+          ),
+        );
         if (infos.every((info) => info.num_pending === 0 && info.num_ack_pending === 0)) return;
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -180,7 +236,11 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const feeDeps: InvoicingDeps & FeeDeps = {
     ...deps,
     fees,
-    advanceFees: parts.peers.advanceFees ?? { price: async () => [], priceBatch: async (envelopes) => envelopes.map(() => []), close: () => undefined },
+    advanceFees: parts.peers.advanceFees ?? {
+      price: async () => [],
+      priceBatch: async (envelopes) => envelopes.map(() => []),
+      close: () => undefined,
+    },
     publishManyFeeEvents: async (byBatch) => {
       await publishManyFromOutbox(parts.bus, feeOutbox, byBatch, parts.logger);
     },
@@ -190,26 +250,46 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
   const handles: ConsumerHandle[] = [];
   for (const c of consumers) {
     await ensureStream(parts.bus.jsm, c.stream, parts.replicas);
-    handles.push(await runConsumer({
-      bus: parts.bus, stream: c.stream.name, durable: c.durable, filterSubjects: [...c.subjects],
-      logger: parts.logger.child({ consumer: c.durable }), handler: c.handler(feeDeps), concurrency: c.inOrder ? 1 : (c.concurrency ?? 8),
-      // pay-in-advance fees start with the durable: usage ingested before it existed is not billed in advance
-      ...(c.inOrder ? { maxAckPending: 1 } : {}),
-      ...(c.deliverNew ? { deliverNew: true } : {}),
-      ...(c.skip ? { skip: c.skip } : {}),
-    }));
+    handles.push(
+      await runConsumer({
+        bus: parts.bus,
+        stream: c.stream.name,
+        durable: c.durable,
+        filterSubjects: [...c.subjects],
+        logger: parts.logger.child({ consumer: c.durable }),
+        handler: c.handler(feeDeps),
+        concurrency: c.inOrder ? 1 : (c.concurrency ?? 8),
+        // pay-in-advance fees start with the durable: usage ingested before it existed is not billed in advance
+        ...(c.inOrder ? { maxAckPending: 1 } : {}),
+        ...(c.deliverNew ? { deliverNew: true } : {}),
+        ...(c.skip ? { skip: c.skip } : {}),
+      }),
+    );
   }
   if (advanceDurable) {
     await ensureStream(parts.bus.jsm, advanceDurable.stream, parts.replicas);
     // pay-in-advance fees start with the durable: usage ingested before it existed is not billed in advance
-    handles.push(await runBatchConsumer({
-      bus: parts.bus, stream: advanceDurable.stream.name, durable: advanceDurable.durable, filterSubjects: [...USAGE_SUBJECTS],
-      logger: parts.logger.child({ consumer: advanceDurable.durable }), handler: advanceFeesBatchHandler(feeDeps), deliverNew: true,
-      maxBatch: parts.advanceBatch ?? 50,
-    }));
+    handles.push(
+      await runBatchConsumer({
+        bus: parts.bus,
+        stream: advanceDurable.stream.name,
+        durable: advanceDurable.durable,
+        filterSubjects: [...USAGE_SUBJECTS],
+        logger: parts.logger.child({ consumer: advanceDurable.durable }),
+        handler: advanceFeesBatchHandler(feeDeps),
+        deliverNew: true,
+        maxBatch: parts.advanceBatch ?? 50,
+      }),
+    );
   }
   const documentDeps = {
-    invoices, creditNotes, copies: deps.copies, documents: new DocumentRepository(connection), parties: parts.peers.documentParties, logger: parts.logger, clock: parts.clock,
+    invoices,
+    creditNotes,
+    copies: deps.copies,
+    documents: new DocumentRepository(connection),
+    parties: parts.peers.documentParties,
+    logger: parts.logger,
+    clock: parts.clock,
     publishCreditNote: (id: string, events: Envelope[]) => deps.publishCreditNote(id, events),
     publishInvoice: (id: string, events: Envelope[]) => deps.publish(id, events),
     fileUrl: (invoice: Parameters<typeof invoiceFileUrl>[1]) => deps.fileUrl?.(invoice) ?? null,
@@ -225,7 +305,10 @@ export async function wireInvoicing(connection: Connection, parts: InvoicingPart
       bind(Rpc.fees, feeHandlers(feeDeps)),
       bind(Rpc.lifetimeUsage, lifetimeUsageHandlers(deps)),
       bind(Rpc.creditNotes, { ...creditNoteHandlers(deps), ...invoiceOperationHandlers(deps) }),
-      bind(Rpc.invoiceAudit, invoiceAuditHandlers({ ...deps, usageAudit: parts.peers.usageAudit, plans: parts.peers.plans })),
+      bind(
+        Rpc.invoiceAudit,
+        invoiceAuditHandlers({ ...deps, usageAudit: parts.peers.usageAudit, plans: parts.peers.plans }),
+      ),
     ],
     stop: async () => {
       relay.stop();
@@ -242,12 +325,26 @@ export const invoicingService = defineService({
   name: "invoicing",
   config: invoicingConfigSchema,
   wire: async ({ config, connection, bus, clock, logger }) => {
-    const peers = grpcPeers({ usage: peerAddress(config, "usage"), customer: peerAddress(config, "customer"), catalog: peerAddress(config, "catalog"), wallet: peerAddress(config, "wallet") });
+    const peers = grpcPeers({
+      usage: peerAddress(config, "usage"),
+      customer: peerAddress(config, "customer"),
+      catalog: peerAddress(config, "catalog"),
+      wallet: peerAddress(config, "wallet"),
+    });
     const wiring = await wireInvoicing(connection, {
-      bus, clock, logger, peers, durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS,
+      bus,
+      clock,
+      logger,
+      peers,
+      durablePrefix: config.DURABLE_PREFIX,
+      replicas: config.JETSTREAM_REPLICAS,
       limits: { batch: config.BILLING_BATCH, concurrency: config.BILLING_CONCURRENCY },
       advanceBatch: config.ADVANCE_FEE_BATCH,
-      documentLinks: { secret: config.DOCUMENT_LINK_SECRET, publicApiUrl: config.PUBLIC_API_URL, ttlSeconds: config.DOCUMENT_LINK_TTL_S },
+      documentLinks: {
+        secret: config.DOCUMENT_LINK_SECRET,
+        publicApiUrl: config.PUBLIC_API_URL,
+        ttlSeconds: config.DOCUMENT_LINK_TTL_S,
+      },
     });
     const scheduler = startBillingScheduler(wiring.deps, config.BILLING_SCHEDULER_MS);
     return {

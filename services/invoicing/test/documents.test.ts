@@ -69,7 +69,12 @@ describe("invoice documents, stored", () => {
     const first = await ensureInvoicePdf(await replica("Électricité Générale", calls), invoice);
     const later = await ensureInvoicePdf(await replica("Renamed Entity", calls), invoice);
     expect(later.pdf.equals(first.pdf)).toBe(true);
-    expect(later).toMatchObject({ id: "invoice:inv_kept", organization_id: "org_1", kind: "invoice", file_name: "ACM-001-0002.pdf" });
+    expect(later).toMatchObject({
+      id: "invoice:inv_kept",
+      organization_id: "org_1",
+      kind: "invoice",
+      file_name: "ACM-001-0002.pdf",
+    });
     expect(calls.count).toBe(1);
   });
 
@@ -77,7 +82,9 @@ describe("invoice documents, stored", () => {
     const deps = await replica("Électricité Générale", { count: 0 });
     await ensureInvoicePdf(deps, finalizedInvoiceFixture({ id: "inv_org" }));
     expect(await deps.documents.find("org_2", "invoice:inv_org")).toBeNull();
-    await expect(ensureInvoicePdf(deps, finalizedInvoiceFixture({ id: "inv_draft", status: "draft" }))).rejects.toMatchObject({ kind: "not_allowed", code: "invoice_not_finalized" });
+    await expect(
+      ensureInvoicePdf(deps, finalizedInvoiceFixture({ id: "inv_draft", status: "draft" })),
+    ).rejects.toMatchObject({ kind: "not_allowed", code: "invoice_not_finalized" });
     expect(await connection.collection("documents").countDocuments({ owner_id: "inv_draft" })).toBe(0);
   });
 });
@@ -91,10 +98,19 @@ describe("credit note documents, stored", () => {
       ensureCreditNotePdf(await replica("Électricité Générale", calls), note),
     ]);
     expect(a.pdf.equals(b.pdf)).toBe(true);
-    expect(a).toMatchObject({ id: "credit_note:cn_concurrent", kind: "credit_note", owner_id: "cn_concurrent", file_name: "ACM-001-0001-CN001.pdf" });
-    expect(await connection.collection("documents").countDocuments({ _id: "credit_note:cn_concurrent" } as never)).toBe(1);
+    expect(a).toMatchObject({
+      id: "credit_note:cn_concurrent",
+      kind: "credit_note",
+      owner_id: "cn_concurrent",
+      file_name: "ACM-001-0001-CN001.pdf",
+    });
+    expect(await connection.collection("documents").countDocuments({ _id: "credit_note:cn_concurrent" } as never)).toBe(
+      1,
+    );
     const { customer, entity } = documentPartiesFixture("fr");
-    expect((await renderCreditNotePdf(creditNoteDocument(note, finalizedInvoiceFixture(), customer, entity))).equals(a.pdf)).toBe(true);
+    expect(
+      (await renderCreditNotePdf(creditNoteDocument(note, finalizedInvoiceFixture(), customer, entity))).equals(a.pdf),
+    ).toBe(true);
   });
 
   it("answers the kept bytes for a stored note (download, then the PDF) without asking the customer service again, within its organization only", async () => {
@@ -102,15 +118,24 @@ describe("credit note documents, stored", () => {
     const deps = await replica("Électricité Générale", calls);
     const note = creditNoteFixture({ id: "cn_kept", organization_id: "org_cn" });
     expect(await deps.creditNotes.insert(note, [])).toBe(true);
-    expect(await downloadCreditNote(deps, "org_cn", note.id)).toMatchObject({ id: note.id, number: "ACM-001-0001-CN001" });
+    expect(await downloadCreditNote(deps, "org_cn", note.id)).toMatchObject({
+      id: note.id,
+      number: "ACM-001-0001-CN001",
+    });
     const first = await creditNotePdf(deps, "org_cn", note.id);
     const later = await creditNotePdf(await replica("Renamed Entity", calls), "org_cn", note.id);
     expect(later.pdf.equals(first.pdf)).toBe(true);
     expect(later.sha256).toBe(first.sha256);
     expect(calls.count).toBe(1);
     // another organization sees neither the note nor its document
-    await expect(creditNotePdf(deps, "org_other", note.id)).rejects.toMatchObject({ kind: "not_found", code: "credit_note_not_found" });
-    await expect(downloadCreditNote(deps, "org_other", note.id)).rejects.toMatchObject({ kind: "not_found", code: "credit_note_not_found" });
+    await expect(creditNotePdf(deps, "org_other", note.id)).rejects.toMatchObject({
+      kind: "not_found",
+      code: "credit_note_not_found",
+    });
+    await expect(downloadCreditNote(deps, "org_other", note.id)).rejects.toMatchObject({
+      kind: "not_found",
+      code: "credit_note_not_found",
+    });
     expect(await deps.documents.find("org_other", `credit_note:${note.id}`)).toBeNull();
     expect(await connection.collection("documents").countDocuments({ owner_id: note.id })).toBe(1);
   });

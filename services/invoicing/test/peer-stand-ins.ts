@@ -1,4 +1,16 @@
-import { Rpc, type AppliedCouponRecreditRpc, type WalletRecreditRpc, type AdvanceFeeRpc, type CatalogMessages, type CatalogRpc, type WalletRpc, type ChargeUsageRpc, type CustomerMessages, type CustomerRpc, type UsageMessages } from "@billing/contracts";
+import {
+  Rpc,
+  type AppliedCouponRecreditRpc,
+  type WalletRecreditRpc,
+  type AdvanceFeeRpc,
+  type CatalogMessages,
+  type CatalogRpc,
+  type WalletRpc,
+  type ChargeUsageRpc,
+  type CustomerMessages,
+  type CustomerRpc,
+  type UsageMessages,
+} from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { bind, startGrpcServer, type GrpcServerHandle, type Handlers } from "@billing/grpc";
 import { silentLogger } from "@billing/logger";
@@ -29,12 +41,31 @@ export interface PeerStandIns {
 /** Every charge of the stand-in usage: a standard charge at this price per unit, in cents. */
 export const UNIT_PRICE_CENTS = 50;
 
-function entity(organizationId: string, code: string, given: Partial<CustomerMessages.BillingEntity> = {}): CustomerMessages.BillingEntity {
+function entity(
+  organizationId: string,
+  code: string,
+  given: Partial<CustomerMessages.BillingEntity> = {},
+): CustomerMessages.BillingEntity {
   return {
-    svc_id: `be_${organizationId.slice(0, 8)}_4c1d`, code, name: "Acme", default_currency: "EUR", document_locale: "en", document_numbering: "per_customer",
-    document_number_prefix: "ACM-4C1D", finalize_zero_amount_invoice: true, invoice_grace_period: 0, subscription_invoice_issuing_date_anchor: "next_period_start",
-    subscription_invoice_issuing_date_adjustment: "align_with_finalization_date", is_default: true, net_payment_term: 0, timezone: "UTC",
-    email_settings: [], eu_tax_management: false, created_at: "2024-01-01T00:00:00.000Z", updated_at: "2024-01-01T00:00:00.000Z", taxes: [],
+    svc_id: `be_${organizationId.slice(0, 8)}_4c1d`,
+    code,
+    name: "Acme",
+    default_currency: "EUR",
+    document_locale: "en",
+    document_numbering: "per_customer",
+    document_number_prefix: "ACM-4C1D",
+    finalize_zero_amount_invoice: true,
+    invoice_grace_period: 0,
+    subscription_invoice_issuing_date_anchor: "next_period_start",
+    subscription_invoice_issuing_date_adjustment: "align_with_finalization_date",
+    is_default: true,
+    net_payment_term: 0,
+    timezone: "UTC",
+    email_settings: [],
+    eu_tax_management: false,
+    created_at: "2024-01-01T00:00:00.000Z",
+    updated_at: "2024-01-01T00:00:00.000Z",
+    taxes: [],
     ...given,
   };
 }
@@ -74,15 +105,38 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
           return {
             subscription_id: p.subscription_id,
             found: true,
-            fees: [{
-              charge_id: "ch_calls", billable_metric_id: "bm_calls", billable_metric_code: "calls", billable_metric_name: "API calls",
-              aggregation_type: "count_agg", charge_model: "standard", grouped_by: {}, true_up: false, units: `${units}.0`,
-              total_aggregated_units: `${units}.0`, events_count: inPeriod.length, amount_cents: cents, precise_amount_cents: `${cents}.0`,
-              unit_amount_cents: units ? UNIT_PRICE_CENTS : 0, precise_unit_amount: units ? "0.5" : "0.0", amount_details: null,
-              properties: { amount: "0.5" }, persistable: units > 0, pay_in_advance: false, invoiceable: true,
-              // what an audit re-derives the fee from (the real usage service's snapshot carries the whole charge and metric)
-              charge_snapshot: { v: 1, charge: { svc_id: "ch_calls", billable_metric_code: "calls" }, from: p.from, to: p.to, read_through_seq: 42 },
-            }],
+            fees: [
+              {
+                charge_id: "ch_calls",
+                billable_metric_id: "bm_calls",
+                billable_metric_code: "calls",
+                billable_metric_name: "API calls",
+                aggregation_type: "count_agg",
+                charge_model: "standard",
+                grouped_by: {},
+                true_up: false,
+                units: `${units}.0`,
+                total_aggregated_units: `${units}.0`,
+                events_count: inPeriod.length,
+                amount_cents: cents,
+                precise_amount_cents: `${cents}.0`,
+                unit_amount_cents: units ? UNIT_PRICE_CENTS : 0,
+                precise_unit_amount: units ? "0.5" : "0.0",
+                amount_details: null,
+                properties: { amount: "0.5" },
+                persistable: units > 0,
+                pay_in_advance: false,
+                invoiceable: true,
+                // what an audit re-derives the fee from (the real usage service's snapshot carries the whole charge and metric)
+                charge_snapshot: {
+                  v: 1,
+                  charge: { svc_id: "ch_calls", billable_metric_code: "calls" },
+                  from: p.from,
+                  to: p.to,
+                  read_through_seq: 42,
+                },
+              },
+            ],
           };
         }),
       };
@@ -90,7 +144,9 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
   };
 
   const appliedCoupons = {
-    ListActiveAppliedCouponsForCustomer: async (req: CatalogMessages.ListActiveAppliedCouponsForCustomerRequest__Output) => ({
+    ListActiveAppliedCouponsForCustomer: async (
+      req: CatalogMessages.ListActiveAppliedCouponsForCustomerRequest__Output,
+    ) => ({
       applied_coupons: (coupons.get(req.customer_id) ?? []).filter((c) => c.status === "active"),
     }),
     ConsumeAppliedCoupon: async (req: CatalogMessages.ConsumeAppliedCouponRequest__Output) => {
@@ -99,9 +155,13 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
       const byInvoice = consumed.get(coupon.svc_id!) ?? new Map<string, number>();
       consumed.set(coupon.svc_id!, byInvoice);
       const credit = (amount: number) => ({
-        svc_id: `credit_${req.invoice_id}_${coupon.svc_id}`, amount_cents: amount, amount_currency: req.amount_currency, before_taxes: true,
+        svc_id: `credit_${req.invoice_id}_${coupon.svc_id}`,
+        amount_cents: amount,
+        amount_currency: req.amount_currency,
+        before_taxes: true,
         item: { svc_item_id: coupon.svc_coupon_id, type: "coupon", code: coupon.coupon_code, name: coupon.coupon_name },
-        invoice: { svc_id: req.invoice_id, payment_status: "pending" }, created_at: "2024-01-01T00:00:00.000Z",
+        invoice: { svc_id: req.invoice_id, payment_status: "pending" },
+        created_at: "2024-01-01T00:00:00.000Z",
       });
       // idempotent per invoice: the same credit again, nothing consumed twice
       const given = byInvoice.get(req.invoice_id);
@@ -111,7 +171,8 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
       if (coupon.frequency === "once") {
         if (coupon.coupon_type === "percentage") coupon.status = "terminated";
         else {
-          coupon.amount_cents_remaining = Number(coupon.amount_cents_remaining ?? coupon.amount_cents) - Number(req.amount_cents);
+          coupon.amount_cents_remaining =
+            Number(coupon.amount_cents_remaining ?? coupon.amount_cents) - Number(req.amount_cents);
           if (coupon.amount_cents_remaining <= 0) coupon.status = "terminated";
         }
       }
@@ -128,7 +189,11 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
   const advanceFees = {
     PriceAdvanceEvents: async () => ({ fees: { charges: [], fees: [] } }),
     PriceAdvanceBatch: async (req: { envelopes: Array<{ organization_id: string; envelope_id: string }> }) => ({
-      envelopes: req.envelopes.map((e) => ({ organization_id: e.organization_id, envelope_id: e.envelope_id, fees: { charges: [], fees: [] } })),
+      envelopes: req.envelopes.map((e) => ({
+        organization_id: e.organization_id,
+        envelope_id: e.envelope_id,
+        fees: { charges: [], fees: [] },
+      })),
     }),
   } as unknown as Handlers<AdvanceFeeRpc>;
 
@@ -142,21 +207,36 @@ export async function startPeerStandIns(): Promise<PeerStandIns> {
     return value;
   };
   const couponRecredits = {
-    RecreditAppliedCoupon: async (req: { applied_coupon_id: string; invoice_id: string }) => answer(`coupon|${req.applied_coupon_id}|${req.invoice_id}`, { recredited: true, status: "active" }),
+    RecreditAppliedCoupon: async (req: { applied_coupon_id: string; invoice_id: string }) =>
+      answer(`coupon|${req.applied_coupon_id}|${req.invoice_id}`, { recredited: true, status: "active" }),
   } as unknown as Handlers<AppliedCouponRecreditRpc>;
   const walletRecredits = {
-    RecreditVoidedInvoice: async (req: { invoice_id: string }) => answer(`wallets|${req.invoice_id}`, { recredits: [] }),
+    RecreditVoidedInvoice: async (req: { invoice_id: string }) =>
+      answer(`wallets|${req.invoice_id}`, { recredits: [] }),
   } as unknown as Handlers<WalletRecreditRpc>;
 
   const server: GrpcServerHandle = await startGrpcServer({
-    host: "127.0.0.1", port: await freePort(), logger: silentLogger,
+    host: "127.0.0.1",
+    port: await freePort(),
+    logger: silentLogger,
     bindings: [
-      bind(Rpc.customer, customer), bind(Rpc.chargeUsage, chargeUsage), bind(Rpc.catalog.appliedCoupons, appliedCoupons), bind(Rpc.wallet, wallets),
-      bind(Rpc.advanceFees, advanceFees), bind(Rpc.appliedCouponRecredits, couponRecredits), bind(Rpc.walletRecredits, walletRecredits),
+      bind(Rpc.customer, customer),
+      bind(Rpc.chargeUsage, chargeUsage),
+      bind(Rpc.catalog.appliedCoupons, appliedCoupons),
+      bind(Rpc.wallet, wallets),
+      bind(Rpc.advanceFees, advanceFees),
+      bind(Rpc.appliedCouponRecredits, couponRecredits),
+      bind(Rpc.walletRecredits, walletRecredits),
     ],
   });
   return {
-    address: `127.0.0.1:${server.port}`, entities, usage, chargeUsageCalls, coupons, consumed, recredits,
+    address: `127.0.0.1:${server.port}`,
+    entities,
+    usage,
+    chargeUsageCalls,
+    coupons,
+    consumed,
+    recredits,
     stop: () => server.shutdown(),
   };
 }

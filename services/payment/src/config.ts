@@ -3,7 +3,10 @@ import { z } from "zod";
 /** The payment service's own settings (the shared ones, peers' addresses included, are parsed beside them by @billing/runtime). */
 export const paymentConfigSchema = z.object({
   /** Several platforms sharing one NATS: each has its own durable consumers. */
-  DURABLE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default("billing"),
+  DURABLE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,60}$/)
+    .default("billing"),
   /** How often (real time) payments a crash interrupted are looked for. */
   PAYMENT_SWEEP_MS: z.coerce.number().int().min(10).default(2000),
   /** How long (real time) a refund the provider left pending waits before the provider is asked about it again. */
@@ -13,7 +16,10 @@ export const paymentConfigSchema = z.object({
   /** Where a customer returns after a provider's action. */
   PAYMENT_RETURN_URL: z.string().url().default("http://127.0.0.1:3000/payment_done"),
   /** Private and loopback webhook URLs are refused unless this is 1 (tests, local development). */
-  WEBHOOK_ALLOW_PRIVATE: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(["0", "1"])
+    .default("0")
+    .transform((v) => v === "1"),
   /** One attempt's whole time (connect, send, answer). */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /** Requests in flight to one endpoint, and in all. */

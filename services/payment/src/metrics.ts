@@ -6,4 +6,8 @@ import { counter } from "@billing/telemetry";
  * Webhook delivery attempts by outcome: `succeeded` (a 2xx), `retried` (failed, another attempt
  * scheduled), `failed` (failed for good: retries exhausted, or the endpoint deleted).
  */
-export const webhookDeliveries = counter("webhook_deliveries_total", "Webhook delivery attempts, by outcome (succeeded, retried, failed)", ["outcome"]);
+export const webhookDeliveries = counter(
+  "webhook_deliveries_total",
+  "Webhook delivery attempts, by outcome (succeeded, retried, failed)",
+  ["outcome"],
+);

@@ -15,11 +15,17 @@ export interface RefundWiring {
 }
 
 /** Credit notes' refunds beside the payments (same connection, providers and peers); their events published from their outbox (without a bus they wait there). */
-export function wireRefunds(connection: Connection, payment: PaymentDeps, parts: { creditNotes: CreditNotes; bus?: { bus: Bus; logger: Logger } }): RefundWiring {
+export function wireRefunds(
+  connection: Connection,
+  payment: PaymentDeps,
+  parts: { creditNotes: CreditNotes; bus?: { bus: Bus; logger: Logger } },
+): RefundWiring {
   const refunds = new RefundRepository(registerRefundModel(connection));
   const outbox = refunds.outbox();
   const deps: RefundDeps = {
-    ...payment, refunds, creditNotes: parts.creditNotes,
+    ...payment,
+    refunds,
+    creditNotes: parts.creditNotes,
     publishRefund: async (id, events) => {
       if (parts.bus && events.length > 0) await publishFromOutbox(parts.bus.bus, outbox, id, events, parts.bus.logger);
     },
@@ -30,11 +36,20 @@ export function wireRefunds(connection: Connection, payment: PaymentDeps, parts:
 }
 
 /** The consumer of credit notes' refund requests (the BILLING_INVOICING stream is made sure of by the payment consumers). */
-export async function startRefundConsumer(bus: Bus, deps: RefundDeps, options: { durablePrefix: string; logger: Logger }): Promise<ConsumerHandle> {
+export async function startRefundConsumer(
+  bus: Bus,
+  deps: RefundDeps,
+  options: { durablePrefix: string; logger: Logger },
+): Promise<ConsumerHandle> {
   const durable = `${options.durablePrefix}_payment_refunds`;
   return runConsumer({
-    bus, stream: Streams.invoicing.name, durable, filterSubjects: [...REFUND_SUBJECTS], logger: options.logger.child({ consumer: durable }),
-    handler: refundRequestedHandler(deps), concurrency: 8,
+    bus,
+    stream: Streams.invoicing.name,
+    durable,
+    filterSubjects: [...REFUND_SUBJECTS],
+    logger: options.logger.child({ consumer: durable }),
+    handler: refundRequestedHandler(deps),
+    concurrency: 8,
     // created now, it starts with the requests published from now on: the stream's older requests
     // (notes made before refunds were executed, perhaps refunded by hand since) move no money
     deliverNew: true,

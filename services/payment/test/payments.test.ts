@@ -31,10 +31,16 @@ const invoicing: Invoicing = {
     told.push(`${p.invoice_id}|${p.payment_id}|${p.outcome}`);
     const invoice = invoices.get(p.invoice_id)!;
     // a provider's success beyond what is due: the rest is the payment's overpayment (as invoicing records it)
-    const over = p.outcome === "succeeded" && p.allow_overpayment ? Math.max(0, p.amount_cents - invoice.total_due_amount_cents) : 0;
-    const overpayments = over > 0 && !invoice.overpayments.some((o) => o.payment_id === p.payment_id)
-      ? [...invoice.overpayments, { payment_id: p.payment_id, amount_cents: over }] : invoice.overpayments;
-    if (p.outcome === "succeeded") invoices.set(p.invoice_id, { ...invoice, payment_status: "succeeded", total_due_amount_cents: 0, overpayments });
+    const over =
+      p.outcome === "succeeded" && p.allow_overpayment
+        ? Math.max(0, p.amount_cents - invoice.total_due_amount_cents)
+        : 0;
+    const overpayments =
+      over > 0 && !invoice.overpayments.some((o) => o.payment_id === p.payment_id)
+        ? [...invoice.overpayments, { payment_id: p.payment_id, amount_cents: over }]
+        : invoice.overpayments;
+    if (p.outcome === "succeeded")
+      invoices.set(p.invoice_id, { ...invoice, payment_status: "succeeded", total_due_amount_cents: 0, overpayments });
     if (p.outcome === "failed") invoices.set(p.invoice_id, { ...invoice, payment_status: "failed" });
     return invoices.get(p.invoice_id)!;
   },
@@ -49,8 +55,16 @@ let replicas: PaymentWiring[];
 
 const newInvoice = (): InvoiceRef => {
   const invoice = {
-    id: randomUUID(), number: "INV-1", status: "finalized", payment_status: "pending", currency: "EUR", total_amount_cents: 1_000,
-    total_due_amount_cents: 1_000, customer_id: "cus-1", external_customer_id: "acme", overpayments: [],
+    id: randomUUID(),
+    number: "INV-1",
+    status: "finalized",
+    payment_status: "pending",
+    currency: "EUR",
+    total_amount_cents: 1_000,
+    total_due_amount_cents: 1_000,
+    customer_id: "cus-1",
+    external_customer_id: "acme",
+    overpayments: [],
   };
   invoices.set(invoice.id, invoice);
   return invoice;
@@ -59,7 +73,15 @@ const toldFor = (invoiceId: string) => told.filter((t) => t.startsWith(invoiceId
 
 beforeAll(async () => {
   for (let i = 0; i < 2; i++) connections.push(await connectMongo({ url: infraUrls().mongoUrl, dbName }));
-  replicas = connections.map((c) => wirePayment(c, { clock, customers, invoicing, publicUrl: "http://127.0.0.1:3000", returnUrl: "http://127.0.0.1:3000/done" }));
+  replicas = connections.map((c) =>
+    wirePayment(c, {
+      clock,
+      customers,
+      invoicing,
+      publicUrl: "http://127.0.0.1:3000",
+      returnUrl: "http://127.0.0.1:3000/done",
+    }),
+  );
   await initModels(connections[0]!);
 });
 
@@ -71,7 +93,9 @@ afterAll(async () => {
 describe("provider payments", () => {
   it("charges an invoice once however often its finalization is delivered, on both replicas at once", async () => {
     const invoice = newInvoice();
-    const attempts = await Promise.all(replicas.flatMap((r) => [1, 2, 3].map(() => chargeInvoice(r.deps, invoice, org, 1))));
+    const attempts = await Promise.all(
+      replicas.flatMap((r) => [1, 2, 3].map(() => chargeInvoice(r.deps, invoice, org, 1))),
+    );
     expect(new Set(attempts.map((p) => p!.id)).size).toBe(1);
     expect(attempts.every((p) => p!.payment_status === "succeeded" && p!.amount_cents === 1_000)).toBe(true);
     expect(await replicas[0]!.models.sandboxCharges.countDocuments({ _id: attempts[0]!.id })).toBe(1);
@@ -84,18 +108,46 @@ describe("provider payments", () => {
     const { deps, models } = replicas[0]!;
     // a replica stored the attempt and charged it, then died before writing the outcome
     await deps.payments.insert({
-      id: "attempt-crashed", organization_id: org, customer_id: "cus-1", external_customer_id: "acme", invoice_id: invoice.id, invoice_number: "INV-1",
-      amount_cents: 1_000, currency: "EUR", type: "provider", status: "pending", payment_status: "pending", reference: null,
-      provider: { code: "sandbox", type: "sandbox", customer_id: card }, provider_payment_id: null, next_action: {}, attempt: 1, applied: false,
-      paid_at: null, created_at: clock.now(), updated_at: clock.now(),
+      id: "attempt-crashed",
+      organization_id: org,
+      customer_id: "cus-1",
+      external_customer_id: "acme",
+      invoice_id: invoice.id,
+      invoice_number: "INV-1",
+      amount_cents: 1_000,
+      currency: "EUR",
+      type: "provider",
+      status: "pending",
+      payment_status: "pending",
+      reference: null,
+      provider: { code: "sandbox", type: "sandbox", customer_id: card },
+      provider_payment_id: null,
+      next_action: {},
+      attempt: 1,
+      applied: false,
+      paid_at: null,
+      created_at: clock.now(),
+      updated_at: clock.now(),
     });
-    const charged = await deps.providers.get("sandbox")!.charge({ idempotencyKey: "attempt-crashed", amountCents: 1_000, currency: "EUR", providerCustomerId: card, returnUrl: "x" });
+    const charged = await deps.providers
+      .get("sandbox")!
+      .charge({
+        idempotencyKey: "attempt-crashed",
+        amountCents: 1_000,
+        currency: "EUR",
+        providerCustomerId: card,
+        returnUrl: "x",
+      });
     await models.payments.updateOne({ _id: "attempt-crashed" }, { $set: { sweep_at: new Date(0) } });
     // the other replica's sweeper finishes it (and a second sweep finds nothing)
     expect(await finishInterrupted(replicas[1]!.deps)).toBeGreaterThanOrEqual(1);
     expect(await finishInterrupted(replicas[1]!.deps)).toBe(0);
     const done = (await deps.payments.findById("attempt-crashed"))!;
-    expect(done).toMatchObject({ payment_status: "succeeded", applied: true, provider_payment_id: charged.providerPaymentId });
+    expect(done).toMatchObject({
+      payment_status: "succeeded",
+      applied: true,
+      provider_payment_id: charged.providerPaymentId,
+    });
     expect(await models.sandboxCharges.countDocuments({ _id: "attempt-crashed" })).toBe(1);
     expect(toldFor(invoice.id)).toEqual([`${invoice.id}|attempt-crashed|succeeded`]);
   });
@@ -106,13 +158,19 @@ describe("provider payments", () => {
     const first = await chargeInvoice(replicas[0]!.deps, invoice, org, 1);
     expect(first).toMatchObject({ payment_status: "failed", status: "card_declined" });
     card = SANDBOX_CUSTOMERS.SUCCEEDS;
-    const retries = await Promise.allSettled(replicas.flatMap((r) => [1, 2].map(() => retryInvoicePayment(r.deps, org, invoice.id))));
+    const retries = await Promise.allSettled(
+      replicas.flatMap((r) => [1, 2].map(() => retryInvoicePayment(r.deps, org, invoice.id))),
+    );
     const ids = new Set(retries.flatMap((r) => (r.status === "fulfilled" ? [r.value.id] : [])));
     expect(ids.size).toBe(1);
     expect(await replicas[0]!.models.payments.countDocuments({ invoice_id: invoice.id })).toBe(2);
     // racing replicas may each tell invoicing the one outcome: invoicing applies a (payment, outcome) once
-    expect(new Set(toldFor(invoice.id).filter((t) => t.endsWith("succeeded")))).toEqual(new Set([`${invoice.id}|${[...ids][0]}|succeeded`]));
-    await expect(retryInvoicePayment(replicas[0]!.deps, org, invoice.id)).rejects.toMatchObject({ kind: "not_allowed" });
+    expect(new Set(toldFor(invoice.id).filter((t) => t.endsWith("succeeded")))).toEqual(
+      new Set([`${invoice.id}|${[...ids][0]}|succeeded`]),
+    );
+    await expect(retryInvoicePayment(replicas[0]!.deps, org, invoice.id)).rejects.toMatchObject({
+      kind: "not_allowed",
+    });
   });
 
   it("frees an invoice's claim whose holder died before storing itself, and keeps one a payment waiting for its customer holds", async () => {
@@ -126,7 +184,10 @@ describe("provider payments", () => {
     const attempt = await chargeInvoice(deps, waiting, org, 1);
     expect(attempt).toMatchObject({ payment_status: "processing" });
     card = SANDBOX_CUSTOMERS.SUCCEEDS;
-    expect(await deps.claims.take(waiting.id, org, { id: "a-manual-payment", kind: "manual" })).toEqual({ id: attempt!.id, kind: "provider" });
+    expect(await deps.claims.take(waiting.id, org, { id: "a-manual-payment", kind: "manual" })).toEqual({
+      id: attempt!.id,
+      kind: "provider",
+    });
 
     await finishInterrupted(replicas[1]!.deps, 200, 0);
     expect(await deps.claims.holderOf(orphaned.id)).toBeNull();
@@ -145,12 +206,21 @@ describe("provider payments", () => {
       card = SANDBOX_CUSTOMERS.SUCCEEDS;
       // while the customer confirms, 400 of the 1,000 are credited: 600 are due
       invoices.set(invoice.id, { ...invoices.get(invoice.id)!, total_due_amount_cents: 600 });
-      await Promise.all([confirmSandboxPayment(deps, organization, attempt.id), confirmSandboxPayment(replicas[1]!.deps, organization, attempt.id)]);
+      await Promise.all([
+        confirmSandboxPayment(deps, organization, attempt.id),
+        confirmSandboxPayment(replicas[1]!.deps, organization, attempt.id),
+      ]);
       return (await deps.payments.findById(attempt.id))!;
     };
     const refunded = await overpaidAfterConfirm(org);
     // refunded through the provider by default (the refunds' side is not wired here: it stays pending for the refund sweeper)
-    expect(refunded).toMatchObject({ payment_status: "succeeded", amount_cents: 1_000, overpaid_amount_cents: 400, overpayment_status: "refund_pending", applied: true });
+    expect(refunded).toMatchObject({
+      payment_status: "succeeded",
+      amount_cents: 1_000,
+      overpaid_amount_cents: 400,
+      overpayment_status: "refund_pending",
+      applied: true,
+    });
     const doc = await models.payments.findById(refunded.id).lean<{ outbox?: { type: string }[] }>();
     expect((doc?.outbox ?? []).filter((e) => e.type === "billing.payment.payment.overpaid")).toHaveLength(1);
     expect(await deps.claims.holderOf(refunded.invoice_id)).toBeNull();
@@ -158,6 +228,9 @@ describe("provider payments", () => {
     // an organization that gives overpayments back itself: recorded, left to it
     const manualOrg = randomUUID();
     await deps.settings.setOverpaymentHandling(manualOrg, "manual", new Date());
-    expect(await overpaidAfterConfirm(manualOrg)).toMatchObject({ overpaid_amount_cents: 400, overpayment_status: "to_give_back" });
+    expect(await overpaidAfterConfirm(manualOrg)).toMatchObject({
+      overpaid_amount_cents: 400,
+      overpayment_status: "to_give_back",
+    });
   });
 });

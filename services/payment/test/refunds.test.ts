@@ -32,24 +32,43 @@ const invoicing: Invoicing = {
   document: async () => null,
   applyPayment: async (_org, p) => {
     const invoice = invoices.get(p.invoice_id)!;
-    const paid = p.outcome === "succeeded" ? { payment_status: "succeeded", total_due_amount_cents: Math.max(0, invoice.total_due_amount_cents - p.amount_cents) } : {};
+    const paid =
+      p.outcome === "succeeded"
+        ? {
+            payment_status: "succeeded",
+            total_due_amount_cents: Math.max(0, invoice.total_due_amount_cents - p.amount_cents),
+          }
+        : {};
     invoices.set(p.invoice_id, { ...invoice, ...paid });
     return invoices.get(p.invoice_id)!;
   },
 };
 const cards = new Map<string, string>();
 const customers: Customers = {
-  billing: async (_org, externalId) => ({ payment_provider: "sandbox", payment_provider_code: "sandbox_eu", provider_customer_id: cards.get(externalId) ?? SANDBOX_CUSTOMERS.SUCCEEDS }),
+  billing: async (_org, externalId) => ({
+    payment_provider: "sandbox",
+    payment_provider_code: "sandbox_eu",
+    provider_customer_id: cards.get(externalId) ?? SANDBOX_CUSTOMERS.SUCCEEDS,
+  }),
 } as Customers;
 const told: string[] = [];
-const creditNotes: CreditNotes = { setRefundStatus: async (_org, id, status) => void told.push(`${id}|${status}`), close: () => undefined };
+const creditNotes: CreditNotes = {
+  setRefundStatus: async (_org, id, status) => void told.push(`${id}|${status}`),
+  close: () => undefined,
+};
 const connections: Connection[] = [];
 let replicas: RefundWiring[];
 
 beforeAll(async () => {
   for (let i = 0; i < 2; i++) connections.push(await connectMongo({ url: infraUrls().mongoUrl, dbName }));
   replicas = connections.map((c) => {
-    const payment = wirePayment(c, { clock, customers, invoicing, publicUrl: "http://127.0.0.1:3000", returnUrl: "http://127.0.0.1:3000/done" });
+    const payment = wirePayment(c, {
+      clock,
+      customers,
+      invoicing,
+      publicUrl: "http://127.0.0.1:3000",
+      returnUrl: "http://127.0.0.1:3000/done",
+    });
     return wireRefunds(c, payment.deps, { creditNotes });
   });
   await initModels(connections[0]!);
@@ -63,8 +82,16 @@ afterAll(async () => {
 async function paidInvoice(externalCustomerId: string, card: string): Promise<InvoiceRef> {
   cards.set(externalCustomerId, card);
   const invoice: InvoiceRef = {
-    id: randomUUID(), number: "INV-1", status: "finalized", payment_status: "pending", currency: "EUR", total_amount_cents: 1_200,
-    total_due_amount_cents: 1_200, customer_id: `cus-${externalCustomerId}`, external_customer_id: externalCustomerId, overpayments: [],
+    id: randomUUID(),
+    number: "INV-1",
+    status: "finalized",
+    payment_status: "pending",
+    currency: "EUR",
+    total_amount_cents: 1_200,
+    total_due_amount_cents: 1_200,
+    customer_id: `cus-${externalCustomerId}`,
+    external_customer_id: externalCustomerId,
+    overpayments: [],
   };
   invoices.set(invoice.id, invoice);
   const payment = await chargeInvoice(replicas[0]!.deps, invoice, org, 1);
@@ -72,18 +99,34 @@ async function paidInvoice(externalCustomerId: string, card: string): Promise<In
   return invoice;
 }
 
-const refundRequested = (invoice: InvoiceRef, noteId: string, refundCents: number) => domainEvent(Subjects.invoicing.creditNoteRefundRequested, {
-  organizationId: org, occurredAt: clock.now(),
-  data: {
-    credit_note: {
-      svc_id: noteId, number: "CN-1", svc_invoice_id: invoice.id, invoice_number: invoice.number,
-      customer: { svc_id: invoice.customer_id, external_id: invoice.external_customer_id }, billing_entity_code: null, currency: "EUR", reason: "other",
-      credit_status: null, refund_status: "pending", total_amount_cents: refundCents, credit_amount_cents: 0, refund_amount_cents: refundCents,
-      offset_amount_cents: 0, balance_amount_cents: 0, taxes_amount_cents: 0, issuing_date: "2024-02-01",
-      created_at: clock.now().toISOString(), updated_at: clock.now().toISOString(),
+const refundRequested = (invoice: InvoiceRef, noteId: string, refundCents: number) =>
+  domainEvent(Subjects.invoicing.creditNoteRefundRequested, {
+    organizationId: org,
+    occurredAt: clock.now(),
+    data: {
+      credit_note: {
+        svc_id: noteId,
+        number: "CN-1",
+        svc_invoice_id: invoice.id,
+        invoice_number: invoice.number,
+        customer: { svc_id: invoice.customer_id, external_id: invoice.external_customer_id },
+        billing_entity_code: null,
+        currency: "EUR",
+        reason: "other",
+        credit_status: null,
+        refund_status: "pending",
+        total_amount_cents: refundCents,
+        credit_amount_cents: 0,
+        refund_amount_cents: refundCents,
+        offset_amount_cents: 0,
+        balance_amount_cents: 0,
+        taxes_amount_cents: 0,
+        issuing_date: "2024-02-01",
+        created_at: clock.now().toISOString(),
+        updated_at: clock.now().toISOString(),
+      },
     },
-  },
-});
+  });
 
 const deliverEverywhere = (envelope: ReturnType<typeof refundRequested>, times = 3) =>
   Promise.all(replicas.flatMap((r) => Array.from({ length: times }, () => refundRequestedHandler(r.deps)(envelope))));
@@ -95,9 +138,17 @@ describe("credit notes' refunds", () => {
     await deliverEverywhere(refundRequested(invoice, noteId, 700));
     const refunds = await connections[0]!.collection("refunds").find({ credit_note_id: noteId }).toArray();
     expect(refunds).toHaveLength(1);
-    expect(refunds[0]).toMatchObject({ status: "succeeded", amount_cents: 700, currency: "EUR", applied: true, provider: { type: "sandbox", code: "sandbox_eu" } });
+    expect(refunds[0]).toMatchObject({
+      status: "succeeded",
+      amount_cents: 700,
+      currency: "EUR",
+      applied: true,
+      provider: { type: "sandbox", code: "sandbox_eu" },
+    });
     expect(refunds[0]!.provider_refund_id).toMatch(/^sbx_re_/);
-    expect(await connections[0]!.collection("sandbox_charges").countDocuments({ _id: `refund ${refunds[0]!._id}` as never })).toBe(1);
+    expect(
+      await connections[0]!.collection("sandbox_charges").countDocuments({ _id: `refund ${refunds[0]!._id}` as never }),
+    ).toBe(1);
     expect(new Set(told.filter((t) => t.startsWith(noteId)))).toEqual(new Set([`${noteId}|succeeded`]));
     // a succeeded refund announces nothing
     expect(refunds[0]!.outbox ?? []).toEqual([]);
@@ -108,7 +159,11 @@ describe("credit notes' refunds", () => {
     const noteId = randomUUID();
     await deliverEverywhere(refundRequested(invoice, noteId, 1_200));
     const [refund] = await connections[0]!.collection("refunds").find({ credit_note_id: noteId }).toArray();
-    expect(refund).toMatchObject({ status: "failed", applied: true, failure: { message: "Refund failed to perform", error_code: "charge_not_refundable" } });
+    expect(refund).toMatchObject({
+      status: "failed",
+      applied: true,
+      failure: { message: "Refund failed to perform", error_code: "charge_not_refundable" },
+    });
     expect(new Set(told.filter((t) => t.startsWith(noteId)))).toEqual(new Set([`${noteId}|failed`]));
     // without a bus the event waits in the refund's outbox: one, with Lago's refund error object
     expect(refund!.outbox).toHaveLength(1);
@@ -116,8 +171,13 @@ describe("credit notes' refunds", () => {
       type: Subjects.payment.refundFailed,
       data: {
         credit_note_payment_provider_refund_error: {
-          svc_credit_note_id: noteId, svc_customer_id: "cus-refuser", external_customer_id: "refuser", provider_customer_id: SANDBOX_CUSTOMERS.REFUND_FAILS,
-          payment_provider: "sandbox", payment_provider_code: "sandbox_eu", provider_error: { message: "Refund failed to perform", error_code: "charge_not_refundable" },
+          svc_credit_note_id: noteId,
+          svc_customer_id: "cus-refuser",
+          external_customer_id: "refuser",
+          provider_customer_id: SANDBOX_CUSTOMERS.REFUND_FAILS,
+          payment_provider: "sandbox",
+          payment_provider_code: "sandbox_eu",
+          provider_error: { message: "Refund failed to perform", error_code: "charge_not_refundable" },
         },
       },
     });
@@ -138,15 +198,27 @@ describe("credit notes' refunds", () => {
     // fresh, so a slow machine does not pass the sandbox's half second meanwhile), still pending
     const sandbox = connections[0]!.collection("sandbox_charges");
     expect((await sandbox.findOne({ _id: `refund ${pending!._id}` as never }))?.at).toBeInstanceOf(Date);
-    await sandbox.updateOne({ _id: `refund ${pending!._id}` as never }, { $set: { at: new Date(Date.now() + 60_000) } });
+    await sandbox.updateOne(
+      { _id: `refund ${pending!._id}` as never },
+      { $set: { at: new Date(Date.now() + 60_000) } },
+    );
     await Promise.all(replicas.map((r) => settleUnsettledRefunds(r.deps, { recheckMs: 0 })));
     expect((await refunds())[0]).toMatchObject({ status: "pending", applied: false });
     // the provider's time passes (the sandbox's record made older): it has settled, paid back once, told once
-    await sandbox.updateOne({ _id: `refund ${pending!._id}` as never }, { $set: { at: new Date(Date.now() - REFUND_SETTLES_AFTER_MS) } });
+    await sandbox.updateOne(
+      { _id: `refund ${pending!._id}` as never },
+      { $set: { at: new Date(Date.now() - REFUND_SETTLES_AFTER_MS) } },
+    );
     await Promise.all(replicas.map((r) => settleUnsettledRefunds(r.deps, { recheckMs: 0 })));
     const [settled] = await refunds();
-    expect(settled).toMatchObject({ status: "succeeded", applied: true, provider_refund_id: expect.stringMatching(/^sbx_re_/) });
-    expect(await connections[0]!.collection("sandbox_charges").countDocuments({ _id: `refund ${settled!._id}` as never })).toBe(1);
+    expect(settled).toMatchObject({
+      status: "succeeded",
+      applied: true,
+      provider_refund_id: expect.stringMatching(/^sbx_re_/),
+    });
+    expect(
+      await connections[0]!.collection("sandbox_charges").countDocuments({ _id: `refund ${settled!._id}` as never }),
+    ).toBe(1);
     expect(new Set(told.filter((t) => t.startsWith(noteId)))).toEqual(new Set([`${noteId}|succeeded`]));
     // nothing left to settle: the sweeper reads it no more
     expect((await replicas[0]!.deps.refunds.unsettled(100, new Date())).map((r) => r.id)).not.toContain(settled!._id);
@@ -159,11 +231,15 @@ describe("credit notes' refunds", () => {
     // a replica stored the refund and asked the provider, then died before writing the outcome
     await refundRequestedHandler(replicas[0]!.deps)(envelope);
     const [first] = await connections[0]!.collection("refunds").find({ credit_note_id: noteId }).toArray();
-    await connections[0]!.collection("refunds").updateOne({ _id: first!._id }, { $set: { status: "pending", applied: false, provider_refund_id: null } });
+    await connections[0]!
+      .collection("refunds")
+      .updateOne({ _id: first!._id }, { $set: { status: "pending", applied: false, provider_refund_id: null } });
     await deliverEverywhere(envelope, 2);
     const [after] = await connections[0]!.collection("refunds").find({ credit_note_id: noteId }).toArray();
     expect(after).toMatchObject({ status: "succeeded", applied: true, provider_refund_id: first!.provider_refund_id });
-    expect(await connections[0]!.collection("sandbox_charges").countDocuments({ _id: `refund ${first!._id}` as never })).toBe(1);
+    expect(
+      await connections[0]!.collection("sandbox_charges").countDocuments({ _id: `refund ${first!._id}` as never }),
+    ).toBe(1);
   });
 
   it("executes nothing for an invoice paid by hand or not paid (the note's refund stays pending, as Lago)", async () => {
@@ -176,7 +252,9 @@ describe("credit notes' refunds", () => {
     await createPayment(replicas[0]!.deps, org, { invoice_id: manual.id, amount_cents: 1_200, reference: "wire" });
     const manualNote = randomUUID();
     await deliverEverywhere(refundRequested(manual, manualNote, 100), 1);
-    expect(await connections[0]!.collection("refunds").countDocuments({ credit_note_id: { $in: [noteId, manualNote] } })).toBe(0);
+    expect(
+      await connections[0]!.collection("refunds").countDocuments({ credit_note_id: { $in: [noteId, manualNote] } }),
+    ).toBe(0);
     expect(told.filter((t) => t.startsWith(noteId) || t.startsWith(manualNote))).toEqual([]);
   });
 });

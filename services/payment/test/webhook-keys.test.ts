@@ -35,7 +35,11 @@ const KEY_CACHE_MS = 300;
 const JWT_TTL_S = 120;
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
-interface Received { body: string; token: string; path: string }
+interface Received {
+  body: string;
+  token: string;
+  path: string;
+}
 const received: Received[] = [];
 let receiver: http.Server;
 let base: string;
@@ -43,7 +47,8 @@ const connections: Connection[] = [];
 let replicas: WebhookWiring[];
 
 const objects: WebhookObjects = {
-  render: async (org: string, ref: ObjectRef) => (ref.kind === "customer" ? { external_id: ref.externalId, organization: org } : null),
+  render: async (org: string, ref: ObjectRef) =>
+    ref.kind === "customer" ? { external_id: ref.externalId, organization: org } : null,
   close: () => undefined,
 };
 
@@ -52,17 +57,36 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      received.push({ body: Buffer.concat(chunks).toString("utf8"), token: String(req.headers["x-lago-signature"]), path: req.url ?? "/" });
+      received.push({
+        body: Buffer.concat(chunks).toString("utf8"),
+        token: String(req.headers["x-lago-signature"]),
+        path: req.url ?? "/",
+      });
       res.writeHead(200).end("ok");
     });
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   for (let i = 0; i < 2; i++) connections.push(await connectMongo({ url: infraUrls().mongoUrl, dbName }));
-  replicas = connections.map((c, i) => wireWebhooks(c, {
-    clock, objects, logger: silentLogger, issuer: ISSUER, allowPrivate: true, timeoutMs: 2000, jwt: { ttlS: JWT_TTL_S, keyCacheMs: KEY_CACHE_MS },
-    settings: { owner: `replica-${i}`, leaseMs: 400, endpointConcurrency: 4, maxInFlight: 64, maxQueuedPerEndpoint: 1000, retryScale: 0.002 },
-  }));
+  replicas = connections.map((c, i) =>
+    wireWebhooks(c, {
+      clock,
+      objects,
+      logger: silentLogger,
+      issuer: ISSUER,
+      allowPrivate: true,
+      timeoutMs: 2000,
+      jwt: { ttlS: JWT_TTL_S, keyCacheMs: KEY_CACHE_MS },
+      settings: {
+        owner: `replica-${i}`,
+        leaseMs: 400,
+        endpointConcurrency: 4,
+        maxInFlight: 64,
+        maxQueuedPerEndpoint: 1000,
+        retryScale: 0.002,
+      },
+    }),
+  );
   await initModels(connections[0]!);
 });
 
@@ -76,16 +100,31 @@ afterAll(async () => {
 });
 
 const keyDocs = () => connections[0]!.collection<{ _id: string; kid: string }>("webhook_keys");
-const publicPem = async (w: WebhookWiring, org: string) => Buffer.from(await getWebhookPublicKey(w.deps, org), "base64").toString("utf8");
+const publicPem = async (w: WebhookWiring, org: string) =>
+  Buffer.from(await getWebhookPublicKey(w.deps, org), "base64").toString("utf8");
 let seq = 0;
 /** A customer.updated event of `org`, fanned out by replica `w`; answers what its jwt endpoint at `path` received. */
 async function deliver(w: WebhookWiring, org: string, path: string): Promise<Received> {
   const envelope = domainEvent(Subjects.customer.customerUpdated, {
-    organizationId: org, occurredAt: clock.now(),
-    data: { customer: { svc_id: `svc-${seq}`, external_id: `c-${seq}`, sequential_id: 1, created_at: clock.now().toISOString(), updated_at: clock.now().toISOString() } },
+    organizationId: org,
+    occurredAt: clock.now(),
+    data: {
+      customer: {
+        svc_id: `svc-${seq}`,
+        external_id: `c-${seq}`,
+        sequential_id: 1,
+        created_at: clock.now().toISOString(),
+        updated_at: clock.now().toISOString(),
+      },
+    },
   });
   const before = received.filter((r) => r.path === path).length;
-  await fanOutEvent(w.deps, { organizationId: org, eventId: envelope.id, event: webhookEventsOf(envelope.type, envelope.data)[0]!, seq: ++seq });
+  await fanOutEvent(w.deps, {
+    organizationId: org,
+    eventId: envelope.id,
+    event: webhookEventsOf(envelope.type, envelope.data)[0]!,
+    seq: ++seq,
+  });
   return waitFor(() => received.filter((r) => r.path === path)[before], { what: `a delivery at ${path}` });
 }
 const verifies = (token: string, pem: string) => {
@@ -102,7 +141,12 @@ describe("jwt webhook keys", () => {
   const orgB = randomUUID();
 
   it("gives each organization its own key pair, made once even when replicas race for it", async () => {
-    const [a0, a1, b0, b1] = await Promise.all([publicPem(replicas[0]!, orgA), publicPem(replicas[1]!, orgA), publicPem(replicas[0]!, orgB), publicPem(replicas[1]!, orgB)]);
+    const [a0, a1, b0, b1] = await Promise.all([
+      publicPem(replicas[0]!, orgA),
+      publicPem(replicas[1]!, orgA),
+      publicPem(replicas[0]!, orgB),
+      publicPem(replicas[1]!, orgB),
+    ]);
     expect(a0).toMatch(/^-----BEGIN PUBLIC KEY-----/);
     expect(a1).toBe(a0);
     expect(b1).toBe(b0);
@@ -111,7 +155,12 @@ describe("jwt webhook keys", () => {
   });
 
   it("signs an organization's deliveries with its own key: iat, exp, organization_id and kid in the token, refused by another organization's key", async () => {
-    for (const org of [orgA, orgB]) await createWebhookEndpoint(replicas[0]!.deps, org, { webhook_url: `${base}/${org}`, signature_algo: "jwt", event_types: null });
+    for (const org of [orgA, orgB])
+      await createWebhookEndpoint(replicas[0]!.deps, org, {
+        webhook_url: `${base}/${org}`,
+        signature_algo: "jwt",
+        event_types: null,
+      });
     const [pemA, pemB] = [await publicPem(replicas[0]!, orgA), await publicPem(replicas[0]!, orgB)];
     const a = await deliver(replicas[0]!, orgA, `/${orgA}`);
     const b = await deliver(replicas[1]!, orgB, `/${orgB}`);
@@ -121,7 +170,13 @@ describe("jwt webhook keys", () => {
     expect(verifies(b.token, pemA)).toBe(false);
 
     const claims = jwt.verify(a.token, pemA, { algorithms: ["RS256"] }) as jwt.JwtPayload;
-    expect(claims).toEqual({ data: a.body, iss: ISSUER, organization_id: orgA, iat: expect.any(Number), exp: expect.any(Number) });
+    expect(claims).toEqual({
+      data: a.body,
+      iss: ISSUER,
+      organization_id: orgA,
+      iat: expect.any(Number),
+      exp: expect.any(Number),
+    });
     // iat is the attempt's system time (not the organization's clock, 2024 here), exp JWT_TTL_S later
     expect(Math.abs(claims.iat! - Date.now() / 1000)).toBeLessThan(30);
     expect(claims.exp! - claims.iat!).toBe(JWT_TTL_S);
@@ -153,18 +208,34 @@ describe("jwt webhook keys", () => {
   });
 
   it("lets one of two racing rotations win, both answering the pair stored", async () => {
-    const [x, y] = await Promise.all([rotateWebhookKey(replicas[0]!.deps, orgB), rotateWebhookKey(replicas[1]!.deps, orgB)]);
+    const [x, y] = await Promise.all([
+      rotateWebhookKey(replicas[0]!.deps, orgB),
+      rotateWebhookKey(replicas[1]!.deps, orgB),
+    ]);
     expect(x.version).toBe(2);
     expect(y).toEqual(x);
-    expect(Buffer.from(await getWebhookPublicKey(replicas[0]!.deps, orgB), "base64").toString("base64")).toBe(x.public_key);
+    expect(Buffer.from(await getWebhookPublicKey(replicas[0]!.deps, orgB), "base64").toString("base64")).toBe(
+      x.public_key,
+    );
   });
 
   it("rotates from the operator command (npm run webhook:rotate-key), which prints the new key as JSON", async () => {
     const before = await publicPem(replicas[0]!, orgA);
-    const { stdout } = await promisify(execFile)(join(root, "node_modules/.bin/tsx"), [join(root, "services/payment/src/cli/rotate-webhook-key.ts"), "--organization", orgA, "--json"], {
-      cwd: root, env: { ...process.env, MONGO_URL: infraUrls().mongoUrl, MONGO_DB: dbName, LOG_LEVEL: "silent" }, timeout: 60_000,
-    });
-    const printed = JSON.parse(stdout.trim().split("\n").at(-1)!) as { organization_id: string; kid: string; version: number; public_key: string };
+    const { stdout } = await promisify(execFile)(
+      join(root, "node_modules/.bin/tsx"),
+      [join(root, "services/payment/src/cli/rotate-webhook-key.ts"), "--organization", orgA, "--json"],
+      {
+        cwd: root,
+        env: { ...process.env, MONGO_URL: infraUrls().mongoUrl, MONGO_DB: dbName, LOG_LEVEL: "silent" },
+        timeout: 60_000,
+      },
+    );
+    const printed = JSON.parse(stdout.trim().split("\n").at(-1)!) as {
+      organization_id: string;
+      kid: string;
+      version: number;
+      public_key: string;
+    };
     expect(printed).toMatchObject({ organization_id: orgA, version: 3, kid: expect.any(String) });
     const after = await publicPem(replicas[0]!, orgA);
     expect(after).not.toBe(before);

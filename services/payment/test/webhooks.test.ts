@@ -5,7 +5,15 @@ import jwt from "jsonwebtoken";
 import type { Connection } from "mongoose";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectBus, derivedUuid, publishEnvelope, Subjects, type Bus, type ConsumerHandle, type Envelope } from "@billing/bus";
+import {
+  connectBus,
+  derivedUuid,
+  publishEnvelope,
+  Subjects,
+  type Bus,
+  type ConsumerHandle,
+  type Envelope,
+} from "@billing/bus";
 import { ManualClock } from "@billing/clock";
 import { domainEvent } from "@billing/contracts";
 import { AppError } from "@billing/errors";
@@ -38,7 +46,12 @@ const ISSUER = "http://127.0.0.1:3000";
 const orgA = randomUUID();
 const orgB = randomUUID();
 
-interface Received { key: string; body: string; headers: http.IncomingHttpHeaders; path: string }
+interface Received {
+  key: string;
+  body: string;
+  headers: http.IncomingHttpHeaders;
+  path: string;
+}
 const received: Received[] = [];
 /** path → how many more attempts to refuse (503) */
 const failFirst = new Map<string, number>();
@@ -48,14 +61,24 @@ let receiver: http.Server;
 let base: string;
 
 const objects: WebhookObjects = {
-  render: async (org: string, ref: ObjectRef) => (ref.kind === "customer" ? { svc_id: `svc-${ref.externalId}`, external_id: ref.externalId, organization: org, rendered: true } : null),
+  render: async (org: string, ref: ObjectRef) =>
+    ref.kind === "customer"
+      ? { svc_id: `svc-${ref.externalId}`, external_id: ref.externalId, organization: org, rendered: true }
+      : null,
   close: () => undefined,
 };
 
 const connections: Connection[] = [];
 let replicas: WebhookWiring[];
 let bus: Bus;
-const settings = (owner: string) => ({ owner, leaseMs: 400, endpointConcurrency: 4, maxInFlight: 64, maxQueuedPerEndpoint: 1000, retryScale: 0.002 });
+const settings = (owner: string) => ({
+  owner,
+  leaseMs: 400,
+  endpointConcurrency: 4,
+  maxInFlight: 64,
+  maxQueuedPerEndpoint: 1000,
+  retryScale: 0.002,
+});
 
 beforeAll(async () => {
   receiver = http.createServer((req, res) => {
@@ -69,14 +92,29 @@ beforeAll(async () => {
         res.writeHead(503).end("not now");
         return;
       }
-      received.push({ key: String(req.headers["x-lago-unique-key"]), body: Buffer.concat(chunks).toString("utf8"), headers: req.headers, path });
+      received.push({
+        key: String(req.headers["x-lago-unique-key"]),
+        body: Buffer.concat(chunks).toString("utf8"),
+        headers: req.headers,
+        path,
+      });
       setTimeout(() => res.writeHead(200).end("ok"), slow.get(path) ?? 0);
     });
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   for (let i = 0; i < 2; i++) connections.push(await connectMongo({ url: infraUrls().mongoUrl, dbName }));
-  replicas = connections.map((c, i) => wireWebhooks(c, { clock, objects, logger: silentLogger, issuer: ISSUER, allowPrivate: true, timeoutMs: 2000, settings: settings(`replica-${i}`) }));
+  replicas = connections.map((c, i) =>
+    wireWebhooks(c, {
+      clock,
+      objects,
+      logger: silentLogger,
+      issuer: ISSUER,
+      allowPrivate: true,
+      timeoutMs: 2000,
+      settings: settings(`replica-${i}`),
+    }),
+  );
   await initModels(connections[0]!);
   bus = await connectBus({ url: infraUrls().natsUrl, name: "webhooks-test" });
 });
@@ -91,28 +129,72 @@ afterAll(async () => {
   await new Promise((r) => receiver.close(r));
 });
 
-const customerEvent = (org: string, externalId: string, type: typeof Subjects.customer.customerCreated | typeof Subjects.customer.customerUpdated = Subjects.customer.customerUpdated) =>
+const customerEvent = (
+  org: string,
+  externalId: string,
+  type: typeof Subjects.customer.customerCreated | typeof Subjects.customer.customerUpdated = Subjects.customer
+    .customerUpdated,
+) =>
   domainEvent(type, {
-    organizationId: org, occurredAt: clock.now(),
-    data: { customer: { svc_id: `svc-${externalId}`, external_id: externalId, sequential_id: 1, created_at: clock.now().toISOString(), updated_at: clock.now().toISOString() } },
+    organizationId: org,
+    occurredAt: clock.now(),
+    data: {
+      customer: {
+        svc_id: `svc-${externalId}`,
+        external_id: externalId,
+        sequential_id: 1,
+        created_at: clock.now().toISOString(),
+        updated_at: clock.now().toISOString(),
+      },
+    },
   });
 let seq = 0;
 const fanOut = (w: WebhookWiring, envelope: Envelope) =>
-  fanOutEvent(w.deps, { organizationId: envelope.organization_id, eventId: envelope.id, event: webhookEventsOf(envelope.type, envelope.data)[0]!, seq: ++seq });
+  fanOutEvent(w.deps, {
+    organizationId: envelope.organization_id,
+    eventId: envelope.id,
+    event: webhookEventsOf(envelope.type, envelope.data)[0]!,
+    seq: ++seq,
+  });
 const receivedAt = (path: string) => received.filter((r) => r.path === path);
 
 describe("webhook endpoints", () => {
   it("refuses what may not receive webhooks and keeps each organization's endpoints its own", async () => {
     const strict = { ...replicas[0]!.deps, allowPrivate: false };
-    const refused = async (url: string) => createWebhookEndpoint(strict, orgA, { webhook_url: url, event_types: null }).then(() => null, (e: AppError) => e.details);
-    for (const url of ["ftp://example.com/hook", "not a url", "http://127.0.0.1:9/x", "http://localhost/x", "http://10.1.2.3/x", "http://169.254.169.254/latest", "http://[::1]/x", "http://user:pw@example.com/"]) {
+    const refused = async (url: string) =>
+      createWebhookEndpoint(strict, orgA, { webhook_url: url, event_types: null }).then(
+        () => null,
+        (e: AppError) => e.details,
+      );
+    for (const url of [
+      "ftp://example.com/hook",
+      "not a url",
+      "http://127.0.0.1:9/x",
+      "http://localhost/x",
+      "http://10.1.2.3/x",
+      "http://169.254.169.254/latest",
+      "http://[::1]/x",
+      "http://user:pw@example.com/",
+    ]) {
       expect(await refused(url), url).toBeTruthy();
     }
-    await expect(createWebhookEndpoint(replicas[0]!.deps, orgA, { webhook_url: `${base}/x`, event_types: ["no.such_type"] })).rejects.toMatchObject({ details: { event_types: ["value_is_invalid"] } });
-    const endpoint = await createWebhookEndpoint(replicas[0]!.deps, orgA, { webhook_url: `${base}/iso`, event_types: null });
-    await expect(createWebhookEndpoint(replicas[0]!.deps, orgA, { webhook_url: `${base}/iso`, event_types: null })).rejects.toMatchObject({ details: { webhook_url: ["value_already_exist"] } });
-    await expect(getWebhookEndpoint(replicas[0]!.deps, orgB, endpoint.id)).rejects.toMatchObject({ kind: "not_found", code: "webhook_endpoint_not_found" });
-    await expect(deleteWebhookEndpoint(replicas[0]!.deps, orgB, endpoint.id)).rejects.toMatchObject({ kind: "not_found" });
+    await expect(
+      createWebhookEndpoint(replicas[0]!.deps, orgA, { webhook_url: `${base}/x`, event_types: ["no.such_type"] }),
+    ).rejects.toMatchObject({ details: { event_types: ["value_is_invalid"] } });
+    const endpoint = await createWebhookEndpoint(replicas[0]!.deps, orgA, {
+      webhook_url: `${base}/iso`,
+      event_types: null,
+    });
+    await expect(
+      createWebhookEndpoint(replicas[0]!.deps, orgA, { webhook_url: `${base}/iso`, event_types: null }),
+    ).rejects.toMatchObject({ details: { webhook_url: ["value_already_exist"] } });
+    await expect(getWebhookEndpoint(replicas[0]!.deps, orgB, endpoint.id)).rejects.toMatchObject({
+      kind: "not_found",
+      code: "webhook_endpoint_not_found",
+    });
+    await expect(deleteWebhookEndpoint(replicas[0]!.deps, orgB, endpoint.id)).rejects.toMatchObject({
+      kind: "not_found",
+    });
     // org B's events never reach org A's endpoint
     await fanOut(replicas[0]!, customerEvent(orgB, "b-only"));
     expect((await listWebhooks(replicas[0]!.deps, orgA, {}, { page: 1, perPage: 100 })).total).toBe(0);
@@ -123,14 +205,34 @@ describe("webhook endpoints", () => {
 describe("deliveries", () => {
   it("signs each algorithm so that public tools verify it, with the payload Lago sends", async () => {
     const deps = replicas[0]!.deps;
-    const hmacEndpoint = await createWebhookEndpoint(deps, orgA, { webhook_url: `${base}/hmac`, signature_algo: "hmac", event_types: ["customer.created"] });
-    const jwtEndpoint = await createWebhookEndpoint(deps, orgA, { webhook_url: `${base}/jwt`, signature_algo: "jwt", event_types: null });
-    const standardEndpoint = await createWebhookEndpoint(deps, orgA, { webhook_url: `${base}/standard`, signature_algo: "standard", event_types: ["*"] });
+    const hmacEndpoint = await createWebhookEndpoint(deps, orgA, {
+      webhook_url: `${base}/hmac`,
+      signature_algo: "hmac",
+      event_types: ["customer.created"],
+    });
+    const jwtEndpoint = await createWebhookEndpoint(deps, orgA, {
+      webhook_url: `${base}/jwt`,
+      signature_algo: "jwt",
+      event_types: null,
+    });
+    const standardEndpoint = await createWebhookEndpoint(deps, orgA, {
+      webhook_url: `${base}/standard`,
+      signature_algo: "standard",
+      event_types: ["*"],
+    });
     const event = customerEvent(orgA, "acme", Subjects.customer.customerCreated);
     await fanOut(replicas[0]!, event);
-    await waitFor(() => receivedAt("/hmac").length === 1 && receivedAt("/jwt").length === 1 && receivedAt("/standard").length === 1, { what: "three deliveries" });
+    await waitFor(
+      () => receivedAt("/hmac").length === 1 && receivedAt("/jwt").length === 1 && receivedAt("/standard").length === 1,
+      { what: "three deliveries" },
+    );
 
-    const payload = { webhook_type: "customer.created", object_type: "customer", organization_id: orgA, customer: { svc_id: "svc-acme", external_id: "acme", organization: orgA, rendered: true } };
+    const payload = {
+      webhook_type: "customer.created",
+      object_type: "customer",
+      organization_id: orgA,
+      customer: { svc_id: "svc-acme", external_id: "acme", organization: orgA, rendered: true },
+    };
     const [h] = receivedAt("/hmac");
     expect(JSON.parse(h!.body)).toEqual(payload);
     const hmacKey = await deps.keys.hmacKey(orgA);
@@ -139,15 +241,26 @@ describe("deliveries", () => {
 
     const [j] = receivedAt("/jwt");
     const publicPem = Buffer.from(await getWebhookPublicKey(deps, orgA), "base64").toString("utf8");
-    const claims = jwt.verify(String(j!.headers["x-lago-signature"]), publicPem, { algorithms: ["RS256"], issuer: ISSUER }) as { data: string };
+    const claims = jwt.verify(String(j!.headers["x-lago-signature"]), publicPem, {
+      algorithms: ["RS256"],
+      issuer: ISSUER,
+    }) as { data: string };
     expect(claims.data).toBe(j!.body);
     expect(j!.headers["x-lago-signature-algorithm"]).toBe("jwt");
 
     const [s] = receivedAt("/standard");
-    const verified = new StandardWebhook(standardEndpoint.signing_secret!).verify(s!.body, s!.headers as Record<string, string>);
+    const verified = new StandardWebhook(standardEndpoint.signing_secret!).verify(
+      s!.body,
+      s!.headers as Record<string, string>,
+    );
     expect(verified).toEqual(payload);
     expect(s!.headers["webhook-id"]).toBe(s!.key);
-    expect(() => new StandardWebhook(standardEndpoint.signing_secret!).verify(s!.body.replace("acme", "acne"), s!.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new StandardWebhook(standardEndpoint.signing_secret!).verify(
+        s!.body.replace("acme", "acne"),
+        s!.headers as Record<string, string>,
+      ),
+    ).toThrow();
 
     // one unique key per delivery, distinct per endpoint; a redelivered event stores and sends nothing more
     expect(new Set([h!.key, j!.key, s!.key]).size).toBe(3);
@@ -156,7 +269,9 @@ describe("deliveries", () => {
     expect(receivedAt("/hmac").length + receivedAt("/jwt").length + receivedAt("/standard").length).toBe(3);
     // the hmac endpoint takes customer.created only
     await fanOut(replicas[0]!, customerEvent(orgA, "acme"));
-    await waitFor(() => receivedAt("/jwt").length === 2 && receivedAt("/standard").length === 2, { what: "the update" });
+    await waitFor(() => receivedAt("/jwt").length === 2 && receivedAt("/standard").length === 2, {
+      what: "the update",
+    });
     expect(receivedAt("/hmac").length).toBe(1);
     for (const e of [hmacEndpoint, jwtEndpoint, standardEndpoint]) await deleteWebhookEndpoint(deps, orgA, e.id);
   });
@@ -178,8 +293,15 @@ describe("deliveries", () => {
       expect(order).toHaveLength(6);
       expect(order).toEqual([...order].sort((a, b) => a - b));
     }
-    await waitFor(async () => (await listWebhooks(deps, orgA, { endpointId: endpoint.id, status: "succeeded" }, { page: 1, perPage: 100 })).total === 12, { what: "outcomes written" });
-    const retried = (await listWebhooks(deps, orgA, { endpointId: endpoint.id }, { page: 1, perPage: 100 })).items.filter((d) => d.retries > 1);
+    await waitFor(
+      async () =>
+        (await listWebhooks(deps, orgA, { endpointId: endpoint.id, status: "succeeded" }, { page: 1, perPage: 100 }))
+          .total === 12,
+      { what: "outcomes written" },
+    );
+    const retried = (
+      await listWebhooks(deps, orgA, { endpointId: endpoint.id }, { page: 1, perPage: 100 })
+    ).items.filter((d) => d.retries > 1);
     expect(retried.length).toBeGreaterThan(0);
     expect(retried.every((d) => d.http_status === 200 && d.status === "succeeded")).toBe(true);
 
@@ -195,7 +317,10 @@ describe("deliveries", () => {
   });
 
   it("sends what a dead replica held once its lease has passed, from another replica, once", async () => {
-    const endpoint = await createWebhookEndpoint(replicas[0]!.deps, orgA, { webhook_url: `${base}/orphans`, event_types: null });
+    const endpoint = await createWebhookEndpoint(replicas[0]!.deps, orgA, {
+      webhook_url: `${base}/orphans`,
+      event_types: null,
+    });
     // replica 0 stores 30 deliveries leased to itself, then "dies" before sending any
     const dead = replicas[0]!.dispatcher as WebhookDispatcher & { enqueue: (d: unknown) => void };
     const original = dead.enqueue.bind(dead);
@@ -203,7 +328,10 @@ describe("deliveries", () => {
     for (let i = 0; i < 30; i++) await fanOut(replicas[0]!, customerEvent(orgA, `orphan-${i}`));
     dead.enqueue = original;
     expect(receivedAt("/orphans").length).toBe(0);
-    const sweeper = startWebhookSweeper(replicas[1]!.deps.webhooks, replicas[1]!.dispatcher, { intervalMs: 50, logger: silentLogger });
+    const sweeper = startWebhookSweeper(replicas[1]!.deps.webhooks, replicas[1]!.dispatcher, {
+      intervalMs: 50,
+      logger: silentLogger,
+    });
     try {
       await waitFor(() => receivedAt("/orphans").length === 30, { what: "orphans delivered", timeoutMs: 10_000 });
       await new Promise((r) => setTimeout(r, 500));
@@ -216,9 +344,14 @@ describe("deliveries", () => {
   });
 
   it("keeps what it holds for a slow endpoint longer than a lease: renewed, so no other replica sends it too", async () => {
-    const endpoint = await createWebhookEndpoint(replicas[0]!.deps, orgA, { webhook_url: `${base}/slow`, event_types: null });
+    const endpoint = await createWebhookEndpoint(replicas[0]!.deps, orgA, {
+      webhook_url: `${base}/slow`,
+      event_types: null,
+    });
     slow.set("/slow", 250);
-    const sweepers = replicas.map((r) => startWebhookSweeper(r.deps.webhooks, r.dispatcher, { intervalMs: 50, logger: silentLogger }));
+    const sweepers = replicas.map((r) =>
+      startWebhookSweeper(r.deps.webhooks, r.dispatcher, { intervalMs: 50, logger: silentLogger }),
+    );
     try {
       // 16 deliveries, 4 at a time, 250 ms each: the last wait about 1 s, more than twice the 400 ms lease
       for (let i = 0; i < 16; i++) await fanOut(replicas[0]!, customerEvent(orgA, `slow-${i}`));
@@ -235,7 +368,11 @@ describe("deliveries", () => {
     const deps = replicas[1]!.deps;
     const org = randomUUID();
     await createWebhookEndpoint(deps, org, { webhook_url: `${base}/bus`, event_types: null });
-    const consumers: ConsumerHandle[] = await startWebhookConsumers(bus, deps, { durablePrefix: uniqueName("wh"), replicas: 1, logger: silentLogger });
+    const consumers: ConsumerHandle[] = await startWebhookConsumers(bus, deps, {
+      durablePrefix: uniqueName("wh"),
+      replicas: 1,
+      logger: silentLogger,
+    });
     try {
       for (let i = 0; i < 5; i++) await publishEnvelope(bus.js, customerEvent(org, `bus-${i}`));
       await waitFor(() => receivedAt("/bus").length === 5, { what: "bus deliveries", timeoutMs: 20_000 });
@@ -249,17 +386,51 @@ describe("deliveries", () => {
     const deps = replicas[1]!.deps;
     const org = randomUUID();
     await createWebhookEndpoint(deps, org, { webhook_url: `${base}/fees`, event_types: ["fee.created"] });
-    const consumers: ConsumerHandle[] = await startWebhookConsumers(bus, deps, { durablePrefix: uniqueName("whf"), replicas: 1, logger: silentLogger });
+    const consumers: ConsumerHandle[] = await startWebhookConsumers(bus, deps, {
+      durablePrefix: uniqueName("whf"),
+      replicas: 1,
+      logger: silentLogger,
+    });
     const at = clock.now().toISOString();
     const fee = (n: number) => ({
-      svc_id: randomUUID(), svc_invoice_id: null, fee_type: "charge", item_code: "tokens", item_name: "Tokens", svc_subscription_id: "s1", external_subscription_id: "sub",
-      svc_customer_id: "c1", external_customer_id: "cus", svc_charge_id: "ch1", svc_fixed_charge_id: null, billable_metric_code: "tokens", amount_cents: n,
-      amount_currency: "EUR", precise_amount_cents: `${n}.0`, precise_coupons_amount_cents: "0.0", taxes_amount_cents: 0, total_amount_cents: n, units: "1.0",
-      events_count: 1, pay_in_advance: true, invoiceable: false, from_date: at, to_date: at, created_at: at, event_transaction_id: `tx_${n}`, payment_status: "pending" as const,
+      svc_id: randomUUID(),
+      svc_invoice_id: null,
+      fee_type: "charge",
+      item_code: "tokens",
+      item_name: "Tokens",
+      svc_subscription_id: "s1",
+      external_subscription_id: "sub",
+      svc_customer_id: "c1",
+      external_customer_id: "cus",
+      svc_charge_id: "ch1",
+      svc_fixed_charge_id: null,
+      billable_metric_code: "tokens",
+      amount_cents: n,
+      amount_currency: "EUR",
+      precise_amount_cents: `${n}.0`,
+      precise_coupons_amount_cents: "0.0",
+      taxes_amount_cents: 0,
+      total_amount_cents: n,
+      units: "1.0",
+      events_count: 1,
+      pay_in_advance: true,
+      invoiceable: false,
+      from_date: at,
+      to_date: at,
+      created_at: at,
+      event_transaction_id: `tx_${n}`,
+      payment_status: "pending" as const,
     });
     const fees = [fee(1), fee(2), fee(3)];
     try {
-      await publishEnvelope(bus.js, domainEvent(Subjects.invoicing.advanceFeesCreated, { organizationId: org, occurredAt: clock.now(), data: { fees } }));
+      await publishEnvelope(
+        bus.js,
+        domainEvent(Subjects.invoicing.advanceFeesCreated, {
+          organizationId: org,
+          occurredAt: clock.now(),
+          data: { fees },
+        }),
+      );
       await waitFor(() => receivedAt("/fees").length === 3, { what: "three fee deliveries", timeoutMs: 20_000 });
       const bodies = receivedAt("/fees").map((r) => JSON.parse(r.body));
       expect(bodies.map((b) => b.webhook_type)).toEqual(["fee.created", "fee.created", "fee.created"]);
@@ -267,9 +438,15 @@ describe("deliveries", () => {
       expect(bodies.find((b) => b.fee.svc_id === fees[1]!.svc_id)!.fee).toEqual(fees[1]); // the fee as the message showed it (no owner stand-in)
 
       // the same fee in the one-fee message of before: its delivery's id derives from the fee either way
-      await publishEnvelope(bus.js, domainEvent(Subjects.invoicing.advanceFeeCreated, {
-        organizationId: org, occurredAt: clock.now(), id: derivedUuid(`advance_fee.created|${fees[0]!.svc_id}`), data: { fee: fees[0]! },
-      }));
+      await publishEnvelope(
+        bus.js,
+        domainEvent(Subjects.invoicing.advanceFeeCreated, {
+          organizationId: org,
+          occurredAt: clock.now(),
+          id: derivedUuid(`advance_fee.created|${fees[0]!.svc_id}`),
+          data: { fee: fees[0]! },
+        }),
+      );
       await publishEnvelope(bus.js, customerEvent(org, "after-fees", Subjects.customer.customerCreated)); // not subscribed: a marker the consumer passed
       await new Promise((r) => setTimeout(r, 1_000));
       expect(receivedAt("/fees")).toHaveLength(3);

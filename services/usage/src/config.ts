@@ -5,7 +5,10 @@ const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).defa
 /** The usage service's own settings (the shared ones are parsed beside them by @billing/runtime). */
 export const usageConfigSchema = z.object({
   /** Several platforms sharing one NATS: each has its own ingest subject and consumers. */
-  DURABLE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default("billing"),
+  DURABLE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,60}$/)
+    .default("billing"),
   /** Keys acknowledged but not yet stored are refused as duplicates for at most this long. */
   DEDUP_WINDOW_MS: int(600_000, 1000),
   /** Events accepted but not yet acknowledged by JetStream; beyond it → 429. */

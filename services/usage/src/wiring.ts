@@ -85,15 +85,23 @@ export async function wireUsage(ctx: {
       },
     },
     {
-      stream, subject, cursor: new IngestCursor(collections, subject), logger: logger.child({ part: "ingest-store" }),
-      unitEvents: config.STORE_UNIT_EVENTS, lingerMs: config.STORE_LINGER_MS, local,
+      stream,
+      subject,
+      cursor: new IngestCursor(collections, subject),
+      logger: logger.child({ part: "ingest-store" }),
+      unitEvents: config.STORE_UNIT_EVENTS,
+      lingerMs: config.STORE_LINGER_MS,
+      local,
       yieldToIngest: (oldestWaitMs) => activity.storageShouldYield(window.awaitingStorage, oldestWaitMs),
     },
   );
   await applier.start();
   const backlog = await lastSequence(bus.jsm, stream, subject);
   await applier.appliedThrough(backlog);
-  logger.info({ stored_keys: loaded, drained_through: backlog, ms: Math.round(performance.now() - started) }, "usage storage ready");
+  logger.info(
+    { stored_keys: loaded, drained_through: backlog, ms: Math.round(performance.now() - started) },
+    "usage storage ready",
+  );
 
   const maxPayload = bus.nc.info?.max_payload ?? 1024 * 1024;
   const commit = new GroupCommit(
@@ -114,7 +122,10 @@ export async function wireUsage(ctx: {
       commit,
       clock: ctx.clock,
       copies: ctx.copies,
-      limits: { maxInFlightEvents: config.INGEST_MAX_IN_FLIGHT_EVENTS, maxBacklogEvents: config.INGEST_MAX_BACKLOG_EVENTS },
+      limits: {
+        maxInFlightEvents: config.INGEST_MAX_IN_FLIGHT_EVENTS,
+        maxBacklogEvents: config.INGEST_MAX_BACKLOG_EVENTS,
+      },
       state: activity,
     },
     aggregate: { collections, reader, copies: ctx.copies },
@@ -142,21 +153,54 @@ export const usageService = defineService({
   config: usageConfigSchema,
   wire: async ({ config, connection, bus, clock, logger }) => {
     // Catalog read copies (metrics, subscriptions with their plans): loaded from MongoDB, then fed by the catalog's events.
-    const readCopies = await startReadCopies({ connection, bus, logger, durablePrefix: config.DURABLE_PREFIX, replicas: config.JETSTREAM_REPLICAS });
+    const readCopies = await startReadCopies({
+      connection,
+      bus,
+      logger,
+      durablePrefix: config.DURABLE_PREFIX,
+      replicas: config.JETSTREAM_REPLICAS,
+    });
     // Ingestion, storage (the ingest stream's backlog drained first) and aggregation.
     const stored = await wireUsage({ config, connection, bus, clock, logger, copies: readCopies.copies });
     const advanceStore = new AdvanceStore(connection);
     await advanceStore.ensureIndexes(); // the answers' expiry sweep
     const answersSweep = startAdvanceAnswersSweep({ store: advanceStore, logger });
-    const usage: UsageReader = new CachedUsageReader(stored.reader, { ttlMs: config.ESTIMATE_USAGE_CACHE_MS, maxEntries: 10_000 });
+    const usage: UsageReader = new CachedUsageReader(stored.reader, {
+      ttlMs: config.ESTIMATE_USAGE_CACHE_MS,
+      maxEntries: 10_000,
+    });
     const bindings: ServiceBinding[] = [
       bind(Rpc.usage, { ...stored.handlers, ...estimateHandlers({ copies: readCopies.copies, usage, clock }) }),
       // billing reads stored usage itself, never the estimates' cache
-      bind(Rpc.chargeUsage, chargeUsageHandlers({ copies: readCopies.copies, usage: stored.reader, storedThroughNow: stored.storedThroughNow, storedThroughSeq: stored.storedThroughSeq })),
+      bind(
+        Rpc.chargeUsage,
+        chargeUsageHandlers({
+          copies: readCopies.copies,
+          usage: stored.reader,
+          storedThroughNow: stored.storedThroughNow,
+          storedThroughSeq: stored.storedThroughSeq,
+        }),
+      ),
       // pay-in-advance fees, one call per batch of consecutive ingested envelopes (invoicing's consumer)
-      bind(Rpc.advanceFees, advanceFeeHandlers({ copies: readCopies.copies, store: advanceStore, cache: new Map(), copiesCaughtUp: readCopies.caughtUp })),
+      bind(
+        Rpc.advanceFees,
+        advanceFeeHandlers({
+          copies: readCopies.copies,
+          store: advanceStore,
+          cache: new Map(),
+          copiesCaughtUp: readCopies.caughtUp,
+        }),
+      ),
       // invoice audits re-derive fees from the raw events (pages), never from a cache or the buckets' partials
-      bind(Rpc.usageAudit, usageAuditHandlers({ collections: usageCollections(connection), copies: readCopies.copies, store: advanceStore, storedThroughNow: stored.storedThroughNow })),
+      bind(
+        Rpc.usageAudit,
+        usageAuditHandlers({
+          collections: usageCollections(connection),
+          copies: readCopies.copies,
+          store: advanceStore,
+          storedThroughNow: stored.storedThroughNow,
+        }),
+      ),
     ];
     return {
       bindings,

@@ -21,19 +21,34 @@ const PER_ENVELOPE = 20;
 
 let connection: Connection;
 const copies = new MemoryCopies();
-const gb = metricView({ code: "gb", updated_at: "2025-09-01T00:00:00.000Z", aggregation_type: "sum_agg", field_name: "gb" });
-const plan = planView({ code: "advance", updated_at: "2025-09-01T00:00:00.000Z", charges: [chargeView(gb, { properties: { amount: "1" } })] });
+const gb = metricView({
+  code: "gb",
+  updated_at: "2025-09-01T00:00:00.000Z",
+  aggregation_type: "sum_agg",
+  field_name: "gb",
+});
+const plan = planView({
+  code: "advance",
+  updated_at: "2025-09-01T00:00:00.000Z",
+  charges: [chargeView(gb, { properties: { amount: "1" } })],
+});
 const subscriptions = ["sub_a", "sub_b", "sub_c"].map((external_id) => subscriptionView(plan, { external_id }));
 
 /** Envelope i: +5 and −3 gb alternately, spread over the three subscriptions (September 2025). */
 function envelope(i: number, tag: string): AdvanceEnvelopeInput {
   return {
-    organizationId: ORG, envelopeId: `${tag}_env_${i}`,
+    organizationId: ORG,
+    envelopeId: `${tag}_env_${i}`,
     events: Array.from({ length: PER_ENVELOPE }, (_, j) => {
       const n = i * PER_ENVELOPE + j;
       return {
-        svc_id: randomUUID(), transaction_id: `${tag}_tx_${n}`, external_subscription_id: subscriptions[n % 3]!.external_id, code: "gb",
-        timestamp: new Date(Date.UTC(2025, 8, 2) + n * 60_000).toISOString(), properties: { gb: n % 2 === 0 ? 5 : -3 }, created_at: "",
+        svc_id: randomUUID(),
+        transaction_id: `${tag}_tx_${n}`,
+        external_subscription_id: subscriptions[n % 3]!.external_id,
+        code: "gb",
+        timestamp: new Date(Date.UTC(2025, 8, 2) + n * 60_000).toISOString(),
+        properties: { gb: n % 2 === 0 ? 5 : -3 },
+        created_at: "",
       };
     }),
   };
@@ -62,17 +77,23 @@ async function oneByOne(envelopes: AdvanceEnvelopeInput[]) {
   return out;
 }
 
-const amounts = (fees: Array<Array<{ event_transaction_id: string; amount_cents: number }>>) => fees.map((f) => f.map((x) => [x.event_transaction_id, x.amount_cents]));
+const amounts = (fees: Array<Array<{ event_transaction_id: string; amount_cents: number }>>) =>
+  fees.map((f) => f.map((x) => [x.event_transaction_id, x.amount_cents]));
 
 beforeAll(async () => {
   connection = await connectMongo({ url: infraUrls().mongoUrl, dbName: uniqueName("advance_batch") });
   copies.putMetric({ value: { ...gb, organization_id: ORG } as unknown as MetricCopy, version: 1 });
   copies.putPlan({ value: { ...plan, organization_id: ORG } as unknown as PlanCopy, version: 1 });
-  for (const s of subscriptions) copies.putSubscription({ value: { ...s, organization_id: ORG } as unknown as SubscriptionState, version: 1 });
+  for (const s of subscriptions)
+    copies.putSubscription({ value: { ...s, organization_id: ORG } as unknown as SubscriptionState, version: 1 });
 }, 60_000);
 
 afterAll(async () => {
-  for (const name of used) await connection.useDb(name).dropDatabase().catch(() => undefined);
+  for (const name of used)
+    await connection
+      .useDb(name)
+      .dropDatabase()
+      .catch(() => undefined);
   await connection?.dropDatabase();
   await connection?.close();
 });
@@ -136,8 +157,13 @@ describe("PriceAdvanceBatch", () => {
   it("waits for the read copies when an event's subscription is not in them yet (created just before its first events), then prices it", async () => {
     const late = subscriptionView(plan, { external_id: "sub_late" });
     const lateEvent = (n: number) => ({
-      svc_id: randomUUID(), transaction_id: `late_tx_${n}`, external_subscription_id: "sub_late", code: "gb",
-      timestamp: new Date(Date.UTC(2025, 8, 3) + n * 60_000).toISOString(), properties: { gb: 2 }, created_at: "",
+      svc_id: randomUUID(),
+      transaction_id: `late_tx_${n}`,
+      external_subscription_id: "sub_late",
+      code: "gb",
+      timestamp: new Date(Date.UTC(2025, 8, 3) + n * 60_000).toISOString(),
+      properties: { gb: 2 },
+      created_at: "",
     });
     let asked = 0;
     // the copy arrives while the batch waits for the copies to catch up, as the catalog's event would
@@ -146,8 +172,16 @@ describe("PriceAdvanceBatch", () => {
       copies.putSubscription({ value: { ...late, organization_id: ORG } as unknown as SubscriptionState, version: 1 });
       return true;
     };
-    const [fees] = await price({ copies, store: freshStore(), cache: new Map(), copiesCaughtUp }, [{ organizationId: ORG, envelopeId: "late_env", events: [lateEvent(0), lateEvent(1)] }]);
-    expect({ asked, fees: fees!.map((f) => [f.event_transaction_id, f.amount_cents]) }).toEqual({ asked: 1, fees: [["late_tx_0", 200], ["late_tx_1", 200]] });
+    const [fees] = await price({ copies, store: freshStore(), cache: new Map(), copiesCaughtUp }, [
+      { organizationId: ORG, envelopeId: "late_env", events: [lateEvent(0), lateEvent(1)] },
+    ]);
+    expect({ asked, fees: fees!.map((f) => [f.event_transaction_id, f.amount_cents]) }).toEqual({
+      asked: 1,
+      fees: [
+        ["late_tx_0", 200],
+        ["late_tx_1", 200],
+      ],
+    });
     // known subscriptions never wait
     await price({ copies, store: freshStore(), cache: new Map(), copiesCaughtUp }, [envelope(0, "known")]);
     expect(asked).toBe(1);
@@ -161,13 +195,16 @@ describe("PriceAdvanceBatch", () => {
     const db = (store as unknown as { answers: { updateOne(f: object, u: object): Promise<unknown> } }).answers;
     await db.updateOne({ _id: `${ORG}|sweep_old_env_0` }, { $set: { at: new Date(Date.now() - 9 * 24 * 3600_000) } });
     expect(await sweepAdvanceAnswers(store, new Date())).toBe(1);
-    expect((await store.answersByIds([`${ORG}|sweep_old_env_0`, `${ORG}|sweep_new_env_1`])).map((a) => a._id)).toEqual([`${ORG}|sweep_new_env_1`]);
+    expect((await store.answersByIds([`${ORG}|sweep_old_env_0`, `${ORG}|sweep_new_env_1`])).map((a) => a._id)).toEqual([
+      `${ORG}|sweep_new_env_1`,
+    ]);
     expect(await sweepAdvanceAnswers(store, new Date())).toBe(0);
   });
 
   it("stores each charge version's snapshot once, before any answer names it, and a new version when the charge changes", async () => {
     const store = freshStore();
-    const versions = (store as unknown as { versions: { insertMany(docs: unknown[], o: object): Promise<unknown> } }).versions;
+    const versions = (store as unknown as { versions: { insertMany(docs: unknown[], o: object): Promise<unknown> } })
+      .versions;
     const writes: number[] = [];
     const insertMany = versions.insertMany.bind(versions);
     versions.insertMany = (docs, o) => {
@@ -179,7 +216,9 @@ describe("PriceAdvanceBatch", () => {
     crashing.insertAnswers = async () => {
       throw new Error("killed");
     };
-    await expect(price({ copies, store: crashing, cache: new Map() }, [envelope(0, "version")])).rejects.toThrow("killed");
+    await expect(price({ copies, store: crashing, cache: new Map() }, [envelope(0, "version")])).rejects.toThrow(
+      "killed",
+    );
     expect(writes).toEqual([1]);
     const [first] = await price({ copies, store, cache: new Map() }, [envelope(0, "version")]);
     const version = first![0]!.charge_version!;
@@ -189,13 +228,22 @@ describe("PriceAdvanceBatch", () => {
     await price({ copies, store, cache: new Map() }, [envelope(1, "version"), envelope(2, "version")]);
     expect(writes).toEqual([1]);
     // the charge's price changed on the plan: a new version, stored once; the first one is kept
-    copies.putPlan({ value: { ...plan, charges: [chargeView(gb, { properties: { amount: "2" } })], organization_id: ORG } as unknown as PlanCopy, version: 2 });
+    copies.putPlan({
+      value: {
+        ...plan,
+        charges: [chargeView(gb, { properties: { amount: "2" } })],
+        organization_id: ORG,
+      } as unknown as PlanCopy,
+      version: 2,
+    });
     try {
       const [changed] = await price({ copies, store, cache: new Map() }, [envelope(3, "version")]);
       const next = changed![0]!.charge_version!;
       expect(next).not.toBe(version);
       expect(writes).toEqual([1, 1]);
-      expect((await store.chargeVersionsByIds([version, next])).map((d) => d._id).sort()).toEqual([version, next].sort());
+      expect((await store.chargeVersionsByIds([version, next])).map((d) => d._id).sort()).toEqual(
+        [version, next].sort(),
+      );
     } finally {
       copies.putPlan({ value: { ...plan, organization_id: ORG } as unknown as PlanCopy, version: 3 });
     }

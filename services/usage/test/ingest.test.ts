@@ -9,9 +9,17 @@ const org = randomUUID();
 const MAY = { from: "2026-05-01T00:00:00Z", to: "2026-06-01T00:00:00Z" };
 const at = (iso: string) => Date.parse(iso);
 const ev = (tx: string, fields: Partial<EventIn> = {}): EventIn => ({
-  transaction_id: tx, external_subscription_id: "sub_1", code: "calls", timestamp_ms: at("2026-05-10T12:00:00Z"), ...fields,
+  transaction_id: tx,
+  external_subscription_id: "sub_1",
+  code: "calls",
+  timestamp_ms: at("2026-05-10T12:00:00Z"),
+  ...fields,
 });
-const refusal = (p: Promise<unknown>) => p.then(() => null, (err: unknown) => (err instanceof IngestRefused ? { status: err.status, details: err.details } : err));
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (err: unknown) => (err instanceof IngestRefused ? { status: err.status, details: err.details } : err),
+  );
 const count = async (sub = "sub_1", code = "calls") =>
   Number((await h.aggregate({ organization_id: org, external_subscription_id: sub, code, ...MAY })).events_count);
 const storedKeys = async (keys: string[]) => (await h.collections.events.find({ _id: { $in: keys } }).toArray()).length;
@@ -20,7 +28,12 @@ beforeAll(async () => {
   h = await startUsageHarness("usage_ingest");
   h.copies.addMetric(org, { code: "calls" });
   h.copies.addMetric(org, { code: "gb", aggregation_type: "sum_agg", field_name: "a.b" });
-  h.copies.addMetric(org, { code: "computed", aggregation_type: "sum_agg", field_name: "total", expression: "event.properties.a * 2" });
+  h.copies.addMetric(org, {
+    code: "computed",
+    aggregation_type: "sum_agg",
+    field_name: "total",
+    expression: "event.properties.a * 2",
+  });
 });
 
 afterAll(async () => {
@@ -33,9 +46,13 @@ describe("IngestHttp", () => {
       { requests: requests.map((r) => ({ organization_id: r.org ?? org, batch: r.batch, body: Buffer.from(r.body) })) },
       {} as never,
     )) as { answers: Array<{ status: number; body: Buffer }> };
-    return reply.answers.map((a) => ({ status: a.status, body: JSON.parse(a.body.toString()) as Record<string, unknown> }));
+    return reply.answers.map((a) => ({
+      status: a.status,
+      body: JSON.parse(a.body.toString()) as Record<string, unknown>,
+    }));
   };
-  const api = (tx: string, extra = "") => `{"transaction_id":"${tx}","external_subscription_id":"sub_http","code":"calls","timestamp":1778414400${extra}}`;
+  const api = (tx: string, extra = "") =>
+    `{"transaction_id":"${tx}","external_subscription_id":"sub_http","code":"calls","timestamp":1778414400${extra}}`;
 
   it("answers each request of a call on its own, in the API's terms", async () => {
     const answers = await call([
@@ -52,21 +69,48 @@ describe("IngestHttp", () => {
       status: 200,
       body: {
         event: {
-          svc_id: expect.stringMatching(/^[0-9a-f-]{36}$/), transaction_id: "h-1", svc_customer_id: null, code: "calls", timestamp: "2026-05-10T12:00:00.000Z",
-          svc_subscription_id: null, external_subscription_id: "sub_http", precise_total_amount_cents: null, properties: { "a.b": 1, $c: "x" },
+          svc_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          transaction_id: "h-1",
+          svc_customer_id: null,
+          code: "calls",
+          timestamp: "2026-05-10T12:00:00.000Z",
+          svc_subscription_id: null,
+          external_subscription_id: "sub_http",
+          precise_total_amount_cents: null,
+          properties: { "a.b": 1, $c: "x" },
           created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         },
       },
     });
     expect(answers[1]!.status).toBe(200);
-    expect((answers[1]!.body.events as Array<{ transaction_id: string; timestamp: string }>).map((e) => [e.transaction_id, e.timestamp])).toEqual([
-      ["h-2", "2026-05-10T12:00:00.000Z"], ["h-3", "2026-05-10T12:00:00.500Z"],
+    expect(
+      (answers[1]!.body.events as Array<{ transaction_id: string; timestamp: string }>).map((e) => [
+        e.transaction_id,
+        e.timestamp,
+      ]),
+    ).toEqual([
+      ["h-2", "2026-05-10T12:00:00.000Z"],
+      ["h-3", "2026-05-10T12:00:00.500Z"],
     ]);
     // the same transaction_id later in the same call: the first one holds it
-    expect(answers[2]).toEqual({ status: 422, body: { status: 422, error: "Unprocessable Entity", code: "validation_errors", error_details: { transaction_id: ["value_already_exist"] } } });
+    expect(answers[2]).toEqual({
+      status: 422,
+      body: {
+        status: 422,
+        error: "Unprocessable Entity",
+        code: "validation_errors",
+        error_details: { transaction_id: ["value_already_exist"] },
+      },
+    });
     expect(answers[3]).toEqual({ status: 400, body: { status: 400, error: "Bad Request" } });
-    expect(answers[4]).toMatchObject({ status: 422, body: { error_details: { "1": { timestamp: ["invalid_format"] } } } });
-    expect(answers[5]).toEqual({ status: 400, body: { status: 400, error: "BadRequest: param is missing or the value is empty: event" } });
+    expect(answers[4]).toMatchObject({
+      status: 422,
+      body: { error_details: { "1": { timestamp: ["invalid_format"] } } },
+    });
+    expect(answers[5]).toEqual({
+      status: 400,
+      body: { status: 400, error: "BadRequest: param is missing or the value is empty: event" },
+    });
     expect(answers[6]).toMatchObject({ status: 422, body: { error_details: { events: ["too_many_events"] } } });
     expect(answers[7]).toEqual({ status: 400, body: { status: 400, error: "Bad Request" } });
     // nothing of a refused request is stored
@@ -78,9 +122,14 @@ describe("IngestHttp", () => {
 // What the gateway's POST /events/batch reaches: the harness sends each request as one IngestHttp batch.
 describe("ingestion", () => {
   it("answers once durable, with ids, ISO timestamps with milliseconds, and the properties", async () => {
-    const reply = await h.ingest(org, [ev("t-1", { timestamp_ms: 1651240791123, properties_json: '{"x":1}', precise_total_amount_cents: "12.5" })]);
+    const reply = await h.ingest(org, [
+      ev("t-1", { timestamp_ms: 1651240791123, properties_json: '{"x":1}', precise_total_amount_cents: "12.5" }),
+    ]);
     expect(reply.events[0]).toMatchObject({
-      transaction_id: "t-1", external_subscription_id: "sub_1", code: "calls", timestamp: "2022-04-29T13:59:51.123Z",
+      transaction_id: "t-1",
+      external_subscription_id: "sub_1",
+      code: "calls",
+      timestamp: "2022-04-29T13:59:51.123Z",
       precise_total_amount_cents: "12.5",
     });
     expect(reply.events[0]!.properties).toEqual({ x: 1 });
@@ -90,7 +139,9 @@ describe("ingestion", () => {
 
   it("stamps events without a timestamp with the reception time", async () => {
     const before = Date.now();
-    const reply = await h.ingest(org, [{ transaction_id: "now-1", external_subscription_id: "sub_now", code: "calls" }]);
+    const reply = await h.ingest(org, [
+      { transaction_id: "now-1", external_subscription_id: "sub_now", code: "calls" },
+    ]);
     const t = Date.parse(String(reply.events[0]!.timestamp));
     expect(t).toBeGreaterThanOrEqual(before - 1);
     expect(t).toBeLessThanOrEqual(Date.now());
@@ -121,16 +172,23 @@ describe("ingestion", () => {
   });
 
   it("lets exactly one of two concurrent requests with the same transaction_id through", async () => {
-    const results = await Promise.all([0, 1, 2, 3].map(() => refusal(h.ingest(org, [ev("race-1", { external_subscription_id: "sub_race" })]))));
+    const results = await Promise.all(
+      [0, 1, 2, 3].map(() => refusal(h.ingest(org, [ev("race-1", { external_subscription_id: "sub_race" })]))),
+    );
     expect(results.filter((r) => r === null)).toHaveLength(1);
     await waitFor(async () => (await count("sub_race")) === 1, { what: "race stored" });
   });
 
   it("reports every invalid event by index", async () => {
-    const refused = await refusal(h.ingest(org, [ev("v-1"), { ...ev(""), timestamp_ms: Number.NaN }, ev("v-3", { properties_json: "[1]" })]));
+    const refused = await refusal(
+      h.ingest(org, [ev("v-1"), { ...ev(""), timestamp_ms: Number.NaN }, ev("v-3", { properties_json: "[1]" })]),
+    );
     expect(refused).toEqual({
       status: 422,
-      details: { "1": { transaction_id: ["value_is_mandatory"], timestamp: ["invalid_format"] }, "2": { properties: ["value_is_invalid"] } },
+      details: {
+        "1": { transaction_id: ["value_is_mandatory"], timestamp: ["invalid_format"] },
+        "2": { properties: ["value_is_invalid"] },
+      },
     });
   });
 
@@ -138,9 +196,17 @@ describe("ingestion", () => {
     await h.ingest(org, [ev("dot-1", { code: "gb", properties_json: '{"a.b":2.5,"$c":"x","d":{"e.f":1}}' })]);
     await h.ingest(org, [ev("dot-2", { code: "gb", properties_json: '{"a.b":"4"}' })]);
     await waitFor(async () => (await count("sub_1", "gb")) === 2, { what: "stored" });
-    const stored = await h.parts.reader.events({ organizationId: org, externalSubscriptionId: "sub_1", code: "gb", from: new Date(MAY.from), to: new Date(MAY.to) });
+    const stored = await h.parts.reader.events({
+      organizationId: org,
+      externalSubscriptionId: "sub_1",
+      code: "gb",
+      from: new Date(MAY.from),
+      to: new Date(MAY.to),
+    });
     expect(stored.map((e) => e.properties)).toEqual([{ "a.b": 2.5, $c: "x", d: { "e.f": 1 } }, { "a.b": "4" }]);
-    expect((await h.aggregate({ organization_id: org, external_subscription_id: "sub_1", code: "gb", ...MAY })).units).toBe("6.5");
+    expect(
+      (await h.aggregate({ organization_id: org, external_subscription_id: "sub_1", code: "gb", ...MAY })).units,
+    ).toBe("6.5");
   });
 
   it("writes a metric's expression into its field at ingestion", async () => {
@@ -154,7 +220,10 @@ describe("ingestion", () => {
     const lean = await startUsageHarness("usage_lean", { STORE_LOCAL_EVENTS: "0" });
     try {
       lean.copies.addMetric(org, { code: "gb", aggregation_type: "sum_agg", field_name: "a.b" });
-      await lean.ingest(org, [ev("l-1", { code: "gb", properties_json: '{"a.b":1.5}' }), ev("l-2", { code: "gb", properties_json: '{"a.b":"2"}' })]);
+      await lean.ingest(org, [
+        ev("l-1", { code: "gb", properties_json: '{"a.b":1.5}' }),
+        ev("l-2", { code: "gb", properties_json: '{"a.b":"2"}' }),
+      ]);
       const agg = () => lean.aggregate({ organization_id: org, external_subscription_id: "sub_1", code: "gb", ...MAY });
       await waitFor(async () => (await agg()).units === "3.5", { what: "stored through the stream" });
     } finally {
@@ -166,7 +235,15 @@ describe("ingestion", () => {
     const small = await startUsageHarness("usage_cap", { INGEST_MAX_IN_FLIGHT_EVENTS: "100" });
     try {
       const big = Array.from({ length: 60 }, (_, i) => ev(`cap-${i}`));
-      const results = await Promise.all([refusal(small.ingest(org, big)), refusal(small.ingest(org, big.map((e) => ({ ...e, transaction_id: `${e.transaction_id}b` }))))]);
+      const results = await Promise.all([
+        refusal(small.ingest(org, big)),
+        refusal(
+          small.ingest(
+            org,
+            big.map((e) => ({ ...e, transaction_id: `${e.transaction_id}b` })),
+          ),
+        ),
+      ]);
       expect(results).toContainEqual({ status: 429, details: undefined });
       expect(results).toContain(null);
     } finally {

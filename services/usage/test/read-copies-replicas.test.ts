@@ -6,7 +6,15 @@ import { connectMongo } from "@billing/mongo";
 import { infraUrls, startOwnNats, uniqueName, waitFor } from "@billing/testkit";
 import type { Connection } from "mongoose";
 import { durableName, startReadCopies, type ReadCopies } from "../src/events/catalog-copies/start-read-copies";
-import { chargeView, metricEvent, metricView, planView, publish, subscriptionEvent, subscriptionView } from "./read-copies-fixtures";
+import {
+  chargeView,
+  metricEvent,
+  metricView,
+  planView,
+  publish,
+  subscriptionEvent,
+  subscriptionView,
+} from "./read-copies-fixtures";
 
 // Two usage replicas: one database, one shared durable consumer, each with its own memory.
 let ownNats: Awaited<ReturnType<typeof startOwnNats>>;
@@ -46,8 +54,19 @@ describe("catalog read copies on two replicas sharing their durable consumer", (
     const subs = Array.from({ length: 40 }, (_, i) => i);
     const metric = metricView({ code: "seats", updated_at: "2025-09-01T00:00:00.000Z" });
     const plan = planView({ code: "pro", updated_at: "2025-09-01T00:00:00.000Z", charges: [chargeView(metric)] });
-    await publish(bus, metricEvent("Created", org, metric),
-      ...subs.map((i) => subscriptionEvent("Started", org, subscriptionView(plan, { external_id: `sub_${i}` }), plan, new Date("2025-09-01T00:00:00Z"))));
+    await publish(
+      bus,
+      metricEvent("Created", org, metric),
+      ...subs.map((i) =>
+        subscriptionEvent(
+          "Started",
+          org,
+          subscriptionView(plan, { external_id: `sub_${i}` }),
+          plan,
+          new Date("2025-09-01T00:00:00Z"),
+        ),
+      ),
+    );
     // right after publishing, each replica's caughtUp resolves only once its memory has all of them
     for (const r of replicas) {
       expect(await r.caughtUp(10_000)).toBe(true);
@@ -55,7 +74,10 @@ describe("catalog read copies on two replicas sharing their durable consumer", (
       expect(r.copies.metricByCode(org, "seats")?.svc_id).toBe(metric.svc_id);
     }
     // each event was stored once in MongoDB, by one replica or the other
-    await waitFor(async () => (await connection.collection("catalog_subscription_copies").countDocuments({})) === subs.length, { what: "stored copies" });
+    await waitFor(
+      async () => (await connection.collection("catalog_subscription_copies").countDocuments({})) === subs.length,
+      { what: "stored copies" },
+    );
 
     // a replica started now loads what is stored and follows the rest
     const late = await start();

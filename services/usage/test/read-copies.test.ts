@@ -2,7 +2,16 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@billing/testkit";
 import {
-  chargeView, metricEvent, metricView, planEvent, planView, publish, startCopiesFixture, subscriptionEvent, subscriptionView, type CopiesFixture,
+  chargeView,
+  metricEvent,
+  metricView,
+  planEvent,
+  planView,
+  publish,
+  startCopiesFixture,
+  subscriptionEvent,
+  subscriptionView,
+  type CopiesFixture,
 } from "./read-copies-fixtures";
 
 let f: CopiesFixture;
@@ -22,22 +31,41 @@ async function settle(org: string): Promise<void> {
   await publish(f.bus, metricEvent("Created", org, marker));
   await waitFor(() => f.copies.metricByCode(org, marker.code), { what: "marker metric" });
   // and stored: memory may have it from this process's follower before the durable consumer stored it
-  await waitFor(async () => (await f.connection.collection("catalog_metric_copies").countDocuments({ _id: marker.svc_id as never })) === 1, { what: "stored marker" });
+  await waitFor(
+    async () =>
+      (await f.connection.collection("catalog_metric_copies").countDocuments({ _id: marker.svc_id as never })) === 1,
+    { what: "stored marker" },
+  );
 }
 
 describe("catalog read copies", () => {
   it("follow a billable metric's creation, update and deletion", async () => {
     const org = randomUUID();
-    const created = metricView({ code: "storage", aggregation_type: "sum_agg", field_name: "gb", updated_at: "2025-09-01T00:00:00.000Z" });
+    const created = metricView({
+      code: "storage",
+      aggregation_type: "sum_agg",
+      field_name: "gb",
+      updated_at: "2025-09-01T00:00:00.000Z",
+    });
     await publish(f.bus, metricEvent("Created", org, created));
     await waitFor(() => f.copies.metricByCode(org, "storage"), { what: "metric copy" });
-    expect(f.copies.metricByCode(org, "storage")).toMatchObject({ svc_id: created.svc_id, organization_id: org, field_name: "gb" });
+    expect(f.copies.metricByCode(org, "storage")).toMatchObject({
+      svc_id: created.svc_id,
+      organization_id: org,
+      field_name: "gb",
+    });
 
-    await publish(f.bus, metricEvent("Updated", org, { ...created, name: "Storage GB", updated_at: "2025-09-02T00:00:00.000Z" }));
+    await publish(
+      f.bus,
+      metricEvent("Updated", org, { ...created, name: "Storage GB", updated_at: "2025-09-02T00:00:00.000Z" }),
+    );
     await waitFor(() => f.copies.metricByCode(org, "storage")?.name === "Storage GB", { what: "metric update" });
 
     const deletedAt = "2025-09-03T00:00:00.000Z";
-    await publish(f.bus, metricEvent("Deleted", org, { ...created, name: "Storage GB", updated_at: deletedAt, deleted_at: deletedAt }));
+    await publish(
+      f.bus,
+      metricEvent("Deleted", org, { ...created, name: "Storage GB", updated_at: deletedAt, deleted_at: deletedAt }),
+    );
     await waitFor(() => f.copies.metricByCode(org, "storage") === null, { what: "metric deletion" });
     expect(f.copies.metricByCode(randomUUID(), "storage")).toBeNull();
   });
@@ -46,7 +74,12 @@ describe("catalog read copies", () => {
     const org = randomUUID();
     const v1 = metricView({ code: "calls", name: "v1", updated_at: "2025-09-01T00:00:00.000Z" });
     const v2 = { ...v1, name: "v2", updated_at: "2025-09-02T00:00:00.000Z" };
-    await publish(f.bus, metricEvent("Updated", org, v2), metricEvent("Created", org, v1), metricEvent("Updated", org, v2));
+    await publish(
+      f.bus,
+      metricEvent("Updated", org, v2),
+      metricEvent("Created", org, v1),
+      metricEvent("Updated", org, v2),
+    );
     await settle(org);
     expect(f.copies.metricByCode(org, "calls")?.name).toBe("v2");
     const stored = await f.connection.collection("catalog_metric_copies").findOne({ _id: v1.svc_id as never });
@@ -67,19 +100,35 @@ describe("catalog read copies", () => {
     const metric = metricView({ code: "seats", updated_at: "2025-09-01T00:00:00.000Z" });
     const plan = planView({ code: "pro", updated_at: "2025-09-01T00:00:00.000Z", charges: [chargeView(metric)] });
     const sub = subscriptionView(plan, { external_id: "sub_pro" });
-    await publish(f.bus, metricEvent("Created", org, metric), subscriptionEvent("Started", org, sub, plan, new Date("2025-09-01T00:00:00Z")));
+    await publish(
+      f.bus,
+      metricEvent("Created", org, metric),
+      subscriptionEvent("Started", org, sub, plan, new Date("2025-09-01T00:00:00Z")),
+    );
     await waitFor(() => f.copies.activeSubscription(org, "sub_pro"), { what: "subscription copy" });
     expect(f.copies.activeSubscription(org, "sub_pro")).toMatchObject({
       organization_id: org,
       subscription: { svc_id: sub.svc_id, status: "active", timezone: "UTC", plan_id: plan.svc_id },
-      plan: { code: "pro", charges: [{ charge_model: "standard", pay_in_advance: true, properties: { amount: "10" } }] },
+      plan: {
+        code: "pro",
+        charges: [{ charge_model: "standard", pay_in_advance: true, properties: { amount: "10" } }],
+      },
     });
 
     // plan.updated reaches the subscription; a later subscription event carrying the older plan does not undo it.
-    const newer = { ...plan, updated_at: "2025-09-05T00:00:00.000Z", charges: [chargeView(metric, { properties: { amount: "12" } })] };
+    const newer = {
+      ...plan,
+      updated_at: "2025-09-05T00:00:00.000Z",
+      charges: [chargeView(metric, { properties: { amount: "12" } })],
+    };
     await publish(f.bus, planEvent("Updated", org, newer));
-    await waitFor(() => f.copies.activeSubscription(org, "sub_pro")?.plan.charges[0]?.properties.amount === "12", { what: "plan update" });
-    await publish(f.bus, subscriptionEvent("Updated", org, { ...sub, name: "renamed" }, plan, new Date("2025-09-06T00:00:00Z")));
+    await waitFor(() => f.copies.activeSubscription(org, "sub_pro")?.plan.charges[0]?.properties.amount === "12", {
+      what: "plan update",
+    });
+    await publish(
+      f.bus,
+      subscriptionEvent("Updated", org, { ...sub, name: "renamed" }, plan, new Date("2025-09-06T00:00:00Z")),
+    );
     await settle(org);
     expect(f.copies.activeSubscription(org, "sub_pro")?.plan.charges[0]?.properties.amount).toBe("12");
 
@@ -96,19 +145,44 @@ describe("catalog read copies", () => {
 
   it("are reloaded from MongoDB on a restart", async () => {
     const org = randomUUID();
-    const metric = metricView({ code: "api", updated_at: "2025-09-01T00:00:00.000Z", filters: [{ key: "region.name", values: ["eu"] }] });
-    const charge = chargeView(metric, { filters: [{ invoice_display_name: null, properties: { amount: "2" }, values: { "region.name": ["eu"], $where: ["x"] } }] });
+    const metric = metricView({
+      code: "api",
+      updated_at: "2025-09-01T00:00:00.000Z",
+      filters: [{ key: "region.name", values: ["eu"] }],
+    });
+    const charge = chargeView(metric, {
+      filters: [
+        { invoice_display_name: null, properties: { amount: "2" }, values: { "region.name": ["eu"], $where: ["x"] } },
+      ],
+    });
     const plan = planView({ code: "api_plan", updated_at: "2025-09-01T00:00:00.000Z", charges: [charge] });
     const sub = subscriptionView(plan, { external_id: "sub_api" });
-    await publish(f.bus, metricEvent("Created", org, metric), subscriptionEvent("Started", org, sub, plan, new Date("2025-09-01T00:00:00Z")));
-    await waitFor(() => f.copies.activeSubscription(org, "sub_api") && f.copies.metricByCode(org, "api"), { what: "copies" });
+    await publish(
+      f.bus,
+      metricEvent("Created", org, metric),
+      subscriptionEvent("Started", org, sub, plan, new Date("2025-09-01T00:00:00Z")),
+    );
+    await waitFor(() => f.copies.activeSubscription(org, "sub_api") && f.copies.metricByCode(org, "api"), {
+      what: "copies",
+    });
     // (memory may have them from this process's own follower before the durable consumer stored them)
-    await waitFor(async () => (await f.connection.collection("catalog_subscription_copies").countDocuments({ _id: sub.svc_id as never })) === 1, { what: "stored copy" });
+    await waitFor(
+      async () =>
+        (await f.connection.collection("catalog_subscription_copies").countDocuments({ _id: sub.svc_id as never })) ===
+        1,
+      { what: "stored copy" },
+    );
 
     await f.restart();
     // Straight after start-up, before any message: everything comes from MongoDB.
-    expect(f.copies.metricByCode(org, "api")).toMatchObject({ svc_id: metric.svc_id, filters: [{ key: "region.name", values: ["eu"] }] });
-    expect(f.copies.activeSubscription(org, "sub_api")?.plan.charges[0]?.filters[0]?.values).toEqual({ "region.name": ["eu"], $where: ["x"] });
+    expect(f.copies.metricByCode(org, "api")).toMatchObject({
+      svc_id: metric.svc_id,
+      filters: [{ key: "region.name", values: ["eu"] }],
+    });
+    expect(f.copies.activeSubscription(org, "sub_api")?.plan.charges[0]?.filters[0]?.values).toEqual({
+      "region.name": ["eu"],
+      $where: ["x"],
+    });
     const stored = await f.connection.collection("catalog_subscription_copies").findOne({ _id: sub.svc_id as never });
     expect(stored).toMatchObject({ organization_id: org });
   });

@@ -1,7 +1,14 @@
 import type { Connection } from "mongoose";
 import { connectBus, type Bus } from "@billing/bus";
 import { Rpc, type UsageRpc } from "@billing/contracts";
-import { replyCodec, type HandlerReplyOf, type HandlerRequestOf, type MethodName, type ResponseOf, type ServiceRef } from "@billing/grpc";
+import {
+  replyCodec,
+  type HandlerReplyOf,
+  type HandlerRequestOf,
+  type MethodName,
+  type ResponseOf,
+  type ServiceRef,
+} from "@billing/grpc";
 import { parseConfig } from "@billing/config";
 import { systemClock, type Clock } from "@billing/clock";
 import { createLogger, silentLogger } from "@billing/logger";
@@ -18,9 +25,22 @@ export class FixtureCopies implements CatalogCopies {
 
   addMetric(org: string, fields: Partial<MetricCopy> & { code: string }): MetricCopy {
     const metric: MetricCopy = {
-      svc_id: `bm_${fields.code}`, organization_id: org, name: fields.code, description: null, aggregation_type: "count_agg", field_name: null,
-      recurring: false, rounding_function: null, rounding_precision: null, weighted_interval: null, expression: null,
-      filters: [], created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z", deleted_at: null, ...fields,
+      svc_id: `bm_${fields.code}`,
+      organization_id: org,
+      name: fields.code,
+      description: null,
+      aggregation_type: "count_agg",
+      field_name: null,
+      recurring: false,
+      rounding_function: null,
+      rounding_precision: null,
+      weighted_interval: null,
+      expression: null,
+      filters: [],
+      created_at: "2026-01-01T00:00:00.000Z",
+      updated_at: "2026-01-01T00:00:00.000Z",
+      deleted_at: null,
+      ...fields,
     };
     this.metrics.set(`${org}|${fields.code}`, metric);
     return metric;
@@ -51,7 +71,10 @@ export interface EventIn {
 }
 
 /** Unix ms → the API's Unix seconds, milliseconds kept exactly (anything else is sent as it comes). */
-const seconds = (ms: number) => (Number.isSafeInteger(ms) && ms >= 0 ? `${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, "0")}` : String(ms / 1000));
+const seconds = (ms: number) =>
+  Number.isSafeInteger(ms) && ms >= 0
+    ? `${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, "0")}`
+    : String(ms / 1000);
 
 /** The API's event object (POST /events/batch), as the gateway passes it through. */
 const apiEvent = (e: EventIn) => ({
@@ -65,7 +88,10 @@ const apiEvent = (e: EventIn) => ({
 
 /** An ingest request the service refused: its HTTP status and Lago's error_details. */
 export class IngestRefused extends Error {
-  constructor(readonly status: number, readonly body: { error_details?: Record<string, unknown> }) {
+  constructor(
+    readonly status: number,
+    readonly body: { error_details?: Record<string, unknown> },
+  ) {
     super(`ingest refused: ${status} ${JSON.stringify(body)}`);
   }
 
@@ -76,10 +102,18 @@ export class IngestRefused extends Error {
 
 /** The usage service's parts in this process, on a database and an ingest subject of their own. */
 type AggregateRequest = HandlerRequestOf<UsageRpc, "Aggregate">;
-export type AggregateAsk = Pick<AggregateRequest, "organization_id" | "external_subscription_id" | "code" | "from" | "to"> & Partial<AggregateRequest>;
+export type AggregateAsk = Pick<
+  AggregateRequest,
+  "organization_id" | "external_subscription_id" | "code" | "from" | "to"
+> &
+  Partial<AggregateRequest>;
 
 /** A handler's reply as a client of the method receives it: through the method's serializers (defaults applied). */
-export async function received<D, M extends MethodName<D>>(ref: ServiceRef<D>, method: M, reply: Promise<HandlerReplyOf<D, M>>): Promise<ResponseOf<D, M>> {
+export async function received<D, M extends MethodName<D>>(
+  ref: ServiceRef<D>,
+  method: M,
+  reply: Promise<HandlerReplyOf<D, M>>,
+): Promise<ResponseOf<D, M>> {
   const codec = replyCodec(ref, method);
   return codec.decode(codec.encode(await reply));
 }
@@ -100,7 +134,11 @@ export interface UsageHarness {
   close(): Promise<void>;
 }
 
-export async function startUsageHarness(label: string, env: Record<string, string> = {}, clock: Clock = systemClock): Promise<UsageHarness> {
+export async function startUsageHarness(
+  label: string,
+  env: Record<string, string> = {},
+  clock: Clock = systemClock,
+): Promise<UsageHarness> {
   const { mongoUrl, natsUrl } = infraUrls();
   const connection = await connectMongo({ url: mongoUrl, dbName: uniqueName(label) });
   const bus = await connectBus({ url: natsUrl, name: `${label}-test` });
@@ -108,22 +146,41 @@ export async function startUsageHarness(label: string, env: Record<string, strin
   const prefix = uniqueName(label);
   const start = (extra: Record<string, string>) =>
     wireUsage({
-      config: { ...parseConfig(usageConfigSchema, { DURABLE_PREFIX: prefix, ...env, ...extra }), JETSTREAM_REPLICAS: 1 },
-      connection, bus, clock, copies,
-      logger: process.env.USAGE_TEST_LOG ? createLogger({ service: "usage-test", level: process.env.USAGE_TEST_LOG }) : silentLogger,
+      config: {
+        ...parseConfig(usageConfigSchema, { DURABLE_PREFIX: prefix, ...env, ...extra }),
+        JETSTREAM_REPLICAS: 1,
+      },
+      connection,
+      bus,
+      clock,
+      copies,
+      logger: process.env.USAGE_TEST_LOG
+        ? createLogger({ service: "usage-test", level: process.env.USAGE_TEST_LOG })
+        : silentLogger,
     });
   const harness: UsageHarness = {
-    connection, bus, copies, prefix,
+    connection,
+    bus,
+    copies,
+    prefix,
     collections: usageCollections(connection),
     parts: await start({}),
     async ingest(org, events) {
       const body = Buffer.from(JSON.stringify({ events: events.map(apiEvent) }));
-      const { answers } = await received(Rpc.usage, "IngestHttp", harness.parts.handlers.IngestHttp({ requests: [{ organization_id: org, batch: true, body }] }, {} as never));
+      const { answers } = await received(
+        Rpc.usage,
+        "IngestHttp",
+        harness.parts.handlers.IngestHttp({ requests: [{ organization_id: org, batch: true, body }] }, {} as never),
+      );
       const answer = JSON.parse(answers[0]!.body.toString());
       if (answers[0]!.status !== 200) throw new IngestRefused(answers[0]!.status, answer);
       return answer;
     },
-    aggregate: (request) => harness.parts.handlers.Aggregate({ filters: [], grouped_by: [], with_running_totals: false, ...request }, {} as never),
+    aggregate: (request) =>
+      harness.parts.handlers.Aggregate(
+        { filters: [], grouped_by: [], with_running_totals: false, ...request },
+        {} as never,
+      ),
     async restart(extra = {}) {
       await harness.parts.stop();
       harness.parts = await start(extra);

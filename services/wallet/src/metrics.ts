@@ -6,4 +6,7 @@ import { counter } from "@billing/telemetry";
  * Outbound wallet transactions decided by the ledger: `kind` is the transaction status (`invoiced`:
  * credits an invoice took; `voided`), `outcome` settled (the balance went down) or failed.
  */
-export const walletDebits = counter("wallet_debits_total", "Wallet debits decided by the ledger, by kind and outcome", ["kind", "outcome"]);
+export const walletDebits = counter("wallet_debits_total", "Wallet debits decided by the ledger, by kind and outcome", [
+  "kind",
+  "outcome",
+]);

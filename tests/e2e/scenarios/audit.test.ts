@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { waitFor } from "@billing/testkit";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
-import { event, events, feeOf, invoicesOf, metric, ok, plan, send, standard, subscribe, type Api, type Json } from "../../support/scenario";
+import {
+  event,
+  events,
+  feeOf,
+  invoicesOf,
+  metric,
+  ok,
+  plan,
+  send,
+  standard,
+  subscribe,
+  type Api,
+  type Json,
+} from "../../support/scenario";
 
 // Invoices that prove themselves: GET /invoices/{id}/audit re-derives every charge fee of a
 // finalized invoice from the raw events stored for its period and the charge snapshot it was
@@ -16,30 +29,38 @@ async function januaryInvoice(as: Api): Promise<Json> {
   return invoice!;
 }
 
-const auditOf = async (as: Api, invoice: Json): Promise<Json> => (await ok(as("GET", `/invoices/${invoice.svc_id}/audit`))).invoice_audit as Json;
+const auditOf = async (as: Api, invoice: Json): Promise<Json> =>
+  (await ok(as("GET", `/invoices/${invoice.svc_id}/audit`))).invoice_audit as Json;
 
 describe("invoice audit", () => {
   it("re-derives every charge fee from the raw events: graduated, filtered and grouped fees all match", async () => {
     const as = await platform.story("Audit match", "2024-01-01T00:00:00Z");
     const calls = await metric(as, "calls");
     const storage = await metric(as, "storage", {
-      aggregation_type: "sum_agg", field_name: "gb", filters: [{ key: "region", values: ["eu", "us"] }],
+      aggregation_type: "sum_agg",
+      field_name: "gb",
+      filters: [{ key: "region", values: ["eu", "us"] }],
     });
     const seats = await metric(as, "seats", { aggregation_type: "unique_count_agg", field_name: "user" });
     await plan(as, "pro", {
       amount_cents: 1_000,
       charges: [
         {
-          billable_metric_id: calls, charge_model: "graduated",
-          properties: { graduated_ranges: [
-            { from_value: 0, to_value: 10, per_unit_amount: "1", flat_amount: "2" },
-            { from_value: 11, to_value: null, per_unit_amount: "0.5", flat_amount: "3" },
-          ] },
+          billable_metric_id: calls,
+          charge_model: "graduated",
+          properties: {
+            graduated_ranges: [
+              { from_value: 0, to_value: 10, per_unit_amount: "1", flat_amount: "2" },
+              { from_value: 11, to_value: null, per_unit_amount: "0.5", flat_amount: "3" },
+            ],
+          },
         },
-        standard(storage, "0.1", { filters: [
-          { invoice_display_name: "EU", properties: { amount: "0.2" }, values: { region: ["eu"] } },
-          { invoice_display_name: "US", properties: { amount: "0.3" }, values: { region: ["us"] } },
-        ] }),
+        standard(storage, "0.1", {
+          filters: [
+            { invoice_display_name: "EU", properties: { amount: "0.2" }, values: { region: ["eu"] } },
+            { invoice_display_name: "US", properties: { amount: "0.3" }, values: { region: ["us"] } },
+          ],
+        }),
         standard(seats, "2", { properties: { amount: "2", grouped_by: ["team"] } }),
       ],
     });
@@ -61,8 +82,18 @@ describe("invoice audit", () => {
     expect(invoice.fees_amount_cents).toBe(1_000 + 1_750 + 2_000 + 1_500 + 100 + 400 + 200);
 
     const audit = await auditOf(as, invoice);
-    expect(audit).toMatchObject({ svc_invoice_id: invoice.svc_id, number: invoice.number, status: "finalized", match: true, mismatches: [], late_events_count: 0 });
-    expect(audit.fees_amount_cents).toEqual({ invoiced: 1_750 + 2_000 + 1_500 + 100 + 400 + 200, recomputed: 1_750 + 2_000 + 1_500 + 100 + 400 + 200 });
+    expect(audit).toMatchObject({
+      svc_invoice_id: invoice.svc_id,
+      number: invoice.number,
+      status: "finalized",
+      match: true,
+      mismatches: [],
+      late_events_count: 0,
+    });
+    expect(audit.fees_amount_cents).toEqual({
+      invoiced: 1_750 + 2_000 + 1_500 + 100 + 400 + 200,
+      recomputed: 1_750 + 2_000 + 1_500 + 100 + 400 + 200,
+    });
     const derived = (audit.fees as Json[]).filter((f) => f.derivation === "raw_events");
     expect(derived).toHaveLength(6);
     for (const fee of derived) {
@@ -71,15 +102,29 @@ describe("invoice audit", () => {
       expect(fee.billed_through).toBe("2024-02-01T00:00:00.000Z");
     }
     expect(derived.find((f) => f.billable_metric_code === "calls")).toMatchObject({
-      charge_model: "graduated", invoiced: { units: "15.0", events_count: 15, amount_cents: 1_750 },
+      charge_model: "graduated",
+      invoiced: { units: "15.0", events_count: 15, amount_cents: 1_750 },
     });
-    expect(derived.filter((f) => f.billable_metric_code === "seats").map((f) => [f.grouped_by, f.recomputed.amount_cents])).toEqual(
-      expect.arrayContaining([[{ team: "a" }, 400], [{ team: "b" }, 200]]));
+    expect(
+      derived.filter((f) => f.billable_metric_code === "seats").map((f) => [f.grouped_by, f.recomputed.amount_cents]),
+    ).toEqual(
+      expect.arrayContaining([
+        [{ team: "a" }, 400],
+        [{ team: "b" }, 200],
+      ]),
+    );
     expect((audit.fees as Json[]).find((f) => f.fee_type === "subscription")).toMatchObject({
-      derivation: "not_derived_from_events", match: null, invoiced: { amount_cents: 1_000 },
+      derivation: "not_derived_from_events",
+      match: null,
+      invoiced: { amount_cents: 1_000 },
     });
     expect((audit.charges as Json[]).map((c) => [c.billable_metric_code, c.raw_events_read])).toEqual(
-      expect.arrayContaining([["calls", 15], ["storage", 3], ["seats", 4]]));
+      expect.arrayContaining([
+        ["calls", 15],
+        ["storage", 3],
+        ["seats", 4],
+      ]),
+    );
   });
 
   it("reports an event acknowledged after the invoice for its period as late, not billed", async () => {
@@ -101,16 +146,29 @@ describe("invoice audit", () => {
     const audit = await auditOf(as, invoice);
     expect(audit).toMatchObject({ match: true, late_events_count: 1 });
     const [charge] = audit.charges as [Json]; // one charge on this invoice
-    expect(charge).toMatchObject({ billable_metric_code: "calls", raw_events_read: 4, late_events_count: 1, billed_through: "2024-02-01T00:00:00.000Z" });
+    expect(charge).toMatchObject({
+      billable_metric_code: "calls",
+      raw_events_read: 4,
+      late_events_count: 1,
+      billed_through: "2024-02-01T00:00:00.000Z",
+    });
     expect(charge.late_events).toHaveLength(1);
-    expect(charge.late_events[0]).toMatchObject({ transaction_id: late.transaction_id, timestamp: "2024-01-20T00:00:00.000Z", created_at: "2024-02-02T00:00:00.000Z" });
+    expect(charge.late_events[0]).toMatchObject({
+      transaction_id: late.transaction_id,
+      timestamp: "2024-01-20T00:00:00.000Z",
+      created_at: "2024-02-02T00:00:00.000Z",
+    });
     expect((audit.fees as Json[]).find((f) => f.billable_metric_code === "calls")).toMatchObject({
-      match: true, invoiced: { units: "3.0", amount_cents: 300 }, recomputed: { units: "3.0", amount_cents: 300 },
+      match: true,
+      invoiced: { units: "3.0", amount_cents: 300 },
+      recomputed: { units: "3.0", amount_cents: 300 },
     });
   });
 
   it("audits finalized invoices only (a draft: 405), and only the organization's own (another's: 404)", async () => {
-    const as = await platform.story("Audit draft", "2024-01-01T00:00:00Z", { billing_configuration: { invoice_grace_period: 3 } });
+    const as = await platform.story("Audit draft", "2024-01-01T00:00:00Z", {
+      billing_configuration: { invoice_grace_period: 3 },
+    });
     const calls = await metric(as, "calls");
     await plan(as, "basic", { amount_cents: 0, charges: [standard(calls, "1")] });
     await subscribe(as, "acme", "basic", "sub_1");
@@ -144,13 +202,21 @@ describe("plan simulation", () => {
     const as = await platform.story("Simulate plan", "2024-01-01T00:00:00Z");
     const calls = await metric(as, "calls");
     await plan(as, "basic", { amount_cents: 0, charges: [standard(calls, "1")] });
-    await plan(as, "pro", { amount_cents: 1_000, charges: [{
-      billable_metric_id: calls, charge_model: "graduated",
-      properties: { graduated_ranges: [
-        { from_value: 0, to_value: 10, per_unit_amount: "0.5", flat_amount: "0" },
-        { from_value: 11, to_value: null, per_unit_amount: "0.2", flat_amount: "0" },
-      ] },
-    }] });
+    await plan(as, "pro", {
+      amount_cents: 1_000,
+      charges: [
+        {
+          billable_metric_id: calls,
+          charge_model: "graduated",
+          properties: {
+            graduated_ranges: [
+              { from_value: 0, to_value: 10, per_unit_amount: "0.5", flat_amount: "0" },
+              { from_value: 11, to_value: null, per_unit_amount: "0.2", flat_amount: "0" },
+            ],
+          },
+        },
+      ],
+    });
     await subscribe(as, "acme", "basic", "sub_1");
     await send(as, events(15, "sub_1", "calls", "2024-01-10T00:00:00Z"));
     await advanceClock(as, "2024-02-01T00:30:00Z");
@@ -162,24 +228,43 @@ describe("plan simulation", () => {
     const { plan_simulation: simulation } = await ok(as("POST", "/customers/acme/simulate_plan", { plan_code: "pro" }));
     // January on pro: 10.00 + 10 × 0.50 + 5 × 0.20 = 16.00; February: 10.00 + 5 × 0.50 = 12.50
     expect(simulation).toMatchObject({
-      external_customer_id: "acme", plan_code: "pro", currency: "EUR",
-      billed_fees_amount_cents: 2_000, simulated_fees_amount_cents: 2_850, difference_amount_cents: 850,
+      external_customer_id: "acme",
+      plan_code: "pro",
+      currency: "EUR",
+      billed_fees_amount_cents: 2_000,
+      simulated_fees_amount_cents: 2_850,
+      difference_amount_cents: 850,
     });
-    expect((simulation.periods as Json[]).map((p) => [p.svc_invoice_id, p.billed_plan_code, p.from_datetime, p.billed_fees_amount_cents, p.simulated_fees_amount_cents, p.difference_amount_cents]))
-      .toEqual([
-        [billed[0]!.svc_id, "basic", "2024-01-01T00:00:00.000Z", 1_500, 1_600, 100],
-        [billed[1]!.svc_id, "basic", "2024-02-01T00:00:00.000Z", 500, 1_250, 750],
-      ]);
-    expect((simulation.periods[0].simulated_fees as Json[]).map((f) => [f.fee_type, f.code, f.units, f.amount_cents])).toEqual([
-      ["subscription", "pro", "1.0", 1_000], ["charge", "calls", "15.0", 600],
+    expect(
+      (simulation.periods as Json[]).map((p) => [
+        p.svc_invoice_id,
+        p.billed_plan_code,
+        p.from_datetime,
+        p.billed_fees_amount_cents,
+        p.simulated_fees_amount_cents,
+        p.difference_amount_cents,
+      ]),
+    ).toEqual([
+      [billed[0]!.svc_id, "basic", "2024-01-01T00:00:00.000Z", 1_500, 1_600, 100],
+      [billed[1]!.svc_id, "basic", "2024-02-01T00:00:00.000Z", 500, 1_250, 750],
+    ]);
+    expect(
+      (simulation.periods[0].simulated_fees as Json[]).map((f) => [f.fee_type, f.code, f.units, f.amount_cents]),
+    ).toEqual([
+      ["subscription", "pro", "1.0", 1_000],
+      ["charge", "calls", "15.0", 600],
     ]);
 
     // only February's invoice, by issuing date
-    const { plan_simulation: february } = await ok(as("POST", "/customers/acme/simulate_plan", { plan_code: "pro", from: "2024-03-01", to: "2024-03-31" }));
+    const { plan_simulation: february } = await ok(
+      as("POST", "/customers/acme/simulate_plan", { plan_code: "pro", from: "2024-03-01", to: "2024-03-31" }),
+    );
     expect((february.periods as Json[]).map((p) => p.simulated_fees_amount_cents)).toEqual([1_250]);
 
     // nothing was stored or sent: the same two invoices, unchanged
-    expect((await invoicesOf(as, "acme")).map((i) => [i.svc_id, i.fees_amount_cents])).toEqual(billed.map((i) => [i.svc_id, i.fees_amount_cents]));
+    expect((await invoicesOf(as, "acme")).map((i) => [i.svc_id, i.fees_amount_cents])).toEqual(
+      billed.map((i) => [i.svc_id, i.fees_amount_cents]),
+    );
 
     const unknown = await as("POST", "/customers/acme/simulate_plan", { plan_code: "nope" });
     expect(unknown.status).toBe(404);
@@ -200,11 +285,17 @@ describe("plan simulation", () => {
         // waiting fees (not invoiceable, paid ones regrouped on the billing run's advance_charges
         // invoice): graduated on the period's running total, above its high-water mark
         {
-          billable_metric_id: api, charge_model: "graduated", pay_in_advance: true, invoiceable: false, regroup_paid_fees: "invoice",
-          properties: { graduated_ranges: [
-            { from_value: 0, to_value: 10, per_unit_amount: "1", flat_amount: "0" },
-            { from_value: 11, to_value: null, per_unit_amount: "0.5", flat_amount: "2" },
-          ] },
+          billable_metric_id: api,
+          charge_model: "graduated",
+          pay_in_advance: true,
+          invoiceable: false,
+          regroup_paid_fees: "invoice",
+          properties: {
+            graduated_ranges: [
+              { from_value: 0, to_value: 10, per_unit_amount: "1", flat_amount: "0" },
+              { from_value: 11, to_value: null, per_unit_amount: "0.5", flat_amount: "2" },
+            ],
+          },
         },
         // an invoice per event: 10.00 per call
         standard(calls, "10", { pay_in_advance: true }),
@@ -226,8 +317,20 @@ describe("plan simulation", () => {
     }
     // 6 → 6.00; +7 → 13: 10 × 1.00 + 3 × 0.50 + 2.00 − 6.00 = 7.50; +3 → 16: 15.00 − 13.50 = 1.50 (in time order it would be 7.00, 6.50, 1.50)
     const apiFees = fees.filter((f) => f.item.code === "api");
-    expect(Object.fromEntries(apiFees.map((f) => [f.event_transaction_id, f.amount_cents])), JSON.stringify(fees)).toEqual(
-      Object.fromEntries([[6, 600], [7, 750], [3, 150]].map(([n, cents]) => [fees.find((f) => f.item.code === "api" && f.units === `${n}.0`)?.event_transaction_id, cents])),
+    expect(
+      Object.fromEntries(apiFees.map((f) => [f.event_transaction_id, f.amount_cents])),
+      JSON.stringify(fees),
+    ).toEqual(
+      Object.fromEntries(
+        [
+          [6, 600],
+          [7, 750],
+          [3, 150],
+        ].map(([n, cents]) => [
+          fees.find((f) => f.item.code === "api" && f.units === `${n}.0`)?.event_transaction_id,
+          cents,
+        ]),
+      ),
     );
     // paid outside (PUT /fees/{id}): the billing run gathers them on an advance_charges invoice
     for (const fee of apiFees) await ok(as("PUT", `/fees/${fee.svc_id}`, { fee: { payment_status: "succeeded" } }));
@@ -243,11 +346,22 @@ describe("plan simulation", () => {
       const advance = (audit.fees as Json[]).filter((f) => f.fee_type === "charge");
       expect(advance.length).toBeGreaterThan(0);
       for (const fee of advance) {
-        expect(fee).toMatchObject({ derivation: "raw_events", match: true, recomputed: { amount_cents: fee.invoiced.amount_cents, units: fee.invoiced.units, events_count: 1 } });
+        expect(fee).toMatchObject({
+          derivation: "raw_events",
+          match: true,
+          recomputed: { amount_cents: fee.invoiced.amount_cents, units: fee.invoiced.units, events_count: 1 },
+        });
       }
     }
-    expect((await auditOf(as, january)).fees.filter((f: Json) => f.fee_type === "charge").map((f: Json) => f.recomputed.amount_cents).sort()).toEqual([150, 600, 750]);
-    expect((await auditOf(as, january)).charges).toEqual([expect.objectContaining({ billable_metric_code: "api", raw_events_read: 3, late_events_count: 0 })]);
+    expect(
+      (await auditOf(as, january)).fees
+        .filter((f: Json) => f.fee_type === "charge")
+        .map((f: Json) => f.recomputed.amount_cents)
+        .sort(),
+    ).toEqual([150, 600, 750]);
+    expect((await auditOf(as, january)).charges).toEqual([
+      expect.objectContaining({ billable_metric_code: "api", raw_events_read: 3, late_events_count: 0 }),
+    ]);
   });
 });
 
@@ -255,34 +369,58 @@ describe("pay-in-advance audits after the plan changed", () => {
   it("re-derives each pay-in-advance fee on the charge as it was priced: after its price doubled, and after it left the plan", async () => {
     const as = await platform.story("Audit after a plan change", "2024-01-01T00:00:00Z");
     const calls = await metric(as, "calls");
-    const created = await plan(as, "per_call", { amount_cents: 1_000, charges: [standard(calls, "10", { pay_in_advance: true })] });
+    const created = await plan(as, "per_call", {
+      amount_cents: 1_000,
+      charges: [standard(calls, "10", { pay_in_advance: true })],
+    });
     await subscribe(as, "acme", "per_call", "sub_1");
     // an invoice per event: 10.00 each
     await send(as, [event("sub_1", "calls", "2024-01-05T09:00:00Z"), event("sub_1", "calls", "2024-01-06T09:00:00Z")]);
     let perEvent: Json[] = [];
-    await waitFor(async () => (perEvent = (await invoicesOf(as, "acme")).filter((i) => (i.fees as Json[]).some((f) => f.item.code === "calls"))).length === 2, {
-      what: "the two pay-in-advance invoices", timeoutMs: 20_000,
-    });
+    await waitFor(
+      async () =>
+        (perEvent = (await invoicesOf(as, "acme")).filter((i) =>
+          (i.fees as Json[]).some((f) => f.item.code === "calls"),
+        )).length === 2,
+      {
+        what: "the two pay-in-advance invoices",
+        timeoutMs: 20_000,
+      },
+    );
     const expectMatch = async (why: string) => {
       for (const invoice of perEvent) {
         const audit = await auditOf(as, invoice);
         expect(audit, `${why}: ${JSON.stringify(audit.mismatches)}`).toMatchObject({ match: true, mismatches: [] });
         const fees = (audit.fees as Json[]).filter((f) => f.fee_type === "charge");
-        expect(fees.map((f) => [f.derivation, f.match, f.invoiced.amount_cents, f.recomputed.amount_cents]), why).toEqual([["raw_events", true, 1_000, 1_000]]);
+        expect(
+          fees.map((f) => [f.derivation, f.match, f.invoiced.amount_cents, f.recomputed.amount_cents]),
+          why,
+        ).toEqual([["raw_events", true, 1_000, 1_000]]);
       }
     };
     await expectMatch("as billed");
-    const estimate = async () => as("POST", "/events/estimate_fees", { event: { code: "calls", external_subscription_id: "sub_1" } });
+    const estimate = async () =>
+      as("POST", "/events/estimate_fees", { event: { code: "calls", external_subscription_id: "sub_1" } });
 
     // the price doubled: the usage service's copy follows (estimates price 20.00), the audits still replay 10.00
     const charge = (created.charges as Json[])[0]!;
-    await ok(as("PUT", "/plans/per_call", { plan: { charges: [{ ...standard(calls, "20", { pay_in_advance: true }), id: charge.svc_id }] } }));
-    await waitFor(async () => (await estimate()).body.fees?.[0]?.amount_cents === 2_000, { what: "the new price in the usage service's copy", timeoutMs: 20_000 });
+    await ok(
+      as("PUT", "/plans/per_call", {
+        plan: { charges: [{ ...standard(calls, "20", { pay_in_advance: true }), id: charge.svc_id }] },
+      }),
+    );
+    await waitFor(async () => (await estimate()).body.fees?.[0]?.amount_cents === 2_000, {
+      what: "the new price in the usage service's copy",
+      timeoutMs: 20_000,
+    });
     await expectMatch("after the price changed");
 
     // the charge left the plan: nothing is priced for the metric any more, the audits still replay the charge as billed
     await ok(as("PUT", "/plans/per_call", { plan: { charges: [] } }));
-    await waitFor(async () => (await estimate()).status === 422, { what: "the charge gone from the usage service's copy", timeoutMs: 20_000 });
+    await waitFor(async () => (await estimate()).status === 422, {
+      what: "the charge gone from the usage service's copy",
+      timeoutMs: 20_000,
+    });
     await expectMatch("after the charge was removed");
   });
 });

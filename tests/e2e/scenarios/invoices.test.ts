@@ -1,8 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
 import {
-  applyCoupon, coupon, customer, event, events, expectTotals, feeOf, instant, invoicesOf, metric, numberPrefix, ok, plan, send, span,
-  standard, subscribe, tax, type Api, type Json,
+  applyCoupon,
+  coupon,
+  customer,
+  event,
+  events,
+  expectTotals,
+  feeOf,
+  instant,
+  invoicesOf,
+  metric,
+  numberPrefix,
+  ok,
+  plan,
+  send,
+  span,
+  standard,
+  subscribe,
+  tax,
+  type Api,
+  type Json,
 } from "../../support/scenario";
 
 // Invoice stories on sandbox organizations: taxes and coupons (billing-rules §3), drafts and
@@ -37,9 +55,15 @@ describe("taxes", () => {
     const [invoice] = await invoicesOf(as, "acme");
     // fees 10,000 + 350; 20 % of each: 2000 + 70 = 2070; total 12,420
     expectTotals(invoice!, { fees: 10_350, taxes: 2_070 });
-    expect(feeOf(invoice!, "subscription")).toMatchObject({ taxes_amount_cents: 2_000, taxes_rate: 20, total_amount_cents: 12_000 });
+    expect(feeOf(invoice!, "subscription")).toMatchObject({
+      taxes_amount_cents: 2_000,
+      taxes_rate: 20,
+      total_amount_cents: 12_000,
+    });
     expect(feeOf(invoice!, "charge", "calls")).toMatchObject({ taxes_amount_cents: 70, total_amount_cents: 420 });
-    expect(invoice!.applied_taxes).toEqual([expect.objectContaining({ tax_code: "vat", tax_rate: 20, amount_cents: 2_070, fees_amount_cents: 10_350 })]);
+    expect(invoice!.applied_taxes).toEqual([
+      expect.objectContaining({ tax_code: "vat", tax_rate: 20, amount_cents: 2_070, fees_amount_cents: 10_350 }),
+    ]);
   });
 
   it("rounds the invoice's taxes once, on the sum of the unrounded fee taxes", async () => {
@@ -60,7 +84,9 @@ describe("taxes", () => {
     expect(feeOf(invoice!, "charge", "calls").taxes_amount_cents).toBe(55);
     expect(feeOf(invoice!, "charge", "sms").taxes_amount_cents).toBe(55);
     expectTotals(invoice!, { fees: 2_010, taxes: 111 });
-    expect(invoice!.applied_taxes).toEqual([expect.objectContaining({ tax_code: "reduced", tax_rate: 5.5, amount_cents: 111 })]);
+    expect(invoice!.applied_taxes).toEqual([
+      expect.objectContaining({ tax_code: "reduced", tax_rate: 5.5, amount_cents: 111 }),
+    ]);
   });
 });
 
@@ -71,19 +97,31 @@ describe("coupons", () => {
     await tax(as, "vat", "20");
     await plan(as, "starter", { amount_cents: 10_000, tax_codes: ["vat"] });
     await subscribe(as, "acme", "starter", "sub_1");
-    await coupon(as, "welcome", { coupon_type: "fixed_amount", amount_cents: 15_000, amount_currency: "EUR", frequency: "once" });
+    await coupon(as, "welcome", {
+      coupon_type: "fixed_amount",
+      amount_cents: 15_000,
+      amount_currency: "EUR",
+      frequency: "once",
+    });
     await applyCoupon(as, "acme", "welcome");
     await advanceClock(as, "2024-03-01T00:30:00Z");
     const [february, march] = await invoicesOf(as, "acme");
     // Feb 1: min(150.00 left, 100.00 of fees) = 10,000 off; nothing left to tax; total 0, paid by the coupon
     expectTotals(february!, { fees: 10_000, coupons: 10_000, taxes: 0 });
     expect(february).toMatchObject({ status: "finalized", payment_status: "succeeded" });
-    expect(february!.credits).toEqual([expect.objectContaining({ amount_cents: 10_000, item: expect.objectContaining({ type: "coupon", code: "welcome" }) })]);
+    expect(february!.credits).toEqual([
+      expect.objectContaining({
+        amount_cents: 10_000,
+        item: expect.objectContaining({ type: "coupon", code: "welcome" }),
+      }),
+    ]);
     // Mar 1: the 5000 left; 20 % of the remaining 5000 = 1000; total 6000
     expectTotals(march!, { fees: 10_000, coupons: 5_000, taxes: 1_000 });
     expect(march!.payment_status).toBe("pending");
     // used up: terminated, nothing remaining
-    expect(await appliedCoupons(as, "terminated")).toEqual([expect.objectContaining({ coupon_code: "welcome", amount_cents_remaining: 0, status: "terminated" })]);
+    expect(await appliedCoupons(as, "terminated")).toEqual([
+      expect.objectContaining({ coupon_code: "welcome", amount_cents_remaining: 0, status: "terminated" }),
+    ]);
   });
 
   it("takes a fixed-amount recurring coupon off for its number of periods, then stops", async () => {
@@ -92,7 +130,13 @@ describe("coupons", () => {
     await tax(as, "gst", "10");
     await plan(as, "starter", { amount_cents: 5_000, tax_codes: ["gst"] });
     await subscribe(as, "acme", "starter", "sub_1");
-    await coupon(as, "loyal", { coupon_type: "fixed_amount", amount_cents: 1_000, amount_currency: "EUR", frequency: "recurring", frequency_duration: 2 });
+    await coupon(as, "loyal", {
+      coupon_type: "fixed_amount",
+      amount_cents: 1_000,
+      amount_currency: "EUR",
+      frequency: "recurring",
+      frequency_duration: 2,
+    });
     await applyCoupon(as, "acme", "loyal");
     await advanceClock(as, "2024-04-01T00:30:00Z");
     const [february, march, april] = await invoicesOf(as, "acme");
@@ -100,7 +144,9 @@ describe("coupons", () => {
     expectTotals(february!, { fees: 5_000, coupons: 1_000, taxes: 400 });
     expectTotals(march!, { fees: 5_000, coupons: 1_000, taxes: 400 });
     expectTotals(april!, { fees: 5_000, coupons: 0, taxes: 500 });
-    expect(await appliedCoupons(as, "terminated")).toEqual([expect.objectContaining({ coupon_code: "loyal", frequency_duration_remaining: 0 })]);
+    expect(await appliedCoupons(as, "terminated")).toEqual([
+      expect.objectContaining({ coupon_code: "loyal", frequency_duration_remaining: 0 }),
+    ]);
   });
 
   it("takes a percentage coupon off before taxes, spread over the fees", async () => {
@@ -119,7 +165,9 @@ describe("coupons", () => {
     expect(feeOf(invoice!, "subscription").taxes_amount_cents).toBe(1_750);
     expect(feeOf(invoice!, "charge", "calls").taxes_amount_cents).toBe(61);
     expect(Number(feeOf(invoice!, "subscription").precise_coupons_amount_cents)).toBeCloseTo(1_250.24155, 3);
-    expect(await appliedCoupons(as, "active")).toEqual([expect.objectContaining({ coupon_code: "spring", status: "active" })]); // forever
+    expect(await appliedCoupons(as, "active")).toEqual([
+      expect.objectContaining({ coupon_code: "spring", status: "active" }),
+    ]); // forever
   });
 
   it("applies coupons limited to metrics, then to plans, then the others, with two taxes", async () => {
@@ -132,13 +180,32 @@ describe("coupons", () => {
     const calls = await metric(as, "calls");
     const storage = await metric(as, "storage", { aggregation_type: "sum_agg", field_name: "gb" });
     const seats = await metric(as, "seats", { aggregation_type: "sum_agg", field_name: "n" });
-    await plan(as, "core", { amount_cents: 0, charges: [standard(calls, "1", { tax_codes: ["t10"] }), standard(storage, "1", { tax_codes: ["t20"] })] });
+    await plan(as, "core", {
+      amount_cents: 0,
+      charges: [standard(calls, "1", { tax_codes: ["t10"] }), standard(storage, "1", { tax_codes: ["t20"] })],
+    });
     await plan(as, "extra", { amount_cents: 0, charges: [standard(seats, "1", { tax_codes: ["t10"] })] });
     await subscribe(as, "acme", "core", "sub_core");
     await subscribe(as, "acme", "extra", "sub_extra");
-    await coupon(as, "all600", { coupon_type: "fixed_amount", amount_cents: 600, amount_currency: "EUR", frequency: "once" });
-    await coupon(as, "extra10", { coupon_type: "percentage", percentage_rate: "10", frequency: "once", applies_to: { plan_codes: ["extra"] } });
-    await coupon(as, "storage500", { coupon_type: "fixed_amount", amount_cents: 500, amount_currency: "EUR", frequency: "once", applies_to: { billable_metric_codes: ["storage"] } });
+    await coupon(as, "all600", {
+      coupon_type: "fixed_amount",
+      amount_cents: 600,
+      amount_currency: "EUR",
+      frequency: "once",
+    });
+    await coupon(as, "extra10", {
+      coupon_type: "percentage",
+      percentage_rate: "10",
+      frequency: "once",
+      applies_to: { plan_codes: ["extra"] },
+    });
+    await coupon(as, "storage500", {
+      coupon_type: "fixed_amount",
+      amount_cents: 500,
+      amount_currency: "EUR",
+      frequency: "once",
+      applies_to: { billable_metric_codes: ["storage"] },
+    });
     for (const code of ["all600", "extra10", "storage500"]) await applyCoupon(as, "acme", code);
     await send(as, [
       ...events(10, "sub_core", "calls", "2024-01-10T00:00:00Z"),
@@ -159,10 +226,19 @@ describe("coupons", () => {
     // taxes per fee: calls (1000 − 115.38) × 10 % = 88.46 → 88; storage (2000 − 673.08) × 20 % = 265.38 → 265;
     // seats (3000 − 611.54) × 10 % = 238.85 → 239. Per tax: t10 88.46 + 238.85 = 327.31 → 327,
     // t20 265.38 → 265; the invoice's: round(327.31 + 265.38) = round(592.69) = 593 (not 327 + 265)
-    expect(["calls", "storage", "seats"].map((code) => feeOf(invoice!, "charge", code).taxes_amount_cents)).toEqual([88, 265, 239]);
-    expect(invoice!.applied_taxes.map((t: Json) => [t.tax_code, t.amount_cents]).sort()).toEqual([["t10", 327], ["t20", 265]]);
+    expect(["calls", "storage", "seats"].map((code) => feeOf(invoice!, "charge", code).taxes_amount_cents)).toEqual([
+      88, 265, 239,
+    ]);
+    expect(invoice!.applied_taxes.map((t: Json) => [t.tax_code, t.amount_cents]).sort()).toEqual([
+      ["t10", 327],
+      ["t20", 265],
+    ]);
     expectTotals(invoice!, { fees: 6_000, coupons: 1_400, taxes: 593 });
-    expect(invoice!.credits.map((c: Json) => [c.item.code, c.amount_cents]).sort()).toEqual([["all600", 600], ["extra10", 300], ["storage500", 500]]);
+    expect(invoice!.credits.map((c: Json) => [c.item.code, c.amount_cents]).sort()).toEqual([
+      ["all600", 600],
+      ["extra10", 300],
+      ["storage500", 500],
+    ]);
   });
 });
 
@@ -173,14 +249,24 @@ describe("drafts and finalization", () => {
     const calls = await metric(as, "calls");
     await plan(as, "basic", { amount_cents: 2_000, charges: [standard(calls, "0.5")] });
     await subscribe(as, "acme", "basic", "sub_1");
-    await coupon(as, "five", { coupon_type: "fixed_amount", amount_cents: 500, amount_currency: "EUR", frequency: "once" });
+    await coupon(as, "five", {
+      coupon_type: "fixed_amount",
+      amount_cents: 500,
+      amount_currency: "EUR",
+      frequency: "once",
+    });
     await applyCoupon(as, "acme", "five");
     await advanceClock(as, "2024-02-01T10:00:00Z");
     const prefix = await numberPrefix(as);
     const [draft] = await invoicesOf(as, "acme");
     // a draft: no coupon yet (coupons apply at finalization), numbered PREFIX-DRAFT; issued at the end
     // of grace (next_period_start + align_with_finalization_date: Feb 1 + 3 days)
-    expect(draft).toMatchObject({ status: "draft", number: `${prefix}-DRAFT`, issuing_date: "2024-02-04", payment_due_date: "2024-02-04" });
+    expect(draft).toMatchObject({
+      status: "draft",
+      number: `${prefix}-DRAFT`,
+      issuing_date: "2024-02-04",
+      payment_due_date: "2024-02-04",
+    });
     expectTotals(draft!, { fees: 2_000 });
 
     // a late event of January (Jan 31 20:00), still in the draft's period: refreshing counts it
@@ -193,17 +279,28 @@ describe("drafts and finalization", () => {
     // finalized: the coupon now applies (2050 − 500 = 1550); the first number of acme; finalized by hand
     // on Feb 1, it is issued that day (Lago re-dates a draft finalized early when the adjustment is
     // align_with_finalization_date)
-    expect(finalized.invoice).toMatchObject({ svc_id: draft!.svc_id, status: "finalized", number: `${prefix}-001-001`, issuing_date: "2024-02-01", payment_due_date: "2024-02-01" });
+    expect(finalized.invoice).toMatchObject({
+      svc_id: draft!.svc_id,
+      status: "finalized",
+      number: `${prefix}-001-001`,
+      issuing_date: "2024-02-01",
+      payment_due_date: "2024-02-01",
+    });
     expectTotals(finalized.invoice, { fees: 2_050, coupons: 500 });
     expect((await ok(as("GET", `/invoices/${draft!.svc_id}`))).invoice).toEqual(finalized.invoice);
 
     // only a draft can be finalized: a second finalization and an unknown id are 404 invoice_not_found
     expect(await as("PUT", `/invoices/${draft!.svc_id}/finalize`)).toMatchObject(notFound("invoice_not_found"));
-    expect(await as("PUT", "/invoices/00000000-0000-4000-8000-000000000000/finalize")).toMatchObject(notFound("invoice_not_found"));
+    expect(await as("PUT", "/invoices/00000000-0000-4000-8000-000000000000/finalize")).toMatchObject(
+      notFound("invoice_not_found"),
+    );
     // and a finalized invoice never changes: a later event of January is not added
     await send(as, [event("sub_1", "calls", "2024-01-31T21:00:00Z")]);
     await advanceClock(as, "2024-02-10T00:00:00Z");
-    expect((await ok(as("GET", `/invoices/${draft!.svc_id}`))).invoice).toMatchObject({ fees_amount_cents: 2_050, total_amount_cents: 1_550 });
+    expect((await ok(as("GET", `/invoices/${draft!.svc_id}`))).invoice).toMatchObject({
+      fees_amount_cents: 2_050,
+      total_amount_cents: 1_550,
+    });
   });
 
   it("finalizes a draft by itself when its grace period ends inside a clock jump, late usage included", async () => {
@@ -215,12 +312,23 @@ describe("drafts and finalization", () => {
     await advanceClock(as, "2024-02-02T00:00:00Z");
     const [draft] = await invoicesOf(as, "acme");
     // issued at the end of grace, Feb 4; due 10 days later
-    expect(draft).toMatchObject({ status: "draft", fees_amount_cents: 2_000, issuing_date: "2024-02-04", payment_due_date: "2024-02-14", net_payment_term: 10 });
+    expect(draft).toMatchObject({
+      status: "draft",
+      fees_amount_cents: 2_000,
+      issuing_date: "2024-02-04",
+      payment_due_date: "2024-02-14",
+      net_payment_term: 10,
+    });
     await send(as, [event("sub_1", "calls", "2024-01-31T20:00:00Z")]); // late January usage, during grace
     await advanceClock(as, "2024-02-10T00:00:00Z"); // the grace period ends on Feb 4, inside this jump
     const [invoice] = await invoicesOf(as, "acme");
     // finalized on Feb 4 with the late call: 2000 + 50; issued Feb 4, due Feb 14
-    expect(invoice).toMatchObject({ svc_id: draft!.svc_id, status: "finalized", issuing_date: "2024-02-04", payment_due_date: "2024-02-14" });
+    expect(invoice).toMatchObject({
+      svc_id: draft!.svc_id,
+      status: "finalized",
+      issuing_date: "2024-02-04",
+      payment_due_date: "2024-02-14",
+    });
     expect(invoice!.number).toBe(`${await numberPrefix(as)}-001-001`);
     expectTotals(invoice!, { fees: 2_050 });
   });
@@ -229,14 +337,22 @@ describe("drafts and finalization", () => {
     // acme: issuing date anchored to the current period's end, kept (no grace); 30-day payment term.
     const as = await story("Issuing anchor", {
       net_payment_term: 30,
-      billing_configuration: { subscription_invoice_issuing_date_anchor: "current_period_end", subscription_invoice_issuing_date_adjustment: "keep_anchor" },
+      billing_configuration: {
+        subscription_invoice_issuing_date_anchor: "current_period_end",
+        subscription_invoice_issuing_date_adjustment: "keep_anchor",
+      },
     });
     await plan(as, "basic", { amount_cents: 2_000 });
     await subscribe(as, "acme", "basic", "sub_1");
     await advanceClock(as, "2024-02-01T00:30:00Z");
     const [invoice] = await invoicesOf(as, "acme");
     // current_period_end + keep_anchor: billing day − 1 = Jan 31; due Jan 31 + 30 days = Mar 1
-    expect(invoice).toMatchObject({ status: "finalized", issuing_date: "2024-01-31", payment_due_date: "2024-03-01", net_payment_term: 30 });
+    expect(invoice).toMatchObject({
+      status: "finalized",
+      issuing_date: "2024-01-31",
+      payment_due_date: "2024-03-01",
+      net_payment_term: 30,
+    });
   });
 
   it("finalizes a zero-amount invoice by default, and closes it (not shown) for a customer who skips them", async () => {
@@ -269,8 +385,14 @@ describe("numbering", () => {
     await advanceClock(as, "2024-03-01T00:30:00Z");
     const prefix = await numberPrefix(as);
     // {prefix}-{customer sequential id}-{the customer's n-th finalized invoice}
-    expect((await invoicesOf(as, "acme")).map((i) => [i.number, i.sequential_id])).toEqual([[`${prefix}-001-001`, 1], [`${prefix}-001-002`, 2]]);
-    expect((await invoicesOf(as, "globex")).map((i) => [i.number, i.sequential_id])).toEqual([[`${prefix}-002-001`, 1], [`${prefix}-002-002`, 2]]);
+    expect((await invoicesOf(as, "acme")).map((i) => [i.number, i.sequential_id])).toEqual([
+      [`${prefix}-001-001`, 1],
+      [`${prefix}-001-002`, 2],
+    ]);
+    expect((await invoicesOf(as, "globex")).map((i) => [i.number, i.sequential_id])).toEqual([
+      [`${prefix}-002-001`, 1],
+      [`${prefix}-002-002`, 2],
+    ]);
   });
 
   it("numbers invoices across the organization once the billing entity switches, continuing its count", async () => {
@@ -283,18 +405,33 @@ describe("numbering", () => {
     await subscribe(as, "globex", "basic", "sub_2");
     await advanceClock(as, "2024-02-01T00:30:00Z");
     const prefix = await numberPrefix(as);
-    const numbers = async () => [...(await invoicesOf(as, "acme")), ...(await invoicesOf(as, "globex"))].map((i) => i.number as string);
+    const numbers = async () =>
+      [...(await invoicesOf(as, "acme")), ...(await invoicesOf(as, "globex"))].map((i) => i.number as string);
     expect((await numbers()).sort()).toEqual([`${prefix}-001-001`, `${prefix}-002-001`]);
 
     // Lago's PUT /billing_entities/{code} (document_numbering per_billing_entity is the API's per organization)
-    const updated = await ok(as("PUT", "/billing_entities/default", { billing_entity: { document_numbering: "per_billing_entity", document_number_prefix: "ORG-1" } }));
-    expect(updated.billing_entity).toMatchObject({ document_numbering: "per_billing_entity", document_number_prefix: "ORG-1" });
+    const updated = await ok(
+      as("PUT", "/billing_entities/default", {
+        billing_entity: { document_numbering: "per_billing_entity", document_number_prefix: "ORG-1" },
+      }),
+    );
+    expect(updated.billing_entity).toMatchObject({
+      document_numbering: "per_billing_entity",
+      document_number_prefix: "ORG-1",
+    });
     await advanceClock(as, "2024-04-01T00:30:00Z");
     // {prefix}-{YYYYMM of finalization}-{n}: n counts every finalized invoice of the billing entity, the
     // two per-customer ones included (not reset monthly): 3 and 4 on Mar 1, 5 and 6 on Apr 1
-    expect((await numbers()).sort()).toEqual([
-      `${prefix}-001-001`, `${prefix}-002-001`, "ORG-1-202403-003", "ORG-1-202403-004", "ORG-1-202404-005", "ORG-1-202404-006",
-    ].sort());
+    expect((await numbers()).sort()).toEqual(
+      [
+        `${prefix}-001-001`,
+        `${prefix}-002-001`,
+        "ORG-1-202403-003",
+        "ORG-1-202403-004",
+        "ORG-1-202404-005",
+        "ORG-1-202404-006",
+      ].sort(),
+    );
   });
 });
 
@@ -307,7 +444,11 @@ describe("usage", () => {
     await subscribe(as, "acme", "basic", "sub_1");
     await advanceClock(as, "2024-01-15T00:00:00Z");
     for (let i = 0; i < 4; i++) {
-      const created = await ok(as("POST", "/events", { event: { transaction_id: `now-${i}`, external_subscription_id: "sub_1", code: "calls" } }));
+      const created = await ok(
+        as("POST", "/events", {
+          event: { transaction_id: `now-${i}`, external_subscription_id: "sub_1", code: "calls" },
+        }),
+      );
       expect(instant(created.event.timestamp)).toBe(instant("2024-01-15T00:00:00Z")); // an event's default timestamp is the clock's
     }
     let usage: Json = {};
@@ -317,17 +458,35 @@ describe("usage", () => {
       await new Promise((r) => setTimeout(r, 100)); // storage may lag ingestion by a moment
     }
     // January so far: 4 calls × 0.50 = 200 (the base fee is not usage)
-    expect(usage.customer_usage).toMatchObject({ amount_cents: 200, taxes_amount_cents: 0, total_amount_cents: 200, currency: "EUR" });
-    expect(span(usage.customer_usage.from_datetime, usage.customer_usage.to_datetime)).toEqual(span("2024-01-01T00:00:00Z", "2024-01-31T23:59:59.999Z"));
-    expect(usage.customer_usage.charges_usage).toEqual([expect.objectContaining({ units: "4.0", events_count: 4, amount_cents: 200, billable_metric: expect.objectContaining({ code: "calls" }) })]);
-    expect(await as("GET", "/customers/nobody/current_usage?external_subscription_id=sub_1")).toMatchObject(notFound("customer_not_found"));
+    expect(usage.customer_usage).toMatchObject({
+      amount_cents: 200,
+      taxes_amount_cents: 0,
+      total_amount_cents: 200,
+      currency: "EUR",
+    });
+    expect(span(usage.customer_usage.from_datetime, usage.customer_usage.to_datetime)).toEqual(
+      span("2024-01-01T00:00:00Z", "2024-01-31T23:59:59.999Z"),
+    );
+    expect(usage.customer_usage.charges_usage).toEqual([
+      expect.objectContaining({
+        units: "4.0",
+        events_count: 4,
+        amount_cents: 200,
+        billable_metric: expect.objectContaining({ code: "calls" }),
+      }),
+    ]);
+    expect(await as("GET", "/customers/nobody/current_usage?external_subscription_id=sub_1")).toMatchObject(
+      notFound("customer_not_found"),
+    );
 
     await advanceClock(as, "2024-02-01T00:30:00Z");
     const past = await ok(as("GET", "/customers/acme/past_usage?external_subscription_id=sub_1"));
     // the billed January, as invoiced
     expect(past.usage_periods).toHaveLength(1);
     expect(past.usage_periods[0]).toMatchObject({ amount_cents: 200 });
-    expect(span(past.usage_periods[0].from_datetime, past.usage_periods[0].to_datetime)).toEqual(span("2024-01-01T00:00:00Z", "2024-01-31T23:59:59.999Z"));
+    expect(span(past.usage_periods[0].from_datetime, past.usage_periods[0].to_datetime)).toEqual(
+      span("2024-01-01T00:00:00Z", "2024-01-31T23:59:59.999Z"),
+    );
     expect(past.usage_periods[0].charges_usage).toEqual([expect.objectContaining({ units: "4.0", amount_cents: 200 })]);
     // and the current period is now February, with no usage yet
     const february = await ok(as("GET", "/customers/acme/current_usage?external_subscription_id=sub_1"));

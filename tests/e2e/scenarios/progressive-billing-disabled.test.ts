@@ -19,7 +19,8 @@ describe("progressive_billing_disabled", () => {
     const as = await platform.story("Progressive billing disabled", "2024-01-01T00:00:00Z");
     const total = await metric(as, "compute", { aggregation_type: "sum_agg", field_name: "total" });
     await plan(as, "progressive", {
-      amount_cents: 3_100, charges: [{ billable_metric_id: total, charge_model: "standard", properties: { amount: "0.0002" } }],
+      amount_cents: 3_100,
+      charges: [{ billable_metric_id: total, charge_model: "standard", properties: { amount: "0.0002" } }],
       usage_thresholds: [{ amount_cents: 200, threshold_display_name: "first" }],
     });
     const created = await subscribe(as, "acme", "progressive", "sub_1", { progressive_billing_disabled: true });
@@ -28,7 +29,14 @@ describe("progressive_billing_disabled", () => {
     const other = await subscribe(as, "acme", "progressive", "sub_2");
     expect(other.progressive_billing_disabled).toBe(false);
     expect(other.applicable_usage_thresholds).toEqual([expect.objectContaining({ amount_cents: 200 })]);
-    const wrong = await as("POST", "/subscriptions", { subscription: { external_customer_id: "acme", plan_code: "progressive", external_id: "sub_3", progressive_billing_disabled: "yes" } });
+    const wrong = await as("POST", "/subscriptions", {
+      subscription: {
+        external_customer_id: "acme",
+        plan_code: "progressive",
+        external_id: "sub_3",
+        progressive_billing_disabled: "yes",
+      },
+    });
     expect(wrong.status).toBe(422);
 
     // 11 000 units = 2.20 on each: only sub_2 is billed progressively
@@ -36,19 +44,36 @@ describe("progressive_billing_disabled", () => {
     await send(as, [event("sub_2", "compute", "2024-01-06T00:00:00Z", { total: 11_000 })]);
     await advanceClock(as, "2024-01-06T18:00:00Z");
     let progressive = (await invoicesOf(as, "acme")).filter((i) => i.invoice_type === "progressive_billing");
-    expect(progressive.map((i) => [i.billing_periods[0].external_subscription_id, i.fees_amount_cents])).toEqual([["sub_2", 220]]);
+    expect(progressive.map((i) => [i.billing_periods[0].external_subscription_id, i.fees_amount_cents])).toEqual([
+      ["sub_2", 220],
+    ]);
     const lifetime = await ok(as("GET", "/subscriptions/sub_1/lifetime_usage"));
     expect(lifetime.lifetime_usage).toMatchObject({ current_usage_amount_cents: 220, usage_thresholds: [] });
-    expect((await ok(as("GET", "/subscriptions/sub_1"))).subscription).toMatchObject({ progressive_billing_disabled: true, applicable_usage_thresholds: [] });
+    expect((await ok(as("GET", "/subscriptions/sub_1"))).subscription).toMatchObject({
+      progressive_billing_disabled: true,
+      applicable_usage_thresholds: [],
+    });
 
     // cleared: the next check (here the clock's next step) finds the 2.20 already used past the 2.00 threshold
-    const cleared = await ok(as("PUT", "/subscriptions/sub_1", { subscription: { progressive_billing_disabled: false } }));
-    expect(cleared.subscription).toMatchObject({ progressive_billing_disabled: false, applicable_usage_thresholds: [expect.objectContaining({ amount_cents: 200 })] });
+    const cleared = await ok(
+      as("PUT", "/subscriptions/sub_1", { subscription: { progressive_billing_disabled: false } }),
+    );
+    expect(cleared.subscription).toMatchObject({
+      progressive_billing_disabled: false,
+      applicable_usage_thresholds: [expect.objectContaining({ amount_cents: 200 })],
+    });
     await advanceClock(as, "2024-01-07T00:00:00Z");
     progressive = (await invoicesOf(as, "acme")).filter((i) => i.invoice_type === "progressive_billing");
-    expect(progressive.map((i) => [i.billing_periods[0].external_subscription_id, i.fees_amount_cents, i.issuing_date]).sort()).toEqual([
-      ["sub_1", 220, "2024-01-07"], ["sub_2", 220, "2024-01-06"],
+    expect(
+      progressive
+        .map((i) => [i.billing_periods[0].external_subscription_id, i.fees_amount_cents, i.issuing_date])
+        .sort(),
+    ).toEqual([
+      ["sub_1", 220, "2024-01-07"],
+      ["sub_2", 220, "2024-01-06"],
     ]);
-    expect((await ok(as("GET", "/subscriptions/sub_1/lifetime_usage"))).lifetime_usage.usage_thresholds).toEqual([expect.objectContaining({ amount_cents: 200, completion_ratio: 1 })]);
+    expect((await ok(as("GET", "/subscriptions/sub_1/lifetime_usage"))).lifetime_usage.usage_thresholds).toEqual([
+      expect.objectContaining({ amount_cents: 200, completion_ratio: 1 }),
+    ]);
   });
 });

@@ -1,6 +1,17 @@
 import { describe, expect, it, vi } from "vitest";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
-import { event, invoicesOf, metric, ok, plan, send, span, subscribe, type Api, type Json } from "../../support/scenario";
+import {
+  event,
+  invoicesOf,
+  metric,
+  ok,
+  plan,
+  send,
+  span,
+  subscribe,
+  type Api,
+  type Json,
+} from "../../support/scenario";
 
 /**
  * Waits until the customer's progressive invoices number `count`: the usage service announces
@@ -8,10 +19,13 @@ import { event, invoicesOf, metric, ok, plan, send, span, subscribe, type Api, t
  * a clock advanced before that check would bill the crossing on the new day instead.
  */
 const progressiveInvoices = (as: Api, count: number) =>
-  vi.waitFor(async () => {
-    const invoices = await invoicesOf(as, "acme");
-    expect(invoices.filter((i) => i.invoice_type === "progressive_billing")).toHaveLength(count);
-  }, { timeout: 20_000, interval: 200 });
+  vi.waitFor(
+    async () => {
+      const invoices = await invoicesOf(as, "acme");
+      expect(invoices.filter((i) => i.invoice_type === "progressive_billing")).toHaveLength(count);
+    },
+    { timeout: 20_000, interval: 200 },
+  );
 
 // Progressive billing (billing-rules §5, §3 step 2), with Lago's numbers from
 // spec/scenarios/invoices/progressive_billing_spec.rb: a monthly plan in arrears (31.00 base fee)
@@ -41,15 +55,22 @@ async function use(as: Api, day: string, units: number): Promise<void> {
 /** The amounts a progressive invoice's pipeline gives (no coupons, taxes, credit notes nor wallets here). */
 function amounts(invoice: Json) {
   return {
-    invoice_type: invoice.invoice_type, status: invoice.status, fees_amount_cents: invoice.fees_amount_cents,
+    invoice_type: invoice.invoice_type,
+    status: invoice.status,
+    fees_amount_cents: invoice.fees_amount_cents,
     progressive_billing_credit_amount_cents: invoice.progressive_billing_credit_amount_cents,
-    sub_total_excluding_taxes_amount_cents: invoice.sub_total_excluding_taxes_amount_cents, total_amount_cents: invoice.total_amount_cents,
+    sub_total_excluding_taxes_amount_cents: invoice.sub_total_excluding_taxes_amount_cents,
+    total_amount_cents: invoice.total_amount_cents,
   };
 }
 
 const progressive = (fees: number, credit: number) => ({
-  invoice_type: "progressive_billing", status: "finalized", fees_amount_cents: fees, progressive_billing_credit_amount_cents: credit,
-  sub_total_excluding_taxes_amount_cents: fees - credit, total_amount_cents: fees - credit,
+  invoice_type: "progressive_billing",
+  status: "finalized",
+  fees_amount_cents: fees,
+  progressive_billing_credit_amount_cents: credit,
+  sub_total_excluding_taxes_amount_cents: fees - credit,
+  total_amount_cents: fees - credit,
 });
 
 describe("progressive billing", () => {
@@ -58,20 +79,34 @@ describe("progressive billing", () => {
     // 11 000 units = 2.20, 110 000 units = 22.00.
     const as = await platform.story("Fixed and recurring thresholds", "2024-01-01T00:00:00Z");
     await progressivePlan(as, [
-      { amount_cents: 200, threshold_display_name: "first" }, { amount_cents: 500 }, { amount_cents: 700 }, { amount_cents: 1_000, recurring: true },
+      { amount_cents: 200, threshold_display_name: "first" },
+      { amount_cents: 500 },
+      { amount_cents: 700 },
+      { amount_cents: 1_000, recurring: true },
     ]);
 
     await use(as, "2024-01-06", 11_000); // 2.20 crosses 2.00
     let invoices = await invoicesOf(as, "acme");
     expect(invoices.map(amounts)).toEqual([progressive(220, 0)]);
     const [first] = invoices;
-    expect(first!.applied_usage_thresholds).toEqual([{
-      lifetime_usage_amount_cents: 220, created_at: expect.any(String),
-      usage_threshold: expect.objectContaining({ amount_cents: 200, recurring: false, threshold_display_name: "first" }),
-    }]);
+    expect(first!.applied_usage_thresholds).toEqual([
+      {
+        lifetime_usage_amount_cents: 220,
+        created_at: expect.any(String),
+        usage_threshold: expect.objectContaining({
+          amount_cents: 200,
+          recurring: false,
+          threshold_display_name: "first",
+        }),
+      },
+    ]);
     // period-to-date in-arrears charges only: no base fee
-    expect(first!.fees.map((f: Json) => [f.item.type, f.item.code, f.amount_cents, f.units])).toEqual([["charge", "compute", 220, "11000.0"]]);
-    expect(first!.billing_periods).toEqual([expect.objectContaining({ external_subscription_id: "sub_1", invoicing_reason: "progressive_billing" })]);
+    expect(first!.fees.map((f: Json) => [f.item.type, f.item.code, f.amount_cents, f.units])).toEqual([
+      ["charge", "compute", 220, "11000.0"],
+    ]);
+    expect(first!.billing_periods).toEqual([
+      expect.objectContaining({ external_subscription_id: "sub_1", invoicing_reason: "progressive_billing" }),
+    ]);
     expect(first!.issuing_date).toBe("2024-01-06");
 
     await use(as, "2024-01-11", 11_000); // 4.40: no new threshold
@@ -83,9 +118,19 @@ describe("progressive billing", () => {
     await use(as, "2024-01-28", 110_000); // 52.80: again
     invoices = await invoicesOf(as, "acme");
     expect(invoices.map(amounts)).toEqual([
-      progressive(220, 0), progressive(660, 220), progressive(880, 660), progressive(3_080, 880), progressive(5_280, 3_080),
+      progressive(220, 0),
+      progressive(660, 220),
+      progressive(880, 660),
+      progressive(3_080, 880),
+      progressive(5_280, 3_080),
     ]);
-    expect(invoices.map((i) => i.applied_usage_thresholds.map((a: Json) => a.usage_threshold.amount_cents))).toEqual([[200], [500], [700], [1_000], [1_000]]);
+    expect(invoices.map((i) => i.applied_usage_thresholds.map((a: Json) => a.usage_threshold.amount_cents))).toEqual([
+      [200],
+      [500],
+      [700],
+      [1_000],
+      [1_000],
+    ]);
     expect(invoices.map((i) => i.total_amount_cents)).toEqual([220, 440, 220, 2_200, 2_200]); // Lago's totals
     // each is numbered as any finalized invoice
     expect(new Set(invoices.map((i) => i.number)).size).toBe(5);
@@ -97,8 +142,10 @@ describe("progressive billing", () => {
     const january = invoices[5]!;
     expect(january.invoice_type).toBe("subscription");
     expect({
-      fees: january.fees_amount_cents, credit: january.progressive_billing_credit_amount_cents,
-      sub_total: january.sub_total_excluding_taxes_amount_cents, total: january.total_amount_cents,
+      fees: january.fees_amount_cents,
+      credit: january.progressive_billing_credit_amount_cents,
+      sub_total: january.sub_total_excluding_taxes_amount_cents,
+      total: january.total_amount_cents,
     }).toEqual({ fees: 3_100 + 5_280, credit: 5_280, sub_total: 3_100, total: 3_100 });
     expect(january.applied_usage_thresholds).toEqual([]);
 
@@ -111,15 +158,30 @@ describe("progressive billing", () => {
     // the lifetime usage: 52.80 invoiced (January's invoice), 22.00 this period
     const { lifetime_usage: lifetime } = await ok(as("GET", "/subscriptions/sub_1/lifetime_usage"));
     expect(lifetime).toMatchObject({
-      external_subscription_id: "sub_1", external_historical_usage_amount_cents: 0, invoiced_usage_amount_cents: 5_280,
+      external_subscription_id: "sub_1",
+      external_historical_usage_amount_cents: 0,
+      invoiced_usage_amount_cents: 5_280,
       current_usage_amount_cents: 2_200,
     });
     // from the subscription's start to now (the organization's time)
-    expect(span(lifetime.from_datetime, lifetime.to_datetime)).toEqual(["2024-01-01T00:00:00.000Z", "2024-02-06T12:00:00.000Z"]);
+    expect(span(lifetime.from_datetime, lifetime.to_datetime)).toEqual([
+      "2024-01-01T00:00:00.000Z",
+      "2024-02-06T12:00:00.000Z",
+    ]);
     // 74.80 in all: 2.00, 5.00, 7.00 passed; recurring steps 17.00 … 67.00 passed; 77.00 at 0.78
-    expect(lifetime.usage_thresholds.map((t: Json) => [t.amount_cents, t.completion_ratio, t.reached_at !== null])).toEqual([
-      [200, 1, true], [500, 1, true], [700, 1, true], [1_700, 1, true], [2_700, 1, true], [3_700, 1, true], [4_700, 1, true], [5_700, 1, true],
-      [6_700, 1, true], [7_700, 0.78, false],
+    expect(
+      lifetime.usage_thresholds.map((t: Json) => [t.amount_cents, t.completion_ratio, t.reached_at !== null]),
+    ).toEqual([
+      [200, 1, true],
+      [500, 1, true],
+      [700, 1, true],
+      [1_700, 1, true],
+      [2_700, 1, true],
+      [3_700, 1, true],
+      [4_700, 1, true],
+      [5_700, 1, true],
+      [6_700, 1, true],
+      [7_700, 0.78, false],
     ]);
   }, 240_000);
 
@@ -142,7 +204,9 @@ describe("progressive billing", () => {
     const termination = invoices[1]!;
     // Lago: fees 218.00 (18 days of 31.00 and the 200.00 of usage), 200.00 credited, 18.00 due
     expect({
-      fees: termination.fees_amount_cents, credit: termination.progressive_billing_credit_amount_cents, total: termination.total_amount_cents,
+      fees: termination.fees_amount_cents,
+      credit: termination.progressive_billing_credit_amount_cents,
+      total: termination.total_amount_cents,
     }).toEqual({ fees: 21_800, credit: 20_000, total: 1_800 });
   }, 120_000);
 
@@ -162,8 +226,11 @@ describe("progressive billing", () => {
     expect(invoices.map((i) => i.invoice_type)).toEqual(["progressive_billing", "subscription"]);
     const upgrade = invoices[1]!;
     expect(upgrade.billing_periods.map((p: Json) => p.invoicing_reason)).toEqual(["subscription_terminating"]);
-    expect({ fees: upgrade.fees_amount_cents, credit: upgrade.progressive_billing_credit_amount_cents, total: upgrade.total_amount_cents })
-      .toEqual({ fees: 21_700, credit: 20_000, total: 1_700 });
+    expect({
+      fees: upgrade.fees_amount_cents,
+      credit: upgrade.progressive_billing_credit_amount_cents,
+      total: upgrade.total_amount_cents,
+    }).toEqual({ fees: 21_700, credit: 20_000, total: 1_700 });
   }, 120_000);
 
   it("shows the credit on the period's draft during its grace period, and keeps it on refresh", async () => {
@@ -181,25 +248,48 @@ describe("progressive billing", () => {
     await advanceClock(as, "2023-01-01T00:30:00Z");
     const invoices = await invoicesOf(as, "acme");
     expect(invoices.map((i) => [i.invoice_type, i.status, i.total_amount_cents])).toEqual([
-      ["progressive_billing", "finalized", 20_000], ["subscription", "draft", 23_100],
+      ["progressive_billing", "finalized", 20_000],
+      ["subscription", "draft", 23_100],
     ]);
     const draft = invoices[1]!;
-    expect({ fees: draft.fees_amount_cents, credit: draft.progressive_billing_credit_amount_cents }).toEqual({ fees: 43_100, credit: 20_000 });
+    expect({ fees: draft.fees_amount_cents, credit: draft.progressive_billing_credit_amount_cents }).toEqual({
+      fees: 43_100,
+      credit: 20_000,
+    });
     const { invoice: refreshed } = await ok(as("PUT", `/invoices/${draft.svc_id}/refresh`));
-    expect({ status: refreshed.status, fees: refreshed.fees_amount_cents, credit: refreshed.progressive_billing_credit_amount_cents, total: refreshed.total_amount_cents })
-      .toEqual({ status: "draft", fees: 43_100, credit: 20_000, total: 23_100 });
+    expect({
+      status: refreshed.status,
+      fees: refreshed.fees_amount_cents,
+      credit: refreshed.progressive_billing_credit_amount_cents,
+      total: refreshed.total_amount_cents,
+    }).toEqual({ status: "draft", fees: 43_100, credit: 20_000, total: 23_100 });
   }, 120_000);
 
   it("counts the imported historical usage toward the thresholds (PUT lifetime_usage)", async () => {
     const as = await platform.story("Historical usage", "2024-01-01T00:00:00Z");
     await progressivePlan(as, [{ amount_cents: 20_000 }]);
-    const put = await ok(as("PUT", "/subscriptions/sub_1/lifetime_usage", { lifetime_usage: { external_historical_usage_amount_cents: 19_000 } }));
-    expect(put.lifetime_usage).toMatchObject({ external_historical_usage_amount_cents: 19_000, invoiced_usage_amount_cents: 0, current_usage_amount_cents: 0 });
-    expect(put.lifetime_usage.usage_thresholds).toEqual([{ amount_cents: 20_000, completion_ratio: 0.95, reached_at: null }]);
+    const put = await ok(
+      as("PUT", "/subscriptions/sub_1/lifetime_usage", {
+        lifetime_usage: { external_historical_usage_amount_cents: 19_000 },
+      }),
+    );
+    expect(put.lifetime_usage).toMatchObject({
+      external_historical_usage_amount_cents: 19_000,
+      invoiced_usage_amount_cents: 0,
+      current_usage_amount_cents: 0,
+    });
+    expect(put.lifetime_usage.usage_thresholds).toEqual([
+      { amount_cents: 20_000, completion_ratio: 0.95, reached_at: null },
+    ]);
 
-    const bad = await as("PUT", "/subscriptions/sub_1/lifetime_usage", { lifetime_usage: { external_historical_usage_amount_cents: -1 } });
+    const bad = await as("PUT", "/subscriptions/sub_1/lifetime_usage", {
+      lifetime_usage: { external_historical_usage_amount_cents: -1 },
+    });
     expect(bad.status).toBe(422);
-    expect(bad.body).toMatchObject({ code: "validation_errors", error_details: { external_historical_usage_amount_cents: expect.any(Array) } });
+    expect(bad.body).toMatchObject({
+      code: "validation_errors",
+      error_details: { external_historical_usage_amount_cents: expect.any(Array) },
+    });
     const unknown = await as("GET", "/subscriptions/nope/lifetime_usage");
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: "lifetime_usage_not_found" });

@@ -1,7 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { advanceClock, scenarioPlatform } from "../../support/sandbox";
 import {
-  awaitInvoices, event, events, expectTotals, feeOf, feesOf, instant, invoicesOf, metric, numberPrefix, ok, plan, reasons, send, span, standard,
+  awaitInvoices,
+  event,
+  events,
+  expectTotals,
+  feeOf,
+  feesOf,
+  instant,
+  invoicesOf,
+  metric,
+  numberPrefix,
+  ok,
+  plan,
+  reasons,
+  send,
+  span,
+  standard,
   subscribe,
 } from "../../support/scenario";
 
@@ -22,7 +37,10 @@ describe("billing periods", () => {
     const calls = await metric(as, "calls", { name: "API calls" });
     const starter = await plan(as, "starter", { amount_cents: 10_000, charges: [standard(calls, "0.5")] });
     const sub = await subscribe(as, "acme", "starter", "sub_1");
-    await send(as, Array.from({ length: 7 }, (_, i) => event("sub_1", "calls", `2024-01-${10 + i}T10:00:00Z`)));
+    await send(
+      as,
+      Array.from({ length: 7 }, (_, i) => event("sub_1", "calls", `2024-01-${10 + i}T10:00:00Z`)),
+    );
     await advanceClock(as, "2024-02-01T12:00:00Z");
 
     const [invoice, ...more] = await invoicesOf(as, "acme");
@@ -30,21 +48,38 @@ describe("billing periods", () => {
     // Feb 1 bills January: the base fee 10,000 + 7 calls × 0.50 = 350
     expectTotals(invoice!, { fees: 10_350 });
     expect(invoice).toMatchObject({
-      invoice_type: "subscription", status: "finalized", payment_status: "pending", currency: "EUR",
+      invoice_type: "subscription",
+      status: "finalized",
+      payment_status: "pending",
+      currency: "EUR",
       // next_period_start + align_with_finalization_date, no grace period: the billing day; net payment term 0
-      issuing_date: "2024-02-01", payment_due_date: "2024-02-01", net_payment_term: 0,
+      issuing_date: "2024-02-01",
+      payment_due_date: "2024-02-01",
+      net_payment_term: 0,
     });
     // acme is the organization's first customer (sequential_id 1); its first invoice (per_customer numbering)
     expect(invoice!.number).toBe(`${await numberPrefix(as)}-001-001`);
     const base = feeOf(invoice!, "subscription");
-    expect(base).toMatchObject({ amount_cents: 10_000, units: "1.0", item: { code: "starter", invoice_display_name: "Starter" } });
+    expect(base).toMatchObject({
+      amount_cents: 10_000,
+      units: "1.0",
+      item: { code: "starter", invoice_display_name: "Starter" },
+    });
     expect(span(base.from_date, base.to_date)).toEqual(iso(JAN));
     const usage = feeOf(invoice!, "charge", "calls");
-    expect(usage).toMatchObject({ amount_cents: 350, units: "7.0", events_count: 7, item: { invoice_display_name: "API calls" } });
+    expect(usage).toMatchObject({
+      amount_cents: 350,
+      units: "7.0",
+      events_count: 7,
+      item: { invoice_display_name: "API calls" },
+    });
     expect(span(usage.from_date, usage.to_date)).toEqual(iso(JAN));
     const [period] = invoice!.billing_periods;
     expect(period).toMatchObject({
-      svc_subscription_id: sub.svc_id, external_subscription_id: "sub_1", svc_plan_id: starter.svc_id, invoicing_reason: "subscription_periodic",
+      svc_subscription_id: sub.svc_id,
+      external_subscription_id: "sub_1",
+      svc_plan_id: starter.svc_id,
+      invoicing_reason: "subscription_periodic",
     });
     expect(span(period.subscription_from_datetime, period.subscription_to_datetime)).toEqual(iso(JAN));
     expect(span(period.charges_from_datetime, period.charges_to_datetime)).toEqual(iso(JAN));
@@ -62,7 +97,9 @@ describe("billing periods", () => {
     expectTotals(starting!, { fees: 10_000 });
     expect(starting).toMatchObject({ status: "finalized", issuing_date: "2024-01-01" });
     expect(reasons(starting!)).toEqual([["sub_1", "subscription_starting"]]);
-    expect(span(feeOf(starting!, "subscription").from_date, feeOf(starting!, "subscription").to_date)).toEqual(iso(JAN));
+    expect(span(feeOf(starting!, "subscription").from_date, feeOf(starting!, "subscription").to_date)).toEqual(
+      iso(JAN),
+    );
 
     await send(as, [event("sub_1", "calls", "2024-01-05T00:00:00Z")]);
     await advanceClock(as, "2024-02-01T01:00:00Z");
@@ -107,7 +144,9 @@ describe("billing periods", () => {
     const [, february] = await awaitInvoices(as, "acme", 2);
     // February, whole, in advance: 5000
     expectTotals(february!, { fees: 5_000 });
-    expect(span(feeOf(february!, "subscription").from_date, feeOf(february!, "subscription").to_date)).toEqual(iso(FEB));
+    expect(span(feeOf(february!, "subscription").from_date, feeOf(february!, "subscription").to_date)).toEqual(
+      iso(FEB),
+    );
   });
 
   it("bills an anniversary plan on its anniversary, for the whole period", async () => {
@@ -136,7 +175,13 @@ describe("billing periods", () => {
     // no Feb 31st: the boundary is the month's last day (Feb 29), then back on the 31st (Mar 31), then
     // Apr 30; each bills one whole period once (Lago's compute_base_date takes Mar 31, not Mar 30, as the
     // date one month before Apr 30 for a subscription on the 31st), 3100 each
-    expect(invoices.map((i) => [i.issuing_date, i.fees_amount_cents, ...span(feeOf(i, "subscription").from_date, feeOf(i, "subscription").to_date)])).toEqual([
+    expect(
+      invoices.map((i) => [
+        i.issuing_date,
+        i.fees_amount_cents,
+        ...span(feeOf(i, "subscription").from_date, feeOf(i, "subscription").to_date),
+      ]),
+    ).toEqual([
       ["2024-02-29", 3_100, ...iso(["2024-01-31T00:00:00Z", "2024-02-28T23:59:59.999Z"])],
       ["2024-03-31", 3_100, ...iso(["2024-02-29T00:00:00Z", "2024-03-30T23:59:59.999Z"])],
       ["2024-04-30", 3_100, ...iso(["2024-03-31T00:00:00Z", "2024-04-29T23:59:59.999Z"])],
@@ -166,14 +211,18 @@ describe("billing periods", () => {
     await plan(as, "starter", { amount_cents: 1_000, charges: [standard(calls, "1")] });
     await subscribe(as, "acme", "starter", "sub_1");
     await send(as, [
-      ...events(2, "sub_1", "calls", "2024-01-20T00:00:00Z"), ...events(3, "sub_1", "calls", "2024-02-20T00:00:00Z"), ...events(1, "sub_1", "calls", "2024-03-20T00:00:00Z"),
+      ...events(2, "sub_1", "calls", "2024-01-20T00:00:00Z"),
+      ...events(3, "sub_1", "calls", "2024-02-20T00:00:00Z"),
+      ...events(1, "sub_1", "calls", "2024-03-20T00:00:00Z"),
     ]);
     await advanceClock(as, "2024-04-01T00:00:00Z");
     const invoices = await invoicesOf(as, "acme");
     const prefix = await numberPrefix(as);
     // each boundary bills its month: 1000 + calls of that month × 100; numbered in order
     expect(invoices.map((i) => [i.issuing_date, i.fees_amount_cents, i.number])).toEqual([
-      ["2024-02-01", 1_200, `${prefix}-001-001`], ["2024-03-01", 1_300, `${prefix}-001-002`], ["2024-04-01", 1_100, `${prefix}-001-003`],
+      ["2024-02-01", 1_200, `${prefix}-001-001`],
+      ["2024-03-01", 1_300, `${prefix}-001-002`],
+      ["2024-04-01", 1_100, `${prefix}-001-003`],
     ]);
     expect(invoices.map((i) => feeOf(i, "charge", "calls").units)).toEqual(["2.0", "3.0", "1.0"]);
   });
@@ -190,8 +239,18 @@ describe("billing periods", () => {
     expect(more).toHaveLength(0);
     // one invoice for the customer and the boundary: 1000 + 500
     expectTotals(invoice!, { fees: 1_500 });
-    expect(reasons(invoice!).sort()).toEqual([["sub_1", "subscription_periodic"], ["sub_2", "subscription_periodic"]]);
-    expect(feesOf(invoice!, "subscription").map((f) => [f.external_subscription_id, f.amount_cents]).sort()).toEqual([["sub_1", 1_000], ["sub_2", 500]]);
+    expect(reasons(invoice!).sort()).toEqual([
+      ["sub_1", "subscription_periodic"],
+      ["sub_2", "subscription_periodic"],
+    ]);
+    expect(
+      feesOf(invoice!, "subscription")
+        .map((f) => [f.external_subscription_id, f.amount_cents])
+        .sort(),
+    ).toEqual([
+      ["sub_1", 1_000],
+      ["sub_2", 500],
+    ]);
   });
 
   it("bills a yearly plan's fee once a year and its charges every month (bill_charges_monthly)", async () => {
@@ -199,18 +258,32 @@ describe("billing periods", () => {
     // 5 calls in January, 3 in February.
     const as = await story("Yearly", "2024-01-01T00:00:00Z");
     const calls = await metric(as, "calls");
-    await plan(as, "yearly", { interval: "yearly", amount_cents: 120_000, pay_in_advance: true, bill_charges_monthly: true, charges: [standard(calls, "1")] });
+    await plan(as, "yearly", {
+      interval: "yearly",
+      amount_cents: 120_000,
+      pay_in_advance: true,
+      bill_charges_monthly: true,
+      charges: [standard(calls, "1")],
+    });
     await subscribe(as, "acme", "yearly", "sub_1");
     const [starting] = await awaitInvoices(as, "acme", 1);
     // Jan 1: the whole of 2024 in advance (366/366 × 120,000)
     expectTotals(starting!, { fees: 120_000 });
-    expect(span(feeOf(starting!, "subscription").from_date, feeOf(starting!, "subscription").to_date)).toEqual(iso(["2024-01-01T00:00:00Z", "2024-12-31T23:59:59.999Z"]));
+    expect(span(feeOf(starting!, "subscription").from_date, feeOf(starting!, "subscription").to_date)).toEqual(
+      iso(["2024-01-01T00:00:00Z", "2024-12-31T23:59:59.999Z"]),
+    );
 
-    await send(as, [...events(5, "sub_1", "calls", "2024-01-10T00:00:00Z"), ...events(3, "sub_1", "calls", "2024-02-10T00:00:00Z")]);
+    await send(as, [
+      ...events(5, "sub_1", "calls", "2024-01-10T00:00:00Z"),
+      ...events(3, "sub_1", "calls", "2024-02-10T00:00:00Z"),
+    ]);
     await advanceClock(as, "2024-03-01T01:00:00Z");
     const [, february, march] = await awaitInvoices(as, "acme", 3);
     // Feb 1 and Mar 1: the past month's calls only, no base fee (it is billed once a year)
-    for (const [invoice, cents, month] of [[february!, 500, JAN], [march!, 300, FEB]] as const) {
+    for (const [invoice, cents, month] of [
+      [february!, 500, JAN],
+      [march!, 300, FEB],
+    ] as const) {
       expectTotals(invoice, { fees: cents });
       expect(feesOf(invoice, "subscription")).toEqual([]);
       const usage = feeOf(invoice, "charge", "calls");
@@ -265,14 +338,19 @@ describe("time zones", () => {
     await advanceClock(as, "2024-03-01T04:30:00Z"); // still Feb 29 in New York (EST, UTC−5)
     expect(await invoicesOf(as, "acme")).toHaveLength(0);
     await advanceClock(as, "2024-03-01T05:30:00Z");
-    expect((await invoicesOf(as, "acme")).map((i) => [i.issuing_date, i.fees_amount_cents])).toEqual([["2024-03-01", 3_100]]);
+    expect((await invoicesOf(as, "acme")).map((i) => [i.issuing_date, i.fees_amount_cents])).toEqual([
+      ["2024-03-01", 3_100],
+    ]);
     // daylight saving time starts on March 10: April 1 begins at 04:00 UTC (EDT, UTC−4)
     await advanceClock(as, "2024-04-01T04:30:00Z");
     const [, april] = await invoicesOf(as, "acme");
     expect(april!.issuing_date).toBe("2024-04-01");
     const base = feeOf(april!, "subscription");
     // March in New York: from 05:00 UTC on Mar 1 to 03:59:59.999 UTC on Apr 1, a whole month: 3100
-    expect([base.amount_cents, ...span(base.from_date, base.to_date)]).toEqual([3_100, ...iso(["2024-03-01T05:00:00Z", "2024-04-01T03:59:59.999Z"])]);
+    expect([base.amount_cents, ...span(base.from_date, base.to_date)]).toEqual([
+      3_100,
+      ...iso(["2024-03-01T05:00:00Z", "2024-04-01T03:59:59.999Z"]),
+    ]);
   });
 
   it("counts days in the customer's zone when prorating across the October change back to standard time", async () => {
@@ -288,7 +366,10 @@ describe("time zones", () => {
     const base = feeOf(invoice!, "subscription");
     // Oct 20–31 = 12 days although 12 days and 1 hour pass (Oct 27 has 25 hours): Lago's
     // date_diff_with_timezone takes the offset change out. 12 × 3100 / 31 = 1200 (not 13 × 100)
-    expect([base.amount_cents, ...span(base.from_date, base.to_date)]).toEqual([1_200, ...iso(["2024-10-19T22:00:00Z", "2024-10-31T22:59:59.999Z"])]);
+    expect([base.amount_cents, ...span(base.from_date, base.to_date)]).toEqual([
+      1_200,
+      ...iso(["2024-10-19T22:00:00Z", "2024-10-31T22:59:59.999Z"]),
+    ]);
     expectTotals(invoice!, { fees: 1_200 });
   });
 });
@@ -312,8 +393,13 @@ describe("plan changes and termination", () => {
     expect(invoice!.issuing_date).toBe("2024-01-20");
     expect(reasons(invoice!)).toEqual([["sub_1", "subscription_terminating"]]);
     const base = feeOf(invoice!, "subscription");
-    expect([base.amount_cents, ...span(base.from_date, base.to_date)]).toEqual([2_000, ...iso(["2024-01-01T00:00:00Z", "2024-01-20T12:00:00Z"])]);
-    expect(span(invoice!.billing_periods[0].charges_from_datetime, invoice!.billing_periods[0].charges_to_datetime)).toEqual(iso(["2024-01-01T00:00:00Z", "2024-01-20T12:00:00Z"]));
+    expect([base.amount_cents, ...span(base.from_date, base.to_date)]).toEqual([
+      2_000,
+      ...iso(["2024-01-01T00:00:00Z", "2024-01-20T12:00:00Z"]),
+    ]);
+    expect(
+      span(invoice!.billing_periods[0].charges_from_datetime, invoice!.billing_periods[0].charges_to_datetime),
+    ).toEqual(iso(["2024-01-01T00:00:00Z", "2024-01-20T12:00:00Z"]));
     await advanceClock(as, "2024-02-02T00:00:00Z");
     expect(await invoicesOf(as, "acme")).toHaveLength(1); // nothing more once terminated
   });
@@ -338,7 +424,10 @@ describe("plan changes and termination", () => {
     expect(upgrade!.billing_periods[0].svc_plan_id).toBe(basic.svc_id);
     expect(feeOf(upgrade!, "subscription").amount_cents).toBe(1_500);
     expect(feeOf(upgrade!, "charge", "calls")).toMatchObject({ amount_cents: 200, units: "2.0" });
-    expect((await ok(as("GET", "/subscriptions/sub_1"))).subscription).toMatchObject({ plan_code: "pro", status: "active" });
+    expect((await ok(as("GET", "/subscriptions/sub_1"))).subscription).toMatchObject({
+      plan_code: "pro",
+      status: "active",
+    });
 
     await send(as, events(3, "sub_1", "calls", "2024-01-20T00:00:00Z"));
     await advanceClock(as, "2024-02-01T00:30:00Z");
@@ -346,11 +435,21 @@ describe("plan changes and termination", () => {
     // Pro from the upgrade day: Jan 16–31 = 16 × 6200 / 31 = 3200; its usage from the upgrade on
     // (January's first 2 calls were billed with Basic): 3 × 2.00 = 600
     expectTotals(february!, { fees: 3_800 });
-    expect(february!.billing_periods[0]).toMatchObject({ svc_plan_id: pro.svc_id, invoicing_reason: "subscription_periodic" });
+    expect(february!.billing_periods[0]).toMatchObject({
+      svc_plan_id: pro.svc_id,
+      invoicing_reason: "subscription_periodic",
+    });
     const base = feeOf(february!, "subscription");
-    expect([base.amount_cents, ...span(base.from_date, base.to_date)]).toEqual([3_200, ...iso(["2024-01-16T00:00:00Z", JAN[1]!])]);
+    expect([base.amount_cents, ...span(base.from_date, base.to_date)]).toEqual([
+      3_200,
+      ...iso(["2024-01-16T00:00:00Z", JAN[1]!]),
+    ]);
     const usage = feeOf(february!, "charge", "calls");
-    expect([usage.amount_cents, usage.units, ...span(usage.from_date, usage.to_date)]).toEqual([600, "3.0", ...iso(["2024-01-16T12:00:00Z", JAN[1]!])]);
+    expect([usage.amount_cents, usage.units, ...span(usage.from_date, usage.to_date)]).toEqual([
+      600,
+      "3.0",
+      ...iso(["2024-01-16T12:00:00Z", JAN[1]!]),
+    ]);
   });
 
   it("downgrades at the period's end, and the new plan is in force before that boundary is billed, even in one jump", async () => {
@@ -364,9 +463,20 @@ describe("plan changes and termination", () => {
     await advanceClock(as, "2024-01-16T12:00:00Z");
     await subscribe(as, "acme", "basic", "sub_1"); // a cheaper plan: scheduled for the next boundary
     // Pro stays in force until the end of January; Basic waits, pending, for Feb 1
-    expect((await ok(as("GET", "/subscriptions/sub_1"))).subscription).toMatchObject({ plan_code: "pro", status: "active", next_plan_code: "basic", downgrade_plan_date: "2024-02-01" });
-    expect((await ok(as("GET", "/subscriptions/sub_1?status=pending"))).subscription).toMatchObject({ plan_code: "basic", status: "pending" });
-    await send(as, [event("sub_1", "calls", "2024-01-20T00:00:00Z"), ...events(4, "sub_1", "calls", "2024-02-10T00:00:00Z")]);
+    expect((await ok(as("GET", "/subscriptions/sub_1"))).subscription).toMatchObject({
+      plan_code: "pro",
+      status: "active",
+      next_plan_code: "basic",
+      downgrade_plan_date: "2024-02-01",
+    });
+    expect((await ok(as("GET", "/subscriptions/sub_1?status=pending"))).subscription).toMatchObject({
+      plan_code: "basic",
+      status: "pending",
+    });
+    await send(as, [
+      event("sub_1", "calls", "2024-01-20T00:00:00Z"),
+      ...events(4, "sub_1", "calls", "2024-02-10T00:00:00Z"),
+    ]);
     expect(await invoicesOf(as, "acme")).toEqual([]); // a downgrade bills nothing by itself
 
     await advanceClock(as, "2024-03-01T00:30:00Z");
@@ -375,14 +485,23 @@ describe("plan changes and termination", () => {
     // Feb 1: Pro ends with its whole January (6200) and its call (200); as in Lago, the subscription
     // is terminated at the boundary and billed as terminating
     expectTotals(february!, { fees: 6_400 });
-    expect(february!.billing_periods[0]).toMatchObject({ svc_plan_id: pro.svc_id, invoicing_reason: "subscription_terminating" });
+    expect(february!.billing_periods[0]).toMatchObject({
+      svc_plan_id: pro.svc_id,
+      invoicing_reason: "subscription_terminating",
+    });
     expect(feeOf(february!, "subscription").amount_cents).toBe(6_200);
     // Mar 1: Basic, in force since Feb 1, bills the whole of February (3100) and its 4 calls at 1.00 (400)
     expectTotals(march!, { fees: 3_500 });
-    expect(march!.billing_periods[0]).toMatchObject({ svc_plan_id: basic.svc_id, invoicing_reason: "subscription_periodic" });
+    expect(march!.billing_periods[0]).toMatchObject({
+      svc_plan_id: basic.svc_id,
+      invoicing_reason: "subscription_periodic",
+    });
     const base = feeOf(march!, "subscription");
     expect([base.amount_cents, ...span(base.from_date, base.to_date)]).toEqual([3_100, ...iso(FEB)]);
     expect(feeOf(march!, "charge", "calls")).toMatchObject({ amount_cents: 400, units: "4.0" });
-    expect((await ok(as("GET", "/subscriptions/sub_1"))).subscription).toMatchObject({ plan_code: "basic", status: "active" });
+    expect((await ok(as("GET", "/subscriptions/sub_1"))).subscription).toMatchObject({
+      plan_code: "basic",
+      status: "active",
+    });
   });
 });

@@ -3,7 +3,19 @@ import { describe, expect, it } from "vitest";
 import { Subjects, type Envelope } from "@billing/bus";
 import { collectEvents, waitFor } from "@billing/testkit";
 import { advanceClock, awaitReady, clockOf, scenarioPlatform } from "../../support/sandbox";
-import { customer, events, instant, invoicesOf, metric, numberPrefix, ok, plan, send, standard, subscribe } from "../../support/scenario";
+import {
+  customer,
+  events,
+  instant,
+  invoicesOf,
+  metric,
+  numberPrefix,
+  ok,
+  plan,
+  send,
+  standard,
+  subscribe,
+} from "../../support/scenario";
 
 // Test clocks (beyond Lago; Stripe's test clocks are the model) and the isolation of organizations
 // on every endpoint issue 11 brings.
@@ -30,12 +42,22 @@ describe("test clocks", () => {
     const { as } = platform.sandbox("Refusals", "2024-01-01T00:00:00Z");
     for (const to of ["2023-12-31T00:00:00Z", "2024-01-01T00:00:00Z", "not a date"]) {
       const refused = await as("POST", "/test_clock/advance", { test_clock: { frozen_time: to } });
-      expect(refused, to).toMatchObject({ status: 422, body: { status: 422, error: "Unprocessable Entity", code: "validation_errors", error_details: { frozen_time: [expect.any(String)] } } });
+      expect(refused, to).toMatchObject({
+        status: 422,
+        body: {
+          status: 422,
+          error: "Unprocessable Entity",
+          code: "validation_errors",
+          error_details: { frozen_time: [expect.any(String)] },
+        },
+      });
     }
     expect(instant((await clockOf(as)).frozen_time)).toBe("2024-01-01T00:00:00.000Z"); // not moved
     const { as: ordinary } = platform.organization("Ordinary");
     expect(await ordinary("GET", "/test_clock")).toMatchObject(notFound("test_clock_not_found"));
-    expect(await ordinary("POST", "/test_clock/advance", { test_clock: { frozen_time: "2030-01-01T00:00:00Z" } })).toMatchObject(notFound("test_clock_not_found"));
+    expect(
+      await ordinary("POST", "/test_clock/advance", { test_clock: { frozen_time: "2030-01-01T00:00:00Z" } }),
+    ).toMatchObject(notFound("test_clock_not_found"));
   });
 
   it("answers at once while advancing, refuses a second advance meanwhile, and yields every boundary's invoice", async () => {
@@ -46,19 +68,31 @@ describe("test clocks", () => {
     const calls = await metric(as, "calls");
     await plan(as, "basic", { amount_cents: 1_000, charges: [standard(calls, "1")] });
     await subscribe(as, "acme", "basic", "sub_1");
-    await send(as, Array.from({ length: 12 }, (_, m) => events(1, "sub_1", "calls", new Date(Date.UTC(2024, m, 15)).toISOString())).flat());
+    await send(
+      as,
+      Array.from({ length: 12 }, (_, m) =>
+        events(1, "sub_1", "calls", new Date(Date.UTC(2024, m, 15)).toISOString()),
+      ).flat(),
+    );
     const started = await as("POST", "/test_clock/advance", { test_clock: { frozen_time: "2025-01-01T00:30:00Z" } });
     // the answer does not wait for the jump
     expect(started).toMatchObject({ status: 200, body: { test_clock: { status: "advancing" } } });
     const again = await as("POST", "/test_clock/advance", { test_clock: { frozen_time: "2025-06-01T00:00:00Z" } });
-    expect(again).toMatchObject({ status: 422, body: { status: 422, error: "Unprocessable Entity", code: "test_clock_advancing" } });
+    expect(again).toMatchObject({
+      status: 422,
+      body: { status: 422, error: "Unprocessable Entity", code: "test_clock_advancing" },
+    });
     const clock = await awaitReady(as, 120_000);
     expect(instant(clock.frozen_time)).toBe("2025-01-01T00:30:00.000Z");
     const invoices = await invoicesOf(as, "acme");
     const prefix = await numberPrefix(as);
     // one invoice per month boundary, Feb 1 2024 … Jan 1 2025, each 1000 + one call (100), numbered in order
     expect(invoices.map((i) => [i.issuing_date, i.fees_amount_cents, i.number])).toEqual(
-      Array.from({ length: 12 }, (_, m) => [new Date(Date.UTC(2024, m + 1, 1)).toISOString().slice(0, 10), 1_100, `${prefix}-001-${String(m + 1).padStart(3, "0")}`]),
+      Array.from({ length: 12 }, (_, m) => [
+        new Date(Date.UTC(2024, m + 1, 1)).toISOString().slice(0, 10),
+        1_100,
+        `${prefix}-001-${String(m + 1).padStart(3, "0")}`,
+      ]),
     );
   }, 150_000);
 
@@ -69,7 +103,11 @@ describe("test clocks", () => {
     await plan(as, "basic", { amount_cents: 1_000 });
     await subscribe(as, "acme", "basic", "sub_1");
     const nc = await connect({ servers: platform.natsUrl() });
-    const overdue = collectEvents<Envelope & { data: { invoice: Record<string, unknown> } }>(nc, Subjects.invoicing.invoicePaymentOverdue, organization_id);
+    const overdue = collectEvents<Envelope & { data: { invoice: Record<string, unknown> } }>(
+      nc,
+      Subjects.invoicing.invoicePaymentOverdue,
+      organization_id,
+    );
     try {
       await advanceClock(as, "2024-02-06T12:00:00Z");
       const [invoice] = await invoicesOf(as, "acme");
@@ -79,10 +117,20 @@ describe("test clocks", () => {
       // a jump past the due date: the clock stops at Feb 7 00:00 on its way, and the invoice is announced then, once
       await advanceClock(as, "2024-02-20T00:00:00Z");
       await waitFor(() => overdue.received.length > 0, { timeoutMs: 10_000, what: "payment_overdue" });
-      expect(overdue.received).toEqual([expect.objectContaining({
-        organization_id, occurred_at: "2024-02-07T00:00:00.000Z", frozen_time: "2024-02-07T00:00:00.000Z",
-        data: { invoice: expect.objectContaining({ svc_id: invoice!.svc_id, payment_status: "pending", payment_due_date: "2024-02-06" }) },
-      })]);
+      expect(overdue.received).toEqual([
+        expect.objectContaining({
+          organization_id,
+          occurred_at: "2024-02-07T00:00:00.000Z",
+          frozen_time: "2024-02-07T00:00:00.000Z",
+          data: {
+            invoice: expect.objectContaining({
+              svc_id: invoice!.svc_id,
+              payment_status: "pending",
+              payment_due_date: "2024-02-06",
+            }),
+          },
+        }),
+      ]);
       // the next month's invoice is paid before its due date: never announced; February's is not announced again
       await advanceClock(as, "2024-03-01T00:30:00Z");
       const march = (await invoicesOf(as, "acme")).find((i) => i.issuing_date === "2024-03-01")!;
@@ -117,12 +165,18 @@ describe("isolation between organizations", () => {
     expect((await ok(b("GET", "/invoices"))).invoices).toEqual([]);
     expect((await ok(b("GET", "/invoices?external_customer_id=acme"))).invoices).toEqual([]);
     expect(await b("GET", `/invoices/${id}`)).toMatchObject(notFound("invoice_not_found"));
-    expect(await b("PUT", `/invoices/${id}`, { invoice: { metadata: [{ key: "stolen", value: "yes" }] } })).toMatchObject(notFound("invoice_not_found"));
+    expect(
+      await b("PUT", `/invoices/${id}`, { invoice: { metadata: [{ key: "stolen", value: "yes" }] } }),
+    ).toMatchObject(notFound("invoice_not_found"));
     expect(await b("PUT", `/invoices/${id}/finalize`)).toMatchObject(notFound("invoice_not_found"));
     expect(await b("PUT", `/invoices/${id}/refresh`, {})).toMatchObject(notFound("invoice_not_found"));
     // nor A's customer's usage
-    expect(await b("GET", "/customers/acme/current_usage?external_subscription_id=sub_1")).toMatchObject(notFound("customer_not_found"));
-    expect(await b("GET", "/customers/acme/past_usage?external_subscription_id=sub_1")).toMatchObject(notFound("customer_not_found"));
+    expect(await b("GET", "/customers/acme/current_usage?external_subscription_id=sub_1")).toMatchObject(
+      notFound("customer_not_found"),
+    );
+    expect(await b("GET", "/customers/acme/past_usage?external_subscription_id=sub_1")).toMatchObject(
+      notFound("customer_not_found"),
+    );
     // each organization has its own clock: A's advance did not move B's, B's does not move A's
     expect(instant((await clockOf(b)).frozen_time)).toBe("2024-01-01T00:00:00.000Z");
     await advanceClock(b, "2024-01-05T00:00:00Z");

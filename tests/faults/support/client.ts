@@ -24,7 +24,10 @@ const TRANSIENT = new Set([502, 503, 504]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class ApiClient {
-  constructor(readonly baseUrl: string, private readonly apiKey: string) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly apiKey: string,
+  ) {}
 
   async call(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Reply> {
     const retry = options.retry ?? method === "GET";
@@ -79,7 +82,11 @@ export class ApiClient {
 }
 
 /** Polls `check` until it answers something truthy, or throws after `timeoutMs` naming `what` and the last error. */
-export async function until<T>(what: string, check: () => Promise<T | undefined | null | false>, { timeoutMs = 60_000, intervalMs = 250 } = {}): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | null | false>,
+  { timeoutMs = 60_000, intervalMs = 250 } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -89,7 +96,8 @@ export async function until<T>(what: string, check: () => Promise<T | undefined 
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ""}`);
     await sleep(intervalMs);
   }
 }

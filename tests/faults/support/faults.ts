@@ -40,7 +40,9 @@ export class FaultInjector {
   private record(entry: Omit<FaultRecord, "atS">, atS: number): void {
     const full = { atS, ...entry };
     this.records.push(full);
-    this.print(`[faults] t=${atS.toFixed(1)}s ${entry.kind} ${entry.target}: away ${(entry.outageMs / 1000).toFixed(1)} s${entry.note ? ` (${entry.note})` : ""}`);
+    this.print(
+      `[faults] t=${atS.toFixed(1)}s ${entry.kind} ${entry.target}: away ${(entry.outageMs / 1000).toFixed(1)} s${entry.note ? ` (${entry.note})` : ""}`,
+    );
   }
 
   private pidOf(service: ServiceName): number {
@@ -90,7 +92,11 @@ export class FaultInjector {
    * kill -9, then a new process `downMs` later. Resolves once the new process serves gRPC (the
    * gateway's /health names it serving), not waiting for services that are paused meanwhile.
    */
-  async kill(service: ServiceName, downMs: number, options: { note?: string; whileDown?: () => void } = {}): Promise<void> {
+  async kill(
+    service: ServiceName,
+    downMs: number,
+    options: { note?: string; whileDown?: () => void } = {},
+  ): Promise<void> {
     await this.metrics.scrape();
     const at = this.now();
     const started = Date.now();
@@ -109,12 +115,15 @@ export class FaultInjector {
     void starting.then(() => (done = true));
     const deadline = Date.now() + 90_000;
     while (!done) {
-      const res = await fetch(`${this.platform.baseUrl}/health`, { signal: AbortSignal.timeout(3_000) }).catch(() => undefined);
+      const res = await fetch(`${this.platform.baseUrl}/health`, { signal: AbortSignal.timeout(3_000) }).catch(
+        () => undefined,
+      );
       const body = (await res?.json().catch(() => undefined)) as { services?: Record<string, string> } | undefined;
       // the gateway answering at all is the gateway serving; a backend, when the gateway's health check reaches it
       if (service === "gateway" ? body !== undefined : body?.services?.[service] === "serving") return;
       const child = this.platform.processes.get(service);
-      if (child && child.exitCode !== null) throw new Error(`${service} exited with code ${child.exitCode} after its restart`);
+      if (child && child.exitCode !== null)
+        throw new Error(`${service} exited with code ${child.exitCode} after its restart`);
       if (Date.now() > deadline) throw new Error(`${service} did not serve within 90 s of its restart`);
       await sleep(200);
     }

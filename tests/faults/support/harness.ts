@@ -1,6 +1,13 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { BACKEND_SERVICES, createOrganization, launchPlatform, repoRoot, uniqueName, type Platform } from "@billing/testkit";
+import {
+  BACKEND_SERVICES,
+  createOrganization,
+  launchPlatform,
+  repoRoot,
+  uniqueName,
+  type Platform,
+} from "@billing/testkit";
 import { WebhookReceiver } from "../../support/webhook-receiver";
 import { ApiClient } from "./client";
 import { FaultInjector } from "./faults";
@@ -39,20 +46,32 @@ export const FAULT_RUN_ENV: Record<string, string> = {
   PAYMENT_REFUND_RECHECK_MS: "1000",
 };
 
-export async function startFaultRun(label: string, options: { frozenTime: string; env?: Record<string, string>; print?: (line: string) => void }): Promise<FaultRun> {
+export async function startFaultRun(
+  label: string,
+  options: { frozenTime: string; env?: Record<string, string>; print?: (line: string) => void },
+): Promise<FaultRun> {
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   const logDir = join(repoRoot(), ".infra", "logs", `faults-${label}-${stamp}`);
   mkdirSync(logDir, { recursive: true });
   const cleanup: Array<() => Promise<void>> = [];
   const stopAll = async () => {
-    for (const step of cleanup.reverse()) await step().catch((err) => console.warn(`fault run cleanup: ${String(err)}`));
+    for (const step of cleanup.reverse())
+      await step().catch((err) => console.warn(`fault run cleanup: ${String(err)}`));
   };
   try {
     const [mongo, nats] = await Promise.all([startOwnMongo({ logDir }), startOwnNatsServer({ logDir })]);
-    cleanup.push(() => mongo.stop(), () => nats.stop());
+    cleanup.push(
+      () => mongo.stop(),
+      () => nats.stop(),
+    );
     const dbPrefix = uniqueName(`faults_${label}`);
     const platform = await launchPlatform({
-      mongoUrl: mongo.url, natsUrl: nats.url, dbPrefix, randomPorts: true, logDir, env: { ...FAULT_RUN_ENV, ...options.env },
+      mongoUrl: mongo.url,
+      natsUrl: nats.url,
+      dbPrefix,
+      randomPorts: true,
+      logDir,
+      env: { ...FAULT_RUN_ENV, ...options.env },
     });
     const metrics = new ConsumerMetrics(platform);
     const faults = new FaultInjector(platform, { mongo, nats }, metrics, options.print);
@@ -63,13 +82,31 @@ export async function startFaultRun(label: string, options: { frozenTime: string
       await platform.stop();
     });
     metrics.start();
-    const org = createOrganization({ name: `Faults ${label}`, mongoUrl: mongo.url, dbName: `${dbPrefix}_customer`, frozenTime: options.frozenTime });
+    const org = createOrganization({
+      name: `Faults ${label}`,
+      mongoUrl: mongo.url,
+      dbName: `${dbPrefix}_customer`,
+      frozenTime: options.frozenTime,
+    });
     const api = new ApiClient(platform.baseUrl, org.api_key);
     const receiver = new WebhookReceiver();
     await receiver.start();
     cleanup.push(() => receiver.stop());
     receiver.keys.hmacKey = (await api.get("/webhooks/hmac_key")).webhook.hmac_key as string;
-    return { label, logDir, dbPrefix, mongo, nats, platform, organizationId: org.organization_id, api, receiver, metrics, faults, stop: stopAll };
+    return {
+      label,
+      logDir,
+      dbPrefix,
+      mongo,
+      nats,
+      platform,
+      organizationId: org.organization_id,
+      api,
+      receiver,
+      metrics,
+      faults,
+      stop: stopAll,
+    };
   } catch (err) {
     await stopAll();
     throw new Error(`the fault run did not start (logs in ${logDir}): ${(err as Error).message}`);

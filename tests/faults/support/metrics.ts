@@ -34,7 +34,10 @@ export class ConsumerMetrics {
   private readonly current = new Map<string, { pid: number; figures: ConsumerFigures }>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly platform: Platform, private readonly intervalMs = 2_000) {}
+  constructor(
+    private readonly platform: Platform,
+    private readonly intervalMs = 2_000,
+  ) {}
 
   start(): void {
     this.timer ??= setInterval(() => void this.scrape(), this.intervalMs);
@@ -48,16 +51,20 @@ export class ConsumerMetrics {
 
   /** Reads each service once now (call it before a kill to lose nothing of that process). */
   async scrape(): Promise<void> {
-    await Promise.all(BACKEND_SERVICES.map(async (service) => {
-      const pid = this.platform.processes.get(service)?.pid;
-      if (!pid) return;
-      const res = await fetch(`http://127.0.0.1:${this.platform.env[service].METRICS_PORT}/metrics`, { signal: AbortSignal.timeout(1_500) }).catch(() => undefined);
-      if (!res?.ok) return;
-      const figures = consumerOutcomes(await res.text());
-      const before = this.current.get(service);
-      if (before && before.pid !== pid) for (const o of OUTCOMES) this.finished[o] += before.figures[o];
-      this.current.set(service, { pid, figures });
-    }));
+    await Promise.all(
+      BACKEND_SERVICES.map(async (service) => {
+        const pid = this.platform.processes.get(service)?.pid;
+        if (!pid) return;
+        const res = await fetch(`http://127.0.0.1:${this.platform.env[service].METRICS_PORT}/metrics`, {
+          signal: AbortSignal.timeout(1_500),
+        }).catch(() => undefined);
+        if (!res?.ok) return;
+        const figures = consumerOutcomes(await res.text());
+        const before = this.current.get(service);
+        if (before && before.pid !== pid) for (const o of OUTCOMES) this.finished[o] += before.figures[o];
+        this.current.set(service, { pid, figures });
+      }),
+    );
   }
 
   totals(): ConsumerFigures {

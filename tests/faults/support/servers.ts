@@ -58,10 +58,14 @@ function restartable(spec: Spec): RestartableServer & { start(): Promise<void> }
     const started = spawn(spec.command, spec.args, { stdio: ["ignore", out, out] });
     closeSync(out);
     child = started;
-    await waitFor(async () => {
-      if (started.exitCode !== null) throw new Error(`${spec.name} exited with code ${started.exitCode} (log: ${log})`);
-      return spec.ready();
-    }, { timeoutMs: 60_000, intervalMs: 100, what: `${spec.name} on port ${spec.port}` });
+    await waitFor(
+      async () => {
+        if (started.exitCode !== null)
+          throw new Error(`${spec.name} exited with code ${started.exitCode} (log: ${log})`);
+        return spec.ready();
+      },
+      { timeoutMs: 60_000, intervalMs: 100, what: `${spec.name} on port ${spec.port}` },
+    );
   };
   const halt = async (hard: boolean) => {
     const running = child;
@@ -73,7 +77,10 @@ function restartable(spec: Spec): RestartableServer & { start(): Promise<void> }
     await exited;
     clearTimeout(timer);
     // the port is free again once the listener is gone
-    await waitFor(async () => !(await portOpen(spec.port)), { timeoutMs: 10_000, what: `${spec.name}'s port released` });
+    await waitFor(async () => !(await portOpen(spec.port)), {
+      timeoutMs: 10_000,
+      what: `${spec.name}'s port released`,
+    });
   };
   return {
     name: spec.name,
@@ -113,8 +120,16 @@ export async function startOwnMongo(options: { logDir: string; heap?: string }):
     url: `mongodb://127.0.0.1:${port}`,
     command: "java",
     args: [
-      `-Xmx${options.heap ?? "1g"}`, "-cp", `${jar}:${join(tool, "target", "lib")}/*`, "billing.tools.MongoServerLauncher",
-      "--port", String(port), "--backend", "h2", "--file", join(dir, "data.mv"),
+      `-Xmx${options.heap ?? "1g"}`,
+      "-cp",
+      `${jar}:${join(tool, "target", "lib")}/*`,
+      "billing.tools.MongoServerLauncher",
+      "--port",
+      String(port),
+      "--backend",
+      "h2",
+      "--file",
+      join(dir, "data.mv"),
     ],
     ready: () => portOpen(port),
   });
@@ -129,9 +144,15 @@ export async function startOwnNatsServer(options: { logDir: string }): Promise<R
   const dir = mkdtempSync(join(tmpdir(), "billing-faults-nats-"));
   const [port, httpPort] = [await freePort(), await freePort()];
   mkdirSync(join(dir, "js"), { recursive: true });
-  writeFileSync(join(dir, "nats.conf"), [
-    `listen: 127.0.0.1:${port}`, `http: 127.0.0.1:${httpPort}`, "max_payload: 8MB", `jetstream { store_dir: "${join(dir, "js")}" }`,
-  ].join("\n"));
+  writeFileSync(
+    join(dir, "nats.conf"),
+    [
+      `listen: 127.0.0.1:${port}`,
+      `http: 127.0.0.1:${httpPort}`,
+      "max_payload: 8MB",
+      `jetstream { store_dir: "${join(dir, "js")}" }`,
+    ].join("\n"),
+  );
   const server = restartable({
     name: "nats",
     dir,
@@ -140,7 +161,8 @@ export async function startOwnNatsServer(options: { logDir: string }): Promise<R
     url: `nats://127.0.0.1:${port}`,
     command: binary,
     args: ["-c", join(dir, "nats.conf")],
-    ready: async () => (await fetch(`http://127.0.0.1:${httpPort}/healthz?js-enabled-only=true`).catch(() => undefined))?.ok === true,
+    ready: async () =>
+      (await fetch(`http://127.0.0.1:${httpPort}/healthz?js-enabled-only=true`).catch(() => undefined))?.ok === true,
   });
   await server.start();
   return server;

@@ -37,14 +37,25 @@ export const SETUP_CENTS = 2_500;
 
 /** The webhook types whose objects the suite expects to be delivered at least once. */
 export const WEBHOOK_TYPES = [
-  "customer.created", "invoice.created", "invoice.one_off_created", "payment.succeeded", "wallet.created",
-  "wallet_transaction.created", "credit_note.created",
+  "customer.created",
+  "invoice.created",
+  "invoice.one_off_created",
+  "payment.succeeded",
+  "wallet.created",
+  "wallet_transaction.created",
+  "credit_note.created",
 ] as const;
 
 const sandbox = (card: string | null): Json =>
   card ? { billing_configuration: { payment_provider: "sandbox", provider_customer_id: card } } : {};
 const cardOf = (kind: CustomerKind): string | null =>
-  kind === "succeeds" ? CARDS.succeeds : kind === "requires_action" ? CARDS.requiresAction : kind === "declines" ? CARDS.declines : null;
+  kind === "succeeds"
+    ? CARDS.succeeds
+    : kind === "requires_action"
+      ? CARDS.requiresAction
+      : kind === "declines"
+        ? CARDS.declines
+        : null;
 
 export class Workload {
   readonly customers = new Map<string, WorkloadCustomer>();
@@ -52,7 +63,10 @@ export class Workload {
   readonly counts: Record<string, number> = {};
   private eventSeq = 0;
 
-  constructor(readonly api: ApiClient, private readonly receiverUrl: string) {}
+  constructor(
+    readonly api: ApiClient,
+    private readonly receiverUrl: string,
+  ) {}
 
   private count(step: string): void {
     this.counts[step] = (this.counts[step] ?? 0) + 1;
@@ -60,16 +74,35 @@ export class Workload {
 
   /** The catalog (metric, plan, add-on) and the webhook endpoint (hmac, the types checked). */
   async setup(): Promise<void> {
-    const metric = await this.api.ok("POST", "/billable_metrics", { billable_metric: { name: "Calls", code: "calls", aggregation_type: "count_agg" } });
+    const metric = await this.api.ok("POST", "/billable_metrics", {
+      billable_metric: { name: "Calls", code: "calls", aggregation_type: "count_agg" },
+    });
     await this.api.ok("POST", "/plans", {
       plan: {
-        name: "Basic", code: "basic", interval: "monthly", amount_cents: PLAN_CENTS, amount_currency: "EUR", pay_in_advance: false,
-        charges: [{ billable_metric_id: metric.billable_metric.svc_id, charge_model: "standard", properties: { amount: String(CALL_CENTS / 100) } }],
+        name: "Basic",
+        code: "basic",
+        interval: "monthly",
+        amount_cents: PLAN_CENTS,
+        amount_currency: "EUR",
+        pay_in_advance: false,
+        charges: [
+          {
+            billable_metric_id: metric.billable_metric.svc_id,
+            charge_model: "standard",
+            properties: { amount: String(CALL_CENTS / 100) },
+          },
+        ],
       },
     });
-    await this.api.ok("POST", "/add_ons", { add_on: { name: "Setup", code: "setup", amount_cents: SETUP_CENTS, amount_currency: "EUR" } });
+    await this.api.ok("POST", "/add_ons", {
+      add_on: { name: "Setup", code: "setup", amount_cents: SETUP_CENTS, amount_currency: "EUR" },
+    });
     await this.api.ok("POST", "/webhook_endpoints", {
-      webhook_endpoint: { webhook_url: `${this.receiverUrl}/faults`, signature_algo: "hmac", event_types: [...WEBHOOK_TYPES] },
+      webhook_endpoint: {
+        webhook_url: `${this.receiverUrl}/faults`,
+        signature_algo: "hmac",
+        event_types: [...WEBHOOK_TYPES],
+      },
     });
   }
 
@@ -77,22 +110,41 @@ export class Workload {
    * A customer (EUR) of this kind; `subscribe`: on plan basic from the clock's time; `grantedCredits`:
    * a wallet (1 credit = 1.00) with that many credits granted (0: a wallet with none).
    */
-  async customer(externalId: string, kind: CustomerKind, options: { subscribe?: boolean; grantedCredits?: number } = {}): Promise<WorkloadCustomer> {
+  async customer(
+    externalId: string,
+    kind: CustomerKind,
+    options: { subscribe?: boolean; grantedCredits?: number } = {},
+  ): Promise<WorkloadCustomer> {
     const card = cardOf(kind);
-    await this.api.ok("POST", "/customers", { customer: { external_id: externalId, name: externalId, currency: "EUR", ...sandbox(card) } }, { retry: true });
+    await this.api.ok(
+      "POST",
+      "/customers",
+      { customer: { external_id: externalId, name: externalId, currency: "EUR", ...sandbox(card) } },
+      { retry: true },
+    );
     const customer: WorkloadCustomer = { externalId, kind, card, walletId: null, subscriptionId: null };
     this.customers.set(externalId, customer);
     this.count("customers");
     if (options.subscribe) {
       customer.subscriptionId = `sub_${externalId}`;
       await this.api.ok("POST", "/subscriptions", {
-        subscription: { external_customer_id: externalId, plan_code: "basic", external_id: customer.subscriptionId, billing_time: "calendar" },
+        subscription: {
+          external_customer_id: externalId,
+          plan_code: "basic",
+          external_id: customer.subscriptionId,
+          billing_time: "calendar",
+        },
       });
       this.count("subscriptions");
     }
     if (options.grantedCredits !== undefined) {
       const wallet = await this.api.ok("POST", "/wallets", {
-        wallet: { external_customer_id: externalId, currency: "EUR", rate_amount: "1", ...(options.grantedCredits > 0 && { granted_credits: String(options.grantedCredits) }) },
+        wallet: {
+          external_customer_id: externalId,
+          currency: "EUR",
+          rate_amount: "1",
+          ...(options.grantedCredits > 0 && { granted_credits: String(options.grantedCredits) }),
+        },
       });
       customer.walletId = wallet.wallet.svc_id as string;
       this.count("wallets");
@@ -105,7 +157,12 @@ export class Workload {
     const sub = this.customers.get(externalId)?.subscriptionId;
     if (!sub) throw new Error(`${externalId} has no subscription`);
     const timestamp = Math.floor(Date.parse(at) / 1000);
-    const events = Array.from({ length: count }, () => ({ transaction_id: `${sub}-${++this.eventSeq}`, external_subscription_id: sub, code: "calls", timestamp }));
+    const events = Array.from({ length: count }, () => ({
+      transaction_id: `${sub}-${++this.eventSeq}`,
+      external_subscription_id: sub,
+      code: "calls",
+      timestamp,
+    }));
     // the same transaction ids again are stored once: a batch may be repeated through a fault
     await this.api.ok("POST", "/events/batch", { events }, { retry: true });
     this.counts.usage_events = (this.counts.usage_events ?? 0) + count;
@@ -113,7 +170,11 @@ export class Workload {
 
   /** A one-off invoice of the setup add-on (finalized at once; a provider customer is charged on its finalization). */
   async oneOff(externalId: string, units = 1): Promise<Json> {
-    const invoice = (await this.api.ok("POST", "/invoices", { invoice: { external_customer_id: externalId, fees: [{ add_on_code: "setup", units: String(units) }] } })).invoice as Json;
+    const invoice = (
+      await this.api.ok("POST", "/invoices", {
+        invoice: { external_customer_id: externalId, fees: [{ add_on_code: "setup", units: String(units) }] },
+      })
+    ).invoice as Json;
     this.count("one_off_invoices");
     return invoice;
   }
@@ -122,7 +183,11 @@ export class Workload {
   async buyCredits(externalId: string, credits: number): Promise<{ transactionId: string; invoiceId: string }> {
     const walletId = this.customers.get(externalId)?.walletId;
     if (!walletId) throw new Error(`${externalId} has no wallet`);
-    const [tx] = (await this.api.ok("POST", "/wallet_transactions", { wallet_transaction: { wallet_id: walletId, paid_credits: String(credits) } })).wallet_transactions as Json[];
+    const [tx] = (
+      await this.api.ok("POST", "/wallet_transactions", {
+        wallet_transaction: { wallet_id: walletId, paid_credits: String(credits) },
+      })
+    ).wallet_transactions as Json[];
     this.count("top_ups");
     return { transactionId: tx!.svc_id as string, invoiceId: tx!.svc_invoice_id as string };
   }
@@ -131,7 +196,12 @@ export class Workload {
   async tryBuyCredits(externalId: string, credits: number): Promise<number> {
     const walletId = this.customers.get(externalId)?.walletId;
     if (!walletId) throw new Error(`${externalId} has no wallet`);
-    const reply = await this.api.call("POST", "/wallet_transactions", { wallet_transaction: { wallet_id: walletId, paid_credits: String(credits) } }, { timeoutMs: 60_000 });
+    const reply = await this.api.call(
+      "POST",
+      "/wallet_transactions",
+      { wallet_transaction: { wallet_id: walletId, paid_credits: String(credits) } },
+      { timeoutMs: 60_000 },
+    );
     this.count(reply.status === 200 ? "top_ups" : `top_ups_refused_${reply.status}`);
     return reply.status;
   }
@@ -148,7 +218,9 @@ export class Workload {
     const invoice = (await this.api.get(`/invoices/${invoiceId}`)).invoice as Json;
     const due = invoice.total_due_amount_cents as number;
     if (due <= 0 || invoice.payment_status === "succeeded") return 200;
-    const reply = await this.api.call("POST", "/payments", { payment: { invoice_id: invoiceId, amount_cents: due, reference } });
+    const reply = await this.api.call("POST", "/payments", {
+      payment: { invoice_id: invoiceId, amount_cents: due, reference },
+    });
     if (reply.status === 200) this.count("manual_payments");
     else this.count(`manual_payments_refused_${reply.status}`);
     return reply.status;
@@ -175,7 +247,12 @@ export class Workload {
   async retryWithNewCard(externalId: string, invoiceId: string): Promise<number> {
     const customer = this.customers.get(externalId)!;
     if (customer.card !== CARDS.succeeds) {
-      await this.api.ok("POST", "/customers", { customer: { external_id: externalId, currency: "EUR", ...sandbox(CARDS.succeeds) } }, { retry: true });
+      await this.api.ok(
+        "POST",
+        "/customers",
+        { customer: { external_id: externalId, currency: "EUR", ...sandbox(CARDS.succeeds) } },
+        { retry: true },
+      );
       customer.card = CARDS.succeeds;
     }
     const reply = await this.api.call("POST", `/invoices/${invoiceId}/retry_payment`);
@@ -187,9 +264,16 @@ export class Workload {
   async refund(invoiceId: string, cents: number): Promise<Json> {
     const invoice = (await this.api.get(`/invoices/${invoiceId}`)).invoice as Json;
     const fee = (invoice.fees as Json[])[0]!;
-    const note = (await this.api.ok("POST", "/credit_notes", {
-      credit_note: { invoice_id: invoiceId, reason: "other", refund_amount_cents: cents, items: [{ fee_id: fee.svc_id, amount_cents: cents }] },
-    })).credit_note as Json;
+    const note = (
+      await this.api.ok("POST", "/credit_notes", {
+        credit_note: {
+          invoice_id: invoiceId,
+          reason: "other",
+          refund_amount_cents: cents,
+          items: [{ fee_id: fee.svc_id, amount_cents: cents }],
+        },
+      })
+    ).credit_note as Json;
     this.count("credit_notes");
     return note;
   }
@@ -201,7 +285,10 @@ export class Workload {
   }
 
   async clockReady(timeoutMs: number): Promise<void> {
-    await until("the test clock ready", async () => (await this.api.get("/test_clock")).test_clock.status === "ready", { timeoutMs, intervalMs: 500 });
+    await until("the test clock ready", async () => (await this.api.get("/test_clock")).test_clock.status === "ready", {
+      timeoutMs,
+      intervalMs: 500,
+    });
   }
 
   /** Every invoice of the organization. */
@@ -219,29 +306,38 @@ export class Workload {
    * the deadline (the invariants then say what).
    */
   async settleCustomers(timeoutMs: number): Promise<boolean> {
-    return until("every invoice the customers can pay paid", async () => {
-      let waiting = 0;
-      for (const invoice of await this.invoices()) {
-        if (invoice.status !== "finalized" || invoice.payment_status === "succeeded" || (invoice.total_amount_cents as number) <= 0) continue;
-        const customer = this.customers.get(invoice.customer.external_id as string);
-        if (!customer) continue;
-        const payments = (await this.payments(invoice.svc_id as string)).filter((p) => p.type === "provider");
-        if (customer.kind === "manual") {
-          await this.payManually(invoice.svc_id as string, `settle ${invoice.number}`);
-          waiting++;
-        } else if (payments.some((p) => p.payment_status === "processing")) {
-          await this.confirm(invoice.svc_id as string);
-          waiting++;
-        } else if (payments.length > 0 && payments.every((p) => p.payment_status === "failed")) {
-          await this.retryWithNewCard(customer.externalId, invoice.svc_id as string);
-          waiting++;
-        } else {
-          // pending at the provider (its outcome is on its way), or not attempted yet (its
-          // invoice.finalized redelivered after a crash): waited for until the deadline
-          waiting++;
+    return until(
+      "every invoice the customers can pay paid",
+      async () => {
+        let waiting = 0;
+        for (const invoice of await this.invoices()) {
+          if (
+            invoice.status !== "finalized" ||
+            invoice.payment_status === "succeeded" ||
+            (invoice.total_amount_cents as number) <= 0
+          )
+            continue;
+          const customer = this.customers.get(invoice.customer.external_id as string);
+          if (!customer) continue;
+          const payments = (await this.payments(invoice.svc_id as string)).filter((p) => p.type === "provider");
+          if (customer.kind === "manual") {
+            await this.payManually(invoice.svc_id as string, `settle ${invoice.number}`);
+            waiting++;
+          } else if (payments.some((p) => p.payment_status === "processing")) {
+            await this.confirm(invoice.svc_id as string);
+            waiting++;
+          } else if (payments.length > 0 && payments.every((p) => p.payment_status === "failed")) {
+            await this.retryWithNewCard(customer.externalId, invoice.svc_id as string);
+            waiting++;
+          } else {
+            // pending at the provider (its outcome is on its way), or not attempted yet (its
+            // invoice.finalized redelivered after a crash): waited for until the deadline
+            waiting++;
+          }
         }
-      }
-      return waiting === 0;
-    }, { timeoutMs, intervalMs: 1_000 }).catch(() => false);
+        return waiting === 0;
+      },
+      { timeoutMs, intervalMs: 1_000 },
+    ).catch(() => false);
   }
 }

@@ -38,7 +38,13 @@ export const chargeView = z.object({
   invoice_display_name: maybe(text),
   properties: properties.default({}),
   filters: z
-    .array(z.object({ invoice_display_name: maybe(text), properties: properties.default({}), values: z.record(z.string(), z.array(text)) }))
+    .array(
+      z.object({
+        invoice_display_name: maybe(text),
+        properties: properties.default({}),
+        values: z.record(z.string(), z.array(text)),
+      }),
+    )
     .default([]),
   taxes: z.array(taxView).default([]),
   created_at: maybe(instant),
@@ -70,19 +76,33 @@ export const planView = z.object({
   interval: text,
   amount_cents: z.number().int(),
   amount_currency: text,
-  trial_period: z.number().nullish().transform((v) => v ?? 0),
+  trial_period: z
+    .number()
+    .nullish()
+    .transform((v) => v ?? 0),
   pay_in_advance: z.boolean().default(false),
   bill_charges_monthly: maybe(z.boolean()),
   bill_fixed_charges_monthly: maybe(z.boolean()),
   taxes: z.array(taxView).default([]),
   minimum_commitment: maybe(
-    z.object({ svc_id: text, amount_cents: z.number().int(), invoice_display_name: maybe(text), taxes: z.array(taxView).default([]) }),
+    z.object({
+      svc_id: text,
+      amount_cents: z.number().int(),
+      invoice_display_name: maybe(text),
+      taxes: z.array(taxView).default([]),
+    }),
   ),
   usage_thresholds: z
-    .array(z.object({
-      svc_id: text, threshold_display_name: maybe(text), amount_cents: z.number().int(), recurring: z.boolean(),
-      created_at: maybe(instant), updated_at: maybe(instant),
-    }))
+    .array(
+      z.object({
+        svc_id: text,
+        threshold_display_name: maybe(text),
+        amount_cents: z.number().int(),
+        recurring: z.boolean(),
+        created_at: maybe(instant),
+        updated_at: maybe(instant),
+      }),
+    )
     .default([]),
   charges: z.array(chargeView).default([]),
   fixed_charges: z.array(fixedChargeView).default([]),

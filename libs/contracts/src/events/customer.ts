@@ -23,7 +23,14 @@ export const customerView = z.object({
       subscription_invoice_issuing_date_adjustment: maybe(text),
     })
     .nullish()
-    .transform((v) => v ?? { invoice_grace_period: null, subscription_invoice_issuing_date_anchor: null, subscription_invoice_issuing_date_adjustment: null }),
+    .transform(
+      (v) =>
+        v ?? {
+          invoice_grace_period: null,
+          subscription_invoice_issuing_date_anchor: null,
+          subscription_invoice_issuing_date_adjustment: null,
+        },
+    ),
   created_at: instant,
   updated_at: instant,
   deleted_at: maybe(instant),

@@ -2,7 +2,13 @@ import { makeEnvelope, PoisonMessage, Subjects, type Envelope } from "@billing/b
 import type { z } from "zod";
 import { billableMetricEventData, planEventData, subscriptionEventData } from "./catalog";
 import { customerEventData } from "./customer";
-import { advanceFeeEventData, advanceFeesEventData, feeEventData, invoiceEventData, usageThresholdReachedData } from "./invoicing";
+import {
+  advanceFeeEventData,
+  advanceFeesEventData,
+  feeEventData,
+  invoiceEventData,
+  usageThresholdReachedData,
+} from "./invoicing";
 import { creditNoteEventData } from "./credit-notes";
 import { eventIngestedData } from "./usage";
 import { paymentEventData, paymentOverpaidEventData, paymentRequestEventData, refundFailedEventData } from "./payment";
@@ -71,15 +77,31 @@ export type EventData<S extends Subject> = z.output<(typeof EventSchemas)[S]>;
  */
 export function domainEvent<S extends Subject>(
   type: S,
-  input: { organizationId: string; data: EventDataInput<S>; occurredAt: Date; correlationId?: string | null; id?: string },
+  input: {
+    organizationId: string;
+    data: EventDataInput<S>;
+    occurredAt: Date;
+    correlationId?: string | null;
+    id?: string;
+  },
 ): Envelope<EventDataInput<S>> {
   const checked = EventSchemas[type].safeParse(input.data);
   if (!checked.success) throw new Error(`invalid ${type} event: ${checked.error.message}`);
-  return makeEnvelope({ type, organizationId: input.organizationId, data: input.data, occurredAt: input.occurredAt, correlationId: input.correlationId, id: input.id });
+  return makeEnvelope({
+    type,
+    organizationId: input.organizationId,
+    data: input.data,
+    occurredAt: input.occurredAt,
+    correlationId: input.correlationId,
+    id: input.id,
+  });
 }
 
 /** True when the envelope is of one of `types` (narrows its type for `eventData`). */
-export function isEvent<S extends Subject>(envelope: Envelope, types: readonly S[]): envelope is Envelope & { type: S } {
+export function isEvent<S extends Subject>(
+  envelope: Envelope,
+  types: readonly S[],
+): envelope is Envelope & { type: S } {
   return (types as readonly string[]).includes(envelope.type);
 }
 

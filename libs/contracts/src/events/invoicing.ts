@@ -102,10 +102,20 @@ export type AdvanceFeeViewData = z.output<typeof advanceFeeView>;
  * lifetime usage crossed (progressive billing), with the progressive_billing invoice it produced.
  */
 export const usageThresholdReachedData = z.object({
-  subscription: z.object({ svc_id: text, external_id: text, svc_customer_id: text, external_customer_id: text, plan_code: text }),
+  subscription: z.object({
+    svc_id: text,
+    external_id: text,
+    svc_customer_id: text,
+    external_customer_id: text,
+    plan_code: text,
+  }),
   usage_threshold: z.object({
-    svc_id: text, threshold_display_name: maybe(text), amount_cents: cents, recurring: z.boolean(),
-    created_at: maybe(instant), updated_at: maybe(instant),
+    svc_id: text,
+    threshold_display_name: maybe(text),
+    amount_cents: cents,
+    recurring: z.boolean(),
+    created_at: maybe(instant),
+    updated_at: maybe(instant),
   }),
   lifetime_usage_amount_cents: cents,
   svc_invoice_id: text,

@@ -24,7 +24,10 @@ export const paymentView = z.object({
 export const paymentEventData = z.object({ payment: paymentView });
 /** billing.payment.payment.overpaid: a succeeded payment its invoice could not wholly take, the part beyond it and how it is given back */
 export const paymentOverpaidEventData = z.object({
-  payment: paymentView.extend({ overpaid_amount_cents: cents, overpayment_status: z.enum(["refund_pending", "refunded", "refund_failed", "to_give_back"]) }),
+  payment: paymentView.extend({
+    overpaid_amount_cents: cents,
+    overpayment_status: z.enum(["refund_pending", "refunded", "refund_failed", "to_give_back"]),
+  }),
 });
 export type PaymentViewData = z.output<typeof paymentView>;
 

@@ -40,7 +40,11 @@ describe("aggregate", () => {
   it("is exact on decimals and large integers (fixed-point fast path)", () => {
     const many = Array.from({ length: 1000 }, () => ev("2024-03-02T00:00:00Z", { value: 0.1 }));
     expect(aggregate(sum, many, period).units.toString()).toBe("100");
-    const big = [ev("2024-03-02T00:00:00Z", { value: 2 ** 52 }), ev("2024-03-02T00:00:00Z", { value: 2 ** 52 }), ev("2024-03-02T00:00:00Z", { value: "0.000000000001" })];
+    const big = [
+      ev("2024-03-02T00:00:00Z", { value: 2 ** 52 }),
+      ev("2024-03-02T00:00:00Z", { value: 2 ** 52 }),
+      ev("2024-03-02T00:00:00Z", { value: "0.000000000001" }),
+    ];
     expect(aggregate(sum, big, period).units.toString()).toBe("9007199254740992.000000000001");
   });
 
@@ -50,11 +54,15 @@ describe("aggregate", () => {
     ["ceil", -1, "20"],
     ["floor", 0, "12"],
   ] as const)("applies rounding_function %s at precision %i", (fn, precision, expected) => {
-    expect(aggregate({ ...sum, rounding_function: fn, rounding_precision: precision }, events, period).units.toString()).toBe(expected);
+    expect(
+      aggregate({ ...sum, rounding_function: fn, rounding_precision: precision }, events, period).units.toString(),
+    ).toBe(expected);
   });
 
   it("skips metric rounding when asked (pay in advance)", () => {
-    expect(aggregate({ ...sum, rounding_function: "round" }, events, { ...period, applyRounding: false }).units.toString()).toBe("12.5");
+    expect(
+      aggregate({ ...sum, rounding_function: "round" }, events, { ...period, applyRounding: false }).units.toString(),
+    ).toBe("12.5");
   });
 
   it("counts unique values whose last relevant operation is add", () => {
@@ -76,25 +84,44 @@ describe("aggregate", () => {
     expect(result.runningTotal?.map(String)).toEqual(["10"]);
   });
 
-const values4 = () => ["2024-03-02", "2024-03-03", "2024-03-04", "2024-03-05"].map((d) => ev(`${d}T00:00:00Z`, { value: 5 }));
+  const values4 = () =>
+    ["2024-03-02", "2024-03-03", "2024-03-04", "2024-03-05"].map((d) => ev(`${d}T00:00:00Z`, { value: 5 }));
 
   it("builds the running total up to the event crossing the free amount", () => {
-    const values = [ev("2024-03-02T00:00:00Z", { value: 50 }), ev("2024-03-03T00:00:00Z", { value: 100 }), ev("2024-03-04T00:00:00Z", { value: 250 }), ev("2024-03-05T00:00:00Z", { value: 400 })];
+    const values = [
+      ev("2024-03-02T00:00:00Z", { value: 50 }),
+      ev("2024-03-03T00:00:00Z", { value: 100 }),
+      ev("2024-03-04T00:00:00Z", { value: 250 }),
+      ev("2024-03-05T00:00:00Z", { value: 400 }),
+    ];
     const result = aggregate(sum, values, { ...period, freeUnits: { free_units_per_total_aggregation: "250" } });
     expect(result.runningTotal?.map(String)).toEqual(["50", "150", "400"]);
   });
 
   it("leaves the running total empty without free units, reading no event's value for it", () => {
     let reads = 0;
-    const counted = values4().map((e) => ({ ...e, get properties() { reads++; return { value: 5 }; } }));
-    const result = aggregate(sum, counted, { ...period, freeUnits: { free_units_per_events: null, free_units_per_total_aggregation: "0" } });
+    const counted = values4().map((e) => ({
+      ...e,
+      get properties() {
+        reads++;
+        return { value: 5 };
+      },
+    }));
+    const result = aggregate(sum, counted, {
+      ...period,
+      freeUnits: { free_units_per_events: null, free_units_per_total_aggregation: "0" },
+    });
     expect(result.runningTotal).toEqual([]);
     expect(result.units.toString()).toBe("20");
     expect(reads).toBe(4); // the sum's own reads, one per event
   });
 
   it("weights a level by the time it is held (weighted_sum)", () => {
-    const metric: BillableMetric = { aggregation_type: "weighted_sum_agg", field_name: "value", weighted_interval: "seconds" };
+    const metric: BillableMetric = {
+      aggregation_type: "weighted_sum_agg",
+      field_name: "value",
+      weighted_interval: "seconds",
+    };
     const levels = [ev("2024-03-11T00:00:00Z", { value: 10 }), ev("2024-03-21T00:00:00Z", { value: -4 })];
     const result = aggregate(metric, levels, { ...period, periodDays: 31 });
     // 10 for 10 days, then 6 for 11 days, over 31 days
@@ -118,7 +145,10 @@ const values4 = () => ["2024-03-02", "2024-03-03", "2024-03-04", "2024-03-05"].m
 
   it("prorates unique values by their active days", () => {
     const metric: BillableMetric = { aggregation_type: "unique_count_agg", field_name: "user", recurring: true };
-    const users = [ev("2024-03-01T08:00:00Z", { user: "a" }), ev("2024-03-10T08:00:00Z", { user: "a", operation_type: "remove" })];
+    const users = [
+      ev("2024-03-01T08:00:00Z", { user: "a" }),
+      ev("2024-03-10T08:00:00Z", { user: "a", operation_type: "remove" }),
+    ];
     expect(aggregate(metric, users, { ...period, prorated: true, periodDays: 31 }).units.toString()).toBe("0.32259");
   });
 });

@@ -33,8 +33,15 @@ export interface AggregateOptions {
   applyRounding?: boolean;
 }
 
-function inScope(metric: BillableMetric, events: readonly UsageEvent[], fromMs: number, toMs: number, keepEarlier: boolean) {
-  const ignoreFrom = keepEarlier || (metric.recurring === true && ["sum_agg", "unique_count_agg"].includes(metric.aggregation_type));
+function inScope(
+  metric: BillableMetric,
+  events: readonly UsageEvent[],
+  fromMs: number,
+  toMs: number,
+  keepEarlier: boolean,
+) {
+  const ignoreFrom =
+    keepEarlier || (metric.recurring === true && ["sum_agg", "unique_count_agg"].includes(metric.aggregation_type));
   if (fromMs === -Infinity && toMs === Infinity) return events;
   const inside = (event: UsageEvent) => {
     const t = eventTime(event);
@@ -49,17 +56,30 @@ function prorationWindow(options: AggregateOptions, fromMs: number, toMs: number
   if (options.from == null || options.to == null || !options.periodDays) {
     throw new RangeError("a prorated aggregation needs from, to and periodDays");
   }
-  return { fromMs, fromDate: localDateOf(fromMs, timeZone), toDate: localDateOf(toMs, timeZone), periodDays: options.periodDays, timeZone };
+  return {
+    fromMs,
+    fromDate: localDateOf(fromMs, timeZone),
+    toDate: localDateOf(toMs, timeZone),
+    periodDays: options.periodDays,
+    timeZone,
+  };
 }
 
-function baseAggregation(metric: BillableMetric, events: readonly UsageEvent[], options: AggregateOptions, fromMs: number, toMs: number): AggregationResult {
+function baseAggregation(
+  metric: BillableMetric,
+  events: readonly UsageEvent[],
+  options: AggregateOptions,
+  fromMs: number,
+  toMs: number,
+): AggregationResult {
   const field = metric.field_name ?? "";
   const withValues = options.withEventValues === true;
   switch (metric.aggregation_type) {
     case "count_agg":
       return countAggregation(events, withValues);
     case "sum_agg":
-      if (options.prorated && options.payInAdvance) return paidInAdvanceProratedAggregation(metric, events, prorationWindow(options, fromMs, toMs));
+      if (options.prorated && options.payInAdvance)
+        return paidInAdvanceProratedAggregation(metric, events, prorationWindow(options, fromMs, toMs));
       if (options.prorated) return proratedSumAggregation(events, field, prorationWindow(options, fromMs, toMs));
       return sumAggregation(withValues ? byTimestamp(events) : events, field, withValues);
     case "max_agg":
@@ -67,14 +87,21 @@ function baseAggregation(metric: BillableMetric, events: readonly UsageEvent[], 
     case "latest_agg":
       return latestAggregation(events, field);
     case "unique_count_agg":
-      if (options.prorated && options.payInAdvance) return paidInAdvanceProratedAggregation(metric, events, prorationWindow(options, fromMs, toMs));
-      if (options.prorated) return proratedUniqueCountAggregation(events, field, prorationWindow(options, fromMs, toMs));
+      if (options.prorated && options.payInAdvance)
+        return paidInAdvanceProratedAggregation(metric, events, prorationWindow(options, fromMs, toMs));
+      if (options.prorated)
+        return proratedUniqueCountAggregation(events, field, prorationWindow(options, fromMs, toMs));
       return uniqueCountAggregation(events, field, withValues);
     case "weighted_sum_agg":
       if (options.from == null || options.to == null || !options.periodDays) {
         throw new RangeError("weighted_sum_agg needs from, to and periodDays");
       }
-      return weightedSumAggregation(events, field, { fromMs, toMs, periodDays: options.periodDays, initialValue: options.initialValue });
+      return weightedSumAggregation(events, field, {
+        fromMs,
+        toMs,
+        periodDays: options.periodDays,
+        initialValue: options.initialValue,
+      });
     default:
       throw new RangeError(`unsupported aggregation: ${metric.aggregation_type}`);
   }
@@ -84,20 +111,30 @@ function baseAggregation(metric: BillableMetric, events: readonly UsageEvent[], 
  * Aggregates a metric over the events of one bucket (subscription × metric × filter × group)
  * for a charges period, then applies the metric rounding.
  */
-export function aggregate(metric: BillableMetric, events: readonly UsageEvent[], options: AggregateOptions = {}): AggregationResult {
+export function aggregate(
+  metric: BillableMetric,
+  events: readonly UsageEvent[],
+  options: AggregateOptions = {},
+): AggregationResult {
   const fromMs = options.from == null ? -Infinity : instantMs(options.from);
   const toMs = options.to == null ? Infinity : instantMs(options.to);
   const scoped = inScope(metric, events, fromMs, toMs, options.prorated === true);
   const result = baseAggregation(metric, scoped, options, fromMs, toMs);
   if (options.freeUnits) result.runningTotal = freeUnitsRunningTotal(metric, scoped, result, options.freeUnits);
   if (options.applyRounding === false) return result;
-  const round = (value: typeof result.units) => applyMetricRounding(value, metric.rounding_function, metric.rounding_precision);
+  const round = (value: typeof result.units) =>
+    applyMetricRounding(value, metric.rounding_function, metric.rounding_precision);
   result.units = round(result.units);
   if (result.fullUnitsNumber) result.fullUnitsNumber = round(result.fullUnitsNumber);
   return result;
 }
 
-function freeUnitsRunningTotal(metric: BillableMetric, events: readonly UsageEvent[], result: AggregationResult, free: FreeUnitsOptions) {
+function freeUnitsRunningTotal(
+  metric: BillableMetric,
+  events: readonly UsageEvent[],
+  result: AggregationResult,
+  free: FreeUnitsOptions,
+) {
   // without free units the running total is empty: no event's value is read (a percentage charge over 1M events)
   if (!hasFreeUnits(free)) return [];
   if (metric.aggregation_type === "count_agg" || metric.aggregation_type === "unique_count_agg") {

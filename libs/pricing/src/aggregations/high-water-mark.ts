@@ -25,7 +25,12 @@ export interface HighWaterStep {
  * re-added after a removal are free; other aggregations contribute their own value.
  * `prior` are the bucket's events before this one (a unique value is added only if not active).
  */
-export function highWaterStep(metric: BillableMetric, event: UsageEvent, prior: readonly UsageEvent[], mark: HighWaterMark | null | undefined): HighWaterStep {
+export function highWaterStep(
+  metric: BillableMetric,
+  event: UsageEvent,
+  prior: readonly UsageEvent[],
+  mark: HighWaterMark | null | undefined,
+): HighWaterStep {
   if (metric.aggregation_type === "unique_count_agg") {
     const key = uniqueKey(event, metric.field_name ?? "");
     const timeline = key === null ? undefined : uniqueTimelines(prior, metric.field_name ?? "").get(key);

@@ -28,11 +28,18 @@ export function paidInAdvanceShare(contribution: Decimal, ratio: Decimal): Decim
  * Feb 3 still counts for all of February); re-adding units already paid for adds nothing.
  * units = Σ the paid shares (the prorated units priced); fullUnitsNumber = the units paid for.
  */
-export function paidInAdvanceProratedAggregation(metric: BillableMetric, events: readonly UsageEvent[], window: ProrationWindow): AggregationResult {
+export function paidInAdvanceProratedAggregation(
+  metric: BillableMetric,
+  events: readonly UsageEvent[],
+  window: ProrationWindow,
+): AggregationResult {
   const field = metric.field_name ?? "";
   const sorted = byTimestamp(events);
   const before = sorted.filter((e) => eventTime(e) < window.fromMs);
-  const carriedLevel = metric.aggregation_type === "unique_count_agg" ? uniqueCountAggregation(before, field, false).units : sumAggregation(before, field, false).units;
+  const carriedLevel =
+    metric.aggregation_type === "unique_count_agg"
+      ? uniqueCountAggregation(before, field, false).units
+      : sumAggregation(before, field, false).units;
   const carried = maxDecimal(carriedLevel, ZERO);
   const values: Decimal[] = [];
   const shares: Decimal[] = [];
@@ -50,7 +57,12 @@ export function paidInAdvanceProratedAggregation(metric: BillableMetric, events:
     if (metric.aggregation_type === "sum_agg" && numericValue(event, field) !== null) counted++;
     if (step.contribution.isZero()) continue;
     values.push(step.contribution);
-    shares.push(paidInAdvanceShare(step.contribution, remainingRatio(localDateOf(eventTime(event), window.timeZone), window.toDate, window.periodDays)));
+    shares.push(
+      paidInAdvanceShare(
+        step.contribution,
+        remainingRatio(localDateOf(eventTime(event), window.timeZone), window.toDate, window.periodDays),
+      ),
+    );
   }
   const paidUnits = values.reduce((s, v) => s.plus(v), ZERO);
   return {

@@ -25,7 +25,11 @@ function ratio(from: LocalDate, to: LocalDate, window: ProrationWindow): Decimal
  * included) over the period length; values carried from before the period count for the billed
  * days. units is ceil'ed to 5 decimals; fullUnitsNumber is the plain sum.
  */
-export function proratedSumAggregation(events: readonly UsageEvent[], field: string, window: ProrationWindow): AggregationResult {
+export function proratedSumAggregation(
+  events: readonly UsageEvent[],
+  field: string,
+  window: ProrationWindow,
+): AggregationResult {
   const values: Decimal[] = [];
   const prorated: Decimal[] = [];
   for (const event of byTimestamp(events)) {
@@ -36,7 +40,11 @@ export function proratedSumAggregation(events: readonly UsageEvent[], field: str
     values.push(value);
     prorated.push(value.times(ratio(start, window.toDate, window)));
   }
-  return prorationResult(values, prorated, values.reduce((s, v) => s.plus(v), ZERO));
+  return prorationResult(
+    values,
+    prorated,
+    values.reduce((s, v) => s.plus(v), ZERO),
+  );
 }
 
 /**
@@ -44,7 +52,11 @@ export function proratedSumAggregation(events: readonly UsageEvent[], field: str
  * remove day, both included) over the period length. fullUnitsNumber is the plain unique count.
  * Not replicated: Lago's extra rules for an add/remove/add on one same day.
  */
-export function proratedUniqueCountAggregation(events: readonly UsageEvent[], field: string, window: ProrationWindow): AggregationResult {
+export function proratedUniqueCountAggregation(
+  events: readonly UsageEvent[],
+  field: string,
+  window: ProrationWindow,
+): AggregationResult {
   const entries: { t: number; value: Decimal; prorated: Decimal }[] = [];
   let active = 0;
   for (const timeline of uniqueTimelines(events, field).values()) {
@@ -58,10 +70,20 @@ export function proratedUniqueCountAggregation(events: readonly UsageEvent[], fi
     if (timeline[timeline.length - 1]?.op === "add") active++;
   }
   entries.sort((a, b) => a.t - b.t);
-  return prorationResult(entries.map((e) => e.value), entries.map((e) => e.prorated), new Decimal(active));
+  return prorationResult(
+    entries.map((e) => e.value),
+    entries.map((e) => e.prorated),
+    new Decimal(active),
+  );
 }
 
 function prorationResult(values: Decimal[], prorated: Decimal[], full: Decimal): AggregationResult {
   const units = prorated.reduce((s, v) => s.plus(v), ZERO).toDecimalPlaces(5, Decimal.ROUND_CEIL);
-  return { units, eventsCount: values.length, fullUnitsNumber: full, eventValues: values, proratedEventValues: prorated };
+  return {
+    units,
+    eventsCount: values.length,
+    fullUnitsNumber: full,
+    eventValues: values,
+    proratedEventValues: prorated,
+  };
 }

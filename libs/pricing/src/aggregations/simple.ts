@@ -9,7 +9,11 @@ export function countAggregation(events: readonly UsageEvent[], withEventValues:
 }
 
 /** sum_agg: Σ of the numeric field; events without a numeric value are ignored (and not counted). */
-export function sumAggregation(events: readonly UsageEvent[], field: string, withEventValues: boolean): AggregationResult {
+export function sumAggregation(
+  events: readonly UsageEvent[],
+  field: string,
+  withEventValues: boolean,
+): AggregationResult {
   if (withEventValues) {
     const values: Decimal[] = [];
     for (const event of events) {
@@ -49,7 +53,7 @@ export function latestAggregation(events: readonly UsageEvent[], field: string):
     if (value === null) continue;
     count++;
     const t = eventTime(event);
-    if (t >= latestTime) (latest = value), (latestTime = t);
+    if (t >= latestTime) ((latest = value), (latestTime = t));
   }
   return { units: latest === null || latest.isNegative() ? ZERO : latest, eventsCount: count };
 }

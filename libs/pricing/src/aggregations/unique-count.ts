@@ -14,7 +14,10 @@ export function uniqueKey(event: UsageEvent, field: string): string | null {
 }
 
 /** Per distinct value, its relevant operations in time order (repeats collapsed, a leading remove dropped). */
-export function uniqueTimelines(events: readonly UsageEvent[], field: string): Map<string, { op: UniqueOperation; event: UsageEvent }[]> {
+export function uniqueTimelines(
+  events: readonly UsageEvent[],
+  field: string,
+): Map<string, { op: UniqueOperation; event: UsageEvent }[]> {
   const timelines = new Map<string, { op: UniqueOperation; event: UsageEvent }[]>();
   for (const event of byTimestamp(events)) {
     const key = uniqueKey(event, field);
@@ -32,7 +35,11 @@ export function uniqueTimelines(events: readonly UsageEvent[], field: string): M
  * unique_count_agg: distinct values whose last relevant operation is "add".
  * Lago quirk: the fee's events_count is the unique count itself, not the number of events.
  */
-export function uniqueCountAggregation(events: readonly UsageEvent[], field: string, withEventValues: boolean): AggregationResult {
+export function uniqueCountAggregation(
+  events: readonly UsageEvent[],
+  field: string,
+  withEventValues: boolean,
+): AggregationResult {
   let active = 0;
   for (const timeline of uniqueTimelines(events, field).values()) {
     if (timeline[timeline.length - 1]?.op === "add") active++;

@@ -16,7 +16,11 @@ export interface WeightedSumWindow {
  * result = Σ level × seconds held / period seconds. The last level runs to the end of the period
  * rounded up to the whole second. total_aggregated_units is the final level.
  */
-export function weightedSumAggregation(events: readonly UsageEvent[], field: string, window: WeightedSumWindow): AggregationResult {
+export function weightedSumAggregation(
+  events: readonly UsageEvent[],
+  field: string,
+  window: WeightedSumWindow,
+): AggregationResult {
   const points: { t: number; delta: Decimal }[] = [{ t: window.fromMs, delta: toDecimal(window.initialValue) }];
   for (const event of byTimestamp(events)) {
     const delta = numericValue(event, field);

@@ -41,7 +41,10 @@ export function compileCharge(
 ): CompiledCharge {
   if (!isChargeModelName(chargeModel)) throw new RangeError(`unknown charge model: ${String(chargeModel)}`);
   const prorated = options.prorated === true;
-  const model = prorated && chargeModel === "graduated" ? (proratedGraduatedModel as ChargeModel<unknown>) : chargeModels[chargeModel];
+  const model =
+    prorated && chargeModel === "graduated"
+      ? (proratedGraduatedModel as ChargeModel<unknown>)
+      : chargeModels[chargeModel];
   return { chargeModel, prorated, model, compiled: model.compile(properties ?? {}) };
 }
 

@@ -11,8 +11,16 @@ const ranges = {
 };
 
 function price(units: string, excludeEvent = false) {
-  const result = applyChargeModel(compileCharge("graduated_percentage", ranges), { units: new Decimal(units), eventsCount: 1, subunit: new Decimal(100), excludeEvent });
-  return { amount: result.amount.toString(), ranges: result.amountDetails["graduated_percentage_ranges"] as Record<string, unknown>[] };
+  const result = applyChargeModel(compileCharge("graduated_percentage", ranges), {
+    units: new Decimal(units),
+    eventsCount: 1,
+    subunit: new Decimal(100),
+    excludeEvent,
+  });
+  return {
+    amount: result.amount.toString(),
+    ranges: result.amountDetails["graduated_percentage_ranges"] as Record<string, unknown>[],
+  };
 }
 
 describe("graduated_percentage charge model", () => {
@@ -34,7 +42,9 @@ describe("graduated_percentage charge model", () => {
   });
 
   it("details every reached range", () => {
-    expect(price("21").ranges.map((r) => [r["units"], r["per_unit_total_amount"], r["total_with_flat_amount"]])).toEqual([
+    expect(
+      price("21").ranges.map((r) => [r["units"], r["per_unit_total_amount"], r["total_with_flat_amount"]]),
+    ).toEqual([
       ["10.0", "0.1", "200.1"],
       ["10.0", "0.2", "300.2"],
       ["1.0", "0.03", "400.03"],

@@ -18,9 +18,18 @@ const adjacent = {
 };
 
 function price(properties: Record<string, unknown>, units: string, extra: { excludeEvent?: boolean } = {}) {
-  const result = applyChargeModel(compileCharge("graduated", properties), { units: new Decimal(units), eventsCount: 1, subunit: new Decimal(100), ...extra });
+  const result = applyChargeModel(compileCharge("graduated", properties), {
+    units: new Decimal(units),
+    eventsCount: 1,
+    subunit: new Decimal(100),
+    ...extra,
+  });
   const unitAmount = result.unitAmountBase.isZero() ? new Decimal(0) : result.amount.div(result.unitAmountBase);
-  return { amount: result.amount.toString(), unitAmount, ranges: result.amountDetails["graduated_ranges"] as Record<string, unknown>[] };
+  return {
+    amount: result.amount.toString(),
+    unitAmount,
+    ranges: result.amountDetails["graduated_ranges"] as Record<string, unknown>[],
+  };
 }
 
 describe("graduated charge model", () => {

@@ -2,8 +2,15 @@ import { describe, expect, it } from "vitest";
 import { Decimal } from "../decimal";
 import { applyChargeModel, compileCharge } from "./factory";
 
-function price(units: string, properties: Record<string, unknown> = { amount: "100", package_size: 10, free_units: 0 }) {
-  const result = applyChargeModel(compileCharge("package", properties), { units: new Decimal(units), eventsCount: 1, subunit: new Decimal(100) });
+function price(
+  units: string,
+  properties: Record<string, unknown> = { amount: "100", package_size: 10, free_units: 0 },
+) {
+  const result = applyChargeModel(compileCharge("package", properties), {
+    units: new Decimal(units),
+    eventsCount: 1,
+    subunit: new Decimal(100),
+  });
   return { amount: result.amount.toString(), base: result.unitAmountBase.toString(), details: result.amountDetails };
 }
 
@@ -23,7 +30,12 @@ describe("package charge model", () => {
     const result = price("25", { amount: "5", package_size: 10, free_units: 10 });
     expect(result.amount).toBe("10");
     expect(result.base).toBe("15");
-    expect(result.details).toEqual({ free_units: "10.0", paid_units: "15.0", per_package_size: 10, per_package_unit_amount: "5.0" });
+    expect(result.details).toEqual({
+      free_units: "10.0",
+      paid_units: "15.0",
+      per_package_size: 10,
+      per_package_unit_amount: "5.0",
+    });
   });
 
   it("charges nothing when free units are above usage", () => {
@@ -33,6 +45,11 @@ describe("package charge model", () => {
   });
 
   it("shows zeroed details at zero units", () => {
-    expect(price("0").details).toEqual({ free_units: "0.0", paid_units: "0.0", per_package_size: 0, per_package_unit_amount: "0.0" });
+    expect(price("0").details).toEqual({
+      free_units: "0.0",
+      paid_units: "0.0",
+      per_package_size: 0,
+      per_package_unit_amount: "0.0",
+    });
   });
 });

@@ -23,7 +23,12 @@ export const packageModel: ChargeModel<PackageProperties> = {
     const total = amount.times(packages);
     const unitAmountBase = paidUnits.lte(0) ? ZERO : paidUnits;
     if (input.units.isZero()) {
-      const amountDetails = { free_units: "0.0", paid_units: "0.0", per_package_size: 0, per_package_unit_amount: "0.0" };
+      const amountDetails = {
+        free_units: "0.0",
+        paid_units: "0.0",
+        per_package_size: 0,
+        per_package_unit_amount: "0.0",
+      };
       return { amount: total, unitAmountBase, amountDetails };
     }
     const amountDetails = {

@@ -5,7 +5,13 @@ import { applyChargeModel, compileCharge } from "./factory";
 const d = (values: number[]) => values.map((v) => new Decimal(v));
 const base = { rate: "1.3", fixed_amount: "2.0", free_units_per_events: 3, free_units_per_total_aggregation: "250.0" };
 
-function price(properties: Record<string, unknown>, units: number, count: number, runningTotal: number[], extra: { eventValues?: number[]; premium?: boolean } = {}) {
+function price(
+  properties: Record<string, unknown>,
+  units: number,
+  count: number,
+  runningTotal: number[],
+  extra: { eventValues?: number[]; premium?: boolean } = {},
+) {
   return applyChargeModel(compileCharge("percentage", properties), {
     units: new Decimal(units),
     eventsCount: count,
@@ -51,7 +57,14 @@ describe("percentage charge model", () => {
   });
 
   it("charges nothing when free units exceed usage", () => {
-    expect(price({ ...base, free_units_per_events: 5, free_units_per_total_aggregation: null }, 400, 4, [50, 150, 400]).amount.toString()).toBe("0");
+    expect(
+      price(
+        { ...base, free_units_per_events: 5, free_units_per_total_aggregation: null },
+        400,
+        4,
+        [50, 150, 400],
+      ).amount.toString(),
+    ).toBe("0");
   });
 
   it("prices small fractional amounts exactly", () => {
@@ -59,14 +72,25 @@ describe("percentage charge model", () => {
   });
 
   describe("per-transaction min / max", () => {
-    const minMax = { rate: "2.99", fixed_amount: "0", free_units_per_total_aggregation: "0", per_transaction_min_amount: "1.75", per_transaction_max_amount: "12" };
+    const minMax = {
+      rate: "2.99",
+      fixed_amount: "0",
+      free_units_per_total_aggregation: "0",
+      per_transaction_min_amount: "1.75",
+      per_transaction_max_amount: "12",
+    };
     const values = [10, 80, 10_000];
     it.each([
       ["without premium the bounds are ignored", {}, false, "301.691"],
       ["clamps each transaction", {}, true, "16.142"],
       ["adds the fixed amount before clamping", { fixed_amount: "2.0" }, true, "18.691"],
       ["skips free events first", { free_units_per_events: 2 }, true, "12"],
-      ["consumes the free amount first, partially on the straddling event", { free_units_per_total_aggregation: "30" }, true, "13.794"],
+      [
+        "consumes the free amount first, partially on the straddling event",
+        { free_units_per_total_aggregation: "30" },
+        true,
+        "13.794",
+      ],
     ])("%s", (_name, overrides, premium, amount) => {
       const result = price({ ...minMax, ...overrides }, 10_090, 3, [], { eventValues: values, premium });
       expect(result.amount.toString()).toBe(amount);

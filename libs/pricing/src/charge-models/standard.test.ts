@@ -2,8 +2,18 @@ import { describe, expect, it } from "vitest";
 import { Decimal } from "../decimal";
 import { applyChargeModel, compileCharge } from "./factory";
 
-function price(model: "standard" | "dynamic", properties: Record<string, unknown>, units: string, extra: Record<string, unknown> = {}) {
-  const result = applyChargeModel(compileCharge(model, properties), { units: new Decimal(units), eventsCount: 2, subunit: new Decimal(100), ...extra });
+function price(
+  model: "standard" | "dynamic",
+  properties: Record<string, unknown>,
+  units: string,
+  extra: Record<string, unknown> = {},
+) {
+  const result = applyChargeModel(compileCharge(model, properties), {
+    units: new Decimal(units),
+    eventsCount: 2,
+    subunit: new Decimal(100),
+    ...extra,
+  });
   return { amount: result.amount.toString(), base: result.unitAmountBase.toString() };
 }
 

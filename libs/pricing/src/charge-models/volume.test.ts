@@ -11,7 +11,12 @@ const ranges = {
 };
 
 function price(units: string, extra: { fullUnitsNumber?: Decimal; prorated?: boolean } = {}) {
-  const result = applyChargeModel(compileCharge("volume", ranges), { units: new Decimal(units), eventsCount: 1, subunit: new Decimal(100), ...extra });
+  const result = applyChargeModel(compileCharge("volume", ranges), {
+    units: new Decimal(units),
+    eventsCount: 1,
+    subunit: new Decimal(100),
+    ...extra,
+  });
   return { amount: result.amount.toString(), details: result.amountDetails };
 }
 
@@ -28,7 +33,11 @@ describe("volume charge model", () => {
   });
 
   it("charges the first range's flat amount at zero units", () => {
-    expect(price("0").details).toEqual({ flat_unit_amount: "1.0", per_unit_amount: "0.0", per_unit_total_amount: "0.0" });
+    expect(price("0").details).toEqual({
+      flat_unit_amount: "1.0",
+      per_unit_amount: "0.0",
+      per_unit_total_amount: "0.0",
+    });
   });
 
   it("picks the tier with the full count on a prorated charge, prices prorated units, flat not prorated", () => {

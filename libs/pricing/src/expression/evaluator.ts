@@ -64,7 +64,11 @@ function evaluate(node: Expression, event: ExpressionEvent): ExpressionValue {
     case "negate":
       return asNumber(evaluate(node.operand, event), "-").neg();
     case "binary":
-      return arithmetic(node.op, asNumber(evaluate(node.left, event), node.op), asNumber(evaluate(node.right, event), node.op));
+      return arithmetic(
+        node.op,
+        asNumber(evaluate(node.left, event), node.op),
+        asNumber(evaluate(node.right, event), node.op),
+      );
     case "call":
       return call(node, event);
   }

@@ -27,7 +27,10 @@ export function orderCoupons(coupons: readonly AppliedCouponInput[]): AppliedCou
 
 function eligibleFees(coupon: AppliedCouponInput, fees: WorkingFee[]): WorkingFee[] {
   if (limitedToMetrics(coupon)) {
-    return fees.filter((f) => f.input.fee_type === "charge" && coupon.billable_metric_codes!.includes(f.input.billable_metric_code ?? ""));
+    return fees.filter(
+      (f) =>
+        f.input.fee_type === "charge" && coupon.billable_metric_codes!.includes(f.input.billable_metric_code ?? ""),
+    );
   }
   if (limitedToPlans(coupon)) return fees.filter((f) => coupon.plan_codes!.includes(f.input.plan_code ?? ""));
   return fees;
@@ -40,7 +43,10 @@ export function couponAmount(coupon: AppliedCouponInput, base: Decimal): Decimal
     const discounted = base.times(fromFloat(fdiv(toDecimal(coupon.percentage_rate), 100)));
     return discounted.gte(base) ? base.trunc() : discounted.round();
   }
-  const available = coupon.frequency === "once" ? (coupon.amount_cents_remaining ?? coupon.amount_cents ?? 0) : (coupon.amount_cents ?? 0);
+  const available =
+    coupon.frequency === "once"
+      ? (coupon.amount_cents_remaining ?? coupon.amount_cents ?? 0)
+      : (coupon.amount_cents ?? 0);
   return minDecimal(new Decimal(available), base).trunc();
 }
 
@@ -58,11 +64,18 @@ export function applyCoupons(
   const credits: CouponCredit[] = [];
   for (const coupon of orderCoupons(coupons)) {
     if (subTotal.cents <= 0) break;
-    if (coupon.coupon_type === "fixed_amount" && coupon.amount_currency && coupon.amount_currency.toUpperCase() !== currency.toUpperCase()) continue;
+    if (
+      coupon.coupon_type === "fixed_amount" &&
+      coupon.amount_currency &&
+      coupon.amount_currency.toUpperCase() !== currency.toUpperCase()
+    )
+      continue;
     const eligible = eligibleFees(coupon, fees);
     if (eligible.length === 0) continue;
     const limited = rank(coupon) < 2;
-    const base = limited ? eligible.reduce((s, f) => s.plus(f.amountCents.minus(f.preciseCoupons)), ZERO) : new Decimal(subTotal.cents);
+    const base = limited
+      ? eligible.reduce((s, f) => s.plus(f.amountCents.minus(f.preciseCoupons)), ZERO)
+      : new Decimal(subTotal.cents);
     const amount = couponAmount(coupon, base);
     for (const fee of eligible) {
       if (!base.isZero()) {
@@ -80,7 +93,8 @@ export function applyCoupons(
 
 function couponState(coupon: AppliedCouponInput, credit: number): CouponCredit {
   const remainingAmount = coupon.amount_cents_remaining ?? coupon.amount_cents ?? 0;
-  const remainingDuration = coupon.frequency === "recurring" ? Math.max(0, (coupon.frequency_duration_remaining ?? 0) - 1) : null;
+  const remainingDuration =
+    coupon.frequency === "recurring" ? Math.max(0, (coupon.frequency_duration_remaining ?? 0) - 1) : null;
   let terminated = false;
   if (coupon.frequency === "once") terminated = coupon.coupon_type === "percentage" || credit >= remainingAmount;
   if (coupon.frequency === "recurring") terminated = (remainingDuration ?? 0) <= 0;

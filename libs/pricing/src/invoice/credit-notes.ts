@@ -14,7 +14,11 @@ export interface CreditNoteCredit {
  * Available credit notes, oldest first, each consuming min(balance, what is left of the total),
  * after taxes. Each credit is spread on the fees pro rata of their remaining after-tax amount.
  */
-export function applyCreditNotes(fees: WorkingFee[], creditNotes: readonly CreditNoteInput[], totalCents: number): CreditNoteCredit[] {
+export function applyCreditNotes(
+  fees: WorkingFee[],
+  creditNotes: readonly CreditNoteInput[],
+  totalCents: number,
+): CreditNoteCredit[] {
   const time = (c: CreditNoteInput) => (c.created_at == null ? 0 : instantMs(c.created_at));
   const ordered = creditNotes.map((c, i) => ({ c, i })).sort((a, b) => time(a.c) - time(b.c) || a.i - b.i);
   let remaining = totalCents;
@@ -30,7 +34,12 @@ export function applyCreditNotes(fees: WorkingFee[], creditNotes: readonly Credi
     }
     remaining -= amount;
     const balance = c.balance_amount_cents - amount;
-    credits.push({ credit_note_id: c.id, amount_cents: amount, balance_amount_cents: balance, consumed: balance === 0 });
+    credits.push({
+      credit_note_id: c.id,
+      amount_cents: amount,
+      balance_amount_cents: balance,
+      consumed: balance === 0,
+    });
   }
   return credits;
 }
@@ -79,9 +88,11 @@ export interface CreditNoteAmounts {
 
 const preciseOf = (item: CreditNoteItemInput) => toDecimal(item.precise_amount_cents ?? item.amount_cents);
 /** What of a fee an item credits (Lago: a Float ratio). */
-const itemRate = (item: CreditNoteItemInput) => (item.fee.amount_cents === 0 ? 0 : fdiv(preciseOf(item), item.fee.amount_cents));
+const itemRate = (item: CreditNoteItemInput) =>
+  item.fee.amount_cents === 0 ? 0 : fdiv(preciseOf(item), item.fee.amount_cents);
 /** The item's share of the coupons its fee took. */
-const couponShare = (item: CreditNoteItemInput) => toDecimal(item.fee.precise_coupons_amount_cents).times(fromFloat(itemRate(item)));
+const couponShare = (item: CreditNoteItemInput) =>
+  toDecimal(item.fee.precise_coupons_amount_cents).times(fromFloat(itemRate(item)));
 
 /**
  * A credit note's amounts from its items: each item loses its share of the fee's coupons
@@ -90,7 +101,10 @@ const couponShare = (item: CreditNoteItemInput) => toDecimal(item.fee.precise_co
  * rounding the invoice's earlier notes already took when this one credits all that is left),
  * and the tax rate is the bases' weighted sum of the rates, to 5 decimals.
  */
-export function creditNoteAmounts(items: readonly CreditNoteItemInput[], options: { previous_taxes_rounding?: DecimalLike; all_remaining?: boolean } = {}): CreditNoteAmounts {
+export function creditNoteAmounts(
+  items: readonly CreditNoteItemInput[],
+  options: { previous_taxes_rounding?: DecimalLike; all_remaining?: boolean } = {},
+): CreditNoteAmounts {
   const itemsAmount = items.reduce((s, i) => s + i.amount_cents, 0);
   const coupons = items.reduce((s, i) => s.plus(couponShare(i)), ZERO);
   const byCode = new Map<string, { rate: Decimal; items: CreditNoteItemInput[] }>();
@@ -101,7 +115,8 @@ export function creditNoteAmounts(items: readonly CreditNoteItemInput[], options
       byCode.set(tax.code, entry);
     }
   }
-  const base = (list: readonly CreditNoteItemInput[]) => list.reduce((s, i) => s.plus(preciseOf(i).minus(couponShare(i))), ZERO);
+  const base = (list: readonly CreditNoteItemInput[]) =>
+    list.reduce((s, i) => s.plus(preciseOf(i).minus(couponShare(i))), ZERO);
   const totalBase = items.reduce((s, i) => s.plus(preciseOf(i)), ZERO).minus(coupons);
   let precise = ZERO;
   let rate = 0;
@@ -111,9 +126,15 @@ export function creditNoteAmounts(items: readonly CreditNoteItemInput[], options
     const amount = taxBase.times(entry.rate).div(100);
     precise = precise.plus(amount);
     rate += (totalBase.isZero() ? 0 : fdiv(taxBase, totalBase)) * entry.rate.toNumber();
-    applied.push({ tax_code: code, tax_rate: entry.rate.toString(), base_amount_cents: taxBase.round().toNumber(), amount_cents: amount.round().toNumber() });
+    applied.push({
+      tax_code: code,
+      tax_rate: entry.rate.toString(),
+      base_amount_cents: taxBase.round().toNumber(),
+      amount_cents: amount.round().toNumber(),
+    });
   }
-  if (options.all_remaining && options.previous_taxes_rounding !== undefined) precise = precise.minus(toDecimal(options.previous_taxes_rounding));
+  if (options.all_remaining && options.previous_taxes_rounding !== undefined)
+    precise = precise.minus(toDecimal(options.previous_taxes_rounding));
   const subTotal = totalBase.round().toNumber();
   return {
     items_amount_cents: itemsAmount,
@@ -140,7 +161,10 @@ export interface CreditNoteSplit {
  * The parts a client asked for, adjusted by one cent when sub-total + taxes ≠ total (the credit
  * part takes the cent when there is one, else the refund part); the balance is the credit part.
  */
-export function splitCreditNote(amounts: CreditNoteAmounts, asked: { credit_amount_cents: number; refund_amount_cents: number; offset_amount_cents: number }): CreditNoteSplit {
+export function splitCreditNote(
+  amounts: CreditNoteAmounts,
+  asked: { credit_amount_cents: number; refund_amount_cents: number; offset_amount_cents: number },
+): CreditNoteSplit {
   let credit = asked.credit_amount_cents;
   let refund = asked.refund_amount_cents;
   const offset = asked.offset_amount_cents;
@@ -151,11 +175,20 @@ export function splitCreditNote(amounts: CreditNoteAmounts, asked: { credit_amou
     if (credit > 0) credit = total - refund - offset;
     else refund = total - offset;
   }
-  return { credit_amount_cents: credit, refund_amount_cents: refund, offset_amount_cents: offset, total_amount_cents: total, balance_amount_cents: credit };
+  return {
+    credit_amount_cents: credit,
+    refund_amount_cents: refund,
+    offset_amount_cents: offset,
+    total_amount_cents: total,
+    balance_amount_cents: credit,
+  };
 }
 
 /** What the items would credit at most (the estimate): round(items − coupon share + taxes), ±1 cent so sub-total + taxes = total. */
-export function estimatedCreditAmount(amounts: CreditNoteAmounts): { total_amount_cents: number; taxes_amount_cents: number } {
+export function estimatedCreditAmount(amounts: CreditNoteAmounts): {
+  total_amount_cents: number;
+  taxes_amount_cents: number;
+} {
   let total = amounts.precise_total.round().toNumber();
   let taxes = amounts.taxes_amount_cents;
   const subTotal = total - taxes;
@@ -183,11 +216,16 @@ export function availableToCreditCents(input: {
 }): number {
   const creditable = input.fees.reduce((s, f) => s + f.creditable_amount_cents, 0);
   if (creditable === 0) return 0;
-  const adjustment = input.fees_amount_cents === 0 ? 0 : fdiv(input.coupons_amount_cents + input.progressive_billing_credit_amount_cents, input.fees_amount_cents) * creditable;
-  const vat = input.fees.reduce((s, f) => {
-    const prorated = adjustment * (f.creditable_amount_cents / creditable);
-    return s + (f.creditable_amount_cents - prorated) * toDecimal(f.taxes_rate).toNumber();
-  }, 0) / 100;
+  const adjustment =
+    input.fees_amount_cents === 0
+      ? 0
+      : fdiv(input.coupons_amount_cents + input.progressive_billing_credit_amount_cents, input.fees_amount_cents) *
+        creditable;
+  const vat =
+    input.fees.reduce((s, f) => {
+      const prorated = adjustment * (f.creditable_amount_cents / creditable);
+      return s + (f.creditable_amount_cents - prorated) * toDecimal(f.taxes_rate).toNumber();
+    }, 0) / 100;
   return roundFloat(creditable - adjustment + roundFloat(vat).toNumber()).toNumber();
 }
 
@@ -232,8 +270,12 @@ export function terminationSplit(input: {
   invoice_sub_total_including_taxes_cents: number;
   invoice_paid_cents: number;
 }): { credit_amount_cents: number; refund_amount_cents: number; offset_amount_cents: number } {
-  if (input.option === "credit") return { credit_amount_cents: input.total, refund_amount_cents: 0, offset_amount_cents: 0 };
-  const share = input.invoice_sub_total_including_taxes_cents === 0 ? 0 : fdiv(input.fee_total_precise, input.invoice_sub_total_including_taxes_cents);
+  if (input.option === "credit")
+    return { credit_amount_cents: input.total, refund_amount_cents: 0, offset_amount_cents: 0 };
+  const share =
+    input.invoice_sub_total_including_taxes_cents === 0
+      ? 0
+      : fdiv(input.fee_total_precise, input.invoice_sub_total_including_taxes_cents);
   const potential = share * input.invoice_paid_cents - input.used_total;
   const refund = potential <= 0 ? 0 : roundFloat(Math.min(potential, input.total)).toNumber();
   return input.option === "refund"

@@ -23,7 +23,8 @@ export interface InvoiceNumberInput {
 const pad3 = (n: number) => String(n).padStart(3, "0");
 
 function wholeNumber(name: string, value: number | null | undefined): number {
-  if (value == null || !Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number, got ${String(value)}`);
+  if (value == null || !Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`${name} must be a whole number, got ${String(value)}`);
   return value;
 }
 
@@ -36,7 +37,11 @@ export function defaultDocumentNumberPrefix(billingEntityName: string, billingEn
 }
 
 /** The prefix a billing entity numbers with: its document_number_prefix, else the default one. */
-export function documentNumberPrefix(entity: { name: string; id: string; document_number_prefix?: string | null }): string {
+export function documentNumberPrefix(entity: {
+  name: string;
+  id: string;
+  document_number_prefix?: string | null;
+}): string {
   return entity.document_number_prefix || defaultDocumentNumberPrefix(entity.name, entity.id);
 }
 
@@ -57,6 +62,8 @@ export function formatInvoiceNumber(input: InvoiceNumberInput): string {
     return `${input.prefix}-${pad3(wholeNumber("customer_sequential_id", input.customer_sequential_id))}-${n}`;
   }
   if (input.finalized_at == null) throw new RangeError("per billing entity numbering needs finalized_at");
-  const month = localDateOf(input.finalized_at, input.timezone || "UTC").slice(0, 7).replace("-", "");
+  const month = localDateOf(input.finalized_at, input.timezone || "UTC")
+    .slice(0, 7)
+    .replace("-", "");
   return `${input.prefix}-${month}-${n}`;
 }

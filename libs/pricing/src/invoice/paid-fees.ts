@@ -34,7 +34,13 @@ export function paidFeesTotals(fees: readonly PaidFeeInput[]): PaidFeesTotals {
   const byCode = new Map<string, InvoiceAppliedTax>();
   for (const fee of fees) {
     for (const t of fee.applied_taxes) {
-      const entry = byCode.get(t.tax_code) ?? { tax_code: t.tax_code, tax_name: t.tax_name, tax_rate: t.tax_rate, amount_cents: 0, fees_amount_cents: 0 };
+      const entry = byCode.get(t.tax_code) ?? {
+        tax_code: t.tax_code,
+        tax_name: t.tax_name,
+        tax_rate: t.tax_rate,
+        amount_cents: 0,
+        fees_amount_cents: 0,
+      };
       entry.amount_cents += t.amount_cents;
       entry.fees_amount_cents += fee.amount_cents;
       byCode.set(t.tax_code, entry);

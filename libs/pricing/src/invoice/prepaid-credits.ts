@@ -30,7 +30,8 @@ function buckets(fees: readonly WorkingFee[], totalCents: number): Bucket[] {
   const ordered = [...map.values()].sort((a, b) => b.remaining.cmp(a.remaining));
   // A rounding gap of at most one cent per bucket goes to the largest bucket.
   const gap = ordered.reduce((s, b) => s.minus(b.remaining), ZERO).plus(totalCents);
-  if (ordered.length > 0 && gap.gt(0) && gap.lte(ordered.length)) ordered[0]!.remaining = ordered[0]!.remaining.plus(gap);
+  if (ordered.length > 0 && gap.gt(0) && gap.lte(ordered.length))
+    ordered[0]!.remaining = ordered[0]!.remaining.plus(gap);
   return ordered;
 }
 
@@ -38,11 +39,18 @@ function applies(wallet: WalletInput, bucket: Bucket): boolean {
   const types = wallet.applies_to?.fee_types ?? [];
   const metrics = wallet.applies_to?.billable_metric_codes ?? [];
   if (types.length === 0 && metrics.length === 0) return true;
-  return types.includes(bucket.feeType) || (bucket.feeType === "charge" && bucket.metric !== null && metrics.includes(bucket.metric));
+  return (
+    types.includes(bucket.feeType) ||
+    (bucket.feeType === "charge" && bucket.metric !== null && metrics.includes(bucket.metric))
+  );
 }
 
 /** Wallets by priority (1 first, default 50), then creation; each takes what it may from each bucket. */
-export function allocatePrepaidCredits(fees: readonly WorkingFee[], wallets: readonly WalletInput[], totalCents: number): WalletConsumption[] {
+export function allocatePrepaidCredits(
+  fees: readonly WorkingFee[],
+  wallets: readonly WalletInput[],
+  totalCents: number,
+): WalletConsumption[] {
   const time = (w: WalletInput) => (w.created_at == null ? 0 : instantMs(w.created_at));
   const ordered = wallets
     .map((w, i) => ({ w, i }))

@@ -11,10 +11,15 @@ const sameGroup = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.s
  * coupons, so taxes are net of it.
  */
 export function applyProgressiveBillingCredit(fees: WorkingFee[], credit: ProgressiveBillingCreditInput) {
-  const ofSubscription = (f: WorkingFee) => credit.subscription_id == null || f.input.subscription_id == null || f.input.subscription_id === credit.subscription_id;
+  const ofSubscription = (f: WorkingFee) =>
+    credit.subscription_id == null ||
+    f.input.subscription_id == null ||
+    f.input.subscription_id === credit.subscription_id;
   const own = fees.filter((f) => f.input.fee_type === "charge" && f.input.charge_id != null && ofSubscription(f));
   const charges = new Set(credit.previous_fees.map((f) => f.charge_id));
-  const charged = own.filter((f) => charges.has(f.input.charge_id!)).reduce((sum, f) => sum + f.amountCents.toNumber(), 0);
+  const charged = own
+    .filter((f) => charges.has(f.input.charge_id!))
+    .reduce((sum, f) => sum + f.amountCents.toNumber(), 0);
   const amount = Math.max(0, Math.min(credit.amount_cents, charged));
   const excess = Math.max(0, credit.amount_cents - charged);
   if (amount > 0) {
@@ -25,7 +30,8 @@ export function applyProgressiveBillingCredit(fees: WorkingFee[], credit: Progre
           (f.input.charge_filter_id ?? null) === (previous.charge_filter_id ?? null) &&
           sameGroup(f.input.grouped_by, previous.grouped_by),
       );
-      if (fee) fee.preciseCoupons = minDecimal(fee.preciseCoupons.plus(new Decimal(previous.amount_cents)), fee.amountCents);
+      if (fee)
+        fee.preciseCoupons = minDecimal(fee.preciseCoupons.plus(new Decimal(previous.amount_cents)), fee.amountCents);
     }
   }
   return { amount_cents: amount, excess_credit_note_cents: excess };
@@ -48,7 +54,11 @@ export interface ProgressiveInvoiceBalance {
  * below zero.
  */
 export function progressiveCreditAmount(previous: ProgressiveInvoiceBalance): number {
-  const left = previous.fees_amount_cents - previous.coupons_amount_cents - (previous.credited_elsewhere_cents ?? 0) - (previous.credit_notes_cents ?? 0);
+  const left =
+    previous.fees_amount_cents -
+    previous.coupons_amount_cents -
+    (previous.credited_elsewhere_cents ?? 0) -
+    (previous.credit_notes_cents ?? 0);
   return Math.max(0, left);
 }
 
@@ -65,7 +75,10 @@ export interface CreditableFee {
  * fees, the dearest first, each up to what is left of it. Null when its fees cannot hold the
  * excess (several progressive invoices in one period: Lago leaves that to a person too).
  */
-export function progressiveExcessItems(fees: readonly CreditableFee[], excessCents: number): Array<{ fee_id: string; amount_cents: number }> | null {
+export function progressiveExcessItems(
+  fees: readonly CreditableFee[],
+  excessCents: number,
+): Array<{ fee_id: string; amount_cents: number }> | null {
   const items: Array<{ fee_id: string; amount_cents: number }> = [];
   let remaining = excessCents;
   for (const fee of [...fees].sort((a, b) => b.amount_cents - a.amount_cents)) {

@@ -67,7 +67,10 @@ export function invoiceTaxes(fees: readonly WorkingFee[], subTotalExcludingTaxes
     const base = entry.fees.reduce((s, f) => s.plus(f.amountCents.minus(f.preciseCoupons)), ZERO);
     const amount = taxFloat(base, entry.rate);
     total += amount;
-    const share = subTotalExcludingTaxes > 0 ? fromFloat(Number(base.toString()) / subTotalExcludingTaxes) : new Decimal(entry.fees.length).div(fees.length);
+    const share =
+      subTotalExcludingTaxes > 0
+        ? fromFloat(Number(base.toString()) / subTotalExcludingTaxes)
+        : new Decimal(entry.fees.length).div(fees.length);
     rate = rate.plus(share.times(entry.rate));
     applied.push({
       tax_code: code,
@@ -77,5 +80,9 @@ export function invoiceTaxes(fees: readonly WorkingFee[], subTotalExcludingTaxes
       fees_amount_cents: base.round().toNumber(),
     });
   }
-  return { taxes_amount_cents: roundFloat(total).toNumber(), taxes_rate: rate.toDecimalPlaces(5).toNumber(), applied_taxes: applied };
+  return {
+    taxes_amount_cents: roundFloat(total).toNumber(),
+    taxes_rate: rate.toDecimalPlaces(5).toNumber(),
+    applied_taxes: applied,
+  };
 }

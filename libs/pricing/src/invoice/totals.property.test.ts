@@ -48,7 +48,9 @@ describe("invoice totals properties", () => {
           expect(totals.taxes_amount_cents).toBeGreaterThanOrEqual(0);
           expect(totals.total_amount_cents).toBeGreaterThanOrEqual(0);
           expect(totals.total_amount_cents).toBe(
-            totals.sub_total_including_taxes_amount_cents - totals.credit_notes_amount_cents - totals.prepaid_credit_amount_cents,
+            totals.sub_total_including_taxes_amount_cents -
+              totals.credit_notes_amount_cents -
+              totals.prepaid_credit_amount_cents,
           );
         },
       ),
@@ -58,16 +60,26 @@ describe("invoice totals properties", () => {
 
   it("fee cents add up to the invoice amounts with no rounding drift", () => {
     fc.assert(
-      fc.property(fc.array(feeArb, { minLength: 1, maxLength: 8 }), fc.array(couponArb, { maxLength: 3 }), (fees, coupons) => {
-        const totals = computeInvoiceTotals({ currency: "EUR", fees, applied_coupons: coupons, finalizing: true });
-        expect(totals.fees_amount_cents).toBe(fees.reduce((s, f) => s + f.amount_cents, 0));
-        expect(totals.sub_total_excluding_taxes_amount_cents).toBe(totals.fees_amount_cents - totals.coupons_amount_cents);
-        // the coupons spread on fees account for the invoice coupons (5-decimal storage aside)
-        const spread = totals.fees.reduce((s, f) => s.plus(f.precise_coupons_amount_cents), new Decimal(0));
-        expect(spread.minus(totals.coupons_amount_cents).abs().toNumber()).toBeLessThanOrEqual(fees.length * 1e-5 * coupons.length + 1e-9);
-        // the invoice tax total is within half a cent per tax of the taxes of its applied taxes
-        expect(Math.abs(totals.taxes_amount_cents - totals.applied_taxes.reduce((s, t) => s + t.amount_cents, 0))).toBeLessThanOrEqual(totals.applied_taxes.length);
-      }),
+      fc.property(
+        fc.array(feeArb, { minLength: 1, maxLength: 8 }),
+        fc.array(couponArb, { maxLength: 3 }),
+        (fees, coupons) => {
+          const totals = computeInvoiceTotals({ currency: "EUR", fees, applied_coupons: coupons, finalizing: true });
+          expect(totals.fees_amount_cents).toBe(fees.reduce((s, f) => s + f.amount_cents, 0));
+          expect(totals.sub_total_excluding_taxes_amount_cents).toBe(
+            totals.fees_amount_cents - totals.coupons_amount_cents,
+          );
+          // the coupons spread on fees account for the invoice coupons (5-decimal storage aside)
+          const spread = totals.fees.reduce((s, f) => s.plus(f.precise_coupons_amount_cents), new Decimal(0));
+          expect(spread.minus(totals.coupons_amount_cents).abs().toNumber()).toBeLessThanOrEqual(
+            fees.length * 1e-5 * coupons.length + 1e-9,
+          );
+          // the invoice tax total is within half a cent per tax of the taxes of its applied taxes
+          expect(
+            Math.abs(totals.taxes_amount_cents - totals.applied_taxes.reduce((s, t) => s + t.amount_cents, 0)),
+          ).toBeLessThanOrEqual(totals.applied_taxes.length);
+        },
+      ),
       { numRuns: 500 },
     );
   });

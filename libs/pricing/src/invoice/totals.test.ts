@@ -24,9 +24,29 @@ describe("invoice totals: Lago's coupons breakdown scenario", () => {
     fee("bm8", "p2", 4000),
   ];
   const applied_coupons = [
-    { id: "c1", coupon_type: "fixed_amount" as const, frequency: "once" as const, amount_cents: 2000, amount_currency: "EUR", billable_metric_codes: ["bm1", "bm2"] },
-    { id: "c2", coupon_type: "fixed_amount" as const, frequency: "once" as const, amount_cents: 1000, amount_currency: "EUR", plan_codes: ["p2"] },
-    { id: "c3", coupon_type: "fixed_amount" as const, frequency: "once" as const, amount_cents: 500, amount_currency: "EUR" },
+    {
+      id: "c1",
+      coupon_type: "fixed_amount" as const,
+      frequency: "once" as const,
+      amount_cents: 2000,
+      amount_currency: "EUR",
+      billable_metric_codes: ["bm1", "bm2"],
+    },
+    {
+      id: "c2",
+      coupon_type: "fixed_amount" as const,
+      frequency: "once" as const,
+      amount_cents: 1000,
+      amount_currency: "EUR",
+      plan_codes: ["p2"],
+    },
+    {
+      id: "c3",
+      coupon_type: "fixed_amount" as const,
+      frequency: "once" as const,
+      amount_cents: 500,
+      amount_currency: "EUR",
+    },
   ];
   const totals = computeInvoiceTotals({ currency: "EUR", fees, applied_coupons, finalizing: true });
 
@@ -65,7 +85,11 @@ describe("invoice totals: Lago's coupons breakdown scenario", () => {
 
   it("shows no coupons on a draft", () => {
     const draft = computeInvoiceTotals({ currency: "EUR", fees, applied_coupons, finalizing: false });
-    expect(draft).toMatchObject({ coupons_amount_cents: 0, sub_total_excluding_taxes_amount_cents: 20_000, taxes_amount_cents: 2_400 });
+    expect(draft).toMatchObject({
+      coupons_amount_cents: 0,
+      sub_total_excluding_taxes_amount_cents: 20_000,
+      taxes_amount_cents: 2_400,
+    });
   });
 });
 
@@ -76,7 +100,9 @@ describe("invoice totals: the rest of the pipeline", () => {
     // each fee: 0.5 -> 1 cent, invoice: round(1.5) = 2
     expect(totals.fees.map((f) => f.taxes_amount_cents)).toEqual([1, 1, 1]);
     expect(totals.taxes_amount_cents).toBe(2);
-    expect(totals.applied_taxes).toEqual([{ tax_code: "vat10", tax_name: null, tax_rate: "10", amount_cents: 2, fees_amount_cents: 15 }]);
+    expect(totals.applied_taxes).toEqual([
+      { tax_code: "vat10", tax_name: null, tax_rate: "10", amount_cents: 2, fees_amount_cents: 15 },
+    ]);
   });
 
   it("applies a percentage coupon rounded to the cent and terminates a once percentage coupon", () => {
@@ -94,10 +120,23 @@ describe("invoice totals: the rest of the pipeline", () => {
     const totals = computeInvoiceTotals({
       currency: "EUR",
       fees: [fee("a", "p", 1000)],
-      applied_coupons: [{ id: "r", coupon_type: "fixed_amount", frequency: "recurring", amount_cents: 300, amount_currency: "EUR", frequency_duration_remaining: 2 }],
+      applied_coupons: [
+        {
+          id: "r",
+          coupon_type: "fixed_amount",
+          frequency: "recurring",
+          amount_cents: 300,
+          amount_currency: "EUR",
+          frequency_duration_remaining: 2,
+        },
+      ],
       finalizing: true,
     });
-    expect(totals.coupon_credits[0]).toMatchObject({ amount_cents: 300, terminated: false, frequency_duration_remaining: 1 });
+    expect(totals.coupon_credits[0]).toMatchObject({
+      amount_cents: 300,
+      terminated: false,
+      frequency_duration_remaining: 1,
+    });
   });
 
   it("subtracts the previous progressive invoice before coupons and taxes", () => {
@@ -107,7 +146,12 @@ describe("invoice totals: the rest of the pipeline", () => {
       progressive_billing_credits: [{ amount_cents: 2000, previous_fees: [{ charge_id: "ch1", amount_cents: 2000 }] }],
       finalizing: false,
     });
-    expect(totals).toMatchObject({ progressive_billing_credit_amount_cents: 2000, sub_total_excluding_taxes_amount_cents: 3000, taxes_amount_cents: 300, total_amount_cents: 3300 });
+    expect(totals).toMatchObject({
+      progressive_billing_credit_amount_cents: 2000,
+      sub_total_excluding_taxes_amount_cents: 3000,
+      taxes_amount_cents: 300,
+      total_amount_cents: 3300,
+    });
   });
 
   it("credits each subscription's progressive invoice against that subscription's charges only, each with its own excess", () => {
@@ -126,9 +170,18 @@ describe("invoice totals: the rest of the pipeline", () => {
       finalizing: false,
     });
     // s1 takes 12.00 (its charges) and 18.00 goes back on its progressive invoice; s2 takes its 10.00
-    expect(totals).toMatchObject({ progressive_billing_credit_amount_cents: 2200, progressive_billing_excess_cents: 1800, progressive_billing_excesses: [1800, 0], sub_total_excluding_taxes_amount_cents: 4000, taxes_amount_cents: 400 });
+    expect(totals).toMatchObject({
+      progressive_billing_credit_amount_cents: 2200,
+      progressive_billing_excess_cents: 1800,
+      progressive_billing_excesses: [1800, 0],
+      sub_total_excluding_taxes_amount_cents: 4000,
+      taxes_amount_cents: 400,
+    });
     // each fee's taxes are net of its own subscription's credit
-    expect(totals.fees.map((f) => [f.input.id, f.precise_coupons_amount_cents, f.taxes_amount_cents])).toEqual([["f1", "1200.0", 0], ["f2", "1000.0", 400]]);
+    expect(totals.fees.map((f) => [f.input.id, f.precise_coupons_amount_cents, f.taxes_amount_cents])).toEqual([
+      ["f1", "1200.0", 0],
+      ["f2", "1000.0", 400],
+    ]);
   });
 
   it("applies credit notes after taxes, then wallets by priority", () => {
@@ -142,25 +195,53 @@ describe("invoice totals: the rest of the pipeline", () => {
       ],
       finalizing: true,
     });
-    expect(totals).toMatchObject({ sub_total_including_taxes_amount_cents: 3300, credit_notes_amount_cents: 300, prepaid_credit_amount_cents: 3000, total_amount_cents: 0, payment_status: "succeeded" });
+    expect(totals).toMatchObject({
+      sub_total_including_taxes_amount_cents: 3300,
+      credit_notes_amount_cents: 300,
+      prepaid_credit_amount_cents: 3000,
+      total_amount_cents: 0,
+      payment_status: "succeeded",
+    });
     expect(totals.wallet_consumptions).toEqual([
       { wallet_id: "w-charges", amount_cents: 500 },
       { wallet_id: "w-low", amount_cents: 2500 },
     ]);
-    expect(totals.credit_note_credits).toEqual([{ credit_note_id: "cn", amount_cents: 300, balance_amount_cents: 0, consumed: true }]);
+    expect(totals.credit_note_credits).toEqual([
+      { credit_note_id: "cn", amount_cents: 300, balance_amount_cents: 0, consumed: true },
+    ]);
   });
 
   it("takes what the wallets recorded, in order and no more than is left to pay, instead of allocating again", () => {
     const input = { currency: "EUR", fees: [fee("a", "p", 1000)], finalizing: true } as const;
-    const totals = computeInvoiceTotals({ ...input, prepaid_consumed: [{ wallet_id: "w1", amount_cents: 700 }, { wallet_id: "w2", amount_cents: 700 }] });
-    expect(totals).toMatchObject({ sub_total_including_taxes_amount_cents: 1100, prepaid_credit_amount_cents: 1100, total_amount_cents: 0 });
-    expect(totals.wallet_consumptions).toEqual([{ wallet_id: "w1", amount_cents: 700 }, { wallet_id: "w2", amount_cents: 400 }]);
+    const totals = computeInvoiceTotals({
+      ...input,
+      prepaid_consumed: [
+        { wallet_id: "w1", amount_cents: 700 },
+        { wallet_id: "w2", amount_cents: 700 },
+      ],
+    });
+    expect(totals).toMatchObject({
+      sub_total_including_taxes_amount_cents: 1100,
+      prepaid_credit_amount_cents: 1100,
+      total_amount_cents: 0,
+    });
+    expect(totals.wallet_consumptions).toEqual([
+      { wallet_id: "w1", amount_cents: 700 },
+      { wallet_id: "w2", amount_cents: 400 },
+    ]);
     // a wallet that gave nothing (its balance went meanwhile) is simply absent
-    expect(computeInvoiceTotals({ ...input, prepaid_consumed: [] })).toMatchObject({ prepaid_credit_amount_cents: 0, total_amount_cents: 1100 });
+    expect(computeInvoiceTotals({ ...input, prepaid_consumed: [] })).toMatchObject({
+      prepaid_credit_amount_cents: 0,
+      total_amount_cents: 1100,
+    });
   });
 
   it("never taxes a wallet top-up fee", () => {
-    const totals = computeInvoiceTotals({ currency: "EUR", fees: [{ fee_type: "credit", amount_cents: 1000, taxes: [vat20] }], finalizing: true });
+    const totals = computeInvoiceTotals({
+      currency: "EUR",
+      fees: [{ fee_type: "credit", amount_cents: 1000, taxes: [vat20] }],
+      finalizing: true,
+    });
     expect(totals.taxes_amount_cents).toBe(0);
   });
 });

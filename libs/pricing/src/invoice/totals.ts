@@ -4,7 +4,14 @@ import { type CreditNoteCredit, applyCreditNotes } from "./credit-notes";
 import { type WalletConsumption, allocatePrepaidCredits } from "./prepaid-credits";
 import { applyProgressiveBillingCredit } from "./progressive-credit";
 import { type InvoiceAppliedTax, applyFeeTaxes, invoiceTaxes } from "./taxes";
-import type { AppliedCouponInput, CreditNoteInput, InvoiceFeeInput, ProgressiveBillingCreditInput, WalletInput, WorkingFee } from "./types";
+import type {
+  AppliedCouponInput,
+  CreditNoteInput,
+  InvoiceFeeInput,
+  ProgressiveBillingCreditInput,
+  WalletInput,
+  WorkingFee,
+} from "./types";
 
 export interface InvoiceTotalsInput {
   currency: string;
@@ -85,26 +92,32 @@ export function computeInvoiceTotals(input: InvoiceTotalsInput): InvoiceTotals {
   const feesAmount = input.fees.reduce((sum, f) => sum + f.amount_cents, 0);
   const subTotal = { cents: feesAmount };
 
-  const progressive = (input.progressive_billing_credits ?? []).map((credit) => applyProgressiveBillingCredit(fees, credit));
+  const progressive = (input.progressive_billing_credits ?? []).map((credit) =>
+    applyProgressiveBillingCredit(fees, credit),
+  );
   const progressiveAmount = progressive.reduce((sum, p) => sum + p.amount_cents, 0);
   subTotal.cents -= progressiveAmount;
 
-  const couponCredits = input.finalizing && feesAmount > 0 ? applyCoupons(fees, input.applied_coupons ?? [], subTotal, input.currency) : [];
+  const couponCredits =
+    input.finalizing && feesAmount > 0 ? applyCoupons(fees, input.applied_coupons ?? [], subTotal, input.currency) : [];
   const couponsAmount = couponCredits.reduce((sum, c) => sum + c.amount_cents, 0);
 
   fees.forEach(applyFeeTaxes);
   const taxes = invoiceTaxes(fees, subTotal.cents);
   const subTotalIncludingTaxes = subTotal.cents + taxes.taxes_amount_cents;
 
-  const creditNoteCredits = input.finalizing ? applyCreditNotes(fees, input.credit_notes ?? [], subTotalIncludingTaxes) : [];
+  const creditNoteCredits = input.finalizing
+    ? applyCreditNotes(fees, input.credit_notes ?? [], subTotalIncludingTaxes)
+    : [];
   const creditNotesAmount = creditNoteCredits.reduce((sum, c) => sum + c.amount_cents, 0);
   let total = subTotalIncludingTaxes - creditNotesAmount;
 
-  const walletConsumptions = !input.finalizing || total <= 0
-    ? []
-    : input.prepaid_consumed
-      ? capConsumptions(input.prepaid_consumed, total)
-      : allocatePrepaidCredits(fees, input.wallets ?? [], total);
+  const walletConsumptions =
+    !input.finalizing || total <= 0
+      ? []
+      : input.prepaid_consumed
+        ? capConsumptions(input.prepaid_consumed, total)
+        : allocatePrepaidCredits(fees, input.wallets ?? [], total);
   const prepaid = walletConsumptions.reduce((sum, w) => sum + w.amount_cents, 0);
   total -= prepaid;
 

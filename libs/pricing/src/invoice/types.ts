@@ -69,7 +69,12 @@ export interface ProgressiveBillingCreditInput {
   /** The previous progressive invoice's fees − coupons − its own progressive credits − credit notes. */
   amount_cents: number;
   /** Its charge fees, matched to this invoice's fees by charge, filter and group. */
-  previous_fees: readonly { charge_id: string; charge_filter_id?: string | null; grouped_by?: Record<string, string | null> | null; amount_cents: number }[];
+  previous_fees: readonly {
+    charge_id: string;
+    charge_filter_id?: string | null;
+    grouped_by?: Record<string, string | null> | null;
+    amount_cents: number;
+  }[];
 }
 
 /** A fee while the invoice pipeline runs. */
@@ -82,5 +87,11 @@ export interface WorkingFee {
   taxesAmountCents: number;
   taxesPreciseAmountCents: Decimal;
   taxesRate: Decimal;
-  appliedTaxes: { tax_code: string; tax_name: string | null; tax_rate: string; amount_cents: number; precise_amount_cents: string }[];
+  appliedTaxes: {
+    tax_code: string;
+    tax_name: string | null;
+    tax_rate: string;
+    amount_cents: number;
+    precise_amount_cents: string;
+  }[];
 }

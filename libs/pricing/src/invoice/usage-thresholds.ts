@@ -51,25 +51,55 @@ export interface UsageThresholdProgress<T extends UsageThreshold = UsageThreshol
  * others at 0, then the recurring one's first step; once every fixed threshold is passed, each
  * recurring step passed and the next one in progress.
  */
-export function usageThresholdsProgress<T extends UsageThreshold>(thresholds: readonly T[], totalCents: number): UsageThresholdProgress<T>[] {
+export function usageThresholdsProgress<T extends UsageThreshold>(
+  thresholds: readonly T[],
+  totalCents: number,
+): UsageThresholdProgress<T>[] {
   const fixed = thresholds.filter((t) => !t.recurring).sort((a, b) => a.amount_cents - b.amount_cents);
   const recurring = thresholds.find((t) => t.recurring && t.amount_cents > 0);
   const passed = fixed.filter((t) => t.amount_cents <= totalCents);
   const ahead = fixed.filter((t) => t.amount_cents > totalCents);
-  const out: UsageThresholdProgress<T>[] = passed.map((t) => ({ threshold: t, amount_cents: t.amount_cents, completion_ratio: 1, reached: true }));
+  const out: UsageThresholdProgress<T>[] = passed.map((t) => ({
+    threshold: t,
+    amount_cents: t.amount_cents,
+    completion_ratio: 1,
+    reached: true,
+  }));
   const lastPassed = passed[passed.length - 1]?.amount_cents ?? 0;
   if (ahead.length > 0) {
     const [next, ...rest] = ahead;
-    out.push({ threshold: next!, amount_cents: next!.amount_cents, completion_ratio: (totalCents - lastPassed) / (next!.amount_cents - lastPassed), reached: false });
+    out.push({
+      threshold: next!,
+      amount_cents: next!.amount_cents,
+      completion_ratio: (totalCents - lastPassed) / (next!.amount_cents - lastPassed),
+      reached: false,
+    });
     for (const t of rest) out.push({ threshold: t, amount_cents: t.amount_cents, completion_ratio: 0, reached: false });
     const largest = fixed[fixed.length - 1]!.amount_cents;
-    if (recurring) out.push({ threshold: recurring, amount_cents: largest + recurring.amount_cents, completion_ratio: 0, reached: false });
+    if (recurring)
+      out.push({
+        threshold: recurring,
+        amount_cents: largest + recurring.amount_cents,
+        completion_ratio: 0,
+        reached: false,
+      });
     return out;
   }
   if (!recurring) return out;
   const steps = Math.floor((totalCents - lastPassed) / recurring.amount_cents);
-  for (let i = 1; i <= steps; i++) out.push({ threshold: recurring, amount_cents: lastPassed + i * recurring.amount_cents, completion_ratio: 1, reached: true });
+  for (let i = 1; i <= steps; i++)
+    out.push({
+      threshold: recurring,
+      amount_cents: lastPassed + i * recurring.amount_cents,
+      completion_ratio: 1,
+      reached: true,
+    });
   const remainder = (totalCents - lastPassed) % recurring.amount_cents;
-  out.push({ threshold: recurring, amount_cents: lastPassed + (steps + 1) * recurring.amount_cents, completion_ratio: remainder / recurring.amount_cents, reached: false });
+  out.push({
+    threshold: recurring,
+    amount_cents: lastPassed + (steps + 1) * recurring.amount_cents,
+    completion_ratio: remainder / recurring.amount_cents,
+    reached: false,
+  });
   return out;
 }

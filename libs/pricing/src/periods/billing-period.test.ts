@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { type SubscriptionTiming, billingPeriodFor, isUpgrade, nextBillingDate, periodContaining, planChangeBoundaries, previousBillingPeriod, oneIntervalBack } from "./billing-period";
+import {
+  type SubscriptionTiming,
+  billingPeriodFor,
+  isUpgrade,
+  nextBillingDate,
+  periodContaining,
+  planChangeBoundaries,
+  previousBillingPeriod,
+  oneIntervalBack,
+} from "./billing-period";
 
 const timing = (overrides: Partial<SubscriptionTiming>): SubscriptionTiming => ({
   interval: "monthly",
@@ -45,7 +54,10 @@ describe("billing periods", () => {
   });
 
   it("bills in arrears the period before the billing day and knows the next billing day", () => {
-    expect(previousBillingPeriod(timing({}), "2024-04-01")).toMatchObject({ from_date: "2024-03-01", to_date: "2024-03-31" });
+    expect(previousBillingPeriod(timing({}), "2024-04-01")).toMatchObject({
+      from_date: "2024-03-01",
+      to_date: "2024-03-31",
+    });
     expect(nextBillingDate(timing({ billing_time: "anniversary" }), "2024-02-10")).toBe("2024-02-29");
   });
 
@@ -56,13 +68,23 @@ describe("billing periods", () => {
   });
 
   it("compares plans on their yearly-equivalent amount", () => {
-    expect(isUpgrade({ interval: "monthly", amount_cents: 1000 }, { interval: "yearly", amount_cents: 12000 })).toBe(true);
-    expect(isUpgrade({ interval: "monthly", amount_cents: 1000 }, { interval: "yearly", amount_cents: 11999 })).toBe(false);
+    expect(isUpgrade({ interval: "monthly", amount_cents: 1000 }, { interval: "yearly", amount_cents: 12000 })).toBe(
+      true,
+    );
+    expect(isUpgrade({ interval: "monthly", amount_cents: 1000 }, { interval: "yearly", amount_cents: 11999 })).toBe(
+      false,
+    );
   });
 });
 
 describe("which period a billing date bills (billing-rules §4: one interval back)", () => {
-  const calendar = { interval: "monthly" as const, billing_time: "calendar" as const, subscription_at: "2023-06-01T00:00:00Z", started_at: "2023-06-01T00:00:00Z", timezone: "UTC" };
+  const calendar = {
+    interval: "monthly" as const,
+    billing_time: "calendar" as const,
+    subscription_at: "2023-06-01T00:00:00Z",
+    started_at: "2023-06-01T00:00:00Z",
+    timezone: "UTC",
+  };
   it("bills the month that just ended on a period start", () => {
     const p = previousBillingPeriod(calendar, "2024-03-01");
     expect([p.from_date, p.to_date]).toEqual(["2024-02-01", "2024-02-29"]);
@@ -80,7 +102,12 @@ describe("which period a billing date bills (billing-rules §4: one interval bac
 });
 
 describe("previousBillingPeriod: one interval back from the billing date, table", () => {
-  const sub = (interval: SubscriptionTiming["interval"], billing_time: SubscriptionTiming["billing_time"], anchor: string, timezone = "UTC"): SubscriptionTiming => ({
+  const sub = (
+    interval: SubscriptionTiming["interval"],
+    billing_time: SubscriptionTiming["billing_time"],
+    anchor: string,
+    timezone = "UTC",
+  ): SubscriptionTiming => ({
     interval,
     billing_time,
     subscription_at: `${anchor}T00:00:00Z`,
@@ -118,18 +145,26 @@ describe("previousBillingPeriod: one interval back from the billing date, table"
     ["semiannual", "anniversary", "2023-08-31", "2024-02-29", "2023-08-31", "2024-02-28", 182],
     ["yearly", "anniversary", "2020-02-29", "2023-02-28", "2022-02-28", "2023-02-27", 365],
     ["yearly", "anniversary", "2020-02-29", "2024-02-29", "2023-02-28", "2024-02-28", 366],
-  ] as const)("%s %s (anchor %s) billed on %s: %s..%s (%i days)", (interval, billingTime, anchor, billingDate, from, to, days) => {
-    const p = previousBillingPeriod(sub(interval, billingTime, anchor), billingDate);
-    expect([p.from_date, p.to_date, p.period_days, p.billed_days]).toEqual([from, to, days, days]);
-  });
+  ] as const)(
+    "%s %s (anchor %s) billed on %s: %s..%s (%i days)",
+    (interval, billingTime, anchor, billingDate, from, to, days) => {
+      const p = previousBillingPeriod(sub(interval, billingTime, anchor), billingDate);
+      expect([p.from_date, p.to_date, p.period_days, p.billed_days]).toEqual([from, to, days, days]);
+    },
+  );
 
   it("reads an instant as the customer's date: 2022-03-01T00:00Z in New York is Feb 28, so January is billed", () => {
-    const p = previousBillingPeriod(sub("monthly", "calendar", "2020-01-01", "America/New_York"), "2022-03-01T00:00:00Z");
+    const p = previousBillingPeriod(
+      sub("monthly", "calendar", "2020-01-01", "America/New_York"),
+      "2022-03-01T00:00:00Z",
+    );
     expect([p.from_date, p.to_date]).toEqual(["2022-01-01", "2022-01-31"]);
     expect(p.from_datetime.toISOString()).toBe("2022-01-01T05:00:00.000Z");
     expect(p.to_datetime.toISOString()).toBe("2022-02-01T04:59:59.999Z");
     // the same instant for a UTC customer bills February
-    expect(previousBillingPeriod(sub("monthly", "calendar", "2020-01-01"), new Date("2022-03-01T00:00:00Z")).from_date).toBe("2022-02-01");
+    expect(
+      previousBillingPeriod(sub("monthly", "calendar", "2020-01-01"), new Date("2022-03-01T00:00:00Z")).from_date,
+    ).toBe("2022-02-01");
   });
 
   it("spans a spring DST change in New York: March billed from 05:00Z to 03:59:59.999Z, 31 days", () => {
@@ -158,6 +193,8 @@ describe("previousBillingPeriod: one interval back from the billing date, table"
   });
 
   it("reads the next billing day of an instant in the customer's zone", () => {
-    expect(nextBillingDate(sub("monthly", "calendar", "2020-01-01", "America/New_York"), "2024-04-01T03:30:00Z")).toBe("2024-04-01");
+    expect(nextBillingDate(sub("monthly", "calendar", "2020-01-01", "America/New_York"), "2024-04-01T03:30:00Z")).toBe(
+      "2024-04-01",
+    );
   });
 });

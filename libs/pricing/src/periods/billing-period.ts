@@ -1,5 +1,15 @@
 import type { PlanInterval } from "@billing/codes";
-import { type LocalDate, addDays, daysInMonth, inclusiveDays, isoWeekday, maxDate, minDate, monthDay, parts } from "./local-date";
+import {
+  type LocalDate,
+  addDays,
+  daysInMonth,
+  inclusiveDays,
+  isoWeekday,
+  maxDate,
+  minDate,
+  monthDay,
+  parts,
+} from "./local-date";
 import { type Instant, endOfLocalDay, instantMs, localDateOf, startOfLocalDay } from "./timezone";
 
 export type { PlanInterval } from "@billing/codes";
@@ -57,7 +67,7 @@ export function periodContaining(timing: SubscriptionTiming, date: LocalDate): {
   let start = monthDay(a.year, a.month, n * step, a.day);
   if (start > date) start = monthDay(a.year, a.month, --n * step, a.day);
   let next = monthDay(a.year, a.month, (n + 1) * step, a.day);
-  if (next <= date) (start = next), (next = monthDay(a.year, a.month, (n + 2) * step, a.day));
+  if (next <= date) ((start = next), (next = monthDay(a.year, a.month, (n + 2) * step, a.day)));
   return { start, end: addDays(next, -1) };
 }
 
@@ -117,7 +127,10 @@ export function oneIntervalBack(interval: PlanInterval, date: LocalDate, anniver
  */
 export function previousBillingPeriod(timing: SubscriptionTiming, billingAt: Instant | LocalDate): BillingPeriod {
   const date = customerDate(timing, billingAt);
-  const anniversaryDay = timing.billing_time === "anniversary" ? parts(localDateOf(timing.subscription_at, timing.timezone ?? "UTC")).day : undefined;
+  const anniversaryDay =
+    timing.billing_time === "anniversary"
+      ? parts(localDateOf(timing.subscription_at, timing.timezone ?? "UTC")).day
+      : undefined;
   let stepped = oneIntervalBack(timing.interval, date, anniversaryDay);
   const current = periodContaining(timing, date).start;
   const held = periodContaining(timing, stepped);
@@ -134,15 +147,24 @@ export function nextBillingDate(timing: SubscriptionTiming, date: Instant | Loca
  * Immediate plan change at `at`: the old subscription is billed up to the end of the day before,
  * the new one from the start of that day (it keeps the old anniversary).
  */
-export function planChangeBoundaries(at: Instant, timezone = "UTC"): { old_to_datetime: Date; new_from_datetime: Date } {
+export function planChangeBoundaries(
+  at: Instant,
+  timezone = "UTC",
+): { old_to_datetime: Date; new_from_datetime: Date } {
   const day = localDateOf(at, timezone);
-  return { old_to_datetime: endOfLocalDay(addDays(day, -1), timezone), new_from_datetime: startOfLocalDay(day, timezone) };
+  return {
+    old_to_datetime: endOfLocalDay(addDays(day, -1), timezone),
+    new_from_datetime: startOfLocalDay(day, timezone),
+  };
 }
 
 const PER_YEAR: Record<PlanInterval, number> = { weekly: 52, monthly: 12, quarterly: 4, semiannual: 2, yearly: 1 };
 
 /** Upgrade (applied now) when the new plan's yearly-equivalent amount is ≥ the old one; else a downgrade at period end. */
-export function isUpgrade(oldPlan: { interval: PlanInterval; amount_cents: number }, newPlan: { interval: PlanInterval; amount_cents: number }): boolean {
+export function isUpgrade(
+  oldPlan: { interval: PlanInterval; amount_cents: number },
+  newPlan: { interval: PlanInterval; amount_cents: number },
+): boolean {
   return newPlan.amount_cents * PER_YEAR[newPlan.interval] >= oldPlan.amount_cents * PER_YEAR[oldPlan.interval];
 }
 

@@ -1,5 +1,12 @@
 import type { SubscriptionInvoicingReason } from "@billing/codes";
-import { type BillingPeriod, type SubscriptionTiming, billingPeriodFor, customerDate, periodContaining, previousBillingPeriod } from "./billing-period";
+import {
+  type BillingPeriod,
+  type SubscriptionTiming,
+  billingPeriodFor,
+  customerDate,
+  periodContaining,
+  previousBillingPeriod,
+} from "./billing-period";
 import type { LocalDate } from "./local-date";
 import { type SubscriptionFee, computeSubscriptionFee, trialEndedAt } from "./subscription-fee";
 import { type Instant, localDateOf } from "./timezone";
@@ -58,8 +65,13 @@ function monthly(timing: SubscriptionTiming): SubscriptionTiming {
  * semiannual plan bills its charges or fixed charges monthly (an invoice every month, the base
  * fee only on the one that opens or closes a plan period).
  */
-export function billingCadence(timing: SubscriptionTiming, plan: Pick<PlanTerms, "bill_charges_monthly" | "bill_fixed_charges_monthly">): SubscriptionTiming {
-  return MONTHLY_CAPABLE.has(timing.interval) && (plan.bill_charges_monthly || plan.bill_fixed_charges_monthly) ? monthly(timing) : timing;
+export function billingCadence(
+  timing: SubscriptionTiming,
+  plan: Pick<PlanTerms, "bill_charges_monthly" | "bill_fixed_charges_monthly">,
+): SubscriptionTiming {
+  return MONTHLY_CAPABLE.has(timing.interval) && (plan.bill_charges_monthly || plan.bill_fixed_charges_monthly)
+    ? monthly(timing)
+    : timing;
 }
 
 /** True when the month holding `date` opens the plan period holding it (Lago: first month of the yearly period). */
@@ -108,7 +120,8 @@ export function subscriptionInvoicePeriods(input: SubscriptionInvoiceInput): Sub
       commitment: period,
     };
   }
-  const day = input.billing_date === undefined ? localDateOf(timing.started_at, zone) : customerDate(timing, input.billing_date);
+  const day =
+    input.billing_date === undefined ? localDateOf(timing.started_at, zone) : customerDate(timing, input.billing_date);
   if (reason === "subscription_starting") {
     const started = billingPeriodFor(timing, day);
     return {
@@ -135,7 +148,11 @@ export function subscriptionInvoicePeriods(input: SubscriptionInvoiceInput): Sub
 }
 
 /** The day an advance plan in trial is first billed: the trial end day (not the start). */
-export function firstAdvanceBillingDate(startedAt: Instant, trialPeriodDays: number | null | undefined, timezone = "UTC"): LocalDate {
+export function firstAdvanceBillingDate(
+  startedAt: Instant,
+  trialPeriodDays: number | null | undefined,
+  timezone = "UTC",
+): LocalDate {
   const trialEnd = trialEndedAt(startedAt, trialPeriodDays);
   return localDateOf(trialEnd ?? startedAt, timezone);
 }

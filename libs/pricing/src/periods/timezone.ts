@@ -36,7 +36,14 @@ function wallClock(ms: number, timeZone: string): number {
   for (const part of formatter(timeZone).formatToParts(new Date(ms))) {
     if (part.type !== "literal") values[part.type] = Number(part.value);
   }
-  return Date.UTC(values["year"]!, values["month"]! - 1, values["day"]!, values["hour"]!, values["minute"]!, values["second"]!);
+  return Date.UTC(
+    values["year"]!,
+    values["month"]! - 1,
+    values["day"]!,
+    values["hour"]!,
+    values["minute"]!,
+    values["second"]!,
+  );
 }
 
 /** UTC offset of `timeZone` at an instant, in milliseconds (UTC+2 → 7_200_000). */

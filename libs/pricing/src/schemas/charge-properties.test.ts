@@ -6,7 +6,12 @@ const errors = (model: Parameters<typeof chargePropertiesSchema>[0], properties:
   return result.success ? {} : propertiesErrorDetails(result.error);
 };
 
-const range = (from: number, to: number | null, price = "1") => ({ from_value: from, to_value: to, per_unit_amount: price, flat_amount: "0" });
+const range = (from: number, to: number | null, price = "1") => ({
+  from_value: from,
+  to_value: to,
+  per_unit_amount: price,
+  flat_amount: "0",
+});
 
 describe("charge properties schemas", () => {
   it("accepts valid properties of every model", () => {
@@ -16,8 +21,20 @@ describe("charge properties schemas", () => {
     expect(errors("graduated", { graduated_ranges: [range(0, 10), range(11, null)] })).toEqual({});
     expect(errors("graduated", { graduated_ranges: [range(0, 0.1), range(0.1, null)] })).toEqual({});
     expect(errors("volume", { volume_ranges: [range(0, null)] })).toEqual({});
-    expect(errors("graduated_percentage", { graduated_percentage_ranges: [{ from_value: 0, to_value: null, rate: "1", flat_amount: "0" }] })).toEqual({});
-    expect(errors("percentage", { rate: "2.5", fixed_amount: "0.3", free_units_per_events: 3, per_transaction_min_amount: "1", per_transaction_max_amount: "10" })).toEqual({});
+    expect(
+      errors("graduated_percentage", {
+        graduated_percentage_ranges: [{ from_value: 0, to_value: null, rate: "1", flat_amount: "0" }],
+      }),
+    ).toEqual({});
+    expect(
+      errors("percentage", {
+        rate: "2.5",
+        fixed_amount: "0.3",
+        free_units_per_events: 3,
+        per_transaction_min_amount: "1",
+        per_transaction_max_amount: "10",
+      }),
+    ).toEqual({});
     expect(errors("dynamic", {})).toEqual({});
   });
 
@@ -31,7 +48,11 @@ describe("charge properties schemas", () => {
     ["package", { amount: "10", package_size: 0 }, "properties.package_size"],
     ["package", { package_size: 10 }, "properties.amount"],
     ["standard", { amount: 12 }, "properties.amount"],
-    ["percentage", { rate: "1", per_transaction_min_amount: "5", per_transaction_max_amount: "2" }, "properties.per_transaction_max_amount"],
+    [
+      "percentage",
+      { rate: "1", per_transaction_min_amount: "5", per_transaction_max_amount: "2" },
+      "properties.per_transaction_max_amount",
+    ],
   ] as const)("rejects invalid %s properties at the exact field path (%s)", (model, properties, path) => {
     expect(Object.keys(errors(model, properties))).toContain(path);
   });

@@ -2,8 +2,18 @@ import { z } from "zod";
 import type { ChargeModelName } from "../charge-models/types";
 import { bound, checkRanges, groupingProperties, nonNegativeDecimal, optionalNonNegativeDecimal } from "./common";
 
-const perUnitRange = z.object({ from_value: bound, to_value: bound.nullable(), per_unit_amount: nonNegativeDecimal, flat_amount: nonNegativeDecimal });
-const rateRange = z.object({ from_value: bound, to_value: bound.nullable(), rate: nonNegativeDecimal, flat_amount: nonNegativeDecimal });
+const perUnitRange = z.object({
+  from_value: bound,
+  to_value: bound.nullable(),
+  per_unit_amount: nonNegativeDecimal,
+  flat_amount: nonNegativeDecimal,
+});
+const rateRange = z.object({
+  from_value: bound,
+  to_value: bound.nullable(),
+  rate: nonNegativeDecimal,
+  flat_amount: nonNegativeDecimal,
+});
 
 /** standard: amount (may be absent when filters carry the amounts). */
 export const standardPropertiesSchema = z.object({ amount: optionalNonNegativeDecimal, ...groupingProperties });
@@ -91,9 +101,16 @@ export type ChargeProperties = {
 };
 
 // every model's schema leaves a ChargeProperties (a field added to a schema and not here fails the build)
-type LeavesChargeProperties<S extends z.ZodType> = z.output<S> extends ChargeProperties ? (keyof z.output<S> extends keyof ChargeProperties ? true : never) : never;
+type LeavesChargeProperties<S extends z.ZodType> =
+  z.output<S> extends ChargeProperties ? (keyof z.output<S> extends keyof ChargeProperties ? true : never) : never;
 const _everySchemaFits: { [M in keyof typeof SCHEMAS]: LeavesChargeProperties<(typeof SCHEMAS)[M]> } = {
-  standard: true, package: true, graduated: true, graduated_percentage: true, volume: true, percentage: true, dynamic: true,
+  standard: true,
+  package: true,
+  graduated: true,
+  graduated_percentage: true,
+  volume: true,
+  percentage: true,
+  dynamic: true,
 };
 void _everySchemaFits;
 

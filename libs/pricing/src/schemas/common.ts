@@ -14,7 +14,13 @@ export const groupKeys = z.array(z.string().min(1)).nullish();
 export const groupingProperties = { pricing_group_keys: groupKeys, grouped_by: groupKeys };
 
 /** Range bounds: numbers (or numeric strings), to_value null for the open-ended last range. */
-export const bound = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]);
+export const bound = z.union([
+  z.number().nonnegative(),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .transform(Number),
+]);
 
 interface RangeLike {
   from_value: number;
@@ -43,7 +49,8 @@ export function checkRanges(ranges: readonly RangeLike[], key: string, ctx: z.Re
         ctx.addIssue({ code: "custom", message: "invalid_graduated_ranges", path: [...path, "from_value"] });
       }
     }
-    if (last && range.to_value != null) ctx.addIssue({ code: "custom", message: "invalid_graduated_ranges", path: [...path, "to_value"] });
+    if (last && range.to_value != null)
+      ctx.addIssue({ code: "custom", message: "invalid_graduated_ranges", path: [...path, "to_value"] });
     if (!last && (range.to_value == null || range.to_value <= range.from_value)) {
       ctx.addIssue({ code: "custom", message: "invalid_graduated_ranges", path: [...path, "to_value"] });
     }

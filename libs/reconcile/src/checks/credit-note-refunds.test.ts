@@ -4,7 +4,12 @@ import { checkCreditNoteRefunds } from "./credit-note-refunds";
 
 const codes = (o: ReturnType<typeof checkCreditNoteRefunds>) => o.breaches.map((b) => b.code);
 const asked = note({ refund_amount_cents: 500, total_amount_cents: 500, refund_status: "succeeded" });
-const charged = payment({ _id: "p1", type: "provider", provider: { code: "sandbox", type: "sandbox", customer_id: "4242424242424242" }, attempt: 1 });
+const charged = payment({
+  _id: "p1",
+  type: "provider",
+  provider: { code: "sandbox", type: "sandbox", customer_id: "4242424242424242" },
+  attempt: 1,
+});
 
 describe("credit_note_refund", () => {
   it("finds a requested refund executed once through the invoice's provider payment clean", () => {
@@ -18,14 +23,27 @@ describe("credit_note_refund", () => {
   });
 
   it("reports a refund executed twice, of another amount, or whose outcome the note does not show", () => {
-    expect(codes(checkCreditNoteRefunds(ctx, [asked], [refund(), refund({ _id: "r2" })], [charged]))).toEqual(["refund_repeated"]);
-    expect(codes(checkCreditNoteRefunds(ctx, [asked], [refund({ amount_cents: 700 })], [charged]))).toEqual(["refund_amount_mismatch"]);
-    expect(codes(checkCreditNoteRefunds(ctx, [{ ...asked, refund_status: "pending" }], [refund()], [charged]))).toEqual(["refund_status_mismatch"]);
-    expect(codes(checkCreditNoteRefunds(ctx, [asked], [refund({ amount_cents: 500 })], [{ ...charged, amount_cents: 400 }]))).toEqual(["refund_beyond_payment"]);
+    expect(codes(checkCreditNoteRefunds(ctx, [asked], [refund(), refund({ _id: "r2" })], [charged]))).toEqual([
+      "refund_repeated",
+    ]);
+    expect(codes(checkCreditNoteRefunds(ctx, [asked], [refund({ amount_cents: 700 })], [charged]))).toEqual([
+      "refund_amount_mismatch",
+    ]);
+    expect(codes(checkCreditNoteRefunds(ctx, [{ ...asked, refund_status: "pending" }], [refund()], [charged]))).toEqual(
+      ["refund_status_mismatch"],
+    );
+    expect(
+      codes(checkCreditNoteRefunds(ctx, [asked], [refund({ amount_cents: 500 })], [{ ...charged, amount_cents: 400 }])),
+    ).toEqual(["refund_beyond_payment"]);
   });
 
   it("asks nothing of a note refunded outside the platform (a manual payment), and ignores an overpayment's refund", () => {
-    const out = checkCreditNoteRefunds(ctx, [asked], [refund({ _id: "r9", kind: "overpayment", credit_note_id: "p7", payment_id: "p7" })], [payment()]);
+    const out = checkCreditNoteRefunds(
+      ctx,
+      [asked],
+      [refund({ _id: "r9", kind: "overpayment", credit_note_id: "p7", payment_id: "p7" })],
+      [payment()],
+    );
     expect(out).toMatchObject({ breaches: [], checked: 0 });
   });
 

@@ -22,13 +22,22 @@ export const overpaidOf = (payment: Pick<PaymentDoc, "overpaid_amount_cents">) =
  * be on its way from the payment to the invoice). It cannot tell whether a provider really took the
  * money (the provider's side is not in these databases).
  */
-export function checkInvoicePayments(ctx: CheckContext, invoices: readonly InvoiceDoc[], payments: readonly PaymentDoc[]): CheckOutcome {
+export function checkInvoicePayments(
+  ctx: CheckContext,
+  invoices: readonly InvoiceDoc[],
+  payments: readonly PaymentDoc[],
+): CheckOutcome {
   const f = new Findings("invoice_payments", ctx);
   const paymentsOf = new Map<string, PaymentDoc[]>();
   for (const p of payments) paymentsOf.set(p.invoice_id, [...(paymentsOf.get(p.invoice_id) ?? []), p]);
   const invoiceIds = new Set(invoices.map((i) => i._id));
   for (const [invoiceId, list] of paymentsOf) {
-    if (!invoiceIds.has(invoiceId)) f.breach("payment_without_invoice", `${list.length} payment(s) name invoice ${invoiceId}, which does not exist`, list.map(paymentRecord));
+    if (!invoiceIds.has(invoiceId))
+      f.breach(
+        "payment_without_invoice",
+        `${list.length} payment(s) name invoice ${invoiceId}, which does not exist`,
+        list.map(paymentRecord),
+      );
   }
   const paymentById = new Map(payments.map((p) => [p._id, p]));
 
@@ -43,11 +52,18 @@ export function checkInvoicePayments(ctx: CheckContext, invoices: readonly Invoi
     for (const p of list) {
       const overpaid = overpaidOf(p);
       if (overpaid < 0 || overpaid > p.amount_cents || (overpaid > 0 && p.payment_status !== "succeeded")) {
-        f.breach("invalid_overpayment", `payment ${p._id} records ${overpaid} overpaid of its ${p.amount_cents} (${p.payment_status})`, [paymentRecord(p), invoiceRecord(invoice)]);
+        f.breach(
+          "invalid_overpayment",
+          `payment ${p._id} records ${overpaid} overpaid of its ${p.amount_cents} (${p.payment_status})`,
+          [paymentRecord(p), invoiceRecord(invoice)],
+        );
       }
     }
     const succeeded = list.filter((p) => p.payment_status === "succeeded");
-    const brought = sumCents(succeeded.map((p) => p.amount_cents), "succeeded payments");
+    const brought = sumCents(
+      succeeded.map((p) => p.amount_cents),
+      "succeeded payments",
+    );
     const overpaid = sumCents(succeeded.map(overpaidOf), "overpaid");
     const applied = sumCents([brought, -overpaid], "applied payments");
     const offset = invoice.offset_amount_cents ?? 0;
@@ -90,8 +106,15 @@ export function paymentRecord(p: PaymentDoc): BreachRecord {
     type: "payment",
     id: p._id,
     fields: {
-      invoice_id: p.invoice_id, type: p.type, payment_status: p.payment_status, amount_cents: p.amount_cents, overpaid_amount_cents: overpaidOf(p),
-      applied: p.applied ?? null, provider: p.provider?.type ?? null, attempt: p.attempt ?? null, updated_at: iso(p.updated_at),
+      invoice_id: p.invoice_id,
+      type: p.type,
+      payment_status: p.payment_status,
+      amount_cents: p.amount_cents,
+      overpaid_amount_cents: overpaidOf(p),
+      applied: p.applied ?? null,
+      provider: p.provider?.type ?? null,
+      attempt: p.attempt ?? null,
+      updated_at: iso(p.updated_at),
     },
   };
 }

@@ -1,9 +1,17 @@
-import { computeFeeTaxes, computeInvoiceTotals, paidFeesTotals, sumCents, toDecimal, type InvoiceFeeInput } from "@billing/pricing";
+import {
+  computeFeeTaxes,
+  computeInvoiceTotals,
+  paidFeesTotals,
+  sumCents,
+  toDecimal,
+  type InvoiceFeeInput,
+} from "@billing/pricing";
 import { Findings, isRecent, iso, type BreachRecord, type CheckContext, type CheckOutcome } from "../breach";
 import type { CreditNoteDoc, InvoiceAmountsDoc, InvoiceDoc, InvoiceFeeDoc, WalletTransactionDoc } from "../documents";
 
 /** Invoices whose amounts were fixed by a finalization (a voided invoice keeps the amounts it was finalized with). */
-export const wasFinalized = (invoice: Pick<InvoiceDoc, "status">) => invoice.status === "finalized" || invoice.status === "voided";
+export const wasFinalized = (invoice: Pick<InvoiceDoc, "status">) =>
+  invoice.status === "finalized" || invoice.status === "voided";
 /** Invoices a finalization may still be working on (step 1 stored its plan, the credits are taken before step 4 writes it). */
 const isOpen = (invoice: Pick<InvoiceDoc, "status">) => invoice.status === "generating" || invoice.status === "draft";
 
@@ -28,7 +36,10 @@ const isOpen = (invoice: Pick<InvoiceDoc, "status">) => invoice.status === "gene
  * Consumptions of an invoice still open (a finalization under way) are judged only after the grace period.
  */
 export function checkInvoiceTotals(
-  ctx: CheckContext, invoices: readonly InvoiceDoc[], creditNotes: readonly CreditNoteDoc[], transactions: readonly WalletTransactionDoc[],
+  ctx: CheckContext,
+  invoices: readonly InvoiceDoc[],
+  creditNotes: readonly CreditNoteDoc[],
+  transactions: readonly WalletTransactionDoc[],
 ): CheckOutcome {
   const f = new Findings("invoice_totals", ctx);
   const consumptionsOf = new Map<string, WalletTransactionDoc[]>();
@@ -75,7 +86,10 @@ export function checkInvoiceTotals(
   }
   for (const note of creditNotes) {
     f.checked++;
-    const consumed = sumCents((note.consumptions ?? []).map((c) => c.amount_cents), "credit note consumptions");
+    const consumed = sumCents(
+      (note.consumptions ?? []).map((c) => c.amount_cents),
+      "credit note consumptions",
+    );
     if (note.credit_status !== "voided" && note.balance_amount_cents !== note.credit_amount_cents - consumed) {
       f.breach(
         "credit_note_balance_mismatch",
@@ -89,20 +103,36 @@ export function checkInvoiceTotals(
       if (invoice && wasFinalized(invoice)) {
         const shown = (invoice.credits ?? []).find((k) => k.item?.type === "credit_note" && k.item.id === note._id);
         if (!shown) {
-          f.breach("credit_note_consumption_not_on_invoice", `credit note ${note._id} recorded giving ${c.amount_cents} to invoice ${c.invoice_id}, which shows no credit from it`, [noteRecord(note), invoiceRecord(invoice)], { expected: c.amount_cents, actual: 0 });
+          f.breach(
+            "credit_note_consumption_not_on_invoice",
+            `credit note ${note._id} recorded giving ${c.amount_cents} to invoice ${c.invoice_id}, which shows no credit from it`,
+            [noteRecord(note), invoiceRecord(invoice)],
+            { expected: c.amount_cents, actual: 0 },
+          );
         }
         continue;
       }
       if (invoice && isOpen(invoice) && isRecent(ctx, invoice.updated_at)) continue;
-      f.breach("credit_note_consumed_by_unfinalized_invoice", `credit note ${note._id} recorded giving ${c.amount_cents} to invoice ${c.invoice_id}, which is ${invoice ? invoice.status : "missing"}`, [noteRecord(note), ...(invoice ? [invoiceRecord(invoice)] : [])]);
+      f.breach(
+        "credit_note_consumed_by_unfinalized_invoice",
+        `credit note ${note._id} recorded giving ${c.amount_cents} to invoice ${c.invoice_id}, which is ${invoice ? invoice.status : "missing"}`,
+        [noteRecord(note), ...(invoice ? [invoiceRecord(invoice)] : [])],
+      );
     }
   }
   return f.outcome();
 }
 
 const AMOUNT_FIELDS = [
-  "fees_amount_cents", "progressive_billing_credit_amount_cents", "coupons_amount_cents", "sub_total_excluding_taxes_amount_cents", "taxes_amount_cents",
-  "sub_total_including_taxes_amount_cents", "credit_notes_amount_cents", "prepaid_credit_amount_cents", "total_amount_cents",
+  "fees_amount_cents",
+  "progressive_billing_credit_amount_cents",
+  "coupons_amount_cents",
+  "sub_total_excluding_taxes_amount_cents",
+  "taxes_amount_cents",
+  "sub_total_including_taxes_amount_cents",
+  "credit_notes_amount_cents",
+  "prepaid_credit_amount_cents",
+  "total_amount_cents",
 ] as const satisfies ReadonlyArray<keyof InvoiceAmountsDoc>;
 
 /** The stored amounts against the ones the document's own parts make. */
@@ -113,35 +143,82 @@ function checkAmounts(f: Findings, invoice: InvoiceDoc): void {
   const derived: Partial<Record<(typeof AMOUNT_FIELDS)[number], number>> = {};
   if (invoice.invoice_type === "advance_charges") {
     // fees taxed and paid before the invoice: its totals are theirs (libs/pricing paidFeesTotals)
-    const t = paidFeesTotals(fees.map((fee) => ({ amount_cents: fee.amount_cents, taxes_amount_cents: fee.taxes_amount_cents ?? 0, applied_taxes: fee.applied_taxes ?? [] })));
+    const t = paidFeesTotals(
+      fees.map((fee) => ({
+        amount_cents: fee.amount_cents,
+        taxes_amount_cents: fee.taxes_amount_cents ?? 0,
+        applied_taxes: fee.applied_taxes ?? [],
+      })),
+    );
     for (const k of AMOUNT_FIELDS) derived[k] = t[k];
   } else {
-    derived.fees_amount_cents = sumCents(fees.map((fee) => fee.amount_cents), "fees amount");
-    derived.coupons_amount_cents = sumCents(credits.filter((c) => c.item?.type !== "credit_note").map((c) => c.amount_cents), "coupon credits");
-    derived.credit_notes_amount_cents = sumCents(credits.filter((c) => c.item?.type === "credit_note").map((c) => c.amount_cents), "credit note credits");
-    derived.sub_total_excluding_taxes_amount_cents = sumCents([a.fees_amount_cents, -a.progressive_billing_credit_amount_cents, -a.coupons_amount_cents]);
+    derived.fees_amount_cents = sumCents(
+      fees.map((fee) => fee.amount_cents),
+      "fees amount",
+    );
+    derived.coupons_amount_cents = sumCents(
+      credits.filter((c) => c.item?.type !== "credit_note").map((c) => c.amount_cents),
+      "coupon credits",
+    );
+    derived.credit_notes_amount_cents = sumCents(
+      credits.filter((c) => c.item?.type === "credit_note").map((c) => c.amount_cents),
+      "credit note credits",
+    );
+    derived.sub_total_excluding_taxes_amount_cents = sumCents([
+      a.fees_amount_cents,
+      -a.progressive_billing_credit_amount_cents,
+      -a.coupons_amount_cents,
+    ]);
     derived.taxes_amount_cents = invoiceTaxesCents(fees);
-    derived.sub_total_including_taxes_amount_cents = sumCents([a.sub_total_excluding_taxes_amount_cents, a.taxes_amount_cents]);
-    derived.total_amount_cents = sumCents([a.sub_total_including_taxes_amount_cents, -a.credit_notes_amount_cents, -a.prepaid_credit_amount_cents]);
+    derived.sub_total_including_taxes_amount_cents = sumCents([
+      a.sub_total_excluding_taxes_amount_cents,
+      a.taxes_amount_cents,
+    ]);
+    derived.total_amount_cents = sumCents([
+      a.sub_total_including_taxes_amount_cents,
+      -a.credit_notes_amount_cents,
+      -a.prepaid_credit_amount_cents,
+    ]);
     if (!invoice.progressive_credit) derived.progressive_billing_credit_amount_cents = 0;
   }
   for (const k of AMOUNT_FIELDS) {
     const expected = derived[k];
     if (expected !== undefined && expected !== a[k]) {
-      f.breach("amount_mismatch", `invoice ${invoice._id} (${invoice.number}) holds ${k} ${a[k]}, its ${explain(k)} make ${expected}`, [invoiceRecord(invoice)], { expected, actual: a[k] });
+      f.breach(
+        "amount_mismatch",
+        `invoice ${invoice._id} (${invoice.number}) holds ${k} ${a[k]}, its ${explain(k)} make ${expected}`,
+        [invoiceRecord(invoice)],
+        { expected, actual: a[k] },
+      );
     }
   }
   for (const k of AMOUNT_FIELDS) {
-    if (a[k] < 0) f.breach("negative_amount", `invoice ${invoice._id} (${invoice.number}) holds a negative ${k}`, [invoiceRecord(invoice)], { actual: a[k] });
+    if (a[k] < 0)
+      f.breach(
+        "negative_amount",
+        `invoice ${invoice._id} (${invoice.number}) holds a negative ${k}`,
+        [invoiceRecord(invoice)],
+        { actual: a[k] },
+      );
   }
   for (const fee of fees) {
     const taxes = fee.taxes_amount_cents ?? 0;
     if (fee.total_amount_cents !== undefined && fee.total_amount_cents !== fee.amount_cents + taxes) {
-      f.breach("fee_total_mismatch", `fee ${fee.id} of invoice ${invoice._id} holds total ${fee.total_amount_cents}, its amount ${fee.amount_cents} + taxes ${taxes} make ${fee.amount_cents + taxes}`, [invoiceRecord(invoice), feeRecord(fee, invoice)], { expected: fee.amount_cents + taxes, actual: fee.total_amount_cents });
+      f.breach(
+        "fee_total_mismatch",
+        `fee ${fee.id} of invoice ${invoice._id} holds total ${fee.total_amount_cents}, its amount ${fee.amount_cents} + taxes ${taxes} make ${fee.amount_cents + taxes}`,
+        [invoiceRecord(invoice), feeRecord(fee, invoice)],
+        { expected: fee.amount_cents + taxes, actual: fee.total_amount_cents },
+      );
     }
     const expectedTaxes = computeFeeTaxes(taxableFee(fee)).taxes_amount_cents;
     if (expectedTaxes !== taxes) {
-      f.breach("fee_taxes_mismatch", `fee ${fee.id} of invoice ${invoice._id} holds taxes ${taxes}, its taxable base and rates make ${expectedTaxes}`, [invoiceRecord(invoice), feeRecord(fee, invoice)], { expected: expectedTaxes, actual: taxes });
+      f.breach(
+        "fee_taxes_mismatch",
+        `fee ${fee.id} of invoice ${invoice._id} holds taxes ${taxes}, its taxable base and rates make ${expectedTaxes}`,
+        [invoiceRecord(invoice), feeRecord(fee, invoice)],
+        { expected: expectedTaxes, actual: taxes },
+      );
     }
   }
 }
@@ -149,15 +226,24 @@ function checkAmounts(f: Findings, invoice: InvoiceDoc): void {
 /** What each derived amount is made of, for the message. */
 function explain(field: (typeof AMOUNT_FIELDS)[number]): string {
   switch (field) {
-    case "fees_amount_cents": return "fees";
-    case "coupons_amount_cents": return "coupon credits";
-    case "credit_notes_amount_cents": return "credit note credits";
-    case "sub_total_excluding_taxes_amount_cents": return "fees − progressive credit − coupons";
-    case "taxes_amount_cents": return "fees' taxable bases and rates";
-    case "sub_total_including_taxes_amount_cents": return "sub-total + taxes";
-    case "total_amount_cents": return "sub-total incl. taxes − credit notes − prepaid credits";
-    case "progressive_billing_credit_amount_cents": return "progressive credit (none recorded)";
-    case "prepaid_credit_amount_cents": return "wallet consumptions";
+    case "fees_amount_cents":
+      return "fees";
+    case "coupons_amount_cents":
+      return "coupon credits";
+    case "credit_notes_amount_cents":
+      return "credit note credits";
+    case "sub_total_excluding_taxes_amount_cents":
+      return "fees − progressive credit − coupons";
+    case "taxes_amount_cents":
+      return "fees' taxable bases and rates";
+    case "sub_total_including_taxes_amount_cents":
+      return "sub-total + taxes";
+    case "total_amount_cents":
+      return "sub-total incl. taxes − credit notes − prepaid credits";
+    case "progressive_billing_credit_amount_cents":
+      return "progressive credit (none recorded)";
+    case "prepaid_credit_amount_cents":
+      return "wallet consumptions";
   }
 }
 
@@ -168,7 +254,11 @@ function explain(field: (typeof AMOUNT_FIELDS)[number]): string {
  */
 function taxableFee(fee: InvoiceFeeDoc): InvoiceFeeInput {
   const base = toDecimal(fee.amount_cents).minus(toDecimal(fee.precise_coupons_amount_cents ?? "0"));
-  return { fee_type: fee.fee_type, amount_cents: Number(base.toString()), taxes: (fee.taxes ?? []).map((t) => ({ code: t.code, rate: String(t.rate) })) };
+  return {
+    fee_type: fee.fee_type,
+    amount_cents: Number(base.toString()),
+    taxes: (fee.taxes ?? []).map((t) => ({ code: t.code, rate: String(t.rate) })),
+  };
 }
 
 /** The invoice's taxes as the pricing library rounds them (once, over every tax's unrounded amount), on the fees as stored. */
@@ -181,7 +271,10 @@ function checkPrepaid(f: Findings, invoice: InvoiceDoc, txs: readonly WalletTran
   // a consumption still pending is a ledger move under way (wallet_ledger judges the ledger itself)
   if (txs.some((t) => t.status === "pending")) return;
   const settled = txs.filter((t) => t.status === "settled");
-  const given = sumCents(settled.map((t) => t.amount_cents), "prepaid credits given");
+  const given = sumCents(
+    settled.map((t) => t.amount_cents),
+    "prepaid credits given",
+  );
   if (given !== invoice.amounts.prepaid_credit_amount_cents) {
     f.breach(
       "prepaid_credits_mismatch",
@@ -198,10 +291,19 @@ export function invoiceRecord(invoice: InvoiceDoc): BreachRecord {
     type: "invoice",
     id: invoice._id,
     fields: {
-      number: invoice.number, invoice_type: invoice.invoice_type, status: invoice.status, payment_status: invoice.payment_status, customer_id: invoice.customer_id,
-      fees_amount_cents: a?.fees_amount_cents ?? null, coupons_amount_cents: a?.coupons_amount_cents ?? null, taxes_amount_cents: a?.taxes_amount_cents ?? null,
-      credit_notes_amount_cents: a?.credit_notes_amount_cents ?? null, prepaid_credit_amount_cents: a?.prepaid_credit_amount_cents ?? null,
-      total_amount_cents: a?.total_amount_cents ?? null, total_paid_amount_cents: invoice.total_paid_amount_cents ?? 0, updated_at: iso(invoice.updated_at),
+      number: invoice.number,
+      invoice_type: invoice.invoice_type,
+      status: invoice.status,
+      payment_status: invoice.payment_status,
+      customer_id: invoice.customer_id,
+      fees_amount_cents: a?.fees_amount_cents ?? null,
+      coupons_amount_cents: a?.coupons_amount_cents ?? null,
+      taxes_amount_cents: a?.taxes_amount_cents ?? null,
+      credit_notes_amount_cents: a?.credit_notes_amount_cents ?? null,
+      prepaid_credit_amount_cents: a?.prepaid_credit_amount_cents ?? null,
+      total_amount_cents: a?.total_amount_cents ?? null,
+      total_paid_amount_cents: invoice.total_paid_amount_cents ?? 0,
+      updated_at: iso(invoice.updated_at),
     },
   };
 }
@@ -211,8 +313,12 @@ function feeRecord(fee: InvoiceFeeDoc, invoice: InvoiceDoc): BreachRecord {
     type: "fee",
     id: fee.id,
     fields: {
-      invoice_id: invoice._id, fee_type: fee.fee_type, amount_cents: fee.amount_cents, precise_coupons_amount_cents: fee.precise_coupons_amount_cents ?? null,
-      taxes_amount_cents: fee.taxes_amount_cents ?? null, total_amount_cents: fee.total_amount_cents ?? null,
+      invoice_id: invoice._id,
+      fee_type: fee.fee_type,
+      amount_cents: fee.amount_cents,
+      precise_coupons_amount_cents: fee.precise_coupons_amount_cents ?? null,
+      taxes_amount_cents: fee.taxes_amount_cents ?? null,
+      total_amount_cents: fee.total_amount_cents ?? null,
       tax_rates: (fee.taxes ?? []).map((t) => `${t.code}:${String(t.rate)}`).join(",") || null,
     },
   };
@@ -223,13 +329,28 @@ export function noteRecord(note: CreditNoteDoc): BreachRecord {
     type: "credit_note",
     id: note._id,
     fields: {
-      number: note.number, invoice_id: note.invoice_id, credit_status: note.credit_status, refund_status: note.refund_status,
-      total_amount_cents: note.total_amount_cents, credit_amount_cents: note.credit_amount_cents, refund_amount_cents: note.refund_amount_cents,
+      number: note.number,
+      invoice_id: note.invoice_id,
+      credit_status: note.credit_status,
+      refund_status: note.refund_status,
+      total_amount_cents: note.total_amount_cents,
+      credit_amount_cents: note.credit_amount_cents,
+      refund_amount_cents: note.refund_amount_cents,
       balance_amount_cents: note.balance_amount_cents,
     },
   };
 }
 
 function consumptionRecord(tx: WalletTransactionDoc): BreachRecord {
-  return { type: "wallet_transaction", id: tx._id, fields: { wallet_id: tx.wallet_id, transaction_status: tx.transaction_status, status: tx.status, amount_cents: tx.amount_cents, invoice_id: tx.invoice_id } };
+  return {
+    type: "wallet_transaction",
+    id: tx._id,
+    fields: {
+      wallet_id: tx.wallet_id,
+      transaction_status: tx.transaction_status,
+      status: tx.status,
+      amount_cents: tx.amount_cents,
+      invoice_id: tx.invoice_id,
+    },
+  };
 }

@@ -3,8 +3,13 @@ import type { CustomerDoc, InvoiceDoc, PaymentDoc } from "../documents";
 import { invoiceRecord } from "./invoice-totals";
 
 /** What is still to be paid on an invoice (services/invoicing apply-payment.ts `dueOf`): total − paid − offset, never below 0. */
-export const dueOf = (invoice: Pick<InvoiceDoc, "amounts" | "total_paid_amount_cents" | "offset_amount_cents">): number =>
-  Math.max(0, invoice.amounts.total_amount_cents - (invoice.total_paid_amount_cents ?? 0) - (invoice.offset_amount_cents ?? 0));
+export const dueOf = (
+  invoice: Pick<InvoiceDoc, "amounts" | "total_paid_amount_cents" | "offset_amount_cents">,
+): number =>
+  Math.max(
+    0,
+    invoice.amounts.total_amount_cents - (invoice.total_paid_amount_cents ?? 0) - (invoice.offset_amount_cents ?? 0),
+  );
 
 /**
  * provider_payment_attempt — every finalized invoice with something due (not paid, total − paid −
@@ -18,7 +23,12 @@ export const dueOf = (invoice: Pick<InvoiceDoc, "amounts" | "total_paid_amount_c
  * not kept); and it accepts any provider name, also one the payment service does not run (such an
  * invoice is never charged, which is what the breach says).
  */
-export function checkProviderAttempts(ctx: CheckContext, invoices: readonly InvoiceDoc[], payments: readonly PaymentDoc[], customers: readonly CustomerDoc[]): CheckOutcome {
+export function checkProviderAttempts(
+  ctx: CheckContext,
+  invoices: readonly InvoiceDoc[],
+  payments: readonly PaymentDoc[],
+  customers: readonly CustomerDoc[],
+): CheckOutcome {
   const f = new Findings("provider_payment_attempt", ctx);
   const customerOf = new Map(customers.map((c) => [c._id, c]));
   const attempted = new Set(payments.filter((p) => p.type === "provider").map((p) => p.invoice_id));
@@ -50,6 +60,11 @@ export function customerRecord(c: CustomerDoc): BreachRecord {
   return {
     type: "customer",
     id: c._id,
-    fields: { external_id: c.external_id, payment_provider: b.payment_provider ?? null, payment_provider_code: b.payment_provider_code ?? null, provider_customer_id: b.provider_customer_id ?? null },
+    fields: {
+      external_id: c.external_id,
+      payment_provider: b.payment_provider ?? null,
+      payment_provider_code: b.payment_provider_code ?? null,
+      provider_customer_id: b.provider_customer_id ?? null,
+    },
   };
 }

@@ -27,15 +27,31 @@ function usage(code: number): never {
   process.exit(code);
 }
 
-const isService = (name: string | undefined): name is BackendService => name !== undefined && Object.hasOwn(GRPC_PORTS, name);
+const isService = (name: string | undefined): name is BackendService =>
+  name !== undefined && Object.hasOwn(GRPC_PORTS, name);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function view(letter: DeadLetter) {
   return {
-    id: letter.id, status: letter.status, reason: letter.reason, stream: letter.stream, durable: letter.durable, subject: letter.subject,
-    stream_seq: letter.stream_seq, envelope_id: letter.envelope_id, organization_id: letter.organization_id, error: letter.error,
-    deliveries: letter.deliveries, parks: letter.parks, first_parked_at: iso(letter.first_parked_at), parked_at: iso(letter.parked_at),
-    replayed_at: iso(letter.replayed_at), replay_count: letter.replay_count, headers: letter.headers, body: letter.body, body_encoding: letter.body_encoding,
+    id: letter.id,
+    status: letter.status,
+    reason: letter.reason,
+    stream: letter.stream,
+    durable: letter.durable,
+    subject: letter.subject,
+    stream_seq: letter.stream_seq,
+    envelope_id: letter.envelope_id,
+    organization_id: letter.organization_id,
+    error: letter.error,
+    deliveries: letter.deliveries,
+    parks: letter.parks,
+    first_parked_at: iso(letter.first_parked_at),
+    parked_at: iso(letter.parked_at),
+    replayed_at: iso(letter.replayed_at),
+    replay_count: letter.replay_count,
+    headers: letter.headers,
+    body: letter.body,
+    body_encoding: letter.body_encoding,
   };
 }
 
@@ -43,13 +59,32 @@ function table(letters: DeadLetter[]): string {
   const rows = [["ID", "STATUS", "REASON", "DURABLE", "SUBJECT", "SEQ", "DELIVERIES", "PARKED_AT", "REPLAYS", "ERROR"]];
   for (const l of letters) {
     const error = (l.error ?? "-").replace(/\s+/g, " ");
-    rows.push([l.id, l.status, l.reason, l.durable, l.subject, String(l.stream_seq), String(l.deliveries), iso(l.parked_at)!, String(l.replay_count), error.length > 80 ? `${error.slice(0, 79)}…` : error]);
+    rows.push([
+      l.id,
+      l.status,
+      l.reason,
+      l.durable,
+      l.subject,
+      String(l.stream_seq),
+      String(l.deliveries),
+      iso(l.parked_at)!,
+      String(l.replay_count),
+      error.length > 80 ? `${error.slice(0, 79)}…` : error,
+    ]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
-type ReplayOutcome = { id: string; outcome: "replayed"; stream_seq: number } | { id: string; outcome: "skipped" | "failed"; why: string };
+type ReplayOutcome =
+  { id: string; outcome: "replayed"; stream_seq: number } | { id: string; outcome: "skipped" | "failed"; why: string };
 
 /**
  * npm run dead-letters -- list|replay --service <name> …: the messages a service's consumers
@@ -57,8 +92,15 @@ type ReplayOutcome = { id: string; outcome: "replayed"; stream_seq: number } | {
  */
 async function main() {
   const options = {
-    service: { type: "string" }, db: { type: "string" }, id: { type: "string" }, all: { type: "boolean" }, status: { type: "string" },
-    durable: { type: "string" }, limit: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" },
+    service: { type: "string" },
+    db: { type: "string" },
+    id: { type: "string" },
+    all: { type: "boolean" },
+    status: { type: "string" },
+    durable: { type: "string" },
+    limit: { type: "string" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
   } as const;
   let parsed;
   try {
@@ -114,7 +156,11 @@ async function main() {
         } catch (err) {
           await store.unmarkReplayed(letter);
           const message = err instanceof Error ? err.message : String(err);
-          outcomes.push({ id: letter.id, outcome: "failed", why: `not published on ${letter.subject} into ${letter.stream} (${message === "503" ? "no such stream, or JetStream unavailable" : message}); left ${letter.status}` });
+          outcomes.push({
+            id: letter.id,
+            outcome: "failed",
+            why: `not published on ${letter.subject} into ${letter.stream} (${message === "503" ? "no such stream, or JetStream unavailable" : message}); left ${letter.status}`,
+          });
         }
       }
     } finally {
@@ -122,7 +168,12 @@ async function main() {
     }
     if (values.json) console.log(JSON.stringify({ replays: outcomes }));
     else {
-      for (const o of outcomes) console.log(o.outcome === "replayed" ? `replayed ${o.id} (stream sequence ${o.stream_seq})` : `${o.outcome} ${o.id}: ${o.why}`);
+      for (const o of outcomes)
+        console.log(
+          o.outcome === "replayed"
+            ? `replayed ${o.id} (stream sequence ${o.stream_seq})`
+            : `${o.outcome} ${o.id}: ${o.why}`,
+        );
       if (outcomes.length === 0) console.log(`nothing to replay in ${dbName}`);
     }
     if (outcomes.some((o) => o.outcome === "failed")) process.exitCode = 1;

@@ -1,4 +1,12 @@
-import { AGGREGATION_TYPES, CHARGE_MODELS, FIXED_CHARGE_MODELS, PLAN_INTERVALS, ROUNDING_FUNCTIONS, SUBSCRIPTION_STATUSES, WEIGHTED_INTERVALS } from "@billing/codes";
+import {
+  AGGREGATION_TYPES,
+  CHARGE_MODELS,
+  FIXED_CHARGE_MODELS,
+  PLAN_INTERVALS,
+  ROUNDING_FUNCTIONS,
+  SUBSCRIPTION_STATUSES,
+  WEIGHTED_INTERVALS,
+} from "@billing/codes";
 import { z } from "zod";
 import { cents, currency, instant, jsonObject, jsonValue, taxObject } from "./common";
 
@@ -20,7 +28,10 @@ export const billableMetricObject = z
     expression: z.string().nullable(),
     filters: z.array(z.object({ key: z.string(), values: z.array(z.string()) })),
   })
-  .meta({ id: "BillableMetricObject", description: "What usage events are counted as: an aggregation of one event code." });
+  .meta({
+    id: "BillableMetricObject",
+    description: "What usage events are counted as: an aggregation of one event code.",
+  });
 
 export const addOnObject = z
   .object({
@@ -92,10 +103,15 @@ const appliedCouponShape = {
   coupon_status: z.enum(["active", "terminated"]),
   coupon_deleted_at: instant.nullable(),
 };
-export const appliedCouponObject = z.object(appliedCouponShape).meta({ id: "AppliedCouponObject", description: "A coupon applied to a customer." });
+export const appliedCouponObject = z
+  .object(appliedCouponShape)
+  .meta({ id: "AppliedCouponObject", description: "A coupon applied to a customer." });
 export const appliedCouponObjectExtended = z
   .object({ ...appliedCouponShape, credits: z.array(creditObject) })
-  .meta({ id: "AppliedCouponObjectExtended", description: "An applied coupon as lists show it: with the credits it gave." });
+  .meta({
+    id: "AppliedCouponObjectExtended",
+    description: "An applied coupon as lists show it: with the credits it gave.",
+  });
 
 export const invoiceCustomSectionObject = z
   .object({
@@ -112,15 +128,25 @@ export const invoiceCustomSectionObject = z
   .meta({ id: "InvoiceCustomSectionObject" });
 
 export const appliedInvoiceCustomSectionObject = z
-  .object({ svc_id: z.string(), invoice_custom_section_id: z.string(), created_at: instant, invoice_custom_section: invoiceCustomSectionObject })
-  .meta({ id: "AppliedInvoiceCustomSectionObject", description: "An invoice custom section chosen for a resource's invoices (a subscription's, a wallet's)." });
+  .object({
+    svc_id: z.string(),
+    invoice_custom_section_id: z.string(),
+    created_at: instant,
+    invoice_custom_section: invoiceCustomSectionObject,
+  })
+  .meta({
+    id: "AppliedInvoiceCustomSectionObject",
+    description: "An invoice custom section chosen for a resource's invoices (a subscription's, a wallet's).",
+  });
 
 export const featurePrivilegeObject = z
   .object({
     code: z.string(),
     name: z.string().nullable(),
     value_type: z.enum(["integer", "string", "boolean", "select"]),
-    config: z.object({ select_options: z.array(z.string()).optional() }).describe("a select's options; {} for the other types"),
+    config: z
+      .object({ select_options: z.array(z.string()).optional() })
+      .describe("a select's options; {} for the other types"),
   })
   .meta({ id: "FeaturePrivilegeObject" });
 
@@ -134,10 +160,17 @@ export const featureObject = z
   })
   .meta({ id: "FeatureObject", description: "A feature of the product, and the privileges plans can give in it." });
 
-const privilegeValue = jsonValue.describe("the privilege's value: an integer, a string, a boolean or one of a select's options");
+const privilegeValue = jsonValue.describe(
+  "the privilege's value: an integer, a string, a boolean or one of a select's options",
+);
 const planEntitlementPrivilege = z.object({ ...featurePrivilegeObject.shape, value: privilegeValue });
 export const planEntitlementObject = z
-  .object({ code: z.string(), name: z.string().nullable(), description: z.string().nullable(), privileges: z.array(planEntitlementPrivilege) })
+  .object({
+    code: z.string(),
+    name: z.string().nullable(),
+    description: z.string().nullable(),
+    privileges: z.array(planEntitlementPrivilege),
+  })
   .meta({ id: "PlanEntitlementObject", description: "A feature a plan gives, with the values of its privileges." });
 
 export const subscriptionEntitlementObject = z
@@ -145,7 +178,9 @@ export const subscriptionEntitlementObject = z
     code: z.string(),
     name: z.string().nullable(),
     description: z.string().nullable(),
-    privileges: z.array(z.object({ ...planEntitlementPrivilege.shape, plan_value: privilegeValue, override_value: z.null() })),
+    privileges: z.array(
+      z.object({ ...planEntitlementPrivilege.shape, plan_value: privilegeValue, override_value: z.null() }),
+    ),
     overrides: jsonObject,
   })
   .meta({ id: "SubscriptionEntitlementObject" });
@@ -165,7 +200,13 @@ const chargeObject = z
     prorated: z.boolean(),
     min_amount_cents: cents,
     properties: jsonObject.describe("the charge model's properties"),
-    filters: z.array(z.object({ invoice_display_name: z.string().nullable(), properties: jsonObject, values: z.record(z.string(), z.array(z.string())) })),
+    filters: z.array(
+      z.object({
+        invoice_display_name: z.string().nullable(),
+        properties: jsonObject,
+        values: z.record(z.string(), z.array(z.string())),
+      }),
+    ),
     taxes: z.array(taxObject),
   })
   .meta({ id: "ChargeObject", description: "A usage-based charge of a plan." });
@@ -234,7 +275,10 @@ export const planObject = z
     entitlements: z.array(z.object({ entitlement: planEntitlementObject })),
     metadata: planMetadata.nullable(),
   })
-  .meta({ id: "PlanObject", description: "A plan: its base fee, charges, fixed charges, commitment, thresholds and entitlements." });
+  .meta({
+    id: "PlanObject",
+    description: "A plan: its base fee, charges, fixed charges, commitment, thresholds and entitlements.",
+  });
 
 const subscriptionShape = {
   svc_id: z.string(),
@@ -265,11 +309,18 @@ const subscriptionShape = {
   applied_invoice_custom_sections: z.array(appliedInvoiceCustomSectionObject),
   payment_method: z.object({ payment_method_type: z.string(), payment_method_id: z.string().nullable() }),
 };
-export const subscriptionObject = z.object(subscriptionShape).meta({ id: "SubscriptionObject", description: "A customer's subscription to a plan, as lists show it." });
+export const subscriptionObject = z
+  .object(subscriptionShape)
+  .meta({ id: "SubscriptionObject", description: "A customer's subscription to a plan, as lists show it." });
 export const subscriptionObjectExtended = z
   .object({
     ...subscriptionShape,
     plan: planObject,
-    applicable_usage_thresholds: z.array(z.object({ threshold_display_name: z.string().nullable(), amount_cents: cents, recurring: z.boolean() })),
+    applicable_usage_thresholds: z.array(
+      z.object({ threshold_display_name: z.string().nullable(), amount_cents: cents, recurring: z.boolean() }),
+    ),
   })
-  .meta({ id: "SubscriptionObjectExtended", description: "A subscription with its plan (the answer of a single subscription)." });
+  .meta({
+    id: "SubscriptionObjectExtended",
+    description: "A subscription with its plan (the answer of a single subscription).",
+  });

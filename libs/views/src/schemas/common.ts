@@ -55,27 +55,47 @@ export const paginationMeta = z
     total_pages: z.number().int(),
     total_count: z.number().int(),
   })
-  .meta({ id: "PaginationMeta", description: "Where a page of a list is: `?page=` (from 1) and `?per_page=` (default 100, at most 1000)." });
+  .meta({
+    id: "PaginationMeta",
+    description: "Where a page of a list is: `?page=` (from 1) and `?per_page=` (default 100, at most 1000).",
+  });
 
 // ---------------------------------------------------------------------------------------------
 // errors: Lago's error bodies (libs/errors' toHttpError, the gateway's errorResponse)
 
 const validationDetails = z
   .record(z.string(), z.union([z.array(z.string()), z.record(z.string(), z.array(z.string()))]))
-  .describe("field → error codes (`value_is_mandatory`, `value_is_invalid`, …); for a batch of events, index → such a map");
+  .describe(
+    "field → error codes (`value_is_mandatory`, `value_is_invalid`, …); for a batch of events, index → such a map",
+  );
 
 export const apiErrorBadRequest = z
-  .object({ status: z.literal(400), error: z.string().describe("`Bad Request`, or `BadRequest: <reason>` (e.g. the root key is missing)") })
+  .object({
+    status: z.literal(400),
+    error: z.string().describe("`Bad Request`, or `BadRequest: <reason>` (e.g. the root key is missing)"),
+  })
   .meta({ id: "ApiErrorBadRequest", description: "The body is not JSON, or not the object the route takes." });
 export const apiErrorUnauthorized = z
   .object({ status: z.literal(401), error: z.literal("Unauthorized") })
   .meta({ id: "ApiErrorUnauthorized", description: "No API key, or an unknown one." });
 export const apiErrorNotFound = z
-  .object({ status: z.literal(404), error: z.literal("Not Found"), code: z.string().describe("`<resource>_not_found`, e.g. `customer_not_found`") })
+  .object({
+    status: z.literal(404),
+    error: z.literal("Not Found"),
+    code: z.string().describe("`<resource>_not_found`, e.g. `customer_not_found`"),
+  })
   .meta({ id: "ApiErrorNotFound", description: "Something the request names does not exist in the organization." });
 export const apiErrorUnprocessableEntity = z
-  .object({ status: z.literal(422), error: z.literal("Unprocessable Entity"), code: z.string().describe("`validation_errors`, or a rule's code"), error_details: validationDetails })
-  .meta({ id: "ApiErrorUnprocessableEntity", description: "The request is well formed but breaks a rule: field errors by name." });
+  .object({
+    status: z.literal(422),
+    error: z.literal("Unprocessable Entity"),
+    code: z.string().describe("`validation_errors`, or a rule's code"),
+    error_details: validationDetails,
+  })
+  .meta({
+    id: "ApiErrorUnprocessableEntity",
+    description: "The request is well formed but breaks a rule: field errors by name.",
+  });
 export const apiError = z
   .object({
     status: z.number().int(),
@@ -83,4 +103,7 @@ export const apiError = z
     code: z.string().optional(),
     error_details: validationDetails.optional(),
   })
-  .meta({ id: "ApiError", description: "Any other error in Lago's shape: 403/405 (with a `code`), 413, 415, 429, 500, 503, 504." });
+  .meta({
+    id: "ApiError",
+    description: "Any other error in Lago's shape: 403/405 (with a `code`), 413, 415, 429, 500, 503, 504.",
+  });

@@ -32,7 +32,14 @@ export const creditNoteObject = z
     issuing_date: day,
     credit_status: z.enum(["available", "consumed", "voided"]).nullable(),
     refund_status: z.enum(["pending", "succeeded", "failed"]).nullable(),
-    reason: z.enum(["duplicated_charge", "product_unsatisfactory", "order_change", "order_cancellation", "fraudulent_charge", "other"]),
+    reason: z.enum([
+      "duplicated_charge",
+      "product_unsatisfactory",
+      "order_change",
+      "order_cancellation",
+      "fraudulent_charge",
+      "other",
+    ]),
     description: z.string().nullable(),
     currency,
     total_amount_cents: cents,
@@ -54,7 +61,11 @@ export const creditNoteObject = z
     customer: invoiceObject.shape.customer,
     metadata: z.record(z.string(), z.string().nullable()).nullable(),
   })
-  .meta({ id: "CreditNoteObject", description: "A credit note on a finalized invoice: its credit (a balance later invoices consume), refund and offset parts." });
+  .meta({
+    id: "CreditNoteObject",
+    description:
+      "A credit note on a finalized invoice: its credit (a balance later invoices consume), refund and offset parts.",
+  });
 
 export const estimatedCreditNoteObject = z
   .object({
@@ -71,9 +82,20 @@ export const estimatedCreditNoteObject = z
     coupons_adjustment_amount_cents: cents,
     precise_coupons_adjustment_amount_cents: z.number(),
     items: z.array(z.object({ svc_fee_id: z.string(), amount_cents: cents })),
-    applied_taxes: z.array(z.object({
-      svc_tax_id: z.string().nullable(), tax_name: z.string(), tax_code: z.string(), tax_rate: z.number(), tax_description: z.string().nullable(),
-      base_amount_cents: cents, amount_cents: cents, amount_currency: currency,
-    })),
+    applied_taxes: z.array(
+      z.object({
+        svc_tax_id: z.string().nullable(),
+        tax_name: z.string(),
+        tax_code: z.string(),
+        tax_rate: z.number(),
+        tax_description: z.string().nullable(),
+        base_amount_cents: cents,
+        amount_cents: cents,
+        amount_currency: currency,
+      }),
+    ),
   })
-  .meta({ id: "EstimatedCreditNoteObject", description: "What a credit note on these items would amount to, nothing stored." });
+  .meta({
+    id: "EstimatedCreditNoteObject",
+    description: "What a credit note on these items would amount to, nothing stored.",
+  });

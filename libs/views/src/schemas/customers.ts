@@ -48,7 +48,9 @@ export const customerObject = z
     skip_invoice_custom_sections: z.boolean(),
     billing_configuration: z.object({
       invoice_grace_period: z.number().int().nullable(),
-      payment_provider: z.enum(["stripe", "adyen", "gocardless", "cashfree", "flutterwave", "moneyhash", "sandbox"]).nullable(),
+      payment_provider: z
+        .enum(["stripe", "adyen", "gocardless", "cashfree", "flutterwave", "moneyhash", "sandbox"])
+        .nullable(),
       payment_provider_code: z.string().nullable(),
       provider_customer_id: z.string().nullable(),
       sync: z.boolean(),
@@ -59,7 +61,15 @@ export const customerObject = z
       subscription_invoice_issuing_date_adjustment: z.enum(["align_with_finalization_date", "keep_anchor"]).nullable(),
     }),
     shipping_address: z.object(address),
-    metadata: z.array(z.object({ svc_id: z.string(), key: z.string(), value: z.string(), display_in_invoice: z.boolean(), created_at: instant })),
+    metadata: z.array(
+      z.object({
+        svc_id: z.string(),
+        key: z.string(),
+        value: z.string(),
+        display_in_invoice: z.boolean(),
+        created_at: instant,
+      }),
+    ),
     integration_customers: z.array(
       z.object({
         svc_id: z.string(),
@@ -76,7 +86,10 @@ export const customerObject = z
     applicable_invoice_custom_sections: z.array(invoiceCustomSectionObject),
     error_details: z.array(jsonObject),
   })
-  .meta({ id: "CustomerObject", description: "A customer: who is billed, where, in what currency, and through which payment provider." });
+  .meta({
+    id: "CustomerObject",
+    description: "A customer: who is billed, where, in what currency, and through which payment provider.",
+  });
 
 export const billingEntityObject = z
   .object({
@@ -108,11 +121,17 @@ export const billingEntityObject = z
     taxes: z.array(taxObject),
     selected_invoice_custom_sections: z.array(invoiceCustomSectionObject),
   })
-  .meta({ id: "BillingEntityObject", description: "A billing entity: who issues the invoices (numbering, prefix, grace period, address)." });
+  .meta({
+    id: "BillingEntityObject",
+    description: "A billing entity: who issues the invoices (numbering, prefix, grace period, address).",
+  });
 
 export const testClockObject = z
   .object({
     frozen_time: instant.describe("the sandbox organization's time now"),
     status: z.enum(["ready", "advancing"]),
   })
-  .meta({ id: "TestClockObject", description: "A sandbox organization's clock: its time stands still until advanced (not in Lago)." });
+  .meta({
+    id: "TestClockObject",
+    description: "A sandbox organization's clock: its time stands still until advanced (not in Lago).",
+  });

@@ -13,4 +13,8 @@ export const listedFeeObject = feeObject
     payment_status: z.enum(["pending", "succeeded", "failed", "refunded"]),
     pricing_unit_details: z.null(),
   })
-  .meta({ id: "ListedFeeObject", description: "A fee: of an invoice, or a pay-in-advance fee created by a usage event (waiting for its invoice when svc_invoice_id is null)." });
+  .meta({
+    id: "ListedFeeObject",
+    description:
+      "A fee: of an invoice, or a pay-in-advance fee created by a usage event (waiting for its invoice when svc_invoice_id is null).",
+  });

@@ -76,7 +76,9 @@ const feeShape = {
   precise_coupons_amount_cents: decimalText,
   sub_total_excluding_taxes_amount_cents: cents,
   sub_total_excluding_taxes_precise_amount_cents: decimalText,
-  amount_details: jsonObject.describe("how the charge model priced it (Lago's FeeAmountDetails: units, ranges, rates…)"),
+  amount_details: jsonObject.describe(
+    "how the charge model priced it (Lago's FeeAmountDetails: units, ranges, rates…)",
+  ),
   self_billed: z.boolean(),
   item: feeItem,
   applied_taxes: z.array(z.object({ ...feeAppliedTax, svc_fee_id: z.string() })),
@@ -84,7 +86,10 @@ const feeShape = {
 
 export const feeObject = z
   .object({ ...feeShape, properties: jsonObject.describe("the charge properties it was priced with") })
-  .meta({ id: "FeeObject", description: "A fee of an invoice: a base fee, a charge, a fixed charge, a commitment true-up or credits." });
+  .meta({
+    id: "FeeObject",
+    description: "A fee of an invoice: a base fee, a charge, a fixed charge, a commitment true-up or credits.",
+  });
 
 export const feeEstimateObject = z
   .object({
@@ -96,7 +101,10 @@ export const feeEstimateObject = z
     pricing_unit_details: z.null(),
     applied_taxes: z.array(z.object({ ...feeAppliedTax, svc_fee_id: z.null() })),
   })
-  .meta({ id: "FeeEstimateObject", description: "The pay-in-advance fee an event would bring, priced now and never stored." });
+  .meta({
+    id: "FeeEstimateObject",
+    description: "The pay-in-advance fee an event would bring, priced now and never stored.",
+  });
 
 export const invoiceObject = z
   .object({
@@ -167,18 +175,36 @@ export const invoiceObject = z
     expected_finalization_date: day.nullable(),
     total_paid_amount_cents: cents,
     total_due_amount_cents: cents,
-    total_overpaid_amount_cents: cents.describe("not Lago's: what succeeded provider payments brought beyond the invoice's total (paid or credited meanwhile); each payment's part is given back"),
+    total_overpaid_amount_cents: cents.describe(
+      "not Lago's: what succeeded provider payments brought beyond the invoice's total (paid or credited meanwhile); each payment's part is given back",
+    ),
     applied_invoice_custom_sections: z.array(
-      z.object({ svc_id: z.string(), svc_invoice_id: z.string(), code: z.string(), details: z.string(), display_name: z.string(), created_at: instant })
+      z
+        .object({
+          svc_id: z.string(),
+          svc_invoice_id: z.string(),
+          code: z.string(),
+          details: z.string(),
+          display_name: z.string(),
+          created_at: instant,
+        })
         .describe("a custom section the invoice shows, as it was when the invoice was finalized"),
     ),
     applied_usage_thresholds: z.array(jsonObject),
     subscriptions: z.array(subscriptionObject).describe("the subscriptions it bills, as they are now (without plan)"),
     error_details: z.array(jsonObject),
   })
-  .meta({ id: "InvoiceObject", description: "An invoice: its subscriptions' billing periods, fees, coupons, taxes, credits and amounts due." });
+  .meta({
+    id: "InvoiceObject",
+    description: "An invoice: its subscriptions' billing periods, fees, coupons, taxes, credits and amounts due.",
+  });
 
-const usageFigures = { units: decimalText, total_aggregated_units: decimalText, events_count: z.number().int(), amount_cents: cents };
+const usageFigures = {
+  units: decimalText,
+  total_aggregated_units: decimalText,
+  events_count: z.number().int(),
+  amount_cents: cents,
+};
 const filterUsage = z.object({
   ...usageFigures,
   invoice_display_name: z.string().nullable(),
@@ -200,14 +226,24 @@ export const customerUsageObject = z
         ...usageFigures,
         amount_currency: currency,
         charge: z.object({ svc_id: z.string(), charge_model: z.string(), invoice_display_name: z.string().nullable() }),
-        billable_metric: z.object({ svc_id: z.string(), name: z.string(), code: z.string(), aggregation_type: z.string() }),
+        billable_metric: z.object({
+          svc_id: z.string(),
+          name: z.string(),
+          code: z.string(),
+          aggregation_type: z.string(),
+        }),
         filters: z.array(filterUsage),
-        grouped_usage: z.array(z.object({ ...usageFigures, grouped_by: z.record(z.string(), z.string()), filters: z.array(filterUsage) })),
+        grouped_usage: z.array(
+          z.object({ ...usageFigures, grouped_by: z.record(z.string(), z.string()), filters: z.array(filterUsage) }),
+        ),
         pricing_unit_details: z.null(),
       }),
     ),
   })
-  .meta({ id: "CustomerUsageObject", description: "A subscription's usage over one billing period, charge by charge, as it would be invoiced." });
+  .meta({
+    id: "CustomerUsageObject",
+    description: "A subscription's usage over one billing period, charge by charge, as it would be invoiced.",
+  });
 
 export const eventObject = z
   .object({

@@ -21,4 +21,8 @@ export const lifetimeUsageObject = z
     to_datetime: instant,
     usage_thresholds: z.array(lifetimeUsageThresholdObject),
   })
-  .meta({ id: "LifetimeUsageObject", description: "A subscription's lifetime usage (historical + invoiced + current) and its progress against its usage thresholds." });
+  .meta({
+    id: "LifetimeUsageObject",
+    description:
+      "A subscription's lifetime usage (historical + invoiced + current) and its progress against its usage thresholds.",
+  });

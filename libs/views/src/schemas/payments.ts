@@ -29,11 +29,20 @@ export const paymentObject = z
     provider_customer_id: z.string().nullable(),
     next_action: jsonObject.describe("what the customer must do to complete the payment ({} when nothing)"),
     created_at: instant,
-    overpaid_amount_cents: cents.describe("not Lago's: the part of this succeeded payment its invoice could not take (it was paid or credited meanwhile); 0 when none"),
-    overpayment_status: z.enum(["refund_pending", "refunded", "refund_failed", "to_give_back"]).nullable()
-      .describe("not Lago's: how giving the overpaid part back stands: refunded through the provider, or to_give_back by the organization (no provider refund, or the organization keeps overpayments for manual handling)"),
+    overpaid_amount_cents: cents.describe(
+      "not Lago's: the part of this succeeded payment its invoice could not take (it was paid or credited meanwhile); 0 when none",
+    ),
+    overpayment_status: z
+      .enum(["refund_pending", "refunded", "refund_failed", "to_give_back"])
+      .nullable()
+      .describe(
+        "not Lago's: how giving the overpaid part back stands: refunded through the provider, or to_give_back by the organization (no provider refund, or the organization keeps overpayments for manual handling)",
+      ),
   })
-  .meta({ id: "PaymentObject", description: "A payment of an invoice or a payment request: manual, or through a payment provider." });
+  .meta({
+    id: "PaymentObject",
+    description: "A payment of an invoice or a payment request: manual, or through a payment provider.",
+  });
 
 export const paymentRequestObject = z
   .object({

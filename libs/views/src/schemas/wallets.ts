@@ -65,7 +65,10 @@ export const walletObject = z
     purchase_order_number: z.string().nullable(),
     metadata: z.record(z.string(), z.string().nullable()).nullable(),
   })
-  .meta({ id: "WalletObject", description: "A customer's wallet of prepaid credits, consumed by its finalized invoices." });
+  .meta({
+    id: "WalletObject",
+    description: "A customer's wallet of prepaid credits, consumed by its finalized invoices.",
+  });
 
 export const walletTransactionObject = z
   .object({
@@ -93,4 +96,7 @@ export const walletTransactionObject = z
     payment_method: paymentMethod,
     purchase_order_number: z.string().nullable(),
   })
-  .meta({ id: "WalletTransactionObject", description: "Credits in (purchased, granted) or out (invoiced, voided) of a wallet." });
+  .meta({
+    id: "WalletTransactionObject",
+    description: "Credits in (purchased, granted) or out (invoiced, voided) of a wallet.",
+  });

@@ -15,10 +15,14 @@ export function consumptionRefusal(
 ): string | null {
   if (applied.status !== "active") return "applied_coupon_not_active";
   if (!Number.isSafeInteger(credit.amount_cents) || credit.amount_cents < 0) return "invalid_amount";
-  if (couponType === "fixed_amount" && applied.amount_currency?.toUpperCase() !== credit.amount_currency.toUpperCase()) {
+  if (
+    couponType === "fixed_amount" &&
+    applied.amount_currency?.toUpperCase() !== credit.amount_currency.toUpperCase()
+  ) {
     return "currencies_does_not_match";
   }
-  if (applied.amount_cents_remaining !== null && credit.amount_cents > applied.amount_cents_remaining) return "amount_exceeds_remaining";
+  if (applied.amount_cents_remaining !== null && credit.amount_cents > applied.amount_cents_remaining)
+    return "amount_exceeds_remaining";
   return null;
 }
 
@@ -30,7 +34,9 @@ export function consumptionRefusal(
 export function consume(applied: AppliedCoupon, couponType: string, amountCents: number): Consumption {
   const remaining = applied.amount_cents_remaining === null ? null : applied.amount_cents_remaining - amountCents;
   const recurring = applied.frequency === "recurring";
-  const periods = recurring ? Math.max(0, (applied.frequency_duration_remaining ?? 0) - 1) : applied.frequency_duration_remaining;
+  const periods = recurring
+    ? Math.max(0, (applied.frequency_duration_remaining ?? 0) - 1)
+    : applied.frequency_duration_remaining;
   let terminated = false;
   if (applied.frequency === "once") terminated = couponType === "percentage" || remaining === null || remaining <= 0;
   if (recurring) terminated = (periods ?? 0) <= 0;
@@ -43,9 +49,17 @@ export function consume(applied: AppliedCoupon, couponType: string, amountCents:
  * gets the credit back, a recurring coupon one period, and a coupon that ended by being used is
  * active again unless it is a forever one or its coupon was terminated.
  */
-export function recredit(applied: AppliedCoupon, credit: { amount_cents: number }, couponTerminated: boolean): { amount_cents_remaining: number | null; frequency_duration_remaining: number | null; reactivated: boolean } {
-  const amountRemaining = applied.amount_cents_remaining === null ? null : applied.amount_cents_remaining + credit.amount_cents;
-  const periods = applied.frequency === "recurring" ? (applied.frequency_duration_remaining ?? 0) + 1 : applied.frequency_duration_remaining;
+export function recredit(
+  applied: AppliedCoupon,
+  credit: { amount_cents: number },
+  couponTerminated: boolean,
+): { amount_cents_remaining: number | null; frequency_duration_remaining: number | null; reactivated: boolean } {
+  const amountRemaining =
+    applied.amount_cents_remaining === null ? null : applied.amount_cents_remaining + credit.amount_cents;
+  const periods =
+    applied.frequency === "recurring"
+      ? (applied.frequency_duration_remaining ?? 0) + 1
+      : applied.frequency_duration_remaining;
   const reactivated = applied.status === "terminated" && applied.frequency !== "forever" && !couponTerminated;
   return { amount_cents_remaining: amountRemaining, frequency_duration_remaining: periods, reactivated };
 }

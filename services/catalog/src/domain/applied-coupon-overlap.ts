@@ -19,7 +19,8 @@ export function limitationsOverlap(
   const plans = new Set(candidate.planCodes);
   const metrics = new Set(candidate.metricIds);
   const metricsOfCandidatePlans = new Set(candidate.planCodes.flatMap((code) => chargedMetrics.get(code) ?? []));
-  const chargesCandidateMetric = (planCode: string) => (chargedMetrics.get(planCode) ?? []).some((id) => metrics.has(id));
+  const chargesCandidateMetric = (planCode: string) =>
+    (chargedMetrics.get(planCode) ?? []).some((id) => metrics.has(id));
   return active.some(
     (other) =>
       other.planCodes.some((code) => plans.has(code) || chargesCandidateMetric(code)) ||

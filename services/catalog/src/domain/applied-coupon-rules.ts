@@ -28,7 +28,8 @@ export function appliedCouponViolations(terms: AppliedCouponTerms): Record<strin
     if (!Number.isSafeInteger(terms.amount_cents)) v.add("amount_cents", "value_is_invalid");
     else if (terms.amount_cents < 0) v.add("amount_cents", "value_is_out_of_range");
   }
-  if (terms.amount_currency !== null && !isCurrencyCode(terms.amount_currency)) v.add("amount_currency", "value_is_invalid");
+  if (terms.amount_currency !== null && !isCurrencyCode(terms.amount_currency))
+    v.add("amount_currency", "value_is_invalid");
   if (terms.percentage_rate !== null) {
     const rate = parseDecimal(terms.percentage_rate);
     if (!rate) v.add("percentage_rate", "value_is_invalid");
@@ -36,7 +37,8 @@ export function appliedCouponViolations(terms: AppliedCouponTerms): Record<strin
   }
   if (v.mandatory("frequency", terms.frequency)) v.oneOf("frequency", terms.frequency, COUPON_FREQUENCIES);
   if (terms.frequency === "recurring" && v.mandatory("frequency_duration", terms.frequency_duration)) {
-    if (!Number.isInteger(terms.frequency_duration) || terms.frequency_duration! <= 0) v.add("frequency_duration", "value_is_out_of_range");
+    if (!Number.isInteger(terms.frequency_duration) || terms.frequency_duration! <= 0)
+      v.add("frequency_duration", "value_is_out_of_range");
   }
   return v.result();
 }
@@ -57,6 +59,10 @@ export function initialRemainders(terms: AppliedCouponTerms, couponType: string)
 }
 
 /** One applied coupon per customer for a non-reusable coupon; any number otherwise. */
-export function reuseKeyOf(coupon: Pick<CouponSummary, "id" | "reusable">, customerId: string, appliedCouponId: string): string {
+export function reuseKeyOf(
+  coupon: Pick<CouponSummary, "id" | "reusable">,
+  customerId: string,
+  appliedCouponId: string,
+): string {
   return coupon.reusable ? appliedCouponId : `${coupon.id}/${customerId}`;
 }

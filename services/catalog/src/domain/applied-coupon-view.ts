@@ -33,7 +33,8 @@ export function appliedCouponView({ applied: a, coupon, billableMetricCodes }: A
     coupon_status: coupon.status,
     coupon_deleted_at: iso(coupon.deleted_at),
     amount_cents: a.amount_cents,
-    amount_cents_remaining: a.frequency === "once" && coupon.coupon_type === "fixed_amount" ? a.amount_cents_remaining : null,
+    amount_cents_remaining:
+      a.frequency === "once" && coupon.coupon_type === "fixed_amount" ? a.amount_cents_remaining : null,
     amount_currency: a.amount_currency,
     percentage_rate: a.percentage_rate,
     frequency_duration: a.frequency_duration,

@@ -4,8 +4,17 @@ import { Violations } from "./patch";
 import type { BillableMetric } from "./types";
 
 export const BILLABLE_METRIC_PATCHABLE = [
-  "name", "code", "description", "aggregation_type", "field_name", "recurring", "rounding_function",
-  "rounding_precision", "weighted_interval", "expression", "filters",
+  "name",
+  "code",
+  "description",
+  "aggregation_type",
+  "field_name",
+  "recurring",
+  "rounding_function",
+  "rounding_precision",
+  "weighted_interval",
+  "expression",
+  "filters",
 ] as const;
 
 /** Aggregations whose units cannot carry over from one period to the next. */
@@ -43,15 +52,18 @@ export function billableMetricViolations(metric: BillableMetric): Record<string,
   if (v.mandatory("aggregation_type", metric.aggregation_type)) {
     v.oneOf("aggregation_type", metric.aggregation_type, AGGREGATION_TYPES);
     if (metric.aggregation_type !== "count_agg") v.mandatory("field_name", metric.field_name);
-    if (metric.recurring && NEVER_RECURRING.includes(metric.aggregation_type)) v.add("recurring", "not_compatible_with_aggregation_type");
+    if (metric.recurring && NEVER_RECURRING.includes(metric.aggregation_type))
+      v.add("recurring", "not_compatible_with_aggregation_type");
   }
   v.oneOf("rounding_function", metric.rounding_function, ROUNDING_FUNCTIONS);
-  if (metric.rounding_precision !== null && !Number.isInteger(metric.rounding_precision)) v.add("rounding_precision", "value_is_invalid");
+  if (metric.rounding_precision !== null && !Number.isInteger(metric.rounding_precision))
+    v.add("rounding_precision", "value_is_invalid");
   v.oneOf("weighted_interval", metric.weighted_interval, WEIGHTED_INTERVALS);
   if (metric.expression !== null && !isValidExpression(metric.expression)) v.add("expression", "invalid_expression");
   const keys = new Set<string>();
   for (const filter of metric.filters) {
-    if (!filter.key.trim() || filter.values.length === 0 || filter.values.some((value) => !value.trim())) v.add("filters", "value_is_mandatory");
+    if (!filter.key.trim() || filter.values.length === 0 || filter.values.some((value) => !value.trim()))
+      v.add("filters", "value_is_mandatory");
     if (keys.has(filter.key)) v.add("filters", "value_is_invalid");
     keys.add(filter.key);
   }

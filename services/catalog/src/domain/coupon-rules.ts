@@ -4,8 +4,20 @@ import { Violations } from "./patch";
 import { COUPON_EXPIRATIONS, COUPON_FREQUENCIES, COUPON_TYPES, type Coupon } from "./types";
 
 export const COUPON_PATCHABLE = [
-  "name", "code", "description", "coupon_type", "amount_cents", "amount_currency", "percentage_rate", "reusable",
-  "frequency", "frequency_duration", "expiration", "expiration_at", "plan_codes", "billable_metric_ids",
+  "name",
+  "code",
+  "description",
+  "coupon_type",
+  "amount_cents",
+  "amount_currency",
+  "percentage_rate",
+  "reusable",
+  "frequency",
+  "frequency_duration",
+  "expiration",
+  "expiration_at",
+  "plan_codes",
+  "billable_metric_ids",
 ] as const;
 
 /** Keeps only the values the coupon's type, frequency and expiration use, and derives the limitation flags. */
@@ -44,7 +56,8 @@ export function couponViolations(coupon: Coupon, now: Date, previous?: Coupon): 
       if (!Number.isSafeInteger(coupon.amount_cents)) v.add("amount_cents", "value_is_invalid");
       else if (coupon.amount_cents! <= 0) v.add("amount_cents", "value_is_out_of_range");
     }
-    if (v.mandatory("amount_currency", coupon.amount_currency) && !isCurrencyCode(coupon.amount_currency!)) v.add("amount_currency", "value_is_invalid");
+    if (v.mandatory("amount_currency", coupon.amount_currency) && !isCurrencyCode(coupon.amount_currency!))
+      v.add("amount_currency", "value_is_invalid");
   }
   if (coupon.coupon_type === "percentage" && v.mandatory("percentage_rate", coupon.percentage_rate)) {
     const rate = parseDecimal(coupon.percentage_rate);
@@ -52,7 +65,8 @@ export function couponViolations(coupon: Coupon, now: Date, previous?: Coupon): 
     else if (rate.lte(0) || rate.gt(100)) v.add("percentage_rate", "value_is_out_of_range");
   }
   if (coupon.frequency === "recurring" && v.mandatory("frequency_duration", coupon.frequency_duration)) {
-    if (!Number.isInteger(coupon.frequency_duration) || coupon.frequency_duration! <= 0) v.add("frequency_duration", "value_is_out_of_range");
+    if (!Number.isInteger(coupon.frequency_duration) || coupon.frequency_duration! <= 0)
+      v.add("frequency_duration", "value_is_out_of_range");
   }
   if (coupon.expiration === "time_limit" && v.mandatory("expiration_at", coupon.expiration_at)) {
     const changed = !previous || previous.expiration_at?.getTime() !== coupon.expiration_at!.getTime();

@@ -3,13 +3,22 @@ import { nextEntitlements, privilegeValue } from "./entitlement-rules";
 import type { PlanEntitlement, Privilege } from "./feature";
 
 const privilege = (code: string, value_type: string, config: Record<string, unknown> = {}): Privilege => ({
-  id: `id-${code}`, code, name: null, value_type, config, created_at: new Date(0),
+  id: `id-${code}`,
+  code,
+  name: null,
+  value_type,
+  config,
+  created_at: new Date(0),
 });
 
 describe("privilege values", () => {
   it("takes integers as numbers or integer text", () => {
     const max = privilege("max", "integer");
-    expect([privilegeValue(max, 10), privilegeValue(max, "-3"), privilegeValue(max, "0")]).toEqual([{ value: 10 }, { value: -3 }, { value: 0 }]);
+    expect([privilegeValue(max, 10), privilegeValue(max, "-3"), privilegeValue(max, "0")]).toEqual([
+      { value: 10 },
+      { value: -3 },
+      { value: 0 },
+    ]);
     for (const bad of [1.5, "1.5", "07", "ten", "", true, { other: true } as const, Number.MAX_SAFE_INTEGER + 1]) {
       expect(privilegeValue(max, bad)).toEqual({ errors: { max_privilege_value: ["value_is_invalid"] } });
     }
@@ -40,7 +49,15 @@ describe("next entitlements of a plan", () => {
   const t0 = new Date("2026-01-01T00:00:00Z");
   const t1 = new Date("2026-02-01T00:00:00Z");
   const current: PlanEntitlement[] = [
-    { feature_id: "seats", values: [{ privilege_id: "max", value: 10 }, { privilege_id: "root", value: true }], created_at: t0, updated_at: t0 },
+    {
+      feature_id: "seats",
+      values: [
+        { privilege_id: "max", value: 10 },
+        { privilege_id: "root", value: true },
+      ],
+      created_at: t0,
+      updated_at: t0,
+    },
     { feature_id: "sso", values: [{ privilege_id: "provider", value: "okta" }], created_at: t0, updated_at: t0 },
   ];
   const sent = new Map([
@@ -56,7 +73,9 @@ describe("next entitlements of a plan", () => {
   });
 
   it("merges: sent values are set in place, new ones appended, the rest kept", () => {
-    expect(nextEntitlements(current, sent, "merge", t1).map((e) => [e.feature_id, e.values.map((v) => v.value)])).toEqual([
+    expect(
+      nextEntitlements(current, sent, "merge", t1).map((e) => [e.feature_id, e.values.map((v) => v.value)]),
+    ).toEqual([
       ["seats", [20, true]],
       ["sso", ["okta"]],
       ["storage", ["gold"]],

@@ -29,7 +29,12 @@ export function privilegeConfigIsValid(valueType: string, config: unknown): bool
   if (!isObject(config)) return false;
   if (valueType !== "select") return Object.keys(config).length === 0;
   const options = config.select_options;
-  return Object.keys(config).length === 1 && Array.isArray(options) && options.length > 0 && options.every((o) => typeof o === "string");
+  return (
+    Object.keys(config).length === 1 &&
+    Array.isArray(options) &&
+    options.length > 0 &&
+    options.every((o) => typeof o === "string")
+  );
 }
 
 /** The invariants of a stored feature and its privileges, in Lago's field names ("privilege.code"). */
@@ -43,7 +48,8 @@ export function featureViolations(feature: Feature, sent: PrivilegeInput[] = [])
   for (const p of feature.privileges) {
     if (v.mandatory("privilege.code", p.code) && p.code.length > 255) v.add("privilege.code", "value_is_too_long");
     if ((p.name?.length ?? 0) > 255) v.add("privilege.name", "value_is_too_long");
-    if (v.mandatory("privilege.value_type", p.value_type)) v.oneOf("privilege.value_type", p.value_type, PRIVILEGE_VALUE_TYPES);
+    if (v.mandatory("privilege.value_type", p.value_type))
+      v.oneOf("privilege.value_type", p.value_type, PRIVILEGE_VALUE_TYPES);
     if (!privilegeConfigIsValid(p.value_type, p.config)) v.add("privilege.config", "invalid_format");
   }
   return v.result();
@@ -52,8 +58,12 @@ export function featureViolations(feature: Feature, sent: PrivilegeInput[] = [])
 /** A new privilege: value_type defaults to string, config to {}. */
 function newPrivilege(input: PrivilegeInput, id: string, now: Date): Privilege {
   return {
-    id, code: input.code?.trim() ?? "", name: input.name ?? null, value_type: input.value_type ?? "string",
-    config: input.config?.select_options ? { select_options: [...input.config.select_options] } : {}, created_at: now,
+    id,
+    code: input.code?.trim() ?? "",
+    name: input.name ?? null,
+    value_type: input.value_type ?? "string",
+    config: input.config?.select_options ? { select_options: [...input.config.select_options] } : {},
+    created_at: now,
   };
 }
 

@@ -9,8 +9,14 @@ function privilegeView(p: Privilege) {
 /** The public view of a feature (Lago's FeatureObject, plus our id and dates). */
 export function featureView(f: Feature) {
   return {
-    svc_id: f.id, code: f.code, name: f.name, description: f.description, privileges: f.privileges.map(privilegeView),
-    created_at: f.created_at.toISOString(), updated_at: f.updated_at.toISOString(), deleted_at: iso(f.deleted_at),
+    svc_id: f.id,
+    code: f.code,
+    name: f.name,
+    description: f.description,
+    privileges: f.privileges.map(privilegeView),
+    created_at: f.created_at.toISOString(),
+    updated_at: f.updated_at.toISOString(),
+    deleted_at: iso(f.deleted_at),
   };
 }
 export type FeatureView = ReturnType<typeof featureView>;
@@ -19,7 +25,9 @@ export type FeatureView = ReturnType<typeof featureView>;
 export function planEntitlementView(feature: Feature, e: PlanEntitlement) {
   const privileges = new Map(feature.privileges.map((p) => [p.id, p]));
   return {
-    code: feature.code, name: feature.name, description: feature.description,
+    code: feature.code,
+    name: feature.name,
+    description: feature.description,
     privileges: e.values.flatMap((v) => {
       const p = privileges.get(v.privilege_id);
       return p ? [{ ...privilegeView(p), value: v.value }] : [];
@@ -29,7 +37,10 @@ export function planEntitlementView(feature: Feature, e: PlanEntitlement) {
 export type PlanEntitlementView = ReturnType<typeof planEntitlementView>;
 
 /** The views of a plan's entitlements whose feature is live (`features` by id), in the plan's order. */
-export function planEntitlementViews(entitlements: PlanEntitlement[], features: Map<string, Feature>): PlanEntitlementView[] {
+export function planEntitlementViews(
+  entitlements: PlanEntitlement[],
+  features: Map<string, Feature>,
+): PlanEntitlementView[] {
   return entitlements.flatMap((e) => {
     const feature = features.get(e.feature_id);
     return feature ? [planEntitlementView(feature, e)] : [];

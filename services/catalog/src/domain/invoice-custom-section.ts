@@ -13,7 +13,14 @@ export interface InvoiceCustomSection extends CatalogRecord {
   applied_to_organization: boolean;
 }
 
-export const INVOICE_CUSTOM_SECTION_PATCHABLE = ["name", "code", "description", "details", "display_name", "applied_to_organization"] as const;
+export const INVOICE_CUSTOM_SECTION_PATCHABLE = [
+  "name",
+  "code",
+  "description",
+  "details",
+  "display_name",
+  "applied_to_organization",
+] as const;
 
 /** The invariants of every stored section (Lago: name and code present). Returns Lago's error_details, or null. */
 export function invoiceCustomSectionViolations(section: InvoiceCustomSection): Record<string, string[]> | null {
@@ -26,9 +33,16 @@ export function invoiceCustomSectionViolations(section: InvoiceCustomSection): R
 /** The public view (the customer's `applicable_invoice_custom_sections[]` items). */
 export function invoiceCustomSectionView(s: InvoiceCustomSection) {
   return {
-    svc_id: s.id, name: s.name, code: s.code, description: s.description, details: s.details, display_name: s.display_name,
-    applied_to_organization: s.applied_to_organization, organization_id: s.organization_id,
-    created_at: s.created_at.toISOString(), updated_at: s.updated_at.toISOString(),
+    svc_id: s.id,
+    name: s.name,
+    code: s.code,
+    description: s.description,
+    details: s.details,
+    display_name: s.display_name,
+    applied_to_organization: s.applied_to_organization,
+    organization_id: s.organization_id,
+    created_at: s.created_at.toISOString(),
+    updated_at: s.updated_at.toISOString(),
   };
 }
 

@@ -1,11 +1,26 @@
 import { CHARGE_MODELS, FIXED_CHARGE_MODELS, isCurrencyCode, PLAN_INTERVALS } from "@billing/codes";
-import { ALL_FILTER_VALUES, chargePropertiesSchema, propertiesErrorDetails, type ChargeModelName } from "@billing/pricing";
+import {
+  ALL_FILTER_VALUES,
+  chargePropertiesSchema,
+  propertiesErrorDetails,
+  type ChargeModelName,
+} from "@billing/pricing";
 import { Violations } from "./patch";
 import type { ChargeFilterRecord, MetricFilter, Plan } from "./types";
 
 export const PLAN_PATCHABLE = [
-  "name", "code", "description", "invoice_display_name", "interval", "amount_cents", "amount_currency", "trial_period",
-  "pay_in_advance", "bill_charges_monthly", "bill_fixed_charges_monthly", "metadata",
+  "name",
+  "code",
+  "description",
+  "invoice_display_name",
+  "interval",
+  "amount_cents",
+  "amount_currency",
+  "trial_period",
+  "pay_in_advance",
+  "bill_charges_monthly",
+  "bill_fixed_charges_monthly",
+  "metadata",
 ] as const;
 
 const nonNegativeInt = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
@@ -16,13 +31,19 @@ export function planViolations(plan: Plan): Record<string, string[]> | null {
   v.mandatory("name", plan.name);
   v.mandatory("code", plan.code);
   if (v.mandatory("interval", plan.interval)) v.oneOf("interval", plan.interval, PLAN_INTERVALS);
-  if (v.mandatory("amount_cents", plan.amount_cents) && !nonNegativeInt(plan.amount_cents)) v.add("amount_cents", "value_is_invalid");
-  if (v.mandatory("amount_currency", plan.amount_currency) && !isCurrencyCode(plan.amount_currency)) v.add("amount_currency", "value_is_invalid");
+  if (v.mandatory("amount_cents", plan.amount_cents) && !nonNegativeInt(plan.amount_cents))
+    v.add("amount_cents", "value_is_invalid");
+  if (v.mandatory("amount_currency", plan.amount_currency) && !isCurrencyCode(plan.amount_currency))
+    v.add("amount_currency", "value_is_invalid");
   v.mandatory("pay_in_advance", plan.pay_in_advance);
-  if (plan.trial_period !== null && !(typeof plan.trial_period === "number" && plan.trial_period >= 0)) v.add("trial_period", "value_is_invalid");
-  if (plan.bill_charges_monthly && !["yearly", "semiannual"].includes(plan.interval)) v.add("bill_charges_monthly", "value_is_invalid");
-  if (plan.bill_fixed_charges_monthly && !["yearly", "semiannual"].includes(plan.interval)) v.add("bill_fixed_charges_monthly", "value_is_invalid");
-  if (plan.minimum_commitment && !nonNegativeInt(plan.minimum_commitment.amount_cents)) v.add("minimum_commitment.amount_cents", "value_is_invalid");
+  if (plan.trial_period !== null && !(typeof plan.trial_period === "number" && plan.trial_period >= 0))
+    v.add("trial_period", "value_is_invalid");
+  if (plan.bill_charges_monthly && !["yearly", "semiannual"].includes(plan.interval))
+    v.add("bill_charges_monthly", "value_is_invalid");
+  if (plan.bill_fixed_charges_monthly && !["yearly", "semiannual"].includes(plan.interval))
+    v.add("bill_fixed_charges_monthly", "value_is_invalid");
+  if (plan.minimum_commitment && !nonNegativeInt(plan.minimum_commitment.amount_cents))
+    v.add("minimum_commitment.amount_cents", "value_is_invalid");
   plan.usage_thresholds.forEach((t, i) => {
     if (!nonNegativeInt(t.amount_cents)) v.add(`usage_thresholds.${i}.amount_cents`, "value_is_invalid");
   });
@@ -37,7 +58,12 @@ function addAll(v: Violations, prefix: string, details: Record<string, string[]>
  * Validates properties against the pricing library's schema of `model`; errors go to
  * `<prefix>.properties.<path>`. Returns the parsed (normalized) properties, or null when invalid.
  */
-export function checkedProperties(v: Violations, prefix: string, model: string, properties: unknown): Record<string, unknown> | null {
+export function checkedProperties(
+  v: Violations,
+  prefix: string,
+  model: string,
+  properties: unknown,
+): Record<string, unknown> | null {
   const result = chargePropertiesSchema(model as ChargeModelName).safeParse(properties ?? {});
   if (result.success) return result.data as Record<string, unknown>;
   addAll(v, prefix, propertiesErrorDetails(result.error));
@@ -66,7 +92,10 @@ export function checkCharge(v: Violations, index: number, charge: ChargeRulesInp
   }
   if (!nonNegativeInt(charge.min_amount_cents)) v.add(`${prefix}.min_amount_cents`, "value_is_invalid");
   if (!charge.invoiceable && !charge.pay_in_advance) v.add(`${prefix}.invoiceable`, "value_is_invalid");
-  if (charge.regroup_paid_fees !== null && (charge.regroup_paid_fees !== "invoice" || charge.invoiceable || !charge.pay_in_advance)) {
+  if (
+    charge.regroup_paid_fees !== null &&
+    (charge.regroup_paid_fees !== "invoice" || charge.invoiceable || !charge.pay_in_advance)
+  ) {
     v.add(`${prefix}.regroup_paid_fees`, "value_is_invalid");
   }
   const properties = checkedProperties(v, prefix, charge.charge_model, charge.properties) ?? {};
@@ -77,7 +106,8 @@ export function checkCharge(v: Violations, index: number, charge: ChargeRulesInp
     for (const [key, list] of Object.entries(values)) {
       const allowed = metricFilters.find((f) => f.key === key)?.values;
       if (!allowed || !Array.isArray(list) || list.length === 0) v.add(`${at}.values`, "value_is_invalid");
-      else if (list.some((value) => value !== ALL_FILTER_VALUES && !allowed.includes(value))) v.add(`${at}.values`, "value_is_invalid");
+      else if (list.some((value) => value !== ALL_FILTER_VALUES && !allowed.includes(value)))
+        v.add(`${at}.values`, "value_is_invalid");
     }
     return {
       invoice_display_name: filter.invoice_display_name ?? null,
@@ -89,12 +119,17 @@ export function checkCharge(v: Violations, index: number, charge: ChargeRulesInp
 }
 
 /** Checks one fixed charge (errors keyed `fixed_charges.<index>.…`); returns its normalized properties. */
-export function checkFixedCharge(v: Violations, index: number, charge: { charge_model: string; units: number; properties: unknown }) {
+export function checkFixedCharge(
+  v: Violations,
+  index: number,
+  charge: { charge_model: string; units: number; properties: unknown },
+) {
   const prefix = `fixed_charges.${index}`;
   if (!(FIXED_CHARGE_MODELS as readonly string[]).includes(charge.charge_model)) {
     v.add(`${prefix}.charge_model`, "value_is_invalid");
     return {};
   }
-  if (!(typeof charge.units === "number" && Number.isFinite(charge.units) && charge.units >= 0)) v.add(`${prefix}.units`, "value_is_invalid");
+  if (!(typeof charge.units === "number" && Number.isFinite(charge.units) && charge.units >= 0))
+    v.add(`${prefix}.units`, "value_is_invalid");
   return checkedProperties(v, prefix, charge.charge_model, charge.properties) ?? {};
 }

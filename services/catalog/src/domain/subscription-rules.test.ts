@@ -4,7 +4,11 @@ import { slotOf } from "./subscription";
 
 describe("subscription rules", () => {
   it("reports every missing or invalid field with Lago's codes", () => {
-    const { violations } = checkSubscriptionCreate({ external_customer_id: " ", billing_time: "weekly", subscription_at: "tomorrow" });
+    const { violations } = checkSubscriptionCreate({
+      external_customer_id: " ",
+      billing_time: "weekly",
+      subscription_at: "tomorrow",
+    });
     expect(violations).toEqual({
       external_customer_id: ["value_is_mandatory"],
       plan_code: ["value_is_mandatory"],
@@ -23,8 +27,13 @@ describe("subscription rules", () => {
   });
 
   it("accepts a null ending_at and refuses unknown termination options", () => {
-    expect(checkSubscriptionCreate({ external_customer_id: "c", plan_code: "p", external_id: "s", ending_at: null }).violations).toBeNull();
-    expect(checkTermination({ on_termination_invoice: "later" })).toEqual({ on_termination_invoice: ["value_is_invalid"] });
+    expect(
+      checkSubscriptionCreate({ external_customer_id: "c", plan_code: "p", external_id: "s", ending_at: null })
+        .violations,
+    ).toBeNull();
+    expect(checkTermination({ on_termination_invoice: "later" })).toEqual({
+      on_termination_invoice: ["value_is_invalid"],
+    });
     expect(checkTermination({ on_termination_credit_note: "refund", on_termination_invoice: "skip" })).toBeNull();
   });
 

@@ -17,7 +17,6 @@ export interface SubscriptionCreateFields {
   invoice_custom_section?: SectionChoiceInput;
 }
 
-
 /** An ISO 8601 date-time (a date alone is midnight UTC); anything else is null. */
 export function parseInstant(value: string): Date | null {
   if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value.trim())) return null;
@@ -62,7 +61,10 @@ export function checkEndingAt(v: Violations, endingAt: Date | null, start: Date)
 }
 
 /** DELETE /subscriptions/{external_id} options. */
-export function checkTermination(input: { on_termination_credit_note?: string | null; on_termination_invoice?: string | null }) {
+export function checkTermination(input: {
+  on_termination_credit_note?: string | null;
+  on_termination_invoice?: string | null;
+}) {
   const v = new Violations();
   v.oneOf("on_termination_credit_note", input.on_termination_credit_note ?? null, ON_TERMINATION_CREDIT_NOTES);
   v.oneOf("on_termination_invoice", input.on_termination_invoice ?? null, ON_TERMINATION_INVOICES);

@@ -7,10 +7,17 @@ import type { PlanView } from "./views";
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** What the view needs of the subscription's plan. */
-export type PlanOfView = Pick<PlanView, "interval" | "amount_cents" | "amount_currency" | "trial_period" | "usage_thresholds">;
+export type PlanOfView = Pick<
+  PlanView,
+  "interval" | "amount_cents" | "amount_currency" | "trial_period" | "usage_thresholds"
+>;
 
 /** The current billing period at `now`, in the customer's zone (the pricing library's rule, shared with invoices' subscriptions). */
-export function currentBillingPeriod(s: Subscription, plan: Pick<PlanView, "interval">, now: Date): { from: Date; to: Date } | null {
+export function currentBillingPeriod(
+  s: Subscription,
+  plan: Pick<PlanView, "interval">,
+  now: Date,
+): { from: Date; to: Date } | null {
   return sharedCurrentBillingPeriod({ ...s, interval: plan.interval as PlanInterval }, now);
 }
 
@@ -25,7 +32,12 @@ export function trialEnd(s: Subscription, plan: Pick<PlanView, "trial_period">, 
  * `applicable_usage_thresholds`). `sections`: the live sections it may have chosen, by id (a
  * chosen section since deleted is not shown).
  */
-export function subscriptionView(s: Subscription, plan: PlanOfView, now: Date, sections: ReadonlyMap<string, InvoiceCustomSection> = new Map()) {
+export function subscriptionView(
+  s: Subscription,
+  plan: PlanOfView,
+  now: Date,
+  sections: ReadonlyMap<string, InvoiceCustomSection> = new Map(),
+) {
   const period = currentBillingPeriod(s, plan, now);
   return {
     svc_id: s.id,
@@ -65,5 +77,9 @@ export type SubscriptionView = ReturnType<typeof subscriptionView>;
 
 /** The thresholds that apply to the subscription (its plan's). */
 export function applicableUsageThresholds(plan: PlanOfView) {
-  return plan.usage_thresholds.map((t) => ({ threshold_display_name: t.threshold_display_name, amount_cents: t.amount_cents, recurring: t.recurring }));
+  return plan.usage_thresholds.map((t) => ({
+    threshold_display_name: t.threshold_display_name,
+    amount_cents: t.amount_cents,
+    recurring: t.recurring,
+  }));
 }

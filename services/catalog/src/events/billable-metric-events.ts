@@ -4,7 +4,8 @@ import type { BillableMetric } from "../domain/types";
 import { billableMetricView } from "../domain/views";
 
 type Catalog = typeof Subjects.catalog;
-export type BillableMetricEventType = Catalog["billableMetricCreated"] | Catalog["billableMetricUpdated"] | Catalog["billableMetricDeleted"];
+export type BillableMetricEventType =
+  Catalog["billableMetricCreated"] | Catalog["billableMetricUpdated"] | Catalog["billableMetricDeleted"];
 
 /**
  * billing.catalog.billable_metric.created|updated|deleted, carrying the metric's whole view (usage keeps a copy).

@@ -20,20 +20,37 @@ export function appliedCouponHandlers(deps: CatalogDeps): Handlers<CatalogRpc["a
     }),
     ListAppliedCoupons: async (req, ctx) => {
       const page = pageRequestOf(req);
-      const { items, total } = await listAppliedCoupons(deps, req.organization_id, appliedCouponQueryOf(req), page, ctx.requestId);
+      const { items, total } = await listAppliedCoupons(
+        deps,
+        req.organization_id,
+        appliedCouponQueryOf(req),
+        page,
+        ctx.requestId,
+      );
       return { applied_coupons: items.map(appliedCouponView), meta: pageMeta(total, page) };
     },
     TerminateAppliedCoupon: async (req, ctx) => ({
       applied_coupon: appliedCouponView(
-        await terminateAppliedCoupon(deps, req.organization_id, req.external_customer_id, req.applied_coupon_id, ctx.requestId),
+        await terminateAppliedCoupon(
+          deps,
+          req.organization_id,
+          req.external_customer_id,
+          req.applied_coupon_id,
+          ctx.requestId,
+        ),
       ),
     }),
     ListActiveAppliedCouponsForCustomer: async (req) => ({
-      applied_coupons: (await listActiveAppliedCoupons(deps, req.organization_id, req.customer_id)).map(appliedCouponView),
+      applied_coupons: (await listActiveAppliedCoupons(deps, req.organization_id, req.customer_id)).map(
+        appliedCouponView,
+      ),
     }),
     ConsumeAppliedCoupon: async (req) => {
       const { credit, appliedCoupon } = await consumeAppliedCoupon(deps, req.organization_id, creditRequestOf(req));
-      return { credit: appliedCouponCreditView(credit, appliedCoupon.coupon), applied_coupon: appliedCouponView(appliedCoupon) };
+      return {
+        credit: appliedCouponCreditView(credit, appliedCoupon.coupon),
+        applied_coupon: appliedCouponView(appliedCoupon),
+      };
     },
   };
 }

@@ -7,11 +7,17 @@ import type { CatalogDeps } from "../use-cases/deps";
 export function appliedCouponRecreditHandlers(deps: CatalogDeps): Handlers<AppliedCouponRecreditRpc> {
   return {
     RecreditAppliedCoupon: async (req) => {
-      const { applied, recredited } = await recreditAppliedCoupon(deps, req.organization_id, { appliedCouponId: req.applied_coupon_id, invoiceId: req.invoice_id });
+      const { applied, recredited } = await recreditAppliedCoupon(deps, req.organization_id, {
+        appliedCouponId: req.applied_coupon_id,
+        invoiceId: req.invoice_id,
+      });
       return {
-        recredited, status: applied.status,
+        recredited,
+        status: applied.status,
         ...(applied.amount_cents_remaining === null ? {} : { amount_cents_remaining: applied.amount_cents_remaining }),
-        ...(applied.frequency_duration_remaining === null ? {} : { frequency_duration_remaining: applied.frequency_duration_remaining }),
+        ...(applied.frequency_duration_remaining === null
+          ? {}
+          : { frequency_duration_remaining: applied.frequency_duration_remaining }),
       };
     },
   };

@@ -15,7 +15,12 @@ export function billableMetricHandlers(deps: CatalogDeps): Handlers<CatalogRpc["
   return {
     CreateBillableMetric: async (req, ctx) => ({
       billable_metric: billableMetricView(
-        await createBillableMetric(deps, req.organization_id, billableMetricPatchOf(req.billable_metric), ctx.requestId),
+        await createBillableMetric(
+          deps,
+          req.organization_id,
+          billableMetricPatchOf(req.billable_metric),
+          ctx.requestId,
+        ),
       ),
     }),
     GetBillableMetric: async (req) => ({
@@ -23,11 +28,19 @@ export function billableMetricHandlers(deps: CatalogDeps): Handlers<CatalogRpc["
     }),
     UpdateBillableMetric: async (req, ctx) => ({
       billable_metric: billableMetricView(
-        await updateBillableMetric(deps, req.organization_id, req.code, billableMetricPatchOf(req.billable_metric), ctx.requestId),
+        await updateBillableMetric(
+          deps,
+          req.organization_id,
+          req.code,
+          billableMetricPatchOf(req.billable_metric),
+          ctx.requestId,
+        ),
       ),
     }),
     DeleteBillableMetric: async (req, ctx) => ({
-      billable_metric: billableMetricView(await deleteBillableMetric(deps, req.organization_id, req.code, ctx.requestId)),
+      billable_metric: billableMetricView(
+        await deleteBillableMetric(deps, req.organization_id, req.code, ctx.requestId),
+      ),
     }),
     ListBillableMetrics: async (req) => {
       const page = pageRequestOf(req);

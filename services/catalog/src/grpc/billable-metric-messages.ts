@@ -8,8 +8,16 @@ import { patchOf } from "./patch-messages";
 /** The proto BillableMetricInput → the fields sent, as a patch (filters only when sent). */
 export function billableMetricPatchOf(m: M.BillableMetricInput__Output | null): Patch<BillableMetric> {
   const patch: Patch<BillableMetric> = patchOf(m, [
-    "name", "code", "description", "aggregation_type", "field_name", "recurring", "rounding_function",
-    "rounding_precision", "weighted_interval", "expression",
+    "name",
+    "code",
+    "description",
+    "aggregation_type",
+    "field_name",
+    "recurring",
+    "rounding_function",
+    "rounding_precision",
+    "weighted_interval",
+    "expression",
   ]);
   if (m?.filters_set) patch.filters = (m.filters ?? []).map((f) => ({ key: f.key, values: f.values ?? [] }));
   return patch;

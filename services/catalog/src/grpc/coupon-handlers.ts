@@ -19,7 +19,9 @@ export function couponHandlers(deps: CatalogDeps): Handlers<CatalogRpc["coupons"
     UpdateCoupon: async (req) => ({
       coupon: couponMessage(await updateCoupon(deps, req.organization_id, req.code, couponChangeOf(req.coupon))),
     }),
-    DeleteCoupon: async (req) => ({ coupon: couponMessage(await terminateCoupon(deps, req.organization_id, req.code)) }),
+    DeleteCoupon: async (req) => ({
+      coupon: couponMessage(await terminateCoupon(deps, req.organization_id, req.code)),
+    }),
     ListCoupons: async (req) => {
       const page = pageRequestOf(req);
       const { items, total } = await listCoupons(deps, req.organization_id, page);

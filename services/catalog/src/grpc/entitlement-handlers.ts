@@ -17,19 +17,35 @@ export function entitlementHandlers(deps: CatalogDeps): Handlers<CatalogRpc["ent
       entitlements: (await listPlanEntitlements(deps, req.organization_id, req.plan_code)).map(entitlementMessage),
     }),
     GetPlanEntitlement: async (req) => ({
-      entitlement: entitlementMessage(await getPlanEntitlement(deps, req.organization_id, req.plan_code, req.feature_code)),
+      entitlement: entitlementMessage(
+        await getPlanEntitlement(deps, req.organization_id, req.plan_code, req.feature_code),
+      ),
     }),
     UpdatePlanEntitlements: async (req) => {
       const mode = req.replace ? "replace" : "merge";
-      const views = await updatePlanEntitlements(deps, req.organization_id, req.plan_code, entitlementInputsOf(req.entitlements), mode);
+      const views = await updatePlanEntitlements(
+        deps,
+        req.organization_id,
+        req.plan_code,
+        entitlementInputsOf(req.entitlements),
+        mode,
+      );
       return { entitlements: views.map(entitlementMessage) };
     },
     DeletePlanEntitlement: async (req) => ({
-      entitlement: entitlementMessage(await deletePlanEntitlement(deps, req.organization_id, req.plan_code, req.feature_code)),
+      entitlement: entitlementMessage(
+        await deletePlanEntitlement(deps, req.organization_id, req.plan_code, req.feature_code),
+      ),
     }),
     DeletePlanEntitlementPrivilege: async (req) => ({
       entitlement: entitlementMessage(
-        await deletePlanEntitlementPrivilege(deps, req.organization_id, req.plan_code, req.feature_code, req.privilege_code),
+        await deletePlanEntitlementPrivilege(
+          deps,
+          req.organization_id,
+          req.plan_code,
+          req.feature_code,
+          req.privilege_code,
+        ),
       ),
     }),
     ListSubscriptionEntitlements: async (req) => ({

@@ -16,7 +16,9 @@ export function entitlementMessage(e: PlanEntitlementView) {
   return {
     ...e,
     privileges: e.privileges.map(({ config, value, ...p }) => ({
-      ...p, select_options: (config.select_options as string[] | undefined) ?? [], value: valueMessage(value),
+      ...p,
+      select_options: (config.select_options as string[] | undefined) ?? [],
+      value: valueMessage(value),
     })),
   };
 }
@@ -24,11 +26,16 @@ export function entitlementMessage(e: PlanEntitlementView) {
 /** A value as sent; none set is null (the privilege's value is then missing). */
 function sentValueOf(p: M.PrivilegeValueInput__Output): SentPrivilegeValue {
   switch (p.value) {
-    case "boolean_value": return p.boolean_value!;
-    case "number_value": return p.number_value!;
-    case "string_value": return p.string_value!;
-    case "other_value": return { other: true };
-    default: return null;
+    case "boolean_value":
+      return p.boolean_value!;
+    case "number_value":
+      return p.number_value!;
+    case "string_value":
+      return p.string_value!;
+    case "other_value":
+      return { other: true };
+    default:
+      return null;
   }
 }
 

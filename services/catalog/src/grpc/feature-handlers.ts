@@ -20,7 +20,9 @@ export function featureHandlers(deps: CatalogDeps): Handlers<CatalogRpc["feature
     UpdateFeature: async (req) => ({
       feature: featureMessage(await updateFeature(deps, req.organization_id, req.code, featureChangeOf(req.feature))),
     }),
-    DeleteFeature: async (req) => ({ feature: featureMessage(await deleteFeature(deps, req.organization_id, req.code)) }),
+    DeleteFeature: async (req) => ({
+      feature: featureMessage(await deleteFeature(deps, req.organization_id, req.code)),
+    }),
     ListFeatures: async (req) => {
       const page = pageRequestOf(req);
       const { items, total } = await listFeatures(deps, req.organization_id, page, req.search_term || undefined);

@@ -15,7 +15,10 @@ function privilegeOf(m: M.PrivilegeInput__Output): PrivilegeInput {
 
 /** The proto FeatureInput → the use cases' FeatureChange. */
 export function featureChangeOf(m: M.FeatureInput__Output | null): FeatureChange {
-  return { ...patchOf(m, ["code", "name", "description"]), privileges: (m?.privileges ?? []).map(privilegeOf) } as FeatureChange;
+  return {
+    ...patchOf(m, ["code", "name", "description"]),
+    privileges: (m?.privileges ?? []).map(privilegeOf),
+  } as FeatureChange;
 }
 
 /** A feature → the proto Feature (a select privilege's options as a list). */
@@ -23,6 +26,9 @@ export function featureMessage(f: Feature) {
   const view = featureView(f);
   return {
     ...view,
-    privileges: view.privileges.map((p) => ({ ...p, select_options: (p.config.select_options as string[] | undefined) ?? [] })),
+    privileges: view.privileges.map((p) => ({
+      ...p,
+      select_options: (p.config.select_options as string[] | undefined) ?? [],
+    })),
   };
 }

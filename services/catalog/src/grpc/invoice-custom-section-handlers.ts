@@ -15,11 +15,22 @@ import { manySections, oneSection, sectionPatchOf } from "./invoice-custom-secti
 export function invoiceCustomSectionHandlers(deps: CatalogDeps): Handlers<CatalogRpc["invoiceCustomSections"]> {
   return {
     CreateInvoiceCustomSection: async (req) =>
-      oneSection(await createInvoiceCustomSection(deps, req.organization_id, sectionPatchOf(req.invoice_custom_section))),
-    GetInvoiceCustomSection: async (req) => oneSection(await getInvoiceCustomSection(deps, req.organization_id, req.code)),
+      oneSection(
+        await createInvoiceCustomSection(deps, req.organization_id, sectionPatchOf(req.invoice_custom_section)),
+      ),
+    GetInvoiceCustomSection: async (req) =>
+      oneSection(await getInvoiceCustomSection(deps, req.organization_id, req.code)),
     UpdateInvoiceCustomSection: async (req) =>
-      oneSection(await updateInvoiceCustomSection(deps, req.organization_id, req.code, sectionPatchOf(req.invoice_custom_section))),
-    DeleteInvoiceCustomSection: async (req) => oneSection(await deleteInvoiceCustomSection(deps, req.organization_id, req.code)),
+      oneSection(
+        await updateInvoiceCustomSection(
+          deps,
+          req.organization_id,
+          req.code,
+          sectionPatchOf(req.invoice_custom_section),
+        ),
+      ),
+    DeleteInvoiceCustomSection: async (req) =>
+      oneSection(await deleteInvoiceCustomSection(deps, req.organization_id, req.code)),
     ListInvoiceCustomSections: async (req) => {
       const page = pageRequestOf(req);
       const { items, total } = await listInvoiceCustomSections(deps, req.organization_id, page);
@@ -27,6 +38,7 @@ export function invoiceCustomSectionHandlers(deps: CatalogDeps): Handlers<Catalo
     },
     ResolveInvoiceCustomSections: async (req) =>
       manySections(await resolveInvoiceCustomSections(deps, req.organization_id, { codes: req.codes, ids: req.ids })),
-    ListAppliedInvoiceCustomSections: async (req) => manySections(await listAppliedInvoiceCustomSections(deps, req.organization_id)),
+    ListAppliedInvoiceCustomSections: async (req) =>
+      manySections(await listAppliedInvoiceCustomSections(deps, req.organization_id)),
   };
 }

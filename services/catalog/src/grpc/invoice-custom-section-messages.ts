@@ -1,5 +1,9 @@
 import type { CatalogMessages as M } from "@billing/contracts";
-import { INVOICE_CUSTOM_SECTION_PATCHABLE, invoiceCustomSectionView, type InvoiceCustomSection } from "../domain/invoice-custom-section";
+import {
+  INVOICE_CUSTOM_SECTION_PATCHABLE,
+  invoiceCustomSectionView,
+  type InvoiceCustomSection,
+} from "../domain/invoice-custom-section";
 import type { Patch } from "../domain/patch";
 import { patchOf } from "./patch-messages";
 
@@ -10,7 +14,11 @@ export const sectionPatchOf = (m: M.InvoiceCustomSectionInput__Output | null): P
   patchOf(m, INVOICE_CUSTOM_SECTION_PATCHABLE);
 
 /** One section → the reply carrying it. */
-export const oneSection = (section: InvoiceCustomSection) => ({ invoice_custom_section: invoiceCustomSectionView(section) });
+export const oneSection = (section: InvoiceCustomSection) => ({
+  invoice_custom_section: invoiceCustomSectionView(section),
+});
 
 /** Several sections → the reply carrying them. */
-export const manySections = (sections: InvoiceCustomSection[]) => ({ invoice_custom_sections: sections.map(invoiceCustomSectionView) });
+export const manySections = (sections: InvoiceCustomSection[]) => ({
+  invoice_custom_sections: sections.map(invoiceCustomSectionView),
+});

@@ -7,13 +7,17 @@ export type PatchOf<M, K extends keyof M> = { [P in K]?: Exclude<M[P], undefined
  * A proto input (optional fields absent when not sent, `null_fields` for explicit nulls) → a patch
  * of those fields. The field names are checked against the message type.
  */
-export function patchOf<M extends object, K extends keyof M & string>(message: M | null | undefined, fields: readonly K[]): PatchOf<M, K> {
+export function patchOf<M extends object, K extends keyof M & string>(
+  message: M | null | undefined,
+  fields: readonly K[],
+): PatchOf<M, K> {
   const patch: PatchOf<M, K> = {};
   if (!message) return patch;
   const nulls = (message as { null_fields?: string[] }).null_fields ?? [];
   for (const field of fields) {
     if (nulls.includes(field)) patch[field] = null;
-    else if (message[field] !== undefined && message[field] !== null) patch[field] = message[field] as Exclude<M[K], undefined>;
+    else if (message[field] !== undefined && message[field] !== null)
+      patch[field] = message[field] as Exclude<M[K], undefined>;
   }
   return patch;
 }

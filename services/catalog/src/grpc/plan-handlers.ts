@@ -19,7 +19,9 @@ export function planHandlers(deps: CatalogDeps): Handlers<CatalogRpc["plans"]> {
     UpdatePlan: async (req, ctx) => ({
       plan: planMessage(await updatePlan(deps, req.organization_id, req.code, planChangeOf(req.plan), ctx.requestId)),
     }),
-    DeletePlan: async (req, ctx) => ({ plan: planMessage(await deletePlan(deps, req.organization_id, req.code, ctx.requestId)) }),
+    DeletePlan: async (req, ctx) => ({
+      plan: planMessage(await deletePlan(deps, req.organization_id, req.code, ctx.requestId)),
+    }),
     ListPlans: async (req) => {
       const page = pageRequestOf(req);
       const { items, total } = await listPlans(deps, req.organization_id, page);

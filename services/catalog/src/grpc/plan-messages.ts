@@ -1,6 +1,12 @@
 import {
-  chargeFilterFromProto, chargeFilterToProto, chargePropertiesFromProto, chargePropertiesToProto, customerObjectOfText, customerObjectText,
-  type CatalogMessages as M, type CommonMessages as C,
+  chargeFilterFromProto,
+  chargeFilterToProto,
+  chargePropertiesFromProto,
+  chargePropertiesToProto,
+  customerObjectOfText,
+  customerObjectText,
+  type CatalogMessages as M,
+  type CommonMessages as C,
 } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import type { Patch } from "../domain/patch";
@@ -18,7 +24,8 @@ const nulls = (m: { null_fields?: string[] }): string[] => m.null_fields ?? [];
 export const chargeFilterOf = (f: C.ChargeFilter__Output) => chargeFilterFromProto(f);
 
 /** Charge properties as sent: absent (or sent as null) when the message is. */
-export const sentPropertiesOf = (m: C.ChargeProperties__Output | null | undefined) => (m ? chargePropertiesFromProto(m) : undefined);
+export const sentPropertiesOf = (m: C.ChargeProperties__Output | null | undefined) =>
+  m ? chargePropertiesFromProto(m) : undefined;
 
 /** The plan's metadata as sent: the customer's own JSON object, read with its schema (not an object: 400). */
 function metadataOf(text: string): Record<string, unknown> {
@@ -30,23 +37,44 @@ function metadataOf(text: string): Record<string, unknown> {
 }
 
 /** minimum_commitment as sent: absent (undefined), removed (null) or set. */
-export function minimumCommitmentOf(m: M.PlanInput__Output | M.PlanOverridesInput__Output): PlanChange["minimumCommitment"] {
+export function minimumCommitmentOf(
+  m: M.PlanInput__Output | M.PlanOverridesInput__Output,
+): PlanChange["minimumCommitment"] {
   const mc = m.minimum_commitment;
   if (nulls(m).includes("minimum_commitment")) return null;
-  return mc ? { amount_cents: mc.amount_cents, invoice_display_name: mc.invoice_display_name ?? null, tax_codes: mc.tax_codes ?? [] } : undefined;
+  return mc
+    ? {
+        amount_cents: mc.amount_cents,
+        invoice_display_name: mc.invoice_display_name ?? null,
+        tax_codes: mc.tax_codes ?? [],
+      }
+    : undefined;
 }
 
 /** usage_thresholds as sent (undefined when not sent). */
-export function usageThresholdsOf(m: M.PlanInput__Output | M.PlanOverridesInput__Output): PlanChange["usageThresholds"] {
+export function usageThresholdsOf(
+  m: M.PlanInput__Output | M.PlanOverridesInput__Output,
+): PlanChange["usageThresholds"] {
   return m.usage_thresholds_set
-    ? (m.usage_thresholds ?? []).map((t) => ({ threshold_display_name: t.threshold_display_name ?? null, amount_cents: t.amount_cents, recurring: t.recurring ?? false }))
+    ? (m.usage_thresholds ?? []).map((t) => ({
+        threshold_display_name: t.threshold_display_name ?? null,
+        amount_cents: t.amount_cents,
+        recurring: t.recurring ?? false,
+      }))
     : undefined;
 }
 
 function chargeOf(m: M.ChargeInput__Output): ChargeInput {
   return {
     ...(patchOf(m, [
-      "id", "code", "pay_in_advance", "invoiceable", "prorated", "min_amount_cents", "regroup_paid_fees", "invoice_display_name",
+      "id",
+      "code",
+      "pay_in_advance",
+      "invoiceable",
+      "prorated",
+      "min_amount_cents",
+      "regroup_paid_fees",
+      "invoice_display_name",
     ]) as Partial<ChargeInput>),
     billable_metric_id: m.billable_metric_id,
     charge_model: m.charge_model,
@@ -58,7 +86,14 @@ function chargeOf(m: M.ChargeInput__Output): ChargeInput {
 
 function fixedChargeOf(m: M.FixedChargeInput__Output): FixedChargeInput {
   return {
-    ...(patchOf(m, ["id", "code", "pay_in_advance", "prorated", "units", "invoice_display_name"]) as Partial<FixedChargeInput>),
+    ...(patchOf(m, [
+      "id",
+      "code",
+      "pay_in_advance",
+      "prorated",
+      "units",
+      "invoice_display_name",
+    ]) as Partial<FixedChargeInput>),
     add_on_id: m.add_on_id,
     charge_model: m.charge_model,
     properties: sentPropertiesOf(m.properties),
@@ -70,8 +105,17 @@ function fixedChargeOf(m: M.FixedChargeInput__Output): FixedChargeInput {
 export function planChangeOf(input: M.PlanInput__Output | null): PlanChange {
   const m = input ?? ({ null_fields: [] } as unknown as M.PlanInput__Output);
   const patch = patchOf(m, [
-    "name", "code", "description", "invoice_display_name", "interval", "amount_cents", "amount_currency", "trial_period",
-    "pay_in_advance", "bill_charges_monthly", "bill_fixed_charges_monthly",
+    "name",
+    "code",
+    "description",
+    "invoice_display_name",
+    "interval",
+    "amount_cents",
+    "amount_currency",
+    "trial_period",
+    "pay_in_advance",
+    "bill_charges_monthly",
+    "bill_fixed_charges_monthly",
   ]) as Patch<Plan>;
   if (nulls(m).includes("metadata")) patch.metadata = null;
   else if (m.metadata_json) patch.metadata = metadataOf(m.metadata_json);
@@ -89,7 +133,11 @@ export function planChangeOf(input: M.PlanInput__Output | null): PlanChange {
 export function planMessage(p: PlanView) {
   return {
     ...p,
-    charges: p.charges.map((c) => ({ ...c, properties: chargePropertiesToProto(c.properties), filters: c.filters.map(chargeFilterToProto) })),
+    charges: p.charges.map((c) => ({
+      ...c,
+      properties: chargePropertiesToProto(c.properties),
+      filters: c.filters.map(chargeFilterToProto),
+    })),
     fixed_charges: p.fixed_charges.map((f) => ({ ...f, properties: chargePropertiesToProto(f.properties) })),
     metadata_json: p.metadata ? customerObjectText(p.metadata) : null,
     entitlements: p.entitlements.map(entitlementMessage),

@@ -7,27 +7,42 @@ import { endSubscription } from "../use-cases/subscriptions/end-subscription";
 import { getSubscription } from "../use-cases/subscriptions/get-subscription";
 import { listSubscriptions } from "../use-cases/subscriptions/list-subscriptions";
 import { updateSubscription } from "../use-cases/subscriptions/update-subscription";
-import { subscriptionFilterOf, subscriptionInputOf, subscriptionMessage, subscriptionStatusOf } from "./subscription-messages";
+import {
+  subscriptionFilterOf,
+  subscriptionInputOf,
+  subscriptionMessage,
+  subscriptionStatusOf,
+} from "./subscription-messages";
 
 /** billing.catalog.v1.SubscriptionService: proto in, use case, proto out. */
 export function subscriptionHandlers(deps: CatalogDeps): Handlers<CatalogRpc["subscriptions"]> {
   return {
     CreateSubscription: async (req, ctx) => ({
-      subscription: subscriptionMessage(await createSubscription(deps, req.organization_id, subscriptionInputOf(req.subscription), ctx.requestId)),
+      subscription: subscriptionMessage(
+        await createSubscription(deps, req.organization_id, subscriptionInputOf(req.subscription), ctx.requestId),
+      ),
     }),
     GetSubscription: async (req) => ({
-      subscription: subscriptionMessage(await getSubscription(deps, req.organization_id, req.external_id, subscriptionStatusOf(req.status))),
+      subscription: subscriptionMessage(
+        await getSubscription(deps, req.organization_id, req.external_id, subscriptionStatusOf(req.status)),
+      ),
     }),
     UpdateSubscription: async (req, ctx) => ({
       subscription: subscriptionMessage(
         await updateSubscription(
-          deps, req.organization_id, req.external_id, subscriptionStatusOf(req.status),
-          subscriptionInputOf(req.subscription), ctx.requestId,
+          deps,
+          req.organization_id,
+          req.external_id,
+          subscriptionStatusOf(req.status),
+          subscriptionInputOf(req.subscription),
+          ctx.requestId,
         ),
       ),
     }),
     EndSubscription: async (req, ctx) => ({
-      subscription: subscriptionMessage(await endSubscription(deps, req.organization_id, req.external_id, req, ctx.requestId)),
+      subscription: subscriptionMessage(
+        await endSubscription(deps, req.organization_id, req.external_id, req, ctx.requestId),
+      ),
     }),
     ListSubscriptions: async (req) => {
       const page = pageRequestOf(req);

@@ -14,7 +14,14 @@ import { chargeFilterOf, minimumCommitmentOf, planMessage, sentPropertiesOf, usa
 export function overridesOf(m: M.PlanOverridesInput__Output | null | undefined): PlanOverrides | null {
   if (!m) return null;
   return {
-    patch: patchOf(m, ["amount_cents", "amount_currency", "description", "invoice_display_name", "name", "trial_period"]),
+    patch: patchOf(m, [
+      "amount_cents",
+      "amount_currency",
+      "description",
+      "invoice_display_name",
+      "name",
+      "trial_period",
+    ]),
     taxCodes: m.tax_codes_set ? (m.tax_codes ?? []) : undefined,
     charges: m.charges_set
       ? (m.charges ?? []).map((c) => ({
@@ -32,12 +39,29 @@ export function overridesOf(m: M.PlanOverridesInput__Output | null | undefined):
 
 /** The proto SubscriptionInput → the use cases' input (absent = not sent, null_fields = sent as null). */
 export function subscriptionInputOf(m: M.SubscriptionInput__Output | null): CreateSubscriptionInput {
-  const fields = patchOf(m, ["external_customer_id", "plan_code", "external_id", "name", "billing_time", "subscription_at", "ending_at"]);
+  const fields = patchOf(m, [
+    "external_customer_id",
+    "plan_code",
+    "external_id",
+    "name",
+    "billing_time",
+    "subscription_at",
+    "ending_at",
+  ]);
   // null (sent as null) = false, as Lago's `params[:progressive_billing_disabled] || false`
-  const disabled = m?.progressive_billing_disabled != null ? { progressive_billing_disabled: m.progressive_billing_disabled }
-    : m?.null_fields?.includes("progressive_billing_disabled") ? { progressive_billing_disabled: false } : {};
+  const disabled =
+    m?.progressive_billing_disabled != null
+      ? { progressive_billing_disabled: m.progressive_billing_disabled }
+      : m?.null_fields?.includes("progressive_billing_disabled")
+        ? { progressive_billing_disabled: false }
+        : {};
   const choice = sectionChoiceInputOf(m?.invoice_custom_section);
-  return { ...fields, ...disabled, ...(choice && { invoice_custom_section: choice }), plan_overrides: overridesOf(m?.plan_overrides) };
+  return {
+    ...fields,
+    ...disabled,
+    ...(choice && { invoice_custom_section: choice }),
+    plan_overrides: overridesOf(m?.plan_overrides),
+  };
 }
 
 /** A request's optional `status` (empty = not sent: the use case's default). */
@@ -52,6 +76,19 @@ export const subscriptionFilterOf = (m: M.ListSubscriptionsRequest__Output): Sub
 });
 
 /** A subscription view (with or without its plan) → the proto Subscription. */
-export function subscriptionMessage(s: SubscriptionView & { plan?: PlanView; applicable_usage_thresholds?: Array<{ threshold_display_name: string | null; amount_cents: number; recurring: boolean }> }) {
-  return { ...s, plan: s.plan ? planMessage(s.plan) : undefined, applicable_usage_thresholds: s.applicable_usage_thresholds ?? [] };
+export function subscriptionMessage(
+  s: SubscriptionView & {
+    plan?: PlanView;
+    applicable_usage_thresholds?: Array<{
+      threshold_display_name: string | null;
+      amount_cents: number;
+      recurring: boolean;
+    }>;
+  },
+) {
+  return {
+    ...s,
+    plan: s.plan ? planMessage(s.plan) : undefined,
+    applicable_usage_thresholds: s.applicable_usage_thresholds ?? [],
+  };
 }

@@ -16,7 +16,9 @@ export function taxHandlers(deps: CatalogDeps): Handlers<CatalogRpc["taxes"]> {
   return {
     CreateTax: async (req) => ({ tax: taxView(await createTax(deps, req.organization_id, taxPatchOf(req.tax))) }),
     GetTax: async (req) => ({ tax: taxView(await getTax(deps, req.organization_id, req.code)) }),
-    UpdateTax: async (req) => ({ tax: taxView(await updateTax(deps, req.organization_id, req.code, taxPatchOf(req.tax))) }),
+    UpdateTax: async (req) => ({
+      tax: taxView(await updateTax(deps, req.organization_id, req.code, taxPatchOf(req.tax))),
+    }),
     DeleteTax: async (req) => ({ tax: taxView(await deleteTax(deps, req.organization_id, req.code)) }),
     ListTaxes: async (req) => {
       const page = pageRequestOf(req);

@@ -22,10 +22,10 @@ export interface CustomerDirectory {
 const refOf = (c: CustomerMessages.Customer__Output | null): CustomerRef => {
   if (!c) throw new AppError("internal", undefined, undefined, "customer service answered without a customer");
   return {
-  id: c.svc_id,
-  external_id: c.external_id,
-  currency: c.currency ?? null,
-  timezone: c.applicable_timezone || "UTC",
+    id: c.svc_id,
+    external_id: c.external_id,
+    currency: c.currency ?? null,
+    timezone: c.applicable_timezone || "UTC",
   };
 };
 
@@ -34,7 +34,11 @@ export function grpcCustomerDirectory(address: string, deadlineMs = 5000): Custo
   const client = new RpcClient<CustomerRpc>(Rpc.customer, address, deadlineMs);
   const find = async (organizationId: string, externalId: string, requestId?: string) => {
     try {
-      const res = await client.call("GetCustomer", { organization_id: organizationId, external_id: externalId }, { requestId });
+      const res = await client.call(
+        "GetCustomer",
+        { organization_id: organizationId, external_id: externalId },
+        { requestId },
+      );
       return refOf(res.customer);
     } catch (err) {
       if (err instanceof AppError && err.kind === "not_found") return null;

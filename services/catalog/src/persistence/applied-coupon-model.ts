@@ -44,7 +44,9 @@ const appliedCouponSchema = new Schema<AppliedCouponDoc>(
     frequency_duration: Number,
     amount_cents_remaining: Number,
     frequency_duration_remaining: Number,
-    credits: [{ _id: false, id: String, invoice_id: String, amount_cents: Number, amount_currency: String, created_at: Date }],
+    credits: [
+      { _id: false, id: String, invoice_id: String, amount_cents: Number, amount_currency: String, created_at: Date },
+    ],
     recredited_invoice_ids: [String],
     created_at: Date,
     updated_at: Date,

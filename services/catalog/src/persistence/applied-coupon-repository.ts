@@ -11,7 +11,6 @@ export interface AppliedCouponFilter {
   couponIds?: string[];
 }
 
-
 /** The applied coupons of every organization; every query is scoped to one organization. */
 export class AppliedCouponRepository {
   /** The coupons applied coupons come from, deleted ones included. */
@@ -44,13 +43,19 @@ export class AppliedCouponRepository {
   }
 
   async find(organizationId: string, id: string, customerId?: string): Promise<AppliedCoupon | null> {
-    const filter: Filter<Doc> = customerId ? { organization_id: organizationId, _id: id, customer_id: customerId } : { organization_id: organizationId, _id: id };
+    const filter: Filter<Doc> = customerId
+      ? { organization_id: organizationId, _id: id, customer_id: customerId }
+      : { organization_id: organizationId, _id: id };
     const doc = await this.model.findOne(filter).lean<Doc>();
     return doc ? toAppliedCoupon(doc) : null;
   }
 
   /** Newest first, `_id` as tiebreaker. */
-  async list(organizationId: string, filter: AppliedCouponFilter, page: PageRequest): Promise<{ items: AppliedCoupon[]; total: number }> {
+  async list(
+    organizationId: string,
+    filter: AppliedCouponFilter,
+    page: PageRequest,
+  ): Promise<{ items: AppliedCoupon[]; total: number }> {
     const query: Filter<Doc> = { organization_id: organizationId };
     if (filter.status) query.status = filter.status;
     if (filter.customerId) query.customer_id = filter.customerId;
@@ -92,7 +97,12 @@ export class AppliedCouponRepository {
    * applied coupon is active, still holds the counters `current` was read with, and holds no
    * credit of that invoice. Returns the updated applied coupon, or null when nothing matched.
    */
-  async recordCredit(current: AppliedCoupon, credit: AppliedCouponCredit, next: Consumption, now: Date): Promise<AppliedCoupon | null> {
+  async recordCredit(
+    current: AppliedCoupon,
+    credit: AppliedCouponCredit,
+    next: Consumption,
+    now: Date,
+  ): Promise<AppliedCoupon | null> {
     const doc = await this.model.collection.findOneAndUpdate(
       {
         _id: current.id,
@@ -121,8 +131,10 @@ export class AppliedCouponRepository {
    * on the counters and status as read (a concurrent consumption or recredit makes it read again).
    */
   async recordRecredit(
-    current: AppliedCoupon, invoiceId: string,
-    next: { amount_cents_remaining: number | null; frequency_duration_remaining: number | null; reactivated: boolean }, now: Date,
+    current: AppliedCoupon,
+    invoiceId: string,
+    next: { amount_cents_remaining: number | null; frequency_duration_remaining: number | null; reactivated: boolean },
+    now: Date,
   ): Promise<boolean> {
     const res = await this.model.collection.updateOne(
       {

@@ -41,13 +41,17 @@ export class CatalogRepository<T extends CatalogRecord> {
   }
 
   async findLive(organizationId: string, code: string): Promise<T | null> {
-    const doc = await this.model.findOne({ organization_id: organizationId, live_key: code }, NO_OUTBOX).lean<CatalogDoc<T>>();
+    const doc = await this.model
+      .findOne({ organization_id: organizationId, live_key: code }, NO_OUTBOX)
+      .lean<CatalogDoc<T>>();
     return doc ? CatalogRepository.toDomain(doc) : null;
   }
 
   async findLiveByCodes(organizationId: string, codes: string[]): Promise<T[]> {
     if (codes.length === 0) return [];
-    const docs = await this.model.find({ organization_id: organizationId, live_key: { $in: codes } }, NO_OUTBOX).lean<CatalogDoc<T>[]>();
+    const docs = await this.model
+      .find({ organization_id: organizationId, live_key: { $in: codes } }, NO_OUTBOX)
+      .lean<CatalogDoc<T>[]>();
     return docs.map((d) => CatalogRepository.toDomain(d));
   }
 
@@ -62,7 +66,9 @@ export class CatalogRepository<T extends CatalogRecord> {
   /** Records by id, deleted ones included (a subscription still shows the plan it was billed on). */
   async findByIds(organizationId: string, ids: string[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    const docs = await this.model.find({ organization_id: organizationId, _id: { $in: ids } }, NO_OUTBOX).lean<CatalogDoc<T>[]>();
+    const docs = await this.model
+      .find({ organization_id: organizationId, _id: { $in: ids } }, NO_OUTBOX)
+      .lean<CatalogDoc<T>[]>();
     return docs.map((d) => CatalogRepository.toDomain(d));
   }
 
@@ -70,14 +76,21 @@ export class CatalogRepository<T extends CatalogRecord> {
   async listLive(organizationId: string, page: PageRequest): Promise<{ items: T[]; total: number }> {
     const filter: Filter<CatalogDocBase> = { organization_id: organizationId, deleted_at: null };
     const [docs, total] = await Promise.all([
-      this.model.find(filter, NO_OUTBOX).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<CatalogDoc<T>[]>(),
+      this.model
+        .find(filter, NO_OUTBOX)
+        .sort({ created_at: -1, _id: -1 })
+        .skip(skipOf(page))
+        .limit(page.perPage)
+        .lean<CatalogDoc<T>[]>(),
       this.model.countDocuments(filter),
     ]);
     return { items: docs.map((d) => CatalogRepository.toDomain(d)), total };
   }
 
   async insert(record: T, event?: Envelope): Promise<WriteOutcome> {
-    return (await insertWithEvent(this.model.collection, this.toDoc(record), event)) === "duplicate" ? "duplicate_code" : "ok";
+    return (await insertWithEvent(this.model.collection, this.toDoc(record), event)) === "duplicate"
+      ? "duplicate_code"
+      : "ok";
   }
 
   /** Replaces a record if nobody changed it since `expectedUpdatedAt`. */

@@ -3,7 +3,15 @@ import type { CouponSummary } from "../domain/applied-coupon";
 import type { CouponDoc } from "./models";
 
 const FIELDS = {
-  code: 1, name: 1, coupon_type: 1, status: 1, reusable: 1, expiration_at: 1, deleted_at: 1, plan_codes: 1, billable_metric_ids: 1,
+  code: 1,
+  name: 1,
+  coupon_type: 1,
+  status: 1,
+  reusable: 1,
+  expiration_at: 1,
+  deleted_at: 1,
+  plan_codes: 1,
+  billable_metric_ids: 1,
 } as const satisfies Projection<CouponDoc>;
 type Doc = Pick<CouponDoc, "_id" | keyof typeof FIELDS>;
 
@@ -30,7 +38,9 @@ export class CouponSummaryReader {
   /** Ids of every coupon, deleted or not, that has or had one of these codes. */
   async idsByCodes(organizationId: string, codes: string[]): Promise<string[]> {
     if (codes.length === 0) return [];
-    const docs = await this.coupons.find({ organization_id: organizationId, code: { $in: codes } }, { _id: 1 }).lean<{ _id: string }[]>();
+    const docs = await this.coupons
+      .find({ organization_id: organizationId, code: { $in: codes } }, { _id: 1 })
+      .lean<{ _id: string }[]>();
     return docs.map((d) => d._id);
   }
 }

@@ -14,9 +14,18 @@ export class FeatureRepository extends CatalogRepository<Feature> {
   /** Live features whose name, code or description contains `term` (any case), newest first. */
   async search(organizationId: string, term: string, page: PageRequest): Promise<{ items: Feature[]; total: number }> {
     const contains = { $regex: escapeRegex(term), $options: "i" };
-    const filter: Filter<FeatureDoc> = { organization_id: organizationId, deleted_at: null, $or: [{ name: contains }, { code: contains }, { description: contains }] };
+    const filter: Filter<FeatureDoc> = {
+      organization_id: organizationId,
+      deleted_at: null,
+      $or: [{ name: contains }, { code: contains }, { description: contains }],
+    };
     const [docs, total] = await Promise.all([
-      this.features.find(filter, { outbox: 0 }).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<FeatureDoc[]>(),
+      this.features
+        .find(filter, { outbox: 0 })
+        .sort({ created_at: -1, _id: -1 })
+        .skip(skipOf(page))
+        .limit(page.perPage)
+        .lean<FeatureDoc[]>(),
       this.features.countDocuments(filter),
     ]);
     return { items: docs.map((doc) => CatalogRepository.toDomain<Feature>(doc)), total };

@@ -10,7 +10,11 @@ import type { AddOn, BillableMetric, CatalogRecord, Coupon, Plan, Tax } from "..
  * outbox. `live_key` is the code while the record lives and "deleted:<id>" afterwards, so codes
  * are unique among live records of an organization and a deleted record's code can be reused.
  */
-export type CatalogDoc<R extends CatalogRecord> = Omit<R, "id"> & { _id: string; live_key: string; outbox?: Envelope[] };
+export type CatalogDoc<R extends CatalogRecord> = Omit<R, "id"> & {
+  _id: string;
+  live_key: string;
+  outbox?: Envelope[];
+};
 
 /** What every catalog document has. */
 export type CatalogDocBase = CatalogDoc<CatalogRecord>;
@@ -43,43 +47,130 @@ function withCatalogIndexes<S extends Pick<Schema, "index">>(schema: S): S {
   return schema;
 }
 
-const taxSchema = withCatalogIndexes(new Schema<TaxDoc>({
-  ...catalogFields, name: String, description: String, rate: String, applied_to_organization: Boolean,
-}, catalogOptions("taxes")));
+const taxSchema = withCatalogIndexes(
+  new Schema<TaxDoc>(
+    {
+      ...catalogFields,
+      name: String,
+      description: String,
+      rate: String,
+      applied_to_organization: Boolean,
+    },
+    catalogOptions("taxes"),
+  ),
+);
 
-const billableMetricSchema = withCatalogIndexes(new Schema<BillableMetricDoc>({
-  ...catalogFields, name: String, description: String, aggregation_type: String, field_name: String, recurring: Boolean,
-  rounding_function: String, rounding_precision: Number, weighted_interval: String, expression: String,
-  filters: [{ _id: false, key: String, values: [String] }],
-}, catalogOptions("billable_metrics")));
+const billableMetricSchema = withCatalogIndexes(
+  new Schema<BillableMetricDoc>(
+    {
+      ...catalogFields,
+      name: String,
+      description: String,
+      aggregation_type: String,
+      field_name: String,
+      recurring: Boolean,
+      rounding_function: String,
+      rounding_precision: Number,
+      weighted_interval: String,
+      expression: String,
+      filters: [{ _id: false, key: String, values: [String] }],
+    },
+    catalogOptions("billable_metrics"),
+  ),
+);
 
-const addOnSchema = withCatalogIndexes(new Schema<AddOnDoc>({
-  ...catalogFields, name: String, invoice_display_name: String, description: String, amount_cents: Number, amount_currency: String,
-  tax_ids: [String],
-}, catalogOptions("add_ons")));
+const addOnSchema = withCatalogIndexes(
+  new Schema<AddOnDoc>(
+    {
+      ...catalogFields,
+      name: String,
+      invoice_display_name: String,
+      description: String,
+      amount_cents: Number,
+      amount_currency: String,
+      tax_ids: [String],
+    },
+    catalogOptions("add_ons"),
+  ),
+);
 
-const couponSchema = withCatalogIndexes(new Schema<CouponDoc>({
-  ...catalogFields, name: String, description: String, coupon_type: String, amount_cents: Number, amount_currency: String,
-  percentage_rate: String, reusable: Boolean, frequency: String, frequency_duration: Number, expiration: String,
-  expiration_at: Date, plan_codes: [String], billable_metric_ids: [String], limited_plans: Boolean,
-  limited_billable_metrics: Boolean, status: String, terminated_at: Date,
-}, catalogOptions("coupons")));
+const couponSchema = withCatalogIndexes(
+  new Schema<CouponDoc>(
+    {
+      ...catalogFields,
+      name: String,
+      description: String,
+      coupon_type: String,
+      amount_cents: Number,
+      amount_currency: String,
+      percentage_rate: String,
+      reusable: Boolean,
+      frequency: String,
+      frequency_duration: Number,
+      expiration: String,
+      expiration_at: Date,
+      plan_codes: [String],
+      billable_metric_ids: [String],
+      limited_plans: Boolean,
+      limited_billable_metrics: Boolean,
+      status: String,
+      terminated_at: Date,
+    },
+    catalogOptions("coupons"),
+  ),
+);
 
-const planSchema = withCatalogIndexes(new Schema<PlanDoc>({
-  ...catalogFields, name: String, description: String, invoice_display_name: String, interval: String, amount_cents: Number,
-  amount_currency: String, trial_period: Number, pay_in_advance: Boolean, bill_charges_monthly: Boolean,
-  bill_fixed_charges_monthly: Boolean, tax_ids: [String], minimum_commitment: Schema.Types.Mixed,
-  usage_thresholds: [Schema.Types.Mixed], charges: [Schema.Types.Mixed], fixed_charges: [Schema.Types.Mixed],
-  metadata: Schema.Types.Mixed, parent_id: String,
-}, catalogOptions("plans")));
+const planSchema = withCatalogIndexes(
+  new Schema<PlanDoc>(
+    {
+      ...catalogFields,
+      name: String,
+      description: String,
+      invoice_display_name: String,
+      interval: String,
+      amount_cents: Number,
+      amount_currency: String,
+      trial_period: Number,
+      pay_in_advance: Boolean,
+      bill_charges_monthly: Boolean,
+      bill_fixed_charges_monthly: Boolean,
+      tax_ids: [String],
+      minimum_commitment: Schema.Types.Mixed,
+      usage_thresholds: [Schema.Types.Mixed],
+      charges: [Schema.Types.Mixed],
+      fixed_charges: [Schema.Types.Mixed],
+      metadata: Schema.Types.Mixed,
+      parent_id: String,
+    },
+    catalogOptions("plans"),
+  ),
+);
 
-const invoiceCustomSectionSchema = withCatalogIndexes(new Schema<InvoiceCustomSectionDoc>({
-  ...catalogFields, name: String, description: String, details: String, display_name: String, applied_to_organization: Boolean,
-}, catalogOptions("invoice_custom_sections"))).index({ organization_id: 1, applied_to_organization: 1, deleted_at: 1 });
+const invoiceCustomSectionSchema = withCatalogIndexes(
+  new Schema<InvoiceCustomSectionDoc>(
+    {
+      ...catalogFields,
+      name: String,
+      description: String,
+      details: String,
+      display_name: String,
+      applied_to_organization: Boolean,
+    },
+    catalogOptions("invoice_custom_sections"),
+  ),
+).index({ organization_id: 1, applied_to_organization: 1, deleted_at: 1 });
 
-const featureSchema = withCatalogIndexes(new Schema<FeatureDoc>({
-  ...catalogFields, name: String, description: String, privileges: [Schema.Types.Mixed],
-}, catalogOptions("features")));
+const featureSchema = withCatalogIndexes(
+  new Schema<FeatureDoc>(
+    {
+      ...catalogFields,
+      name: String,
+      description: String,
+      privileges: [Schema.Types.Mixed],
+    },
+    catalogOptions("features"),
+  ),
+);
 
 export function registerModels(connection: Connection) {
   return {

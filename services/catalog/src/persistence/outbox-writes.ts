@@ -13,7 +13,11 @@ export interface OutboxedDoc {
 export type OutboxWrite = "ok" | "duplicate" | "lost_race";
 
 /** Inserts a document with its event (if any) in the embedded outbox, in the same write; "duplicate" when a unique index refuses it. */
-export async function insertWithEvent(collection: DocCollection<OutboxedDoc>, doc: OutboxedDoc, event?: Envelope): Promise<"ok" | "duplicate"> {
+export async function insertWithEvent(
+  collection: DocCollection<OutboxedDoc>,
+  doc: OutboxedDoc,
+  event?: Envelope,
+): Promise<"ok" | "duplicate"> {
   try {
     await collection.insertOne({ ...doc, outbox: event ? [event] : [] });
     return "ok";
@@ -36,7 +40,10 @@ export async function replaceWithEvent(
   const { _id, ...fields } = doc;
   const update: Update<OutboxedDoc> = event ? { $set: fields, $push: { outbox: event } } : { $set: fields };
   try {
-    const result = await collection.updateOne({ _id, organization_id: doc.organization_id, updated_at: expectedUpdatedAt }, update);
+    const result = await collection.updateOne(
+      { _id, organization_id: doc.organization_id, updated_at: expectedUpdatedAt },
+      update,
+    );
     return result.matchedCount === 1 ? "ok" : "lost_race";
   } catch (err) {
     if (isDuplicateKeyError(err)) return "duplicate";

@@ -12,7 +12,10 @@ export interface PlanEntitlementDoc {
 }
 
 /** A plan's entitlements as the domain sees them. */
-export const toPlanEntitlementSet = ({ _id, ...rest }: PlanEntitlementDoc): PlanEntitlementSet => ({ ...rest, plan_id: _id });
+export const toPlanEntitlementSet = ({ _id, ...rest }: PlanEntitlementDoc): PlanEntitlementSet => ({
+  ...rest,
+  plan_id: _id,
+});
 
 /**
  * Every entitlement of one plan in one document (`_id` is the plan's id), so a POST that replaces them all

@@ -22,7 +22,12 @@ export class PlanEntitlementRepository {
     const fields = { entitlements: set.entitlements, updated_at: set.updated_at };
     if (isNew) {
       try {
-        await this.model.collection.insertOne({ _id: set.plan_id, organization_id: set.organization_id, ...fields, version: 1 });
+        await this.model.collection.insertOne({
+          _id: set.plan_id,
+          organization_id: set.organization_id,
+          ...fields,
+          version: 1,
+        });
         return true;
       } catch (err) {
         if (isDuplicateKeyError(err)) return false;

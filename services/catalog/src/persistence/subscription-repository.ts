@@ -21,7 +21,8 @@ const NO_OUTBOX = { outbox: 0 } as const;
 export interface DueScope {
   organizationId?: string;
 }
-const scopeFilter = (scope: DueScope): Filter<Doc> => (scope.organizationId ? { organization_id: scope.organizationId } : { sandbox: { $ne: true } });
+const scopeFilter = (scope: DueScope): Filter<Doc> =>
+  scope.organizationId ? { organization_id: scope.organizationId } : { sandbox: { $ne: true } };
 
 /** Every subscription query is scoped to an organization, except the scheduler's due lists. */
 export class SubscriptionRepository {
@@ -35,7 +36,11 @@ export class SubscriptionRepository {
   }
 
   /** The newest subscription of that external id in one of those states (listed by preference). */
-  async findByExternalId(organizationId: string, externalId: string, statuses: SubscriptionStatus[]): Promise<Subscription | null> {
+  async findByExternalId(
+    organizationId: string,
+    externalId: string,
+    statuses: SubscriptionStatus[],
+  ): Promise<Subscription | null> {
     const docs = await this.model
       .find({ organization_id: organizationId, external_id: externalId, status: { $in: statuses } }, NO_OUTBOX)
       .sort({ created_at: -1, _id: -1 })
@@ -45,12 +50,21 @@ export class SubscriptionRepository {
   }
 
   /** Newest first, `_id` as tiebreaker. */
-  async list(organizationId: string, filter: SubscriptionFilter, page: PageRequest): Promise<{ items: Subscription[]; total: number }> {
+  async list(
+    organizationId: string,
+    filter: SubscriptionFilter,
+    page: PageRequest,
+  ): Promise<{ items: Subscription[]; total: number }> {
     const query: Filter<Doc> = { organization_id: organizationId, status: { $in: filter.statuses } };
     if (filter.externalCustomerId !== undefined) query.external_customer_id = filter.externalCustomerId;
     if (filter.planCode !== undefined) query.plan_code = filter.planCode;
     const [docs, total] = await Promise.all([
-      this.model.find(query, NO_OUTBOX).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<Doc[]>(),
+      this.model
+        .find(query, NO_OUTBOX)
+        .sort({ created_at: -1, _id: -1 })
+        .skip(skipOf(page))
+        .limit(page.perPage)
+        .lean<Doc[]>(),
       this.model.countDocuments(query),
     ]);
     return { items: docs.map(toDomain), total };
@@ -58,32 +72,47 @@ export class SubscriptionRepository {
 
   /** Pending subscriptions whose activation time has come: every ordinary organization's, or one sandbox organization's. */
   async duePending(now: Date, limit: number, scope: DueScope = {}): Promise<Subscription[]> {
-    const docs = await this.model.find({ status: "pending", activation_at: { $lte: now }, ...scopeFilter(scope) }, NO_OUTBOX)
-      .sort({ activation_at: 1 }).limit(limit).lean<Doc[]>();
+    const docs = await this.model
+      .find({ status: "pending", activation_at: { $lte: now }, ...scopeFilter(scope) }, NO_OUTBOX)
+      .sort({ activation_at: 1 })
+      .limit(limit)
+      .lean<Doc[]>();
     return docs.map(toDomain);
   }
 
   /** Active subscriptions whose ending_at has passed, in the same scope. */
   async dueEnding(now: Date, limit: number, scope: DueScope = {}): Promise<Subscription[]> {
-    const docs = await this.model.find({ status: "active", ending_at: { $lte: now }, ...scopeFilter(scope) }, NO_OUTBOX)
-      .sort({ ending_at: 1 }).limit(limit).lean<Doc[]>();
+    const docs = await this.model
+      .find({ status: "active", ending_at: { $lte: now }, ...scopeFilter(scope) }, NO_OUTBOX)
+      .sort({ ending_at: 1 })
+      .limit(limit)
+      .lean<Doc[]>();
     return docs.map(toDomain);
   }
 
   /** The organization's first activation or ending strictly after `after`, if any. */
   async nextDue(organizationId: string, after: Date): Promise<Date | null> {
     const [pending, ending] = await Promise.all([
-      this.model.findOne({ organization_id: organizationId, status: "pending", activation_at: { $gt: after } }, { activation_at: 1 })
-        .sort({ activation_at: 1 }).lean<{ activation_at: Date }>(),
-      this.model.findOne({ organization_id: organizationId, status: "active", ending_at: { $gt: after } }, { ending_at: 1 })
-        .sort({ ending_at: 1 }).lean<{ ending_at: Date }>(),
+      this.model
+        .findOne(
+          { organization_id: organizationId, status: "pending", activation_at: { $gt: after } },
+          { activation_at: 1 },
+        )
+        .sort({ activation_at: 1 })
+        .lean<{ activation_at: Date }>(),
+      this.model
+        .findOne({ organization_id: organizationId, status: "active", ending_at: { $gt: after } }, { ending_at: 1 })
+        .sort({ ending_at: 1 })
+        .lean<{ ending_at: Date }>(),
     ]);
     const times = [pending?.activation_at, ending?.ending_at].filter((d): d is Date => d instanceof Date);
     return times.length ? new Date(Math.min(...times.map((d) => d.getTime()))) : null;
   }
 
   async insert(subscription: Subscription, event?: Envelope): Promise<SubscriptionWrite> {
-    return (await insertWithEvent(this.model.collection, toDoc(subscription), event)) === "duplicate" ? "slot_taken" : "ok";
+    return (await insertWithEvent(this.model.collection, toDoc(subscription), event)) === "duplicate"
+      ? "slot_taken"
+      : "ok";
   }
 
   /** Replaces a subscription if nobody changed it since `expectedUpdatedAt`. */

@@ -8,5 +8,9 @@ import { applyDueTransitions } from "../use-cases/subscriptions/apply-due-transi
  * a pass that found work is followed at once by another, 20 at most.
  */
 export function startSubscriptionScheduler(deps: CatalogDeps, logger: Logger, intervalMs: number): Periodic {
-  return startPeriodic("subscription scheduler", async () => (await applyDueTransitions(deps, logger)) > 0, { intervalMs, logger, maxRounds: 20 });
+  return startPeriodic("subscription scheduler", async () => (await applyDueTransitions(deps, logger)) > 0, {
+    intervalMs,
+    logger,
+    maxRounds: 20,
+  });
 }

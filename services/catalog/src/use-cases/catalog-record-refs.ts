@@ -37,8 +37,12 @@ export async function liveRecordsNamed<T extends CatalogRecord>(
 ): Promise<T[]> {
   const codes = [...new Set(keys.codes)];
   const ids = [...new Set(keys.ids)];
-  if (codes.length + ids.length > MAX_KEYS) throw AppError.badRequest(`at most ${MAX_KEYS} ${what} codes and ids at once`);
-  const [byCode, byId] = await Promise.all([repo.findLiveByCodes(organizationId, codes), repo.findLiveByIds(organizationId, ids)]);
+  if (codes.length + ids.length > MAX_KEYS)
+    throw AppError.badRequest(`at most ${MAX_KEYS} ${what} codes and ids at once`);
+  const [byCode, byId] = await Promise.all([
+    repo.findLiveByCodes(organizationId, codes),
+    repo.findLiveByIds(organizationId, ids),
+  ]);
   return [...new Map([...byCode, ...byId].map((r) => [r.id, r])).values()];
 }
 

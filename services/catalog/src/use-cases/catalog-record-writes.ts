@@ -12,7 +12,11 @@ export function refuseIfInvalid(violations: ErrorDetails | null): void {
 }
 
 /** Stores a new record (with its event); a live record of the same code → 422 value_already_exist. */
-export async function insertRecord<T extends CatalogRecord>(repo: CatalogRepository<T>, record: T, event?: Envelope): Promise<void> {
+export async function insertRecord<T extends CatalogRecord>(
+  repo: CatalogRepository<T>,
+  record: T,
+  event?: Envelope,
+): Promise<void> {
   if ((await repo.insert(record, event)) === "duplicate_code") throw duplicateCode();
 }
 
@@ -28,18 +32,22 @@ export async function changeRecord<T extends CatalogRecord>(
   change: (current: T, now: Date) => Promise<T> | T,
   eventOf?: (next: T, now: Date) => Envelope,
 ): Promise<{ next: T; event?: Envelope }> {
-  return retryOnLostRace(key.resource, async () => {
-    const current = await repo.findLive(key.organizationId, key.code);
-    if (!current) throw AppError.notFound(key.resource);
-    const now = clock.now();
-    const next = await change(current, now);
-    next.updated_at = new Date(Math.max(now.getTime(), current.updated_at.getTime() + 1));
-    const event = eventOf?.(next, now);
-    const outcome = await repo.replace(next, current.updated_at, event);
-    if (outcome === "ok") return { next, event };
-    if (outcome === "duplicate_code") throw duplicateCode();
-    return LOST_RACE;
-  }, 10);
+  return retryOnLostRace(
+    key.resource,
+    async () => {
+      const current = await repo.findLive(key.organizationId, key.code);
+      if (!current) throw AppError.notFound(key.resource);
+      const now = clock.now();
+      const next = await change(current, now);
+      next.updated_at = new Date(Math.max(now.getTime(), current.updated_at.getTime() + 1));
+      const event = eventOf?.(next, now);
+      const outcome = await repo.replace(next, current.updated_at, event);
+      if (outcome === "ok") return { next, event };
+      if (outcome === "duplicate_code") throw duplicateCode();
+      return LOST_RACE;
+    },
+    10,
+  );
 }
 
 /** A soft delete: the record disappears from reads and its code becomes free. */

@@ -31,18 +31,37 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function view(key: ApiKey) {
   return {
-    id: key.id, organization_id: key.organization_id, name: key.name, prefix: key.prefix,
-    created_at: iso(key.created_at), last_used_at: iso(key.last_used_at), revoked_at: iso(key.revoked_at),
+    id: key.id,
+    organization_id: key.organization_id,
+    name: key.name,
+    prefix: key.prefix,
+    created_at: iso(key.created_at),
+    last_used_at: iso(key.last_used_at),
+    revoked_at: iso(key.revoked_at),
   };
 }
 
 function table(keys: ApiKey[]): string {
   const rows = [["ID", "PREFIX", "NAME", "CREATED_AT", "LAST_USED_AT", "REVOKED_AT"]];
   for (const k of keys) {
-    rows.push([k.id, k.prefix ?? "(none)", k.name ?? "-", iso(k.created_at) ?? "-", iso(k.last_used_at) ?? "-", iso(k.revoked_at) ?? "-"]);
+    rows.push([
+      k.id,
+      k.prefix ?? "(none)",
+      k.name ?? "-",
+      iso(k.created_at) ?? "-",
+      iso(k.last_used_at) ?? "-",
+      iso(k.revoked_at) ?? "-",
+    ]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 /**
@@ -51,8 +70,12 @@ function table(keys: ApiKey[]): string {
  */
 async function main() {
   const options = {
-    organization: { type: "string" }, name: { type: "string" }, "key-id": { type: "string" },
-    "key-prefix": { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" },
+    organization: { type: "string" },
+    name: { type: "string" },
+    "key-id": { type: "string" },
+    "key-prefix": { type: "string" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
   } as const;
   let parsed;
   try {
@@ -91,9 +114,16 @@ async function main() {
       if (values.json) console.log(JSON.stringify({ api_keys: keys.map(view) }));
       else console.log(table(keys));
     } else {
-      const { key, alreadyRevoked } = await revokeApiKey(deps, { organizationId, keyId: values["key-id"], prefix: values["key-prefix"] });
+      const { key, alreadyRevoked } = await revokeApiKey(deps, {
+        organizationId,
+        keyId: values["key-id"],
+        prefix: values["key-prefix"],
+      });
       if (values.json) console.log(JSON.stringify({ ...view(key), already_revoked: alreadyRevoked }));
-      else console.log(`${alreadyRevoked ? "already revoked" : "revoked"}: ${key.id} (${key.prefix ?? "no prefix"}) at ${iso(key.revoked_at)}`);
+      else
+        console.log(
+          `${alreadyRevoked ? "already revoked" : "revoked"}: ${key.id} (${key.prefix ?? "no prefix"}) at ${iso(key.revoked_at)}`,
+        );
     }
   } finally {
     await connection.close();

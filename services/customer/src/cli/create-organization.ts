@@ -18,13 +18,18 @@ import { createOrganization } from "../use-cases/organizations/create-organizati
 async function main() {
   const { values } = parseArgs({
     options: {
-      name: { type: "string" }, "api-key": { type: "string" }, json: { type: "boolean" },
-      sandbox: { type: "boolean" }, "frozen-time": { type: "string" },
+      name: { type: "string" },
+      "api-key": { type: "string" },
+      json: { type: "boolean" },
+      sandbox: { type: "boolean" },
+      "frozen-time": { type: "string" },
     },
   });
   const frozenTime = values["frozen-time"] ? new Date(values["frozen-time"]) : undefined;
   if (!values.name || (frozenTime && Number.isNaN(frozenTime.getTime())) || (frozenTime && !values.sandbox)) {
-    console.error("usage: npm run org:create -- --name <name> [--api-key <key>] [--sandbox [--frozen-time <ISO 8601>]] [--json]");
+    console.error(
+      "usage: npm run org:create -- --name <name> [--api-key <key>] [--sandbox [--frozen-time <ISO 8601>]] [--json]",
+    );
     process.exit(2);
   }
   const sandbox = values.sandbox ? { frozenTime: frozenTime ?? new Date() } : undefined;
@@ -39,14 +44,29 @@ async function main() {
     const existing = requested ? await organizations.findByKeyHash(hashApiKey(requested)) : null;
     const result = existing
       ? { organization: existing, apiKey: requested! }
-      : await createOrganization({ organizations, clock: systemClock }, { name: values.name, apiKey: requested, sandbox });
+      : await createOrganization(
+          { organizations, clock: systemClock },
+          { name: values.name, apiKey: requested, sandbox },
+        );
     if (values.json) {
-      const clock = result.organization.test_clock ? { frozen_time: result.organization.test_clock.frozen_time.toISOString() } : {};
-      console.log(JSON.stringify({ organization_id: result.organization.id, name: result.organization.name, api_key: result.apiKey, ...clock }));
+      const clock = result.organization.test_clock
+        ? { frozen_time: result.organization.test_clock.frozen_time.toISOString() }
+        : {};
+      console.log(
+        JSON.stringify({
+          organization_id: result.organization.id,
+          name: result.organization.name,
+          api_key: result.apiKey,
+          ...clock,
+        }),
+      );
     } else {
-      console.log(`organization: ${result.organization.name} (${result.organization.id})${existing ? " [existing]" : ""}`);
+      console.log(
+        `organization: ${result.organization.name} (${result.organization.id})${existing ? " [existing]" : ""}`,
+      );
       console.log(`api key:      ${result.apiKey}`);
-      if (result.organization.test_clock) console.log(`test clock:   sandbox, frozen at ${result.organization.test_clock.frozen_time.toISOString()}`);
+      if (result.organization.test_clock)
+        console.log(`test clock:   sandbox, frozen at ${result.organization.test_clock.frozen_time.toISOString()}`);
     }
   } finally {
     await connection.close();

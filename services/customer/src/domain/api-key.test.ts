@@ -15,7 +15,11 @@ describe("API key prefixes", () => {
   });
 
   it("names the keys whose prefix begins with the given one; keys without a prefix never match", () => {
-    const keys = [{ id: "1", prefix: "sk_abcdefghi" }, { id: "2", prefix: "sk_abcXYZxyz" }, { id: "3", prefix: null }];
+    const keys = [
+      { id: "1", prefix: "sk_abcdefghi" },
+      { id: "2", prefix: "sk_abcXYZxyz" },
+      { id: "3", prefix: null },
+    ];
     expect(keysMatchingPrefix(keys, "sk_abcdefghi").map((k) => k.id)).toEqual(["1"]);
     expect(keysMatchingPrefix(keys, "sk_abc").map((k) => k.id)).toEqual(["1", "2"]);
     expect(keysMatchingPrefix(keys, "")).toEqual([]);

@@ -5,15 +5,25 @@ import { customerViolations } from "./customer-rules";
 const t0 = new Date("2026-01-01T00:00:00Z");
 const t1 = new Date("2026-01-02T00:00:00Z");
 const base = newCustomer({
-  id: "id-1", organizationId: "org", externalId: "ext", sequentialId: 7, documentNumberPrefix: "ACM-1A2B",
-  billingEntity: { id: "be", code: "default" }, now: t0,
+  id: "id-1",
+  organizationId: "org",
+  externalId: "ext",
+  sequentialId: 7,
+  documentNumberPrefix: "ACM-1A2B",
+  billingEntity: { id: "be", code: "default" },
+  now: t0,
 });
 
 describe("customer patch", () => {
   it("starts with Lago's defaults", () => {
     expect(base).toMatchObject({
-      slug: "ACM-1A2B-007", account_type: "customer", finalize_zero_amount_invoice: "inherit",
-      skip_invoice_custom_sections: false, net_payment_term: null, name: null, metadata: [],
+      slug: "ACM-1A2B-007",
+      account_type: "customer",
+      finalize_zero_amount_invoice: "inherit",
+      skip_invoice_custom_sections: false,
+      net_payment_term: null,
+      name: null,
+      metadata: [],
     });
     expect(customerViolations(base)).toBeNull();
   });
@@ -26,16 +36,41 @@ describe("customer patch", () => {
 
   it("merges billing configuration and shipping address field by field", () => {
     const a = applyCustomerPatch(base, { billing_configuration: { payment_provider: "stripe", sync: true } }, t0);
-    const b = applyCustomerPatch(a, { billing_configuration: { document_locale: "fr" }, shipping_address: { country: "FR" } }, t1);
+    const b = applyCustomerPatch(
+      a,
+      { billing_configuration: { document_locale: "fr" }, shipping_address: { country: "FR" } },
+      t1,
+    );
     expect(b.billing_configuration).toMatchObject({ payment_provider: "stripe", sync: true, document_locale: "fr" });
     expect(b.shipping_address).toMatchObject({ country: "FR", city: null });
   });
 
   it("updates metadata by id, adds new items and drops the unsent", () => {
-    const a = applyCustomerPatch(base, { metadata: [{ key: "k1", value: "v1", display_in_invoice: true }, { key: "k2", value: "v2", display_in_invoice: false }] }, t0);
+    const a = applyCustomerPatch(
+      base,
+      {
+        metadata: [
+          { key: "k1", value: "v1", display_in_invoice: true },
+          { key: "k2", value: "v2", display_in_invoice: false },
+        ],
+      },
+      t0,
+    );
     const [m1] = a.metadata;
-    const b = applyCustomerPatch(a, { metadata: [{ id: m1!.id, key: "k1", value: "v1b", display_in_invoice: false }, { key: "k3", value: "v3", display_in_invoice: true }] }, t1);
-    expect(b.metadata.map((m) => [m.key, m.value])).toEqual([["k1", "v1b"], ["k3", "v3"]]);
+    const b = applyCustomerPatch(
+      a,
+      {
+        metadata: [
+          { id: m1!.id, key: "k1", value: "v1b", display_in_invoice: false },
+          { key: "k3", value: "v3", display_in_invoice: true },
+        ],
+      },
+      t1,
+    );
+    expect(b.metadata.map((m) => [m.key, m.value])).toEqual([
+      ["k1", "v1b"],
+      ["k3", "v3"],
+    ]);
     expect(b.metadata[0]!.id).toBe(m1!.id);
     expect(b.metadata[0]!.created_at).toEqual(t0);
   });

@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { Address, BillingConfiguration, Customer, CustomerTextField, IntegrationCustomer, MetadataItem } from "./types";
+import type {
+  Address,
+  BillingConfiguration,
+  Customer,
+  CustomerTextField,
+  IntegrationCustomer,
+  MetadataItem,
+} from "./types";
 
 /**
  * What an upsert changes. A key that is absent was not sent and keeps its value;
@@ -22,7 +29,12 @@ export type CustomerPatch = Partial<Record<CustomerTextField, string | null>> & 
 };
 
 export const EMPTY_ADDRESS: Address = {
-  address_line1: null, address_line2: null, city: null, state: null, zipcode: null, country: null,
+  address_line1: null,
+  address_line2: null,
+  city: null,
+  state: null,
+  zipcode: null,
+  country: null,
 };
 
 export const DEFAULT_BILLING_CONFIGURATION: BillingConfiguration = {
@@ -42,36 +54,69 @@ function defined<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function mergeMetadata(current: MetadataItem[], sent: NonNullable<CustomerPatch["metadata"]>, now: Date): MetadataItem[] {
+function mergeMetadata(
+  current: MetadataItem[],
+  sent: NonNullable<CustomerPatch["metadata"]>,
+  now: Date,
+): MetadataItem[] {
   const byId = new Map(current.map((m) => [m.id, m]));
   return sent.map((item) => {
     const existing = item.id ? byId.get(item.id) : undefined;
     return existing
       ? { ...existing, key: item.key, value: item.value, display_in_invoice: item.display_in_invoice }
-      : { id: randomUUID(), key: item.key, value: item.value, display_in_invoice: item.display_in_invoice, created_at: now };
+      : {
+          id: randomUUID(),
+          key: item.key,
+          value: item.value,
+          display_in_invoice: item.display_in_invoice,
+          created_at: now,
+        };
   });
 }
 
-function mergeIntegrations(current: IntegrationCustomer[], sent: NonNullable<CustomerPatch["integration_customers"]>): IntegrationCustomer[] {
+function mergeIntegrations(
+  current: IntegrationCustomer[],
+  sent: NonNullable<CustomerPatch["integration_customers"]>,
+): IntegrationCustomer[] {
   const byId = new Map(current.map((i) => [i.id, i]));
   return sent.map((item) => {
     const base = (item.id && byId.get(item.id)) || {
-      id: randomUUID(), type: item.type, integration_code: null, external_customer_id: null,
-      sync_with_provider: false, subsidiary_id: null, targeted_object: null, email: null,
+      id: randomUUID(),
+      type: item.type,
+      integration_code: null,
+      external_customer_id: null,
+      sync_with_provider: false,
+      subsidiary_id: null,
+      targeted_object: null,
+      email: null,
     };
-    return { ...base, ...defined(item), id: base.id, sync_with_provider: item.sync_with_provider ?? base.sync_with_provider };
+    return {
+      ...base,
+      ...defined(item),
+      id: base.id,
+      sync_with_provider: item.sync_with_provider ?? base.sync_with_provider,
+    };
   });
 }
 
 /** The customer after a patch; pure. */
 export function applyCustomerPatch(customer: Customer, patch: CustomerPatch, now: Date): Customer {
   const {
-    billing_configuration, shipping_address, metadata, integration_customers, account_type, finalize_zero_amount_invoice,
-    tax_codes: _taxCodes, invoice_custom_section_codes: _sectionCodes, skip_invoice_custom_sections: _skip, ...scalars
+    billing_configuration,
+    shipping_address,
+    metadata,
+    integration_customers,
+    account_type,
+    finalize_zero_amount_invoice,
+    tax_codes: _taxCodes,
+    invoice_custom_section_codes: _sectionCodes,
+    skip_invoice_custom_sections: _skip,
+    ...scalars
   } = patch;
   const next: Customer = { ...customer, ...defined(scalars), updated_at: now };
   if (account_type !== undefined) next.account_type = account_type ?? "customer";
-  if (finalize_zero_amount_invoice !== undefined) next.finalize_zero_amount_invoice = finalize_zero_amount_invoice ?? "inherit";
+  if (finalize_zero_amount_invoice !== undefined)
+    next.finalize_zero_amount_invoice = finalize_zero_amount_invoice ?? "inherit";
   if (billing_configuration) {
     const merged = { ...customer.billing_configuration, ...defined(billing_configuration) };
     merged.sync = merged.sync ?? false;
@@ -81,7 +126,8 @@ export function applyCustomerPatch(customer: Customer, patch: CustomerPatch, now
   }
   if (shipping_address) next.shipping_address = { ...customer.shipping_address, ...defined(shipping_address) };
   if (metadata) next.metadata = mergeMetadata(customer.metadata, metadata, now);
-  if (integration_customers) next.integration_customers = mergeIntegrations(customer.integration_customers, integration_customers);
+  if (integration_customers)
+    next.integration_customers = mergeIntegrations(customer.integration_customers, integration_customers);
   return next;
 }
 
@@ -100,9 +146,27 @@ export function newCustomer(input: {
   now: Date;
 }): Customer {
   const textFields = Object.fromEntries(
-    ["name", "firstname", "lastname", "legal_name", "legal_number", "tax_identification_number", "email", "phone",
-      "url", "logo_url", "address_line1", "address_line2", "city", "state", "zipcode", "country", "currency", "timezone",
-      "customer_type"].map((f) => [f, null]),
+    [
+      "name",
+      "firstname",
+      "lastname",
+      "legal_name",
+      "legal_number",
+      "tax_identification_number",
+      "email",
+      "phone",
+      "url",
+      "logo_url",
+      "address_line1",
+      "address_line2",
+      "city",
+      "state",
+      "zipcode",
+      "country",
+      "currency",
+      "timezone",
+      "customer_type",
+    ].map((f) => [f, null]),
   ) as Record<CustomerTextField, null>;
   return {
     ...textFields,

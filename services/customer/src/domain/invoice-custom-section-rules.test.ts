@@ -4,12 +4,25 @@ import { newCustomer } from "./customer-patch";
 import { applicableSections, applySectionChoice, sectionChoiceViolations } from "./invoice-custom-section-rules";
 
 const customer = newCustomer({
-  id: "c", organizationId: "org", externalId: "ext", sequentialId: 1, documentNumberPrefix: "ACM-0001",
-  billingEntity: { id: "be-default", code: "default" }, now: new Date(0),
+  id: "c",
+  organizationId: "org",
+  externalId: "ext",
+  sequentialId: 1,
+  documentNumberPrefix: "ACM-0001",
+  billingEntity: { id: "be-default", code: "default" },
+  now: new Date(0),
 });
 const section = (id: string, name: string): InvoiceCustomSectionRef => ({
-  svc_id: id, name, code: id, description: null, details: null, display_name: null, applied_to_organization: false,
-  organization_id: "org", created_at: "", updated_at: "",
+  svc_id: id,
+  name,
+  code: id,
+  description: null,
+  details: null,
+  display_name: null,
+  applied_to_organization: false,
+  organization_id: "org",
+  created_at: "",
+  updated_at: "",
 });
 const [alpha, beta, gamma] = [section("a", "Alpha"), section("b", "Beta"), section("g", "Gamma")];
 const live = new Map([alpha, beta, gamma].map((s) => [s.svc_id, s]));
@@ -24,7 +37,9 @@ describe("a customer's invoice custom sections", () => {
   it("shows its own live choice instead, by name, and falls back when all it chose are gone", () => {
     const chose = { ...customer, invoice_custom_section_ids: ["g", "a", "deleted"] };
     expect(names(applicableSections(chose, live, organization))).toEqual(["Alpha", "Gamma"]);
-    expect(names(applicableSections({ ...chose, invoice_custom_section_ids: ["deleted"] }, live, organization))).toEqual(["Beta", "Gamma"]);
+    expect(
+      names(applicableSections({ ...chose, invoice_custom_section_ids: ["deleted"] }, live, organization)),
+    ).toEqual(["Beta", "Gamma"]);
   });
 
   it("shows none when it skips them, nor the organization's on another billing entity", () => {
@@ -33,11 +48,17 @@ describe("a customer's invoice custom sections", () => {
   });
 
   it("applies Lago's choice rule: skipping clears the choice, choosing stops skipping, null changes nothing", () => {
-    const chose = applySectionChoice({ ...customer, skip_invoice_custom_sections: true }, { invoice_custom_section_codes: ["a"] }, [alpha]);
+    const chose = applySectionChoice(
+      { ...customer, skip_invoice_custom_sections: true },
+      { invoice_custom_section_codes: ["a"] },
+      [alpha],
+    );
     expect([chose.skip_invoice_custom_sections, chose.invoice_custom_section_ids]).toEqual([false, ["a"]]);
     const skipped = applySectionChoice(chose, { skip_invoice_custom_sections: true }, undefined);
     expect([skipped.skip_invoice_custom_sections, skipped.invoice_custom_section_ids]).toEqual([true, []]);
-    expect(applySectionChoice(skipped, { skip_invoice_custom_sections: null }, undefined).skip_invoice_custom_sections).toBe(true);
+    expect(
+      applySectionChoice(skipped, { skip_invoice_custom_sections: null }, undefined).skip_invoice_custom_sections,
+    ).toBe(true);
     expect(applySectionChoice(chose, { invoice_custom_section_codes: [] }, []).invoice_custom_section_ids).toEqual([]);
     expect(applySectionChoice(chose, { name: "x" }, undefined).invoice_custom_section_ids).toEqual(["a"]);
   });
@@ -46,6 +67,8 @@ describe("a customer's invoice custom sections", () => {
     expect(sectionChoiceViolations({ skip_invoice_custom_sections: true, invoice_custom_section_codes: [] })).toEqual({
       invoice_custom_sections: ["skip_sections_and_selected_ids_sent_together"],
     });
-    expect(sectionChoiceViolations({ skip_invoice_custom_sections: false, invoice_custom_section_codes: ["a"] })).toBeNull();
+    expect(
+      sectionChoiceViolations({ skip_invoice_custom_sections: false, invoice_custom_section_codes: ["a"] }),
+    ).toBeNull();
   });
 });

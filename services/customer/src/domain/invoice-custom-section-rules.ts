@@ -15,7 +15,11 @@ export function sectionChoiceViolations(patch: CustomerPatch): ErrorDetails | nu
  * codes selects the organization's live sections of those codes (unknown codes are ignored,
  * [] clears) and stops skipping. A skip flag sent as null changes nothing.
  */
-export function applySectionChoice(c: Customer, patch: CustomerPatch, chosen: InvoiceCustomSectionRef[] | undefined): Customer {
+export function applySectionChoice(
+  c: Customer,
+  patch: CustomerPatch,
+  chosen: InvoiceCustomSectionRef[] | undefined,
+): Customer {
   const next = { ...c };
   const skip = patch.skip_invoice_custom_sections;
   if (skip === true || skip === false) next.skip_invoice_custom_sections = skip;

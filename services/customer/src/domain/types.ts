@@ -42,8 +42,24 @@ export interface IntegrationCustomer {
 
 /** Plain string fields a client may set or clear. */
 export const CUSTOMER_TEXT_FIELDS = [
-  "name", "firstname", "lastname", "legal_name", "legal_number", "tax_identification_number", "email", "phone",
-  "url", "logo_url", "address_line1", "address_line2", "city", "state", "zipcode", "country", "currency", "timezone",
+  "name",
+  "firstname",
+  "lastname",
+  "legal_name",
+  "legal_number",
+  "tax_identification_number",
+  "email",
+  "phone",
+  "url",
+  "logo_url",
+  "address_line1",
+  "address_line2",
+  "city",
+  "state",
+  "zipcode",
+  "country",
+  "currency",
+  "timezone",
   "customer_type",
 ] as const;
 export type CustomerTextField = (typeof CUSTOMER_TEXT_FIELDS)[number];

@@ -41,7 +41,11 @@ export function customerView(c: Customer, refs: CustomerRefs) {
     billing_configuration: { ...c.billing_configuration },
     shipping_address: { ...c.shipping_address },
     metadata: c.metadata.map((m) => ({
-      svc_id: m.id, key: m.key, value: m.value, display_in_invoice: m.display_in_invoice, created_at: m.created_at.toISOString(),
+      svc_id: m.id,
+      key: m.key,
+      value: m.value,
+      display_in_invoice: m.display_in_invoice,
+      created_at: m.created_at.toISOString(),
     })),
     integration_customers: c.integration_customers.map(({ id, ...rest }) => ({ svc_id: id, ...rest })),
     tax_codes: refs.taxes.map((t) => t.code),
@@ -54,5 +58,11 @@ export type CustomerView = ReturnType<typeof customerView>;
 
 export function billingEntityView(e: BillingEntity) {
   const { id, organization_id: _org, created_at, updated_at, ...rest } = e;
-  return { svc_id: id, ...rest, created_at: created_at.toISOString(), updated_at: updated_at.toISOString(), taxes: [] as TaxRef[] };
+  return {
+    svc_id: id,
+    ...rest,
+    created_at: created_at.toISOString(),
+    updated_at: updated_at.toISOString(),
+    taxes: [] as TaxRef[],
+  };
 }

@@ -23,7 +23,9 @@ export function customerHandlers(deps: CustomerDeps): CustomerRpcs {
       });
       return { customer: customerMessage(upserted), created: upserted.created };
     },
-    GetCustomer: async (req, ctx) => ({ customer: customerMessage(await getCustomer(deps, req.organization_id, req.external_id, ctx.requestId)) }),
+    GetCustomer: async (req, ctx) => ({
+      customer: customerMessage(await getCustomer(deps, req.organization_id, req.external_id, ctx.requestId)),
+    }),
     ListCustomers: async (req, ctx) => {
       const page = pageRequestOf(req);
       const { items, total } = await listCustomers(deps, req.organization_id, page, ctx.requestId);

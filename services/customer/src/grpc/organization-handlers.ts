@@ -18,7 +18,9 @@ export function organizationHandlers(
     },
     GetTestClock: async (req) => ({ test_clock: testClockView(await getTestClock(deps, req.organization_id)) }),
     AdvanceTestClock: async (req) => ({
-      test_clock: testClockView(await advanceTestClock(deps, req.organization_id, new Date(req.frozen_time || "invalid"))),
+      test_clock: testClockView(
+        await advanceTestClock(deps, req.organization_id, new Date(req.frozen_time || "invalid")),
+      ),
     }),
   };
 }

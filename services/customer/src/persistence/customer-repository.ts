@@ -1,5 +1,12 @@
 import type { Envelope } from "@billing/bus";
-import { embeddedOutboxStore, isDuplicateKeyError, skipOf, takeNextInSequence, type Filter, type PageRequest } from "@billing/mongo";
+import {
+  embeddedOutboxStore,
+  isDuplicateKeyError,
+  skipOf,
+  takeNextInSequence,
+  type Filter,
+  type PageRequest,
+} from "@billing/mongo";
 import type { Customer } from "../domain/types";
 import { customerDocOf as toDoc, toCustomer as toDomain, type CustomerDoc, type Models } from "./models";
 

@@ -40,7 +40,13 @@ export interface BillingEntityDoc extends Omit<BillingEntity, "id"> {
   _id: string;
 }
 
-export const toCustomer = ({ _id, live_key: _liveKey, outbox: _outbox, tax_codes: _unchecked, ...rest }: CustomerDoc): Customer => ({
+export const toCustomer = ({
+  _id,
+  live_key: _liveKey,
+  outbox: _outbox,
+  tax_codes: _unchecked,
+  ...rest
+}: CustomerDoc): Customer => ({
   ...rest,
   id: _id,
   tax_ids: rest.tax_ids ?? [],
@@ -69,7 +75,12 @@ export const toApiKey = (doc: ApiKeyDoc): ApiKey => ({
 export const toBillingEntity = ({ _id, ...rest }: BillingEntityDoc): BillingEntity => ({ ...rest, id: _id });
 
 const address = {
-  address_line1: String, address_line2: String, city: String, state: String, zipcode: String, country: String,
+  address_line1: String,
+  address_line2: String,
+  city: String,
+  state: String,
+  zipcode: String,
+  country: String,
 };
 
 const customerSchema = new Schema<CustomerDoc>(
@@ -83,23 +94,51 @@ const customerSchema = new Schema<CustomerDoc>(
     slug: String,
     billing_entity_id: String,
     billing_entity_code: String,
-    name: String, firstname: String, lastname: String, legal_name: String, legal_number: String,
-    tax_identification_number: String, email: String, phone: String, url: String, logo_url: String,
+    name: String,
+    firstname: String,
+    lastname: String,
+    legal_name: String,
+    legal_number: String,
+    tax_identification_number: String,
+    email: String,
+    phone: String,
+    url: String,
+    logo_url: String,
     ...address,
-    currency: String, timezone: String, customer_type: String, account_type: String,
-    net_payment_term: Number, finalize_zero_amount_invoice: String, skip_invoice_custom_sections: Boolean,
+    currency: String,
+    timezone: String,
+    customer_type: String,
+    account_type: String,
+    net_payment_term: Number,
+    finalize_zero_amount_invoice: String,
+    skip_invoice_custom_sections: Boolean,
     billing_configuration: {
-      invoice_grace_period: Number, payment_provider: String, payment_provider_code: String,
-      provider_customer_id: String, sync: Boolean, sync_with_provider: Boolean, document_locale: String,
-      provider_payment_methods: [String], subscription_invoice_issuing_date_anchor: String,
+      invoice_grace_period: Number,
+      payment_provider: String,
+      payment_provider_code: String,
+      provider_customer_id: String,
+      sync: Boolean,
+      sync_with_provider: Boolean,
+      document_locale: String,
+      provider_payment_methods: [String],
+      subscription_invoice_issuing_date_anchor: String,
       subscription_invoice_issuing_date_adjustment: String,
     },
     shipping_address: address,
     metadata: [{ _id: false, id: String, key: String, value: String, display_in_invoice: Boolean, created_at: Date }],
-    integration_customers: [{
-      _id: false, id: String, type: String, integration_code: String, external_customer_id: String,
-      sync_with_provider: Boolean, subsidiary_id: String, targeted_object: String, email: String,
-    }],
+    integration_customers: [
+      {
+        _id: false,
+        id: String,
+        type: String,
+        integration_code: String,
+        external_customer_id: String,
+        sync_with_provider: Boolean,
+        subsidiary_id: String,
+        targeted_object: String,
+        email: String,
+      },
+    ],
     tax_ids: [String],
     invoice_custom_section_ids: [String],
     created_at: Date,
@@ -114,7 +153,10 @@ customerSchema.index({ organization_id: 1, deleted_at: 1, created_at: -1, _id: -
 
 const organizationSchema = new Schema<OrganizationDoc>(
   {
-    _id: String, name: String, document_number_prefix: String, created_at: Date,
+    _id: String,
+    name: String,
+    document_number_prefix: String,
+    created_at: Date,
     test_clock: { type: { _id: false, frozen_time: Date, status: String, target: Date }, default: null },
   },
   { versionKey: false, collection: "organizations" },
@@ -125,8 +167,14 @@ organizationSchema.index({ "test_clock.status": 1 });
 // name, prefix, last_used_at and revoked_at are absent from keys stored before them: such a key is live, unnamed, unprefixed
 const apiKeySchema = new Schema<ApiKeyDoc>(
   {
-    _id: String, organization_id: String, key_hash: String, name: String, prefix: String,
-    created_at: Date, last_used_at: Date, revoked_at: Date,
+    _id: String,
+    organization_id: String,
+    key_hash: String,
+    name: String,
+    prefix: String,
+    created_at: Date,
+    last_used_at: Date,
+    revoked_at: Date,
   },
   { versionKey: false, collection: "api_keys" },
 );
@@ -137,20 +185,42 @@ apiKeySchema.index({ organization_id: 1, created_at: 1, _id: 1 });
 
 const billingEntitySchema = new Schema<BillingEntityDoc>(
   {
-    _id: String, organization_id: String, code: String, name: String, is_default: Boolean,
-    default_currency: String, document_locale: String, document_numbering: String, document_number_prefix: String,
-    finalize_zero_amount_invoice: Boolean, invoice_footer: String, invoice_grace_period: Number,
-    net_payment_term: Number, subscription_invoice_issuing_date_anchor: String,
-    subscription_invoice_issuing_date_adjustment: String, timezone: String, email_settings: [String],
-    eu_tax_management: Boolean, ...address, email: String, legal_name: String, legal_number: String,
-    tax_identification_number: String, logo_url: String, created_at: Date, updated_at: Date,
+    _id: String,
+    organization_id: String,
+    code: String,
+    name: String,
+    is_default: Boolean,
+    default_currency: String,
+    document_locale: String,
+    document_numbering: String,
+    document_number_prefix: String,
+    finalize_zero_amount_invoice: Boolean,
+    invoice_footer: String,
+    invoice_grace_period: Number,
+    net_payment_term: Number,
+    subscription_invoice_issuing_date_anchor: String,
+    subscription_invoice_issuing_date_adjustment: String,
+    timezone: String,
+    email_settings: [String],
+    eu_tax_management: Boolean,
+    ...address,
+    email: String,
+    legal_name: String,
+    legal_number: String,
+    tax_identification_number: String,
+    logo_url: String,
+    created_at: Date,
+    updated_at: Date,
   },
   { versionKey: false, collection: "billing_entities" },
 );
 billingEntitySchema.index({ organization_id: 1, code: 1 }, { unique: true });
 
 /** Per-organization counters (customer sequential ids). */
-const counterSchema = new Schema<SequenceDoc>({ _id: String, seq: Number }, { versionKey: false, collection: "counters" });
+const counterSchema = new Schema<SequenceDoc>(
+  { _id: String, seq: Number },
+  { versionKey: false, collection: "counters" },
+);
 
 export function registerModels(connection: Connection) {
   return {

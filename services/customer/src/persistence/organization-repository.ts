@@ -1,6 +1,14 @@
 import type { ApiKey } from "../domain/api-key";
 import type { BillingEntity, Organization } from "../domain/types";
-import { toApiKey as apiKeyOf, toBillingEntity, toOrganization, type ApiKeyDoc, type BillingEntityDoc, type Models, type OrganizationDoc } from "./models";
+import {
+  toApiKey as apiKeyOf,
+  toBillingEntity,
+  toOrganization,
+  type ApiKeyDoc,
+  type BillingEntityDoc,
+  type Models,
+  type OrganizationDoc,
+} from "./models";
 
 /** Owns organizations, their hashed API keys and their billing entities. */
 export class OrganizationRepository {
@@ -41,7 +49,10 @@ export class OrganizationRepository {
 
   /** An organization's keys, live and revoked, oldest first. */
   async listApiKeys(organizationId: string): Promise<ApiKey[]> {
-    const docs = await this.models.apiKeys.find({ organization_id: organizationId }).sort({ created_at: 1, _id: 1 }).lean<ApiKeyDoc[]>();
+    const docs = await this.models.apiKeys
+      .find({ organization_id: organizationId })
+      .sort({ created_at: 1, _id: 1 })
+      .lean<ApiKeyDoc[]>();
     return docs.map(apiKeyOf);
   }
 
@@ -53,11 +64,13 @@ export class OrganizationRepository {
 
   /** Revokes a live key of the organization with one conditional update; null when there is no such live key. */
   async revokeApiKey(organizationId: string, id: string, now: Date): Promise<ApiKey | null> {
-    const doc = await this.models.apiKeys.findOneAndUpdate(
-      { _id: id, organization_id: organizationId, revoked_at: null },
-      { $set: { revoked_at: now } },
-      { new: true },
-    ).lean<ApiKeyDoc>();
+    const doc = await this.models.apiKeys
+      .findOneAndUpdate(
+        { _id: id, organization_id: organizationId, revoked_at: null },
+        { $set: { revoked_at: now } },
+        { new: true },
+      )
+      .lean<ApiKeyDoc>();
     return doc ? apiKeyOf(doc) : null;
   }
 
@@ -68,11 +81,13 @@ export class OrganizationRepository {
 
   /** ready → advancing towards `to`, only from a time before it; null when the clock is not in that state. */
   async beginAdvance(id: string, to: Date): Promise<Organization | null> {
-    const doc = await this.models.organizations.findOneAndUpdate(
-      { _id: id, "test_clock.status": "ready", "test_clock.frozen_time": { $lt: to } },
-      { $set: { "test_clock.status": "advancing", "test_clock.target": to } },
-      { new: true },
-    ).lean<OrganizationDoc>();
+    const doc = await this.models.organizations
+      .findOneAndUpdate(
+        { _id: id, "test_clock.status": "ready", "test_clock.frozen_time": { $lt: to } },
+        { $set: { "test_clock.status": "advancing", "test_clock.target": to } },
+        { new: true },
+      )
+      .lean<OrganizationDoc>();
     return doc ? toOrganization(doc) : null;
   }
 
@@ -100,7 +115,9 @@ export class OrganizationRepository {
   }
 
   async findBillingEntity(organizationId: string, code: string): Promise<BillingEntity | null> {
-    const doc = await this.models.billingEntities.findOne({ organization_id: organizationId, code }).lean<BillingEntityDoc>();
+    const doc = await this.models.billingEntities
+      .findOne({ organization_id: organizationId, code })
+      .lean<BillingEntityDoc>();
     return doc ? toBillingEntity(doc) : null;
   }
 

@@ -8,7 +8,10 @@ export class TestClockDriver {
   private deps?: CustomerDeps;
   private stopped = false;
 
-  constructor(private readonly logger: Logger, private readonly retryMs = 1000) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly retryMs = 1000,
+  ) {}
 
   /** Given once the dependencies exist (they hold this driver). */
   start(deps: CustomerDeps): void {

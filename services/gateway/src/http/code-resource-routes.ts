@@ -20,7 +20,8 @@ interface CodeRpcs<D> {
 type FieldOf<T, K extends string> = K extends keyof T ? NonNullable<T[K]> : never;
 /** The items of the list field `K` of message `T`. */
 type ItemOf<T, K extends string> = FieldOf<T, K> extends ReadonlyArray<infer E> ? E : never;
-type Sent<D, R extends CodeRpcs<D>, Root extends string> = FieldOf<RequestOf<D, R["create"]>, Root> & FieldOf<RequestOf<D, R["update"]>, Root>;
+type Sent<D, R extends CodeRpcs<D>, Root extends string> = FieldOf<RequestOf<D, R["create"]>, Root> &
+  FieldOf<RequestOf<D, R["update"]>, Root>;
 type Answered<D, R extends CodeRpcs<D>, Root extends string, Plural extends string> =
   | FieldOf<ResponseOf<D, R["create"]>, Root>
   | FieldOf<ResponseOf<D, R["get"]>, Root>
@@ -37,7 +38,14 @@ type Answered<D, R extends CodeRpcs<D>, Root extends string, Plural extends stri
  * the contract: `toMessage` must give the create and update requests' `<root>` field, `present`
  * must take every reply's `<root>` (and the list's `<plural>` items).
  */
-export interface CodeResource<D, R extends CodeRpcs<D>, Root extends string, Plural extends string, CreateIn, UpdateIn> {
+export interface CodeResource<
+  D,
+  R extends CodeRpcs<D>,
+  Root extends string,
+  Plural extends string,
+  CreateIn,
+  UpdateIn,
+> {
   /** `add_on` → bodies `{"add_on": …}`, answers `{"add_on": …}`. */
   root: Root;
   /** `add_ons` → routes under `/add_ons`, lists `{"add_ons": […], "meta": …}`. */
@@ -48,26 +56,37 @@ export interface CodeResource<D, R extends CodeRpcs<D>, Root extends string, Plu
   present: (message: Answered<D, R, Root, Plural>) => unknown;
 }
 
-export function codeResourceRoutes<D, R extends CodeRpcs<D>, Root extends string, Plural extends string, CreateIn, UpdateIn>(
-  router: Router,
-  client: RpcClient<D>,
-  resource: CodeResource<D, R, Root, Plural, CreateIn, UpdateIn>,
-): Router {
+export function codeResourceRoutes<
+  D,
+  R extends CodeRpcs<D>,
+  Root extends string,
+  Plural extends string,
+  CreateIn,
+  UpdateIn,
+>(router: Router, client: RpcClient<D>, resource: CodeResource<D, R, Root, Plural, CreateIn, UpdateIn>): Router {
   const { root, plural, rpc, schemas } = resource;
   type Reply = { [key: string]: unknown; meta?: Parameters<typeof presentMeta>[0] };
   // The requests built here have computed keys (`[root]`), which TypeScript cannot check against a
   // generic RPC; the types above check the pieces (names, toMessage, present) instead.
   const call = (method: MethodName<D>, request: object, req: Request) =>
     client.call(method, request as RequestOf<D, typeof method>, rpcOptions(req)) as Promise<Reply>;
-  const one = (reply: Reply) => ({ [root]: resource.present(replied(reply[root] as Answered<D, R, Root, Plural> | null, root)) });
-  const body = (req: Request, schema: z.ZodType<CreateIn | UpdateIn>) => resource.toMessage(parseFields(schema, wrapped(req, root), schemas.errorKey));
+  const one = (reply: Reply) => ({
+    [root]: resource.present(replied(reply[root] as Answered<D, R, Root, Plural> | null, root)),
+  });
+  const body = (req: Request, schema: z.ZodType<CreateIn | UpdateIn>) =>
+    resource.toMessage(parseFields(schema, wrapped(req, root), schemas.errorKey));
 
   router.post(`/${plural}`, async (req, res) => {
-    res.json(one(await call(rpc.create, { organization_id: organizationId(req), [root]: body(req, schemas.create) }, req)));
+    res.json(
+      one(await call(rpc.create, { organization_id: organizationId(req), [root]: body(req, schemas.create) }, req)),
+    );
   });
   router.get(`/${plural}`, async (req, res) => {
     const reply = await call(rpc.list, { organization_id: organizationId(req), page: pageQuery(req) }, req);
-    res.json({ [plural]: (reply[plural] as Answered<D, R, Root, Plural>[]).map(resource.present), meta: presentMeta(reply.meta ?? null) });
+    res.json({
+      [plural]: (reply[plural] as Answered<D, R, Root, Plural>[]).map(resource.present),
+      meta: presentMeta(reply.meta ?? null),
+    });
   });
   router.get(`/${plural}/:code`, async (req, res) => {
     res.json(one(await call(rpc.get, codeKey(req), req)));

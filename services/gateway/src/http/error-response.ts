@@ -4,7 +4,10 @@ import type { Logger } from "@billing/logger";
 
 /** An HTTP error that is not one of Lago's AppErrors (a body over the limit, an aborted upload). */
 export class HttpStatus extends Error {
-  constructor(readonly status: number, readonly text: string) {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+  ) {
     super(text);
   }
 }
@@ -18,7 +21,9 @@ const MAX_PATH_IN_MESSAGE = 256;
 export class RouteNotFound extends Error {
   readonly code = "route_not_found";
   constructor(method: string, path: string) {
-    super(`No route matches ${method} ${path.length > MAX_PATH_IN_MESSAGE ? `${path.slice(0, MAX_PATH_IN_MESSAGE)}…` : path}`);
+    super(
+      `No route matches ${method} ${path.length > MAX_PATH_IN_MESSAGE ? `${path.slice(0, MAX_PATH_IN_MESSAGE)}…` : path}`,
+    );
   }
 }
 
@@ -55,16 +60,22 @@ function fromBodyParser(err: { type?: string }): AppError | HttpStatus | undefin
  * client: an unknown error is a bare 500.
  */
 export function errorResponse(err: unknown): { status: number; body: HttpErrorBody & { message?: string } } {
-  if (err instanceof RouteNotFound) return { status: 404, body: { status: 404, error: "Not Found", code: err.code, message: err.message } };
+  if (err instanceof RouteNotFound)
+    return { status: 404, body: { status: 404, error: "Not Found", code: err.code, message: err.message } };
   const known =
-    err instanceof HttpStatus || err instanceof AppError ? err : fromRouter(err) || (err && typeof err === "object" && fromBodyParser(err)) || err;
+    err instanceof HttpStatus || err instanceof AppError
+      ? err
+      : fromRouter(err) || (err && typeof err === "object" && fromBodyParser(err)) || err;
   if (known instanceof HttpStatus) return { status: known.status, body: { status: known.status, error: known.text } };
   return toHttpError(known);
 }
 
 /** A JSON answer written straight to node's response (no framework: the fast path uses it too). */
 export function writeJson(res: ServerResponse, status: number, body: string | Buffer): void {
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+  });
   res.end(body);
 }
 

@@ -1,4 +1,12 @@
-import { COUNTRY_CODES, CURRENCY_CODES, DOCUMENT_LOCALES, isCountryCode, isCurrencyCode, isDocumentLocale, isTimezone } from "@billing/codes";
+import {
+  COUNTRY_CODES,
+  CURRENCY_CODES,
+  DOCUMENT_LOCALES,
+  isCountryCode,
+  isCurrencyCode,
+  isDocumentLocale,
+  isTimezone,
+} from "@billing/codes";
 import { z } from "zod";
 import type { ErrorKeyOf } from "./validation";
 
@@ -9,7 +17,8 @@ export const mandatoryOrInvalid = (issue: { input?: unknown }) =>
   issue.input === undefined || issue.input === null ? "value_is_mandatory" : "value_is_invalid";
 
 /** One of a list of strings; a missing value is value_is_mandatory (zod reports it as an invalid value). */
-export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: mandatoryOrInvalid });
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: mandatoryOrInvalid });
 
 /** A non-negative decimal sent as a string ("20.5") or a number (20.5) → its decimal string. */
 export const decimalInput = z
@@ -43,7 +52,17 @@ function listedCode(values: readonly string[], is: (value: string) => boolean, c
 }
 
 export const currencyCode = listedCode(CURRENCY_CODES, isCurrencyCode, "value_is_invalid", "ISO 4217 currency code");
-export const countryCode = listedCode(COUNTRY_CODES, isCountryCode, "not_a_valid_country_code", "ISO 3166-1 alpha-2 country code");
-export const documentLocale = listedCode(DOCUMENT_LOCALES, isDocumentLocale, "invalid_language_code", "Language of the documents");
+export const countryCode = listedCode(
+  COUNTRY_CODES,
+  isCountryCode,
+  "not_a_valid_country_code",
+  "ISO 3166-1 alpha-2 country code",
+);
+export const documentLocale = listedCode(
+  DOCUMENT_LOCALES,
+  isDocumentLocale,
+  "invalid_language_code",
+  "Language of the documents",
+);
 /** An IANA time zone name (or Lago's "GMT+2" form): too many aliases to list. */
 export const timezoneName = z.string().refine(isTimezone, "invalid_timezone");

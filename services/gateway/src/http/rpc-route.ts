@@ -23,7 +23,10 @@ export const codeKey = (req: Request) => ({ organization_id: organizationId(req)
 export const idKey = (req: Request) => ({ organization_id: organizationId(req), id: pathParam(req, "id") });
 
 /** `{organization_id, external_id}` of a resource addressed by its external id. */
-export const externalIdKey = (req: Request, param = "external_id") => ({ organization_id: organizationId(req), external_id: pathParam(req, param) });
+export const externalIdKey = (req: Request, param = "external_id") => ({
+  organization_id: organizationId(req),
+  external_id: pathParam(req, param),
+});
 
 /** A reply's message that the contract always sets; its absence is the service's bug (500). */
 export function replied<T>(message: T | null | undefined, what = "message"): T {
@@ -33,5 +36,6 @@ export function replied<T>(message: T | null | undefined, what = "message"): T {
 
 /** Sends `{[root]: present(reply[root])}`: the usual answer of a single-resource route. */
 export function replySender<K extends string, T>(root: K, present: (message: T) => unknown) {
-  return (res: Response, reply: { [key in K]: T | null }) => res.json({ [root]: present(replied<T>(reply[root], root)) });
+  return (res: Response, reply: { [key in K]: T | null }) =>
+    res.json({ [root]: present(replied<T>(reply[root], root)) });
 }

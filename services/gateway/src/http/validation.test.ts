@@ -23,29 +23,52 @@ describe("request validation", () => {
     expect(details({ external_id: "" })).toEqual({ external_id: ["value_is_mandatory"] });
     expect(details({ external_id: 12 })).toEqual({ external_id: ["value_is_invalid"] });
     expect(details({ external_id: "x", country: "ZZ", currency: "XYZ1" })).toEqual({
-      country: ["not_a_valid_country_code"], currency: ["value_is_invalid"],
+      country: ["not_a_valid_country_code"],
+      currency: ["value_is_invalid"],
     });
     expect(details({ external_id: "x", account_type: "boss" })).toEqual({ account_type: ["value_is_invalid"] });
     expect(details({ external_id: "x", name: "n".repeat(300) })).toEqual({ name: ["value_is_too_long"] });
-    expect(details({ external_id: "x", net_payment_term: -2 })).toEqual({ net_payment_term: ["value_is_out_of_range"] });
+    expect(details({ external_id: "x", net_payment_term: -2 })).toEqual({
+      net_payment_term: ["value_is_out_of_range"],
+    });
     expect(details({ external_id: "x", email: "a@b.c, nope" })).toEqual({ email: ["invalid_email_format"] });
   });
 
   it("names nested fields the way Lago does", () => {
-    expect(details({ external_id: "x", billing_configuration: { document_locale: "zz" }, shipping_address: { country: "ZZ" } })).toEqual({
-      document_locale: ["invalid_language_code"], shipping_country: ["not_a_valid_country_code"],
+    expect(
+      details({
+        external_id: "x",
+        billing_configuration: { document_locale: "zz" },
+        shipping_address: { country: "ZZ" },
+      }),
+    ).toEqual({
+      document_locale: ["invalid_language_code"],
+      shipping_country: ["not_a_valid_country_code"],
     });
-    expect(details({ external_id: "x", metadata: [{ key: "k", value: "v" }] })).toEqual({ metadata: ["value_is_mandatory"] });
+    expect(details({ external_id: "x", metadata: [{ key: "k", value: "v" }] })).toEqual({
+      metadata: ["value_is_mandatory"],
+    });
   });
 
   it("accepts null for every optional field", () => {
-    expect(details({ external_id: "x", name: null, country: null, billing_configuration: null, metadata: null })).toBeNull();
+    expect(
+      details({ external_id: "x", name: null, country: null, billing_configuration: null, metadata: null }),
+    ).toBeNull();
   });
 
   it("tells sent values from explicit nulls for the customer service", () => {
-    const input = parseFields(customerInputSchema, { external_id: "x", name: "A", email: null, billing_configuration: { sync: true, document_locale: null } });
+    const input = parseFields(customerInputSchema, {
+      external_id: "x",
+      name: "A",
+      email: null,
+      billing_configuration: { sync: true, document_locale: null },
+    });
     expect(toCustomerInputMessage(input)).toMatchObject({
-      external_id: "x", name: "A", null_fields: ["email"], metadata_set: false, tax_codes_set: false,
+      external_id: "x",
+      name: "A",
+      null_fields: ["email"],
+      metadata_set: false,
+      tax_codes_set: false,
       billing_configuration: { sync: true, null_fields: ["document_locale"], provider_payment_methods_set: false },
       shipping_address: null,
     });

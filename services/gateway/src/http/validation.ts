@@ -12,7 +12,8 @@ function lagoCode(issue: z.core.$ZodIssue, input: unknown): string {
     case "too_big":
       return issue.origin === "string" ? "value_is_too_long" : "value_is_out_of_range";
     case "too_small":
-      if (issue.origin === "string") return missing || valueAt(input, issue.path) === "" ? "value_is_mandatory" : "value_is_too_short";
+      if (issue.origin === "string")
+        return missing || valueAt(input, issue.path) === "" ? "value_is_mandatory" : "value_is_too_short";
       return "value_is_out_of_range";
     case "invalid_format":
       return issue.format === "email" ? "invalid_email_format" : "invalid_format";
@@ -23,7 +24,8 @@ function lagoCode(issue: z.core.$ZodIssue, input: unknown): string {
 
 function valueAt(input: unknown, path: PropertyKey[]): unknown {
   let node = input;
-  for (const key of path) node = node && typeof node === "object" ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path)
+    node = node && typeof node === "object" ? (node as Record<PropertyKey, unknown>)[key] : undefined;
   return node;
 }
 
@@ -68,7 +70,8 @@ export function pageQuery(req: Request): { page: number; per_page: number } {
 }
 
 /** Query keys as Lago clients send them: `statuses[]=a&statuses[]=b` (also percent-encoded) → `statuses`. */
-export const unbracketed = (query: Request["query"]) => Object.fromEntries(Object.entries(query).map(([k, v]) => [k.replace(/\[\]$/, ""), v]));
+export const unbracketed = (query: Request["query"]) =>
+  Object.fromEntries(Object.entries(query).map(([k, v]) => [k.replace(/\[\]$/, ""), v]));
 
 /** A query parameter that may be repeated (`coupon_code[]=a&coupon_code[]=b`) or sent once; anything else is ignored. */
 export function stringList(value: unknown): string[] {

@@ -29,7 +29,8 @@ export function addressKey(address: string): string {
   const [head, tail] = canonical.split("::") as [string, string | undefined];
   const left = head ? head.split(":") : [];
   const right = tail ? tail.split(":") : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
   return `${groups.slice(0, 4).join(":")}::/64`;
 }
 
@@ -43,7 +44,10 @@ export class AuthFailures {
   private readonly windows = new Map<string, Window>();
   readonly enabled: boolean;
 
-  constructor(readonly settings: AuthFailureSettings, private readonly maxAddresses = 10_000) {
+  constructor(
+    readonly settings: AuthFailureSettings,
+    private readonly maxAddresses = 10_000,
+  ) {
     this.enabled = settings.limit > 0 && settings.windowMs > 0;
   }
 

@@ -28,7 +28,12 @@ function customerService() {
 }
 const fakeRes = () => {
   const headers: Record<string, string> = {};
-  return { headers, res: { setHeader: (name: string, value: string) => void (headers[name] = value) } as unknown as import("node:http").ServerResponse };
+  return {
+    headers,
+    res: {
+      setHeader: (name: string, value: string) => void (headers[name] = value),
+    } as unknown as import("node:http").ServerResponse,
+  };
 };
 
 describe("failed authentications per client address", () => {
@@ -78,7 +83,8 @@ describe("the API key resolver", () => {
     let now = 0;
     const customer = customerService();
     const resolve = apiKeyResolver(customer.authenticate, { ttlMs: 30_000, missTtlMs: 5000 }, () => now);
-    for (let i = 0; i < 10; i++) await expect(resolve("Bearer sk_bad", "r")).rejects.toMatchObject({ kind: "unauthenticated" });
+    for (let i = 0; i < 10; i++)
+      await expect(resolve("Bearer sk_bad", "r")).rejects.toMatchObject({ kind: "unauthenticated" });
     expect(customer.calls).toEqual(["sk_bad"]);
     now = 5001;
     await expect(resolve("Bearer sk_bad", "r")).rejects.toMatchObject({ kind: "unauthenticated" });
@@ -94,7 +100,8 @@ describe("the API key resolver", () => {
   it("asks every time with a miss TTL of 0", async () => {
     const customer = customerService();
     const resolve = apiKeyResolver(customer.authenticate, { ttlMs: 30_000, missTtlMs: 0 });
-    for (let i = 0; i < 3; i++) await expect(resolve("Bearer sk_bad", "r")).rejects.toMatchObject({ kind: "unauthenticated" });
+    for (let i = 0; i < 3; i++)
+      await expect(resolve("Bearer sk_bad", "r")).rejects.toMatchObject({ kind: "unauthenticated" });
     expect(customer.calls).toHaveLength(3);
   });
 
@@ -106,7 +113,8 @@ describe("the API key resolver", () => {
     const from = (address: string) => ({ address, ...fakeRes() });
     const office = from("198.51.100.7");
     await resolve(`Bearer ${GOOD}`, "r", office);
-    for (const key of ["sk_a", "sk_b", "sk_c"]) await expect(resolve(`Bearer ${key}`, "r", office)).rejects.toMatchObject({ kind: "unauthenticated" });
+    for (const key of ["sk_a", "sk_b", "sk_c"])
+      await expect(resolve(`Bearer ${key}`, "r", office)).rejects.toMatchObject({ kind: "unauthenticated" });
     const guess = from("198.51.100.7");
     await expect(resolve("Bearer sk_d", "r", guess)).rejects.toMatchObject({ kind: "too_many_requests" });
     expect(guess.headers["Retry-After"]).toBe("60");
@@ -129,7 +137,11 @@ describe("invalid keys over HTTP", () => {
   let url: string;
 
   beforeAll(async () => {
-    const resolve = apiKeyResolver(customer.authenticate, { ttlMs: 30_000, missTtlMs: 5000, failures: new AuthFailures({ limit: 5, windowMs: 60_000 }) });
+    const resolve = apiKeyResolver(customer.authenticate, {
+      ttlMs: 30_000,
+      missTtlMs: 5000,
+      failures: new AuthFailures({ limit: 5, windowMs: 60_000 }),
+    });
     const addressOf = clientAddressOf("loopback");
     const app = express();
     app.use(requestContext(silentLogger));
@@ -140,7 +152,15 @@ describe("invalid keys over HTTP", () => {
     app.use(notFound);
     app.use(errorHandler);
     const usage = { call: async () => ({ fees: [] }) } as unknown as UsageClient;
-    const events = eventsRoute({ usage, resolveApiKey: resolve, addressOf, bodyLimit: "1mb", logger: silentLogger, metrics: createMetrics(), maxCalls: 1 });
+    const events = eventsRoute({
+      usage,
+      resolveApiKey: resolve,
+      addressOf,
+      bodyLimit: "1mb",
+      logger: silentLogger,
+      metrics: createMetrics(),
+      maxCalls: 1,
+    });
     server = createServer((req, res) => {
       if (!events(req, res)) app(req, res);
     });
@@ -149,9 +169,14 @@ describe("invalid keys over HTTP", () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const get = (key: string, client: string) => fetch(`${url}/api/v1/customers`, { headers: { Authorization: `Bearer ${key}`, "X-Forwarded-For": client } });
+  const get = (key: string, client: string) =>
+    fetch(`${url}/api/v1/customers`, { headers: { Authorization: `Bearer ${key}`, "X-Forwarded-For": client } });
   const estimate = (key: string, client: string) =>
-    fetch(`${url}/api/v1/events/estimate_fees`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "X-Forwarded-For": client }, body: "{}" });
+    fetch(`${url}/api/v1/events/estimate_fees`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "X-Forwarded-For": client },
+      body: "{}",
+    });
 
   it("answers repeated invalid keys 401 after one call within the miss TTL, then 429 with Retry-After past the limit; a valid key keeps working", async () => {
     const client = "198.51.100.20";

@@ -29,13 +29,22 @@ export interface AuthClient {
 const MAX_ENTRIES = 10_000;
 
 /** Authorization header → the caller; throws unauthenticated, or too_many_requests when the client failed too often. */
-export type ApiKeyResolver = (authorization: string | undefined, requestId: string, client?: AuthClient) => Promise<Caller>;
+export type ApiKeyResolver = (
+  authorization: string | undefined,
+  requestId: string,
+  client?: AuthClient,
+) => Promise<Caller>;
 
 /** The customer service's answer for an API key (throws unauthenticated for an unknown or revoked one). */
-export type AuthenticateApiKey = (apiKey: string, requestId: string) => Promise<{ organization_id: string; frozen_time?: string | null }>;
+export type AuthenticateApiKey = (
+  apiKey: string,
+  requestId: string,
+) => Promise<{ organization_id: string; frozen_time?: string | null }>;
 
-export const customerAuthenticator = (customer: CustomerClient): AuthenticateApiKey =>
-  (apiKey, requestId) => customer.call("AuthenticateApiKey", { api_key: apiKey }, { requestId });
+export const customerAuthenticator =
+  (customer: CustomerClient): AuthenticateApiKey =>
+  (apiKey, requestId) =>
+    customer.call("AuthenticateApiKey", { api_key: apiKey }, { requestId });
 
 export interface ApiKeySettings {
   /** How long a valid key's organization is kept (so how long a revoked key may still be accepted); 0 = not kept. */
@@ -58,7 +67,11 @@ export interface ApiKeySettings {
  * never is), which keeps working: clients sharing an address with a guesser are not locked out
  * while they use a key they used before.
  */
-export function apiKeyResolver(authenticate: AuthenticateApiKey, settings: ApiKeySettings, now: () => number = Date.now): ApiKeyResolver {
+export function apiKeyResolver(
+  authenticate: AuthenticateApiKey,
+  settings: ApiKeySettings,
+  now: () => number = Date.now,
+): ApiKeyResolver {
   const cache = new Map<string, CacheEntry>();
   const misses = new Map<string, number>();
   /** key hash → when it was last found valid */
@@ -112,11 +125,17 @@ export function apiKeyResolver(authenticate: AuthenticateApiKey, settings: ApiKe
  */
 export function clientAddressOf(trustProxy: string): (req: IncomingMessage) => string {
   const value = trustProxy.trim();
-  const trust = value === ""
-    ? () => false
-    : /^\d+$/.test(value)
-      ? (_address: string, hop: number) => hop < Number(value)
-      : proxyaddr.compile(value.split(",").map((part) => part.trim()).filter(Boolean));
+  const trust =
+    value === ""
+      ? () => false
+      : /^\d+$/.test(value)
+        ? (_address: string, hop: number) => hop < Number(value)
+        : proxyaddr.compile(
+            value
+              .split(",")
+              .map((part) => part.trim())
+              .filter(Boolean),
+          );
   return (req) => proxyaddr(req, trust) ?? req.socket.remoteAddress ?? "unknown";
 }
 
@@ -125,7 +144,11 @@ export function authenticate(resolve: ApiKeyResolver, addressOf?: (req: Incoming
   return async (req, res, next) => {
     try {
       const c = ctx(req);
-      const caller = await resolve(req.get("authorization"), c.requestId, addressOf ? { address: addressOf(req), res } : undefined);
+      const caller = await resolve(
+        req.get("authorization"),
+        c.requestId,
+        addressOf ? { address: addressOf(req), res } : undefined,
+      );
       c.organizationId = caller.organizationId;
       c.logger = c.logger.child({ organization_id: caller.organizationId });
       // a sandbox organization's request runs at its test clock's time, in every service it reaches

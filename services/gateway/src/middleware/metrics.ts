@@ -17,7 +17,12 @@ export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ["method", "route", "status"] as const;
-  const requests = new Counter({ name: "http_requests_total", help: "HTTP requests", labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests",
+    labelNames,
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: "http_request_duration_seconds",
     help: "HTTP request latency",

@@ -41,7 +41,10 @@ describe("per-organization token buckets", () => {
   });
 
   it("is off when the rate or the burst is 0", () => {
-    for (const settings of [{ perSecond: 0, burst: 10 }, { perSecond: 10, burst: 0 }]) {
+    for (const settings of [
+      { perSecond: 0, burst: 10 },
+      { perSecond: 10, burst: 0 },
+    ]) {
       const b = new TokenBuckets(settings);
       expect(b.enabled).toBe(false);
       expect(takeN(b, "org", 1000, 0).every((t) => t.ok)).toBe(true);

@@ -30,7 +30,10 @@ export class TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();
   readonly enabled: boolean;
 
-  constructor(private readonly settings: RateLimitSettings, private readonly maxBuckets = 10_000) {
+  constructor(
+    private readonly settings: RateLimitSettings,
+    private readonly maxBuckets = 10_000,
+  ) {
     this.enabled = settings.perSecond > 0 && settings.burst > 0;
   }
 

@@ -32,7 +32,8 @@ const documented = new Set(
 function routesOf(router: Router, prefix: string): string[] {
   type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
   return (router.stack as unknown as Layer[]).flatMap((layer) => {
-    if (layer.route) return Object.keys(layer.route.methods).map((m) => `${m.toUpperCase()} ${prefix}${layer.route!.path}`);
+    if (layer.route)
+      return Object.keys(layer.route.methods).map((m) => `${m.toUpperCase()} ${prefix}${layer.route!.path}`);
     return layer.handle?.stack ? routesOf(layer.handle as unknown as Router, prefix) : [];
   });
 }
@@ -48,7 +49,8 @@ async function servedRoutes(): Promise<string[]> {
     if (folder.name === "events" || folder.name === "estimate-fees") continue; // the fast path, not express (covered end to end)
     const module = (await import(join(routesDir, folder.name, "route.ts"))) as Record<string, unknown>;
     for (const [name, factory] of Object.entries(module)) {
-      if (name.endsWith("Router") && typeof factory === "function") routes.push(...routesOf(factory(stub) as Router, "/api/v1"));
+      if (name.endsWith("Router") && typeof factory === "function")
+        routes.push(...routesOf(factory(stub) as Router, "/api/v1"));
     }
   }
   routes.push(...routesOf(healthRouter({}), ""));
@@ -61,8 +63,14 @@ describe("the OpenAPI document", () => {
   it("documents every route the gateway serves, and only those", async () => {
     const served = new Set(await servedRoutes());
     const events = ["POST /api/v1/events", "POST /api/v1/events/batch", "POST /api/v1/events/estimate_fees"];
-    expect([...served].filter((r) => !documented.has(r)), "served, not documented").toEqual([]);
-    expect([...documented].filter((r) => !served.has(r) && !events.includes(r)), "documented, not served").toEqual([]);
+    expect(
+      [...served].filter((r) => !documented.has(r)),
+      "served, not documented",
+    ).toEqual([]);
+    expect(
+      [...documented].filter((r) => !served.has(r) && !events.includes(r)),
+      "documented, not served",
+    ).toEqual([]);
     expect(documented.size).toBe(OPERATIONS.length);
   });
 
@@ -73,7 +81,9 @@ describe("the OpenAPI document", () => {
     for (const op of OPERATIONS) {
       const operation = document.paths![op.path]![op.method]!;
       expect(Object.keys(operation.responses ?? {}), op.operationId).toEqual(
-        op.public ? ["200", ...(op.refuses ? ["403", "404", "default"] : [])] : ["200", ...(op.body ? ["400"] : []), "401", "404", "422", "default"],
+        op.public
+          ? ["200", ...(op.refuses ? ["403", "404", "default"] : [])]
+          : ["200", ...(op.body ? ["400"] : []), "401", "404", "422", "default"],
       );
       expect(operation.security, op.operationId).toEqual(op.public ? [] : undefined);
     }
@@ -86,7 +96,8 @@ describe("the OpenAPI document", () => {
     addFormats(ajv);
     ajv.addVocabulary(["components"]); // the wrapper the component schemas are read from
     ajv.addSchema({ $id: "doc", components: document.components } as Schema);
-    for (const name of Object.keys(document.components?.schemas ?? {})) expect(ajv.getSchema(`doc#/components/schemas/${name}`), name).toBeTypeOf("function");
+    for (const name of Object.keys(document.components?.schemas ?? {}))
+      expect(ajv.getSchema(`doc#/components/schemas/${name}`), name).toBeTypeOf("function");
   });
 
   it("describes the request bodies as their validators take them", () => {
@@ -94,19 +105,74 @@ describe("the OpenAPI document", () => {
     addFormats(ajv);
     ajv.addSchema({ $id: "doc", components: document.components } as Schema);
     const bodyOf = (path: string, method: "post" | "put") => {
-      const schema = JSON.parse(JSON.stringify((document.paths![path]![method]!.requestBody as { content: Record<string, { schema: Schema }> }).content["application/json"]!.schema).replace(/"#\/components/g, '"doc#/components'));
+      const schema = JSON.parse(
+        JSON.stringify(
+          (document.paths![path]![method]!.requestBody as { content: Record<string, { schema: Schema }> }).content[
+            "application/json"
+          ]!.schema,
+        ).replace(/"#\/components/g, '"doc#/components'),
+      );
       return ajv.compile(schema);
     };
-    const samples: Array<[string, "post" | "put", string, Schema, { safeParse: (v: unknown) => { success: boolean } }]> = [
-      ["/customers", "post", "customer", { external_id: "c1", name: "Acme", currency: "EUR", country: "FR", billing_configuration: { payment_provider: "sandbox" }, metadata: [{ key: "k", value: "v", display_in_invoice: true }] }, customerInputSchema],
-      ["/plans", "post", "plan", { name: "P", code: "p", interval: "monthly", amount_cents: 1000, amount_currency: "EUR", pay_in_advance: false, charges: [{ billable_metric_id: "m", charge_model: "standard", properties: { amount: "1" } }] }, planCreateSchema],
-      ["/subscriptions", "post", "subscription", { external_customer_id: "c1", plan_code: "p", external_id: "s1", billing_time: "calendar", subscription_at: "2024-01-01T00:00:00Z" }, subscriptionCreateSchema],
+    const samples: Array<
+      [string, "post" | "put", string, Schema, { safeParse: (v: unknown) => { success: boolean } }]
+    > = [
+      [
+        "/customers",
+        "post",
+        "customer",
+        {
+          external_id: "c1",
+          name: "Acme",
+          currency: "EUR",
+          country: "FR",
+          billing_configuration: { payment_provider: "sandbox" },
+          metadata: [{ key: "k", value: "v", display_in_invoice: true }],
+        },
+        customerInputSchema,
+      ],
+      [
+        "/plans",
+        "post",
+        "plan",
+        {
+          name: "P",
+          code: "p",
+          interval: "monthly",
+          amount_cents: 1000,
+          amount_currency: "EUR",
+          pay_in_advance: false,
+          charges: [{ billable_metric_id: "m", charge_model: "standard", properties: { amount: "1" } }],
+        },
+        planCreateSchema,
+      ],
+      [
+        "/subscriptions",
+        "post",
+        "subscription",
+        {
+          external_customer_id: "c1",
+          plan_code: "p",
+          external_id: "s1",
+          billing_time: "calendar",
+          subscription_at: "2024-01-01T00:00:00Z",
+        },
+        subscriptionCreateSchema,
+      ],
       ["/customers", "post", "customer", { name: "no external_id" }, customerInputSchema],
-      ["/plans", "post", "plan", { name: "P", code: "p", interval: "daily", amount_cents: 1000, amount_currency: "EUR", pay_in_advance: false }, planCreateSchema],
+      [
+        "/plans",
+        "post",
+        "plan",
+        { name: "P", code: "p", interval: "daily", amount_cents: 1000, amount_currency: "EUR", pay_in_advance: false },
+        planCreateSchema,
+      ],
     ];
     for (const [path, method, root, body, validator] of samples) {
       const validate = bodyOf(path, method);
-      expect(validate({ [root]: body }), `${path} ${JSON.stringify(body)}: ${JSON.stringify(validate.errors)}`).toBe(validator.safeParse(body).success);
+      expect(validate({ [root]: body }), `${path} ${JSON.stringify(body)}: ${JSON.stringify(validate.errors)}`).toBe(
+        validator.safeParse(body).success,
+      );
     }
   });
 });
@@ -137,8 +203,10 @@ describe("GET /api/v1/openapi.json and /docs", () => {
     expect(page.status).toBe(200);
     expect(html).toContain('<script src="swagger-ui-bundle.js">');
     expect(html).not.toMatch(/https?:\/\//); // no CDN
-    for (const asset of ["swagger-ui-bundle.js", "swagger-ui.css", "init.js"]) expect((await fetch(`${base}/docs/${asset}`)).status, asset).toBe(200);
+    for (const asset of ["swagger-ui-bundle.js", "swagger-ui.css", "init.js"])
+      expect((await fetch(`${base}/docs/${asset}`)).status, asset).toBe(200);
     expect(await (await fetch(`${base}/docs/init.js`)).text()).toContain('url: "../api/v1/openapi.json"');
-    for (const other of ["index.html", "swagger-initializer.js", "package.json", "../package.json"]) expect((await fetch(`${base}/docs/${other}`)).status, other).toBe(404);
+    for (const other of ["index.html", "swagger-initializer.js", "package.json", "../package.json"])
+      expect((await fetch(`${base}/docs/${other}`)).status, other).toBe(404);
   });
 });

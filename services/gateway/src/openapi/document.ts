@@ -1,6 +1,12 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { apiError, apiErrorBadRequest, apiErrorNotFound, apiErrorUnauthorized, apiErrorUnprocessableEntity } from "@billing/views";
+import {
+  apiError,
+  apiErrorBadRequest,
+  apiErrorNotFound,
+  apiErrorUnauthorized,
+  apiErrorUnprocessableEntity,
+} from "@billing/views";
 import { OPERATIONS, type Operation } from "./operations";
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
@@ -17,8 +23,25 @@ A sandbox organization's requests run at its test clock's time.
 **Errors**: Lago's bodies: \`{"status", "error"}\`, plus \`code\` (404, 403, 405) and \`error_details\` (422, field → codes).`;
 
 const TAGS = [
-  "Customers", "Billing entities", "Taxes", "Billable metrics", "Add-ons", "Coupons", "Plans", "Features", "Entitlements", "Invoice custom sections",
-  "Subscriptions", "Events", "Invoices", "Wallets", "Payments", "Payment requests", "Webhooks", "Test clock", "Platform",
+  "Customers",
+  "Billing entities",
+  "Taxes",
+  "Billable metrics",
+  "Add-ons",
+  "Coupons",
+  "Plans",
+  "Features",
+  "Entitlements",
+  "Invoice custom sections",
+  "Subscriptions",
+  "Events",
+  "Invoices",
+  "Wallets",
+  "Payments",
+  "Payment requests",
+  "Webhooks",
+  "Test clock",
+  "Platform",
 ];
 
 const PATH_PARAMS: Record<string, string> = {
@@ -52,7 +75,9 @@ function errorResponses(op: Operation): RouteConfig["responses"] {
   }
   if (op.public) return {};
   return {
-    ...(op.body ? { 400: { description: "The body is not JSON, or lacks its root key.", content: json(apiErrorBadRequest) } } : {}),
+    ...(op.body
+      ? { 400: { description: "The body is not JSON, or lacks its root key.", content: json(apiErrorBadRequest) } }
+      : {}),
     401: { description: "No API key, or an unknown one.", content: json(apiErrorUnauthorized) },
     404: { description: "The object, or one the request names, does not exist.", content: json(apiErrorNotFound) },
     422: { description: "Invalid fields, or a rule the request breaks.", content: json(apiErrorUnprocessableEntity) },

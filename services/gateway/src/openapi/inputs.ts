@@ -32,7 +32,10 @@ export const featureListQuery = z.object({ search_term: filter("features whose c
 export const appliedCouponListQuery = z.object({
   status: filter("active or terminated"),
   external_customer_id: filter("the customer's applied coupons only"),
-  coupon_code: z.union([z.string(), z.array(z.string())]).optional().describe("one coupon code, or several (`coupon_code[]=a&coupon_code[]=b`)"),
+  coupon_code: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .describe("one coupon code, or several (`coupon_code[]=a&coupon_code[]=b`)"),
 });
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -41,17 +44,26 @@ const identifier = z.union([z.string().min(1), z.number()]);
 /** One usage event (Lago's EventInputObject), as the usage service checks it. */
 export const eventInput = z
   .object({
-    transaction_id: identifier.describe("the event's idempotency key: a second event with it (same subscription) is not counted again"),
+    transaction_id: identifier.describe(
+      "the event's idempotency key: a second event with it (same subscription) is not counted again",
+    ),
     external_subscription_id: identifier.describe("the subscription the usage belongs to"),
     code: identifier.describe("the billable metric's code"),
     timestamp: z
       .union([z.number(), z.string().regex(DECIMAL)])
       .nullish()
-      .describe("when it happened, Unix seconds (decimals allowed); absent: when received (a sandbox organization's clock time)"),
+      .describe(
+        "when it happened, Unix seconds (decimals allowed); absent: when received (a sandbox organization's clock time)",
+      ),
     properties: z
       .record(z.string(), z.unknown())
       .nullish()
-      .describe(`what the metric aggregates (its field_name) and filters on; objects and arrays nested at most ${MAX_PROPERTIES_DEPTH} levels`),
-    precise_total_amount_cents: z.union([z.string().regex(DECIMAL), z.number()]).nullish().describe("for dynamic charges: the amount this event bills"),
+      .describe(
+        `what the metric aggregates (its field_name) and filters on; objects and arrays nested at most ${MAX_PROPERTIES_DEPTH} levels`,
+      ),
+    precise_total_amount_cents: z
+      .union([z.string().regex(DECIMAL), z.number()])
+      .nullish()
+      .describe("for dynamic charges: the amount this event bills"),
   })
   .meta({ id: "EventInputObject", description: "A usage event." });

@@ -41,7 +41,8 @@ const INIT = `window.ui = SwaggerUIBundle({
 export function docsRouter(): Router {
   const router = Router();
   const assets = express.static(getAbsoluteFSPath(), { index: false, fallthrough: true, maxAge: "1d" });
-  const onlyAssets: RequestHandler = (req, res, next) => (ASSETS.has(req.path.slice(1)) ? assets(req, res, next) : next());
+  const onlyAssets: RequestHandler = (req, res, next) =>
+    ASSETS.has(req.path.slice(1)) ? assets(req, res, next) : next();
 
   router.get("/api/v1/openapi.json", (_req, res) => {
     res.type("json").send(openApiDocument().json);

@@ -35,7 +35,14 @@ export interface AdvanceChargesInput {
   /** the paid fees gathered, oldest first (each taxed when it was created) */
   fees: readonly Fee[];
   /** per subscription gathered: its plan and the charges span of this billing (Lago: the latest subscription's) */
-  subscriptions: ReadonlyArray<{ subscription_id: string; external_subscription_id: string; plan_id: string; plan_code: string; from: Date | null; to: Date | null }>;
+  subscriptions: ReadonlyArray<{
+    subscription_id: string;
+    external_subscription_id: string;
+    plan_id: string;
+    plan_code: string;
+    from: Date | null;
+    to: Date | null;
+  }>;
   now: Date;
 }
 
@@ -43,16 +50,27 @@ const amountsOf = (fees: readonly Fee[]) => {
   const t = paidFeesTotals(fees);
   return {
     amounts: {
-      fees_amount_cents: t.fees_amount_cents, progressive_billing_credit_amount_cents: 0, coupons_amount_cents: 0,
-      sub_total_excluding_taxes_amount_cents: t.sub_total_excluding_taxes_amount_cents, taxes_amount_cents: t.taxes_amount_cents,
-      taxes_rate: t.taxes_rate, sub_total_including_taxes_amount_cents: t.sub_total_including_taxes_amount_cents,
-      credit_notes_amount_cents: 0, prepaid_credit_amount_cents: 0, total_amount_cents: t.total_amount_cents,
+      fees_amount_cents: t.fees_amount_cents,
+      progressive_billing_credit_amount_cents: 0,
+      coupons_amount_cents: 0,
+      sub_total_excluding_taxes_amount_cents: t.sub_total_excluding_taxes_amount_cents,
+      taxes_amount_cents: t.taxes_amount_cents,
+      taxes_rate: t.taxes_rate,
+      sub_total_including_taxes_amount_cents: t.sub_total_including_taxes_amount_cents,
+      credit_notes_amount_cents: 0,
+      prepaid_credit_amount_cents: 0,
+      total_amount_cents: t.total_amount_cents,
     },
     applied_taxes: t.applied_taxes.map((a) => {
       const tax = fees.flatMap((f) => f.taxes).find((x) => x.code === a.tax_code);
       return {
-        tax_code: a.tax_code, tax_name: a.tax_name ?? tax?.name ?? a.tax_code, tax_rate: a.tax_rate, tax_id: tax?.svc_id ?? null,
-        tax_description: tax?.description ?? null, amount_cents: a.amount_cents, fees_amount_cents: a.fees_amount_cents,
+        tax_code: a.tax_code,
+        tax_name: a.tax_name ?? tax?.name ?? a.tax_code,
+        tax_rate: a.tax_rate,
+        tax_id: tax?.svc_id ?? null,
+        tax_description: tax?.description ?? null,
+        amount_cents: a.amount_cents,
+        fees_amount_cents: a.fees_amount_cents,
       };
     }),
   };
@@ -64,10 +82,18 @@ export function advanceChargesInvoice(input: AdvanceChargesInput): Invoice {
   const id = advanceChargesInvoiceIdOf(input.organizationId, customer.id, input.billedAt);
   const dates = invoiceDates({ ...input.terms, graceDays: 0, anchor: null, adjustment: null }, input.billedAt, []);
   const lines: InvoiceLine[] = input.subscriptions.map((s) => ({
-    subscription_id: s.subscription_id, external_subscription_id: s.external_subscription_id, plan_id: s.plan_id, plan_code: s.plan_code,
-    reason: "subscription_periodic", invoicing_reason: "in_advance_charge_periodic", at: input.billedAt,
+    subscription_id: s.subscription_id,
+    external_subscription_id: s.external_subscription_id,
+    plan_id: s.plan_id,
+    plan_code: s.plan_code,
+    reason: "subscription_periodic",
+    invoicing_reason: "in_advance_charge_periodic",
+    at: input.billedAt,
     // only charges by design: the charges span stands for both (Lago)
-    subscription_from: s.from, subscription_to: s.to, charges_from: s.from, charges_to: s.to,
+    subscription_from: s.from,
+    subscription_to: s.to,
+    charges_from: s.from,
+    charges_to: s.to,
   }));
   return {
     id,

@@ -34,12 +34,14 @@ export interface AdvanceFeeRecord {
 }
 
 /** Lago: an invoiceable charge gets an invoice per event, unless its paid fees are regrouped on an invoice later. */
-export const ownInvoice = (fee: Pick<AdvanceFeeData, "invoiceable" | "regroup_paid_fees">) => fee.invoiceable && fee.regroup_paid_fees !== "invoice";
+export const ownInvoice = (fee: Pick<AdvanceFeeData, "invoiceable" | "regroup_paid_fees">) =>
+  fee.invoiceable && fee.regroup_paid_fees !== "invoice";
 
 /** The id of the invoice of one pay-in-advance fee: derived from the fee (one invoice per fee, whoever writes it). */
 export const advanceInvoiceIdOf = (feeId: string) => derivedUuid(`advance_invoice|${feeId}`);
 
-const filterName = (f: NonNullable<AdvanceFeeData["filter"]>) => f.invoice_display_name || Object.values(f.values).flat().join(", ");
+const filterName = (f: NonNullable<AdvanceFeeData["filter"]>) =>
+  f.invoice_display_name || Object.values(f.values).flat().join(", ");
 
 /**
  * A pay-in-advance fee before the invoice pipeline, with the charge version it was priced with
@@ -48,7 +50,11 @@ const filterName = (f: NonNullable<AdvanceFeeData["filter"]>) => f.invoice_displ
 export type AdvanceFeeDraft = FeeDraft & Pick<Fee, "charge_version">;
 
 /** The fee before the invoice pipeline: taxes selected (billing-rules §3: charge > plan > customer > billing entity). Pure. */
-export function advanceFeeDraft(fee: AdvanceFeeData, customer: CustomerViewData | null, entityTaxes: readonly TaxViewData[]): AdvanceFeeDraft {
+export function advanceFeeDraft(
+  fee: AdvanceFeeData,
+  customer: CustomerViewData | null,
+  entityTaxes: readonly TaxViewData[],
+): AdvanceFeeDraft {
   const grouped = Object.fromEntries(Object.entries(fee.grouped_by).map(([k, v]) => [k, v ?? ""]));
   return {
     id: fee.id,
@@ -65,10 +71,15 @@ export function advanceFeeDraft(fee: AdvanceFeeData, customer: CustomerViewData 
     true_up_parent_fee_id: null,
     true_up: false,
     item: {
-      code: fee.metric.code, name: fee.metric.name, description: fee.metric.description,
+      code: fee.metric.code,
+      name: fee.metric.name,
+      description: fee.metric.description,
       invoice_display_name: fee.invoice_display_name || fee.metric.name,
-      filter_invoice_display_name: fee.filter ? filterName(fee.filter) : null, filters: fee.filter ? fee.filter.values : null,
-      item_id: fee.metric.svc_id, item_type: "BillableMetric", grouped_by: grouped,
+      filter_invoice_display_name: fee.filter ? filterName(fee.filter) : null,
+      filters: fee.filter ? fee.filter.values : null,
+      item_id: fee.metric.svc_id,
+      item_type: "BillableMetric",
+      grouped_by: grouped,
     },
     units: fee.units,
     total_aggregated_units: fee.units,
@@ -104,16 +115,21 @@ type FeeTotals = Omit<Fee, keyof FeeDraft>;
 export function advanceFeeTaxer(): (draft: FeeDraft, currency: string) => Fee {
   const memo = new Map<string, FeeTotals>();
   return (draft, currency) => {
-    const taxes = draft.taxes.map((t) => `${t.svc_id}\u0000${t.code}\u0000${t.rate}\u0000${t.name}\u0000${t.description ?? ""}`).join("\u0001");
+    const taxes = draft.taxes
+      .map((t) => `${t.svc_id}\u0000${t.code}\u0000${t.rate}\u0000${t.name}\u0000${t.description ?? ""}`)
+      .join("\u0001");
     const key = `${currency}|${draft.amount_cents}|${draft.precise_amount_cents}|${taxes}`;
     const known = memo.get(key);
     if (known) return Object.assign(draft, known, { applied_taxes: known.applied_taxes.map((t) => ({ ...t })) });
     const fee = taxedAdvanceFee(draft, currency);
     if (memo.size < 10_000) {
       memo.set(key, {
-        precise_coupons_amount_cents: fee.precise_coupons_amount_cents, taxes_amount_cents: fee.taxes_amount_cents,
-        taxes_precise_amount_cents: fee.taxes_precise_amount_cents, taxes_rate: fee.taxes_rate,
-        sub_total_excluding_taxes_precise_amount_cents: fee.sub_total_excluding_taxes_precise_amount_cents, total_amount_cents: fee.total_amount_cents,
+        precise_coupons_amount_cents: fee.precise_coupons_amount_cents,
+        taxes_amount_cents: fee.taxes_amount_cents,
+        taxes_precise_amount_cents: fee.taxes_precise_amount_cents,
+        taxes_rate: fee.taxes_rate,
+        sub_total_excluding_taxes_precise_amount_cents: fee.sub_total_excluding_taxes_precise_amount_cents,
+        total_amount_cents: fee.total_amount_cents,
         applied_taxes: fee.applied_taxes,
       });
     }
@@ -142,13 +158,35 @@ export function advanceFeeInvoice(input: AdvanceInvoiceInput): Invoice {
   const at = new Date(fee.event_timestamp);
   const dates = invoiceDates({ ...input.terms, graceDays: 0, anchor: null, adjustment: null }, at, []);
   return immediateInvoice({
-    id, organizationId: fee.organization_id, customer, entity: input.entity, sandbox: input.sandbox, invoiceType: "subscription", billedAt: at,
-    lines: [{
-      subscription_id: fee.subscription_id, external_subscription_id: fee.external_subscription_id, plan_id: fee.plan_id, plan_code: fee.plan_code,
-      reason: "subscription_periodic", invoicing_reason: "in_advance_charge", at,
-      subscription_from: null, subscription_to: null, charges_from: new Date(fee.from), charges_to: new Date(fee.to),
-    }],
-    currency: fee.currency, fees: [input.draft],
-    dates: { issuing_date: dates.issuing_date, payment_due_date: dates.payment_due_date, net_payment_term: dates.net_payment_term }, now: input.now,
+    id,
+    organizationId: fee.organization_id,
+    customer,
+    entity: input.entity,
+    sandbox: input.sandbox,
+    invoiceType: "subscription",
+    billedAt: at,
+    lines: [
+      {
+        subscription_id: fee.subscription_id,
+        external_subscription_id: fee.external_subscription_id,
+        plan_id: fee.plan_id,
+        plan_code: fee.plan_code,
+        reason: "subscription_periodic",
+        invoicing_reason: "in_advance_charge",
+        at,
+        subscription_from: null,
+        subscription_to: null,
+        charges_from: new Date(fee.from),
+        charges_to: new Date(fee.to),
+      },
+    ],
+    currency: fee.currency,
+    fees: [input.draft],
+    dates: {
+      issuing_date: dates.issuing_date,
+      payment_due_date: dates.payment_due_date,
+      net_payment_term: dates.net_payment_term,
+    },
+    now: input.now,
   });
 }

@@ -35,7 +35,8 @@ export function boundaryAfter(copy: Billed, at: Date): Date {
 }
 
 /** A plan billed when it starts: in advance, or with fixed charges paid in advance. */
-const billsAtStart = (copy: Billed) => copy.plan.pay_in_advance || copy.plan.fixed_charges.some((fc) => fc.pay_in_advance);
+const billsAtStart = (copy: Billed) =>
+  copy.plan.pay_in_advance || copy.plan.fixed_charges.some((fc) => fc.pay_in_advance);
 
 /** When an advance plan is first billed: at its start, or at the end of its trial (billing-rules §4). */
 function startingAt(copy: Billed, initialStartedAt: Date): Date {
@@ -87,5 +88,8 @@ export function isUpgradeTermination(copy: Billed): boolean {
 export function billedTiming(copy: Billed): SubscriptionTiming {
   const timing = timingOf(copy.subscription, copy.plan);
   if (!isUpgradeTermination(copy)) return timing;
-  return { ...timing, terminated_at: planChangeBoundaries(copy.subscription.terminated_at!, timing.timezone ?? "UTC").old_to_datetime };
+  return {
+    ...timing,
+    terminated_at: planChangeBoundaries(copy.subscription.terminated_at!, timing.timezone ?? "UTC").old_to_datetime,
+  };
 }

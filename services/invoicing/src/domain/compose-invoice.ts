@@ -1,6 +1,16 @@
 import { derivedUuid } from "@billing/codes";
 import type { CustomerViewData } from "@billing/contracts";
-import type { AppliedCustomSection, CustomSection, FeeDraft, Invoice, InvoiceCredit, InvoiceLine, PlannedCoupon, PlannedCreditNote, ProgressiveCredit } from "./invoice";
+import type {
+  AppliedCustomSection,
+  CustomSection,
+  FeeDraft,
+  Invoice,
+  InvoiceCredit,
+  InvoiceLine,
+  PlannedCoupon,
+  PlannedCreditNote,
+  ProgressiveCredit,
+} from "./invoice";
 import { documentNumberPrefix, draftInvoiceNumber } from "@billing/pricing";
 import { invoiceFees, type PricedLine } from "./invoice-fees";
 import { consumedCoupons, priceInvoice } from "./invoice-totals";
@@ -31,7 +41,8 @@ export interface NewInvoiceInput {
   progressiveCredit?: ProgressiveCredit | null;
 }
 
-const currencyOf = (lines: readonly PricedLine[], customer: CustomerViewData) => lines[0]?.copy.plan.amount_currency ?? customer.currency ?? "USD";
+const currencyOf = (lines: readonly PricedLine[], customer: CustomerViewData) =>
+  lines[0]?.copy.plan.amount_currency ?? customer.currency ?? "USD";
 
 /**
  * A new subscription invoice: its fees and amounts (no coupons before finalization), its dates,
@@ -42,10 +53,20 @@ export function newInvoice(input: NewInvoiceInput): Invoice {
   const { customer, terms } = input;
   const id = invoiceIdOf(input.organizationId, customer.id, input.billedAt, input.part);
   const currency = currencyOf(input.lines, customer.customer);
-  const fees = [...invoiceFees({ invoiceId: id, customer: customer.customer, entityTaxes: input.entity?.taxes ?? [], currency }, input.lines), ...(input.paidInAdvance ?? [])];
+  const fees = [
+    ...invoiceFees(
+      { invoiceId: id, customer: customer.customer, entityTaxes: input.entity?.taxes ?? [], currency },
+      input.lines,
+    ),
+    ...(input.paidInAdvance ?? []),
+  ];
   const progressiveCredit = input.progressiveCredit ?? null;
   const priced = priceInvoice({ currency, fees, coupons: [], finalizing: false, progressiveCredit });
-  const dates = invoiceDates(terms, input.billedAt, input.lines.map((l) => l.line.reason));
+  const dates = invoiceDates(
+    terms,
+    input.billedAt,
+    input.lines.map((l) => l.line.reason),
+  );
   const draft = terms.graceDays > 0;
   return {
     id,
@@ -83,11 +104,29 @@ export function newInvoice(input: NewInvoiceInput): Invoice {
 }
 
 /** A draft's new fees and amounts (usage read again): what a refresh writes. Pure. */
-export function refreshedDraft(invoice: Invoice, lines: readonly PricedLine[], entity: BillingEntityTerms | null, customer: CustomerViewData, now: Date) {
+export function refreshedDraft(
+  invoice: Invoice,
+  lines: readonly PricedLine[],
+  entity: BillingEntityTerms | null,
+  customer: CustomerViewData,
+  now: Date,
+) {
   // the pay-in-advance fees it gathered stay as they were (usage does not price them again)
   const gathered = invoice.fees.filter((f) => f.pay_in_advance && f.fee_type === "charge");
-  const fees = [...invoiceFees({ invoiceId: invoice.id, customer, entityTaxes: entity?.taxes ?? [], currency: invoice.currency }, lines), ...gathered];
-  const priced = priceInvoice({ currency: invoice.currency, fees, coupons: [], finalizing: false, progressiveCredit: invoice.progressive_credit });
+  const fees = [
+    ...invoiceFees(
+      { invoiceId: invoice.id, customer, entityTaxes: entity?.taxes ?? [], currency: invoice.currency },
+      lines,
+    ),
+    ...gathered,
+  ];
+  const priced = priceInvoice({
+    currency: invoice.currency,
+    fees,
+    coupons: [],
+    finalizing: false,
+    progressiveCredit: invoice.progressive_credit,
+  });
   return {
     fees: priced.fees,
     amounts: priced.amounts,
@@ -123,10 +162,18 @@ export function finalizedInvoice(invoice: Invoice, f: Finalization): Invoice {
   // fees paid before they were invoiced: their own taxes summed, nothing else applies (advance-charges.ts)
   if (invoice.invoice_type === "advance_charges") return finalizedAdvanceCharges(invoice, f);
   const priced = priceInvoice({
-    currency: invoice.currency, fees: f.fees, coupons: consumedCoupons(f.consumed, invoice.currency), prepaidConsumed: f.prepaid, finalizing: true,
+    currency: invoice.currency,
+    fees: f.fees,
+    coupons: consumedCoupons(f.consumed, invoice.currency),
+    prepaidConsumed: f.prepaid,
+    finalizing: true,
     progressiveCredit: invoice.progressive_credit,
     // credit notes as consumed: each note's balance is what it recorded giving
-    creditNotes: (f.creditNotes ?? []).map((n) => ({ id: n.credit_note_id, balance_amount_cents: n.amount_cents, created_at: n.created_at })),
+    creditNotes: (f.creditNotes ?? []).map((n) => ({
+      id: n.credit_note_id,
+      balance_amount_cents: n.amount_cents,
+      created_at: n.created_at,
+    })),
   });
   return {
     ...invoice,
@@ -153,19 +200,30 @@ export function finalizedInvoice(invoice: Invoice, f: Finalization): Invoice {
  * is made or refreshed, a finalized one's those its finalization plan fixed. Any other, or one given
  * none (planned before sections were kept), as it is.
  */
-export function withCustomSections(invoice: Invoice, sections: readonly CustomSection[] | undefined, at: Date): Invoice {
+export function withCustomSections(
+  invoice: Invoice,
+  sections: readonly CustomSection[] | undefined,
+  at: Date,
+): Invoice {
   if ((invoice.status !== "finalized" && invoice.status !== "draft") || !sections) return invoice;
   return { ...invoice, applied_custom_sections: appliedCustomSections(invoice.id, sections, at) };
 }
 
 /** The sections as applied to one invoice (ids derived from the invoice and the section's code). */
-export const appliedCustomSections = (invoiceId: string, sections: readonly CustomSection[], at: Date): AppliedCustomSection[] =>
+export const appliedCustomSections = (
+  invoiceId: string,
+  sections: readonly CustomSection[],
+  at: Date,
+): AppliedCustomSection[] =>
   sections.map((s) => ({ ...s, id: derivedUuid(`custom_section|${invoiceId}|${s.code}`), created_at: at }));
 
 /** The invoice's credits from credit notes (Lago's credit of item type credit_note, applied after taxes). */
 const creditNoteCredits = (invoiceId: string, notes: readonly PlannedCreditNote[], currency: string): InvoiceCredit[] =>
   notes.map((n) => ({
-    id: derivedUuid(`credit|${invoiceId}|${n.credit_note_id}`), applied_coupon_id: "", amount_cents: n.amount_cents, currency,
+    id: derivedUuid(`credit|${invoiceId}|${n.credit_note_id}`),
+    applied_coupon_id: "",
+    amount_cents: n.amount_cents,
+    currency,
     item: { id: n.credit_note_id, type: "credit_note", code: n.number, name: n.number },
   }));
 

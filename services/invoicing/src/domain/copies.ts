@@ -39,10 +39,16 @@ export interface CustomerCopy {
   version: number;
 }
 
-export const nextEntryOf = (copy: Pick<SubscriptionCopy, "next_billing_at" | "next_billing_reason">): BillingEntry | null =>
-  copy.next_billing_at && copy.next_billing_reason ? { at: copy.next_billing_at, reason: copy.next_billing_reason } : null;
+export const nextEntryOf = (
+  copy: Pick<SubscriptionCopy, "next_billing_at" | "next_billing_reason">,
+): BillingEntry | null =>
+  copy.next_billing_at && copy.next_billing_reason
+    ? { at: copy.next_billing_at, reason: copy.next_billing_reason }
+    : null;
 
-export const lastEntryOf = (copy: Pick<SubscriptionCopy, "last_billed_at" | "last_billed_reason">): BillingEntry | null =>
+export const lastEntryOf = (
+  copy: Pick<SubscriptionCopy, "last_billed_at" | "last_billed_reason">,
+): BillingEntry | null =>
   copy.last_billed_at && copy.last_billed_reason ? { at: copy.last_billed_at, reason: copy.last_billed_reason } : null;
 
 export const sameEntry = (a: BillingEntry | null, b: BillingEntry | null): boolean =>

@@ -50,8 +50,15 @@ export function newCreditInvoice(input: {
     true_up_parent_fee_id: null,
     true_up: false,
     item: {
-      code: "credit", name: purchase.name ?? "credit", description: "credit", invoice_display_name: purchase.name ?? "Prepaid credits",
-      filter_invoice_display_name: null, filters: null, item_id: purchase.wallet_transaction_id, item_type: "WalletTransaction", grouped_by: {},
+      code: "credit",
+      name: purchase.name ?? "credit",
+      description: "credit",
+      invoice_display_name: purchase.name ?? "Prepaid credits",
+      filter_invoice_display_name: null,
+      filters: null,
+      item_id: purchase.wallet_transaction_id,
+      item_type: "WalletTransaction",
+      grouped_by: {},
     },
     units: purchase.credits,
     total_aggregated_units: purchase.credits,
@@ -70,8 +77,22 @@ export function newCreditInvoice(input: {
   };
   const dates = invoiceDates(input.terms, input.now, [], "credit");
   return immediateInvoice({
-    id, organizationId: input.organizationId, customer, entity: input.entity, sandbox: input.sandbox, invoiceType: "credit",
-    walletTransactionId: purchase.wallet_transaction_id, billedAt: input.now, lines: [], currency: purchase.currency, fees: [fee],
-    dates: { issuing_date: dates.issuing_date, payment_due_date: dates.payment_due_date, net_payment_term: dates.net_payment_term }, now: input.now,
+    id,
+    organizationId: input.organizationId,
+    customer,
+    entity: input.entity,
+    sandbox: input.sandbox,
+    invoiceType: "credit",
+    walletTransactionId: purchase.wallet_transaction_id,
+    billedAt: input.now,
+    lines: [],
+    currency: purchase.currency,
+    fees: [fee],
+    dates: {
+      issuing_date: dates.issuing_date,
+      payment_due_date: dates.payment_due_date,
+      net_payment_term: dates.net_payment_term,
+    },
+    now: input.now,
   });
 }

@@ -15,7 +15,12 @@ type BillingEntity = CustomerMessages.BillingEntity__Output;
  * so the same note always gives the same document. A fee missing from `invoice` (never expected:
  * a note's fees are its invoice's) shows its id.
  */
-export function creditNoteDocument(note: CreditNote, invoice: Invoice | null, customer: Customer | null, entity: BillingEntity | null): CreditNoteDocument {
+export function creditNoteDocument(
+  note: CreditNote,
+  invoice: Invoice | null,
+  customer: Customer | null,
+  entity: BillingEntity | null,
+): CreditNoteDocument {
   const zone = note.customer.applicable_timezone || "UTC";
   const day = (d: Date | null) => (d ? localDateOf(d, zone) : null);
   const fees = new Map((invoice?.fees ?? []).map((f) => [f.id, f]));
@@ -38,13 +43,23 @@ export function creditNoteDocument(note: CreditNote, invoice: Invoice | null, cu
         amount_cents: item.amount_cents,
         fee: fee
           ? {
-              name: fee.item.invoice_display_name || fee.item.name, units: fee.units, amount_cents: fee.amount_cents,
-              from: day(fee.from), to: day(fee.to), filters: fee.item.filters, grouped_by: fee.item.grouped_by,
+              name: fee.item.invoice_display_name || fee.item.name,
+              units: fee.units,
+              amount_cents: fee.amount_cents,
+              from: day(fee.from),
+              to: day(fee.to),
+              filters: fee.item.filters,
+              grouped_by: fee.item.grouped_by,
             }
           : { name: item.fee_id, units: "0", amount_cents: 0 },
       };
     }),
-    applied_taxes: note.applied_taxes.map((t) => ({ name: t.tax_name, rate: t.tax_rate, base_amount_cents: t.base_amount_cents, amount_cents: t.amount_cents })),
+    applied_taxes: note.applied_taxes.map((t) => ({
+      name: t.tax_name,
+      rate: t.tax_rate,
+      base_amount_cents: t.base_amount_cents,
+      amount_cents: t.amount_cents,
+    })),
     sub_total_excluding_taxes_amount_cents: note.sub_total_excluding_taxes_amount_cents,
     coupons_adjustment_amount_cents: note.coupons_adjustment_amount_cents,
     taxes_amount_cents: note.taxes_amount_cents,

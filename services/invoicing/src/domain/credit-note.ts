@@ -2,11 +2,25 @@ import { derivedUuid } from "@billing/codes";
 import type { CustomerViewData } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import {
-  availableToCreditCents, creditNoteAmounts, estimatedCreditAmount, invoiceFeeTotalCents, splitCreditNote, sumCents, type CreditNoteAmounts, type CreditNoteItemInput,
+  availableToCreditCents,
+  creditNoteAmounts,
+  estimatedCreditAmount,
+  invoiceFeeTotalCents,
+  splitCreditNote,
+  sumCents,
+  type CreditNoteAmounts,
+  type CreditNoteItemInput,
 } from "@billing/pricing";
 import type { Fee, Invoice } from "./invoice";
 
-export const CREDIT_NOTE_REASONS = ["duplicated_charge", "product_unsatisfactory", "order_change", "order_cancellation", "fraudulent_charge", "other"] as const;
+export const CREDIT_NOTE_REASONS = [
+  "duplicated_charge",
+  "product_unsatisfactory",
+  "order_change",
+  "order_cancellation",
+  "fraudulent_charge",
+  "other",
+] as const;
 export type CreditNoteReason = (typeof CREDIT_NOTE_REASONS)[number];
 export type CreditStatus = "available" | "consumed" | "voided";
 export type RefundStatus = "pending" | "succeeded" | "failed";
@@ -86,10 +100,12 @@ export interface CreditNote {
 }
 
 /** A credit note's id: the invoice's `sequence`-th (two creators racing for one number store one note; the other retries). */
-export const creditNoteIdOf = (invoiceId: string, sequence: number) => derivedUuid(`credit_note|${invoiceId}|${sequence}`);
+export const creditNoteIdOf = (invoiceId: string, sequence: number) =>
+  derivedUuid(`credit_note|${invoiceId}|${sequence}`);
 
 /** Lago's numbering: the invoice's number, `-CN`, the note's rank on the invoice on three digits. */
-export const creditNoteNumber = (invoiceNumber: string, sequence: number) => `${invoiceNumber}-CN${String(sequence).padStart(3, "0")}`;
+export const creditNoteNumber = (invoiceNumber: string, sequence: number) =>
+  `${invoiceNumber}-CN${String(sequence).padStart(3, "0")}`;
 
 export interface CreditNoteRequest {
   reason?: string | null;
@@ -108,19 +124,26 @@ export interface CreditNoteRequest {
 
 /** What is left of a fee to credit: its amount less every item already issued on it (Lago counts voided notes too). */
 export const creditableFeeCents = (fee: Fee, notes: readonly CreditNote[]) =>
-  fee.amount_cents - sumCents(notes.flatMap((n) => n.items.filter((i) => i.fee_id === fee.id).map((i) => i.amount_cents)));
+  fee.amount_cents -
+  sumCents(notes.flatMap((n) => n.items.filter((i) => i.fee_id === fee.id).map((i) => i.amount_cents)));
 
 /**
  * Whether the invoice takes credit notes. A credit (wallet top-up) invoice does, as Lago's, only
  * while its wallet is active (`creditWallet`), and then only as a refund of the credits left in
  * the wallet once it is paid, or as an offset of its whole amount while it is unpaid.
  */
-function creditableInvoice(invoice: Invoice, request?: Pick<CreditNoteRequest, "credit_amount_cents" | "refund_amount_cents">, creditWallet?: CreditWalletState | null): void {
-  if (invoice.status !== "finalized" && invoice.status !== "voided") throw new AppError("not_allowed", "invalid_type_or_status");
+function creditableInvoice(
+  invoice: Invoice,
+  request?: Pick<CreditNoteRequest, "credit_amount_cents" | "refund_amount_cents">,
+  creditWallet?: CreditWalletState | null,
+): void {
+  if (invoice.status !== "finalized" && invoice.status !== "voided")
+    throw new AppError("not_allowed", "invalid_type_or_status");
   if (invoice.invoice_type !== "credit") return;
   if (!creditWallet?.active) throw new AppError("not_allowed", "invalid_type_or_status");
   if (invoice.payment_status === "succeeded") return;
-  if (!request || request.credit_amount_cents > 0 || request.refund_amount_cents > 0) throw new AppError("not_allowed", "invalid_type_or_status");
+  if (!request || request.credit_amount_cents > 0 || request.refund_amount_cents > 0)
+    throw new AppError("not_allowed", "invalid_type_or_status");
 }
 
 /** A credit invoice's wallet as a credit note is checked against: whether it is active and what is left in it. */
@@ -130,29 +153,49 @@ export interface CreditWalletState {
 }
 
 /** Lago's rules of a credit note on a credit invoice (after the type and status check): refund only, within the wallet's credits; an offset of the whole unpaid amount. */
-function creditInvoiceViolations(invoice: Invoice, notes: readonly CreditNote[], request: CreditNoteRequest, creditWallet: CreditWalletState): void {
+function creditInvoiceViolations(
+  invoice: Invoice,
+  notes: readonly CreditNote[],
+  request: CreditNoteRequest,
+  creditWallet: CreditWalletState,
+): void {
   if (request.credit_amount_cents > 0) throw invalid("credit_amount_cents", "cannot_credit_invoice");
-  if (request.refund_amount_cents > creditWallet.balance_cents) throw invalid("refund_amount_cents", "higher_than_remaining_invoice_amount");
+  if (request.refund_amount_cents > creditWallet.balance_cents)
+    throw invalid("refund_amount_cents", "higher_than_remaining_invoice_amount");
   if (request.offset_amount_cents > 0) {
-    if ((invoice.total_paid_amount_cents ?? 0) > 0) throw invalid("offset_amount_cents", "cannot_apply_to_paid_invoice");
-    if (request.offset_amount_cents !== invoice.amounts.total_amount_cents - sumOf(notes, "offset_amount_cents")) throw invalid("offset_amount_cents", "not_equal_to_total_amount");
+    if ((invoice.total_paid_amount_cents ?? 0) > 0)
+      throw invalid("offset_amount_cents", "cannot_apply_to_paid_invoice");
+    if (request.offset_amount_cents !== invoice.amounts.total_amount_cents - sumOf(notes, "offset_amount_cents"))
+      throw invalid("offset_amount_cents", "not_equal_to_total_amount");
   }
 }
 
 /** Items read against the invoice: each fee must be the invoice's, each amount whole and within what is left of it. */
-function itemInputs(invoice: Invoice, notes: readonly CreditNote[], items: CreditNoteRequest["items"]): CreditNoteItemInput[] {
+function itemInputs(
+  invoice: Invoice,
+  notes: readonly CreditNote[],
+  items: CreditNoteRequest["items"],
+): CreditNoteItemInput[] {
   if (!Array.isArray(items) || items.length === 0) throw AppError.validation({ items: ["must_be_an_array"] });
   const inputs: CreditNoteItemInput[] = [];
   const asked = new Map<string, number>();
   for (const item of items) {
     const fee = invoice.fees.find((f) => f.id === item.fee_id);
     if (!fee) throw AppError.notFound("fee");
-    if (!Number.isSafeInteger(item.amount_cents) || item.amount_cents < 0) throw AppError.validation({ amount_cents: ["invalid_value"] });
+    if (!Number.isSafeInteger(item.amount_cents) || item.amount_cents < 0)
+      throw AppError.validation({ amount_cents: ["invalid_value"] });
     const total = (asked.get(fee.id) ?? 0) + item.amount_cents;
-    if (total > creditableFeeCents(fee, notes)) throw AppError.validation({ amount_cents: ["higher_than_remaining_fee_amount"] });
+    if (total > creditableFeeCents(fee, notes))
+      throw AppError.validation({ amount_cents: ["higher_than_remaining_fee_amount"] });
     asked.set(fee.id, total);
     inputs.push({
-      fee: { id: fee.id, amount_cents: fee.amount_cents, precise_coupons_amount_cents: fee.precise_coupons_amount_cents, taxes: fee.applied_taxes.map((t) => ({ code: t.tax_code, rate: t.tax_rate })), taxes_rate: fee.taxes_rate },
+      fee: {
+        id: fee.id,
+        amount_cents: fee.amount_cents,
+        precise_coupons_amount_cents: fee.precise_coupons_amount_cents,
+        taxes: fee.applied_taxes.map((t) => ({ code: t.tax_code, rate: t.tax_rate })),
+        taxes_rate: fee.taxes_rate,
+      },
       amount_cents: item.amount_cents,
       precise_amount_cents: item.precise_amount_cents,
     });
@@ -161,19 +204,29 @@ function itemInputs(invoice: Invoice, notes: readonly CreditNote[], items: Credi
 }
 
 /** The items' amounts; the last note on an invoice (nothing left after it) takes back the earlier notes' tax rounding. */
-function amountsOf(invoice: Invoice, notes: readonly CreditNote[], inputs: readonly CreditNoteItemInput[]): CreditNoteAmounts {
+function amountsOf(
+  invoice: Invoice,
+  notes: readonly CreditNote[],
+  inputs: readonly CreditNoteItemInput[],
+): CreditNoteAmounts {
   const left = invoice.fees.reduce((s, f) => s + creditableFeeCents(f, notes), 0);
   const asked = inputs.reduce((s, i) => s + i.amount_cents, 0);
   const rounding = notes.reduce((s, n) => s + n.taxes_amount_cents - Number(n.precise_taxes_amount_cents), 0);
   return creditNoteAmounts(inputs, { all_remaining: asked === left, previous_taxes_rounding: rounding });
 }
 
-const sumOf = (notes: readonly CreditNote[], key: "credit_amount_cents" | "refund_amount_cents" | "offset_amount_cents") => sumCents(notes.map((n) => n[key]));
+const sumOf = (
+  notes: readonly CreditNote[],
+  key: "credit_amount_cents" | "refund_amount_cents" | "offset_amount_cents",
+) => sumCents(notes.map((n) => n[key]));
 
 /** What is still creditable on the invoice as a credit (Lago's available_to_credit, less nothing for credit invoices). */
 function creditableCents(invoice: Invoice, notes: readonly CreditNote[]) {
   return availableToCreditCents({
-    fees: invoice.fees.map((f) => ({ creditable_amount_cents: creditableFeeCents(f, notes), taxes_rate: f.taxes_rate })),
+    fees: invoice.fees.map((f) => ({
+      creditable_amount_cents: creditableFeeCents(f, notes),
+      taxes_rate: f.taxes_rate,
+    })),
     fees_amount_cents: invoice.amounts.fees_amount_cents,
     coupons_amount_cents: invoice.amounts.coupons_amount_cents,
     progressive_billing_credit_amount_cents: invoice.amounts.progressive_billing_credit_amount_cents,
@@ -199,7 +252,13 @@ export function composeCreditNote(
   invoice: Invoice,
   notes: readonly CreditNote[],
   request: CreditNoteRequest,
-  ctx: { sequence: number; now: Date; issuing_date: string; customer: CustomerViewData; creditWallet?: CreditWalletState | null },
+  ctx: {
+    sequence: number;
+    now: Date;
+    issuing_date: string;
+    customer: CustomerViewData;
+    creditWallet?: CreditWalletState | null;
+  },
 ): CreditNote {
   creditableInvoice(invoice, request, ctx.creditWallet);
   const reason = (request.reason ?? "other") as CreditNoteReason;
@@ -214,18 +273,27 @@ export function composeCreditNote(
   const feeTotal = invoiceFeeTotalCents(invoice.fees);
   const paid = invoice.total_paid_amount_cents ?? 0;
 
-  if (Math.abs(asked - amounts.precise_total.round().toNumber()) > 1) throw invalid("base", "does_not_match_item_amounts");
+  if (Math.abs(asked - amounts.precise_total.round().toNumber()) > 1)
+    throw invalid("base", "does_not_match_item_amounts");
   if (request.refund_amount_cents > 0) {
     if (paid <= 0) throw invalid("refund_amount_cents", "cannot_refund_unpaid_invoice");
-    if (request.refund_amount_cents > paid - sumOf(notes, "refund_amount_cents")) throw invalid("refund_amount_cents", "higher_than_remaining_invoice_amount");
+    if (request.refund_amount_cents > paid - sumOf(notes, "refund_amount_cents"))
+      throw invalid("refund_amount_cents", "higher_than_remaining_invoice_amount");
   }
   const creditable = feeTotal - sumOf(notes, "credit_amount_cents") - sumOf(notes, "offset_amount_cents");
-  if (request.credit_amount_cents - creditable > 1) throw invalid("credit_amount_cents", "higher_than_remaining_invoice_amount");
+  if (request.credit_amount_cents - creditable > 1)
+    throw invalid("credit_amount_cents", "higher_than_remaining_invoice_amount");
   if (request.offset_amount_cents > 0) {
-    const due = invoice.status === "voided" ? 0 : invoice.amounts.total_amount_cents - paid - sumOf(notes, "offset_amount_cents");
-    if (request.offset_amount_cents > Math.min(due, creditable)) throw invalid("offset_amount_cents", "higher_than_remaining_invoice_amount");
+    const due =
+      invoice.status === "voided" ? 0 : invoice.amounts.total_amount_cents - paid - sumOf(notes, "offset_amount_cents");
+    if (request.offset_amount_cents > Math.min(due, creditable))
+      throw invalid("offset_amount_cents", "higher_than_remaining_invoice_amount");
   }
-  const remaining = feeTotal - sumOf(notes, "credit_amount_cents") - sumOf(notes, "refund_amount_cents") - sumOf(notes, "offset_amount_cents");
+  const remaining =
+    feeTotal -
+    sumOf(notes, "credit_amount_cents") -
+    sumOf(notes, "refund_amount_cents") -
+    sumOf(notes, "offset_amount_cents");
   if (asked - remaining > 1) throw invalid("base", "higher_than_remaining_invoice_amount");
   if (asked <= 0) throw invalid("base", "total_amount_must_be_positive");
 
@@ -257,12 +325,22 @@ export function composeCreditNote(
     sub_total_excluding_taxes_amount_cents: amounts.sub_total_excluding_taxes_amount_cents,
     coupons_adjustment_amount_cents: amounts.coupons_adjustment_amount_cents,
     precise_coupons_adjustment_amount_cents: amounts.precise_coupons_adjustment_amount_cents.toString(),
-    items: inputs.map((input, i) => ({ id: derivedUuid(`${id}|item|${i}`), fee_id: input.fee.id, amount_cents: input.amount_cents })),
+    items: inputs.map((input, i) => ({
+      id: derivedUuid(`${id}|item|${i}`),
+      fee_id: input.fee.id,
+      amount_cents: input.amount_cents,
+    })),
     applied_taxes: amounts.applied_taxes.map((t) => {
       const tax = taxOf.get(t.tax_code);
       return {
-        id: derivedUuid(`${id}|tax|${t.tax_code}`), tax_code: t.tax_code, tax_name: tax?.tax_name ?? t.tax_code, tax_rate: t.tax_rate,
-        tax_id: tax?.tax_id ?? null, tax_description: tax?.tax_description ?? null, base_amount_cents: t.base_amount_cents, amount_cents: t.amount_cents,
+        id: derivedUuid(`${id}|tax|${t.tax_code}`),
+        tax_code: t.tax_code,
+        tax_name: tax?.tax_name ?? t.tax_code,
+        tax_rate: t.tax_rate,
+        tax_id: tax?.tax_id ?? null,
+        tax_description: tax?.tax_description ?? null,
+        base_amount_cents: t.base_amount_cents,
+        amount_cents: t.amount_cents,
       };
     }),
     consumptions: [],
@@ -292,19 +370,30 @@ export interface CreditNoteEstimate {
   precise_coupons_adjustment_amount_cents: number;
   items: Array<{ svc_fee_id: string; amount_cents: number }>;
   applied_taxes: Array<{
-    svc_tax_id: string | null; tax_name: string; tax_code: string; tax_rate: number; tax_description: string | null;
-    base_amount_cents: number; amount_cents: number; amount_currency: string;
+    svc_tax_id: string | null;
+    tax_name: string;
+    tax_code: string;
+    tax_rate: number;
+    tax_description: string | null;
+    base_amount_cents: number;
+    amount_cents: number;
+    amount_currency: string;
   }>;
 }
 
 /** Lago's estimated_credit_note: what these items would credit at most, and of it what could be refunded or offset. Pure. */
-export function estimateCreditNote(invoice: Invoice, notes: readonly CreditNote[], items: CreditNoteRequest["items"]): CreditNoteEstimate {
+export function estimateCreditNote(
+  invoice: Invoice,
+  notes: readonly CreditNote[],
+  items: CreditNoteRequest["items"],
+): CreditNoteEstimate {
   creditableInvoice(invoice);
   const inputs = itemInputs(invoice, notes, items);
   const amounts = amountsOf(invoice, notes, inputs);
   const estimated = estimatedCreditAmount(amounts);
   const paid = invoice.total_paid_amount_cents ?? 0;
-  const due = invoice.status === "voided" ? 0 : invoice.amounts.total_amount_cents - paid - sumOf(notes, "offset_amount_cents");
+  const due =
+    invoice.status === "voided" ? 0 : invoice.amounts.total_amount_cents - paid - sumOf(notes, "offset_amount_cents");
   const taxOf = new Map(invoice.applied_taxes.map((t) => [t.tax_code, t]));
   return {
     svc_invoice_id: invoice.id,
@@ -316,15 +405,24 @@ export function estimateCreditNote(invoice: Invoice, notes: readonly CreditNote[
     sub_total_excluding_taxes_amount_cents: amounts.sub_total_excluding_taxes_amount_cents,
     max_creditable_amount_cents: estimated.total_amount_cents,
     max_refundable_amount_cents: Math.min(estimated.total_amount_cents, refundableCents(invoice, notes)),
-    max_offsettable_amount_cents: Math.max(0, Math.min(estimated.total_amount_cents, due, creditableCents(invoice, notes))),
+    max_offsettable_amount_cents: Math.max(
+      0,
+      Math.min(estimated.total_amount_cents, due, creditableCents(invoice, notes)),
+    ),
     coupons_adjustment_amount_cents: amounts.coupons_adjustment_amount_cents,
     precise_coupons_adjustment_amount_cents: amounts.precise_coupons_adjustment_amount_cents.toNumber(),
     items: inputs.map((i) => ({ svc_fee_id: i.fee.id, amount_cents: i.amount_cents })),
     applied_taxes: amounts.applied_taxes.map((t) => {
       const tax = taxOf.get(t.tax_code);
       return {
-        svc_tax_id: tax?.tax_id ?? null, tax_name: tax?.tax_name ?? t.tax_code, tax_code: t.tax_code, tax_rate: Number(t.tax_rate),
-        tax_description: tax?.tax_description ?? null, base_amount_cents: t.base_amount_cents, amount_cents: t.amount_cents, amount_currency: invoice.currency,
+        svc_tax_id: tax?.tax_id ?? null,
+        tax_name: tax?.tax_name ?? t.tax_code,
+        tax_code: t.tax_code,
+        tax_rate: Number(t.tax_rate),
+        tax_description: tax?.tax_description ?? null,
+        base_amount_cents: t.base_amount_cents,
+        amount_cents: t.amount_cents,
+        amount_currency: invoice.currency,
       };
     }),
   };

@@ -22,15 +22,43 @@ describe("invoiceSections (Lago's ApplyInvoiceCustomSectionsService)", () => {
   });
 
   it("several resources: their sections once each, the customer's added when one of them has none", () => {
-    const both = invoiceSections([legal], { resources: [{ skip: false, sections: [eu, bank] }, { skip: false, sections: [bank] }] });
+    const both = invoiceSections([legal], {
+      resources: [
+        { skip: false, sections: [eu, bank] },
+        { skip: false, sections: [bank] },
+      ],
+    });
     expect(codes(both)).toEqual(["eu", "bank"]);
-    const mixed = invoiceSections([legal, eu], { resources: [{ skip: false, sections: [eu] }, { skip: false, sections: [] }] });
+    const mixed = invoiceSections([legal, eu], {
+      resources: [
+        { skip: false, sections: [eu] },
+        { skip: false, sections: [] },
+      ],
+    });
     expect(codes(mixed)).toEqual(["eu", "legal"]);
   });
 
   it("resources that all skip sections: none; a skipping resource beside one without sections: the customer's", () => {
     expect(invoiceSections([bank], { resources: [{ skip: true, sections: [] }] })).toEqual([]);
-    expect(codes(invoiceSections([bank], { resources: [{ skip: true, sections: [] }, { skip: false, sections: [] }] }))).toEqual(["bank"]);
-    expect(codes(invoiceSections([bank], { resources: [{ skip: true, sections: [] }, { skip: false, sections: [eu] }] }))).toEqual(["eu"]);
+    expect(
+      codes(
+        invoiceSections([bank], {
+          resources: [
+            { skip: true, sections: [] },
+            { skip: false, sections: [] },
+          ],
+        }),
+      ),
+    ).toEqual(["bank"]);
+    expect(
+      codes(
+        invoiceSections([bank], {
+          resources: [
+            { skip: true, sections: [] },
+            { skip: false, sections: [eu] },
+          ],
+        }),
+      ),
+    ).toEqual(["eu"]);
   });
 });

@@ -43,7 +43,9 @@ export interface CustomerUsageView {
 function figures(fees: readonly Fee[]): UsageFigures {
   return {
     units: decimalString(fees.reduce((sum, f) => sum.plus(toDecimal(f.units)), new Decimal(0))),
-    total_aggregated_units: decimalString(fees.reduce((sum, f) => sum.plus(toDecimal(f.total_aggregated_units)), new Decimal(0))),
+    total_aggregated_units: decimalString(
+      fees.reduce((sum, f) => sum.plus(toDecimal(f.total_aggregated_units)), new Decimal(0)),
+    ),
     events_count: fees.reduce((n, f) => n + (f.events_count ?? 0), 0),
     amount_cents: fees.reduce((n, f) => n + f.amount_cents, 0),
   };
@@ -54,11 +56,12 @@ const groupKey = (f: Fee) => JSON.stringify(f.item.grouped_by);
 function filterUsage(fees: readonly Fee[], charge: ChargeViewData | undefined): FilterUsage[] {
   if (!charge || charge.filters.length === 0) return [];
   const byIndex = new Map<number, Fee[]>();
-  for (const f of fees) byIndex.set(f.charge_filter_index ?? -1, [...(byIndex.get(f.charge_filter_index ?? -1) ?? []), f]);
+  for (const f of fees)
+    byIndex.set(f.charge_filter_index ?? -1, [...(byIndex.get(f.charge_filter_index ?? -1) ?? []), f]);
   return [...byIndex.entries()].map(([index, list]) => ({
     ...figures(list),
-    invoice_display_name: index < 0 ? null : charge.filters[index]?.invoice_display_name ?? null,
-    values: index < 0 ? {} : charge.filters[index]?.values ?? {},
+    invoice_display_name: index < 0 ? null : (charge.filters[index]?.invoice_display_name ?? null),
+    values: index < 0 ? {} : (charge.filters[index]?.values ?? {}),
   }));
 }
 
@@ -95,13 +98,27 @@ export function customerUsage(input: {
       const first = fees[0]!;
       const charge = input.charges.find((c) => c.svc_id === chargeId);
       const groups = new Map<string, Fee[]>();
-      for (const f of fees) if (Object.keys(f.item.grouped_by).length > 0) groups.set(groupKey(f), [...(groups.get(groupKey(f)) ?? []), f]);
+      for (const f of fees)
+        if (Object.keys(f.item.grouped_by).length > 0) groups.set(groupKey(f), [...(groups.get(groupKey(f)) ?? []), f]);
       return {
         ...figures(fees),
-        charge: { id: chargeId, charge_model: first.charge_model ?? charge?.charge_model ?? "standard", invoice_display_name: charge?.invoice_display_name ?? null },
-        metric: { id: first.item.item_id, name: first.item.name, code: first.item.code, aggregation_type: first.aggregation_type ?? "" },
+        charge: {
+          id: chargeId,
+          charge_model: first.charge_model ?? charge?.charge_model ?? "standard",
+          invoice_display_name: charge?.invoice_display_name ?? null,
+        },
+        metric: {
+          id: first.item.item_id,
+          name: first.item.name,
+          code: first.item.code,
+          aggregation_type: first.aggregation_type ?? "",
+        },
         filters: groups.size > 0 ? [] : filterUsage(fees, charge),
-        grouped: [...groups.values()].map((list) => ({ ...figures(list), grouped_by: list[0]!.item.grouped_by, filters: filterUsage(list, charge) })),
+        grouped: [...groups.values()].map((list) => ({
+          ...figures(list),
+          grouped_by: list[0]!.item.grouped_by,
+          filters: filterUsage(list, charge),
+        })),
       };
     }),
   };

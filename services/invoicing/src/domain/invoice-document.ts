@@ -9,10 +9,18 @@ type BillingEntity = CustomerMessages.BillingEntity__Output;
 /** The statuses whose invoice has a document (Lago: finalized ones, and voided ones, which were). */
 export const DOCUMENT_STATUSES: readonly string[] = ["finalized", "voided"];
 
-const present = (...values: Array<string | null | undefined>) => values.filter((v): v is string => Boolean(v && v.trim()));
+const present = (...values: Array<string | null | undefined>) =>
+  values.filter((v): v is string => Boolean(v && v.trim()));
 
 /** Address lines in print order: street lines, "zip city", state, country. */
-export function addressLines(a: { address_line1?: string | null; address_line2?: string | null; zipcode?: string | null; city?: string | null; state?: string | null; country?: string | null }): string[] {
+export function addressLines(a: {
+  address_line1?: string | null;
+  address_line2?: string | null;
+  zipcode?: string | null;
+  city?: string | null;
+  state?: string | null;
+  country?: string | null;
+}): string[] {
   return present(a.address_line1, a.address_line2, present(a.zipcode, a.city).join(" "), a.state, a.country);
 }
 
@@ -31,18 +39,27 @@ export function documentLocale(customer: Customer | null, entity: BillingEntity 
 export function issuerParty(entity: BillingEntity | null, billingEntityCode: string | null): DocumentParty {
   return entity
     ? {
-        name: entity.name, legal_name: entity.legal_name ?? null, legal_number: entity.legal_number ?? null,
-        tax_identification_number: entity.tax_identification_number ?? null, address: addressLines(entity), email: entity.email ?? null,
+        name: entity.name,
+        legal_name: entity.legal_name ?? null,
+        legal_number: entity.legal_number ?? null,
+        tax_identification_number: entity.tax_identification_number ?? null,
+        address: addressLines(entity),
+        email: entity.email ?? null,
         logo: logoBytes(entity.logo_url),
       }
     : { name: billingEntityCode ?? "", address: [] };
 }
 
 /** The customer as a document shows it: from the customer service, else the document's own copy of it. */
-export function customerParty(customer: Customer | null, copy: CustomerViewData, externalId: string): DocumentParty & { external_id: string } {
+export function customerParty(
+  customer: Customer | null,
+  copy: CustomerViewData,
+  externalId: string,
+): DocumentParty & { external_id: string } {
   return {
     external_id: externalId,
-    name: customer?.name || copy.name || [customer?.firstname, customer?.lastname].filter(Boolean).join(" ") || externalId,
+    name:
+      customer?.name || copy.name || [customer?.firstname, customer?.lastname].filter(Boolean).join(" ") || externalId,
     legal_name: customer?.legal_name ?? null,
     legal_number: customer?.legal_number ?? null,
     tax_identification_number: customer?.tax_identification_number ?? null,
@@ -58,7 +75,11 @@ export function customerParty(customer: Customer | null, copy: CustomerViewData,
  * sections applicable to the customer, the billing entity's footer. Dated at the issuing date, so
  * the same invoice always gives the same document.
  */
-export function invoiceDocument(invoice: Invoice, customer: Customer | null, entity: BillingEntity | null): InvoiceDocument {
+export function invoiceDocument(
+  invoice: Invoice,
+  customer: Customer | null,
+  entity: BillingEntity | null,
+): InvoiceDocument {
   const zone = invoice.customer.applicable_timezone || "UTC";
   const day = (d: Date | null) => (d ? localDateOf(d, zone) : null);
   return {
@@ -88,8 +109,16 @@ export function invoiceDocument(invoice: Invoice, customer: Customer | null, ent
         unit_amount: fee.precise_unit_amount,
         amount_cents: fee.amount_cents,
       })),
-    coupons: invoice.credits.map((credit) => ({ name: credit.item.name || credit.item.code, amount_cents: credit.amount_cents })),
-    taxes: invoice.applied_taxes.map((t) => ({ name: t.tax_name, rate: t.tax_rate, base_amount_cents: t.fees_amount_cents, amount_cents: t.amount_cents })),
+    coupons: invoice.credits.map((credit) => ({
+      name: credit.item.name || credit.item.code,
+      amount_cents: credit.amount_cents,
+    })),
+    taxes: invoice.applied_taxes.map((t) => ({
+      name: t.tax_name,
+      rate: t.tax_rate,
+      base_amount_cents: t.fees_amount_cents,
+      amount_cents: t.amount_cents,
+    })),
     totals: {
       fees_amount_cents: invoice.amounts.fees_amount_cents,
       progressive_billing_credit_amount_cents: invoice.amounts.progressive_billing_credit_amount_cents,

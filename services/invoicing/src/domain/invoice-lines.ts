@@ -1,11 +1,18 @@
-import { localDateOf, subscriptionInvoicePeriods, type BillingPeriod, type SubscriptionInvoicePeriods } from "@billing/pricing";
+import {
+  localDateOf,
+  subscriptionInvoicePeriods,
+  type BillingPeriod,
+  type SubscriptionInvoicePeriods,
+} from "@billing/pricing";
 import { billedTiming, isUpgradeTermination, timingOf } from "./billing-schedule";
 import type { BillingEntry, SubscriptionCopy } from "./copies";
 import type { InvoiceLine } from "./invoice";
 
 /** A usage span never starts before the subscription did: its first period's usage counts from the start instant (as Lago). */
 function fromStart(span: BillingPeriod | null, startedAt: Date): BillingPeriod | null {
-  return span && span.from_datetime < startedAt && startedAt <= span.to_datetime ? { ...span, from_datetime: startedAt } : span;
+  return span && span.from_datetime < startedAt && startedAt <= span.to_datetime
+    ? { ...span, from_datetime: startedAt }
+    : span;
 }
 
 /**
@@ -15,7 +22,11 @@ function fromStart(span: BillingPeriod | null, startedAt: Date): BillingPeriod |
  * upgraded subscription's base fee stops the day before the upgrade while its usage runs to the
  * upgrade instant; usage and arrears fixed charges count from the start instant. Pure.
  */
-export function billLine(copy: SubscriptionCopy, entry: BillingEntry, initialStartedAt?: Date): { line: InvoiceLine; periods: SubscriptionInvoicePeriods } {
+export function billLine(
+  copy: SubscriptionCopy,
+  entry: BillingEntry,
+  initialStartedAt?: Date,
+): { line: InvoiceLine; periods: SubscriptionInvoicePeriods } {
   const s = copy.subscription;
   const periodsOf = (timing: ReturnType<typeof timingOf>) =>
     subscriptionInvoicePeriods({
@@ -41,7 +52,8 @@ export function billLine(copy: SubscriptionCopy, entry: BillingEntry, initialSta
   };
   const sub = periods.subscription?.period ?? null;
   // a starting invoice of an arrears plan bills only its pay-in-advance fixed charges: Lago's in_advance_charge
-  const shown = entry.reason === "subscription_starting" && !copy.plan.pay_in_advance ? "in_advance_charge" : entry.reason;
+  const shown =
+    entry.reason === "subscription_starting" && !copy.plan.pay_in_advance ? "in_advance_charge" : entry.reason;
   return {
     line: {
       subscription_id: copy.id,

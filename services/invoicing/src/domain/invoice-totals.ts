@@ -1,6 +1,24 @@
 import type { TaxViewData } from "@billing/contracts";
-import { computeInvoiceTotals, type AppliedCouponInput, type CreditNoteCredit, type CreditNoteInput, type InvoiceFeeInput, type WalletConsumption, type WalletInput } from "@billing/pricing";
-import { AMOUNT_FIELDS, progressiveCreditParts, type ProgressiveCredit, type AppliedTaxAmount, type Fee, type FeeDraft, type InvoiceAmounts, type InvoiceAppliedTax, type PlannedCoupon } from "./invoice";
+import {
+  computeInvoiceTotals,
+  type AppliedCouponInput,
+  type CreditNoteCredit,
+  type CreditNoteInput,
+  type InvoiceFeeInput,
+  type WalletConsumption,
+  type WalletInput,
+} from "@billing/pricing";
+import {
+  AMOUNT_FIELDS,
+  progressiveCreditParts,
+  type ProgressiveCredit,
+  type AppliedTaxAmount,
+  type Fee,
+  type FeeDraft,
+  type InvoiceAmounts,
+  type InvoiceAppliedTax,
+  type PlannedCoupon,
+} from "./invoice";
 
 export interface PricedInvoice {
   fees: Fee[];
@@ -52,7 +70,7 @@ export function priceInvoice(input: {
 }): PricedInvoice {
   const credit = input.progressiveCredit ?? null;
   const parts = credit ? progressiveCreditParts(credit) : null;
-  const credits = credit ? parts ?? [credit] : [];
+  const credits = credit ? (parts ?? [credit]) : [];
   const totals = computeInvoiceTotals({
     currency: input.currency,
     fees: input.fees.map(feeInput),
@@ -64,11 +82,20 @@ export function priceInvoice(input: {
     finalizing: input.finalizing,
   });
   const taxOf = new Map<string, TaxViewData>(input.fees.flatMap((f) => f.taxes).map((t) => [t.code, t]));
-  const applied = (a: { tax_code: string; tax_name: string | null; tax_rate: string; amount_cents: number }): AppliedTaxAmount => {
+  const applied = (a: {
+    tax_code: string;
+    tax_name: string | null;
+    tax_rate: string;
+    amount_cents: number;
+  }): AppliedTaxAmount => {
     const tax = taxOf.get(a.tax_code);
     return {
-      tax_code: a.tax_code, tax_name: a.tax_name ?? tax?.name ?? a.tax_code, tax_rate: a.tax_rate, tax_id: tax?.svc_id ?? null,
-      tax_description: tax?.description ?? null, amount_cents: a.amount_cents,
+      tax_code: a.tax_code,
+      tax_name: a.tax_name ?? tax?.name ?? a.tax_code,
+      tax_rate: a.tax_rate,
+      tax_id: tax?.svc_id ?? null,
+      tax_description: tax?.description ?? null,
+      amount_cents: a.amount_cents,
     };
   };
   const couponById = new Map(input.coupons.map((c) => [c.id, c]));
@@ -94,7 +121,10 @@ export function priceInvoice(input: {
     wallets: totals.wallet_consumptions,
     credit_notes: totals.credit_note_credits,
     progressive_billing_excess_cents: totals.progressive_billing_excess_cents,
-    progressive_excesses: totals.progressive_billing_excesses.map((excess_cents, i) => ({ progressive_invoice_id: parts?.[i]?.progressive_invoice_id ?? null, excess_cents })),
+    progressive_excesses: totals.progressive_billing_excesses.map((excess_cents, i) => ({
+      progressive_invoice_id: parts?.[i]?.progressive_invoice_id ?? null,
+      excess_cents,
+    })),
   };
 }
 

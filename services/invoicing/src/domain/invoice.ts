@@ -114,8 +114,16 @@ export interface Fee extends FeeDraft {
 /** An invoice's amounts, as the pricing library's pipeline gives them (billing-rules §3). */
 export type InvoiceAmounts = Pick<InvoiceTotals, (typeof AMOUNT_FIELDS)[number]>;
 export const AMOUNT_FIELDS = [
-  "fees_amount_cents", "progressive_billing_credit_amount_cents", "coupons_amount_cents", "sub_total_excluding_taxes_amount_cents", "taxes_amount_cents",
-  "taxes_rate", "sub_total_including_taxes_amount_cents", "credit_notes_amount_cents", "prepaid_credit_amount_cents", "total_amount_cents",
+  "fees_amount_cents",
+  "progressive_billing_credit_amount_cents",
+  "coupons_amount_cents",
+  "sub_total_excluding_taxes_amount_cents",
+  "taxes_amount_cents",
+  "taxes_rate",
+  "sub_total_including_taxes_amount_cents",
+  "credit_notes_amount_cents",
+  "prepaid_credit_amount_cents",
+  "total_amount_cents",
 ] as const;
 
 export interface InvoiceAppliedTax extends AppliedTaxAmount {
@@ -290,13 +298,26 @@ export interface ProgressiveCreditPart extends ProgressiveBillingCreditInput {
 export function progressiveCreditParts(credit: ProgressiveCredit): ProgressiveCreditPart[] | null {
   if (credit.parts) return credit.parts;
   if (credit.progressive_invoice_ids.length !== 1) return null;
-  return [{ subscription_id: null, progressive_invoice_id: credit.progressive_invoice_ids[0]!, amount_cents: credit.amount_cents, previous_fees: credit.previous_fees }];
+  return [
+    {
+      subscription_id: null,
+      progressive_invoice_id: credit.progressive_invoice_ids[0]!,
+      amount_cents: credit.amount_cents,
+      previous_fees: credit.previous_fees,
+    },
+  ];
 }
-
 
 /** A usage threshold a progressive invoice was issued for (Lago's AppliedUsageThreshold). */
 export interface AppliedUsageThreshold {
   lifetime_usage_amount_cents: number;
   created_at: Date;
-  usage_threshold: { svc_id: string; threshold_display_name: string | null; amount_cents: number; recurring: boolean; created_at: string | null; updated_at: string | null };
+  usage_threshold: {
+    svc_id: string;
+    threshold_display_name: string | null;
+    amount_cents: number;
+    recurring: boolean;
+    created_at: string | null;
+    updated_at: string | null;
+  };
 }

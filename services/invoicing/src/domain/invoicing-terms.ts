@@ -1,5 +1,13 @@
 import type { CustomerViewData, TaxViewData } from "@billing/contracts";
-import { addDays, invoiceIssuingDates, localDateOf, paymentDueDate, startOfLocalDay, type IssuingDateAdjustment, type IssuingDateAnchor } from "@billing/pricing";
+import {
+  addDays,
+  invoiceIssuingDates,
+  localDateOf,
+  paymentDueDate,
+  startOfLocalDay,
+  type IssuingDateAdjustment,
+  type IssuingDateAnchor,
+} from "@billing/pricing";
 import type { SubscriptionInvoicingReason } from "@billing/codes";
 
 /** What invoicing reads of a billing entity (the customer service's BillingEntity). */
@@ -35,9 +43,14 @@ export function invoicingTerms(customer: CustomerViewData, entity: BillingEntity
   return {
     graceDays: config.invoice_grace_period ?? entity?.invoice_grace_period ?? 0,
     netPaymentTerm: customer.net_payment_term ?? entity?.net_payment_term ?? 0,
-    finalizeZero: zeroPolicy === "finalize" || (zeroPolicy !== "skip" && (entity?.finalize_zero_amount_invoice ?? true)),
-    anchor: (config.subscription_invoice_issuing_date_anchor ?? entity?.subscription_invoice_issuing_date_anchor ?? null) as IssuingDateAnchor | null,
-    adjustment: (config.subscription_invoice_issuing_date_adjustment ?? entity?.subscription_invoice_issuing_date_adjustment ?? null) as IssuingDateAdjustment | null,
+    finalizeZero:
+      zeroPolicy === "finalize" || (zeroPolicy !== "skip" && (entity?.finalize_zero_amount_invoice ?? true)),
+    anchor: (config.subscription_invoice_issuing_date_anchor ??
+      entity?.subscription_invoice_issuing_date_anchor ??
+      null) as IssuingDateAnchor | null,
+    adjustment: (config.subscription_invoice_issuing_date_adjustment ??
+      entity?.subscription_invoice_issuing_date_adjustment ??
+      null) as IssuingDateAdjustment | null,
     timezone: customer.applicable_timezone || customer.timezone || entity?.timezone || "UTC",
   };
 }
@@ -65,11 +78,19 @@ export function invoiceDates(
   invoiceType: "subscription" | "credit" | "progressive_billing" = "subscription",
 ): InvoiceDates {
   const dates = invoiceIssuingDates({
-    invoicing_at: billedAt, timezone: terms.timezone, invoice_type: invoiceType, periodic: reasons.includes("subscription_periodic"),
-    grace_period_days: terms.graceDays, anchor: terms.anchor, adjustment: terms.adjustment,
+    invoicing_at: billedAt,
+    timezone: terms.timezone,
+    invoice_type: invoiceType,
+    periodic: reasons.includes("subscription_periodic"),
+    grace_period_days: terms.graceDays,
+    anchor: terms.anchor,
+    adjustment: terms.adjustment,
   });
   // a credit invoice (a wallet top-up) has no grace period: it is finalized at once
-  const graceDay = invoiceType === "subscription" && terms.graceDays > 0 ? dates.expected_finalization_date ?? addDays(dates.issuing_date, terms.graceDays) : null;
+  const graceDay =
+    invoiceType === "subscription" && terms.graceDays > 0
+      ? (dates.expected_finalization_date ?? addDays(dates.issuing_date, terms.graceDays))
+      : null;
   return {
     issuing_date: dates.issuing_date,
     payment_due_date: paymentDueDate(dates.issuing_date, terms.netPaymentTerm),
@@ -84,8 +105,16 @@ export function invoiceDates(
  * finalization (align_with_finalization_date, the default), as Lago re-dates it; otherwise, and
  * for an invoice finalized on time, its dates stay.
  */
-export function finalizationDates(invoice: { issuing_date: string; net_payment_term: number }, terms: InvoicingTerms, finalizedAt: Date) {
+export function finalizationDates(
+  invoice: { issuing_date: string; net_payment_term: number },
+  terms: InvoicingTerms,
+  finalizedAt: Date,
+) {
   const today = localDateOf(finalizedAt, terms.timezone);
-  if ((terms.adjustment ?? "align_with_finalization_date") !== "align_with_finalization_date" || today >= invoice.issuing_date) return null;
+  if (
+    (terms.adjustment ?? "align_with_finalization_date") !== "align_with_finalization_date" ||
+    today >= invoice.issuing_date
+  )
+    return null;
   return { issuing_date: today, payment_due_date: paymentDueDate(today, invoice.net_payment_term) };
 }

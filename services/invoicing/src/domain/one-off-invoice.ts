@@ -69,9 +69,15 @@ export function newOneOffInvoice(input: {
       true_up_parent_fee_id: null,
       true_up: false,
       item: {
-        code: f.add_on.code, name: f.add_on.name, description: f.add_on.description,
-        invoice_display_name: f.invoice_display_name || f.add_on.invoice_display_name || f.add_on.name, filter_invoice_display_name: null, filters: null,
-        item_id: f.add_on.id, item_type: "AddOn", grouped_by: {},
+        code: f.add_on.code,
+        name: f.add_on.name,
+        description: f.add_on.description,
+        invoice_display_name: f.invoice_display_name || f.add_on.invoice_display_name || f.add_on.name,
+        filter_invoice_display_name: null,
+        filters: null,
+        item_id: f.add_on.id,
+        item_type: "AddOn",
+        grouped_by: {},
       },
       units: amount.units,
       total_aggregated_units: amount.units,
@@ -91,8 +97,21 @@ export function newOneOffInvoice(input: {
   });
   const issuing = localDateOf(now, input.terms.timezone);
   return immediateInvoice({
-    id: input.id, organizationId: input.organizationId, customer, entity: input.entity, sandbox: input.sandbox, invoiceType: "one_off",
-    billedAt: now, lines: [], currency: input.currency, fees,
-    dates: { issuing_date: issuing, payment_due_date: addDays(issuing, input.terms.netPaymentTerm), net_payment_term: input.terms.netPaymentTerm }, now,
+    id: input.id,
+    organizationId: input.organizationId,
+    customer,
+    entity: input.entity,
+    sandbox: input.sandbox,
+    invoiceType: "one_off",
+    billedAt: now,
+    lines: [],
+    currency: input.currency,
+    fees,
+    dates: {
+      issuing_date: issuing,
+      payment_due_date: addDays(issuing, input.terms.netPaymentTerm),
+      net_payment_term: input.terms.netPaymentTerm,
+    },
+    now,
   });
 }

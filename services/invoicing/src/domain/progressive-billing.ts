@@ -1,8 +1,21 @@
 import { derivedUuid } from "@billing/codes";
 import type { CustomerViewData } from "@billing/contracts";
-import { crossedUsageThresholds, documentNumberPrefix, draftInvoiceNumber, progressiveCreditAmount, type BillingPeriod } from "@billing/pricing";
+import {
+  crossedUsageThresholds,
+  documentNumberPrefix,
+  draftInvoiceNumber,
+  progressiveCreditAmount,
+  type BillingPeriod,
+} from "@billing/pricing";
 import type { SubscriptionCopy } from "./copies";
-import { progressiveCreditParts, type AppliedUsageThreshold, type Invoice, type InvoiceLine, type ProgressiveCredit, type ProgressiveCreditPart } from "./invoice";
+import {
+  progressiveCreditParts,
+  type AppliedUsageThreshold,
+  type Invoice,
+  type InvoiceLine,
+  type ProgressiveCredit,
+  type ProgressiveCreditPart,
+} from "./invoice";
 import { invoiceFees, type ChargeFee } from "./invoice-fees";
 import { priceInvoice } from "./invoice-totals";
 import { invoiceDates, type BillingEntityTerms, type InvoicingTerms } from "./invoicing-terms";
@@ -25,18 +38,36 @@ export interface LifetimeState {
 
 const sameInstant = (a: Date | string | null | undefined, b: Date) => !!a && new Date(a).getTime() === b.getTime();
 const newestFirst = (a: Invoice, b: Invoice) =>
-  new Date(b.billed_at).getTime() - new Date(a.billed_at).getTime() || new Date(b.created_at).getTime() - new Date(a.created_at).getTime();
+  new Date(b.billed_at).getTime() - new Date(a.billed_at).getTime() ||
+  new Date(b.created_at).getTime() - new Date(a.created_at).getTime();
 
 /** The latest progressive invoice of an external subscription whose charges period starts at `periodFrom`. */
-export function latestProgressiveInvoice(invoices: readonly Invoice[], externalSubscriptionId: string, periodFrom: Date): Invoice | null {
-  return invoices
-    .filter((i) => i.invoice_type === "progressive_billing" && (i.status === "finalized" || i.status === "generating"))
-    .filter((i) => i.lines.some((l) => l.external_subscription_id === externalSubscriptionId && sameInstant(l.charges_from, periodFrom)))
-    .sort(newestFirst)[0] ?? null;
+export function latestProgressiveInvoice(
+  invoices: readonly Invoice[],
+  externalSubscriptionId: string,
+  periodFrom: Date,
+): Invoice | null {
+  return (
+    invoices
+      .filter(
+        (i) => i.invoice_type === "progressive_billing" && (i.status === "finalized" || i.status === "generating"),
+      )
+      .filter((i) =>
+        i.lines.some(
+          (l) => l.external_subscription_id === externalSubscriptionId && sameInstant(l.charges_from, periodFrom),
+        ),
+      )
+      .sort(newestFirst)[0] ?? null
+  );
 }
 
 /** The lifetime usage state of an external subscription from its invoices and historical usage. Pure. */
-export function lifetimeState(invoices: readonly Invoice[], externalSubscriptionId: string, periodFrom: Date, historicalCents: number): LifetimeState {
+export function lifetimeState(
+  invoices: readonly Invoice[],
+  externalSubscriptionId: string,
+  periodFrom: Date,
+  historicalCents: number,
+): LifetimeState {
   const invoiced = invoices
     .filter((i) => i.invoice_type === "subscription")
     .flatMap((i) => i.fees)
@@ -52,17 +83,25 @@ export function lifetimeState(invoices: readonly Invoice[], externalSubscription
 }
 
 /** The thresholds a subscription's usage crosses now, smallest first (none when it does not bill progressively). */
-export function crossedThresholds(copy: SubscriptionCopy, state: LifetimeState, currentUsageCents: number): PlanThreshold[] {
+export function crossedThresholds(
+  copy: SubscriptionCopy,
+  state: LifetimeState,
+  currentUsageCents: number,
+): PlanThreshold[] {
   const thresholds = copy.plan.usage_thresholds ?? [];
   if (thresholds.length === 0 || copy.subscription.status !== "active") return [];
-  const crossed = new Set(crossedUsageThresholds({
-    thresholds,
-    historical_usage_cents: state.historical_usage_cents,
-    invoiced_usage_cents: state.invoiced_usage_cents,
-    current_usage_cents: currentUsageCents,
-    progressive_billed_cents: state.progressive_billed_cents,
-  }));
-  return thresholds.filter((t) => crossed.has(t)).sort((a, b) => Number(a.recurring) - Number(b.recurring) || a.amount_cents - b.amount_cents);
+  const crossed = new Set(
+    crossedUsageThresholds({
+      thresholds,
+      historical_usage_cents: state.historical_usage_cents,
+      invoiced_usage_cents: state.invoiced_usage_cents,
+      current_usage_cents: currentUsageCents,
+      progressive_billed_cents: state.progressive_billed_cents,
+    }),
+  );
+  return thresholds
+    .filter((t) => crossed.has(t))
+    .sort((a, b) => Number(a.recurring) - Number(b.recurring) || a.amount_cents - b.amount_cents);
 }
 
 /**
@@ -87,15 +126,25 @@ export function progressiveCreditFrom(previous: Invoice, subscriptionId: string)
   const part: ProgressiveCreditPart = {
     subscription_id: subscriptionId,
     progressive_invoice_id: previous.id,
-    amount_cents: progressiveCreditAmount({ fees_amount_cents: previous.amounts.fees_amount_cents, coupons_amount_cents: previous.amounts.coupons_amount_cents }),
+    amount_cents: progressiveCreditAmount({
+      fees_amount_cents: previous.amounts.fees_amount_cents,
+      coupons_amount_cents: previous.amounts.coupons_amount_cents,
+    }),
     previous_fees: previous.fees
       .filter((f) => f.fee_type === "charge" && f.subscription_id === subscriptionId && f.charge_id)
       .map((f) => ({
-        charge_id: f.charge_id!, charge_filter_id: f.charge_filter_index === null ? null : String(f.charge_filter_index),
-        grouped_by: f.item.grouped_by, amount_cents: f.amount_cents,
+        charge_id: f.charge_id!,
+        charge_filter_id: f.charge_filter_index === null ? null : String(f.charge_filter_index),
+        grouped_by: f.item.grouped_by,
+        amount_cents: f.amount_cents,
       })),
   };
-  return { amount_cents: part.amount_cents, previous_fees: part.previous_fees, progressive_invoice_ids: [previous.id], parts: [part] };
+  return {
+    amount_cents: part.amount_cents,
+    previous_fees: part.previous_fees,
+    progressive_invoice_ids: [previous.id],
+    parts: [part],
+  };
 }
 
 /** Several subscriptions' credits on one invoice (an invoice bills each subscription's period once): each kept as its own part. */
@@ -134,23 +183,57 @@ export function newProgressiveInvoice(input: NewProgressiveInvoiceInput): Invoic
   const { copy, customer, period } = input;
   const currency = copy.plan.amount_currency;
   const line: InvoiceLine = {
-    subscription_id: copy.id, external_subscription_id: copy.subscription.external_id, plan_id: copy.plan.svc_id, plan_code: copy.plan.code,
-    reason: "subscription_periodic", invoicing_reason: "progressive_billing", at: input.now,
-    subscription_from: period.from_datetime, subscription_to: period.to_datetime, charges_from: period.from_datetime, charges_to: period.to_datetime,
+    subscription_id: copy.id,
+    external_subscription_id: copy.subscription.external_id,
+    plan_id: copy.plan.svc_id,
+    plan_code: copy.plan.code,
+    reason: "subscription_periodic",
+    invoicing_reason: "progressive_billing",
+    at: input.now,
+    subscription_from: period.from_datetime,
+    subscription_to: period.to_datetime,
+    charges_from: period.from_datetime,
+    charges_to: period.to_datetime,
   };
-  const fees = invoiceFees({ invoiceId: input.id, customer: customer.customer, entityTaxes: input.entity?.taxes ?? [], currency }, [{
-    copy, line, chargeFees: input.chargeFees,
-    periods: { subscription: null, charges: period, fixed_charges: null, fixed_charges_in_advance: null, commitment: null },
-  }]).filter((f) => f.fee_type === "charge" && f.charge_id !== null && progressiveCharges(copy).has(f.charge_id) && !f.pay_in_advance && !f.true_up);
-  const progressiveCredit = input.state.latest_progressive ? progressiveCreditFrom(input.state.latest_progressive, copy.id) : null;
+  const fees = invoiceFees(
+    { invoiceId: input.id, customer: customer.customer, entityTaxes: input.entity?.taxes ?? [], currency },
+    [
+      {
+        copy,
+        line,
+        chargeFees: input.chargeFees,
+        periods: {
+          subscription: null,
+          charges: period,
+          fixed_charges: null,
+          fixed_charges_in_advance: null,
+          commitment: null,
+        },
+      },
+    ],
+  ).filter(
+    (f) =>
+      f.fee_type === "charge" &&
+      f.charge_id !== null &&
+      progressiveCharges(copy).has(f.charge_id) &&
+      !f.pay_in_advance &&
+      !f.true_up,
+  );
+  const progressiveCredit = input.state.latest_progressive
+    ? progressiveCreditFrom(input.state.latest_progressive, copy.id)
+    : null;
   const priced = priceInvoice({ currency, fees, coupons: [], finalizing: false, progressiveCredit });
   const dates = invoiceDates(input.terms, input.now, [], "progressive_billing");
   const applied: AppliedUsageThreshold[] = input.crossed.map((t) => ({
     lifetime_usage_amount_cents: input.lifetimeUsageCents,
     created_at: input.now,
     usage_threshold: {
-      svc_id: t.svc_id, threshold_display_name: t.threshold_display_name ?? null, amount_cents: t.amount_cents, recurring: t.recurring,
-      created_at: t.created_at ?? copy.plan.created_at ?? null, updated_at: t.updated_at ?? copy.plan.updated_at ?? null,
+      svc_id: t.svc_id,
+      threshold_display_name: t.threshold_display_name ?? null,
+      amount_cents: t.amount_cents,
+      recurring: t.recurring,
+      created_at: t.created_at ?? copy.plan.created_at ?? null,
+      updated_at: t.updated_at ?? copy.plan.updated_at ?? null,
     },
   }));
   return {
@@ -195,7 +278,9 @@ export function newProgressiveInvoice(input: NewProgressiveInvoiceInput): Invoic
  */
 export function progressiveUsageCents(copy: SubscriptionCopy, chargeFees: readonly ChargeFee[]): number {
   const billed = progressiveCharges(copy);
-  return chargeFees.filter((f) => f.persistable && !f.true_up && billed.has(f.charge_id)).reduce((sum, f) => sum + Number(f.amount_cents), 0);
+  return chargeFees
+    .filter((f) => f.persistable && !f.true_up && billed.has(f.charge_id))
+    .reduce((sum, f) => sum + Number(f.amount_cents), 0);
 }
 
 /** The charges a progressive invoice bills: the plan's in-arrears invoiceable ones. */

@@ -4,7 +4,12 @@ import { copySubscription } from "../use-cases/copies/copy-subscription";
 import type { BillingDeps } from "../use-cases/billing/deps";
 
 const C = Subjects.catalog;
-export const SUBSCRIPTION_SUBJECTS = [C.subscriptionStarted, C.subscriptionUpdated, C.subscriptionTerminated, C.subscriptionCanceled];
+export const SUBSCRIPTION_SUBJECTS = [
+  C.subscriptionStarted,
+  C.subscriptionUpdated,
+  C.subscriptionTerminated,
+  C.subscriptionCanceled,
+];
 /** Within one instant, a later lifecycle state wins over an earlier one. */
 const RANK: Record<string, number> = { pending: 0, active: 1, terminated: 2, canceled: 2 };
 

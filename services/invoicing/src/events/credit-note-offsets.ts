@@ -11,11 +11,22 @@ export const CREDIT_NOTE_SUBJECTS = [Subjects.invoicing.creditNoteCreated];
  * and a refunded credit invoice's wallet credits voided (both done right after the note is stored
  * too; this backs them up after a crash, each once).
  */
-export function creditNoteEventHandler(deps: Pick<CreditNoteDeps, "clock" | "creditInvoiceWallets" | "invoices" | "publish">) {
+export function creditNoteEventHandler(
+  deps: Pick<CreditNoteDeps, "clock" | "creditInvoiceWallets" | "invoices" | "publish">,
+) {
   return async (envelope: Envelope): Promise<void> => {
     if (!isEvent(envelope, CREDIT_NOTE_SUBJECTS)) return;
     const { credit_note: note } = eventData(envelope);
-    await applyOffset(deps, { id: note.svc_id, invoice_id: note.svc_invoice_id, offset_amount_cents: note.offset_amount_cents });
-    await voidCreditInvoiceCredits(deps, { id: note.svc_id, organization_id: envelope.organization_id, invoice_id: note.svc_invoice_id, refund_amount_cents: note.refund_amount_cents });
+    await applyOffset(deps, {
+      id: note.svc_id,
+      invoice_id: note.svc_invoice_id,
+      offset_amount_cents: note.offset_amount_cents,
+    });
+    await voidCreditInvoiceCredits(deps, {
+      id: note.svc_id,
+      organization_id: envelope.organization_id,
+      invoice_id: note.svc_invoice_id,
+      refund_amount_cents: note.refund_amount_cents,
+    });
   };
 }

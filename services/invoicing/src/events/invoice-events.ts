@@ -4,25 +4,47 @@ import { decimalString } from "@billing/pricing";
 import type { Fee, Invoice } from "../domain/invoice";
 
 const I = Subjects.invoicing;
-type InvoiceSubject = typeof I.invoiceCreated | typeof I.invoiceDrafted | typeof I.invoiceFinalized | typeof I.invoicePaymentStatusUpdated
-  | typeof I.invoicePaymentOverdue | typeof I.invoiceVoided | typeof I.invoiceDeleted | typeof I.invoiceOneOffCreated | typeof I.invoiceGenerated;
+type InvoiceSubject =
+  | typeof I.invoiceCreated
+  | typeof I.invoiceDrafted
+  | typeof I.invoiceFinalized
+  | typeof I.invoicePaymentStatusUpdated
+  | typeof I.invoicePaymentOverdue
+  | typeof I.invoiceVoided
+  | typeof I.invoiceDeleted
+  | typeof I.invoiceOneOffCreated
+  | typeof I.invoiceGenerated;
 
 function invoiceData(invoice: Invoice): EventDataInput<typeof I.invoiceCreated> {
   const a = invoice.amounts;
   return {
     invoice: {
-      svc_id: invoice.id, number: invoice.number, status: invoice.status === "generating" ? "draft" : invoice.status,
-      payment_status: invoice.payment_status, invoice_type: invoice.invoice_type, billing_entity_code: invoice.billing_entity_code,
-      sequential_id: invoice.sequential_id, currency: invoice.currency, issuing_date: invoice.issuing_date,
-      payment_due_date: invoice.payment_due_date, net_payment_term: invoice.net_payment_term,
-      fees_amount_cents: a.fees_amount_cents, coupons_amount_cents: a.coupons_amount_cents, credit_notes_amount_cents: a.credit_notes_amount_cents,
-      prepaid_credit_amount_cents: a.prepaid_credit_amount_cents, progressive_billing_credit_amount_cents: a.progressive_billing_credit_amount_cents,
-      sub_total_excluding_taxes_amount_cents: a.sub_total_excluding_taxes_amount_cents, taxes_amount_cents: a.taxes_amount_cents,
-      sub_total_including_taxes_amount_cents: a.sub_total_including_taxes_amount_cents, total_amount_cents: a.total_amount_cents,
-      fees_count: invoice.fees.length, subscription_ids: [...new Set(invoice.lines.map((l) => l.subscription_id))],
+      svc_id: invoice.id,
+      number: invoice.number,
+      status: invoice.status === "generating" ? "draft" : invoice.status,
+      payment_status: invoice.payment_status,
+      invoice_type: invoice.invoice_type,
+      billing_entity_code: invoice.billing_entity_code,
+      sequential_id: invoice.sequential_id,
+      currency: invoice.currency,
+      issuing_date: invoice.issuing_date,
+      payment_due_date: invoice.payment_due_date,
+      net_payment_term: invoice.net_payment_term,
+      fees_amount_cents: a.fees_amount_cents,
+      coupons_amount_cents: a.coupons_amount_cents,
+      credit_notes_amount_cents: a.credit_notes_amount_cents,
+      prepaid_credit_amount_cents: a.prepaid_credit_amount_cents,
+      progressive_billing_credit_amount_cents: a.progressive_billing_credit_amount_cents,
+      sub_total_excluding_taxes_amount_cents: a.sub_total_excluding_taxes_amount_cents,
+      taxes_amount_cents: a.taxes_amount_cents,
+      sub_total_including_taxes_amount_cents: a.sub_total_including_taxes_amount_cents,
+      total_amount_cents: a.total_amount_cents,
+      fees_count: invoice.fees.length,
+      subscription_ids: [...new Set(invoice.lines.map((l) => l.subscription_id))],
       customer: { svc_id: invoice.customer_id, external_id: invoice.external_customer_id },
       svc_wallet_transaction_id: invoice.wallet_transaction_id ?? null,
-      created_at: invoice.created_at.toISOString(), updated_at: invoice.updated_at.toISOString(),
+      created_at: invoice.created_at.toISOString(),
+      updated_at: invoice.updated_at.toISOString(),
     },
   };
 }
@@ -30,14 +52,30 @@ function invoiceData(invoice: Invoice): EventDataInput<typeof I.invoiceCreated> 
 function feeData(invoice: Invoice, fee: Fee): EventDataInput<typeof I.feeCreated> {
   return {
     fee: {
-      svc_id: fee.id, svc_invoice_id: invoice.id, fee_type: fee.fee_type, item_code: fee.item.code, item_name: fee.item.name,
-      svc_subscription_id: fee.subscription_id, external_subscription_id: fee.external_subscription_id,
-      svc_customer_id: invoice.customer_id, external_customer_id: invoice.external_customer_id,
-      svc_charge_id: fee.charge_id, svc_fixed_charge_id: fee.fixed_charge_id, billable_metric_code: fee.billable_metric_code,
-      amount_cents: fee.amount_cents, amount_currency: invoice.currency, precise_amount_cents: decimalString(fee.precise_amount_cents),
-      precise_coupons_amount_cents: fee.precise_coupons_amount_cents, taxes_amount_cents: fee.taxes_amount_cents,
-      total_amount_cents: fee.total_amount_cents, units: fee.units, events_count: fee.events_count, pay_in_advance: fee.pay_in_advance,
-      invoiceable: fee.invoiceable, from_date: fee.from?.toISOString() ?? null, to_date: fee.to?.toISOString() ?? null,
+      svc_id: fee.id,
+      svc_invoice_id: invoice.id,
+      fee_type: fee.fee_type,
+      item_code: fee.item.code,
+      item_name: fee.item.name,
+      svc_subscription_id: fee.subscription_id,
+      external_subscription_id: fee.external_subscription_id,
+      svc_customer_id: invoice.customer_id,
+      external_customer_id: invoice.external_customer_id,
+      svc_charge_id: fee.charge_id,
+      svc_fixed_charge_id: fee.fixed_charge_id,
+      billable_metric_code: fee.billable_metric_code,
+      amount_cents: fee.amount_cents,
+      amount_currency: invoice.currency,
+      precise_amount_cents: decimalString(fee.precise_amount_cents),
+      precise_coupons_amount_cents: fee.precise_coupons_amount_cents,
+      taxes_amount_cents: fee.taxes_amount_cents,
+      total_amount_cents: fee.total_amount_cents,
+      units: fee.units,
+      events_count: fee.events_count,
+      pay_in_advance: fee.pay_in_advance,
+      invoiceable: fee.invoiceable,
+      from_date: fee.from?.toISOString() ?? null,
+      to_date: fee.to?.toISOString() ?? null,
       created_at: invoice.updated_at.toISOString(),
     },
   };
@@ -61,11 +99,18 @@ export function finalizedEvents(invoice: Invoice, wasDraft: boolean, at: Date): 
   if (invoice.status !== "finalized") return [];
   return [
     // a one-off invoice is announced as Lago's invoice.one_off_created instead of invoice.created
-    ...(wasDraft ? [] : [event(invoice.invoice_type === "one_off" ? I.invoiceOneOffCreated : I.invoiceCreated, invoice, at)]),
+    ...(wasDraft
+      ? []
+      : [event(invoice.invoice_type === "one_off" ? I.invoiceOneOffCreated : I.invoiceCreated, invoice, at)]),
     event(I.invoiceFinalized, invoice, at),
     // an advance_charges invoice gathers fees announced when they were created (advance_fees.created)
-    ...(invoice.invoice_type === "advance_charges" ? [] : invoice.fees)
-      .map((fee) => domainEvent(I.feeCreated, { organizationId: invoice.organization_id, data: feeData(invoice, fee), occurredAt: at })),
+    ...(invoice.invoice_type === "advance_charges" ? [] : invoice.fees).map((fee) =>
+      domainEvent(I.feeCreated, {
+        organizationId: invoice.organization_id,
+        data: feeData(invoice, fee),
+        occurredAt: at,
+      }),
+    ),
   ];
 }
 
@@ -87,6 +132,8 @@ export function paymentOverdueEvents(invoice: Invoice, at: Date): Envelope[] {
 export const deletedEvents = (invoice: Invoice, at: Date): Envelope[] => [event(I.invoiceDeleted, invoice, at)];
 
 /** Lago's invoice.generated: the invoice's PDF exists (its id derived from the invoice: announced once). */
-export const generatedEvents = (invoice: Invoice, at: Date): Envelope[] => [event(I.invoiceGenerated, invoice, at, derivedUuid(`${invoice.id}|generated`))];
+export const generatedEvents = (invoice: Invoice, at: Date): Envelope[] => [
+  event(I.invoiceGenerated, invoice, at, derivedUuid(`${invoice.id}|generated`)),
+];
 
 export const voidedEvents = (invoice: Invoice, at: Date): Envelope[] => [event(I.invoiceVoided, invoice, at)];

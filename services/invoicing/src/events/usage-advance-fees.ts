@@ -22,7 +22,9 @@ export function advanceFeesBatchHandler(deps: FeeDeps) {
     return async () => {
       const { created, publish } = await store();
       if (created > 0) advanceFeesCreated.inc(created);
-      publishing = publishing.then(publish).catch((err: unknown) => deps.logger.warn({ err }, "advance fee events left in the outbox for the relay"));
+      publishing = publishing
+        .then(publish)
+        .catch((err: unknown) => deps.logger.warn({ err }, "advance fee events left in the outbox for the relay"));
     };
   };
 }

@@ -5,7 +5,6 @@ import type { ProgressiveDeps } from "../use-cases/progressive/deps";
 import { checkUsageThresholds } from "../use-cases/progressive/check-usage-thresholds";
 import { USAGE_SUBJECTS } from "./usage-advance-fees";
 
-
 /**
  * billing.usage.event.ingested (an envelope of up to 1000 stored events): the usage thresholds of
  * the subscriptions it touched are checked (progressive billing), never per event, at the
@@ -24,7 +23,9 @@ export function usageThresholdsHandler(deps: ProgressiveDeps) {
     const subscriptions = [...new Set(eventData(envelope).events.map((e) => e.external_subscription_id))];
     if (subscriptions.length === 0) return;
     const organizationId = envelope.organization_id;
-    const frozen = envelope.frozen_time ? new Date(envelope.frozen_time) : ((await deps.testClocks.frozenTime(organizationId)) ?? null);
+    const frozen = envelope.frozen_time
+      ? new Date(envelope.frozen_time)
+      : ((await deps.testClocks.frozenTime(organizationId)) ?? null);
     await checks.request(`${organizationId}|${frozen?.toISOString() ?? ""}`, subscriptions, async (all) => {
       const check = () => checkUsageThresholds(deps, organizationId, all, { sandbox: frozen !== null });
       await (frozen ? atFrozenTime(frozen, check) : check());

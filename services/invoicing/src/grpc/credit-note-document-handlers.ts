@@ -13,7 +13,13 @@ export function creditNoteDocumentHandlers(
     DownloadCreditNote: async (req) => {
       const note = await downloadCreditNote(deps, req.organization_id, req.id);
       const [invoice] = await deps.invoices.findByIds([note.invoice_id]);
-      return { credit_note: creditNoteMessage(note, invoice ? feeMessagesOf(invoice) : new Map(), deps.creditNoteFileUrl(note)) };
+      return {
+        credit_note: creditNoteMessage(
+          note,
+          invoice ? feeMessagesOf(invoice) : new Map(),
+          deps.creditNoteFileUrl(note),
+        ),
+      };
     },
     GetCreditNotePdf: async (req) => {
       const doc = await creditNotePdf(deps, req.organization_id, req.id);

@@ -16,7 +16,9 @@ export function feeHandlers(deps: FeeDeps): Handlers<FeeRpc> {
       return { meta: pageMeta(total, page), fees: items.map(feeReadMessage) };
     },
     GetFee: async (req) => ({ fee: feeReadMessage(await getFee(deps, req.organization_id, req.id)) }),
-    UpdateFee: async (req) => ({ fee: feeReadMessage(await updateFeePaymentStatus(deps, req.organization_id, req.id, req.payment_status)) }),
+    UpdateFee: async (req) => ({
+      fee: feeReadMessage(await updateFeePaymentStatus(deps, req.organization_id, req.id, req.payment_status)),
+    }),
     DeleteFee: async (req) => ({ fee: feeReadMessage(await deleteFee(deps, req.organization_id, req.id)) }),
   };
 }

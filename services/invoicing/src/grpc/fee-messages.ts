@@ -15,10 +15,17 @@ const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : nul
 export function feeReadMessage(read: FeeRead): Nullable<M.Fee> {
   const { record } = read;
   // a waiting fee has no invoice: the message is built from its record alone
-  const invoice: Invoice = read.invoice ?? ({
-    id: "", currency: record!.currency, created_at: record!.created_at, customer_id: record!.customer_id,
-    external_customer_id: record!.external_customer_id, payment_status: "pending", fees: [read.fee],
-  } as unknown as Invoice);
+  const invoice: Invoice =
+    read.invoice ??
+    ({
+      id: "",
+      currency: record!.currency,
+      created_at: record!.created_at,
+      customer_id: record!.customer_id,
+      external_customer_id: record!.external_customer_id,
+      payment_status: "pending",
+      fees: [read.fee],
+    } as unknown as Invoice);
   const message = feeMessage(invoice, read.fee);
   if (!record) return message;
   return {
@@ -38,7 +45,9 @@ export function feeReadMessage(read: FeeRead): Nullable<M.Fee> {
 
 const instantOf = (field: string, value: string | null | undefined, endOfDay: boolean): Date | undefined => {
   if (!value) return undefined;
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T${endOfDay ? "23:59:59.999" : "00:00:00.000"}Z`) : new Date(value);
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value)
+    ? new Date(`${value}T${endOfDay ? "23:59:59.999" : "00:00:00.000"}Z`)
+    : new Date(value);
   if (Number.isNaN(date.getTime())) throw AppError.validation({ [field]: ["invalid_date"] });
   return date;
 };

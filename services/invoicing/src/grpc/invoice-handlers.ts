@@ -18,7 +18,15 @@ import { getOngoingUsage } from "../use-cases/usage/get-ongoing-usage";
 import { invoiceFilterOf, invoiceUpdateOf } from "./invoice-messages";
 import { invoiceMessages, invoiceReply } from "./invoice-reply";
 
-type InvoiceRpcs = "ListInvoices" | "GetInvoice" | "FinalizeInvoice" | "RefreshInvoice" | "UpdateInvoice" | "CreateCreditInvoice" | "OngoingUsage" | "ApplyPayment";
+type InvoiceRpcs =
+  | "ListInvoices"
+  | "GetInvoice"
+  | "FinalizeInvoice"
+  | "RefreshInvoice"
+  | "UpdateInvoice"
+  | "CreateCreditInvoice"
+  | "OngoingUsage"
+  | "ApplyPayment";
 
 /** billing.invoicing.v1.InvoiceService, its invoices: proto in, use case, proto out (always within the caller's organization). */
 export function invoiceHandlers(deps: InvoiceDeps): Pick<Handlers<InvoicingRpc>, InvoiceRpcs> {
@@ -33,14 +41,45 @@ export function invoiceHandlers(deps: InvoiceDeps): Pick<Handlers<InvoicingRpc>,
     FinalizeInvoice: async (req) => reply(await finalizeInvoice(deps, req.organization_id, req.id)),
     RefreshInvoice: async (req) => reply(await refreshInvoice(deps, req.organization_id, req.id)),
     UpdateInvoice: async (req) => reply(await updateInvoice(deps, req.organization_id, req.id, invoiceUpdateOf(req))),
-    CreateCreditInvoice: async (req) => reply(await createCreditInvoice(deps, req.organization_id, req.customer_id, {
-      wallet_transaction_id: req.wallet_transaction_id, wallet_id: req.wallet_id, name: req.name ?? null, credits: req.credits,
-      rate_amount: req.rate_amount, amount_cents: Number(req.amount_cents), currency: req.currency,
-    }, req.section_resource ? { skip: req.section_resource.skip, section_ids: req.section_resource.section_ids } : null)),
-    ApplyPayment: async (req) => reply(await applyPayment(deps, req.organization_id, {
-      invoice_id: req.invoice_id, payment_id: req.payment_id, amount_cents: Number(req.amount_cents), outcome: req.outcome as PaymentOutcome, allow_overpayment: req.allow_overpayment,
-    })),
-    OngoingUsage: async (req) => ({ customers: await getOngoingUsage(deps, req.organization_id, req.external_subscription_ids, req.customer_ids, req.only_customer_ids) }),
+    CreateCreditInvoice: async (req) =>
+      reply(
+        await createCreditInvoice(
+          deps,
+          req.organization_id,
+          req.customer_id,
+          {
+            wallet_transaction_id: req.wallet_transaction_id,
+            wallet_id: req.wallet_id,
+            name: req.name ?? null,
+            credits: req.credits,
+            rate_amount: req.rate_amount,
+            amount_cents: Number(req.amount_cents),
+            currency: req.currency,
+          },
+          req.section_resource
+            ? { skip: req.section_resource.skip, section_ids: req.section_resource.section_ids }
+            : null,
+        ),
+      ),
+    ApplyPayment: async (req) =>
+      reply(
+        await applyPayment(deps, req.organization_id, {
+          invoice_id: req.invoice_id,
+          payment_id: req.payment_id,
+          amount_cents: Number(req.amount_cents),
+          outcome: req.outcome as PaymentOutcome,
+          allow_overpayment: req.allow_overpayment,
+        }),
+      ),
+    OngoingUsage: async (req) => ({
+      customers: await getOngoingUsage(
+        deps,
+        req.organization_id,
+        req.external_subscription_ids,
+        req.customer_ids,
+        req.only_customer_ids,
+      ),
+    }),
   };
 }
 
@@ -54,17 +93,29 @@ type InvoiceOperationRpcs = "VoidInvoice" | "RegenerateInvoice" | "DeleteDraftIn
 export function invoiceOperationHandlers(deps: InvoiceDeps): Pick<Handlers<CreditNoteRpc>, InvoiceOperationRpcs> {
   const reply = (invoice: Invoice) => invoiceReply(deps, invoice);
   return {
-    VoidInvoice: async (req) => reply(await voidInvoice(deps, req.organization_id, req.id, {
-      generate_credit_note: req.generate_credit_note, credit_amount: Number(req.credit_amount), refund_amount: Number(req.refund_amount),
-    })),
+    VoidInvoice: async (req) =>
+      reply(
+        await voidInvoice(deps, req.organization_id, req.id, {
+          generate_credit_note: req.generate_credit_note,
+          credit_amount: Number(req.credit_amount),
+          refund_amount: Number(req.refund_amount),
+        }),
+      ),
     DeleteDraftInvoice: async (req) => reply(await deleteDraftInvoice(deps, req.organization_id, req.id)),
     CreateOneOffInvoice: async (req) => {
       const invoice = await createOneOffInvoice(deps, req.organization_id, {
-        external_customer_id: req.external_customer_id, currency: req.currency ?? null, billing_entity_code: req.billing_entity_code ?? null,
+        external_customer_id: req.external_customer_id,
+        currency: req.currency ?? null,
+        billing_entity_code: req.billing_entity_code ?? null,
         fees: req.fees.map((f) => ({
-          add_on_code: f.add_on_code, units: f.units ?? null, unit_amount_cents: f.unit_amount_cents == null ? null : Number(f.unit_amount_cents),
-          description: f.description ?? null, invoice_display_name: f.invoice_display_name ?? null, tax_codes: f.tax_codes.length ? f.tax_codes : null,
-          from_datetime: f.from_datetime ?? null, to_datetime: f.to_datetime ?? null,
+          add_on_code: f.add_on_code,
+          units: f.units ?? null,
+          unit_amount_cents: f.unit_amount_cents == null ? null : Number(f.unit_amount_cents),
+          description: f.description ?? null,
+          invoice_display_name: f.invoice_display_name ?? null,
+          tax_codes: f.tax_codes.length ? f.tax_codes : null,
+          from_datetime: f.from_datetime ?? null,
+          to_datetime: f.to_datetime ?? null,
         })),
         invoice_custom_section: sectionChoiceInputOf(req.invoice_custom_section),
       });

@@ -22,4 +22,6 @@ export async function invoiceMessages(deps: ReplyDeps, invoices: readonly Invoic
 }
 
 /** `{invoice}`: one invoice as every RPC answers it (invoiceMessages). */
-export const invoiceReply = async (deps: ReplyDeps, invoice: Invoice) => ({ invoice: (await invoiceMessages(deps, [invoice]))[0]! });
+export const invoiceReply = async (deps: ReplyDeps, invoice: Invoice) => ({
+  invoice: (await invoiceMessages(deps, [invoice]))[0]!,
+});

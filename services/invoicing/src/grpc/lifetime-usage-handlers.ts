@@ -5,11 +5,24 @@ import { getLifetimeUsage, updateLifetimeUsage } from "../use-cases/progressive/
 import { lifetimeUsageMessage } from "./lifetime-usage-messages";
 
 /** billing.invoicing.v1.LifetimeUsageService: progressive billing's lifetime usage (always within the caller's organization). */
-export function lifetimeUsageHandlers(deps: Pick<ProgressiveDeps, "clock" | "copies" | "progressive" | "usage">): Handlers<LifetimeUsageRpc> {
+export function lifetimeUsageHandlers(
+  deps: Pick<ProgressiveDeps, "clock" | "copies" | "progressive" | "usage">,
+): Handlers<LifetimeUsageRpc> {
   return {
-    GetLifetimeUsage: async (req) => ({ lifetime_usage: lifetimeUsageMessage(await getLifetimeUsage(deps, req.organization_id, req.external_subscription_id)) }),
+    GetLifetimeUsage: async (req) => ({
+      lifetime_usage: lifetimeUsageMessage(
+        await getLifetimeUsage(deps, req.organization_id, req.external_subscription_id),
+      ),
+    }),
     UpdateLifetimeUsage: async (req) => ({
-      lifetime_usage: lifetimeUsageMessage(await updateLifetimeUsage(deps, req.organization_id, req.external_subscription_id, Number(req.external_historical_usage_amount_cents))),
+      lifetime_usage: lifetimeUsageMessage(
+        await updateLifetimeUsage(
+          deps,
+          req.organization_id,
+          req.external_subscription_id,
+          Number(req.external_historical_usage_amount_cents),
+        ),
+      ),
     }),
   };
 }

@@ -9,7 +9,9 @@ export function appliedUsageThresholdMessages(invoice: Invoice): M.AppliedUsageT
     created_at: new Date(a.created_at).toISOString(),
     usage_threshold: {
       svc_id: a.usage_threshold.svc_id,
-      ...(a.usage_threshold.threshold_display_name !== null ? { threshold_display_name: a.usage_threshold.threshold_display_name } : {}),
+      ...(a.usage_threshold.threshold_display_name !== null
+        ? { threshold_display_name: a.usage_threshold.threshold_display_name }
+        : {}),
       amount_cents: a.usage_threshold.amount_cents,
       recurring: a.usage_threshold.recurring,
       created_at: a.usage_threshold.created_at ?? new Date(a.created_at).toISOString(),
@@ -23,7 +25,9 @@ export function lifetimeUsageMessage(view: LifetimeUsageView): M.LifetimeUsage {
   return {
     ...view,
     usage_thresholds: view.usage_thresholds.map((t) => ({
-      amount_cents: t.amount_cents, completion_ratio: t.completion_ratio, ...(t.reached_at ? { reached_at: t.reached_at } : {}),
+      amount_cents: t.amount_cents,
+      completion_ratio: t.completion_ratio,
+      ...(t.reached_at ? { reached_at: t.reached_at } : {}),
     })),
   };
 }

@@ -6,7 +6,6 @@ import type { InvoiceDeps } from "../use-cases/invoices/deps";
 import { nextDueWork } from "../use-cases/scheduled-work/next-due-work";
 import { runDueWork } from "../use-cases/scheduled-work/run-due-work";
 
-
 /** billing.common.v1.ScheduledWorkService: invoicing's time-driven work for one sandbox organization. */
 export function scheduledWorkHandlers(deps: BillingDeps & Pick<InvoiceDeps, "caughtUp">): Handlers<ScheduledWorkRpc> {
   return {

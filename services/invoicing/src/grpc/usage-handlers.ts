@@ -10,14 +10,25 @@ import { usageMessage } from "./usage-messages";
 export function usageHandlers(deps: UsageDeps): Pick<Handlers<InvoicingRpc>, "GetCurrentUsage" | "GetPastUsage"> {
   return {
     GetCurrentUsage: async (req) => {
-      return { customer_usage: usageMessage(await getCurrentUsage(deps, req.organization_id, req.external_customer_id, req.external_subscription_id)) };
+      return {
+        customer_usage: usageMessage(
+          await getCurrentUsage(deps, req.organization_id, req.external_customer_id, req.external_subscription_id),
+        ),
+      };
     },
     GetPastUsage: async (req) => {
       const page = pageRequestOf(req);
-      const { items, total } = await getPastUsage(deps, req.organization_id, {
-        externalCustomerId: req.external_customer_id, externalSubscriptionId: req.external_subscription_id,
-        billableMetricCode: req.billable_metric_code || undefined, periodsCount: req.periods_count ?? undefined,
-      }, page);
+      const { items, total } = await getPastUsage(
+        deps,
+        req.organization_id,
+        {
+          externalCustomerId: req.external_customer_id,
+          externalSubscriptionId: req.external_subscription_id,
+          billableMetricCode: req.billable_metric_code || undefined,
+          periodsCount: req.periods_count ?? undefined,
+        },
+        page,
+      );
       return { usage_periods: items.map(usageMessage), meta: pageMeta(total, page) };
     },
   };

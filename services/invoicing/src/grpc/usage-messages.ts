@@ -5,8 +5,12 @@ import type { CustomerUsageView, FilterUsage } from "../domain/customer-usage";
 /** Domain → proto for customer usage: Lago's CustomerUsageObject, field for field. */
 
 const filterMessage = (f: FilterUsage): Nullable<M.ChargeFilterUsage> => ({
-  units: f.units, total_aggregated_units: f.total_aggregated_units, events_count: f.events_count, amount_cents: f.amount_cents,
-  invoice_display_name: f.invoice_display_name, values: Object.fromEntries(Object.entries(f.values).map(([k, values]) => [k, { values }])),
+  units: f.units,
+  total_aggregated_units: f.total_aggregated_units,
+  events_count: f.events_count,
+  amount_cents: f.amount_cents,
+  invoice_display_name: f.invoice_display_name,
+  values: Object.fromEntries(Object.entries(f.values).map(([k, values]) => [k, { values }])),
 });
 
 export function usageMessage(usage: CustomerUsageView): Nullable<M.CustomerUsage> {
@@ -20,14 +24,30 @@ export function usageMessage(usage: CustomerUsageView): Nullable<M.CustomerUsage
     taxes_amount_cents: usage.taxes_amount_cents,
     total_amount_cents: usage.total_amount_cents,
     charges_usage: usage.charges.map((c) => ({
-      units: c.units, total_aggregated_units: c.total_aggregated_units, events_count: c.events_count, amount_cents: c.amount_cents,
+      units: c.units,
+      total_aggregated_units: c.total_aggregated_units,
+      events_count: c.events_count,
+      amount_cents: c.amount_cents,
       amount_currency: usage.currency,
-      charge: { svc_id: c.charge.id, charge_model: c.charge.charge_model, invoice_display_name: c.charge.invoice_display_name },
-      billable_metric: { svc_id: c.metric.id, name: c.metric.name, code: c.metric.code, aggregation_type: c.metric.aggregation_type },
+      charge: {
+        svc_id: c.charge.id,
+        charge_model: c.charge.charge_model,
+        invoice_display_name: c.charge.invoice_display_name,
+      },
+      billable_metric: {
+        svc_id: c.metric.id,
+        name: c.metric.name,
+        code: c.metric.code,
+        aggregation_type: c.metric.aggregation_type,
+      },
       filters: c.filters.map(filterMessage),
       grouped_usage: c.grouped.map((g) => ({
-        amount_cents: g.amount_cents, events_count: g.events_count, units: g.units, total_aggregated_units: g.total_aggregated_units,
-        grouped_by: g.grouped_by, filters: g.filters.map(filterMessage),
+        amount_cents: g.amount_cents,
+        events_count: g.events_count,
+        units: g.units,
+        total_aggregated_units: g.total_aggregated_units,
+        grouped_by: g.grouped_by,
+        filters: g.filters.map(filterMessage),
       })),
     })),
   };

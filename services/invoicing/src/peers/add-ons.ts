@@ -13,10 +13,23 @@ export interface AddOns {
   close(): void;
 }
 
-type TaxMessage = { svc_id: string; name: string; code: string; description?: string | null; rate: string; applied_to_organization: boolean; created_at: string };
+type TaxMessage = {
+  svc_id: string;
+  name: string;
+  code: string;
+  description?: string | null;
+  rate: string;
+  applied_to_organization: boolean;
+  created_at: string;
+};
 const taxView = (t: TaxMessage): TaxViewData => ({
-  svc_id: t.svc_id, name: t.name, code: t.code, description: t.description ?? null, rate: t.rate,
-  applied_to_organization: t.applied_to_organization, created_at: t.created_at,
+  svc_id: t.svc_id,
+  name: t.name,
+  code: t.code,
+  description: t.description ?? null,
+  rate: t.rate,
+  applied_to_organization: t.applied_to_organization,
+  created_at: t.created_at,
 });
 
 export function grpcAddOns(address: string): AddOns {
@@ -28,8 +41,14 @@ export function grpcAddOns(address: string): AddOns {
         const { add_on: a } = await addOns.call("GetAddOn", { organization_id: organizationId, code });
         if (!a) return null;
         return {
-          id: a.svc_id, code: a.code, name: a.name, invoice_display_name: a.invoice_display_name ?? null, description: a.description ?? null,
-          amount_cents: Number(a.amount_cents), amount_currency: a.amount_currency, taxes: a.taxes.map(taxView),
+          id: a.svc_id,
+          code: a.code,
+          name: a.name,
+          invoice_display_name: a.invoice_display_name ?? null,
+          description: a.description ?? null,
+          amount_cents: Number(a.amount_cents),
+          amount_currency: a.amount_currency,
+          taxes: a.taxes.map(taxView),
         };
       } catch (err) {
         if (isAppError(err) && err.kind === "not_found") return null;

@@ -1,4 +1,11 @@
-import { advanceFeesFromProto, Rpc, usageEventToProto, type AdvanceFeeData, type AdvanceFeeRpc, type UsageEventData } from "@billing/contracts";
+import {
+  advanceFeesFromProto,
+  Rpc,
+  usageEventToProto,
+  type AdvanceFeeData,
+  type AdvanceFeeRpc,
+  type UsageEventData,
+} from "@billing/contracts";
 import { RpcClient } from "@billing/grpc";
 
 /** One ingested envelope to price: its events (Lago's EventObject each). */
@@ -24,17 +31,27 @@ export function grpcAdvanceFees(address: string, deadlineMs = 60_000): AdvanceFe
   const client = new RpcClient<AdvanceFeeRpc>(Rpc.advanceFees, address, deadlineMs);
   return {
     async price(organizationId, envelopeId, events) {
-      const res = await client.call("PriceAdvanceEvents", { organization_id: organizationId, envelope_id: envelopeId, events: events.map(usageEventToProto) });
+      const res = await client.call("PriceAdvanceEvents", {
+        organization_id: organizationId,
+        envelope_id: envelopeId,
+        events: events.map(usageEventToProto),
+      });
       return advanceFeesFromProto(res.fees);
     },
     async priceBatch(envelopes) {
       if (envelopes.length === 0) return [];
       const res = await client.call("PriceAdvanceBatch", {
-        envelopes: envelopes.map((e) => ({ organization_id: e.organizationId, envelope_id: e.envelopeId, events: e.events.map(usageEventToProto) })),
+        envelopes: envelopes.map((e) => ({
+          organization_id: e.organizationId,
+          envelope_id: e.envelopeId,
+          events: e.events.map(usageEventToProto),
+        })),
       });
-      if (res.envelopes.length !== envelopes.length) throw new Error(`PriceAdvanceBatch answered ${res.envelopes.length} envelopes for ${envelopes.length}`);
+      if (res.envelopes.length !== envelopes.length)
+        throw new Error(`PriceAdvanceBatch answered ${res.envelopes.length} envelopes for ${envelopes.length}`);
       return res.envelopes.map((e, i) => {
-        if (e.envelope_id !== envelopes[i]!.envelopeId) throw new Error(`PriceAdvanceBatch answered envelope ${e.envelope_id} for ${envelopes[i]!.envelopeId}`);
+        if (e.envelope_id !== envelopes[i]!.envelopeId)
+          throw new Error(`PriceAdvanceBatch answered envelope ${e.envelope_id} for ${envelopes[i]!.envelopeId}`);
         return advanceFeesFromProto(e.fees);
       });
     },

@@ -15,7 +15,11 @@ export interface ActiveCoupon {
 export interface AppliedCoupons {
   active(organizationId: string, customerId: string): Promise<ActiveCoupon[]>;
   /** Records the credit; null when the catalog refuses it (the coupon is no longer usable). */
-  consume(organizationId: string, invoiceId: string, credit: { applied_coupon_id: string; amount_cents: number; currency: string }): Promise<InvoiceCredit | null>;
+  consume(
+    organizationId: string,
+    invoiceId: string,
+    credit: { applied_coupon_id: string; amount_cents: number; currency: string },
+  ): Promise<InvoiceCredit | null>;
   close(): void;
 }
 
@@ -39,20 +43,34 @@ export function grpcAppliedCoupons(address: string): AppliedCoupons {
   const client = new RpcClient<CatalogRpc["appliedCoupons"]>(Rpc.catalog.appliedCoupons, address, 5_000);
   return {
     async active(organizationId, customerId) {
-      const res = await client.call("ListActiveAppliedCouponsForCustomer", { organization_id: organizationId, customer_id: customerId });
+      const res = await client.call("ListActiveAppliedCouponsForCustomer", {
+        organization_id: organizationId,
+        customer_id: customerId,
+      });
       return res.applied_coupons.map((c) => ({ input: couponInput(c), code: c.coupon_code, name: c.coupon_name }));
     },
     async consume(organizationId, invoiceId, credit) {
       try {
         const res = await client.call("ConsumeAppliedCoupon", {
-          organization_id: organizationId, applied_coupon_id: credit.applied_coupon_id, invoice_id: invoiceId,
-          amount_cents: credit.amount_cents, amount_currency: credit.currency,
+          organization_id: organizationId,
+          applied_coupon_id: credit.applied_coupon_id,
+          invoice_id: invoiceId,
+          amount_cents: credit.amount_cents,
+          amount_currency: credit.currency,
         });
         const c = res.credit;
         if (!c) return null;
         return {
-          id: c.svc_id, applied_coupon_id: credit.applied_coupon_id, amount_cents: Number(c.amount_cents), currency: c.amount_currency || credit.currency,
-          item: { id: c.item?.svc_item_id ?? credit.applied_coupon_id, type: c.item?.type || "coupon", code: c.item?.code ?? "", name: c.item?.name ?? "" },
+          id: c.svc_id,
+          applied_coupon_id: credit.applied_coupon_id,
+          amount_cents: Number(c.amount_cents),
+          currency: c.amount_currency || credit.currency,
+          item: {
+            id: c.item?.svc_item_id ?? credit.applied_coupon_id,
+            type: c.item?.type || "coupon",
+            code: c.item?.code ?? "",
+            name: c.item?.name ?? "",
+          },
         };
       } catch (err) {
         // no longer usable (terminated meanwhile, another currency, less left than asked): no credit

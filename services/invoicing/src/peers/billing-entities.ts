@@ -16,12 +16,24 @@ export interface BillingEntities {
 
 export function billingEntityTerms(e: CustomerMessages.BillingEntity__Output): BillingEntityTerms {
   return {
-    code: e.code, id: e.svc_id, name: e.name, document_numbering: e.document_numbering, document_number_prefix: e.document_number_prefix ?? null,
-    finalize_zero_amount_invoice: e.finalize_zero_amount_invoice, invoice_grace_period: e.invoice_grace_period, net_payment_term: e.net_payment_term,
+    code: e.code,
+    id: e.svc_id,
+    name: e.name,
+    document_numbering: e.document_numbering,
+    document_number_prefix: e.document_number_prefix ?? null,
+    finalize_zero_amount_invoice: e.finalize_zero_amount_invoice,
+    invoice_grace_period: e.invoice_grace_period,
+    net_payment_term: e.net_payment_term,
     subscription_invoice_issuing_date_anchor: e.subscription_invoice_issuing_date_anchor || null,
     subscription_invoice_issuing_date_adjustment: e.subscription_invoice_issuing_date_adjustment || null,
     timezone: e.timezone || null,
-    taxes: e.taxes.map((t) => ({ svc_id: t.svc_id, name: t.name, code: t.code, description: t.description ?? null, rate: t.rate })),
+    taxes: e.taxes.map((t) => ({
+      svc_id: t.svc_id,
+      name: t.name,
+      code: t.code,
+      description: t.description ?? null,
+      rate: t.rate,
+    })),
   };
 }
 

@@ -22,7 +22,10 @@ export function grpcCreditInvoiceWallets(address: string): CreditInvoiceWallets 
   return {
     async of(organizationId, walletTransactionId) {
       try {
-        const w = await client.call("GetCreditInvoiceWallet", { organization_id: organizationId, wallet_transaction_id: walletTransactionId });
+        const w = await client.call("GetCreditInvoiceWallet", {
+          organization_id: organizationId,
+          wallet_transaction_id: walletTransactionId,
+        });
         return { wallet_id: w.wallet_id, active: w.active, balance_cents: Number(w.balance_cents) };
       } catch (err) {
         if (isAppError(err) && err.kind === "not_found") return null;
@@ -30,7 +33,12 @@ export function grpcCreditInvoiceWallets(address: string): CreditInvoiceWallets 
       }
     },
     async voidCredits(organizationId, walletId, creditNoteId, amountCents) {
-      await client.call("VoidCreditNoteCredits", { organization_id: organizationId, wallet_id: walletId, credit_note_id: creditNoteId, amount_cents: amountCents });
+      await client.call("VoidCreditNoteCredits", {
+        organization_id: organizationId,
+        wallet_id: walletId,
+        credit_note_id: creditNoteId,
+        amount_cents: amountCents,
+      });
     },
     close: () => client.close(),
   };

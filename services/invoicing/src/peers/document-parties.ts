@@ -10,7 +10,11 @@ import type { CustomSection } from "../domain/invoice";
  * generated (once: the document is kept); either may be gone (null).
  */
 export interface DocumentParties {
-  get(organizationId: string, externalCustomerId: string, billingEntityCode: string | null): Promise<{
+  get(
+    organizationId: string,
+    externalCustomerId: string,
+    billingEntityCode: string | null,
+  ): Promise<{
     customer: CustomerMessages.Customer__Output | null;
     entity: CustomerMessages.BillingEntity__Output | null;
   }>;
@@ -21,7 +25,10 @@ export interface DocumentParties {
    */
   sections(organizationId: string, externalCustomerId: string): Promise<CustomSection[]>;
   /** The organization's live sections of these codes or ids (the catalog's, by name; unknown or deleted ones are left out), for resources' own choices. */
-  resolveSections(organizationId: string, keys: { codes?: readonly string[]; ids?: readonly string[] }): Promise<Array<{ id: string; section: CustomSection }>>;
+  resolveSections(
+    organizationId: string,
+    keys: { codes?: readonly string[]; ids?: readonly string[] },
+  ): Promise<Array<{ id: string; section: CustomSection }>>;
   close(): void;
 }
 
@@ -36,26 +43,43 @@ const orNull = async <T>(call: Promise<T>): Promise<T | null> => {
 
 export function grpcDocumentParties(address: string, catalogAddress: string): DocumentParties {
   const client = new RpcClient<CustomerRpc>(Rpc.customer, address, 5_000);
-  const catalog = new RpcClient<CatalogRpc["invoiceCustomSections"]>(Rpc.catalog.invoiceCustomSections, catalogAddress, 5_000);
+  const catalog = new RpcClient<CatalogRpc["invoiceCustomSections"]>(
+    Rpc.catalog.invoiceCustomSections,
+    catalogAddress,
+    5_000,
+  );
   const customerOf = async (organizationId: string, externalId: string) =>
-    (await orNull(client.call("GetCustomer", { organization_id: organizationId, external_id: externalId })))?.customer ?? null;
+    (await orNull(client.call("GetCustomer", { organization_id: organizationId, external_id: externalId })))
+      ?.customer ?? null;
   return {
     async get(organizationId, externalCustomerId, billingEntityCode) {
       const customer = await customerOf(organizationId, externalCustomerId);
       const code = billingEntityCode ?? customer?.billing_entity_code ?? "";
-      const entityReply = code ? await orNull(client.call("GetBillingEntity", { organization_id: organizationId, code })) : null;
+      const entityReply = code
+        ? await orNull(client.call("GetBillingEntity", { organization_id: organizationId, code }))
+        : null;
       return { customer, entity: entityReply?.billing_entity ?? null };
     },
     async sections(organizationId, externalCustomerId) {
-      return ((await customerOf(organizationId, externalCustomerId))?.applicable_invoice_custom_sections ?? []).map((section) => ({
-        code: section.code, name: section.name, display_name: section.display_name ?? null, details: section.details ?? null,
-      }));
+      return ((await customerOf(organizationId, externalCustomerId))?.applicable_invoice_custom_sections ?? []).map(
+        (section) => ({
+          code: section.code,
+          name: section.name,
+          display_name: section.display_name ?? null,
+          details: section.details ?? null,
+        }),
+      );
     },
     async resolveSections(organizationId, { codes = [], ids = [] }) {
       if (codes.length === 0 && ids.length === 0) return [];
-      const reply = await catalog.call("ResolveInvoiceCustomSections", { organization_id: organizationId, codes: [...codes], ids: [...ids] });
+      const reply = await catalog.call("ResolveInvoiceCustomSections", {
+        organization_id: organizationId,
+        codes: [...codes],
+        ids: [...ids],
+      });
       return (reply.invoice_custom_sections ?? []).map((s) => ({
-        id: s.svc_id, section: { code: s.code, name: s.name, display_name: s.display_name ?? null, details: s.details ?? null },
+        id: s.svc_id,
+        section: { code: s.code, name: s.name, display_name: s.display_name ?? null, details: s.details ?? null },
       }));
     },
     close: () => {

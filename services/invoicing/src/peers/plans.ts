@@ -1,4 +1,12 @@
-import { chargeFilterFromProto, chargePropertiesFromProto, planView, Rpc, type CatalogMessages, type CatalogRpc, type PlanViewData } from "@billing/contracts";
+import {
+  chargeFilterFromProto,
+  chargePropertiesFromProto,
+  planView,
+  Rpc,
+  type CatalogMessages,
+  type CatalogRpc,
+  type PlanViewData,
+} from "@billing/contracts";
 import { RpcClient } from "@billing/grpc";
 
 /** The catalog's plans, read by code (plan simulations price a customer's past on another plan). */
@@ -12,7 +20,11 @@ export interface PlansPeer {
 export function planViewOf(p: CatalogMessages.Plan__Output): PlanViewData {
   return planView.parse({
     ...p,
-    charges: p.charges.map((c) => ({ ...c, properties: chargePropertiesFromProto(c.properties), filters: c.filters.map(chargeFilterFromProto) })),
+    charges: p.charges.map((c) => ({
+      ...c,
+      properties: chargePropertiesFromProto(c.properties),
+      filters: c.filters.map(chargeFilterFromProto),
+    })),
     fixed_charges: p.fixed_charges.map((f) => ({ ...f, properties: chargePropertiesFromProto(f.properties) })),
   });
 }

@@ -29,8 +29,13 @@ export function grpcUsage(address: string, deadlineMs = 60_000): UsagePeer {
       const res = await client.call("ChargeUsage", {
         consistent,
         periods: periods.map((p) => ({
-          organization_id: p.organizationId, subscription_id: p.subscriptionId, external_subscription_id: p.externalSubscriptionId,
-          from: p.from.toISOString(), to: p.to.toISOString(), period_days: p.periodDays, ...(p.billedDays ? { billed_days: p.billedDays } : {}),
+          organization_id: p.organizationId,
+          subscription_id: p.subscriptionId,
+          external_subscription_id: p.externalSubscriptionId,
+          from: p.from.toISOString(),
+          to: p.to.toISOString(),
+          period_days: p.periodDays,
+          ...(p.billedDays ? { billed_days: p.billedDays } : {}),
           ...(p.includePayInAdvance ? { include_pay_in_advance: true } : {}),
         })),
       });

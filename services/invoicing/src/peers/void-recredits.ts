@@ -17,7 +17,11 @@ export function grpcVoidRecredits(addresses: { catalog: string; wallet: string }
   return {
     async appliedCoupon(organizationId, appliedCouponId, invoiceId) {
       try {
-        await coupons.call("RecreditAppliedCoupon", { organization_id: organizationId, applied_coupon_id: appliedCouponId, invoice_id: invoiceId });
+        await coupons.call("RecreditAppliedCoupon", {
+          organization_id: organizationId,
+          applied_coupon_id: appliedCouponId,
+          invoice_id: invoiceId,
+        });
       } catch (err) {
         if (isAppError(err) && err.kind === "not_found") return; // the applied coupon is gone
         throw err;

@@ -16,15 +16,30 @@ export function grpcWallets(address: string): Wallets {
   const client = new RpcClient<WalletRpc>(Rpc.wallet, address, 10_000);
   return {
     async active(organizationId, customerId) {
-      const res = await client.call("ListActiveWalletsForCustomer", { organization_id: organizationId, customer_id: customerId });
+      const res = await client.call("ListActiveWalletsForCustomer", {
+        organization_id: organizationId,
+        customer_id: customerId,
+      });
       return res.wallets.map((w) => ({
-        id: w.svc_id, currency: w.currency, balance_cents: Number(w.balance_cents), priority: w.priority, created_at: w.created_at,
-        applies_to: { fee_types: w.applies_to?.fee_types ?? [], billable_metric_codes: w.applies_to?.billable_metric_codes ?? [] },
+        id: w.svc_id,
+        currency: w.currency,
+        balance_cents: Number(w.balance_cents),
+        priority: w.priority,
+        created_at: w.created_at,
+        applies_to: {
+          fee_types: w.applies_to?.fee_types ?? [],
+          billable_metric_codes: w.applies_to?.billable_metric_codes ?? [],
+        },
       }));
     },
     async consume(organizationId, invoiceId, walletId, amountCents) {
       try {
-        const res = await client.call("ConsumeCredits", { organization_id: organizationId, invoice_id: invoiceId, wallet_id: walletId, amount_cents: amountCents });
+        const res = await client.call("ConsumeCredits", {
+          organization_id: organizationId,
+          invoice_id: invoiceId,
+          wallet_id: walletId,
+          amount_cents: amountCents,
+        });
         const tx = res.wallet_transaction;
         return tx?.status === "settled" ? Number(tx.amount_cents) : 0;
       } catch (err) {

@@ -21,7 +21,16 @@ interface DocumentDoc extends Omit<StoredDocument, "id" | "pdf"> {
 }
 
 const documentSchema = new Schema<DocumentDoc>(
-  { _id: String, organization_id: String, kind: String, owner_id: String, file_name: String, pdf: Buffer, sha256: String, created_at: Date },
+  {
+    _id: String,
+    organization_id: String,
+    kind: String,
+    owner_id: String,
+    file_name: String,
+    pdf: Buffer,
+    sha256: String,
+    created_at: Date,
+  },
   { versionKey: false, collection: "documents" },
 );
 
@@ -39,7 +48,11 @@ export interface AnnouncedDoc {
  * events in one conditional write on the owner's own document (into its outbox); false when it was
  * announced already. Shared by both owners' repositories.
  */
-export async function announceDocumentOnce(owners: DocCollection<AnnouncedDoc>, ownerId: string, events: readonly Envelope[]): Promise<boolean> {
+export async function announceDocumentOnce(
+  owners: DocCollection<AnnouncedDoc>,
+  ownerId: string,
+  events: readonly Envelope[],
+): Promise<boolean> {
   const res = await owners.updateOne(
     { _id: ownerId, document_announced: { $ne: true } },
     { $set: { document_announced: true }, $push: { outbox: { $each: [...events] } } },

@@ -1,6 +1,21 @@
 import type { Envelope } from "@billing/bus";
-import { embeddedOutboxStore, isDuplicateKeyError, skipOf, type DocFields, type Filter, type PageRequest, type Update } from "@billing/mongo";
-import { OPEN_STATUSES, UNPAID_STATUSES, VISIBLE_STATUSES, type Fee, type Invoice, type InvoiceStatus } from "../domain/invoice";
+import {
+  embeddedOutboxStore,
+  isDuplicateKeyError,
+  skipOf,
+  type DocFields,
+  type Filter,
+  type PageRequest,
+  type Update,
+} from "@billing/mongo";
+import {
+  OPEN_STATUSES,
+  UNPAID_STATUSES,
+  VISIBLE_STATUSES,
+  type Fee,
+  type Invoice,
+  type InvoiceStatus,
+} from "../domain/invoice";
 import { scopeFilter, type DueScope } from "./copy-repository";
 import { announceDocumentOnce } from "./document-repository";
 import { toInvoice as invoiceOf, type InvoiceDoc, type Models } from "./models";
@@ -58,19 +73,31 @@ export class InvoiceRepository {
   }
 
   /** One of the organization's invoices with one of `statuses` (by default the visible ones). */
-  async find(organizationId: string, id: string, statuses: readonly InvoiceStatus[] = VISIBLE_STATUSES): Promise<Invoice | null> {
-    const doc = await this.models.invoices.findOne({ _id: id, organization_id: organizationId, status: { $in: statuses } }, NO_OUTBOX).lean<InvoiceDoc>();
+  async find(
+    organizationId: string,
+    id: string,
+    statuses: readonly InvoiceStatus[] = VISIBLE_STATUSES,
+  ): Promise<Invoice | null> {
+    const doc = await this.models.invoices
+      .findOne({ _id: id, organization_id: organizationId, status: { $in: statuses } }, NO_OUTBOX)
+      .lean<InvoiceDoc>();
     return doc ? invoiceOf(doc) : null;
   }
 
   /** The organization's visible invoice holding the fee `feeId` (GET /fees/{id}; index `fees.id` in production, a scan on the test server). */
   async findVisibleByFeeId(organizationId: string, feeId: string): Promise<Invoice | null> {
-    const doc = await this.models.invoices.findOne({ organization_id: organizationId, "fees.id": feeId, status: { $in: VISIBLE_STATUSES } }, NO_OUTBOX).lean<InvoiceDoc>();
+    const doc = await this.models.invoices
+      .findOne({ organization_id: organizationId, "fees.id": feeId, status: { $in: VISIBLE_STATUSES } }, NO_OUTBOX)
+      .lean<InvoiceDoc>();
     return doc ? invoiceOf(doc) : null;
   }
 
   /** The organization's visible invoices, newest first, filtered as Lago's list is. */
-  async list(organizationId: string, filter: InvoiceFilter, page: PageRequest): Promise<{ items: Invoice[]; total: number }> {
+  async list(
+    organizationId: string,
+    filter: InvoiceFilter,
+    page: PageRequest,
+  ): Promise<{ items: Invoice[]; total: number }> {
     const visible = (wanted: readonly string[]) => VISIBLE_STATUSES.filter((s) => wanted.includes(s));
     let statuses: readonly InvoiceStatus[] = VISIBLE_STATUSES;
     if (filter.status) statuses = visible([filter.status]);
@@ -78,16 +105,28 @@ export class InvoiceRepository {
     // a client's values, as they came: one that is none of the stored values matches nothing
     const query: Filter<InvoiceDoc> = { organization_id: organizationId, status: { $in: statuses } };
     if (filter.externalCustomerId) query.external_customer_id = filter.externalCustomerId;
-    const payment = [filter.paymentStatus, ...(filter.paymentStatuses ?? [])].filter((p): p is string => !!p) as Array<Invoice["payment_status"]>;
+    const payment = [filter.paymentStatus, ...(filter.paymentStatuses ?? [])].filter((p): p is string => !!p) as Array<
+      Invoice["payment_status"]
+    >;
     if (filter.paymentStatus && filter.paymentStatuses) {
-      query.payment_status = filter.paymentStatuses.includes(filter.paymentStatus) ? filter.paymentStatus as Invoice["payment_status"] : { $in: [] };
+      query.payment_status = filter.paymentStatuses.includes(filter.paymentStatus)
+        ? (filter.paymentStatus as Invoice["payment_status"])
+        : { $in: [] };
     } else if (payment.length) query.payment_status = { $in: payment };
     if (filter.invoiceType) query.invoice_type = filter.invoiceType as Invoice["invoice_type"];
     if (filter.issuingDateFrom || filter.issuingDateTo) {
-      query.issuing_date = { ...(filter.issuingDateFrom ? { $gte: filter.issuingDateFrom } : {}), ...(filter.issuingDateTo ? { $lte: filter.issuingDateTo } : {}) };
+      query.issuing_date = {
+        ...(filter.issuingDateFrom ? { $gte: filter.issuingDateFrom } : {}),
+        ...(filter.issuingDateTo ? { $lte: filter.issuingDateTo } : {}),
+      };
     }
     const [docs, total] = await Promise.all([
-      this.models.invoices.find(query, NO_OUTBOX).sort({ created_at: -1, billed_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<InvoiceDoc[]>(),
+      this.models.invoices
+        .find(query, NO_OUTBOX)
+        .sort({ created_at: -1, billed_at: -1, _id: -1 })
+        .skip(skipOf(page))
+        .limit(page.perPage)
+        .lean<InvoiceDoc[]>(),
       this.models.invoices.countDocuments(query),
     ]);
     return { items: docs.map(invoiceOf), total };
@@ -95,27 +134,58 @@ export class InvoiceRepository {
 
   /** A subscription's fees on the invoices of its billings before `before` (a minimum commitment spans several). */
   async feesBilledBefore(organizationId: string, subscriptionId: string, before: Date): Promise<Fee[]> {
-    const docs = await this.models.invoices.find({
-      organization_id: organizationId, "lines.subscription_id": subscriptionId, billed_at: { $lt: before }, status: { $in: [...OPEN_STATUSES, "finalized"] },
-      invoice_type: { $ne: "progressive_billing" }, // their usage is billed again (and credited) on the period's invoice
-    }, { fees: 1 }).lean<Array<Pick<Invoice, "fees">>>();
+    const docs = await this.models.invoices
+      .find(
+        {
+          organization_id: organizationId,
+          "lines.subscription_id": subscriptionId,
+          billed_at: { $lt: before },
+          status: { $in: [...OPEN_STATUSES, "finalized"] },
+          invoice_type: { $ne: "progressive_billing" }, // their usage is billed again (and credited) on the period's invoice
+        },
+        { fees: 1 },
+      )
+      .lean<Array<Pick<Invoice, "fees">>>();
     return docs.flatMap((d) => d.fees.filter((f) => f.subscription_id === subscriptionId));
   }
 
   /** The newest finalized invoice with a subscription's base fee (what a termination of a pay-in-advance plan credits). */
   async lastWithSubscriptionFee(organizationId: string, subscriptionId: string): Promise<Invoice | null> {
-    const docs = await this.models.invoices.find({ organization_id: organizationId, "lines.subscription_id": subscriptionId, status: "finalized" }, NO_OUTBOX)
-      .sort({ billed_at: -1, _id: -1 }).limit(12).lean<InvoiceDoc[]>();
-    const doc = docs.find((d) => d.fees.some((f) => f.fee_type === "subscription" && f.subscription_id === subscriptionId && f.amount_cents > 0));
+    const docs = await this.models.invoices
+      .find(
+        { organization_id: organizationId, "lines.subscription_id": subscriptionId, status: "finalized" },
+        NO_OUTBOX,
+      )
+      .sort({ billed_at: -1, _id: -1 })
+      .limit(12)
+      .lean<InvoiceDoc[]>();
+    const doc = docs.find((d) =>
+      d.fees.some((f) => f.fee_type === "subscription" && f.subscription_id === subscriptionId && f.amount_cents > 0),
+    );
     return doc ? invoiceOf(doc) : null;
   }
 
   /** The invoices that billed a subscription's periods (past usage), newest first. */
-  async billedPeriodsOf(organizationId: string, externalCustomerId: string, externalSubscriptionId: string, limit: number): Promise<Invoice[]> {
-    const docs = await this.models.invoices.find({
-      organization_id: organizationId, external_customer_id: externalCustomerId, "lines.external_subscription_id": externalSubscriptionId,
-      status: { $in: ["draft", "finalized"] }, invoice_type: { $ne: "progressive_billing" }, // a period's usage is the period invoice's
-    }, NO_OUTBOX).sort({ billed_at: -1, _id: -1 }).limit(limit).lean<InvoiceDoc[]>();
+  async billedPeriodsOf(
+    organizationId: string,
+    externalCustomerId: string,
+    externalSubscriptionId: string,
+    limit: number,
+  ): Promise<Invoice[]> {
+    const docs = await this.models.invoices
+      .find(
+        {
+          organization_id: organizationId,
+          external_customer_id: externalCustomerId,
+          "lines.external_subscription_id": externalSubscriptionId,
+          status: { $in: ["draft", "finalized"] },
+          invoice_type: { $ne: "progressive_billing" }, // a period's usage is the period invoice's
+        },
+        NO_OUTBOX,
+      )
+      .sort({ billed_at: -1, _id: -1 })
+      .limit(limit)
+      .lean<InvoiceDoc[]>();
     return docs.map(invoiceOf);
   }
 
@@ -124,7 +194,11 @@ export class InvoiceRepository {
    * write: the change and its events together). False on a lost race or once it is no longer open.
    */
   async changeOpen(invoice: Pick<Invoice, "id" | "revision">, change: InvoiceChange): Promise<boolean> {
-    return this.change({ _id: invoice.id, status: { $in: OPEN_STATUSES }, revision: invoice.revision }, invoice.revision, change);
+    return this.change(
+      { _id: invoice.id, status: { $in: OPEN_STATUSES }, revision: invoice.revision },
+      invoice.revision,
+      change,
+    );
   }
 
   /** Changes a finalized invoice only from the revision it was read at. */
@@ -140,7 +214,8 @@ export class InvoiceRepository {
   async announceOverdue(invoice: Pick<Invoice, "id" | "revision">, change: InvoiceChange): Promise<boolean> {
     return this.change(
       { _id: invoice.id, status: "finalized", revision: invoice.revision, payment_overdue_announced_at: null },
-      invoice.revision, change,
+      invoice.revision,
+      change,
     );
   }
 
@@ -165,14 +240,22 @@ export class InvoiceRepository {
 
   /** Open invoices whose time to be finalized has come (drafts at the end of their grace period). */
   async dueOpen(now: Date, limit: number, scope: DueScope = {}): Promise<Invoice[]> {
-    const docs = await this.models.invoices.find({ status: { $in: OPEN_STATUSES }, finalize_at: { $lte: now }, ...scopeFilter(scope) }, NO_OUTBOX)
-      .sort({ finalize_at: 1, _id: 1 }).limit(limit).lean<InvoiceDoc[]>();
+    const docs = await this.models.invoices
+      .find({ status: { $in: OPEN_STATUSES }, finalize_at: { $lte: now }, ...scopeFilter(scope) }, NO_OUTBOX)
+      .sort({ finalize_at: 1, _id: 1 })
+      .limit(limit)
+      .lean<InvoiceDoc[]>();
     return docs.map(invoiceOf);
   }
 
   async nextFinalizationAfter(organizationId: string, after: Date): Promise<Date | null> {
-    const doc = await this.models.invoices.findOne({ organization_id: organizationId, status: { $in: OPEN_STATUSES }, finalize_at: { $gt: after } }, { finalize_at: 1 })
-      .sort({ finalize_at: 1 }).lean<{ finalize_at: Date }>();
+    const doc = await this.models.invoices
+      .findOne(
+        { organization_id: organizationId, status: { $in: OPEN_STATUSES }, finalize_at: { $gt: after } },
+        { finalize_at: 1 },
+      )
+      .sort({ finalize_at: 1 })
+      .lean<{ finalize_at: Date }>();
     return doc?.finalize_at ?? null;
   }
 
@@ -181,18 +264,30 @@ export class InvoiceRepository {
    * not announced yet; oldest due first. Indexed for real MongoDB (models.ts); the test server scans.
    */
   async dueOverdue(today: string, limit: number, scope: DueScope = {}): Promise<Invoice[]> {
-    const docs = await this.models.invoices.find({ ...overdueFilter(), payment_due_date: { $lt: today }, ...scopeFilter(scope) }, NO_OUTBOX)
-      .sort({ payment_due_date: 1, _id: 1 }).limit(limit).lean<InvoiceDoc[]>();
+    const docs = await this.models.invoices
+      .find({ ...overdueFilter(), payment_due_date: { $lt: today }, ...scopeFilter(scope) }, NO_OUTBOX)
+      .sort({ payment_due_date: 1, _id: 1 })
+      .limit(limit)
+      .lean<InvoiceDoc[]>();
     return docs.map(invoiceOf);
   }
 
   /** The earliest payment due date on or after `day` of the organization's unpaid, not yet announced invoices. */
   async nextOverdueDueDate(organizationId: string, day: string): Promise<string | null> {
-    const doc = await this.models.invoices.findOne({ organization_id: organizationId, ...overdueFilter(), payment_due_date: { $gte: day } }, { payment_due_date: 1 })
-      .sort({ payment_due_date: 1 }).lean<{ payment_due_date: string }>();
+    const doc = await this.models.invoices
+      .findOne(
+        { organization_id: organizationId, ...overdueFilter(), payment_due_date: { $gte: day } },
+        { payment_due_date: 1 },
+      )
+      .sort({ payment_due_date: 1 })
+      .lean<{ payment_due_date: string }>();
     return doc?.payment_due_date ?? null;
   }
 }
 
 /** Unpaid finalized invoices not announced overdue yet (`null` also matches invoices stored before the flag existed). */
-const overdueFilter = (): Filter<InvoiceDoc> => ({ status: "finalized", payment_overdue_announced_at: null, payment_status: { $in: UNPAID_STATUSES } });
+const overdueFilter = (): Filter<InvoiceDoc> => ({
+  status: "finalized",
+  payment_overdue_announced_at: null,
+  payment_status: { $in: UNPAID_STATUSES },
+});

@@ -13,13 +13,23 @@ type Schedule = "next_billing_at" | "next_billing_reason" | "last_billed_at" | "
  * the due lists). Copies stored before a schedule was computed lack it: toSubscriptionCopy gives
  * them none.
  */
-export interface SubscriptionCopyDoc extends Omit<SubscriptionCopy, "id" | Schedule>, Partial<Pick<SubscriptionCopy, Schedule>> {
+export interface SubscriptionCopyDoc
+  extends Omit<SubscriptionCopy, "id" | Schedule>, Partial<Pick<SubscriptionCopy, Schedule>> {
   _id: string;
   customer_id: string;
 }
 
-export const toSubscriptionCopy = ({ _id, customer_id: _customer, ...rest }: SubscriptionCopyDoc): SubscriptionCopy => ({
-  next_billing_at: null, next_billing_reason: null, last_billed_at: null, last_billed_reason: null, ...rest, id: _id,
+export const toSubscriptionCopy = ({
+  _id,
+  customer_id: _customer,
+  ...rest
+}: SubscriptionCopyDoc): SubscriptionCopy => ({
+  next_billing_at: null,
+  next_billing_reason: null,
+  last_billed_at: null,
+  last_billed_reason: null,
+  ...rest,
+  id: _id,
 });
 
 /** A stored customer copy, its id as `_id` and its external id beside it. */
@@ -28,7 +38,10 @@ export interface CustomerCopyDoc extends Omit<CustomerCopy, "id"> {
   external_id: string;
 }
 
-export const toCustomerCopy = ({ _id, external_id: _external, ...rest }: CustomerCopyDoc): CustomerCopy => ({ ...rest, id: _id });
+export const toCustomerCopy = ({ _id, external_id: _external, ...rest }: CustomerCopyDoc): CustomerCopy => ({
+  ...rest,
+  id: _id,
+});
 
 /** current_usage's key of an external subscription (`_id` = organization|external subscription id): its newest copy. */
 export interface UsageKeyDoc {
@@ -70,7 +83,13 @@ export interface InvoiceDoc extends Omit<Invoice, "id"> {
 }
 
 /** An invoice as the domain sees it. */
-export const toInvoice = ({ _id, sequences: _sequences, document_announced: _announced, outbox: _outbox, ...rest }: InvoiceDoc): Invoice => ({ ...rest, id: _id });
+export const toInvoice = ({
+  _id,
+  sequences: _sequences,
+  document_announced: _announced,
+  outbox: _outbox,
+  ...rest
+}: InvoiceDoc): Invoice => ({ ...rest, id: _id });
 
 /** A numbering counter: the last number given, and the invoices its last move numbered. */
 export interface InvoiceCounterDoc {
@@ -94,8 +113,17 @@ export interface LifetimeUsageDoc {
 /** Read copies of the catalog's subscriptions, with this service's billing schedule. */
 const subscriptionSchema = new Schema<SubscriptionCopyDoc>(
   {
-    _id: String, organization_id: String, customer_id: String, subscription: mixed, plan: mixed, sandbox: Boolean, version: Number,
-    next_billing_at: Date, next_billing_reason: String, last_billed_at: Date, last_billed_reason: String,
+    _id: String,
+    organization_id: String,
+    customer_id: String,
+    subscription: mixed,
+    plan: mixed,
+    sandbox: Boolean,
+    version: Number,
+    next_billing_at: Date,
+    next_billing_reason: String,
+    last_billed_at: Date,
+    last_billed_reason: String,
   },
   { versionKey: false, minimize: false, collection: "subscriptions" },
 );
@@ -120,7 +148,15 @@ customerSchema.index({ organization_id: 1, external_id: 1 });
  * plan); organization|external customer id → the customer's copy.
  */
 const usageKeySchema = new Schema<UsageKeyDoc>(
-  { _id: String, subscription_id: String, customer_id: String, external_customer_id: String, subscription: mixed, plan: mixed, version: Number },
+  {
+    _id: String,
+    subscription_id: String,
+    customer_id: String,
+    external_customer_id: String,
+    subscription: mixed,
+    plan: mixed,
+    version: Number,
+  },
   { versionKey: false, minimize: false, collection: "usage_keys" },
 );
 const customerKeySchema = new Schema<CustomerKeyDoc>(
@@ -132,20 +168,59 @@ const customerKeySchema = new Schema<CustomerKeyDoc>(
  * Customers whose due billing waited for their copy (`_id` = organization|customer): the customer's
  * event, on another stream, bills it on arrival (keyed: one read per customer event).
  */
-const waitingSchema = new Schema<WaitingCustomerDoc>({ _id: String, at: Number }, { versionKey: false, collection: "waiting_customers" });
+const waitingSchema = new Schema<WaitingCustomerDoc>(
+  { _id: String, at: Number },
+  { versionKey: false, collection: "waiting_customers" },
+);
 
 /** Invoices: one document each, fees embedded, events in its outbox. */
 const invoiceSchema = new Schema<InvoiceDoc>(
   {
-    _id: String, organization_id: String, customer_id: String, external_customer_id: String, billing_entity_code: String, sandbox: Boolean,
-    invoice_type: String, billed_at: Date, part: Number, lines: mixed, status: String, payment_status: String, number: String,
-    total_paid_amount_cents: Number, applied_payments: [String], overpayments: mixed,
-    sequential_id: Number, currency: String, issuing_date: String, payment_due_date: String, net_payment_term: Number,
-    expected_finalization_date: String, finalize_at: Date, customer: mixed, fees: mixed, amounts: mixed, applied_taxes: mixed,
-    credits: mixed, metadata: mixed, finalizing: mixed, revision: Number, sequences: mixed, created_at: Date, updated_at: Date, wallet_transaction_id: String,
+    _id: String,
+    organization_id: String,
+    customer_id: String,
+    external_customer_id: String,
+    billing_entity_code: String,
+    sandbox: Boolean,
+    invoice_type: String,
+    billed_at: Date,
+    part: Number,
+    lines: mixed,
+    status: String,
+    payment_status: String,
+    number: String,
+    total_paid_amount_cents: Number,
+    applied_payments: [String],
+    overpayments: mixed,
+    sequential_id: Number,
+    currency: String,
+    issuing_date: String,
+    payment_due_date: String,
+    net_payment_term: Number,
+    expected_finalization_date: String,
+    finalize_at: Date,
+    customer: mixed,
+    fees: mixed,
+    amounts: mixed,
+    applied_taxes: mixed,
+    credits: mixed,
+    metadata: mixed,
+    finalizing: mixed,
+    revision: Number,
+    sequences: mixed,
+    created_at: Date,
+    updated_at: Date,
+    wallet_transaction_id: String,
     payment_overdue_announced_at: Date,
-    progressive_credit: mixed, applied_usage_thresholds: mixed, applied_custom_sections: mixed, custom_section_choice: mixed, section_resource: mixed,
-    voided_at: Date, voided_with_credit_note: Boolean, offset_amount_cents: Number, applied_credit_notes: [String],
+    progressive_credit: mixed,
+    applied_usage_thresholds: mixed,
+    applied_custom_sections: mixed,
+    custom_section_choice: mixed,
+    section_resource: mixed,
+    voided_at: Date,
+    voided_with_credit_note: Boolean,
+    offset_amount_cents: Number,
+    applied_credit_notes: [String],
     document_announced: Boolean,
     outbox: [mixed],
   },
@@ -154,7 +229,12 @@ const invoiceSchema = new Schema<InvoiceDoc>(
 invoiceSchema.index({ organization_id: 1, created_at: -1, billed_at: -1, _id: -1 });
 invoiceSchema.index({ organization_id: 1, "fees.id": 1 }); // GET /fees/{id} of an invoice's fee
 invoiceSchema.index({ organization_id: 1, external_customer_id: 1, created_at: -1 });
-invoiceSchema.index({ organization_id: 1, external_customer_id: 1, "lines.external_subscription_id": 1, billed_at: -1 });
+invoiceSchema.index({
+  organization_id: 1,
+  external_customer_id: 1,
+  "lines.external_subscription_id": 1,
+  billed_at: -1,
+});
 invoiceSchema.index({ organization_id: 1, "lines.subscription_id": 1, billed_at: -1 });
 // progressive billing: the invoices of an envelope's subscriptions, in one query
 invoiceSchema.index({ organization_id: 1, "lines.external_subscription_id": 1, invoice_type: 1 });
@@ -166,7 +246,13 @@ invoiceSchema.index({ organization_id: 1, status: 1, finalize_at: 1 });
 // (announced_at null = not yet, so paid or announced invoices stay out of the walk); the test
 // server (mongo-java-server) uses no index here and scans the invoices.
 invoiceSchema.index({ status: 1, payment_overdue_announced_at: 1, payment_status: 1, payment_due_date: 1, sandbox: 1 });
-invoiceSchema.index({ organization_id: 1, status: 1, payment_overdue_announced_at: 1, payment_status: 1, payment_due_date: 1 });
+invoiceSchema.index({
+  organization_id: 1,
+  status: 1,
+  payment_overdue_announced_at: 1,
+  payment_status: 1,
+  payment_due_date: 1,
+});
 
 /** Numbering: `{_id: scope, last, last_invoice}` — the last number given and the invoice it went to. */
 const counterSchema = new Schema<InvoiceCounterDoc>(
@@ -179,7 +265,14 @@ const counterSchema = new Schema<InvoiceCounterDoc>(
  * subscription id, one keyed read per check): the imported historical usage (PUT lifetime_usage).
  */
 const lifetimeUsageSchema = new Schema<LifetimeUsageDoc>(
-  { _id: String, organization_id: String, external_subscription_id: String, historical_usage_amount_cents: Number, created_at: Date, updated_at: Date },
+  {
+    _id: String,
+    organization_id: String,
+    external_subscription_id: String,
+    historical_usage_amount_cents: Number,
+    created_at: Date,
+    updated_at: Date,
+  },
   { versionKey: false, collection: "lifetime_usages" },
 );
 
@@ -189,7 +282,10 @@ const lifetimeUsageSchema = new Schema<LifetimeUsageDoc>(
  * organization that never billed progressively (most), instead of reading every subscription it
  * touched. Never removed (a stale mark costs only the read it saves).
  */
-const progressiveOrganizationSchema = new Schema<OrganizationMarkDoc>({ _id: String, at: Date }, { versionKey: false, collection: "progressive_organizations" });
+const progressiveOrganizationSchema = new Schema<OrganizationMarkDoc>(
+  { _id: String, at: Date },
+  { versionKey: false, collection: "progressive_organizations" },
+);
 
 export function registerModels(connection: Connection) {
   return {

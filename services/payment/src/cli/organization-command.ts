@@ -37,7 +37,12 @@ export function runOrganizationCommand(
     }
   };
   run().catch((err) => {
-    const why = err instanceof AppError && err.details ? `${err.message} ${JSON.stringify(err.details)}` : err instanceof Error ? err.message : String(err);
+    const why =
+      err instanceof AppError && err.details
+        ? `${err.message} ${JSON.stringify(err.details)}`
+        : err instanceof Error
+          ? err.message
+          : String(err);
     console.error(`${name} failed: ${why}`);
     process.exit(1);
   });

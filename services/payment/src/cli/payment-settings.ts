@@ -11,12 +11,20 @@ const USAGE = `usage: npm run payment:settings -- --organization <id> [--overpay
  * success its invoice could not take: `refund` (default) through the provider, `manual` recorded
  * for the organization to give back. Read by every payment replica at each overpayment.
  */
-const { values } = parseArgs({ options: { organization: { type: "string" }, "overpayment-handling": { type: "string" }, json: { type: "boolean" }, help: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: {
+    organization: { type: "string" },
+    "overpayment-handling": { type: "string" },
+    json: { type: "boolean" },
+    help: { type: "boolean" },
+  },
+});
 runOrganizationCommand("payment:settings", USAGE, values, async (organizationId, connection) => {
   const settings = new PaymentSettings(registerSettingsModel(connection));
-  const handling = values["overpayment-handling"] === undefined
-    ? await settings.overpaymentHandling(organizationId)
-    : await setOverpaymentHandling({ settings }, organizationId, values["overpayment-handling"], new Date());
+  const handling =
+    values["overpayment-handling"] === undefined
+      ? await settings.overpaymentHandling(organizationId)
+      : await setOverpaymentHandling({ settings }, organizationId, values["overpayment-handling"], new Date());
   if (values.json) console.log(JSON.stringify({ organization_id: organizationId, overpayment_handling: handling }));
   else console.log(`organization: ${organizationId}\noverpayment handling: ${handling}`);
 });

@@ -14,7 +14,9 @@ const USAGE = "usage: npm run webhook:rotate-key -- --organization <id> [--json]
  * key's kid, version and public key (base64 PEM, as GET /webhooks/json_public_key serves it from
  * now on). The payment service's replicas sign with it within WEBHOOK_KEY_CACHE_MS (60 s).
  */
-const { values } = parseArgs({ options: { organization: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: { organization: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean" } },
+});
 runOrganizationCommand("webhook:rotate-key", USAGE, values, async (organizationId, connection, config) => {
   const webhooks = new WebhookRepository(registerWebhookModels(connection));
   await initModels(connection);

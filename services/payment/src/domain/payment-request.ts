@@ -45,12 +45,18 @@ export interface RequestedInvoice {
  * keyed `svc_invoice_ids` and `base`), or null when they can. `found` holds the invoices of the
  * organization among `ids`; an id not there is unknown.
  */
-export function invoiceProblems(customerId: string, ids: readonly string[], found: ReadonlyMap<string, RequestedInvoice>): Record<string, string[]> | null {
+export function invoiceProblems(
+  customerId: string,
+  ids: readonly string[],
+  found: ReadonlyMap<string, RequestedInvoice>,
+): Record<string, string[]> | null {
   const invoices = ids.map((id) => found.get(id));
   // another customer's invoice is as unknown to this request as one that does not exist
   if (invoices.some((i) => !i || i.customer_id !== customerId)) return { svc_invoice_ids: ["invoice_not_found"] };
   const known = invoices as RequestedInvoice[];
-  if (known.some((i) => i.status !== "finalized" || i.payment_status === "succeeded" || i.total_due_amount_cents <= 0)) {
+  if (
+    known.some((i) => i.status !== "finalized" || i.payment_status === "succeeded" || i.total_due_amount_cents <= 0)
+  ) {
     return { svc_invoice_ids: ["invoices_not_ready_for_payment_processing"] };
   }
   if (known.some((i) => !i.payment_overdue)) return { svc_invoice_ids: ["invoices_not_overdue"] };
@@ -60,7 +66,10 @@ export function invoiceProblems(customerId: string, ids: readonly string[], foun
 
 /** What is still due on the invoices, in cents. */
 export function amountDue(invoices: readonly Pick<RequestedInvoice, "total_due_amount_cents">[]): number {
-  return sumCents(invoices.map((i) => i.total_due_amount_cents), "payment request amount");
+  return sumCents(
+    invoices.map((i) => i.total_due_amount_cents),
+    "payment request amount",
+  );
 }
 
 /**
@@ -70,6 +79,7 @@ export function amountDue(invoices: readonly Pick<RequestedInvoice, "total_due_a
  */
 export function statusOfCharges(outcomes: readonly (string | null)[]): PaymentRequestStatus {
   if (outcomes.length > 0 && outcomes.every((o) => o === "succeeded")) return "succeeded";
-  if (outcomes.some((o) => o === "failed") && outcomes.every((o) => o === "succeeded" || o === "failed")) return "failed";
+  if (outcomes.some((o) => o === "failed") && outcomes.every((o) => o === "succeeded" || o === "failed"))
+    return "failed";
   return "pending";
 }

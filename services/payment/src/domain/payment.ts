@@ -62,4 +62,5 @@ export const invoiceOutcome = (p: Pick<Payment, "payment_status">): "succeeded" 
 export type OverpaymentStatus = "refund_pending" | "refunded" | "refund_failed" | "to_give_back";
 
 /** A payment outcome after which nothing more happens to the charge (the invoice is free for another payment). */
-export const isFinal = (p: Pick<Payment, "payment_status">): boolean => p.payment_status === "succeeded" || p.payment_status === "failed";
+export const isFinal = (p: Pick<Payment, "payment_status">): boolean =>
+  p.payment_status === "succeeded" || p.payment_status === "failed";

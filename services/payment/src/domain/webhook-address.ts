@@ -12,8 +12,17 @@ const forbidden = new BlockList();
 
 /** IPv4: this network, RFC 1918, CGNAT, loopback, link-local, IETF protocol assignments, benchmarking, multicast, reserved and broadcast. */
 const IPV4_RANGES: [string, number][] = [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
 ];
 /**
  * IPv6: unspecified, loopback, discard-only, Teredo (its IPv4 client address is obfuscated, so
@@ -21,7 +30,15 @@ const IPV4_RANGES: [string, number][] = [
  * it), unique local, link-local, the old site-local and multicast.
  */
 const IPV6_RANGES: [string, number][] = [
-  ["::", 128], ["::1", 128], ["100::", 64], ["2001::", 32], ["64:ff9b:1::", 48], ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8],
+  ["::", 128],
+  ["::1", 128],
+  ["100::", 64],
+  ["2001::", 32],
+  ["64:ff9b:1::", 48],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["fec0::", 10],
+  ["ff00::", 8],
 ];
 for (const [network, prefix] of IPV4_RANGES) forbidden.addSubnet(network, prefix, "ipv4");
 for (const [network, prefix] of IPV6_RANGES) forbidden.addSubnet(network, prefix, "ipv6");

@@ -12,7 +12,8 @@ describe("retry schedule", () => {
     expect(retryDelayMs(1, 1, () => 0)).toBe(4_000);
     expect(retryDelayMs(1, 1, () => 1)).toBe(6_000);
     expect(retryDelayMs(2, 1, () => 0.5)).toBe(30_000);
-    for (let i = 1; i < RETRY_DELAYS_S.length; i++) expect(RETRY_DELAYS_S[i]).toBeGreaterThanOrEqual(RETRY_DELAYS_S[i - 1]!);
+    for (let i = 1; i < RETRY_DELAYS_S.length; i++)
+      expect(RETRY_DELAYS_S[i]).toBeGreaterThanOrEqual(RETRY_DELAYS_S[i - 1]!);
     expect(retryDelayMs(3, 0.001, () => 0.5)).toBe(120);
   });
 });

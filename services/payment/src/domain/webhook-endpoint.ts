@@ -23,12 +23,17 @@ export interface WebhookEndpoint {
 export const MAX_ENDPOINTS_PER_ORGANIZATION = 10;
 
 /** Field errors in Lago's validation_errors shape ({field: [code]}), or null when the input is acceptable. */
-export function endpointInputErrors(input: { webhook_url: string; signature_algo: string; event_types: string[] | null }, allowPrivate: boolean) {
+export function endpointInputErrors(
+  input: { webhook_url: string; signature_algo: string; event_types: string[] | null },
+  allowPrivate: boolean,
+) {
   const errors: Record<string, string[]> = {};
   const urlProblem = urlPolicyProblem(input.webhook_url, allowPrivate);
   if (urlProblem) errors.webhook_url = [urlProblem];
-  if (!(SIGNATURE_ALGOS as readonly string[]).includes(input.signature_algo)) errors.signature_algo = ["value_is_invalid"];
-  if (input.event_types && input.event_types.some((t) => t !== "*" && !WEBHOOK_TYPES.has(t))) errors.event_types = ["value_is_invalid"];
+  if (!(SIGNATURE_ALGOS as readonly string[]).includes(input.signature_algo))
+    errors.signature_algo = ["value_is_invalid"];
+  if (input.event_types && input.event_types.some((t) => t !== "*" && !WEBHOOK_TYPES.has(t)))
+    errors.event_types = ["value_is_invalid"];
   return Object.keys(errors).length ? errors : null;
 }
 
@@ -50,7 +55,8 @@ export function urlPolicyProblem(raw: string, allowPrivate: boolean): string | n
   if (raw.length > 2048) return "url_invalid";
   if (allowPrivate) return null;
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || host.endsWith(".local")) return "url_not_allowed";
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || host.endsWith(".local"))
+    return "url_not_allowed";
   if (isIP(host) && isForbiddenAddress(host)) return "url_not_allowed";
   return null;
 }

@@ -26,7 +26,9 @@ export interface SigningKeys {
 /** A new RSA key pair (2048 bits; PKCS#8 and SPKI PEM) with its `kid`, made off the event loop. */
 export async function newRsaKeyPair(): Promise<{ kid: string; private_pem: string; public_pem: string }> {
   const { privateKey, publicKey } = await promisify(generateKeyPair)("rsa", {
-    modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" },
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
   });
   const kid = await calculateJwkThumbprint(await exportJWK(await importSPKI(publicKey, "RS256")));
   return { kid, private_pem: privateKey, public_pem: publicKey };
@@ -37,7 +39,8 @@ export const newStandardSecret = () => `whsec_${randomBytes(32).toString("base64
 /** A new organization HMAC key. */
 export const newHmacKey = () => randomBytes(32).toString("hex");
 
-const hmacBase64 = (key: string | Buffer, message: string) => createHmac("sha256", key).update(message).digest("base64");
+const hmacBase64 = (key: string | Buffer, message: string) =>
+  createHmac("sha256", key).update(message).digest("base64");
 
 /** Imported private keys by PEM (one per organization, and per rotation): dropped whole past MAX_IMPORTED_KEYS, then imported again as used. */
 const MAX_IMPORTED_KEYS = 10_000;
@@ -60,7 +63,13 @@ const rsaKey = (pem: string) => {
  * = `v1,` base64 HMAC-SHA256 of `id.timestamp.payload` with the endpoint's secret). Every
  * delivery also carries its unique key, the same on every attempt.
  */
-export async function signatureHeaders(algo: SignatureAlgo, payload: string, uniqueKey: string, keys: SigningKeys, now: Date): Promise<Record<string, string>> {
+export async function signatureHeaders(
+  algo: SignatureAlgo,
+  payload: string,
+  uniqueKey: string,
+  keys: SigningKeys,
+  now: Date,
+): Promise<Record<string, string>> {
   const common = { "X-Lago-Unique-Key": uniqueKey };
   switch (algo) {
     case "hmac":
@@ -81,7 +90,12 @@ export async function signatureHeaders(algo: SignatureAlgo, payload: string, uni
       const timestamp = String(Math.floor(now.getTime() / 1000));
       const secret = Buffer.from(keys.standardSecret.replace(/^whsec_/, ""), "base64");
       const signature = hmacBase64(secret, `${uniqueKey}.${timestamp}.${payload}`);
-      return { ...common, "webhook-id": uniqueKey, "webhook-timestamp": timestamp, "webhook-signature": `v1,${signature}` };
+      return {
+        ...common,
+        "webhook-id": uniqueKey,
+        "webhook-timestamp": timestamp,
+        "webhook-signature": `v1,${signature}`,
+      };
     }
   }
 }

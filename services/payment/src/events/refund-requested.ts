@@ -14,8 +14,12 @@ export function refundRequestedHandler(deps: RefundDeps) {
     if (!isEvent(envelope, REFUND_SUBJECTS)) return;
     const { credit_note: note } = eventData(envelope);
     await refundCreditNote(deps, envelope.organization_id, {
-      id: note.svc_id, invoice_id: note.svc_invoice_id, customer_id: note.customer.svc_id, external_customer_id: note.customer.external_id,
-      refund_amount_cents: note.refund_amount_cents, currency: note.currency,
+      id: note.svc_id,
+      invoice_id: note.svc_invoice_id,
+      customer_id: note.customer.svc_id,
+      external_customer_id: note.customer.external_id,
+      refund_amount_cents: note.refund_amount_cents,
+      currency: note.currency,
     });
   };
 }

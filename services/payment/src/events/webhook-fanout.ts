@@ -27,7 +27,8 @@ export function webhookFanoutHandler(deps: WebhookDeps) {
     const data = eventData(envelope as Envelope & { type: Subject });
     const events = webhookEventsOf(envelope.type, data);
     if (events.length === 0) return;
-    const fanOut = () => fanOutEvents(deps, { organizationId: envelope.organization_id, eventId: envelope.id, events, seq: msg.seq });
+    const fanOut = () =>
+      fanOutEvents(deps, { organizationId: envelope.organization_id, eventId: envelope.id, events, seq: msg.seq });
     if (events.length > 1) {
       await fanOut();
       return;

@@ -13,19 +13,36 @@ import { paymentMessage } from "./payment-messages";
 export function paymentHandlers(deps: PaymentDeps): Handlers<PaymentRpc> {
   return {
     CreatePayment: async (req) => ({
-      payment: paymentMessage(await createPayment(deps, req.organization_id, {
-        invoice_id: req.invoice_id, amount_cents: Number(req.amount_cents), reference: req.reference, paid_at: req.paid_at ?? null,
-      })),
+      payment: paymentMessage(
+        await createPayment(deps, req.organization_id, {
+          invoice_id: req.invoice_id,
+          amount_cents: Number(req.amount_cents),
+          reference: req.reference,
+          paid_at: req.paid_at ?? null,
+        }),
+      ),
     }),
-    GetPayment: async (req) => ({ payment: paymentMessage(await getPayment(deps, req.organization_id, req.payment_id)) }),
+    GetPayment: async (req) => ({
+      payment: paymentMessage(await getPayment(deps, req.organization_id, req.payment_id)),
+    }),
     ListPayments: async (req) => {
       const page = pageRequestOf(req);
-      const { items, total } = await listPayments(deps, req.organization_id, {
-        externalCustomerId: req.external_customer_id ?? undefined, invoiceId: req.invoice_id ?? undefined,
-      }, page);
+      const { items, total } = await listPayments(
+        deps,
+        req.organization_id,
+        {
+          externalCustomerId: req.external_customer_id ?? undefined,
+          invoiceId: req.invoice_id ?? undefined,
+        },
+        page,
+      );
       return { payments: items.map(paymentMessage), meta: pageMeta(total, page) };
     },
-    RetryInvoicePayment: async (req) => ({ payment: paymentMessage(await retryInvoicePayment(deps, req.organization_id, req.invoice_id)) }),
-    ConfirmSandboxPayment: async (req) => ({ payment: paymentMessage(await confirmSandboxPayment(deps, req.organization_id, req.payment_id)) }),
+    RetryInvoicePayment: async (req) => ({
+      payment: paymentMessage(await retryInvoicePayment(deps, req.organization_id, req.invoice_id)),
+    }),
+    ConfirmSandboxPayment: async (req) => ({
+      payment: paymentMessage(await confirmSandboxPayment(deps, req.organization_id, req.payment_id)),
+    }),
   };
 }

@@ -11,16 +11,30 @@ import { paymentRequestMessage } from "./payment-request-messages";
 export function paymentRequestHandlers(deps: PaymentRequestDeps): Handlers<PaymentRequestRpc> {
   return {
     CreatePaymentRequest: async (req) => ({
-      payment_request: paymentRequestMessage(await createPaymentRequest(deps, req.organization_id, {
-        external_customer_id: req.external_customer_id, email: req.email, invoice_ids: req.invoice_ids,
-      })),
+      payment_request: paymentRequestMessage(
+        await createPaymentRequest(deps, req.organization_id, {
+          external_customer_id: req.external_customer_id,
+          email: req.email,
+          invoice_ids: req.invoice_ids,
+        }),
+      ),
     }),
-    GetPaymentRequest: async (req) => ({ payment_request: paymentRequestMessage(await getPaymentRequest(deps, req.organization_id, req.payment_request_id)) }),
+    GetPaymentRequest: async (req) => ({
+      payment_request: paymentRequestMessage(
+        await getPaymentRequest(deps, req.organization_id, req.payment_request_id),
+      ),
+    }),
     ListPaymentRequests: async (req) => {
       const page = pageRequestOf(req);
-      const { items, total } = await listPaymentRequests(deps, req.organization_id, {
-        externalCustomerId: req.external_customer_id ?? undefined, paymentStatus: req.payment_status ?? undefined,
-      }, page);
+      const { items, total } = await listPaymentRequests(
+        deps,
+        req.organization_id,
+        {
+          externalCustomerId: req.external_customer_id ?? undefined,
+          paymentStatus: req.payment_status ?? undefined,
+        },
+        page,
+      );
       return { payment_requests: items.map(paymentRequestMessage), meta: pageMeta(total, page) };
     },
   };

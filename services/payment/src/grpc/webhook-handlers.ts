@@ -17,13 +17,30 @@ import { endpointInputOf, webhookEndpointMessage, webhookMessage } from "./webho
 export function webhookHandlers(deps: WebhookDeps): Handlers<WebhookRpc> {
   return {
     CreateWebhookEndpoint: async (req) => ({
-      webhook_endpoint: webhookEndpointMessage(await createWebhookEndpoint(deps, req.organization_id, endpointInputOf(req.webhook_endpoint))),
+      webhook_endpoint: webhookEndpointMessage(
+        await createWebhookEndpoint(deps, req.organization_id, endpointInputOf(req.webhook_endpoint)),
+      ),
     }),
-    GetWebhookEndpoint: async (req) => ({ webhook_endpoint: webhookEndpointMessage(await getWebhookEndpoint(deps, req.organization_id, req.webhook_endpoint_id)) }),
+    GetWebhookEndpoint: async (req) => ({
+      webhook_endpoint: webhookEndpointMessage(
+        await getWebhookEndpoint(deps, req.organization_id, req.webhook_endpoint_id),
+      ),
+    }),
     UpdateWebhookEndpoint: async (req) => ({
-      webhook_endpoint: webhookEndpointMessage(await updateWebhookEndpoint(deps, req.organization_id, req.webhook_endpoint_id, endpointInputOf(req.webhook_endpoint))),
+      webhook_endpoint: webhookEndpointMessage(
+        await updateWebhookEndpoint(
+          deps,
+          req.organization_id,
+          req.webhook_endpoint_id,
+          endpointInputOf(req.webhook_endpoint),
+        ),
+      ),
     }),
-    DeleteWebhookEndpoint: async (req) => ({ webhook_endpoint: webhookEndpointMessage(await deleteWebhookEndpoint(deps, req.organization_id, req.webhook_endpoint_id)) }),
+    DeleteWebhookEndpoint: async (req) => ({
+      webhook_endpoint: webhookEndpointMessage(
+        await deleteWebhookEndpoint(deps, req.organization_id, req.webhook_endpoint_id),
+      ),
+    }),
     ListWebhookEndpoints: async (req) => {
       const page = pageRequestOf(req);
       const { items, total } = await listWebhookEndpoints(deps, req.organization_id, page);
@@ -33,12 +50,23 @@ export function webhookHandlers(deps: WebhookDeps): Handlers<WebhookRpc> {
     GetWebhookHmacKey: async (req) => ({ hmac_key: await getWebhookHmacKey(deps, req.organization_id) }),
     ListWebhooks: async (req) => {
       const page = pageRequestOf(req);
-      const { items, total } = await listWebhooks(deps, req.organization_id, {
-        status: req.status ?? undefined, endpointId: req.webhook_endpoint_id ?? undefined, webhookType: req.webhook_type ?? undefined,
-      }, page);
+      const { items, total } = await listWebhooks(
+        deps,
+        req.organization_id,
+        {
+          status: req.status ?? undefined,
+          endpointId: req.webhook_endpoint_id ?? undefined,
+          webhookType: req.webhook_type ?? undefined,
+        },
+        page,
+      );
       return { webhooks: items.map(webhookMessage), meta: pageMeta(total, page) };
     },
-    GetWebhook: async (req) => ({ webhook: webhookMessage(await getWebhook(deps, req.organization_id, req.webhook_id)) }),
-    RetryWebhook: async (req) => ({ webhook: webhookMessage(await retryWebhook(deps, req.organization_id, req.webhook_id)) }),
+    GetWebhook: async (req) => ({
+      webhook: webhookMessage(await getWebhook(deps, req.organization_id, req.webhook_id)),
+    }),
+    RetryWebhook: async (req) => ({
+      webhook: webhookMessage(await retryWebhook(deps, req.organization_id, req.webhook_id)),
+    }),
   };
 }

@@ -12,7 +12,11 @@ export function grpcCreditNotes(address: string): CreditNotes {
   const client = new RpcClient<CreditNoteRpc>(Rpc.creditNotes, address, 10_000);
   return {
     async setRefundStatus(organizationId, creditNoteId, status) {
-      await client.call("UpdateCreditNote", { organization_id: organizationId, id: creditNoteId, refund_status: status });
+      await client.call("UpdateCreditNote", {
+        organization_id: organizationId,
+        id: creditNoteId,
+        refund_status: status,
+      });
     },
     close: () => client.close(),
   };

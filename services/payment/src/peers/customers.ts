@@ -22,9 +22,14 @@ export function grpcCustomers(address: string, deadlineMs = 5000): Customers & {
   return {
     async billing(organizationId, externalId) {
       try {
-        const c = (await client.call("GetCustomer", { organization_id: organizationId, external_id: externalId })).customer;
+        const c = (await client.call("GetCustomer", { organization_id: organizationId, external_id: externalId }))
+          .customer;
         const b = c?.billing_configuration;
-        return { payment_provider: b?.payment_provider ?? null, payment_provider_code: b?.payment_provider_code ?? null, provider_customer_id: b?.provider_customer_id ?? null };
+        return {
+          payment_provider: b?.payment_provider ?? null,
+          payment_provider_code: b?.payment_provider_code ?? null,
+          provider_customer_id: b?.provider_customer_id ?? null,
+        };
       } catch (err) {
         if (err instanceof AppError && err.kind === "not_found") return null;
         throw err;
@@ -32,7 +37,8 @@ export function grpcCustomers(address: string, deadlineMs = 5000): Customers & {
     },
     async find(organizationId, externalId) {
       try {
-        return (await client.call("GetCustomer", { organization_id: organizationId, external_id: externalId })).customer;
+        return (await client.call("GetCustomer", { organization_id: organizationId, external_id: externalId }))
+          .customer;
       } catch (err) {
         if (err instanceof AppError && err.kind === "not_found") return null;
         throw err;

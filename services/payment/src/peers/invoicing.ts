@@ -31,15 +31,24 @@ export interface Invoicing {
   /** The invoice of this organization as the API shows it, or null. */
   document(organizationId: string, invoiceId: string): Promise<InvoiceDocument | null>;
   /** A payment's outcome applied to its invoice (once per payment and outcome, however often asked). */
-  applyPayment(organizationId: string, p: { invoice_id: string; payment_id: string; amount_cents: number; outcome: string; allow_overpayment?: boolean }): Promise<InvoiceRef>;
+  applyPayment(
+    organizationId: string,
+    p: { invoice_id: string; payment_id: string; amount_cents: number; outcome: string; allow_overpayment?: boolean },
+  ): Promise<InvoiceRef>;
 }
 
 const refOf = (i: InvoicingMessages.Invoice__Output | null): InvoiceRef => {
   if (!i) throw AppError.internal("invoicing answered without the invoice");
   return {
-    id: i.svc_id, number: i.number, status: i.status, payment_status: i.payment_status, currency: i.currency,
-    total_amount_cents: Number(i.total_amount_cents), total_due_amount_cents: Number(i.total_due_amount_cents),
-    customer_id: i.customer?.svc_id ?? "", external_customer_id: i.customer?.external_id ?? "",
+    id: i.svc_id,
+    number: i.number,
+    status: i.status,
+    payment_status: i.payment_status,
+    currency: i.currency,
+    total_amount_cents: Number(i.total_amount_cents),
+    total_due_amount_cents: Number(i.total_due_amount_cents),
+    customer_id: i.customer?.svc_id ?? "",
+    external_customer_id: i.customer?.external_id ?? "",
     overpayments: i.overpayments.map((o) => ({ payment_id: o.payment_id, amount_cents: Number(o.amount_cents) })),
   };
 };

@@ -14,12 +14,18 @@ import type { ChargeRequest, ChargeResult, PaymentProvider, RefundRequest, Refun
 export const REFUND_SETTLES_AFTER_MS = 500;
 
 export const SANDBOX_CUSTOMERS = {
-  FAILS: "4000000000000002", REQUIRES_ACTION: "4000002500003155", SUCCEEDS: "4242424242424242", REFUND_FAILS: "4000000000005126",
+  FAILS: "4000000000000002",
+  REQUIRES_ACTION: "4000002500003155",
+  SUCCEEDS: "4242424242424242",
+  REFUND_FAILS: "4000000000005126",
   /** its refunds are pending when asked, and succeeded when asked again half a second later or more (as that Stripe test card's settle later) */
   REFUND_PENDING: "4000000000007726",
 };
 
-interface ChargeDoc { _id: string; result: ChargeResult }
+interface ChargeDoc {
+  _id: string;
+  result: ChargeResult;
+}
 
 export function sandboxProvider(charges: DocModel<SandboxChargeDoc>, publicUrl: string): PaymentProvider {
   const store = async (key: string, result: ChargeResult): Promise<ChargeResult> => {
@@ -33,15 +39,26 @@ export function sandboxProvider(charges: DocModel<SandboxChargeDoc>, publicUrl: 
       const id = `sbx_${derivedUuid(`sandbox charge ${request.idempotencyKey}`).replaceAll("-", "")}`;
       const known = await charges.findById(request.idempotencyKey).lean<ChargeDoc>();
       if (known) return known.result;
-      const outcome = request.providerCustomerId === SANDBOX_CUSTOMERS.FAILS ? "failed"
-        : request.providerCustomerId === SANDBOX_CUSTOMERS.REQUIRES_ACTION ? "processing" : "succeeded";
+      const outcome =
+        request.providerCustomerId === SANDBOX_CUSTOMERS.FAILS
+          ? "failed"
+          : request.providerCustomerId === SANDBOX_CUSTOMERS.REQUIRES_ACTION
+            ? "processing"
+            : "succeeded";
       const result: ChargeResult = {
         providerPaymentId: id,
         status: outcome === "succeeded" ? "succeeded" : outcome === "failed" ? "card_declined" : "requires_action",
         paymentStatus: outcome,
-        nextAction: outcome === "processing"
-          ? { type: "redirect_to_url", redirect_to_url: { url: `${publicUrl}/api/v1/sandbox/payments/${request.idempotencyKey}/confirm`, return_url: request.returnUrl } }
-          : {},
+        nextAction:
+          outcome === "processing"
+            ? {
+                type: "redirect_to_url",
+                redirect_to_url: {
+                  url: `${publicUrl}/api/v1/sandbox/payments/${request.idempotencyKey}/confirm`,
+                  return_url: request.returnUrl,
+                },
+              }
+            : {},
       };
       return store(request.idempotencyKey, result);
     },
@@ -52,7 +69,11 @@ export function sandboxProvider(charges: DocModel<SandboxChargeDoc>, publicUrl: 
       const key = `refund ${request.idempotencyKey}`;
       const refundId = `sbx_re_${derivedUuid(`sandbox refund ${request.idempotencyKey}`).replaceAll("-", "")}`;
       const known = await charges.findById(key).lean<{ _id: string; result: RefundResult; at?: Date }>();
-      if (known?.result.refundStatus === "pending" && known.at && Date.now() - known.at.getTime() >= REFUND_SETTLES_AFTER_MS) {
+      if (
+        known?.result.refundStatus === "pending" &&
+        known.at &&
+        Date.now() - known.at.getTime() >= REFUND_SETTLES_AFTER_MS
+      ) {
         // asked again after a while: it has settled meanwhile
         const settled: RefundResult = { providerRefundId: refundId, refundStatus: "succeeded", error: null };
         await charges.updateOne({ _id: key, "result.refundStatus": "pending" }, { $set: { result: settled } });
@@ -60,9 +81,18 @@ export function sandboxProvider(charges: DocModel<SandboxChargeDoc>, publicUrl: 
       }
       if (known) return known.result;
       const card = request.providerCustomerId;
-      const result: RefundResult = card === SANDBOX_CUSTOMERS.REFUND_FAILS
-        ? { providerRefundId: null, refundStatus: "failed", error: { message: "Refund failed to perform", code: "charge_not_refundable" } }
-        : { providerRefundId: refundId, refundStatus: card === SANDBOX_CUSTOMERS.REFUND_PENDING ? "pending" : "succeeded", error: null };
+      const result: RefundResult =
+        card === SANDBOX_CUSTOMERS.REFUND_FAILS
+          ? {
+              providerRefundId: null,
+              refundStatus: "failed",
+              error: { message: "Refund failed to perform", code: "charge_not_refundable" },
+            }
+          : {
+              providerRefundId: refundId,
+              refundStatus: card === SANDBOX_CUSTOMERS.REFUND_PENDING ? "pending" : "succeeded",
+              error: null,
+            };
       await charges.updateOne({ _id: key }, { $setOnInsert: { result, at: new Date() } }, { upsert: true });
       return (await charges.findById(key).lean<{ _id: string; result: RefundResult }>())!.result;
     },
@@ -71,7 +101,10 @@ export function sandboxProvider(charges: DocModel<SandboxChargeDoc>, publicUrl: 
       if (!doc) throw new Error(`sandbox charge ${idempotencyKey} is unknown`);
       if (doc.result.paymentStatus !== "processing") return doc.result;
       const done: ChargeResult = { ...doc.result, status: "succeeded", paymentStatus: "succeeded", nextAction: {} };
-      await charges.updateOne({ _id: idempotencyKey, "result.paymentStatus": "processing" }, { $set: { result: done } });
+      await charges.updateOne(
+        { _id: idempotencyKey, "result.paymentStatus": "processing" },
+        { $set: { result: done } },
+      );
       return (await charges.findById(idempotencyKey).lean<ChargeDoc>())!.result;
     },
   };

@@ -26,7 +26,12 @@ describe("the webhook poster's address check at send time", () => {
   it("refuses an internal IP literal before connecting, in any spelling", async () => {
     const poster = httpPoster({ timeoutMs: 2000, allowPrivate: false });
     const before = hits;
-    for (const url of [`http://127.0.0.1:${port}/x`, `http://2130706433:${port}/x`, `http://[::ffff:127.0.0.1]:${port}/x`, `http://[::1]:${port}/x`]) {
+    for (const url of [
+      `http://127.0.0.1:${port}/x`,
+      `http://2130706433:${port}/x`,
+      `http://[::ffff:127.0.0.1]:${port}/x`,
+      `http://[::1]:${port}/x`,
+    ]) {
       const result = await poster.post(url, "{}", {});
       expect(result.status, url).toBeNull();
       expect(result.body, url).toMatch(/webhooks may not reach/);

@@ -26,12 +26,22 @@ export interface WebhookPoster {
  * cannot reach internal services.
  */
 export function httpPoster(options: { timeoutMs: number; allowPrivate: boolean; maxSockets?: number }): WebhookPoster {
-  const lookup: LookupFunction = (hostname: string, opts: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+  const lookup: LookupFunction = (
+    hostname: string,
+    opts: LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
       if (err) return callback(err, "", 0);
       const list = addresses as LookupAddress[];
       if (!options.allowPrivate && list.some((a) => isForbiddenAddress(a.address))) {
-        return callback(Object.assign(new Error(`${hostname} resolves to an address webhooks may not reach`), { code: "EADDRNOTALLOWED" }), "", 0);
+        return callback(
+          Object.assign(new Error(`${hostname} resolves to an address webhooks may not reach`), {
+            code: "EADDRNOTALLOWED",
+          }),
+          "",
+          0,
+        );
       }
       if (opts.all) return callback(null, list);
       callback(null, list[0]!.address, list[0]!.family);
@@ -78,19 +88,31 @@ export function httpPoster(options: { timeoutMs: number; allowPrivate: boolean; 
           return done({ status: null, body: `${target.hostname} is an address webhooks may not reach` });
         }
         const client = target.protocol === "https:" ? https : http;
-        const req = client.request(target, {
-          method: "POST", agent: poolOf(pool)[target.protocol as "http:" | "https:"],
-          headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), "User-Agent": "billing-platform-webhooks/1", ...headers },
-        }, (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on("data", (c: Buffer) => {
-            if (size < 4096) chunks.push(c);
-            size += c.length;
-          });
-          res.on("end", () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8").slice(0, 4096) }));
-          res.on("error", (err) => done({ status: null, body: err.message }));
-        });
+        const req = client.request(
+          target,
+          {
+            method: "POST",
+            agent: poolOf(pool)[target.protocol as "http:" | "https:"],
+            headers: {
+              "Content-Type": "application/json",
+              "Content-Length": Buffer.byteLength(body),
+              "User-Agent": "billing-platform-webhooks/1",
+              ...headers,
+            },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on("data", (c: Buffer) => {
+              if (size < 4096) chunks.push(c);
+              size += c.length;
+            });
+            res.on("end", () =>
+              done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8").slice(0, 4096) }),
+            );
+            res.on("error", (err) => done({ status: null, body: err.message }));
+          },
+        );
         timer = setTimeout(() => {
           req.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
         }, options.timeoutMs);

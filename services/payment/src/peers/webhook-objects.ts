@@ -1,7 +1,27 @@
-import { Rpc, type CatalogRpc, type CreditNoteRpc, type CustomerRpc, type FeeRpc, type InvoicingRpc, type PaymentMessages, type WalletRpc } from "@billing/contracts";
+import {
+  Rpc,
+  type CatalogRpc,
+  type CreditNoteRpc,
+  type CustomerRpc,
+  type FeeRpc,
+  type InvoicingRpc,
+  type PaymentMessages,
+  type WalletRpc,
+} from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { RpcClient } from "@billing/grpc";
-import { presentBillableMetric, presentCreditNote, presentCustomer, presentInvoice, presentListedFee, presentPayment, presentPlan, presentSubscription, presentWallet, presentWalletTransaction } from "@billing/views";
+import {
+  presentBillableMetric,
+  presentCreditNote,
+  presentCustomer,
+  presentInvoice,
+  presentListedFee,
+  presentPayment,
+  presentPlan,
+  presentSubscription,
+  presentWallet,
+  presentWalletTransaction,
+} from "@billing/views";
 import type { ObjectRef } from "../domain/webhook-events";
 import { paymentMessage } from "../grpc/payment-messages";
 import type { PaymentRepository } from "../persistence/payment-repository";
@@ -17,7 +37,9 @@ export interface WebhookObjects {
 }
 
 /** Extra renderers the service adds for its own objects (payment requests). */
-export type OwnRenderers = Partial<Record<ObjectRef["kind"], (organizationId: string, id: string) => Promise<unknown | null>>>;
+export type OwnRenderers = Partial<
+  Record<ObjectRef["kind"], (organizationId: string, id: string) => Promise<unknown | null>>
+>;
 
 const orNull = async <T>(read: () => Promise<T>): Promise<T | null> => {
   try {
@@ -28,9 +50,17 @@ const orNull = async <T>(read: () => Promise<T>): Promise<T | null> => {
   }
 };
 
-export function grpcWebhookObjects(addresses: { customer: string; catalog: string; invoicing: string; wallet: string }, payments: PaymentRepository, own: OwnRenderers = {}): WebhookObjects {
+export function grpcWebhookObjects(
+  addresses: { customer: string; catalog: string; invoicing: string; wallet: string },
+  payments: PaymentRepository,
+  own: OwnRenderers = {},
+): WebhookObjects {
   const customers = new RpcClient<CustomerRpc>(Rpc.customer, addresses.customer, 10_000);
-  const subscriptions = new RpcClient<CatalogRpc["subscriptions"]>(Rpc.catalog.subscriptions, addresses.catalog, 10_000);
+  const subscriptions = new RpcClient<CatalogRpc["subscriptions"]>(
+    Rpc.catalog.subscriptions,
+    addresses.catalog,
+    10_000,
+  );
   const plans = new RpcClient<CatalogRpc["plans"]>(Rpc.catalog.plans, addresses.catalog, 10_000);
   const metrics = new RpcClient<CatalogRpc["billableMetrics"]>(Rpc.catalog.billableMetrics, addresses.catalog, 10_000);
   const invoicing = new RpcClient<InvoicingRpc>(Rpc.invoicing, addresses.invoicing, 10_000);
@@ -41,11 +71,19 @@ export function grpcWebhookObjects(addresses: { customer: string; catalog: strin
   const render = async (org: string, ref: ObjectRef): Promise<unknown | null> => {
     switch (ref.kind) {
       case "customer": {
-        const c = await orNull(() => customers.call("GetCustomer", { organization_id: org, external_id: ref.externalId }));
+        const c = await orNull(() =>
+          customers.call("GetCustomer", { organization_id: org, external_id: ref.externalId }),
+        );
         return c?.customer ? presentCustomer(c.customer) : null;
       }
       case "subscription": {
-        const s = await orNull(() => subscriptions.call("GetSubscription", { organization_id: org, external_id: ref.externalId, status: ref.status }));
+        const s = await orNull(() =>
+          subscriptions.call("GetSubscription", {
+            organization_id: org,
+            external_id: ref.externalId,
+            status: ref.status,
+          }),
+        );
         return s?.subscription ? presentSubscription(s.subscription, { withPlan: true }) : null;
       }
       case "plan": {
@@ -73,7 +111,9 @@ export function grpcWebhookObjects(addresses: { customer: string; catalog: strin
         return w?.wallet ? presentWallet(w.wallet) : null;
       }
       case "wallet_transaction": {
-        const t = await orNull(() => wallets.call("GetWalletTransaction", { organization_id: org, wallet_transaction_id: ref.id }));
+        const t = await orNull(() =>
+          wallets.call("GetWalletTransaction", { organization_id: org, wallet_transaction_id: ref.id }),
+        );
         return t?.wallet_transaction ? presentWalletTransaction(t.wallet_transaction) : null;
       }
       case "payment": {
@@ -91,6 +131,7 @@ export function grpcWebhookObjects(addresses: { customer: string; catalog: strin
   };
   return {
     render,
-    close: () => [customers, subscriptions, plans, metrics, invoicing, fees, creditNotes, wallets].forEach((c) => c.close()),
+    close: () =>
+      [customers, subscriptions, plans, metrics, invoicing, fees, creditNotes, wallets].forEach((c) => c.close()),
   };
 }

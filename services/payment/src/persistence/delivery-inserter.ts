@@ -15,7 +15,10 @@ export class DeliveryInserter {
   private waiting: Waiting[] = [];
   private running = false;
 
-  constructor(private readonly repository: WebhookRepository, private readonly maxPerWrite = 2000) {}
+  constructor(
+    private readonly repository: WebhookRepository,
+    private readonly maxPerWrite = 2000,
+  ) {}
 
   insert(entries: readonly LeasedDelivery[]): Promise<Set<string>> {
     if (entries.length === 0) return Promise.resolve(new Set());
@@ -30,7 +33,10 @@ export class DeliveryInserter {
     while (this.waiting.length > 0) {
       const taken: Waiting[] = [];
       let size = 0;
-      while (this.waiting.length > 0 && (taken.length === 0 || size + this.waiting[0]!.entries.length <= this.maxPerWrite)) {
+      while (
+        this.waiting.length > 0 &&
+        (taken.length === 0 || size + this.waiting[0]!.entries.length <= this.maxPerWrite)
+      ) {
         const next = this.waiting.shift()!;
         taken.push(next);
         size += next.entries.length;

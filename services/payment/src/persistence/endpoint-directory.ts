@@ -11,7 +11,10 @@ export class EndpointDirectory {
   private readonly byOrganization: PromiseCache<string, WebhookEndpoint[]>;
   private readonly byId: PromiseCache<string, WebhookEndpoint | null>;
 
-  constructor(private readonly repository: WebhookRepository, ttlMs = 1000) {
+  constructor(
+    private readonly repository: WebhookRepository,
+    ttlMs = 1000,
+  ) {
     this.byOrganization = new PromiseCache({ ttlMs });
     this.byId = new PromiseCache({ ttlMs, maxEntries: 10_000 });
   }

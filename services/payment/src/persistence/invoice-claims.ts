@@ -39,7 +39,12 @@ export class InvoiceClaims {
 
   /** Takes the invoice's claim for this holder: null once it is the holder's, else who holds it. */
   async take(invoiceId: string, organizationId: string, holder: ClaimHolder): Promise<ClaimHolder | null> {
-    const set = { organization_id: organizationId, holder_id: holder.id, holder_kind: holder.kind, claimed_at: new Date() };
+    const set = {
+      organization_id: organizationId,
+      holder_id: holder.id,
+      holder_kind: holder.kind,
+      claimed_at: new Date(),
+    };
     for (let round = 0; round < 3; round++) {
       const res = await this.model.updateOne({ _id: invoiceId, holder_id: { $in: [null, holder.id] } }, { $set: set });
       if (res.matchedCount === 1) return null;
@@ -58,7 +63,10 @@ export class InvoiceClaims {
 
   /** Frees the invoice, if this holder still holds it. */
   async release(invoiceId: string, holderId: string): Promise<void> {
-    await this.model.updateOne({ _id: invoiceId, holder_id: holderId }, { $set: { holder_id: null, holder_kind: null, claimed_at: null } });
+    await this.model.updateOne(
+      { _id: invoiceId, holder_id: holderId },
+      { $set: { holder_id: null, holder_kind: null, claimed_at: null } },
+    );
   }
 
   async holderOf(invoiceId: string): Promise<ClaimHolder | null> {
@@ -68,7 +76,13 @@ export class InvoiceClaims {
 
   /** Claims held since before `before` (system time), oldest first: the sweeper's to check. */
   async heldSince(before: Date, limit: number): Promise<{ invoice_id: string; holder: ClaimHolder }[]> {
-    const docs = await this.model.find({ holder_id: { $ne: null }, claimed_at: { $lte: before } }).sort({ claimed_at: 1 }).limit(limit).lean<ClaimDoc[]>();
-    return docs.flatMap((d) => (d.holder_id && d.holder_kind ? [{ invoice_id: d._id, holder: { id: d.holder_id, kind: d.holder_kind } }] : []));
+    const docs = await this.model
+      .find({ holder_id: { $ne: null }, claimed_at: { $lte: before } })
+      .sort({ claimed_at: 1 })
+      .limit(limit)
+      .lean<ClaimDoc[]>();
+    return docs.flatMap((d) =>
+      d.holder_id && d.holder_kind ? [{ invoice_id: d._id, holder: { id: d.holder_id, kind: d.holder_kind } }] : [],
+    );
   }
 }

@@ -13,7 +13,10 @@ export interface PaymentDoc extends Omit<Payment, "id"> {
 }
 
 /** A payment as the domain sees it. */
-export const toPayment = ({ _id, sweep_at: _sweep, outbox: _outbox, ...rest }: PaymentDoc): Payment => ({ ...rest, id: _id });
+export const toPayment = ({ _id, sweep_at: _sweep, outbox: _outbox, ...rest }: PaymentDoc): Payment => ({
+  ...rest,
+  id: _id,
+});
 
 /** A charge (or, `refund <key>`, a refund) of the sandbox provider, by idempotency key; `at`: when a refund was first answered. */
 export interface SandboxChargeDoc {
@@ -64,12 +67,18 @@ paymentSchema.index({ overpayment_status: 1 });
 
 /** The sandbox provider's charges, keyed by idempotency key (what a real provider would keep on its side). */
 // the sandbox provider's charges and refunds by idempotency key (`at`: when a refund was first answered)
-const sandboxChargeSchema = new Schema<SandboxChargeDoc>({ _id: String, result: Schema.Types.Mixed, at: Date }, { versionKey: false });
+const sandboxChargeSchema = new Schema<SandboxChargeDoc>(
+  { _id: String, result: Schema.Types.Mixed, at: Date },
+  { versionKey: false },
+);
 
 export function registerModels(connection: Connection) {
   return {
     payments: docModel(connection, "Payment", paymentSchema, { collection: "payments", reuse: true }),
-    sandboxCharges: docModel(connection, "SandboxCharge", sandboxChargeSchema, { collection: "sandbox_charges", reuse: true }),
+    sandboxCharges: docModel(connection, "SandboxCharge", sandboxChargeSchema, {
+      collection: "sandbox_charges",
+      reuse: true,
+    }),
   };
 }
 

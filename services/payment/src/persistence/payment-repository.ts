@@ -43,12 +43,21 @@ export class PaymentRepository {
   }
 
   /** Newest first, `_id` as tiebreaker. */
-  async list(organizationId: string, filter: PaymentFilter, page: PageRequest): Promise<{ items: Payment[]; total: number }> {
+  async list(
+    organizationId: string,
+    filter: PaymentFilter,
+    page: PageRequest,
+  ): Promise<{ items: Payment[]; total: number }> {
     const query: Filter<PaymentDoc> = { organization_id: organizationId };
     if (filter.externalCustomerId !== undefined) query.external_customer_id = filter.externalCustomerId;
     if (filter.invoiceId !== undefined) query.invoice_id = filter.invoiceId;
     const [docs, total] = await Promise.all([
-      this.models.payments.find(query).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<PaymentDoc[]>(),
+      this.models.payments
+        .find(query)
+        .sort({ created_at: -1, _id: -1 })
+        .skip(skipOf(page))
+        .limit(page.perPage)
+        .lean<PaymentDoc[]>(),
       this.models.payments.countDocuments(query),
     ]);
     return { items: docs.map(paymentOf), total };
@@ -56,21 +65,36 @@ export class PaymentRepository {
 
   /** An invoice's provider attempts, first to last. */
   async attemptsOf(organizationId: string, invoiceId: string): Promise<Payment[]> {
-    const docs = await this.models.payments.find({ organization_id: organizationId, invoice_id: invoiceId, type: "provider" }).sort({ attempt: 1 }).lean<PaymentDoc[]>();
+    const docs = await this.models.payments
+      .find({ organization_id: organizationId, invoice_id: invoiceId, type: "provider" })
+      .sort({ attempt: 1 })
+      .lean<PaymentDoc[]>();
     return docs.map(paymentOf);
   }
 
   /** An invoice's latest succeeded payment (manual or provider), or null (Lago refunds that one). */
   async latestSucceeded(organizationId: string, invoiceId: string): Promise<Payment | null> {
-    const docs = await this.models.payments.find({ organization_id: organizationId, invoice_id: invoiceId, payment_status: "succeeded" }).sort({ created_at: -1, _id: -1 }).limit(1).lean<PaymentDoc[]>();
+    const docs = await this.models.payments
+      .find({ organization_id: organizationId, invoice_id: invoiceId, payment_status: "succeeded" })
+      .sort({ created_at: -1, _id: -1 })
+      .limit(1)
+      .lean<PaymentDoc[]>();
     return docs[0] ? paymentOf(docs[0]) : null;
   }
 
   /** A charge's result written on its payment, once: only over the state it was read in (pending or processing). */
-  async setOutcome(payment: Payment, change: Pick<Payment, "status" | "payment_status" | "provider_payment_id" | "next_action">, now: Date, events: readonly Envelope[] = []): Promise<boolean> {
+  async setOutcome(
+    payment: Payment,
+    change: Pick<Payment, "status" | "payment_status" | "provider_payment_id" | "next_action">,
+    now: Date,
+    events: readonly Envelope[] = [],
+  ): Promise<boolean> {
     const res = await this.models.payments.collection.updateOne(
       { _id: payment.id, payment_status: payment.payment_status },
-      { $set: { ...change, applied: false, updated_at: now, sweep_at: sweepAt() }, $push: { outbox: { $each: [...events] } } },
+      {
+        $set: { ...change, applied: false, updated_at: now, sweep_at: sweepAt() },
+        $push: { outbox: { $each: [...events] } },
+      },
     );
     return res.modifiedCount === 1;
   }
@@ -93,10 +117,19 @@ export class PaymentRepository {
    * The part of a succeeded payment its invoice could not take, recorded once (with its event in
    * the same write): false when it was recorded before (a retry, a crash's sweep).
    */
-  async recordOverpayment(id: string, amountCents: number, status: OverpaymentStatus, now: Date, events: readonly Envelope[]): Promise<boolean> {
+  async recordOverpayment(
+    id: string,
+    amountCents: number,
+    status: OverpaymentStatus,
+    now: Date,
+    events: readonly Envelope[],
+  ): Promise<boolean> {
     const res = await this.models.payments.updateOne(
       { _id: id, overpaid_amount_cents: { $in: [null, 0] } },
-      { $set: { overpaid_amount_cents: amountCents, overpayment_status: status, updated_at: now }, $push: { outbox: { $each: [...events] } } },
+      {
+        $set: { overpaid_amount_cents: amountCents, overpayment_status: status, updated_at: now },
+        $push: { outbox: { $each: [...events] } },
+      },
     );
     return res.modifiedCount === 1;
   }
@@ -108,13 +141,20 @@ export class PaymentRepository {
 
   /** Overpayments whose refund is still to be asked for or settled (the refund sweeper's; real MongoDB: the overpayment_status index; the test server scans). */
   async overpaymentsToRefund(limit: number): Promise<Payment[]> {
-    const docs = await this.models.payments.find({ overpayment_status: "refund_pending" }).limit(limit).lean<PaymentDoc[]>();
+    const docs = await this.models.payments
+      .find({ overpayment_status: "refund_pending" })
+      .limit(limit)
+      .lean<PaymentDoc[]>();
     return docs.map(paymentOf);
   }
 
   /** Payments whose outcome has not reached their invoice (a crash between the two), left alone long enough. */
   async unapplied(limit = 200): Promise<Payment[]> {
-    const docs = await this.models.payments.find({ applied: false, sweep_at: { $lte: new Date() } }).sort({ sweep_at: 1 }).limit(limit).lean<PaymentDoc[]>();
+    const docs = await this.models.payments
+      .find({ applied: false, sweep_at: { $lte: new Date() } })
+      .sort({ sweep_at: 1 })
+      .limit(limit)
+      .lean<PaymentDoc[]>();
     return docs.map(paymentOf);
   }
 }

@@ -11,7 +11,8 @@ export type Bytes = Buffer | { buffer: Uint8Array };
  * before the snapshot was typed hold each reply as JSON text instead (`customer_json`,
  * `invoices_json`); `snapshotOf` (payment-request-repository.ts) reads both.
  */
-export type StoredSnapshot = { customer: Bytes; invoices: Bytes[] } | { customer_json: string; invoices_json: string[] };
+export type StoredSnapshot =
+  { customer: Bytes; invoices: Bytes[] } | { customer_json: string; invoices_json: string[] };
 
 /** A stored payment request: its fields, with its id as `_id`, its snapshot as protobuf bytes and its embedded outbox. */
 export interface PaymentRequestDoc extends Omit<PaymentRequest, "id" | "snapshot"> {

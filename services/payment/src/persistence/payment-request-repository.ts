@@ -22,7 +22,9 @@ function snapshotOf(stored: StoredSnapshot): PaymentRequest["snapshot"] {
     type InvoiceReply = Parameters<typeof invoiceReply.encode>[0];
     return {
       customer: customerReply.decode(customerReply.encode(JSON.parse(stored.customer_json) as CustomerReply)).customer!,
-      invoices: stored.invoices_json.map((text) => invoiceReply.decode(invoiceReply.encode(JSON.parse(text) as InvoiceReply)).invoice!),
+      invoices: stored.invoices_json.map(
+        (text) => invoiceReply.decode(invoiceReply.encode(JSON.parse(text) as InvoiceReply)).invoice!,
+      ),
     };
   }
   const { customer, invoices } = stored as Extract<StoredSnapshot, { customer: Bytes }>;
@@ -32,7 +34,11 @@ function snapshotOf(stored: StoredSnapshot): PaymentRequest["snapshot"] {
   };
 }
 
-const requestOf = ({ _id, outbox: _outbox, snapshot, ...rest }: PaymentRequestDoc): PaymentRequest => ({ ...rest, snapshot: snapshotOf(snapshot), id: _id });
+const requestOf = ({ _id, outbox: _outbox, snapshot, ...rest }: PaymentRequestDoc): PaymentRequest => ({
+  ...rest,
+  snapshot: snapshotOf(snapshot),
+  id: _id,
+});
 
 export interface PaymentRequestFilter {
   externalCustomerId?: string;
@@ -48,7 +54,10 @@ export class PaymentRequestRepository {
   /** Stores a new request and its event in one insert (its id is new: nothing to collide with). */
   async insert(request: PaymentRequest, event: Envelope): Promise<void> {
     const { id, snapshot, ...rest } = request;
-    const bytes = { customer: customerReply.encode({ customer: snapshot.customer }), invoices: snapshot.invoices.map((invoice) => invoiceReply.encode({ invoice })) };
+    const bytes = {
+      customer: customerReply.encode({ customer: snapshot.customer }),
+      invoices: snapshot.invoices.map((invoice) => invoiceReply.encode({ invoice })),
+    };
     await this.model.collection.insertOne({ _id: id, ...rest, snapshot: bytes, outbox: [event] });
   }
 
@@ -59,13 +68,22 @@ export class PaymentRequestRepository {
   }
 
   /** Newest first, `_id` as tiebreaker. */
-  async list(organizationId: string, filter: PaymentRequestFilter, page: PageRequest): Promise<{ items: PaymentRequest[]; total: number }> {
+  async list(
+    organizationId: string,
+    filter: PaymentRequestFilter,
+    page: PageRequest,
+  ): Promise<{ items: PaymentRequest[]; total: number }> {
     const query: Filter<PaymentRequestDoc> = { organization_id: organizationId };
     if (filter.externalCustomerId !== undefined) query.external_customer_id = filter.externalCustomerId;
     // a client's value, as it came: one that is no status matches nothing
     if (filter.paymentStatus !== undefined) query.payment_status = filter.paymentStatus as PaymentRequestStatus;
     const [docs, total] = await Promise.all([
-      this.model.find(query, { outbox: 0 }).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<PaymentRequestDoc[]>(),
+      this.model
+        .find(query, { outbox: 0 })
+        .sort({ created_at: -1, _id: -1 })
+        .skip(skipOf(page))
+        .limit(page.perPage)
+        .lean<PaymentRequestDoc[]>(),
       this.model.countDocuments(query),
     ]);
     return { items: docs.map(requestOf), total };

@@ -15,10 +15,16 @@ interface SettingsDoc {
   updated_at: Date;
 }
 
-const settingsSchema = new Schema<SettingsDoc>({ _id: String, overpayment_handling: String, updated_at: Date }, { versionKey: false });
+const settingsSchema = new Schema<SettingsDoc>(
+  { _id: String, overpayment_handling: String, updated_at: Date },
+  { versionKey: false },
+);
 
 export function registerSettingsModel(connection: Connection): DocModel<SettingsDoc> {
-  return docModel(connection, "PaymentSettings", settingsSchema, { collection: "organization_payment_settings", reuse: true });
+  return docModel(connection, "PaymentSettings", settingsSchema, {
+    collection: "organization_payment_settings",
+    reuse: true,
+  });
 }
 
 /** Each organization's payment settings, keyed by the organization's id (one `_id` read: fast on the test server too); none stored: the defaults. */
@@ -31,6 +37,10 @@ export class PaymentSettings {
   }
 
   async setOverpaymentHandling(organizationId: string, handling: OverpaymentHandling, now: Date): Promise<void> {
-    await this.model.updateOne({ _id: organizationId }, { $set: { overpayment_handling: handling, updated_at: now } }, { upsert: true });
+    await this.model.updateOne(
+      { _id: organizationId },
+      { $set: { overpayment_handling: handling, updated_at: now } },
+      { upsert: true },
+    );
   }
 }

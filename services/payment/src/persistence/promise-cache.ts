@@ -10,7 +10,8 @@ export class PromiseCache<K, V> {
 
   get(key: K, read: () => Promise<V>): Promise<V> {
     const cached = this.entries.get(key);
-    if (cached && (this.options.ttlMs === undefined || Date.now() - cached.at < this.options.ttlMs)) return cached.value;
+    if (cached && (this.options.ttlMs === undefined || Date.now() - cached.at < this.options.ttlMs))
+      return cached.value;
     const value = read();
     this.entries.set(key, { at: Date.now(), value });
     value.catch(() => {

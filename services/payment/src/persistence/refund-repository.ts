@@ -76,7 +76,12 @@ export class RefundRepository {
   }
 
   /** The provider's answer written once: only while it is pending; its events in the same write. */
-  async setOutcome(refund: Refund, change: { status: RefundStatus; provider_refund_id: string | null; failure: Refund["failure"] }, now: Date, events: readonly Envelope[]): Promise<boolean> {
+  async setOutcome(
+    refund: Refund,
+    change: { status: RefundStatus; provider_refund_id: string | null; failure: Refund["failure"] },
+    now: Date,
+    events: readonly Envelope[],
+  ): Promise<boolean> {
     const res = await this.model.collection.updateOne(
       { _id: refund.id, status: "pending" },
       { $set: { ...change, updated_at: now }, $push: { outbox: { $each: [...events] } } },
@@ -89,8 +94,15 @@ export class RefundRepository {
    * asked about since `askedBefore`; least recently changed first.
    */
   async unsettled(limit: number, askedBefore: Date): Promise<Refund[]> {
-    const due: Filter<RefundDoc> = { applied: false, $or: [{ status: { $ne: "pending" } }, { asked_at: null }, { asked_at: { $lt: askedBefore } }] };
-    const docs = await this.model.find(due, { outbox: 0 }).sort({ updated_at: 1, _id: 1 }).limit(limit).lean<RefundDoc[]>();
+    const due: Filter<RefundDoc> = {
+      applied: false,
+      $or: [{ status: { $ne: "pending" } }, { asked_at: null }, { asked_at: { $lt: askedBefore } }],
+    };
+    const docs = await this.model
+      .find(due, { outbox: 0 })
+      .sort({ updated_at: 1, _id: 1 })
+      .limit(limit)
+      .lean<RefundDoc[]>();
     return docs.map(refundOf);
   }
 

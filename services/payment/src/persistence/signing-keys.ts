@@ -37,9 +37,16 @@ export function signingKeysOf(webhooks: WebhookRepository, options: SigningKeysO
     },
     async forEndpoint(endpoint: WebhookEndpoint): Promise<SigningKeys> {
       const organizationId = endpoint.organization_id;
-      const [hmacKeyValue, pair] = await Promise.all([hmacKey(organizationId), endpoint.signature_algo === "jwt" ? rsaPair(organizationId) : null]);
+      const [hmacKeyValue, pair] = await Promise.all([
+        hmacKey(organizationId),
+        endpoint.signature_algo === "jwt" ? rsaPair(organizationId) : null,
+      ]);
       return {
-        organizationId, hmacKey: hmacKeyValue, rsa: pair && { kid: pair.kid, privatePem: pair.privatePem }, issuer: options.issuer, jwtTtlS: options.jwtTtlS,
+        organizationId,
+        hmacKey: hmacKeyValue,
+        rsa: pair && { kid: pair.kid, privatePem: pair.privatePem },
+        issuer: options.issuer,
+        jwtTtlS: options.jwtTtlS,
         standardSecret: endpoint.signing_secret,
       };
     },

@@ -28,7 +28,10 @@ export interface DeliveryDoc extends Omit<WebhookDelivery, "id"> {
 }
 
 /** A delivery as the domain sees it (its lease is the repository's business). */
-export const toDelivery = ({ _id, lease_until: _l, lease_owner: _o, ...rest }: DeliveryDoc): WebhookDelivery => ({ ...rest, id: _id });
+export const toDelivery = ({ _id, lease_until: _l, lease_owner: _o, ...rest }: DeliveryDoc): WebhookDelivery => ({
+  ...rest,
+  id: _id,
+});
 
 /** An organization's webhook endpoints (Lago allows ten; the URL is unique in its organization). */
 const endpointSchema = new Schema<EndpointDoc>(
@@ -101,13 +104,26 @@ export interface WebhookKeyDoc {
   created_at: Date;
   rotated_at?: Date;
 }
-const keySchema = new Schema<WebhookKeyDoc>({
-  _id: String, hmac_key: String, private_pem: String, public_pem: String, kid: String, version: Number, created_at: Date, rotated_at: Date,
-}, { versionKey: false });
+const keySchema = new Schema<WebhookKeyDoc>(
+  {
+    _id: String,
+    hmac_key: String,
+    private_pem: String,
+    public_pem: String,
+    kid: String,
+    version: Number,
+    created_at: Date,
+    rotated_at: Date,
+  },
+  { versionKey: false },
+);
 
 export function registerWebhookModels(connection: Connection) {
   return {
-    endpoints: docModel(connection, "WebhookEndpoint", endpointSchema, { collection: "webhook_endpoints", reuse: true }),
+    endpoints: docModel(connection, "WebhookEndpoint", endpointSchema, {
+      collection: "webhook_endpoints",
+      reuse: true,
+    }),
     deliveries: docModel(connection, "WebhookDelivery", deliverySchema, { collection: "webhooks", reuse: true }),
     keys: docModel(connection, "WebhookKey", keySchema, { collection: "webhook_keys", reuse: true }),
   };

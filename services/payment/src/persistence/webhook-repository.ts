@@ -2,7 +2,14 @@ import { duplicateIndexes, isDuplicateKeyError, skipOf, type Filter, type PageRe
 import type { WebhookDelivery } from "../domain/webhook-delivery";
 import type { WebhookEndpoint } from "../domain/webhook-endpoint";
 import { newHmacKey, newRsaKeyPair } from "../domain/webhook-signing";
-import { toDelivery as deliveryOf, toEndpoint as endpointOf, type DeliveryDoc, type EndpointDoc, type WebhookKeyDoc, type WebhookModels } from "./webhook-models";
+import {
+  toDelivery as deliveryOf,
+  toEndpoint as endpointOf,
+  type DeliveryDoc,
+  type EndpointDoc,
+  type WebhookKeyDoc,
+  type WebhookModels,
+} from "./webhook-models";
 
 /** An organization's RSA key pair for jwt signatures: `kid` names it in the tokens' header, `version` counts its rotations (1 when made). */
 export interface RsaKeyPair {
@@ -11,7 +18,12 @@ export interface RsaKeyPair {
   publicPem: string;
   version: number;
 }
-const rsaKeyPairOf = (doc: WebhookKeyDoc): RsaKeyPair => ({ kid: doc.kid!, privatePem: doc.private_pem!, publicPem: doc.public_pem!, version: doc.version ?? 1 });
+const rsaKeyPairOf = (doc: WebhookKeyDoc): RsaKeyPair => ({
+  kid: doc.kid!,
+  privatePem: doc.private_pem!,
+  publicPem: doc.public_pem!,
+  version: doc.version ?? 1,
+});
 
 /** A recorded attempt: succeeded, failed for good, or pending again at `next_attempt_at` (still leased by this process until `lease_until`). */
 export interface AttemptOutcome {
@@ -86,14 +98,24 @@ export class WebhookRepository {
   async listEndpoints(organizationId: string, page: PageRequest): Promise<{ items: WebhookEndpoint[]; total: number }> {
     const query = { organization_id: organizationId };
     const [docs, total] = await Promise.all([
-      this.models.endpoints.find(query).sort({ created_at: 1, _id: 1 }).skip(skipOf(page)).limit(page.perPage).lean<EndpointDoc[]>(),
+      this.models.endpoints
+        .find(query)
+        .sort({ created_at: 1, _id: 1 })
+        .skip(skipOf(page))
+        .limit(page.perPage)
+        .lean<EndpointDoc[]>(),
       this.models.endpoints.countDocuments(query),
     ]);
     return { items: docs.map(endpointOf), total };
   }
 
   async endpointsOf(organizationId: string): Promise<WebhookEndpoint[]> {
-    return (await this.models.endpoints.find({ organization_id: organizationId }).sort({ created_at: 1, _id: 1 }).lean<EndpointDoc[]>()).map(endpointOf);
+    return (
+      await this.models.endpoints
+        .find({ organization_id: organizationId })
+        .sort({ created_at: 1, _id: 1 })
+        .lean<EndpointDoc[]>()
+    ).map(endpointOf);
   }
 
   async countEndpoints(organizationId: string): Promise<number> {
@@ -112,7 +134,9 @@ export class WebhookRepository {
    * every replica (two racing first needs agree on the one stored).
    */
   async rsaKeyPair(organizationId: string): Promise<RsaKeyPair> {
-    return rsaKeyPairOf(await this.keyOnce(`rsa:${organizationId}`, async () => ({ ...(await newRsaKeyPair()), version: 1 })));
+    return rsaKeyPairOf(
+      await this.keyOnce(`rsa:${organizationId}`, async () => ({ ...(await newRsaKeyPair()), version: 1 })),
+    );
   }
 
   /**
@@ -124,12 +148,19 @@ export class WebhookRepository {
     const current = await this.rsaKeyPair(organizationId);
     const next = await newRsaKeyPair();
     const id = `rsa:${organizationId}`;
-    const rotated = await this.models.keys.updateOne({ _id: id, version: current.version }, { $set: { ...next, version: current.version + 1, rotated_at: new Date() } });
-    if (rotated.matchedCount === 1) return { kid: next.kid, privatePem: next.private_pem, publicPem: next.public_pem, version: current.version + 1 };
+    const rotated = await this.models.keys.updateOne(
+      { _id: id, version: current.version },
+      { $set: { ...next, version: current.version + 1, rotated_at: new Date() } },
+    );
+    if (rotated.matchedCount === 1)
+      return { kid: next.kid, privatePem: next.private_pem, publicPem: next.public_pem, version: current.version + 1 };
     return rsaKeyPairOf((await this.models.keys.findById(id).lean<WebhookKeyDoc>())!);
   }
 
-  private async keyOnce(id: string, make: () => Promise<Omit<WebhookKeyDoc, "_id" | "created_at">>): Promise<WebhookKeyDoc> {
+  private async keyOnce(
+    id: string,
+    make: () => Promise<Omit<WebhookKeyDoc, "_id" | "created_at">>,
+  ): Promise<WebhookKeyDoc> {
     const found = await this.models.keys.findById(id).lean<WebhookKeyDoc>();
     if (found) return found;
     const doc: WebhookKeyDoc = { _id: id, ...(await make()), created_at: new Date() };
@@ -147,7 +178,12 @@ export class WebhookRepository {
   /** Stores new deliveries, each leased as given; answers the ids that were new (the others were stored by an earlier delivery of their event). */
   async insertDeliveries(entries: readonly LeasedDelivery[]): Promise<Set<string>> {
     if (entries.length === 0) return new Set();
-    const docs = entries.map(({ delivery: { id, ...rest }, owner, leaseUntil }): DeliveryDoc => ({ _id: id, ...rest, lease_owner: owner, lease_until: leaseUntil }));
+    const docs = entries.map(({ delivery: { id, ...rest }, owner, leaseUntil }): DeliveryDoc => ({
+      _id: id,
+      ...rest,
+      lease_owner: owner,
+      lease_until: leaseUntil,
+    }));
     try {
       await this.models.deliveries.collection.insertMany(docs, { ordered: false });
       return new Set(entries.map((e) => e.delivery.id));
@@ -162,15 +198,26 @@ export class WebhookRepository {
   /** Attempts' outcomes, one bulk write; a delivery another process has taken over since is left to it. */
   async recordOutcomes(outcomes: AttemptOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await this.models.deliveries.bulkWrite(outcomes.map((o) => ({
-      updateOne: {
-        filter: { _id: o.id, status: "pending" },
-        update: { $set: {
-          status: o.status, retries: o.retries, http_status: o.http_status, response: o.response, last_retried_at: o.at, updated_at: o.at,
-          next_attempt_at: o.next_attempt_at, lease_until: o.lease_until,
-        } },
-      },
-    })), { ordered: false });
+    await this.models.deliveries.bulkWrite(
+      outcomes.map((o) => ({
+        updateOne: {
+          filter: { _id: o.id, status: "pending" },
+          update: {
+            $set: {
+              status: o.status,
+              retries: o.retries,
+              http_status: o.http_status,
+              response: o.response,
+              last_retried_at: o.at,
+              updated_at: o.at,
+              next_attempt_at: o.next_attempt_at,
+              lease_until: o.lease_until,
+            },
+          },
+        },
+      })),
+      { ordered: false },
+    );
   }
 
   /**
@@ -180,34 +227,62 @@ export class WebhookRepository {
    */
   async dueUnleased(now: Date, limit: number): Promise<WebhookDelivery[]> {
     const fresh = await this.models.deliveries
-      .find({ status: "pending", lease_until: { $lte: now } }).sort({ seq: 1 }).limit(limit).lean<DeliveryDoc[]>();
+      .find({ status: "pending", lease_until: { $lte: now } })
+      .sort({ seq: 1 })
+      .limit(limit)
+      .lean<DeliveryDoc[]>();
     if (fresh.length === 0) return [];
     const keys = [...new Set(fresh.map((c) => c.order_key))];
     const heads = new Map<string, string>();
-    for (const d of await this.models.deliveries.find({ order_key: { $in: keys }, status: "pending" }, { _id: 1, order_key: 1, seq: 1 }).sort({ seq: 1, created_at: 1 }).lean<DeliveryDoc[]>()) {
+    for (const d of await this.models.deliveries
+      .find({ order_key: { $in: keys }, status: "pending" }, { _id: 1, order_key: 1, seq: 1 })
+      .sort({ seq: 1, created_at: 1 })
+      .lean<DeliveryDoc[]>()) {
       if (!heads.has(d.order_key)) heads.set(d.order_key, d._id);
     }
-    return fresh.filter((c) => heads.get(c.order_key) === c._id && (c.next_attempt_at === null || c.next_attempt_at <= now)).map(deliveryOf);
+    return fresh
+      .filter((c) => heads.get(c.order_key) === c._id && (c.next_attempt_at === null || c.next_attempt_at <= now))
+      .map(deliveryOf);
   }
 
   /** Takes a delivery whose lease has passed (false when another process took it first). */
   async claim(id: string, owner: string, now: Date, leaseUntil: Date): Promise<boolean> {
-    const r = await this.models.deliveries.updateOne({ _id: id, status: "pending", lease_until: { $lte: now } }, { $set: { lease_owner: owner, lease_until: leaseUntil } });
+    const r = await this.models.deliveries.updateOne(
+      { _id: id, status: "pending", lease_until: { $lte: now } },
+      { $set: { lease_owner: owner, lease_until: leaseUntil } },
+    );
     return r.modifiedCount === 1;
   }
 
   /** Extends the leases this process holds (never shortens one). */
   async renewLeases(ids: readonly string[], owner: string, until: Date): Promise<void> {
     for (let i = 0; i < ids.length; i += 500) {
-      await this.models.deliveries.bulkWrite(ids.slice(i, i + 500).map((id) => ({
-        updateOne: { filter: { _id: id, lease_owner: owner, status: "pending" }, update: { $max: { lease_until: until } } },
-      })), { ordered: false });
+      await this.models.deliveries.bulkWrite(
+        ids.slice(i, i + 500).map((id) => ({
+          updateOne: {
+            filter: { _id: id, lease_owner: owner, status: "pending" },
+            update: { $max: { lease_until: until } },
+          },
+        })),
+        { ordered: false },
+      );
     }
   }
 
   /** A replay asked for by the API: pending again, due now, leased to `owner`. */
-  async reopen(organizationId: string, id: string, owner: string, now: Date, leaseUntil: Date): Promise<WebhookDelivery | null> {
-    await this.models.deliveries.updateOne({ _id: id, organization_id: organizationId }, { $set: { status: "pending", next_attempt_at: now, lease_owner: owner, lease_until: leaseUntil, updated_at: now } });
+  async reopen(
+    organizationId: string,
+    id: string,
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<WebhookDelivery | null> {
+    await this.models.deliveries.updateOne(
+      { _id: id, organization_id: organizationId },
+      {
+        $set: { status: "pending", next_attempt_at: now, lease_owner: owner, lease_until: leaseUntil, updated_at: now },
+      },
+    );
     return this.findDelivery(organizationId, id);
   }
 
@@ -217,14 +292,23 @@ export class WebhookRepository {
   }
 
   /** Newest first. */
-  async listDeliveries(organizationId: string, filter: DeliveryFilter, page: PageRequest): Promise<{ items: WebhookDelivery[]; total: number }> {
+  async listDeliveries(
+    organizationId: string,
+    filter: DeliveryFilter,
+    page: PageRequest,
+  ): Promise<{ items: WebhookDelivery[]; total: number }> {
     const query: Filter<DeliveryDoc> = { organization_id: organizationId };
     // a client's value, as it came: one that is no status matches nothing
     if (filter.status !== undefined) query.status = filter.status as WebhookDelivery["status"];
     if (filter.endpointId !== undefined) query.endpoint_id = filter.endpointId;
     if (filter.webhookType !== undefined) query.webhook_type = filter.webhookType;
     const [docs, total] = await Promise.all([
-      this.models.deliveries.find(query).sort({ created_at: -1, _id: -1 }).skip(skipOf(page)).limit(page.perPage).lean<DeliveryDoc[]>(),
+      this.models.deliveries
+        .find(query)
+        .sort({ created_at: -1, _id: -1 })
+        .skip(skipOf(page))
+        .limit(page.perPage)
+        .lean<DeliveryDoc[]>(),
       this.models.deliveries.countDocuments(query),
     ]);
     return { items: docs.map(deliveryOf), total };

@@ -9,9 +9,16 @@ import { refundPendingOverpayments } from "../use-cases/refunds/refund-overpayme
  * refund may settle days later; each is asked at most once per `recheckMs`), and finishes outcomes a
  * crash kept from their note: one page of them per interval.
  */
-export function startRefundSweeper(deps: RefundDeps, options: { intervalMs: number; recheckMs: number; logger: Logger }): Periodic {
-  return startPeriodic("pending refunds", async () => {
-    await refundPendingOverpayments(deps);
-    await settleUnsettledRefunds(deps, { recheckMs: options.recheckMs });
-  }, options);
+export function startRefundSweeper(
+  deps: RefundDeps,
+  options: { intervalMs: number; recheckMs: number; logger: Logger },
+): Periodic {
+  return startPeriodic(
+    "pending refunds",
+    async () => {
+      await refundPendingOverpayments(deps);
+      await settleUnsettledRefunds(deps, { recheckMs: options.recheckMs });
+    },
+    options,
+  );
 }

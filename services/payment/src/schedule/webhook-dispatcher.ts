@@ -62,7 +62,10 @@ export class WebhookDispatcher {
   private stopped = false;
   private readonly sending = new Set<Promise<void>>();
 
-  constructor(private readonly deps: DispatcherDeps, readonly settings: DispatcherSettings) {}
+  constructor(
+    private readonly deps: DispatcherDeps,
+    readonly settings: DispatcherSettings,
+  ) {}
 
   /** Whether a new delivery to this endpoint is to be held (and sent) by this process now. */
   accepts(endpointId: string): boolean {
@@ -117,7 +120,8 @@ export class WebhookDispatcher {
   /** After a sweep: lanes that overflowed and have room again take new deliveries in memory again. */
   caughtUp(endpointIdsStillWaiting: ReadonlySet<string>): void {
     for (const [id, lane] of this.lanes) {
-      if (lane.spilled && !endpointIdsStillWaiting.has(id) && lane.size < this.settings.maxQueuedPerEndpoint / 2) lane.spilled = false;
+      if (lane.spilled && !endpointIdsStillWaiting.has(id) && lane.size < this.settings.maxQueuedPerEndpoint / 2)
+        lane.spilled = false;
     }
   }
 
@@ -139,13 +143,15 @@ export class WebhookDispatcher {
       lane.blocked.add(key);
       lane.inFlight++;
       this.inFlight++;
-      const p = this.attempt(delivery).catch((err) => this.deps.logger.error({ err, webhook_id: delivery.id }, "webhook attempt failed unexpectedly"))
+      const p = this.attempt(delivery)
+        .catch((err) => this.deps.logger.error({ err, webhook_id: delivery.id }, "webhook attempt failed unexpectedly"))
         .finally(() => {
           this.sending.delete(p);
           lane.inFlight--;
           this.inFlight--;
           this.pump(endpointId);
-          while (this.inFlight < this.settings.maxInFlight && this.waitingLanes.length > 0) this.pump(this.waitingLanes.shift()!);
+          while (this.inFlight < this.settings.maxInFlight && this.waitingLanes.length > 0)
+            this.pump(this.waitingLanes.shift()!);
         });
       this.sending.add(p);
     }
@@ -154,10 +160,17 @@ export class WebhookDispatcher {
   private async attempt(d: WebhookDelivery): Promise<void> {
     const endpoint = await this.deps.endpoint(d.endpoint_id);
     const at = new Date();
-    if (!endpoint) return this.settle(d, { status: "failed", http_status: null, response: "the webhook endpoint was deleted", at });
+    if (!endpoint)
+      return this.settle(d, { status: "failed", http_status: null, response: "the webhook endpoint was deleted", at });
     let result: { status: number | null; body: string };
     try {
-      const headers = await signatureHeaders(endpoint.signature_algo, d.payload, d.id, await this.deps.signingKeys(endpoint), at);
+      const headers = await signatureHeaders(
+        endpoint.signature_algo,
+        d.payload,
+        d.id,
+        await this.deps.signingKeys(endpoint),
+        at,
+      );
       result = await this.deps.poster.post(endpoint.webhook_url, d.payload, headers, endpoint.id);
     } catch (err) {
       result = { status: null, body: err instanceof Error ? err.message : String(err) };
@@ -172,7 +185,16 @@ export class WebhookDispatcher {
     const next = new Date(at.getTime() + wait);
     d.retries = retries;
     this.held.set(d.id, next.getTime() + this.settings.leaseMs - LEASE_MARGIN_MS);
-    this.record({ id: d.id, status: "pending", retries, http_status: result.status, response, at, next_attempt_at: next, lease_until: new Date(next.getTime() + this.settings.leaseMs) });
+    this.record({
+      id: d.id,
+      status: "pending",
+      retries,
+      http_status: result.status,
+      response,
+      at,
+      next_attempt_at: next,
+      lease_until: new Date(next.getTime() + this.settings.leaseMs),
+    });
     if (this.stopped) return this.drop(d);
     const timer = setTimeout(() => {
       this.timers.delete(timer);
@@ -187,9 +209,21 @@ export class WebhookDispatcher {
   }
 
   /** The delivery is done with (succeeded or failed for good): the object's next one may go. */
-  private settle(d: WebhookDelivery, o: { status: "succeeded" | "failed"; http_status: number | null; response: string; at: Date; retries?: number }) {
+  private settle(
+    d: WebhookDelivery,
+    o: { status: "succeeded" | "failed"; http_status: number | null; response: string; at: Date; retries?: number },
+  ) {
     webhookDeliveries.inc({ outcome: o.status });
-    this.record({ id: d.id, status: o.status, retries: o.retries ?? d.retries + 1, http_status: o.http_status, response: o.response, at: o.at, next_attempt_at: null, lease_until: null });
+    this.record({
+      id: d.id,
+      status: o.status,
+      retries: o.retries ?? d.retries + 1,
+      http_status: o.http_status,
+      response: o.response,
+      at: o.at,
+      next_attempt_at: null,
+      lease_until: null,
+    });
     this.drop(d);
   }
 

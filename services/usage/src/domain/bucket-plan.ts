@@ -35,10 +35,25 @@ export interface BucketChange {
 }
 
 /** `field`: the property the series' metric aggregates (null: unknown metric, or none). */
-export function bucketChange(bucket: BucketEvents, appliedSeq: number, unitLastSeq: number, field: string | null): BucketChange | null {
+export function bucketChange(
+  bucket: BucketEvents,
+  appliedSeq: number,
+  unitLastSeq: number,
+  field: string | null,
+): BucketChange | null {
   const events = bucket.events.filter((e) => e.s > appliedSeq);
   if (events.length === 0) return null;
-  const partial = partialOf(events.map((e) => e.properties), field);
+  const partial = partialOf(
+    events.map((e) => e.properties),
+    field,
+  );
   const range = `${events[0]!.s}-${unitLastSeq}`;
-  return { bucket, events, partial, field, page: { id: pageId(bucket.id, events[0]!.s, unitLastSeq), range }, lastSeq: unitLastSeq };
+  return {
+    bucket,
+    events,
+    partial,
+    field,
+    page: { id: pageId(bucket.id, events[0]!.s, unitLastSeq), range },
+    lastSeq: unitLastSeq,
+  };
 }

@@ -15,7 +15,8 @@ export function monthOf(timestampMs: number): number {
 /** The months that [fromMs, toMs) touches. */
 export function monthsOf(fromMs: number, toMs: number): number[] {
   const months: number[] = [];
-  for (let m = monthOf(fromMs); m < toMs; m = Date.UTC(new Date(m).getUTCFullYear(), new Date(m).getUTCMonth() + 1, 1)) months.push(m);
+  for (let m = monthOf(fromMs); m < toMs; m = Date.UTC(new Date(m).getUTCFullYear(), new Date(m).getUTCMonth() + 1, 1))
+    months.push(m);
   return months;
 }
 
@@ -27,7 +28,8 @@ export interface SeriesKey {
 }
 
 /** The hours of one series that have a bucket are listed per month (a bounded document). */
-export const seriesMonthId = (s: SeriesKey, monthMs: number) => JSON.stringify([s.org, s.sub, s.code, "month", monthMs]);
+export const seriesMonthId = (s: SeriesKey, monthMs: number) =>
+  JSON.stringify([s.org, s.sub, s.code, "month", monthMs]);
 
 export const bucketId = (s: SeriesKey, hourMs: number) => JSON.stringify([s.org, s.sub, s.code, hourMs]);
 

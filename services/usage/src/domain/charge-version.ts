@@ -36,10 +36,15 @@ export function canonicalJson(value: unknown): string {
  * length). The same charge, metric and currency always give the same version; any change of them
  * gives another.
  */
-export const chargeVersionOfJson = (json: string): string => createHash("sha256").update(json).digest("hex").slice(0, 32);
+export const chargeVersionOfJson = (json: string): string =>
+  createHash("sha256").update(json).digest("hex").slice(0, 32);
 
 /** The snapshot of what a pay-in-advance fee is priced with: its version, and its canonical JSON (what is stored, and hashed). */
-export function advanceChargeSnapshot(charge: ChargeCopy, metric: MetricCopy, currency: string): { version: string; json: string } {
+export function advanceChargeSnapshot(
+  charge: ChargeCopy,
+  metric: MetricCopy,
+  currency: string,
+): { version: string; json: string } {
   const json = canonicalJson({ v: 1, charge, metric, currency } satisfies AdvanceChargeSnapshot);
   return { version: chargeVersionOfJson(json), json };
 }

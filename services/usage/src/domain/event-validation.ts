@@ -50,9 +50,18 @@ export function validateEvent(raw: unknown): { event: ValidEvent } | { errors: F
   const transactionId = identifier(input.transaction_id);
   const subscriptionId = identifier(input.external_subscription_id);
   const code = identifier(input.code);
-  if (transactionId === null) errors.transaction_id = [input.transaction_id == null || input.transaction_id === "" ? "value_is_mandatory" : "value_is_invalid"];
-  if (subscriptionId === null) errors.external_subscription_id = [input.external_subscription_id == null || input.external_subscription_id === "" ? "value_is_mandatory" : "value_is_invalid"];
-  if (code === null) errors.code = [input.code == null || input.code === "" ? "value_is_mandatory" : "value_is_invalid"];
+  if (transactionId === null)
+    errors.transaction_id = [
+      input.transaction_id == null || input.transaction_id === "" ? "value_is_mandatory" : "value_is_invalid",
+    ];
+  if (subscriptionId === null)
+    errors.external_subscription_id = [
+      input.external_subscription_id == null || input.external_subscription_id === ""
+        ? "value_is_mandatory"
+        : "value_is_invalid",
+    ];
+  if (code === null)
+    errors.code = [input.code == null || input.code === "" ? "value_is_mandatory" : "value_is_invalid"];
   const event: ValidEvent = { transaction_id: transactionId!, external_subscription_id: subscriptionId!, code: code! };
   if (input.timestamp != null && input.timestamp !== "") {
     const ms = timestampMs(input.timestamp);
@@ -67,7 +76,12 @@ export function validateEvent(raw: unknown): { event: ValidEvent } | { errors: F
   }
   const amount = input.precise_total_amount_cents;
   if (amount != null) {
-    const text = typeof amount === "number" && Number.isFinite(amount) ? String(amount) : typeof amount === "string" ? amount.trim() : "";
+    const text =
+      typeof amount === "number" && Number.isFinite(amount)
+        ? String(amount)
+        : typeof amount === "string"
+          ? amount.trim()
+          : "";
     if (!DECIMAL.test(text)) errors.precise_total_amount_cents = ["value_is_invalid"];
     else event.precise_total_amount_cents = text;
   }

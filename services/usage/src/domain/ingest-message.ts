@@ -44,12 +44,17 @@ export function encodeMessage(batchId: string, requests: readonly string[]): str
 
 /** The message's first line, parsed → its batch id (else a SyntaxError). */
 function batchOf(value: unknown): string {
-  if (!isJsonObject(value) || typeof value.b !== "string") throw new SyntaxError("ingest message: {\"b\": batch id} expected first");
+  if (!isJsonObject(value) || typeof value.b !== "string")
+    throw new SyntaxError('ingest message: {"b": batch id} expected first');
   return value.b;
 }
 
 /** The events of one ingest message, in the order they were acknowledged; `onBadLine` for a line that does not parse. */
-export function decodeMessage(text: string, seq: number, onBadLine: (line: number, err: unknown) => void = () => {}): { batch: string; events: IngestRecord[] } {
+export function decodeMessage(
+  text: string,
+  seq: number,
+  onBadLine: (line: number, err: unknown) => void = () => {},
+): { batch: string; events: IngestRecord[] } {
   const lines = text.split("\n");
   const batch = batchOf(JSON.parse(lines[0]!));
   const events: IngestRecord[] = [];
@@ -62,7 +67,18 @@ export function decodeMessage(text: string, seq: number, onBadLine: (line: numbe
     }
     try {
       const w = eventViewOf(JSON.parse(raw));
-      events.push({ org, sub: w.external_subscription_id, x: w.transaction_id, code: w.code, t: Date.parse(w.timestamp), properties: w.properties, raw, s: seq, batch, i: events.length });
+      events.push({
+        org,
+        sub: w.external_subscription_id,
+        x: w.transaction_id,
+        code: w.code,
+        t: Date.parse(w.timestamp),
+        properties: w.properties,
+        raw,
+        s: seq,
+        batch,
+        i: events.length,
+      });
     } catch (err) {
       onBadLine(l, err);
     }

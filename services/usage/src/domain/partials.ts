@@ -29,7 +29,11 @@ class FieldAccumulator {
   private decimalMax: Decimal | null = null;
 
   add(value: unknown): void {
-    if (typeof value === "number" && Number.isSafeInteger(value) && Math.abs(this.ints + value) <= Number.MAX_SAFE_INTEGER) {
+    if (
+      typeof value === "number" &&
+      Number.isSafeInteger(value) &&
+      Math.abs(this.ints + value) <= Number.MAX_SAFE_INTEGER
+    ) {
       this.count++;
       this.ints += value;
       if (value > this.intMax) this.intMax = value;
@@ -51,7 +55,10 @@ class FieldAccumulator {
 }
 
 /** Partials of a list of events' properties: their count, and the values of `field` (null: none). */
-export function partialOf(properties: Iterable<Record<string, unknown> | null | undefined>, field: string | null): BucketPartial {
+export function partialOf(
+  properties: Iterable<Record<string, unknown> | null | undefined>,
+  field: string | null,
+): BucketPartial {
   let events = 0;
   const values = new FieldAccumulator();
   for (const p of properties) {

@@ -1,4 +1,10 @@
-import type { BillableMetricViewData, ChargeViewData, PlanViewData, SubscriptionViewData, TaxViewData } from "@billing/contracts";
+import type {
+  BillableMetricViewData,
+  ChargeViewData,
+  PlanViewData,
+  SubscriptionViewData,
+  TaxViewData,
+} from "@billing/contracts";
 
 /**
  * The catalog's definitions as the usage service keeps them (read copies fed by the catalog's

@@ -29,7 +29,8 @@ export interface EventView {
 const isText = (v: unknown): v is string => typeof v === "string";
 
 /** A JSON object (an event's properties: the customer's own object, whatever its keys and values). */
-export const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function malformed(what: string): never {
   throw new SyntaxError(`stored event: ${what} expected`);
@@ -39,16 +40,36 @@ function malformed(what: string): never {
 export function eventViewOf(value: unknown): EventView {
   if (!isJsonObject(value)) malformed("an event object");
   const e = value;
-  if (!isText(e.transaction_id) || !isText(e.external_subscription_id) || !isText(e.code) || !isText(e.timestamp) || !isText(e.created_at)) {
+  if (
+    !isText(e.transaction_id) ||
+    !isText(e.external_subscription_id) ||
+    !isText(e.code) ||
+    !isText(e.timestamp) ||
+    !isText(e.created_at)
+  ) {
     malformed("transaction_id, external_subscription_id, code, timestamp and created_at texts");
   }
   // a text written before svc_ids were kept has none: ""
   if (e.svc_id !== undefined && e.svc_id !== null && !isText(e.svc_id)) malformed("an svc_id text");
-  if (e.properties !== undefined && e.properties !== null && !isJsonObject(e.properties)) malformed("a properties object");
-  if (e.precise_total_amount_cents !== undefined && e.precise_total_amount_cents !== null && !isText(e.precise_total_amount_cents)) malformed("a precise_total_amount_cents text");
+  if (e.properties !== undefined && e.properties !== null && !isJsonObject(e.properties))
+    malformed("a properties object");
+  if (
+    e.precise_total_amount_cents !== undefined &&
+    e.precise_total_amount_cents !== null &&
+    !isText(e.precise_total_amount_cents)
+  )
+    malformed("a precise_total_amount_cents text");
   return {
-    svc_id: e.svc_id ?? "", transaction_id: e.transaction_id, svc_customer_id: null, svc_subscription_id: null, external_subscription_id: e.external_subscription_id,
-    code: e.code, timestamp: e.timestamp, properties: e.properties ?? {}, precise_total_amount_cents: e.precise_total_amount_cents ?? null, created_at: e.created_at,
+    svc_id: e.svc_id ?? "",
+    transaction_id: e.transaction_id,
+    svc_customer_id: null,
+    svc_subscription_id: null,
+    external_subscription_id: e.external_subscription_id,
+    code: e.code,
+    timestamp: e.timestamp,
+    properties: e.properties ?? {},
+    precise_total_amount_cents: e.precise_total_amount_cents ?? null,
+    created_at: e.created_at,
   };
 }
 

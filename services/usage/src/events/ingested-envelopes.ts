@@ -54,6 +54,10 @@ export function ingestedEnvelopes(records: readonly IngestRecord[], occurredAt: 
 export async function publishIngested(bus: Bus, records: readonly IngestRecord[], occurredAt: Date): Promise<void> {
   await Promise.all(
     ingestedEnvelopes(records, occurredAt).map((e) =>
-      bus.js.publish(Subjects.usage.eventIngested, Buffer.from(e.text), { msgID: e.id, headers: organizationHeaders(e.organizationId) })),
+      bus.js.publish(Subjects.usage.eventIngested, Buffer.from(e.text), {
+        msgID: e.id,
+        headers: organizationHeaders(e.organizationId),
+      }),
+    ),
   );
 }

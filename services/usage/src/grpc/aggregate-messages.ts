@@ -1,6 +1,12 @@
 import { AppError } from "@billing/errors";
 import type { ChargeFilter } from "@billing/pricing";
-import { filterValuesFromProto, filterValuesToProto, groupedByToProto, type CommonMessages, type UsageMessages } from "@billing/contracts";
+import {
+  filterValuesFromProto,
+  filterValuesToProto,
+  groupedByToProto,
+  type CommonMessages,
+  type UsageMessages,
+} from "@billing/contracts";
 import type { AggregateQuery, Aggregated, Bucket } from "../use-cases/aggregate/aggregate-usage";
 import { instantField } from "./instant-field";
 
@@ -8,10 +14,12 @@ import { instantField } from "./instant-field";
 export type AggregateRequest = UsageMessages.AggregateRequest__Output;
 
 /** The filters asked: their values (a charge filter's properties play no part in an aggregation). */
-const filters = (messages: readonly CommonMessages.ChargeFilter__Output[]): ChargeFilter[] => messages.map((m) => ({ values: filterValuesFromProto(m.values) }));
+const filters = (messages: readonly CommonMessages.ChargeFilter__Output[]): ChargeFilter[] =>
+  messages.map((m) => ({ values: filterValuesFromProto(m.values) }));
 
 export function toAggregateQuery(r: AggregateRequest): AggregateQuery {
-  if (!r.organization_id || !r.external_subscription_id || !r.code) throw AppError.validation({ base: ["value_is_mandatory"] });
+  if (!r.organization_id || !r.external_subscription_id || !r.code)
+    throw AppError.validation({ base: ["value_is_mandatory"] });
   return {
     organizationId: r.organization_id,
     externalSubscriptionId: r.external_subscription_id,

@@ -1,4 +1,10 @@
-import { chargeFilterFromProto, chargeFilterToProto, chargePropertiesFromProto, chargePropertiesToProto, type UsageMessages } from "@billing/contracts";
+import {
+  chargeFilterFromProto,
+  chargeFilterToProto,
+  chargePropertiesFromProto,
+  chargePropertiesToProto,
+  type UsageMessages,
+} from "@billing/contracts";
 import type { AskedChargeSnapshot, ChargeSnapshot, SnapshotMetric } from "../use-cases/audit/charge-snapshot";
 
 /** Proto ⇄ domain for the ChargeSnapshot message (ChargeUsage answers it, RederiveCharges is given it back). */
@@ -9,23 +15,51 @@ export function chargeSnapshotMessage(s: ChargeSnapshot, readThroughSeq?: number
   return {
     v: s.v,
     charge: {
-      svc_id: c.svc_id, billable_metric_code: c.billable_metric_code, charge_model: c.charge_model, pay_in_advance: c.pay_in_advance, prorated: c.prorated,
-      min_amount_cents: c.min_amount_cents, properties: chargePropertiesToProto(c.properties), filters: c.filters.map(chargeFilterToProto),
+      svc_id: c.svc_id,
+      billable_metric_code: c.billable_metric_code,
+      charge_model: c.charge_model,
+      pay_in_advance: c.pay_in_advance,
+      prorated: c.prorated,
+      min_amount_cents: c.min_amount_cents,
+      properties: chargePropertiesToProto(c.properties),
+      filters: c.filters.map(chargeFilterToProto),
     },
     metric: {
-      svc_id: m.svc_id, code: m.code, name: m.name, aggregation_type: m.aggregation_type, field_name: m.field_name ?? undefined, recurring: m.recurring,
-      rounding_function: m.rounding_function ?? undefined, rounding_precision: m.rounding_precision ?? undefined, weighted_interval: m.weighted_interval ?? undefined,
-      expression: m.expression ?? undefined, filters: m.filters.map((f) => ({ key: f.key, values: f.values })),
+      svc_id: m.svc_id,
+      code: m.code,
+      name: m.name,
+      aggregation_type: m.aggregation_type,
+      field_name: m.field_name ?? undefined,
+      recurring: m.recurring,
+      rounding_function: m.rounding_function ?? undefined,
+      rounding_precision: m.rounding_precision ?? undefined,
+      weighted_interval: m.weighted_interval ?? undefined,
+      expression: m.expression ?? undefined,
+      filters: m.filters.map((f) => ({ key: f.key, values: f.values })),
     },
-    currency: s.currency, from: s.from, to: s.to, events_from: s.events_from, period_days: s.period_days, billed_days: s.billed_days ?? undefined,
-    time_zone: s.time_zone, read_through_seq: readThroughSeq ?? s.read_through_seq,
+    currency: s.currency,
+    from: s.from,
+    to: s.to,
+    events_from: s.events_from,
+    period_days: s.period_days,
+    billed_days: s.billed_days ?? undefined,
+    time_zone: s.time_zone,
+    read_through_seq: readThroughSeq ?? s.read_through_seq,
   };
 }
 
 const metricOf = (m: UsageMessages.SnapshotMetric__Output): SnapshotMetric => ({
-  svc_id: m.svc_id, code: m.code, name: m.name, aggregation_type: m.aggregation_type, field_name: m.field_name ?? null, recurring: m.recurring,
-  rounding_function: m.rounding_function ?? null, rounding_precision: m.rounding_precision ?? null, weighted_interval: m.weighted_interval ?? null,
-  expression: m.expression ?? null, filters: m.filters.map((f) => ({ key: f.key, values: [...f.values] })),
+  svc_id: m.svc_id,
+  code: m.code,
+  name: m.name,
+  aggregation_type: m.aggregation_type,
+  field_name: m.field_name ?? null,
+  recurring: m.recurring,
+  rounding_function: m.rounding_function ?? null,
+  rounding_precision: m.rounding_precision ?? null,
+  weighted_interval: m.weighted_interval ?? null,
+  expression: m.expression ?? null,
+  filters: m.filters.map((f) => ({ key: f.key, values: [...f.values] })),
 });
 
 /**
@@ -43,11 +77,23 @@ export function chargeSnapshotOf(m: UsageMessages.ChargeSnapshot__Output): Asked
   return {
     v: 1,
     charge: {
-      svc_id: c.svc_id, billable_metric_code: c.billable_metric_code, charge_model: c.charge_model, pay_in_advance: c.pay_in_advance, prorated: c.prorated,
-      min_amount_cents: c.min_amount_cents, properties: chargePropertiesFromProto(c.properties), filters: c.filters.map(chargeFilterFromProto),
+      svc_id: c.svc_id,
+      billable_metric_code: c.billable_metric_code,
+      charge_model: c.charge_model,
+      pay_in_advance: c.pay_in_advance,
+      prorated: c.prorated,
+      min_amount_cents: c.min_amount_cents,
+      properties: chargePropertiesFromProto(c.properties),
+      filters: c.filters.map(chargeFilterFromProto),
     },
     ...(m.metric ? { metric: metricOf(m.metric) } : {}),
-    currency: m.currency, from: m.from, to: m.to, events_from: m.events_from, period_days: m.period_days, billed_days: m.billed_days ?? null,
-    time_zone: m.time_zone, ...(m.read_through_seq !== undefined ? { read_through_seq: m.read_through_seq } : {}),
+    currency: m.currency,
+    from: m.from,
+    to: m.to,
+    events_from: m.events_from,
+    period_days: m.period_days,
+    billed_days: m.billed_days ?? null,
+    time_zone: m.time_zone,
+    ...(m.read_through_seq !== undefined ? { read_through_seq: m.read_through_seq } : {}),
   };
 }

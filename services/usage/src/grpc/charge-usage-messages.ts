@@ -1,4 +1,9 @@
-import { amountDetailsToProto, chargePropertiesToProto, groupedByToProto, type UsageMessages } from "@billing/contracts";
+import {
+  amountDetailsToProto,
+  chargePropertiesToProto,
+  groupedByToProto,
+  type UsageMessages,
+} from "@billing/contracts";
 import type { ChargesPeriodQuery, PricedChargeFee } from "../use-cases/charge-usage/price-charges-periods";
 import { chargeSnapshotMessage } from "./charge-snapshot-messages";
 import { instantField } from "./instant-field";

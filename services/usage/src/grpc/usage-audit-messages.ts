@@ -12,7 +12,10 @@ import { instantField } from "./instant-field";
 const MAX_LATE_EVENTS = 1000;
 
 /** `metricOf`: the current metric of a code, for snapshots that carry none (plan simulations). */
-export function rederiveInput(req: UsageMessages.RederiveChargesRequest__Output, metricOf: (code: string) => MetricCopy | null): RederiveInput {
+export function rederiveInput(
+  req: UsageMessages.RederiveChargesRequest__Output,
+  metricOf: (code: string) => MetricCopy | null,
+): RederiveInput {
   const snapshots = req.snapshots.map((message): ChargeSnapshot => {
     const s = chargeSnapshotOf(message);
     if (!s) throw AppError.validation({ snapshots: ["value_is_invalid"] });
@@ -33,8 +36,14 @@ export function rederiveInput(req: UsageMessages.RederiveChargesRequest__Output,
 export const rederivedChargeMessage = (c: RederivedCharge): UsageMessages.RederivedCharge => ({
   fees: c.fees.map((f) => ({
     ...(f.chargeFilterIndex !== null ? { charge_filter_index: f.chargeFilterIndex } : {}),
-    grouped_by: groupedByToProto(f.groupedBy), true_up: f.trueUp, units: f.units, total_aggregated_units: f.totalAggregatedUnits,
-    events_count: f.eventsCount, amount_cents: f.amountCents, precise_amount_cents: f.preciseAmountCents, persistable: f.persistable,
+    grouped_by: groupedByToProto(f.groupedBy),
+    true_up: f.trueUp,
+    units: f.units,
+    total_aggregated_units: f.totalAggregatedUnits,
+    events_count: f.eventsCount,
+    amount_cents: f.amountCents,
+    precise_amount_cents: f.preciseAmountCents,
+    persistable: f.persistable,
   })),
   events_read: c.eventsRead,
   late_events_count: c.lateEventsCount,
@@ -43,13 +52,19 @@ export const rederivedChargeMessage = (c: RederivedCharge): UsageMessages.Rederi
 
 /** Proto ⇄ domain for RederiveAdvanceFees. */
 export function rederiveAdvanceInput(req: UsageMessages.RederiveAdvanceFeesRequest__Output): {
-  organizationId: string; externalSubscriptionId: string; asks: AdvanceAsk[];
+  organizationId: string;
+  externalSubscriptionId: string;
+  asks: AdvanceAsk[];
 } {
   const asks = req.asks.map((a): AdvanceAsk => {
     if (!a.subscription_id || !a.charge_id) throw AppError.validation({ asks: ["value_is_invalid"] });
     return {
-      subscriptionId: a.subscription_id, chargeId: a.charge_id, from: instantField(a.from, "from", "invalid_date"), to: instantField(a.to, "to", "invalid_date"),
-      feeIds: a.fee_ids, chargeVersion: a.charge_version || null,
+      subscriptionId: a.subscription_id,
+      chargeId: a.charge_id,
+      from: instantField(a.from, "from", "invalid_date"),
+      to: instantField(a.to, "to", "invalid_date"),
+      feeIds: a.fee_ids,
+      chargeVersion: a.charge_version || null,
     };
   });
   return { organizationId: req.organization_id, externalSubscriptionId: req.external_subscription_id, asks };
@@ -60,9 +75,14 @@ export const rederivedAdvanceChargeMessage = (c: RederivedAdvanceCharge): UsageM
   billable_metric_code: c.billableMetricCode,
   events_read: c.eventsRead,
   fees: c.fees.map((f) => ({
-    fee_id: f.feeId, event_transaction_id: f.eventTransactionId, event_timestamp: f.eventTimestamp.toISOString(),
+    fee_id: f.feeId,
+    event_transaction_id: f.eventTransactionId,
+    event_timestamp: f.eventTimestamp.toISOString(),
     ...(f.chargeFilterIndex !== null ? { charge_filter_index: f.chargeFilterIndex } : {}),
-    grouped_by: groupedByToProto(f.groupedBy), units: f.units, amount_cents: f.amountCents, precise_amount_cents: f.preciseAmountCents,
+    grouped_by: groupedByToProto(f.groupedBy),
+    units: f.units,
+    amount_cents: f.amountCents,
+    precise_amount_cents: f.preciseAmountCents,
     replay_position: f.replayPosition,
   })),
 });

@@ -15,7 +15,9 @@ type UsageRpcs = Pick<Handlers<UsageRpc>, "IngestHttp" | "Aggregate">;
 export function usageHandlers(deps: { ingest: IngestDeps; aggregate: AggregateDeps; logger: Logger }): UsageRpcs {
   return {
     IngestHttp: async (request) => ({
-      answers: await Promise.all(request.requests.map((r: HttpIngest) => answerHttpIngest(deps.ingest, r, deps.logger))),
+      answers: await Promise.all(
+        request.requests.map((r: HttpIngest) => answerHttpIngest(deps.ingest, r, deps.logger)),
+      ),
     }),
     Aggregate: async (request) => aggregateReply(await aggregateUsage(deps.aggregate, toAggregateQuery(request))),
   };

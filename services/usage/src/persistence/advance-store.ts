@@ -93,7 +93,10 @@ export class AdvanceStore {
     const unknown = docs.filter((d) => !this.storedVersions.has(d._id));
     if (unknown.length === 0) return;
     try {
-      await this.versions.insertMany(unknown.map((d) => ({ ...d })), { ordered: false });
+      await this.versions.insertMany(
+        unknown.map((d) => ({ ...d })),
+        { ordered: false },
+      );
     } catch (err) {
       if (!hasOnlyDuplicates(err)) throw err;
     }
@@ -129,7 +132,10 @@ export class AdvanceStore {
     if (docs.length === 0) return 0;
     const at = new Date(); // housekeeping time (the expiry sweep), not business time
     try {
-      await this.answers.insertMany(docs.map((d) => ({ ...d, at })), { ordered: true });
+      await this.answers.insertMany(
+        docs.map((d) => ({ ...d, at })),
+        { ordered: true },
+      );
       return docs.length;
     } catch (err) {
       if (!hasOnlyDuplicates(err)) throw err;
@@ -150,10 +156,12 @@ export class AdvanceStore {
   async applyBatch(changes: readonly (BucketChange & { to_rev: number; env: string })[]): Promise<string[]> {
     if (changes.length === 0 || (await this.move(changes))) return [];
     const current = new Map((await this.bucketsByIds(changes.map((c) => c.id))).map((d) => [d._id, d]));
-    return changes.filter((c) => {
-      const doc = current.get(c.id);
-      return !(doc && doc.rev === c.to_rev && doc.env === c.env);
-    }).map((c) => c.id);
+    return changes
+      .filter((c) => {
+        const doc = current.get(c.id);
+        return !(doc && doc.rev === c.to_rev && doc.env === c.env);
+      })
+      .map((c) => c.id);
   }
 
   /**
@@ -161,11 +169,17 @@ export class AdvanceStore {
    * batch's revision gets its earlier state at the next revision (never an earlier revision: a
    * state priced from the batch's cannot be applied after this).
    */
-  async rollBack(moved: readonly { id: string; rev: number; env: string; st: AdvanceBucketState | null }[]): Promise<void> {
+  async rollBack(
+    moved: readonly { id: string; rev: number; env: string; st: AdvanceBucketState | null }[],
+  ): Promise<void> {
     const ops = moved.map((m) => ({
-      updateOne: { filter: { _id: m.id, rev: m.rev, env: m.env }, update: { $set: { rev: m.rev + 1, env: `rollback|${m.env}`, st: m.st } } },
+      updateOne: {
+        filter: { _id: m.id, rev: m.rev, env: m.env },
+        update: { $set: { rev: m.rev + 1, env: `rollback|${m.env}`, st: m.st } },
+      },
     }));
-    if (ops.length > 0) await this.buckets.bulkWrite(ops as mongo.AnyBulkWriteOperation<AdvanceBucketDoc>[], { ordered: false });
+    if (ops.length > 0)
+      await this.buckets.bulkWrite(ops as mongo.AnyBulkWriteOperation<AdvanceBucketDoc>[], { ordered: false });
   }
 
   /**
@@ -175,7 +189,11 @@ export class AdvanceStore {
    * delivered again first).
    */
   async completeAnswer(envelope: string, changes: readonly BucketChange[]): Promise<string[]> {
-    if (changes.length === 0 || (await this.move(changes.map((c) => ({ ...c, to_rev: c.from_rev + 1, env: envelope }))))) return [];
+    if (
+      changes.length === 0 ||
+      (await this.move(changes.map((c) => ({ ...c, to_rev: c.from_rev + 1, env: envelope }))))
+    )
+      return [];
     const current = new Map((await this.bucketsByIds(changes.map((c) => c.id))).map((d) => [d._id, d]));
     return changes.filter((c) => (current.get(c.id)?.rev ?? 0) < c.from_rev).map((c) => c.id);
   }
@@ -189,10 +207,17 @@ export class AdvanceStore {
     const ops = changes.map((c) =>
       c.from_rev === 0
         ? { insertOne: { document: { _id: c.id, rev: c.to_rev, env: c.env, st: c.st } } }
-        : { updateOne: { filter: { _id: c.id, rev: c.from_rev }, update: { $set: { rev: c.to_rev, env: c.env, st: c.st } } } },
+        : {
+            updateOne: {
+              filter: { _id: c.id, rev: c.from_rev },
+              update: { $set: { rev: c.to_rev, env: c.env, st: c.st } },
+            },
+          },
     );
     try {
-      const result = await this.buckets.bulkWrite(ops as mongo.AnyBulkWriteOperation<AdvanceBucketDoc>[], { ordered: false });
+      const result = await this.buckets.bulkWrite(ops as mongo.AnyBulkWriteOperation<AdvanceBucketDoc>[], {
+        ordered: false,
+      });
       return result.matchedCount + result.insertedCount === changes.length;
     } catch (err) {
       if (!hasOnlyDuplicates(err)) throw err;

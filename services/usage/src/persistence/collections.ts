@@ -79,10 +79,19 @@ export type UsageCollections = ReturnType<typeof usageCollections>;
 export async function createCollections(connection: Connection): Promise<void> {
   const db = connection.db!;
   const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
-  for (const name of ["events", "event_pages", "event_buckets", "event_series", "ingest_cursors", "advance_buckets", "advance_answers"]) {
-    if (!existing.has(name)) await db.createCollection(name).catch((err: { code?: number }) => {
-      if (err?.code !== 48) throw err; // NamespaceExists: created meanwhile
-    });
+  for (const name of [
+    "events",
+    "event_pages",
+    "event_buckets",
+    "event_series",
+    "ingest_cursors",
+    "advance_buckets",
+    "advance_answers",
+  ]) {
+    if (!existing.has(name))
+      await db.createCollection(name).catch((err: { code?: number }) => {
+        if (err?.code !== 48) throw err; // NamespaceExists: created meanwhile
+      });
   }
 }
 
@@ -92,5 +101,11 @@ export function findByIds<T extends { _id: string }>(
   ids: readonly string[],
   projection?: Record<string, 0 | 1>,
 ): Promise<T[]> {
-  return readByIds(ids, (chunk) => collection.find({ _id: { $in: chunk } } as unknown as mongo.Filter<T>, projection ? { projection } : {}).toArray() as Promise<T[]>);
+  return readByIds(
+    ids,
+    (chunk) =>
+      collection
+        .find({ _id: { $in: chunk } } as unknown as mongo.Filter<T>, projection ? { projection } : {})
+        .toArray() as Promise<T[]>,
+  );
 }

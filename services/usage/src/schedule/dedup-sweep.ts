@@ -13,7 +13,12 @@ const SWEEP_EVERY_MS = 30_000;
  * only (domain/real-time.ts): both bound memory, and a sandbox organization's frozen business time
  * must not age them.
  */
-export function startDedupSweep(parts: { window: DedupWindow; local: LocalBatches; windowMs: number; logger: Logger }): Periodic {
+export function startDedupSweep(parts: {
+  window: DedupWindow;
+  local: LocalBatches;
+  windowMs: number;
+  logger: Logger;
+}): Periodic {
   return startPeriodic(
     "dedup sweep",
     async () => {

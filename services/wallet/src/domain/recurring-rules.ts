@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { PLAN_INTERVALS, type PlanInterval } from "@billing/codes";
 import type { ErrorDetails } from "@billing/errors";
-import { chooseSections, chosenSectionIdsOf, sectionsOf, type SectionChoice, type SectionChoiceInput } from "@billing/contracts";
+import {
+  chooseSections,
+  chosenSectionIdsOf,
+  sectionsOf,
+  type SectionChoice,
+  type SectionChoiceInput,
+} from "@billing/contracts";
 import type { OwnSections } from "./wallet";
 import { isCreditAmount } from "./wallet-rules";
 
@@ -59,7 +65,11 @@ export interface RecurringRuleInput {
 }
 
 /** The rules after their inputs' sections choices (in the inputs' order, the order rulesAfter keeps). */
-export function withRuleSections(rules: readonly RecurringRule[], choices: ReadonlyArray<SectionChoice | undefined>, now: Date): RecurringRule[] {
+export function withRuleSections(
+  rules: readonly RecurringRule[],
+  choices: ReadonlyArray<SectionChoice | undefined>,
+  now: Date,
+): RecurringRule[] {
   return rules.map((rule, i) => {
     const choice = choices[i];
     return choice ? { ...rule, ...chooseSections(sectionsOf(rule), choice, rule.id, now) } : rule;
@@ -72,7 +82,9 @@ export function withRuleSections(rules: readonly RecurringRule[], choices: Reado
  */
 export function ruleSections(rule: RecurringRule): SectionChoice | undefined {
   const ids = chosenSectionIdsOf(rule);
-  return ids.length === 0 && !rule.skip_invoice_custom_sections ? undefined : { skip: rule.skip_invoice_custom_sections === true, sectionIds: ids };
+  return ids.length === 0 && !rule.skip_invoice_custom_sections
+    ? undefined
+    : { skip: rule.skip_invoice_custom_sections === true, sectionIds: ids };
 }
 
 /** `anchor` moved by `n` intervals (months keep the anchor's day, clamped to the month's end; UTC). */
@@ -82,7 +94,17 @@ export function stepOf(anchor: Date, interval: RuleInterval, n: number): Date {
   const y = anchor.getUTCFullYear();
   const m = anchor.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(y, m, Math.min(anchor.getUTCDate(), lastDay), anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()));
+  return new Date(
+    Date.UTC(
+      y,
+      m,
+      Math.min(anchor.getUTCDate(), lastDay),
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+      anchor.getUTCMilliseconds(),
+    ),
+  );
 }
 
 /**
@@ -90,7 +112,11 @@ export function stepOf(anchor: Date, interval: RuleInterval, n: number): Date {
  * that is later, else its next anniversary (never the creation instant itself); null once past the
  * rule's expiration.
  */
-export function nextDueAfter(rule: Pick<RecurringRule, "interval" | "started_at" | "expiration_at">, walletCreatedAt: Date, after: Date): Date | null {
+export function nextDueAfter(
+  rule: Pick<RecurringRule, "interval" | "started_at" | "expiration_at">,
+  walletCreatedAt: Date,
+  after: Date,
+): Date | null {
   if (!rule.interval) return null;
   const anchor = rule.started_at ?? walletCreatedAt;
   let due = anchor;
@@ -103,19 +129,25 @@ export function nextDueAfter(rule: Pick<RecurringRule, "interval" | "started_at"
  * updates that rule, an unknown one or none adds a rule, rules not listed go. Every field's
  * problem is reported, keyed `recurring_transaction_rules`.
  */
-export function rulesAfter(current: readonly RecurringRule[], inputs: readonly RecurringRuleInput[], walletCreatedAt: Date, now: Date): { rules: RecurringRule[]; errors: ErrorDetails } {
+export function rulesAfter(
+  current: readonly RecurringRule[],
+  inputs: readonly RecurringRuleInput[],
+  walletCreatedAt: Date,
+  now: Date,
+): { rules: RecurringRule[]; errors: ErrorDetails } {
   const problems: string[] = [];
   if (inputs.length > 1) problems.push("only_one_rule_allowed");
   const rules = inputs.slice(0, 1).flatMap((input): RecurringRule[] => {
     const known = input.svc_id ? current.find((r) => r.id === input.svc_id) : undefined;
     const trigger = input.trigger ?? known?.trigger ?? "interval";
-    if (trigger !== "interval" && trigger !== "threshold") return problems.push("invalid_trigger"), [];
+    if (trigger !== "interval" && trigger !== "threshold") return (problems.push("invalid_trigger"), []);
     const interval = trigger === "interval" ? ((input.interval ?? known?.interval) as RuleInterval | undefined) : null;
-    if (trigger === "interval" && (!interval || !INTERVALS.includes(interval))) return problems.push("invalid_interval"), [];
+    if (trigger === "interval" && (!interval || !INTERVALS.includes(interval)))
+      return (problems.push("invalid_interval"), []);
     const threshold = trigger === "threshold" ? (input.threshold_credits ?? known?.threshold_credits ?? null) : null;
-    if (trigger === "threshold" && !isCreditAmount(threshold)) return problems.push("invalid_threshold_credits"), [];
+    if (trigger === "threshold" && !isCreditAmount(threshold)) return (problems.push("invalid_threshold_credits"), []);
     const method = input.method ?? known?.method ?? "fixed";
-    if (method !== "fixed" && method !== "target") return problems.push("invalid_method"), [];
+    if (method !== "fixed" && method !== "target") return (problems.push("invalid_method"), []);
     const paid = input.paid_credits ?? known?.paid_credits ?? "0";
     const granted = input.granted_credits ?? known?.granted_credits ?? "0";
     const target = input.target_ongoing_balance ?? known?.target_ongoing_balance ?? null;
@@ -127,17 +159,29 @@ export function rulesAfter(current: readonly RecurringRule[], inputs: readonly R
     const expires = input.expiration_at ?? known?.expiration_at ?? null;
     if (expires && expires.getTime() <= now.getTime()) problems.push("invalid_expiration_at");
     const rule: RecurringRule = {
-      id: known?.id ?? randomUUID(), trigger, interval: interval ?? null, threshold_credits: threshold ? threshold.trim() : null, method, status: "active",
-      paid_credits: paid.trim(), granted_credits: granted.trim(), target_ongoing_balance: method === "target" ? target : null,
-      started_at: started, expiration_at: expires,
-      invoice_requires_successful_payment: input.invoice_requires_successful_payment ?? known?.invoice_requires_successful_payment ?? false,
+      id: known?.id ?? randomUUID(),
+      trigger,
+      interval: interval ?? null,
+      threshold_credits: threshold ? threshold.trim() : null,
+      method,
+      status: "active",
+      paid_credits: paid.trim(),
+      granted_credits: granted.trim(),
+      target_ongoing_balance: method === "target" ? target : null,
+      started_at: started,
+      expiration_at: expires,
+      invoice_requires_successful_payment:
+        input.invoice_requires_successful_payment ?? known?.invoice_requires_successful_payment ?? false,
       transaction_metadata: input.transaction_metadata ?? known?.transaction_metadata ?? [],
       transaction_name: input.transaction_name ?? known?.transaction_name ?? null,
       grants_target_top_up: input.grants_target_top_up ?? known?.grants_target_top_up ?? false,
       ignore_paid_top_up_limits: input.ignore_paid_top_up_limits ?? known?.ignore_paid_top_up_limits ?? false,
       created_at: known?.created_at ?? now,
       next_due_at: null,
-      ...(known && { skip_invoice_custom_sections: known.skip_invoice_custom_sections, invoice_custom_sections: known.invoice_custom_sections }),
+      ...(known && {
+        skip_invoice_custom_sections: known.skip_invoice_custom_sections,
+        invoice_custom_sections: known.invoice_custom_sections,
+      }),
     };
     rule.next_due_at = nextDueAfter(rule, walletCreatedAt, now);
     return [rule];

@@ -29,12 +29,14 @@ const FEE_TYPES = ["charge", "subscription", "commitment", "fixed_charge"];
 export function walletTermsViolations(terms: WalletTerms, now: Date): ErrorDetails {
   const errors: ErrorDetails = {};
   if (!isRateAmount(terms.rate_amount)) errors.rate_amount = ["invalid_rate_amount"];
-  if (!Number.isInteger(terms.priority) || terms.priority < PRIORITY.min || terms.priority > PRIORITY.max) errors.priority = ["value_is_out_of_range"];
+  if (!Number.isInteger(terms.priority) || terms.priority < PRIORITY.min || terms.priority > PRIORITY.max)
+    errors.priority = ["value_is_out_of_range"];
   if (terms.expiration_at && terms.expiration_at.getTime() <= now.getTime()) errors.expiration_at = ["invalid_date"];
   const { paid_top_up_min_amount_cents: min, paid_top_up_max_amount_cents: max } = terms;
   if (min !== null && min < 0) errors.paid_top_up_min_amount_cents = ["value_is_out_of_range"];
   if (max !== null && max < 0) errors.paid_top_up_max_amount_cents = ["value_is_out_of_range"];
-  if (min !== null && max !== null && min > max) errors.paid_top_up_max_amount_cents = ["must_be_greater_than_or_equal_to_min"];
+  if (min !== null && max !== null && min > max)
+    errors.paid_top_up_max_amount_cents = ["must_be_greater_than_or_equal_to_min"];
   if (terms.applies_to.fee_types.some((t) => !FEE_TYPES.includes(t))) errors.applies_to = ["invalid_fee_types"];
   return errors;
 }
@@ -48,7 +50,8 @@ export function creditsViolations(
 ): { conversion: CreditConversion | null; errors: string[] } {
   if (!isCreditAmount(credits)) return { conversion: null, errors: [`invalid_${field}`] };
   const conversion = creditsToCents(credits, wallet.rate_amount, wallet.currency);
-  if (conversion.amount_cents === 0) return { conversion, errors: Number(credits) === 0 ? [] : ["amount_rounds_to_zero"] };
+  if (conversion.amount_cents === 0)
+    return { conversion, errors: Number(credits) === 0 ? [] : ["amount_rounds_to_zero"] };
   if (field === "paid_credits" && !options.ignoreLimits) {
     const { paid_top_up_min_amount_cents: min, paid_top_up_max_amount_cents: max } = wallet;
     if (min !== null && conversion.amount_cents < min) return { conversion, errors: ["amount_below_minimum"] };
@@ -65,7 +68,12 @@ export function creditsViolations(
  */
 export function decideBlock(
   wallet: Pick<Wallet, "status" | "balance_cents" | "consumed_amount_cents"> & { ledger: { seq: number } },
-  transactions: ReadonlyArray<Pick<WalletTransaction, "id" | "transaction_type" | "transaction_status" | "amount_cents" | "void_remaining" | "voided_invoice_id">>,
+  transactions: ReadonlyArray<
+    Pick<
+      WalletTransaction,
+      "id" | "transaction_type" | "transaction_status" | "amount_cents" | "void_remaining" | "voided_invoice_id"
+    >
+  >,
 ): { entries: LedgerEntry[]; balance_cents: number; consumed_amount_cents: number; terminated: boolean } {
   let balance = wallet.balance_cents;
   let consumed = wallet.consumed_amount_cents;

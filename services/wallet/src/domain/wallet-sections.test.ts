@@ -3,7 +3,10 @@ import { ruleSections, type RecurringRule } from "./recurring-rules";
 import { sectionResourceOf, type OwnSections } from "./wallet";
 
 const at = new Date("2024-01-01T00:00:00Z");
-const chose = (...ids: string[]): OwnSections => ({ skip_invoice_custom_sections: false, invoice_custom_sections: ids.map((id) => ({ id: `a_${id}`, invoice_custom_section_id: id, created_at: at })) });
+const chose = (...ids: string[]): OwnSections => ({
+  skip_invoice_custom_sections: false,
+  invoice_custom_sections: ids.map((id) => ({ id: `a_${id}`, invoice_custom_section_id: id, created_at: at })),
+});
 const skips: OwnSections = { skip_invoice_custom_sections: true, invoice_custom_sections: [] };
 const none: OwnSections = {};
 

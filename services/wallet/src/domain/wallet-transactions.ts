@@ -32,13 +32,19 @@ const KINDS = [
  * granted and voided ones are applied at once. Voiding more than the balance is refused here
  * (the ledger refuses it again if the balance moved meanwhile).
  */
-export function transactionsOf(wallet: Wallet, request: CreditsRequest, now: Date): { transactions: WalletTransaction[]; errors: ErrorDetails } {
+export function transactionsOf(
+  wallet: Wallet,
+  request: CreditsRequest,
+  now: Date,
+): { transactions: WalletTransaction[]; errors: ErrorDetails } {
   const errors: ErrorDetails = {};
   const transactions: WalletTransaction[] = [];
   for (const [field, kind, type] of KINDS) {
     const credits = request[field];
     if (credits === undefined || credits === null) continue;
-    const { conversion, errors: problems } = creditsViolations(field, credits, wallet, { ignoreLimits: request.ignore_paid_top_up_limits });
+    const { conversion, errors: problems } = creditsViolations(field, credits, wallet, {
+      ignoreLimits: request.ignore_paid_top_up_limits,
+    });
     if (problems.length) {
       errors[field] = problems;
       continue;
@@ -56,7 +62,14 @@ export function transactionsOf(wallet: Wallet, request: CreditsRequest, now: Dat
   return { transactions, errors };
 }
 
-function transaction(wallet: Wallet, kind: TransactionKind, type: "inbound" | "outbound", amountCents: number, request: CreditsRequest, now: Date): WalletTransaction {
+function transaction(
+  wallet: Wallet,
+  kind: TransactionKind,
+  type: "inbound" | "outbound",
+  amountCents: number,
+  request: CreditsRequest,
+  now: Date,
+): WalletTransaction {
   return {
     id: randomUUID(),
     organization_id: wallet.organization_id,
@@ -68,7 +81,8 @@ function transaction(wallet: Wallet, kind: TransactionKind, type: "inbound" | "o
     amount_cents: amountCents,
     void_remaining: false,
     invoice_id: null,
-    invoice_requires_successful_payment: request.invoice_requires_successful_payment ?? wallet.invoice_requires_successful_payment,
+    invoice_requires_successful_payment:
+      request.invoice_requires_successful_payment ?? wallet.invoice_requires_successful_payment,
     name: request.name ?? null,
     metadata: request.metadata ?? [],
     sequence: null,
@@ -89,10 +103,20 @@ export function terminationOf(wallet: Wallet, now: Date): WalletTransaction {
 }
 
 /** What an invoice takes from a wallet (its id derived from the invoice and the wallet). */
-export function consumptionOf(wallet: Wallet, id: string, invoiceId: string, amountCents: number, now: Date): WalletTransaction {
-  return { ...transaction(wallet, "invoiced", "outbound", amountCents, {}, now), id, invoice_id: invoiceId, invoice_requires_successful_payment: false };
+export function consumptionOf(
+  wallet: Wallet,
+  id: string,
+  invoiceId: string,
+  amountCents: number,
+  now: Date,
+): WalletTransaction {
+  return {
+    ...transaction(wallet, "invoiced", "outbound", amountCents, {}, now),
+    id,
+    invoice_id: invoiceId,
+    invoice_requires_successful_payment: false,
+  };
 }
 
 /** Whether the ledger applies it now (paid credits wait for their invoice's payment). */
 export const appliedAtOnce = (tx: WalletTransaction) => tx.transaction_status !== "purchased";
-

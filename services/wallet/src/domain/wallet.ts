@@ -105,7 +105,8 @@ export interface WalletTransaction extends OwnSections {
  * wallet when that does, else the transaction (which chose none: the customer's sections).
  */
 export function sectionResourceOf(tx: OwnSections, wallet: OwnSections): { skip: boolean; section_ids: string[] } {
-  const own = (r: OwnSections) => r.skip_invoice_custom_sections === true || (r.invoice_custom_sections ?? []).length > 0;
+  const own = (r: OwnSections) =>
+    r.skip_invoice_custom_sections === true || (r.invoice_custom_sections ?? []).length > 0;
   const r = own(tx) || !own(wallet) ? tx : wallet;
   return { skip: r.skip_invoice_custom_sections === true, section_ids: chosenSectionIdsOf(r) };
 }

@@ -4,7 +4,10 @@ import type { WalletDeps } from "../use-cases/deps";
 import { settlePaidPurchase } from "../use-cases/transactions/settle-paid-purchase";
 import { refreshOngoingUsage } from "../use-cases/wallets/refresh-ongoing-usage";
 
-export const INVOICE_PAYMENT_SUBJECTS = [Subjects.invoicing.invoicePaymentStatusUpdated, Subjects.invoicing.invoiceFinalized];
+export const INVOICE_PAYMENT_SUBJECTS = [
+  Subjects.invoicing.invoicePaymentStatusUpdated,
+  Subjects.invoicing.invoiceFinalized,
+];
 
 /**
  * billing.invoicing.invoice.finalized of a subscription invoice: its customer's ongoing usage is
@@ -21,7 +24,12 @@ export function invoicePaymentHandler(deps: WalletDeps) {
     if (envelope.type === Subjects.invoicing.invoiceFinalized) {
       // a billed period leaves the customer's ongoing usage: its wallets' ongoing balances follow
       if (invoice.invoice_type === "subscription") {
-        await refreshOngoingUsage(deps, envelope.organization_id, { customerIds: [invoice.customer.svc_id] }, envelope.frozen_time ? new Date(envelope.frozen_time) : undefined);
+        await refreshOngoingUsage(
+          deps,
+          envelope.organization_id,
+          { customerIds: [invoice.customer.svc_id] },
+          envelope.frozen_time ? new Date(envelope.frozen_time) : undefined,
+        );
       }
       return;
     }
@@ -30,6 +38,7 @@ export function invoicePaymentHandler(deps: WalletDeps) {
     const tx = await deps.wallets.findTransaction(envelope.organization_id, txId);
     if (!tx || tx.transaction_status !== "purchased") return;
     if (invoice.payment_status === "succeeded") await settlePaidPurchase(deps, tx, invoice.svc_id);
-    else if (invoice.payment_status === "failed") await deps.wallets.failPending(tx.id, "payment_failed", deps.clock.now());
+    else if (invoice.payment_status === "failed")
+      await deps.wallets.failPending(tx.id, "payment_failed", deps.clock.now());
   };
 }

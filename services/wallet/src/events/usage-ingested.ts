@@ -22,6 +22,7 @@ export function usageIngestedHandler(deps: WalletDeps) {
     if (subscriptions.length === 0) return;
     const frozen = envelope.frozen_time ? new Date(envelope.frozen_time) : undefined;
     await refreshes.request(`${envelope.organization_id}|${envelope.frozen_time ?? ""}`, subscriptions, (all) =>
-      refreshOngoingUsage(deps, envelope.organization_id, { externalSubscriptionIds: all }, frozen));
+      refreshOngoingUsage(deps, envelope.organization_id, { externalSubscriptionIds: all }, frozen),
+    );
   };
 }

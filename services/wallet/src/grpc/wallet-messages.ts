@@ -1,5 +1,11 @@
 import { centsToCredits, currencyExponent, fromCents, ongoingBalanceCents } from "@billing/pricing";
-import { appliedSectionViews, chosenSectionIdsOf, sectionChoiceInputOf, type CatalogMessages, type WalletMessages as M } from "@billing/contracts";
+import {
+  appliedSectionViews,
+  chosenSectionIdsOf,
+  sectionChoiceInputOf,
+  type CatalogMessages,
+  type WalletMessages as M,
+} from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { instantOf as instant } from "@billing/grpc";
 import type { RecurringRule, RecurringRuleInput } from "../domain/recurring-rules";
@@ -13,8 +19,14 @@ export type SectionLookup = ReadonlyMap<string, CatalogMessages.InvoiceCustomSec
 const NO_LOOKUP: SectionLookup = new Map();
 
 /** The section ids wallets (their rules included) or transactions chose: one lookup for a page of them. */
-export function chosenSectionIds(resources: ReadonlyArray<OwnSections & { recurring_rules?: readonly OwnSections[] }>): string[] {
-  return [...new Set(resources.flatMap((r) => [...chosenSectionIdsOf(r), ...(r.recurring_rules ?? []).flatMap(chosenSectionIdsOf)]))];
+export function chosenSectionIds(
+  resources: ReadonlyArray<OwnSections & { recurring_rules?: readonly OwnSections[] }>,
+): string[] {
+  return [
+    ...new Set(
+      resources.flatMap((r) => [...chosenSectionIdsOf(r), ...(r.recurring_rules ?? []).flatMap(chosenSectionIdsOf)]),
+    ),
+  ];
 }
 
 /** A resource's skip flag and its live chosen sections (a deleted one is not shown). */
@@ -38,31 +50,62 @@ export function walletInputOf(m: M.WalletInput__Output | null): WalletInput {
   take("name", m.has_name ? (m.name ?? null) : undefined);
   take("code", m.has_code ? (m.code ?? null) : undefined);
   take("priority", m.priority ?? undefined);
-  take("expiration_at", m.has_expiration_at ? (m.expiration_at ? instant(m.expiration_at, "expiration_at") : null) : undefined);
+  take(
+    "expiration_at",
+    m.has_expiration_at ? (m.expiration_at ? instant(m.expiration_at, "expiration_at") : null) : undefined,
+  );
   take("invoice_requires_successful_payment", m.invoice_requires_successful_payment ?? undefined);
   take("paid_credits", m.paid_credits ?? undefined);
   take("granted_credits", m.granted_credits ?? undefined);
-  take("paid_top_up_min_amount_cents", m.has_paid_top_up_min_amount_cents ? (m.paid_top_up_min_amount_cents ?? null) : undefined);
-  take("paid_top_up_max_amount_cents", m.has_paid_top_up_max_amount_cents ? (m.paid_top_up_max_amount_cents ?? null) : undefined);
-  take("applies_to", m.applies_to ? { fee_types: m.applies_to.fee_types, billable_metric_codes: m.applies_to.billable_metric_codes } : undefined);
+  take(
+    "paid_top_up_min_amount_cents",
+    m.has_paid_top_up_min_amount_cents ? (m.paid_top_up_min_amount_cents ?? null) : undefined,
+  );
+  take(
+    "paid_top_up_max_amount_cents",
+    m.has_paid_top_up_max_amount_cents ? (m.paid_top_up_max_amount_cents ?? null) : undefined,
+  );
+  take(
+    "applies_to",
+    m.applies_to
+      ? { fee_types: m.applies_to.fee_types, billable_metric_codes: m.applies_to.billable_metric_codes }
+      : undefined,
+  );
   take("metadata", m.has_metadata ? Object.fromEntries(m.metadata.map((kv) => [kv.key, kv.value ?? null])) : undefined);
   take("transaction_metadata", m.transaction_metadata.length ? keyValues(m.transaction_metadata) : undefined);
   take("transaction_name", m.transaction_name ?? undefined);
   take("ignore_paid_top_up_limits_on_creation", m.ignore_paid_top_up_limits_on_creation ?? undefined);
   take("billing_entity_code", m.billing_entity_code ?? undefined);
   take("purchase_order_number", m.has_purchase_order_number ? (m.purchase_order_number ?? null) : undefined);
-  take("recurring_transaction_rules", m.has_recurring_transaction_rules ? m.recurring_transaction_rules.map(ruleInputOf) : undefined);
+  take(
+    "recurring_transaction_rules",
+    m.has_recurring_transaction_rules ? m.recurring_transaction_rules.map(ruleInputOf) : undefined,
+  );
   take("invoice_custom_section", sectionChoiceInputOf(m.invoice_custom_section));
   return input;
 }
 
 function ruleInputOf(r: M.RecurringRuleInput__Output): RecurringRuleInput {
   const rule: RecurringRuleInput = {};
-  for (const key of ["svc_id", "trigger", "interval", "method", "paid_credits", "granted_credits", "target_ongoing_balance", "threshold_credits", "transaction_name"] as const) {
+  for (const key of [
+    "svc_id",
+    "trigger",
+    "interval",
+    "method",
+    "paid_credits",
+    "granted_credits",
+    "target_ongoing_balance",
+    "threshold_credits",
+    "transaction_name",
+  ] as const) {
     const value = r[key];
     if (value !== undefined && value !== null) rule[key] = value;
   }
-  for (const key of ["invoice_requires_successful_payment", "grants_target_top_up", "ignore_paid_top_up_limits"] as const) {
+  for (const key of [
+    "invoice_requires_successful_payment",
+    "grants_target_top_up",
+    "ignore_paid_top_up_limits",
+  ] as const) {
     const value = r[key];
     if (value !== undefined && value !== null) rule[key] = value;
   }
@@ -78,12 +121,24 @@ function ruleInputOf(r: M.RecurringRuleInput__Output): RecurringRuleInput {
 function ruleMessage(r: RecurringRule, lookup: SectionLookup): M.RecurringRule {
   return {
     ...appliedSections(r, lookup),
-    svc_id: r.id, trigger: r.trigger, interval: r.interval ?? "", threshold_credits: r.threshold_credits ?? undefined, method: r.method, status: r.status, paid_credits: r.paid_credits,
-    granted_credits: r.granted_credits, target_ongoing_balance: r.target_ongoing_balance ?? undefined, started_at: iso(r.started_at),
-    expiration_at: iso(r.expiration_at), invoice_requires_successful_payment: r.invoice_requires_successful_payment,
+    svc_id: r.id,
+    trigger: r.trigger,
+    interval: r.interval ?? "",
+    threshold_credits: r.threshold_credits ?? undefined,
+    method: r.method,
+    status: r.status,
+    paid_credits: r.paid_credits,
+    granted_credits: r.granted_credits,
+    target_ongoing_balance: r.target_ongoing_balance ?? undefined,
+    started_at: iso(r.started_at),
+    expiration_at: iso(r.expiration_at),
+    invoice_requires_successful_payment: r.invoice_requires_successful_payment,
     transaction_metadata: r.transaction_metadata.map((kv) => ({ key: kv.key, value: kv.value ?? undefined })),
-    transaction_name: r.transaction_name ?? undefined, grants_target_top_up: r.grants_target_top_up,
-    ignore_paid_top_up_limits: r.ignore_paid_top_up_limits, created_at: r.created_at.toISOString(), next_due_at: iso(r.next_due_at),
+    transaction_name: r.transaction_name ?? undefined,
+    grants_target_top_up: r.grants_target_top_up,
+    ignore_paid_top_up_limits: r.ignore_paid_top_up_limits,
+    created_at: r.created_at.toISOString(),
+    next_due_at: iso(r.next_due_at),
   };
 }
 
@@ -103,7 +158,8 @@ export function transactionInputOf(m: M.WalletTransactionInput__Output | null): 
 }
 
 /** Credits as the pricing library derives them from cents at the wallet's rate. */
-const creditsOf = (w: Pick<Wallet, "rate_amount" | "currency">, cents: number) => centsToCredits(cents, w.rate_amount, w.currency);
+const creditsOf = (w: Pick<Wallet, "rate_amount" | "currency">, cents: number) =>
+  centsToCredits(cents, w.rate_amount, w.currency);
 
 /** Lago's WalletObject: its ongoing balance is its balance less its share of the customer's ongoing usage. */
 export function walletMessage(w: Wallet, lookup: SectionLookup = NO_LOOKUP): M.Wallet {
@@ -145,7 +201,11 @@ export function walletMessage(w: Wallet, lookup: SectionLookup = NO_LOOKUP): M.W
 }
 
 /** Lago's WalletTransactionObject: money and credits both derived from the cents by the pricing library. */
-export function transactionMessage(tx: WalletTransaction, wallet: Pick<Wallet, "rate_amount" | "currency" | "priority">, lookup: SectionLookup = NO_LOOKUP): M.WalletTransaction {
+export function transactionMessage(
+  tx: WalletTransaction,
+  wallet: Pick<Wallet, "rate_amount" | "currency" | "priority">,
+  lookup: SectionLookup = NO_LOOKUP,
+): M.WalletTransaction {
   return {
     ...appliedSections(tx, lookup),
     svc_id: tx.id,

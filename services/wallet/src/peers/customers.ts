@@ -22,7 +22,12 @@ export interface Customers {
 
 const refOf = (c: CustomerMessages.Customer__Output | null): CustomerRef => {
   if (!c) throw AppError.internal("customer service answered without a customer");
-  return { id: c.svc_id, external_id: c.external_id, currency: c.currency ?? null, billing_entity_code: c.billing_entity_code || "default" };
+  return {
+    id: c.svc_id,
+    external_id: c.external_id,
+    currency: c.currency ?? null,
+    billing_entity_code: c.billing_entity_code || "default",
+  };
 };
 
 /** The customer service over gRPC. */
@@ -31,14 +36,26 @@ export function grpcCustomers(address: string, deadlineMs = 5000): Customers & {
   return {
     async find(organizationId, externalId, requestId) {
       try {
-        return refOf((await client.call("GetCustomer", { organization_id: organizationId, external_id: externalId }, { requestId })).customer);
+        return refOf(
+          (
+            await client.call(
+              "GetCustomer",
+              { organization_id: organizationId, external_id: externalId },
+              { requestId },
+            )
+          ).customer,
+        );
       } catch (err) {
         if (err instanceof AppError && err.kind === "not_found") return null;
         throw err;
       }
     },
     async setCurrency(organizationId, externalId, currency, requestId) {
-      const res = await client.call("UpsertCustomer", { organization_id: organizationId, customer: { external_id: externalId, currency } }, { requestId });
+      const res = await client.call(
+        "UpsertCustomer",
+        { organization_id: organizationId, customer: { external_id: externalId, currency } },
+        { requestId },
+      );
       return refOf(res.customer);
     },
     async frozenTime(organizationId) {

@@ -8,7 +8,10 @@ import type { Wallet, WalletTransaction } from "../domain/wallet";
  * outbox. Fields that wallets written by earlier versions lack are optional here; toWallet gives
  * them their defaults.
  */
-export interface WalletDoc extends Omit<Wallet, "id" | "sandbox" | "ongoing_usage_cents" | "recurring_rules" | "metadata" | "applies_to"> {
+export interface WalletDoc extends Omit<
+  Wallet,
+  "id" | "sandbox" | "ongoing_usage_cents" | "recurring_rules" | "metadata" | "applies_to"
+> {
   _id: string;
   /** the wallet's code, or its id when it has none (unique per customer) */
   code_key: string;
@@ -43,7 +46,10 @@ export const toWallet = ({ _id, code_key: _key, outbox: _outbox, ...rest }: Wall
   ongoing_usage_cents: rest.ongoing_usage_cents ?? 0,
   recurring_rules: rest.recurring_rules ?? [],
   metadata: rest.metadata ?? {},
-  applies_to: { fee_types: rest.applies_to?.fee_types ?? [], billable_metric_codes: rest.applies_to?.billable_metric_codes ?? [] },
+  applies_to: {
+    fee_types: rest.applies_to?.fee_types ?? [],
+    billable_metric_codes: rest.applies_to?.billable_metric_codes ?? [],
+  },
 });
 
 /** A wallet transaction as the domain sees it; transactions written by earlier versions get the defaults of fields added since. */
@@ -55,10 +61,19 @@ export const toTransaction = ({ _id, outbox: _outbox, ...rest }: TransactionDoc)
 });
 
 /** A new wallet as stored (its code_key derived), with the events its insertion announces. */
-export const walletDocOf = ({ id, ...rest }: Wallet, outbox: Envelope[]): WalletDoc => ({ _id: id, ...rest, code_key: rest.code ?? id, outbox });
+export const walletDocOf = ({ id, ...rest }: Wallet, outbox: Envelope[]): WalletDoc => ({
+  _id: id,
+  ...rest,
+  code_key: rest.code ?? id,
+  outbox,
+});
 
 /** A new transaction as stored, with the events its insertion announces. */
-export const transactionDocOf = ({ id, ...rest }: WalletTransaction, outbox: Envelope[]): TransactionDoc => ({ _id: id, ...rest, outbox });
+export const transactionDocOf = ({ id, ...rest }: WalletTransaction, outbox: Envelope[]): TransactionDoc => ({
+  _id: id,
+  ...rest,
+  outbox,
+});
 
 /**
  * Wallets, keyed by their svc id. `code_key` is the wallet's code, or its id when it has none:
@@ -98,7 +113,12 @@ const walletSchema = new Schema<WalletDoc>(
     invoice_custom_sections: [Schema.Types.Mixed],
     recurring_rules: [Schema.Types.Mixed],
     outbox: [Schema.Types.Mixed],
-    ledger: { _id: false, seq: Number, move: String, block: [{ _id: false, tx: String, seq: Number, amount_cents: Number, failure: String }] },
+    ledger: {
+      _id: false,
+      seq: Number,
+      move: String,
+      block: [{ _id: false, tx: String, seq: Number, amount_cents: Number, failure: String }],
+    },
   },
   { versionKey: false, minimize: false, collection: "wallets" },
 );
@@ -156,7 +176,10 @@ transactionSchema.index({ organization_id: 1, invoice_id: 1 });
  * The organizations that hold (or held) a wallet, `_id` = organization id, marked before their first
  * wallet is stored: the ongoing-usage consumer skips the others' envelopes at one keyed read.
  */
-const walletOrganizationSchema = new Schema<WalletOrganizationDoc>({ _id: String, at: Date }, { versionKey: false, collection: "wallet_organizations" });
+const walletOrganizationSchema = new Schema<WalletOrganizationDoc>(
+  { _id: String, at: Date },
+  { versionKey: false, collection: "wallet_organizations" },
+);
 
 export interface Models {
   wallets: DocModel<WalletDoc>;

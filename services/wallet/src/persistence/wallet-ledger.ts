@@ -57,7 +57,10 @@ export class WalletLedger {
   /** moves whose blocks this process marked completely (insertion order: the oldest are forgotten first) */
   private readonly markedMoves = new Set<string>();
 
-  constructor(private readonly models: Models, private readonly publish: WalletPublisher = NO_PUBLISHER) {}
+  constructor(
+    private readonly models: Models,
+    private readonly publish: WalletPublisher = NO_PUBLISHER,
+  ) {}
 
   /** Applies a stored transaction (pending → settled, or failed with its reason); answers it as stored. */
   async apply(transactionId: string, now: Date, walletId?: string): Promise<WalletTransaction> {
@@ -70,11 +73,19 @@ export class WalletLedger {
    * not found when the wallet is not this organization's. Answers the transaction and the wallet
    * as it was before the move.
    */
-  async record(organizationId: string, walletId: string, transactionId: string, create: (wallet: Wallet) => WalletTransaction, now: Date) {
+  async record(
+    organizationId: string,
+    walletId: string,
+    transactionId: string,
+    create: (wallet: Wallet) => WalletTransaction,
+    now: Date,
+  ) {
     return this.enqueue({ txId: transactionId, walletId, organizationId, create, now });
   }
 
-  private enqueue(movement: Omit<Movement, "done" | "lostRaces">): Promise<{ transaction: WalletTransaction; wallet: Wallet }> {
+  private enqueue(
+    movement: Omit<Movement, "done" | "lostRaces">,
+  ): Promise<{ transaction: WalletTransaction; wallet: Wallet }> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ ...movement, lostRaces: 0, done: (err, result) => (err ? reject(err) : resolve(result!)) });
       if (!this.running) void this.drain();
@@ -87,7 +98,7 @@ export class WalletLedger {
       while (this.waiting.length) {
         const round = this.waiting.splice(0, MAX_ROUND);
         try {
-          this.waiting.push(...await this.round(round));
+          this.waiting.push(...(await this.round(round)));
         } catch (err) {
           for (const m of round) m.done(err);
         }
@@ -105,7 +116,9 @@ export class WalletLedger {
       const txs = await this.transactions(unplaced.map((m) => m.txId));
       for (const m of unplaced) m.walletId = txs.get(m.txId)?.wallet_id;
     }
-    const walletDocs = await this.models.wallets.find({ _id: { $in: [...new Set(movements.flatMap((m) => m.walletId ?? []))] } }, NO_OUTBOX).lean<WalletDoc[]>();
+    const walletDocs = await this.models.wallets
+      .find({ _id: { $in: [...new Set(movements.flatMap((m) => m.walletId ?? []))] } }, NO_OUTBOX)
+      .lean<WalletDoc[]>();
     const wallets = new Map(walletDocs.map((d) => [d._id, toWallet(d)]));
     const live = movements.filter((m) => {
       const wallet = m.walletId ? wallets.get(m.walletId) : undefined;
@@ -127,8 +140,15 @@ export class WalletLedger {
     }
 
     // the rest are read after the heads: one decided by a move before the head read is marked by now
-    const heads = new Map([...wallets].map(([id, w]): [string, LedgerHead] => [id, { seq: w.ledger?.seq ?? 0, block: w.ledger?.block ?? [], move: w.ledger?.move }]));
-    const helpNeeded = [...new Set(live.map((m) => m.walletId!))].filter((id) => heads.get(id)!.block.length && !this.markedMoves.has(heads.get(id)!.move ?? ""));
+    const heads = new Map(
+      [...wallets].map(([id, w]): [string, LedgerHead] => [
+        id,
+        { seq: w.ledger?.seq ?? 0, block: w.ledger?.block ?? [], move: w.ledger?.move },
+      ]),
+    );
+    const helpNeeded = [...new Set(live.map((m) => m.walletId!))].filter(
+      (id) => heads.get(id)!.block.length && !this.markedMoves.has(heads.get(id)!.move ?? ""),
+    );
     const toRead = [
       ...live.filter((m) => !(m.stored && created.has(m.txId))).map((m) => m.txId),
       ...helpNeeded.flatMap((id) => heads.get(id)!.block.map((e) => e.tx)),
@@ -151,7 +171,16 @@ export class WalletLedger {
     }
 
     // 2. each wallet decides its open movements on the head as read, and moves it (3.) conditionally
-    const moves: Array<{ walletId: string; id: string; entries: LedgerEntry[]; movements: Movement[]; update: Update<WalletDoc>; head: LedgerHead; now: Date; terminated: Envelope[] }> = [];
+    const moves: Array<{
+      walletId: string;
+      id: string;
+      entries: LedgerEntry[];
+      movements: Movement[];
+      update: Update<WalletDoc>;
+      head: LedgerHead;
+      now: Date;
+      terminated: Envelope[];
+    }> = [];
     const answered: Array<{ m: Movement; tx: WalletTransaction }> = [];
     for (const [walletId, list] of byWallet) {
       const wallet = wallets.get(walletId)!;
@@ -168,12 +197,19 @@ export class WalletLedger {
       const unique = [...new Map(open.map((m) => [m.txId, m])).values()];
       if (unique.length === 0) continue;
       const now = new Date(Math.max(...open.map((m) => m.now.getTime())));
-      const decided = decideBlock({ ...wallet, ledger: head }, unique.map((m) => known(m.txId)!));
+      const decided = decideBlock(
+        { ...wallet, ledger: head },
+        unique.map((m) => known(m.txId)!),
+      );
       const id = randomUUID();
       const set: DocFields<WalletDoc> = {
         balance_cents: decided.balance_cents,
         consumed_amount_cents: decided.consumed_amount_cents,
-        ledger: { seq: head.seq + decided.entries.filter((e) => e.seq !== null).length, block: decided.entries, move: id },
+        ledger: {
+          seq: head.seq + decided.entries.filter((e) => e.seq !== null).length,
+          block: decided.entries,
+          move: id,
+        },
         last_balance_sync_at: now,
         updated_at: now,
       };
@@ -181,27 +217,54 @@ export class WalletLedger {
       const ends = decided.terminated && wallet.status !== "terminated";
       if (ends) Object.assign(set, { status: "terminated", terminated_at: now });
       // a termination is announced by the same write that ends the wallet
-      const terminated = ends ? [walletEvent("billing.wallet.wallet.terminated", { ...wallet, ...set, status: "terminated", terminated_at: now } as Wallet, now)] : [];
+      const terminated = ends
+        ? [
+            walletEvent(
+              "billing.wallet.wallet.terminated",
+              { ...wallet, ...set, status: "terminated", terminated_at: now } as Wallet,
+              now,
+            ),
+          ]
+        : [];
       moves.push({
-        walletId, id, entries: decided.entries, movements: open, head, now, terminated,
+        walletId,
+        id,
+        entries: decided.entries,
+        movements: open,
+        head,
+        now,
+        terminated,
         update: terminated.length ? { $set: set, $push: { outbox: { $each: terminated } } } : { $set: set },
       });
     }
     const lost: Movement[] = [];
     if (moves.length) {
-      const result = await this.models.wallets.collection.bulkWrite(moves.map((mv) => ({
-        // conditional on the head read: its seq, and its move (a block of failures leaves seq as it was)
-        updateOne: { filter: { _id: mv.walletId, "ledger.seq": mv.head.seq, "ledger.move": mv.head.move ?? null }, update: mv.update },
-      })), { ordered: false });
+      const result = await this.models.wallets.collection.bulkWrite(
+        moves.map((mv) => ({
+          // conditional on the head read: its seq, and its move (a block of failures leaves seq as it was)
+          updateOne: {
+            filter: { _id: mv.walletId, "ledger.seq": mv.head.seq, "ledger.move": mv.head.move ?? null },
+            update: mv.update,
+          },
+        })),
+        { ordered: false },
+      );
       // all moved (the usual case), or find out which did from the heads
-      const movedIds = result.modifiedCount === moves.length
-        ? new Set(moves.map((mv) => mv.id))
-        : new Set((await this.models.wallets.find({ _id: { $in: moves.map((mv) => mv.walletId) } }, { "ledger.move": 1 }).lean<Array<{ ledger?: { move?: string } }>>())
-          .map((d) => d.ledger?.move ?? ""));
+      const movedIds =
+        result.modifiedCount === moves.length
+          ? new Set(moves.map((mv) => mv.id))
+          : new Set(
+              (
+                await this.models.wallets
+                  .find({ _id: { $in: moves.map((mv) => mv.walletId) } }, { "ledger.move": 1 })
+                  .lean<Array<{ ledger?: { move?: string } }>>()
+              ).map((d) => d.ledger?.move ?? ""),
+            );
       for (const mv of moves) {
         if (!movedIds.has(mv.id)) {
           for (const m of mv.movements) {
-            if (++m.lostRaces > MAX_LOST_RACES) m.done(new Error(`wallet ${mv.walletId} ledger move: lost ${MAX_LOST_RACES} races in a row`));
+            if (++m.lostRaces > MAX_LOST_RACES)
+              m.done(new Error(`wallet ${mv.walletId} ledger move: lost ${MAX_LOST_RACES} races in a row`));
             else lost.push(m);
           }
           continue;
@@ -223,20 +286,28 @@ export class WalletLedger {
         const evts = [announcement(end, now)];
         events.transactions.set(tx.id, [...(events.transactions.get(tx.id) ?? []), ...evts]);
         return {
-          updateOne: entry.seq !== null
-            ? {
-              filter: { _id: tx.id, sequence: null },
-              update: { $set: { sequence: entry.seq, amount_cents: entry.amount_cents, status: "settled", settled_at: now }, $push: { outbox: { $each: evts } } },
-            }
-            : {
-              filter: { _id: tx.id, sequence: null, status: { $ne: "failed" } },
-              update: { $set: { status: "failed", failure: entry.failure, failed_at: now }, $push: { outbox: { $each: evts } } },
-            },
+          updateOne:
+            entry.seq !== null
+              ? {
+                  filter: { _id: tx.id, sequence: null },
+                  update: {
+                    $set: { sequence: entry.seq, amount_cents: entry.amount_cents, status: "settled", settled_at: now },
+                    $push: { outbox: { $each: evts } },
+                  },
+                }
+              : {
+                  filter: { _id: tx.id, sequence: null, status: { $ne: "failed" } },
+                  update: {
+                    $set: { status: "failed", failure: entry.failure, failed_at: now },
+                    $push: { outbox: { $each: evts } },
+                  },
+                },
         };
       });
       await this.models.transactions.bulkWrite(updates, { ordered: false });
       for (const { entry, tx } of marks.values()) {
-        if (tx.transaction_type === "outbound") walletDebits.inc({ kind: tx.transaction_status, outcome: entry.seq !== null ? "settled" : "failed" });
+        if (tx.transaction_type === "outbound")
+          walletDebits.inc({ kind: tx.transaction_status, outcome: entry.seq !== null ? "settled" : "failed" });
       }
     }
     for (const mv of moves) this.remember(mv.id);
@@ -281,7 +352,13 @@ export class WalletLedger {
  * credits); any other transaction was announced when stored, and now as updated.
  */
 function announcement(tx: WalletTransaction, now: Date): Envelope {
-  return transactionEvent(tx.transaction_status === "invoiced" ? "billing.wallet.wallet_transaction.created" : "billing.wallet.wallet_transaction.updated", tx, now);
+  return transactionEvent(
+    tx.transaction_status === "invoiced"
+      ? "billing.wallet.wallet_transaction.created"
+      : "billing.wallet.wallet_transaction.updated",
+    tx,
+    now,
+  );
 }
 
 /** A transaction as its ledger entry decided it. */

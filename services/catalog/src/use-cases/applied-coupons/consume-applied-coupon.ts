@@ -27,7 +27,8 @@ function requestViolations(request: CreditRequest) {
   v.mandatory("applied_coupon_id", request.appliedCouponId);
   v.mandatory("invoice_id", request.invoiceId);
   if (!Number.isSafeInteger(request.amountCents) || request.amountCents < 0) v.add("amount_cents", "value_is_invalid");
-  if (v.mandatory("amount_currency", request.amountCurrency) && !isCurrencyCode(request.amountCurrency)) v.add("amount_currency", "value_is_invalid");
+  if (v.mandatory("amount_currency", request.amountCurrency) && !isCurrencyCode(request.amountCurrency))
+    v.add("amount_currency", "value_is_invalid");
   return v.result();
 }
 
@@ -37,22 +38,40 @@ function requestViolations(request: CreditRequest) {
  * already holding that invoice's credit; a replay answers the credit first recorded. A lost race
  * with another invoice reads again and retries.
  */
-export async function consumeAppliedCoupon(deps: CatalogDeps, organizationId: string, request: CreditRequest): Promise<ConsumedCoupon> {
+export async function consumeAppliedCoupon(
+  deps: CatalogDeps,
+  organizationId: string,
+  request: CreditRequest,
+): Promise<ConsumedCoupon> {
   refuseIfInvalid(requestViolations(request));
-  return retryOnLostRace("applied coupon", async () => {
-    const current = await deps.appliedCoupons.find(organizationId, request.appliedCouponId);
-    if (!current) throw AppError.notFound("applied_coupon");
-    const [withCoupon] = await withCoupons(deps, organizationId, [current]);
-    const recorded = current.credits.find((c) => c.invoice_id === request.invoiceId);
-    if (recorded) return { credit: recorded, appliedCoupon: withCoupon! };
+  return retryOnLostRace(
+    "applied coupon",
+    async () => {
+      const current = await deps.appliedCoupons.find(organizationId, request.appliedCouponId);
+      if (!current) throw AppError.notFound("applied_coupon");
+      const [withCoupon] = await withCoupons(deps, organizationId, [current]);
+      const recorded = current.credits.find((c) => c.invoice_id === request.invoiceId);
+      if (recorded) return { credit: recorded, appliedCoupon: withCoupon! };
 
-    const couponType = withCoupon!.coupon.coupon_type;
-    const credit = { amount_cents: request.amountCents, amount_currency: request.amountCurrency.toUpperCase() };
-    const refusal = consumptionRefusal(current, couponType, credit);
-    if (refusal) throw new AppError("failed_precondition", refusal);
-    const now = deps.clock.now();
-    const entry: AppliedCouponCredit = { id: randomUUID(), invoice_id: request.invoiceId, ...credit, created_at: now };
-    const updated = await deps.appliedCoupons.recordCredit(current, entry, consume(current, couponType, credit.amount_cents), now);
-    return updated ? { credit: entry, appliedCoupon: { ...withCoupon!, applied: updated } } : LOST_RACE;
-  }, 10);
+      const couponType = withCoupon!.coupon.coupon_type;
+      const credit = { amount_cents: request.amountCents, amount_currency: request.amountCurrency.toUpperCase() };
+      const refusal = consumptionRefusal(current, couponType, credit);
+      if (refusal) throw new AppError("failed_precondition", refusal);
+      const now = deps.clock.now();
+      const entry: AppliedCouponCredit = {
+        id: randomUUID(),
+        invoice_id: request.invoiceId,
+        ...credit,
+        created_at: now,
+      };
+      const updated = await deps.appliedCoupons.recordCredit(
+        current,
+        entry,
+        consume(current, couponType, credit.amount_cents),
+        now,
+      );
+      return updated ? { credit: entry, appliedCoupon: { ...withCoupon!, applied: updated } } : LOST_RACE;
+    },
+    10,
+  );
 }

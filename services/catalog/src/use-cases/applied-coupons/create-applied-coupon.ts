@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { AppError } from "@billing/errors";
 import type { AppliedCoupon, AppliedCouponWithCoupon } from "../../domain/applied-coupon";
 import {
-  appliedCouponTerms, appliedCouponViolations, initialRemainders, isCouponApplicable, reuseKeyOf, type TermOverrides,
+  appliedCouponTerms,
+  appliedCouponViolations,
+  initialRemainders,
+  isCouponApplicable,
+  reuseKeyOf,
+  type TermOverrides,
 } from "../../domain/applied-coupon-rules";
 import type { CatalogDeps } from "../deps";
 import { refuseIfInvalid } from "../catalog-record-writes";
@@ -45,9 +50,19 @@ export async function createAppliedCoupon(
     await deps.customers.ensure(organizationId, customer.external_id, terms.amount_currency, requestId);
   }
   const applied: AppliedCoupon = {
-    id, organization_id: organizationId, coupon_id: coupon.id, customer_id: customer.id, external_customer_id: customer.external_id,
-    status: "active", ...terms, ...initialRemainders(terms, coupon.coupon_type), reuse_key: reuseKey, credits: [],
-    created_at: now, updated_at: now, terminated_at: null,
+    id,
+    organization_id: organizationId,
+    coupon_id: coupon.id,
+    customer_id: customer.id,
+    external_customer_id: customer.external_id,
+    status: "active",
+    ...terms,
+    ...initialRemainders(terms, coupon.coupon_type),
+    reuse_key: reuseKey,
+    credits: [],
+    created_at: now,
+    updated_at: now,
+    terminated_at: null,
   };
   if ((await deps.appliedCoupons.insert(applied)) === "duplicate") throw notReusable();
   return (await withCoupons(deps, organizationId, [applied]))[0]!;

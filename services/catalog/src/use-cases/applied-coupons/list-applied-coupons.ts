@@ -13,15 +13,23 @@ export interface AppliedCouponQuery {
 }
 
 /** GET /applied_coupons: newest first, each with its credits; an unknown customer has none. */
-export async function listAppliedCoupons(deps: CatalogDeps, organizationId: string, query: AppliedCouponQuery, page: PageRequest, requestId?: string) {
+export async function listAppliedCoupons(
+  deps: CatalogDeps,
+  organizationId: string,
+  query: AppliedCouponQuery,
+  page: PageRequest,
+  requestId?: string,
+) {
   const filter: AppliedCouponFilter = {};
-  if (APPLIED_COUPON_STATUSES.includes(query.status as AppliedCouponStatus)) filter.status = query.status as AppliedCouponStatus;
+  if (APPLIED_COUPON_STATUSES.includes(query.status as AppliedCouponStatus))
+    filter.status = query.status as AppliedCouponStatus;
   if (query.externalCustomerId) {
     const customer = await deps.customers.find(organizationId, query.externalCustomerId, requestId);
     if (!customer) return { items: [], total: 0 };
     filter.customerId = customer.id;
   }
-  if (query.couponCodes?.length) filter.couponIds = await deps.appliedCoupons.coupons.idsByCodes(organizationId, query.couponCodes);
+  if (query.couponCodes?.length)
+    filter.couponIds = await deps.appliedCoupons.coupons.idsByCodes(organizationId, query.couponCodes);
   const { items, total } = await deps.appliedCoupons.list(organizationId, filter, page);
   return { items: await withCoupons(deps, organizationId, items), total };
 }

@@ -1,4 +1,8 @@
-import { BILLABLE_METRIC_PATCHABLE, billableMetricViolations, normalizeBillableMetric } from "../../domain/billable-metric-rules";
+import {
+  BILLABLE_METRIC_PATCHABLE,
+  billableMetricViolations,
+  normalizeBillableMetric,
+} from "../../domain/billable-metric-rules";
 import { applyPatch, type Patch } from "../../domain/patch";
 import type { BillableMetric } from "../../domain/types";
 import { refuseIfInvalid } from "../catalog-record-writes";

@@ -16,9 +16,22 @@ export async function createBillableMetric(
 ): Promise<BillableMetric> {
   const now = deps.clock.now();
   const blank: BillableMetric = {
-    id: randomUUID(), organization_id: organizationId, code: "", name: "", description: null, aggregation_type: "",
-    field_name: null, recurring: false, rounding_function: null, rounding_precision: null, weighted_interval: null,
-    expression: null, filters: [], created_at: now, updated_at: now, deleted_at: null,
+    id: randomUUID(),
+    organization_id: organizationId,
+    code: "",
+    name: "",
+    description: null,
+    aggregation_type: "",
+    field_name: null,
+    recurring: false,
+    rounding_function: null,
+    rounding_precision: null,
+    weighted_interval: null,
+    expression: null,
+    filters: [],
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
   };
   const metric = changedBillableMetric(blank, patch);
   const event = billableMetricEvent(Subjects.catalog.billableMetricCreated, metric, now, requestId);

@@ -5,7 +5,12 @@ import type { CatalogDeps } from "../deps";
 import { deleteRecord } from "../catalog-record-writes";
 
 /** DELETE /billable_metrics/{code}: a soft delete (code free again); publishes billable_metric.deleted. */
-export async function deleteBillableMetric(deps: CatalogDeps, organizationId: string, code: string, requestId?: string): Promise<BillableMetric> {
+export async function deleteBillableMetric(
+  deps: CatalogDeps,
+  organizationId: string,
+  code: string,
+  requestId?: string,
+): Promise<BillableMetric> {
   const { next, event } = await deleteRecord(
     deps.billableMetrics,
     deps.clock,

@@ -20,7 +20,13 @@ export interface CouponChange {
  * then Lago's rule that a coupon is limited to plans or to metrics, not both (405).
  * Plans are kept by code (checked when sent), metrics by id. Nothing is stored.
  */
-export async function changedCoupon(deps: CatalogDeps, base: Coupon, change: CouponChange, now: Date, previous?: Coupon): Promise<Coupon> {
+export async function changedCoupon(
+  deps: CatalogDeps,
+  base: Coupon,
+  change: CouponChange,
+  now: Date,
+  previous?: Coupon,
+): Promise<Coupon> {
   const next = normalizeCoupon(applyPatch(base, change.patch, COUPON_PATCHABLE));
   refuseIfInvalid(couponViolations(next, now, previous));
   // Lago shows BigDecimals as "10.0"

@@ -14,8 +14,17 @@ export function billableMetricIdsOf(deps: CatalogDeps, organizationId: string, c
 }
 
 /** Each coupon with the current codes of its metrics, one query for all of them. */
-export async function withMetricCodes(deps: CatalogDeps, organizationId: string, coupons: Coupon[]): Promise<CouponWithMetrics[]> {
-  const metrics = await deps.billableMetrics.findLiveByIds(organizationId, [...new Set(coupons.flatMap((c) => c.billable_metric_ids))]);
+export async function withMetricCodes(
+  deps: CatalogDeps,
+  organizationId: string,
+  coupons: Coupon[],
+): Promise<CouponWithMetrics[]> {
+  const metrics = await deps.billableMetrics.findLiveByIds(organizationId, [
+    ...new Set(coupons.flatMap((c) => c.billable_metric_ids)),
+  ]);
   const codeOf = new Map(metrics.map((m) => [m.id, m.code]));
-  return coupons.map((coupon) => ({ coupon, billableMetricCodes: coupon.billable_metric_ids.flatMap((id) => codeOf.get(id) ?? []) }));
+  return coupons.map((coupon) => ({
+    coupon,
+    billableMetricCodes: coupon.billable_metric_ids.flatMap((id) => codeOf.get(id) ?? []),
+  }));
 }

@@ -8,7 +8,8 @@ const CHANGEABLE_ONCE_APPLIED = ["name", "description", "expiration", "expiratio
 
 function onceApplied(change: CouponChange): CouponChange {
   const patch: CouponChange["patch"] = {};
-  for (const field of CHANGEABLE_ONCE_APPLIED) if (field in change.patch) (patch as Record<string, unknown>)[field] = change.patch[field];
+  for (const field of CHANGEABLE_ONCE_APPLIED)
+    if (field in change.patch) (patch as Record<string, unknown>)[field] = change.patch[field];
   return { patch };
 }
 
@@ -16,10 +17,20 @@ function onceApplied(change: CouponChange): CouponChange {
  * PUT /coupons/{code}: only the fields sent change; applies_to lists, when sent, replace the current
  * ones. Once the coupon has been applied, only its name, description and expiration change.
  */
-export async function updateCoupon(deps: CatalogDeps, organizationId: string, code: string, change: CouponChange): Promise<CouponWithMetrics> {
-  const { next } = await changeRecord(deps.coupons, deps.clock, { organizationId, code, resource: "coupon" }, async (current, now) => {
-    const applied = await deps.appliedCoupons.anyOfCoupon(organizationId, current.id);
-    return changedCoupon(deps, current, applied ? onceApplied(change) : change, now, current);
-  });
+export async function updateCoupon(
+  deps: CatalogDeps,
+  organizationId: string,
+  code: string,
+  change: CouponChange,
+): Promise<CouponWithMetrics> {
+  const { next } = await changeRecord(
+    deps.coupons,
+    deps.clock,
+    { organizationId, code, resource: "coupon" },
+    async (current, now) => {
+      const applied = await deps.appliedCoupons.anyOfCoupon(organizationId, current.id);
+      return changedCoupon(deps, current, applied ? onceApplied(change) : change, now, current);
+    },
+  );
   return (await withMetricCodes(deps, organizationId, [next]))[0]!;
 }

@@ -12,11 +12,21 @@ export async function changePlanEntitlements(
   plan: Plan,
   change: (current: PlanEntitlement[], now: Date) => PlanEntitlement[],
 ): Promise<PlanEntitlement[]> {
-  return retryOnLostRace("plan entitlements", async () => {
-    const set = await deps.planEntitlements.find(plan.organization_id, plan.id);
-    const now = deps.clock.now();
-    const entitlements = change(set?.entitlements ?? [], now);
-    const next = { plan_id: plan.id, organization_id: plan.organization_id, entitlements, version: set?.version ?? 0, updated_at: now };
-    return (await deps.planEntitlements.save(next, !set)) ? entitlements : LOST_RACE;
-  }, 10);
+  return retryOnLostRace(
+    "plan entitlements",
+    async () => {
+      const set = await deps.planEntitlements.find(plan.organization_id, plan.id);
+      const now = deps.clock.now();
+      const entitlements = change(set?.entitlements ?? [], now);
+      const next = {
+        plan_id: plan.id,
+        organization_id: plan.organization_id,
+        entitlements,
+        version: set?.version ?? 0,
+        updated_at: now,
+      };
+      return (await deps.planEntitlements.save(next, !set)) ? entitlements : LOST_RACE;
+    },
+    10,
+  );
 }

@@ -23,8 +23,13 @@ export async function deletePlanEntitlementPrivilege(
   await changePlanEntitlements(deps, plan, (current, now) => {
     const entitlement = current.find((e) => e.feature_id === feature.id);
     if (!entitlement) throw AppError.notFound("entitlement");
-    if (!privilege || !entitlement.values.some((v) => v.privilege_id === privilege.id)) throw AppError.notFound("privilege");
-    changed = { ...entitlement, values: entitlement.values.filter((v) => v.privilege_id !== privilege.id), updated_at: now };
+    if (!privilege || !entitlement.values.some((v) => v.privilege_id === privilege.id))
+      throw AppError.notFound("privilege");
+    changed = {
+      ...entitlement,
+      values: entitlement.values.filter((v) => v.privilege_id !== privilege.id),
+      updated_at: now,
+    };
     return current.map((e) => (e === entitlement ? changed! : e));
   });
   return planEntitlementView(feature, changed!);

@@ -6,7 +6,12 @@ import { changePlanEntitlements } from "./change-plan-entitlements";
 import { entitledFeature, livePlan } from "./entitlement-targets";
 
 /** DELETE /plans/{code}/entitlements/{feature_code}: the plan no longer grants the feature; answers the entitlement as it was. */
-export async function deletePlanEntitlement(deps: CatalogDeps, organizationId: string, planCode: string, featureCode: string): Promise<PlanEntitlementView> {
+export async function deletePlanEntitlement(
+  deps: CatalogDeps,
+  organizationId: string,
+  planCode: string,
+  featureCode: string,
+): Promise<PlanEntitlementView> {
   const plan = await livePlan(deps, organizationId, planCode);
   const feature = await entitledFeature(deps, organizationId, featureCode);
   let removed: PlanEntitlement | undefined;

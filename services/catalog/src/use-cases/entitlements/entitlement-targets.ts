@@ -13,7 +13,11 @@ export async function livePlan(deps: CatalogDeps, organizationId: string, code: 
 }
 
 /** The live feature a plan entitlement names, or 404 entitlement_not_found. */
-export async function entitledFeature(deps: CatalogDeps, organizationId: string, featureCode: string): Promise<Feature> {
+export async function entitledFeature(
+  deps: CatalogDeps,
+  organizationId: string,
+  featureCode: string,
+): Promise<Feature> {
   const feature = await deps.features.findLive(organizationId, featureCode);
   if (!feature) throw AppError.notFound("entitlement");
   return feature;

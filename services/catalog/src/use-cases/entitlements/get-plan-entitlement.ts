@@ -4,7 +4,12 @@ import type { CatalogDeps } from "../deps";
 import { listPlanEntitlements } from "./list-plan-entitlements";
 
 /** GET /plans/{code}/entitlements/{feature_code}: 404 entitlement_not_found when the plan does not grant that feature. */
-export async function getPlanEntitlement(deps: CatalogDeps, organizationId: string, planCode: string, featureCode: string): Promise<PlanEntitlementView> {
+export async function getPlanEntitlement(
+  deps: CatalogDeps,
+  organizationId: string,
+  planCode: string,
+  featureCode: string,
+): Promise<PlanEntitlementView> {
   const found = (await listPlanEntitlements(deps, organizationId, planCode)).find((e) => e.code === featureCode);
   if (!found) throw AppError.notFound("entitlement");
   return found;

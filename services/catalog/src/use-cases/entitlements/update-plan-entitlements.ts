@@ -29,11 +29,15 @@ async function checkedValues(deps: CatalogDeps, organizationId: string, inputs: 
       if (!privilege) throw AppError.notFound("privilege");
       return { privilege, checked: privilegeValue(privilege, value) };
     });
-    sent.set(feature.id, values.flatMap(({ privilege, checked }) => {
-      if ("value" in checked) return [{ privilege_id: privilege.id, value: checked.value }];
-      for (const [key, codes] of Object.entries(checked.errors)) errors[key] = [...new Set([...(errors[key] ?? []), ...codes])];
-      return [];
-    }));
+    sent.set(
+      feature.id,
+      values.flatMap(({ privilege, checked }) => {
+        if ("value" in checked) return [{ privilege_id: privilege.id, value: checked.value }];
+        for (const [key, codes] of Object.entries(checked.errors))
+          errors[key] = [...new Set([...(errors[key] ?? []), ...codes])];
+        return [];
+      }),
+    );
   }
   if (Object.keys(errors).length) throw AppError.validation(errors);
   return sent;
@@ -52,6 +56,8 @@ export async function updatePlanEntitlements(
 ): Promise<PlanEntitlementView[]> {
   const plan = await livePlan(deps, organizationId, planCode);
   const sent = await checkedValues(deps, organizationId, inputs);
-  const entitlements = await changePlanEntitlements(deps, plan, (current, now) => nextEntitlements(current, sent, mode, now));
+  const entitlements = await changePlanEntitlements(deps, plan, (current, now) =>
+    nextEntitlements(current, sent, mode, now),
+  );
   return entitlementViews(deps, organizationId, entitlements);
 }

@@ -13,8 +13,17 @@ export async function createInvoiceCustomSection(
 ): Promise<InvoiceCustomSection> {
   const now = deps.clock.now();
   const blank: InvoiceCustomSection = {
-    id: randomUUID(), organization_id: organizationId, code: "", name: "", description: null, details: null, display_name: null,
-    applied_to_organization: false, created_at: now, updated_at: now, deleted_at: null,
+    id: randomUUID(),
+    organization_id: organizationId,
+    code: "",
+    name: "",
+    description: null,
+    details: null,
+    display_name: null,
+    applied_to_organization: false,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
   };
   const section = changedSection(blank, patch);
   await insertRecord(deps.invoiceCustomSections, section);

@@ -1,5 +1,7 @@
 import {
-  INVOICE_CUSTOM_SECTION_PATCHABLE, invoiceCustomSectionViolations, type InvoiceCustomSection,
+  INVOICE_CUSTOM_SECTION_PATCHABLE,
+  invoiceCustomSectionViolations,
+  type InvoiceCustomSection,
 } from "../../domain/invoice-custom-section";
 import { applyPatch, type Patch } from "../../domain/patch";
 import { refuseIfInvalid } from "../catalog-record-writes";

@@ -12,6 +12,8 @@ export async function updateInvoiceCustomSection(
   patch: Patch<InvoiceCustomSection>,
 ): Promise<InvoiceCustomSection> {
   const key = { organizationId, code, resource: "invoice_custom_section" };
-  const { next } = await changeRecord(deps.invoiceCustomSections, deps.clock, key, (current) => changedSection(current, patch));
+  const { next } = await changeRecord(deps.invoiceCustomSections, deps.clock, key, (current) =>
+    changedSection(current, patch),
+  );
   return next;
 }

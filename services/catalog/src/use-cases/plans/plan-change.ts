@@ -50,7 +50,11 @@ export interface PlanChange {
   charges?: ChargeInput[];
   fixedCharges?: FixedChargeInput[];
   /** null clears it. */
-  minimumCommitment?: { amount_cents: number; invoice_display_name?: string | null; tax_codes?: string[] | null } | null;
+  minimumCommitment?: {
+    amount_cents: number;
+    invoice_display_name?: string | null;
+    tax_codes?: string[] | null;
+  } | null;
   usageThresholds?: { threshold_display_name?: string | null; amount_cents: number; recurring?: boolean | null }[];
 }
 
@@ -67,31 +71,56 @@ export async function changedPlan(deps: CatalogDeps, base: Plan, change: PlanCha
   const v = new Violations();
 
   if (change.charges !== undefined) {
-    const metrics = await liveRecordsById(deps.billableMetrics, org, change.charges.map((c) => c.billable_metric_id), "billable_metric");
+    const metrics = await liveRecordsById(
+      deps.billableMetrics,
+      org,
+      change.charges.map((c) => c.billable_metric_id),
+      "billable_metric",
+    );
     const existing = new Map(base.charges.map((c) => [c.id, c]));
     const charges: Charge[] = [];
     for (const [i, input] of change.charges.entries()) {
       const metric = metrics.get(input.billable_metric_id)!;
       const kept = input.id ? existing.get(input.id) : undefined;
       const current: Charge = kept ?? {
-        id: randomUUID(), billable_metric_id: metric.id, billable_metric_code: metric.code, code: null, charge_model: input.charge_model,
-        pay_in_advance: false, invoiceable: true, prorated: false, min_amount_cents: 0, regroup_paid_fees: null,
-        invoice_display_name: null, properties: {}, filters: [], tax_ids: [], created_at: now,
+        id: randomUUID(),
+        billable_metric_id: metric.id,
+        billable_metric_code: metric.code,
+        code: null,
+        charge_model: input.charge_model,
+        pay_in_advance: false,
+        invoiceable: true,
+        prorated: false,
+        min_amount_cents: 0,
+        regroup_paid_fees: null,
+        invoice_display_name: null,
+        properties: {},
+        filters: [],
+        tax_ids: [],
+        created_at: now,
       };
       const charge: Charge = {
         ...current,
-        billable_metric_id: metric.id, billable_metric_code: metric.code, charge_model: input.charge_model,
+        billable_metric_id: metric.id,
+        billable_metric_code: metric.code,
+        charge_model: input.charge_model,
         code: input.code !== undefined ? input.code : current.code,
         pay_in_advance: pick(input.pay_in_advance, current.pay_in_advance),
         invoiceable: pick(input.invoiceable, current.invoiceable),
         prorated: pick(input.prorated, current.prorated),
         min_amount_cents: pick(input.min_amount_cents, current.min_amount_cents),
         regroup_paid_fees: input.regroup_paid_fees !== undefined ? input.regroup_paid_fees : current.regroup_paid_fees,
-        invoice_display_name: input.invoice_display_name !== undefined ? input.invoice_display_name : current.invoice_display_name,
+        invoice_display_name:
+          input.invoice_display_name !== undefined ? input.invoice_display_name : current.invoice_display_name,
       };
       const checked = checkCharge(
-        v, i,
-        { ...charge, properties: pick(input.properties, current.properties), filters: input.filters ?? (kept && !input.filters ? current.filters : []) },
+        v,
+        i,
+        {
+          ...charge,
+          properties: pick(input.properties, current.properties),
+          filters: input.filters ?? (kept && !input.filters ? current.filters : []),
+        },
         metric.filters,
       );
       charge.properties = checked.properties;
@@ -103,23 +132,41 @@ export async function changedPlan(deps: CatalogDeps, base: Plan, change: PlanCha
   }
 
   if (change.fixedCharges !== undefined) {
-    const addOns = await liveRecordsById(deps.addOns, org, change.fixedCharges.map((c) => c.add_on_id), "add_on");
+    const addOns = await liveRecordsById(
+      deps.addOns,
+      org,
+      change.fixedCharges.map((c) => c.add_on_id),
+      "add_on",
+    );
     const existing = new Map(base.fixed_charges.map((c) => [c.id, c]));
     next.fixed_charges = change.fixedCharges.map((input, i) => {
       const addOn = addOns.get(input.add_on_id)!;
       const kept = input.id ? existing.get(input.id) : undefined;
       const current: FixedCharge = kept ?? {
-        id: randomUUID(), add_on_id: addOn.id, add_on_code: addOn.code, code: null, charge_model: input.charge_model,
-        pay_in_advance: false, prorated: false, units: 0, invoice_display_name: null, properties: {}, tax_ids: [], created_at: now,
+        id: randomUUID(),
+        add_on_id: addOn.id,
+        add_on_code: addOn.code,
+        code: null,
+        charge_model: input.charge_model,
+        pay_in_advance: false,
+        prorated: false,
+        units: 0,
+        invoice_display_name: null,
+        properties: {},
+        tax_ids: [],
+        created_at: now,
       };
       const charge: FixedCharge = {
         ...current,
-        add_on_id: addOn.id, add_on_code: addOn.code, charge_model: input.charge_model,
+        add_on_id: addOn.id,
+        add_on_code: addOn.code,
+        charge_model: input.charge_model,
         code: input.code !== undefined ? input.code : current.code,
         pay_in_advance: pick(input.pay_in_advance, current.pay_in_advance),
         prorated: pick(input.prorated, current.prorated),
         units: pick(input.units, current.units),
-        invoice_display_name: input.invoice_display_name !== undefined ? input.invoice_display_name : current.invoice_display_name,
+        invoice_display_name:
+          input.invoice_display_name !== undefined ? input.invoice_display_name : current.invoice_display_name,
       };
       charge.properties = checkFixedCharge(v, i, { ...charge, properties: pick(input.properties, current.properties) });
       if (input.tax_codes !== undefined) charge.tax_ids = input.tax_codes ?? [];
@@ -131,14 +178,22 @@ export async function changedPlan(deps: CatalogDeps, base: Plan, change: PlanCha
     const mc = change.minimumCommitment;
     const current = base.minimum_commitment;
     next.minimum_commitment = mc && {
-      id: current?.id ?? randomUUID(), amount_cents: mc.amount_cents, invoice_display_name: mc.invoice_display_name ?? null,
-      tax_ids: mc.tax_codes ?? [], created_at: current?.created_at ?? now, updated_at: now,
+      id: current?.id ?? randomUUID(),
+      amount_cents: mc.amount_cents,
+      invoice_display_name: mc.invoice_display_name ?? null,
+      tax_ids: mc.tax_codes ?? [],
+      created_at: current?.created_at ?? now,
+      updated_at: now,
     };
   }
   if (change.usageThresholds !== undefined) {
     next.usage_thresholds = change.usageThresholds.map((t) => ({
-      id: randomUUID(), threshold_display_name: t.threshold_display_name ?? null, amount_cents: t.amount_cents,
-      recurring: t.recurring ?? false, created_at: now, updated_at: now,
+      id: randomUUID(),
+      threshold_display_name: t.threshold_display_name ?? null,
+      amount_cents: t.amount_cents,
+      recurring: t.recurring ?? false,
+      created_at: now,
+      updated_at: now,
     }));
   }
   for (const [key, codes] of Object.entries(planViolations(next) ?? {})) codes.forEach((c) => v.add(key, c));
@@ -156,7 +211,8 @@ export async function changedPlan(deps: CatalogDeps, base: Plan, change: PlanCha
   }
   if (change.fixedCharges) {
     for (const [i, input] of change.fixedCharges.entries()) {
-      if (input.tax_codes !== undefined) next.fixed_charges[i]!.tax_ids = await taxIdsOf(deps, org, input.tax_codes ?? []);
+      if (input.tax_codes !== undefined)
+        next.fixed_charges[i]!.tax_ids = await taxIdsOf(deps, org, input.tax_codes ?? []);
     }
   }
   return next;

@@ -24,7 +24,11 @@ export async function planRefs(deps: CatalogDeps, organizationId: string, plans:
     deps.taxes.findLiveByIds(organizationId, [...taxIds]),
     deps.billableMetrics.findLiveByIds(organizationId, [...metricIds]),
     deps.addOns.findLiveByIds(organizationId, [...addOnIds]),
-    entitlementViewsOf(deps, organizationId, plans.map((p) => p.parent_id ?? p.id)),
+    entitlementViewsOf(
+      deps,
+      organizationId,
+      plans.map((p) => p.parent_id ?? p.id),
+    ),
   ]);
   return {
     taxes: new Map<string, Tax>(taxes.map((t) => [t.id, t])),

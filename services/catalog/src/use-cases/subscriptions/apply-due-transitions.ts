@@ -11,7 +11,12 @@ import { terminateSubscription } from "./terminate-subscription";
  * Returns how many subscriptions changed. The scheduler passes ordinary organizations (system
  * clock); a test clock's RunDue passes one sandbox organization at its frozen time.
  */
-export async function applyDueTransitions(deps: CatalogDeps, logger?: Logger, scope: DueScope = {}, batch = 100): Promise<number> {
+export async function applyDueTransitions(
+  deps: CatalogDeps,
+  logger?: Logger,
+  scope: DueScope = {},
+  batch = 100,
+): Promise<number> {
   const now = deps.clock.now();
   let changed = 0;
   for (const s of await deps.subscriptions.duePending(now, batch, scope)) {

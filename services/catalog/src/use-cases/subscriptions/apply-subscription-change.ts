@@ -27,13 +27,19 @@ export interface SubscriptionChange {
 }
 
 /** The plan the change bills: new overrides write the subscription's private plan (created on first use). */
-async function billedPlan(deps: CatalogDeps, s: Subscription, change: SubscriptionChange, now: Date): Promise<Plan | null> {
+async function billedPlan(
+  deps: CatalogDeps,
+  s: Subscription,
+  change: SubscriptionChange,
+  now: Date,
+): Promise<Plan | null> {
   if (change.billed) return change.billed;
   if (!change.overrides) return null;
   if (s.overridden) {
     const child = await deps.childPlans.findByIds(s.organization_id, [s.plan_id]);
     const next = await overriddenAgain(deps, child[0]!, change.overrides, now);
-    if ((await deps.childPlans.replace(next, child[0]!.updated_at)) !== "ok") throw new AppError("unavailable", undefined, undefined, "plan overrides changed concurrently; retry");
+    if ((await deps.childPlans.replace(next, child[0]!.updated_at)) !== "ok")
+      throw new AppError("unavailable", undefined, undefined, "plan overrides changed concurrently; retry");
     return next;
   }
   const parent = await deps.plans.findByIds(s.organization_id, [s.plan_id]);
@@ -43,7 +49,12 @@ async function billedPlan(deps: CatalogDeps, s: Subscription, change: Subscripti
 }
 
 /** Applies a change to a current subscription, announces it, and starts a pending one whose start has passed. */
-export async function applySubscriptionChange(deps: CatalogDeps, s: Subscription, change: SubscriptionChange, requestId?: string): Promise<Subscription> {
+export async function applySubscriptionChange(
+  deps: CatalogDeps,
+  s: Subscription,
+  change: SubscriptionChange,
+  requestId?: string,
+): Promise<Subscription> {
   const now = deps.clock.now();
   const start = s.status === "pending" && change.subscriptionAt ? change.subscriptionAt : s.subscription_at;
   const v = new Violations();
@@ -51,17 +62,23 @@ export async function applySubscriptionChange(deps: CatalogDeps, s: Subscription
   refuseIfInvalid(v.result());
   const billed = await billedPlan(deps, s, change, now);
   const changed = await changeSubscription(
-    deps, s.organization_id, s.id,
+    deps,
+    s.organization_id,
+    s.id,
     (current) => ({
       ...current,
       ...(change.name !== undefined && { name: change.name }),
-      ...(change.progressiveBillingDisabled !== undefined && { progressive_billing_disabled: change.progressiveBillingDisabled }),
+      ...(change.progressiveBillingDisabled !== undefined && {
+        progressive_billing_disabled: change.progressiveBillingDisabled,
+      }),
       ...(change.sections && chooseSections(sectionsOf(current), change.sections, current.id, now)),
       ...(change.endingAt !== undefined && { ending_at: change.endingAt }),
-      ...(current.status === "pending" && change.subscriptionAt && !current.previous_subscription_id && {
-        subscription_at: change.subscriptionAt,
-        activation_at: change.subscriptionAt,
-      }),
+      ...(current.status === "pending" &&
+        change.subscriptionAt &&
+        !current.previous_subscription_id && {
+          subscription_at: change.subscriptionAt,
+          activation_at: change.subscriptionAt,
+        }),
       ...(billed && { plan_id: billed.id, overridden: billed.parent_id != null }),
       ...(change.plan && { plan_code: change.plan.code }),
     }),

@@ -42,9 +42,18 @@ export async function createSubscription(
 
   if (current && current.plan_code === plan.code) {
     // The same plan again: Lago changes the subscription in place (name, ending_at, overrides).
-    const changed = await applySubscriptionChange(deps, current, {
-      name: input.name, endingAt, overrides: input.plan_overrides ?? undefined, progressiveBillingDisabled: input.progressive_billing_disabled, sections,
-    }, requestId);
+    const changed = await applySubscriptionChange(
+      deps,
+      current,
+      {
+        name: input.name,
+        endingAt,
+        overrides: input.plan_overrides ?? undefined,
+        progressiveBillingDisabled: input.progressive_billing_disabled,
+        sections,
+      },
+      requestId,
+    );
     return presentSubscription(deps, changed);
   }
 
@@ -55,8 +64,14 @@ export async function createSubscription(
   checkEndingAt(v, endingAt ?? null, start);
   refuseIfInvalid(v.result());
 
-  const customer = await deps.customers.ensure(organizationId, input.external_customer_id!, billed.amount_currency, requestId);
-  if (customer.currency && customer.currency !== billed.amount_currency) throw AppError.validation({ currency: ["currencies_does_not_match"] });
+  const customer = await deps.customers.ensure(
+    organizationId,
+    input.external_customer_id!,
+    billed.amount_currency,
+    requestId,
+  );
+  if (customer.currency && customer.currency !== billed.amount_currency)
+    throw AppError.validation({ currency: ["currencies_does_not_match"] });
   if (child) await deps.childPlans.insert(child);
 
   if (current?.status === "active") {
@@ -65,16 +80,34 @@ export async function createSubscription(
   }
   if (current) {
     // A subscription that has not started yet simply takes the new plan.
-    const changed = await applySubscriptionChange(deps, current, { name: input.name, endingAt, subscriptionAt, plan, billed, sections }, requestId);
+    const changed = await applySubscriptionChange(
+      deps,
+      current,
+      { name: input.name, endingAt, subscriptionAt, plan, billed, sections },
+      requestId,
+    );
     return presentSubscription(deps, changed);
   }
 
   const resumed = await resumeInterruptedUpgrade(deps, {
-    organizationId, externalId, externalCustomerId: customer.external_id, plan, billed, name: input.name, endingAt, sections, requestId,
+    organizationId,
+    externalId,
+    externalCustomerId: customer.external_id,
+    plan,
+    billed,
+    name: input.name,
+    endingAt,
+    sections,
+    requestId,
   });
   if (resumed) return presentSubscription(deps, resumed);
   const subscription = newSubscription({
-    organizationId, externalId, customer, plan, billed, now,
+    organizationId,
+    externalId,
+    customer,
+    plan,
+    billed,
+    now,
     name: input.name ?? null,
     billingTime: (input.billing_time ?? "calendar") as BillingTimeName,
     subscriptionAt: start,
@@ -82,7 +115,8 @@ export async function createSubscription(
     progressiveBillingDisabled: input.progressive_billing_disabled,
     sections,
   });
-  const type = subscription.status === "active" ? Subjects.catalog.subscriptionStarted : Subjects.catalog.subscriptionUpdated;
+  const type =
+    subscription.status === "active" ? Subjects.catalog.subscriptionStarted : Subjects.catalog.subscriptionUpdated;
   await insertSubscription(deps, subscription, await subscriptionEventOf(deps, type, subscription, now, requestId));
   return presentSubscription(deps, subscription);
 }

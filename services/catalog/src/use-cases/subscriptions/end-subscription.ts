@@ -23,7 +23,9 @@ export async function endSubscription(
 ): Promise<SubscriptionWithPlan> {
   refuseIfInvalid(checkTermination(input));
   const pending = input.status === "pending";
-  const current = await deps.subscriptions.findByExternalId(organizationId, externalId, [pending ? "pending" : "active"]);
+  const current = await deps.subscriptions.findByExternalId(organizationId, externalId, [
+    pending ? "pending" : "active",
+  ]);
   if (!current) throw AppError.notFound("subscription");
   const ended = pending
     ? await cancelSubscription(deps, current, requestId)

@@ -17,7 +17,9 @@ export interface ChargeOverride {
 
 /** plan_overrides as sent (spec: Subscription). */
 export interface PlanOverrides {
-  patch: Patch<Pick<Plan, "amount_cents" | "amount_currency" | "description" | "invoice_display_name" | "name" | "trial_period">>;
+  patch: Patch<
+    Pick<Plan, "amount_cents" | "amount_currency" | "description" | "invoice_display_name" | "name" | "trial_period">
+  >;
   taxCodes?: string[];
   charges?: ChargeOverride[];
   minimumCommitment?: PlanChange["minimumCommitment"];
@@ -72,7 +74,12 @@ export function childPlanOf(deps: CatalogDeps, parent: Plan, overrides: PlanOver
 }
 
 /** A private plan changed by new overrides (nothing stored). */
-export async function overriddenAgain(deps: CatalogDeps, child: Plan, overrides: PlanOverrides, now: Date): Promise<Plan> {
+export async function overriddenAgain(
+  deps: CatalogDeps,
+  child: Plan,
+  overrides: PlanOverrides,
+  now: Date,
+): Promise<Plan> {
   const next = await changedPlan(deps, child, asPlanChange(child, overrides), now);
   return { ...next, updated_at: new Date(Math.max(now.getTime(), child.updated_at.getTime() + 1)) };
 }

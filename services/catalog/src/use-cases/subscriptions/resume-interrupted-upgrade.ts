@@ -34,6 +34,10 @@ export async function resumeInterruptedUpgrade(deps: CatalogDeps, retry: Upgrade
     started_at: now,
     activation_at: null,
   };
-  await insertSubscription(deps, next, await subscriptionEventOf(deps, Subjects.catalog.subscriptionStarted, next, now, sw.requestId));
+  await insertSubscription(
+    deps,
+    next,
+    await subscriptionEventOf(deps, Subjects.catalog.subscriptionStarted, next, now, sw.requestId),
+  );
   return next;
 }

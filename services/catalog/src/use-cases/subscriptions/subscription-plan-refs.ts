@@ -11,8 +11,14 @@ import { planViews } from "../plans/plan-refs";
 import { chosenSections } from "./subscription-sections";
 
 /** The plans the subscriptions are billed on (private copies included, deleted plans too), by id. */
-export async function plansOf(deps: CatalogDeps, organizationId: string, subs: Subscription[]): Promise<Map<string, Plan>> {
-  const ids = (overridden: boolean) => [...new Set(subs.filter((s) => s.overridden === overridden).map((s) => s.plan_id))];
+export async function plansOf(
+  deps: CatalogDeps,
+  organizationId: string,
+  subs: Subscription[],
+): Promise<Map<string, Plan>> {
+  const ids = (overridden: boolean) => [
+    ...new Set(subs.filter((s) => s.overridden === overridden).map((s) => s.plan_id)),
+  ];
   const [plans, children] = await Promise.all([
     deps.plans.findByIds(organizationId, ids(false)),
     deps.childPlans.findByIds(organizationId, ids(true)),
@@ -21,7 +27,11 @@ export async function plansOf(deps: CatalogDeps, organizationId: string, subs: S
 }
 
 /** The plans' public views by id (one lookup of taxes, metrics and add-ons for all). */
-export async function planViewsOf(deps: CatalogDeps, organizationId: string, subs: Subscription[]): Promise<Map<string, PlanView>> {
+export async function planViewsOf(
+  deps: CatalogDeps,
+  organizationId: string,
+  subs: Subscription[],
+): Promise<Map<string, PlanView>> {
   const plans = [...(await plansOf(deps, organizationId, subs)).values()];
   const views = await planViews(deps, organizationId, plans);
   return new Map(views.map((v) => [v.svc_id, v]));
@@ -36,16 +46,26 @@ function planViewFor(views: Map<string, PlanView>, s: Subscription): PlanView {
 
 /** List items: the subscription alone. */
 export async function presentSubscriptions(deps: CatalogDeps, organizationId: string, subs: Subscription[]) {
-  const [views, sections] = await Promise.all([planViewsOf(deps, organizationId, subs), chosenSections(deps, organizationId, subs)]);
+  const [views, sections] = await Promise.all([
+    planViewsOf(deps, organizationId, subs),
+    chosenSections(deps, organizationId, subs),
+  ]);
   const now = deps.clock.now();
   return subs.map((s) => subscriptionView(s, planViewFor(views, s), now, sections));
 }
 
 /** Create and retrieve: the subscription with its plan and applicable usage thresholds. */
 export async function presentSubscription(deps: CatalogDeps, s: Subscription) {
-  const [views, sections] = await Promise.all([planViewsOf(deps, s.organization_id, [s]), chosenSections(deps, s.organization_id, [s])]);
+  const [views, sections] = await Promise.all([
+    planViewsOf(deps, s.organization_id, [s]),
+    chosenSections(deps, s.organization_id, [s]),
+  ]);
   const plan = planViewFor(views, s);
-  return { ...subscriptionView(s, plan, deps.clock.now(), sections), plan, applicable_usage_thresholds: s.progressive_billing_disabled ? [] : applicableUsageThresholds(plan) };
+  return {
+    ...subscriptionView(s, plan, deps.clock.now(), sections),
+    plan,
+    applicable_usage_thresholds: s.progressive_billing_disabled ? [] : applicableUsageThresholds(plan),
+  };
 }
 export type SubscriptionWithPlan = Awaited<ReturnType<typeof presentSubscription>>;
 
@@ -62,7 +82,9 @@ export async function subscriptionEventOf(
   const plan = planViewFor(views, s);
   // the sections it chose travel as ids (invoicing reads the live ones when it bills)
   const subscription = {
-    ...subscriptionView(s, plan, now), plan_id: s.plan_id, timezone: s.timezone,
+    ...subscriptionView(s, plan, now),
+    plan_id: s.plan_id,
+    timezone: s.timezone,
     invoice_custom_section_ids: chosenSectionIdsOf(s),
   };
   return subscriptionEvent(type, s.organization_id, { subscription, plan }, now, requestId);

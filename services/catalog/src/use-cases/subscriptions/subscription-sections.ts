@@ -8,7 +8,11 @@ import type { CatalogDeps } from "../deps";
  * order sent (Lago looks the codes up among the organization's sections: unknown ones are left out).
  * undefined when the request sent none (nothing changes).
  */
-export async function resolveSectionChoice(deps: CatalogDeps, organizationId: string, input: SectionChoiceInput | undefined): Promise<SectionChoice | undefined> {
+export async function resolveSectionChoice(
+  deps: CatalogDeps,
+  organizationId: string,
+  input: SectionChoiceInput | undefined,
+): Promise<SectionChoice | undefined> {
   if (!input) return undefined;
   if (input.codes === undefined) return { skip: input.skip };
   const codes = [...new Set(input.codes)];
@@ -18,7 +22,11 @@ export async function resolveSectionChoice(deps: CatalogDeps, organizationId: st
 }
 
 /** The live sections the subscriptions chose, by id (one read for a page of them; deleted sections are not shown). */
-export async function chosenSections(deps: CatalogDeps, organizationId: string, subs: readonly Subscription[]): Promise<Map<string, InvoiceCustomSection>> {
+export async function chosenSections(
+  deps: CatalogDeps,
+  organizationId: string,
+  subs: readonly Subscription[],
+): Promise<Map<string, InvoiceCustomSection>> {
   const ids = [...new Set(subs.flatMap(chosenSectionIdsOf))];
   if (ids.length === 0) return new Map();
   return new Map((await deps.invoiceCustomSections.findLiveByIds(organizationId, ids)).map((s) => [s.id, s]));

@@ -17,7 +17,10 @@ export interface PlanSwitch {
 }
 
 /** The subscription that follows `current` on the new plan: same external id, customer, anniversary and trial start. */
-export function successorSubscription(sw: PlanSwitch, now: Date): Omit<Subscription, "status" | "started_at" | "activation_at"> {
+export function successorSubscription(
+  sw: PlanSwitch,
+  now: Date,
+): Omit<Subscription, "status" | "started_at" | "activation_at"> {
   const { current } = sw;
   const id = randomUUID();
   return {

@@ -17,13 +17,19 @@ export interface TerminationOptions {
 }
 
 /** An active subscription ends now (or at `at`); a downgrade scheduled on it is canceled first. */
-export async function terminateSubscription(deps: CatalogDeps, active: Subscription, options: TerminationOptions = {}): Promise<Subscription> {
+export async function terminateSubscription(
+  deps: CatalogDeps,
+  active: Subscription,
+  options: TerminationOptions = {},
+): Promise<Subscription> {
   if (active.next_subscription_id) {
     const next = await deps.subscriptions.findById(active.organization_id, active.next_subscription_id);
     if (next?.status === "pending") await cancelPending(deps, next, options.requestId);
   }
   return changeSubscription(
-    deps, active.organization_id, active.id,
+    deps,
+    active.organization_id,
+    active.id,
     (s, now) =>
       s.status !== "active"
         ? null

@@ -29,14 +29,23 @@ export async function updateSubscription(
 ): Promise<SubscriptionWithPlan> {
   const { violations, subscriptionAt, endingAt } = checkSubscriptionUpdate(input);
   refuseIfInvalid(violations);
-  const current = await deps.subscriptions.findByExternalId(organizationId, externalId, status ? [status] : ["active", "pending"]);
+  const current = await deps.subscriptions.findByExternalId(
+    organizationId,
+    externalId,
+    status ? [status] : ["active", "pending"],
+  );
   if (!current) throw AppError.notFound("subscription");
   const sections = await resolveSectionChoice(deps, organizationId, input.invoice_custom_section);
   const changed = await applySubscriptionChange(
-    deps, current,
+    deps,
+    current,
     {
-      name: input.name, endingAt, subscriptionAt: subscriptionAt ?? undefined, overrides: input.plan_overrides ?? undefined,
-      progressiveBillingDisabled: input.progressive_billing_disabled, sections,
+      name: input.name,
+      endingAt,
+      subscriptionAt: subscriptionAt ?? undefined,
+      overrides: input.plan_overrides ?? undefined,
+      progressiveBillingDisabled: input.progressive_billing_disabled,
+      sections,
     },
     requestId,
   );

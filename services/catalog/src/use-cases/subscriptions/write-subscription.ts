@@ -25,20 +25,24 @@ export async function changeSubscription(
   change: (current: Subscription, now: Date) => Promise<Subscription | null> | Subscription | null,
   eventOf?: (next: Subscription, now: Date) => Promise<Envelope | undefined> | Envelope | undefined,
 ): Promise<Subscription> {
-  return retryOnLostRace("subscription", async () => {
-    const current = await deps.subscriptions.findById(organizationId, id);
-    if (!current) throw AppError.notFound("subscription");
-    const now = deps.clock.now();
-    const changed = await change(current, now);
-    if (!changed) return current;
-    const next = { ...changed, updated_at: new Date(Math.max(now.getTime(), current.updated_at.getTime() + 1)) };
-    const event = await eventOf?.(next, now);
-    const outcome = await deps.subscriptions.replace(next, current.updated_at, event);
-    if (outcome === "slot_taken") throw externalIdTaken();
-    if (outcome === "ok") {
-      if (event) await deps.publishSubscriptionEvent(next.id, event);
-      return next;
-    }
-    return LOST_RACE;
-  }, 10);
+  return retryOnLostRace(
+    "subscription",
+    async () => {
+      const current = await deps.subscriptions.findById(organizationId, id);
+      if (!current) throw AppError.notFound("subscription");
+      const now = deps.clock.now();
+      const changed = await change(current, now);
+      if (!changed) return current;
+      const next = { ...changed, updated_at: new Date(Math.max(now.getTime(), current.updated_at.getTime() + 1)) };
+      const event = await eventOf?.(next, now);
+      const outcome = await deps.subscriptions.replace(next, current.updated_at, event);
+      if (outcome === "slot_taken") throw externalIdTaken();
+      if (outcome === "ok") {
+        if (event) await deps.publishSubscriptionEvent(next.id, event);
+        return next;
+      }
+      return LOST_RACE;
+    },
+    10,
+  );
 }

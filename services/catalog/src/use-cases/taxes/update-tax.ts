@@ -5,7 +5,14 @@ import { changeRecord } from "../catalog-record-writes";
 import { changedTax } from "./tax-change";
 
 /** PUT /taxes/{code}: only the fields sent change (the code too). */
-export async function updateTax(deps: CatalogDeps, organizationId: string, code: string, patch: Patch<Tax>): Promise<Tax> {
-  const { next } = await changeRecord(deps.taxes, deps.clock, { organizationId, code, resource: "tax" }, (current) => changedTax(current, patch));
+export async function updateTax(
+  deps: CatalogDeps,
+  organizationId: string,
+  code: string,
+  patch: Patch<Tax>,
+): Promise<Tax> {
+  const { next } = await changeRecord(deps.taxes, deps.clock, { organizationId, code, resource: "tax" }, (current) =>
+    changedTax(current, patch),
+  );
   return next;
 }

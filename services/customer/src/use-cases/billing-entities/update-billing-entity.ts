@@ -9,7 +9,10 @@ import type { CustomerDeps } from "../deps";
  * change applies to invoices finalized from then on; finalized ones keep their numbers.
  */
 export async function updateBillingEntity(
-  deps: Pick<CustomerDeps, "organizations" | "clock">, organizationId: string, code: string, patch: BillingEntityPatch,
+  deps: Pick<CustomerDeps, "organizations" | "clock">,
+  organizationId: string,
+  code: string,
+  patch: BillingEntityPatch,
 ): Promise<BillingEntity> {
   const refused = unclearable(patch);
   if (refused.length) throw AppError.validation(Object.fromEntries(refused.map((f) => [f, ["value_is_mandatory"]])));

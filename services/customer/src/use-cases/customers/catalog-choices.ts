@@ -26,7 +26,9 @@ export async function resolveCatalogChoices(
   const sectionCodes = patch.invoice_custom_section_codes;
   const [taxes, sections] = await Promise.all([
     taxCodes?.length ? deps.catalog.resolveTaxes(organizationId, { codes: taxCodes }, requestId) : taxCodes && [],
-    sectionCodes?.length ? deps.catalog.resolveInvoiceCustomSections(organizationId, { codes: sectionCodes }, requestId) : sectionCodes && [],
+    sectionCodes?.length
+      ? deps.catalog.resolveInvoiceCustomSections(organizationId, { codes: sectionCodes }, requestId)
+      : sectionCodes && [],
   ]);
   if (!taxCodes || !taxes) return { sections };
   const byCode = new Map(taxes.map((t) => [t.code, t]));

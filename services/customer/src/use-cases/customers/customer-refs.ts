@@ -29,8 +29,9 @@ export async function customerRefs(
   const taxes = byId(known.taxes);
   const sections = byId(known.sections);
   const taxIds = unique(customers.flatMap((c) => c.tax_ids)).filter((id) => !taxes.has(id));
-  const sectionIds = unique(customers.filter((c) => !c.skip_invoice_custom_sections).flatMap((c) => c.invoice_custom_section_ids))
-    .filter((id) => !sections.has(id));
+  const sectionIds = unique(
+    customers.filter((c) => !c.skip_invoice_custom_sections).flatMap((c) => c.invoice_custom_section_ids),
+  ).filter((id) => !sections.has(id));
   const needOrganization = customers.some((c) => mayUseOrganizationSections(c, defaultBillingEntityId));
 
   const [foundTaxes, foundSections, organizationSections] = await Promise.all([
@@ -43,7 +44,10 @@ export async function customerRefs(
 
   return customers.map((c) => ({
     taxes: c.tax_ids.flatMap((id) => taxes.get(id) ?? []),
-    applicable_invoice_custom_sections: applicableSections(c, sections, { sections: organizationSections, defaultBillingEntityId }),
+    applicable_invoice_custom_sections: applicableSections(c, sections, {
+      sections: organizationSections,
+      defaultBillingEntityId,
+    }),
   }));
 }
 
@@ -53,7 +57,12 @@ export interface CustomerWithRefs {
 }
 
 /** One customer with its references. */
-export async function withRefs(deps: CustomerDeps, customer: Customer, requestId?: string, known?: KnownRefs): Promise<CustomerWithRefs> {
+export async function withRefs(
+  deps: CustomerDeps,
+  customer: Customer,
+  requestId?: string,
+  known?: KnownRefs,
+): Promise<CustomerWithRefs> {
   const [refs] = await customerRefs(deps, customer.organization_id, [customer], requestId, known);
   return { customer, refs: refs! };
 }

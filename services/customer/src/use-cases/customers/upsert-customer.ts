@@ -26,20 +26,25 @@ export async function upsertCustomer(
   return retryOnLostRace("customer", async () => {
     const now = deps.clock.now();
     const existing = await deps.customers.findLive(input.organizationId, input.externalId);
-    const entity = input.patch.billing_entity_code !== undefined
-      ? await deps.organizations.findBillingEntity(input.organizationId, input.patch.billing_entity_code)
-      : existing ? { id: existing.billing_entity_id, code: existing.billing_entity_code } : await deps.organizations.defaultBillingEntity(input.organizationId);
+    const entity =
+      input.patch.billing_entity_code !== undefined
+        ? await deps.organizations.findBillingEntity(input.organizationId, input.patch.billing_entity_code)
+        : existing
+          ? { id: existing.billing_entity_id, code: existing.billing_entity_code }
+          : await deps.organizations.defaultBillingEntity(input.organizationId);
     if (!entity) throw AppError.notFound("billing_entity");
 
-    const base = existing ?? newCustomer({
-      id: randomUUID(),
-      organizationId: input.organizationId,
-      externalId: input.externalId,
-      sequentialId: 0,
-      documentNumberPrefix: organization.document_number_prefix,
-      billingEntity: entity,
-      now,
-    });
+    const base =
+      existing ??
+      newCustomer({
+        id: randomUUID(),
+        organizationId: input.organizationId,
+        externalId: input.externalId,
+        sequentialId: 0,
+        documentNumberPrefix: organization.document_number_prefix,
+        billingEntity: entity,
+        now,
+      });
     const patched = applyCustomerPatch(base, input.patch, now);
     patched.billing_entity_id = entity.id;
     patched.billing_entity_code = entity.code;
@@ -51,7 +56,8 @@ export async function upsertCustomer(
 
     if (existing) {
       // keep updated_at strictly increasing so the optimistic check below always sees a change
-      if (next.updated_at.getTime() <= existing.updated_at.getTime()) next.updated_at = new Date(existing.updated_at.getTime() + 1);
+      if (next.updated_at.getTime() <= existing.updated_at.getTime())
+        next.updated_at = new Date(existing.updated_at.getTime() + 1);
       const event = customerEvent(Subjects.customer.customerUpdated, next, refs, now, input.requestId);
       if (await deps.customers.replace(next, existing.updated_at, event)) {
         await deps.publish(next.id, event);

@@ -9,12 +9,23 @@ export async function createApiKey(
   input: { organizationId: string; name?: string },
 ): Promise<{ key: ApiKey; apiKey: string }> {
   const organization = await deps.organizations.findById(input.organizationId);
-  if (!organization) throw new AppError("not_found", "organization_not_found", undefined, `organization ${input.organizationId} not found`);
+  if (!organization)
+    throw new AppError(
+      "not_found",
+      "organization_not_found",
+      undefined,
+      `organization ${input.organizationId} not found`,
+    );
   const name = input.name?.trim() || null;
   const apiKey = generateApiKey();
   const key: ApiKey = {
-    id: randomUUID(), organization_id: organization.id, name, prefix: apiKeyPrefix(apiKey),
-    created_at: deps.clock.now(), last_used_at: null, revoked_at: null,
+    id: randomUUID(),
+    organization_id: organization.id,
+    name,
+    prefix: apiKeyPrefix(apiKey),
+    created_at: deps.clock.now(),
+    last_used_at: null,
+    revoked_at: null,
   };
   await deps.organizations.addApiKey(key, hashApiKey(apiKey));
   return { key, apiKey };

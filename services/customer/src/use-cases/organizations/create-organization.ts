@@ -25,8 +25,17 @@ function defaultBillingEntity(organization: Organization): BillingEntity {
     timezone: "UTC",
     email_settings: [],
     eu_tax_management: false,
-    address_line1: null, address_line2: null, city: null, state: null, country: null, zipcode: null,
-    email: null, legal_name: null, legal_number: null, tax_identification_number: null, logo_url: null,
+    address_line1: null,
+    address_line2: null,
+    city: null,
+    state: null,
+    country: null,
+    zipcode: null,
+    email: null,
+    legal_name: null,
+    legal_number: null,
+    tax_identification_number: null,
+    logo_url: null,
     created_at: organization.created_at,
     updated_at: organization.created_at,
   };
@@ -40,10 +49,18 @@ export async function createOrganization(
   const name = input.name.trim();
   if (!name) throw AppError.validation({ name: ["value_is_mandatory"] });
   const id = randomUUID();
-  const test_clock = input.sandbox ? { frozen_time: input.sandbox.frozenTime, status: "ready" as const, target: null } : null;
+  const test_clock = input.sandbox
+    ? { frozen_time: input.sandbox.frozenTime, status: "ready" as const, target: null }
+    : null;
   // a sandbox organization is born at its clock's time
   const created_at = input.sandbox ? input.sandbox.frozenTime : deps.clock.now();
-  const organization: Organization = { id, name, document_number_prefix: documentNumberPrefix(name, id), created_at, test_clock };
+  const organization: Organization = {
+    id,
+    name,
+    document_number_prefix: documentNumberPrefix(name, id),
+    created_at,
+    test_clock,
+  };
   const apiKey = input.apiKey ?? generateApiKey();
   // a key given explicitly must be new, checked before anything is written: a stored one is another
   // organization's, or revoked (never to work again); storing it would break the unique key_hash
@@ -53,11 +70,22 @@ export async function createOrganization(
       const message = known.revoked_at
         ? `this API key was revoked on ${known.revoked_at.toISOString()} (key ${known.prefix ?? known.id} of organization ${known.organization_id}): a revoked key never works again; give another key, or none for a generated one`
         : `this API key already belongs to organization ${known.organization_id}`;
-      throw new AppError("unprocessable", "validation_errors", { api_key: [known.revoked_at ? "value_already_revoked" : "value_already_exist"] }, message);
+      throw new AppError(
+        "unprocessable",
+        "validation_errors",
+        { api_key: [known.revoked_at ? "value_already_revoked" : "value_already_exist"] },
+        message,
+      );
     }
   }
   const key: ApiKey = {
-    id: randomUUID(), organization_id: id, name: null, prefix: apiKeyPrefix(apiKey), created_at, last_used_at: null, revoked_at: null,
+    id: randomUUID(),
+    organization_id: id,
+    name: null,
+    prefix: apiKeyPrefix(apiKey),
+    created_at,
+    last_used_at: null,
+    revoked_at: null,
   };
   await deps.organizations.create(organization, key, hashApiKey(apiKey), defaultBillingEntity(organization));
   return { organization, apiKey };

@@ -24,8 +24,12 @@ export async function revokeApiKey(
     const matching = keysMatchingPrefix(await deps.organizations.listApiKeys(organizationId), input.prefix);
     const live = matching.filter((k) => !k.revoked_at);
     if (live.length > 1) {
-      throw new AppError("unprocessable", "api_key_prefix_ambiguous", undefined,
-        `prefix ${input.prefix} matches ${live.length} live keys (${live.map((k) => k.id).join(", ")}): give a longer prefix or the key id`);
+      throw new AppError(
+        "unprocessable",
+        "api_key_prefix_ambiguous",
+        undefined,
+        `prefix ${input.prefix} matches ${live.length} live keys (${live.map((k) => k.id).join(", ")}): give a longer prefix or the key id`,
+      );
     }
     target = live[0] ?? matching[0] ?? null;
     if (!target) throw notFound(organizationId, `with prefix ${input.prefix}`);

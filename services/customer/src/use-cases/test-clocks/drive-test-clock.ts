@@ -22,9 +22,13 @@ export async function driveTestClock(deps: CustomerDeps, organizationId: string,
     const step = nextStep(clock.target, dues);
     for (const peer of deps.scheduledWork) {
       const done = await atFrozenTime(step, () => peer.runDue(organizationId, step));
-      logger?.debug({ organization_id: organizationId, peer: peer.name, at: step.toISOString(), done }, "test clock step run");
+      logger?.debug(
+        { organization_id: organizationId, peer: peer.name, at: step.toISOString(), done },
+        "test clock step run",
+      );
     }
-    if (step.getTime() !== from.getTime() && !(await deps.organizations.stepTestClock(organizationId, from, step))) return; // moved by another driver
+    if (step.getTime() !== from.getTime() && !(await deps.organizations.stepTestClock(organizationId, from, step)))
+      return; // moved by another driver
     if (step.getTime() === clock.target.getTime()) {
       await deps.organizations.finishAdvance(organizationId, step);
       return;

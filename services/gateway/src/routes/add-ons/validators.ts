@@ -18,6 +18,11 @@ export const addOnUpdateSchema = z.object({
 });
 
 /** The `add_on` object of POST /add_ons: name, code, amount_cents and amount_currency required. */
-export const addOnCreateSchema = addOnUpdateSchema.extend({ name, code, amount_cents: amountCents, amount_currency: currency });
+export const addOnCreateSchema = addOnUpdateSchema.extend({
+  name,
+  code,
+  amount_cents: amountCents,
+  amount_currency: currency,
+});
 
 export type AddOnInput = z.infer<typeof addOnUpdateSchema>;

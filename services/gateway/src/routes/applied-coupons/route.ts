@@ -10,7 +10,10 @@ import { toAppliedCouponMessage, toListMessage } from "./to-message";
 import { appliedCouponSchema } from "./validators";
 
 /** /api/v1/applied_coupons and Lago's DELETE under the customer: validation and shape only; the catalog decides (the customer service: whether a customer exists). */
-export function appliedCouponsRouter(appliedCoupons: RpcClient<CatalogRpc["appliedCoupons"]>, customer: RpcClient<CustomerRpc>): Router {
+export function appliedCouponsRouter(
+  appliedCoupons: RpcClient<CatalogRpc["appliedCoupons"]>,
+  customer: RpcClient<CustomerRpc>,
+): Router {
   const router = Router();
   const send = replySender("applied_coupon", (a: CatalogMessages.AppliedCoupon__Output) => presentAppliedCoupon(a));
 

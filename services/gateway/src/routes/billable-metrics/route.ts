@@ -12,7 +12,13 @@ export function billableMetricsRouter(metrics: RpcClient<CatalogRpc["billableMet
   return codeResourceRoutes(Router(), metrics, {
     root: "billable_metric",
     plural: "billable_metrics",
-    rpc: { create: "CreateBillableMetric", list: "ListBillableMetrics", get: "GetBillableMetric", update: "UpdateBillableMetric", delete: "DeleteBillableMetric" },
+    rpc: {
+      create: "CreateBillableMetric",
+      list: "ListBillableMetrics",
+      get: "GetBillableMetric",
+      update: "UpdateBillableMetric",
+      delete: "DeleteBillableMetric",
+    },
     schemas: { create: billableMetricCreateSchema, update: billableMetricUpdateSchema, errorKey: topLevelKey },
     toMessage: toBillableMetricInputMessage,
     present: presentBillableMetric,

@@ -18,7 +18,12 @@ export const billableMetricUpdateSchema = z.object({
   weighted_interval: oneOf(WEIGHTED_INTERVALS).nullish(),
   expression: z.string().max(2000).nullish(),
   filters: z
-    .array(z.object({ key: z.string().trim().min(1).max(255), values: z.array(z.string().min(1).max(255)).min(1).max(1000) }))
+    .array(
+      z.object({
+        key: z.string().trim().min(1).max(255),
+        values: z.array(z.string().min(1).max(255)).min(1).max(1000),
+      }),
+    )
     .max(100)
     .nullish(),
 });

@@ -20,13 +20,27 @@ export function billingEntitiesRouter(customer: RpcClient<CustomerRpc>): Router 
     send(res, await customer.call("GetBillingEntity", codeKey(req), rpcOptions(req)));
   });
   router.put("/billing_entities/:code", async (req, res) => {
-    const { billing_configuration, email_settings, ...fields } = parseFields(billingEntityUpdateSchema, wrapped(req, "billing_entity"));
+    const { billing_configuration, email_settings, ...fields } = parseFields(
+      billingEntityUpdateSchema,
+      wrapped(req, "billing_entity"),
+    );
     // the entity holds its billing configuration flat, as the API presents it
     const flat = { ...fields, ...(billing_configuration ?? {}) };
-    send(res, await customer.call("UpdateBillingEntity", {
-      ...codeKey(req),
-      billing_entity: { ...withNullFields(flat), email_settings_set: email_settings !== undefined, email_settings: email_settings ?? [] },
-    }, rpcOptions(req)));
+    send(
+      res,
+      await customer.call(
+        "UpdateBillingEntity",
+        {
+          ...codeKey(req),
+          billing_entity: {
+            ...withNullFields(flat),
+            email_settings_set: email_settings !== undefined,
+            email_settings: email_settings ?? [],
+          },
+        },
+        rpcOptions(req),
+      ),
+    );
   });
   return router;
 }

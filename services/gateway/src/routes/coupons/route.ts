@@ -12,7 +12,13 @@ export function couponsRouter(coupons: RpcClient<CatalogRpc["coupons"]>): Router
   return codeResourceRoutes(Router(), coupons, {
     root: "coupon",
     plural: "coupons",
-    rpc: { create: "CreateCoupon", list: "ListCoupons", get: "GetCoupon", update: "UpdateCoupon", delete: "DeleteCoupon" },
+    rpc: {
+      create: "CreateCoupon",
+      list: "ListCoupons",
+      get: "GetCoupon",
+      update: "UpdateCoupon",
+      delete: "DeleteCoupon",
+    },
     schemas: { create: couponCreateSchema, update: couponUpdateSchema, errorKey: topLevelKey },
     toMessage: toCouponInputMessage,
     present: presentCoupon,

@@ -7,7 +7,9 @@ const couponType = oneOf(["fixed_amount", "percentage"]);
 const frequency = oneOf(["once", "recurring", "forever"]);
 const expiration = oneOf(["no_expiration", "time_limit"]);
 /** An ISO 8601 date or date-time. */
-const dateTime = z.string().refine((v) => /^\d{4}-\d{2}-\d{2}([T ].+)?$/.test(v) && !Number.isNaN(Date.parse(v)), "invalid_date");
+const dateTime = z
+  .string()
+  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ].+)?$/.test(v) && !Number.isNaN(Date.parse(v)), "invalid_date");
 
 /** The `coupon` object of PUT /coupons/{code}: every field optional. */
 export const couponUpdateSchema = z.object({
@@ -32,6 +34,12 @@ export const couponUpdateSchema = z.object({
 });
 
 /** The `coupon` object of POST /coupons: name, code, coupon_type, frequency and expiration required. */
-export const couponCreateSchema = couponUpdateSchema.extend({ name, code, coupon_type: couponType, frequency, expiration });
+export const couponCreateSchema = couponUpdateSchema.extend({
+  name,
+  code,
+  coupon_type: couponType,
+  frequency,
+  expiration,
+});
 
 export type CouponInput = z.infer<typeof couponUpdateSchema>;

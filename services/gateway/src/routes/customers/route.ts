@@ -20,7 +20,11 @@ export function customersRouter(customer: RpcClient<CustomerRpc>): Router {
   });
 
   router.get("/customers", async (req, res) => {
-    const reply = await customer.call("ListCustomers", { organization_id: organizationId(req), page: pageQuery(req) }, rpcOptions(req));
+    const reply = await customer.call(
+      "ListCustomers",
+      { organization_id: organizationId(req), page: pageQuery(req) },
+      rpcOptions(req),
+    );
     res.json({ customers: reply.customers.map(presentCustomer), meta: presentMeta(reply.meta) });
   });
 

@@ -2,7 +2,14 @@ import { withNullFields } from "../../http/null-fields";
 import type { CustomerInput } from "./validators";
 
 export function toCustomerInputMessage(input: CustomerInput) {
-  const lists = ["billing_configuration", "shipping_address", "metadata", "tax_codes", "integration_customers", "invoice_custom_section_codes"];
+  const lists = [
+    "billing_configuration",
+    "shipping_address",
+    "metadata",
+    "tax_codes",
+    "integration_customers",
+    "invoice_custom_section_codes",
+  ];
   const bc = input.billing_configuration;
   return {
     ...withNullFields(input, lists),

@@ -12,7 +12,8 @@ type Pdf = { pdf: Buffer; file_name: string; sha256: string };
 
 /** The PDF as stored: its bytes, named after the invoice number, its SHA-256 as the ETag (the same bytes at every request). */
 function sendPdf(res: Response, doc: Pdf): void {
-  res.status(200)
+  res
+    .status(200)
     .type("application/pdf")
     .set("Content-Disposition", `inline; filename="${doc.file_name.replace(/[^\w.-]/g, "_")}"`)
     .set("ETag", `"${doc.sha256}"`)
@@ -30,12 +31,16 @@ export function invoiceDocumentsRouter(documents: RpcClient<InvoiceDocumentRpc>)
   router.post("/invoices/:id/download", async (req, res) => {
     sendInvoice(res, await documents.call("DownloadInvoice", idKey(req), rpcOptions(req)));
   });
-  router.get("/invoices/:id/pdf", async (req, res) => sendPdf(res, await documents.call("GetInvoicePdf", idKey(req), rpcOptions(req))));
+  router.get("/invoices/:id/pdf", async (req, res) =>
+    sendPdf(res, await documents.call("GetInvoicePdf", idKey(req), rpcOptions(req))),
+  );
   // credit notes, the same way (Lago: POST /credit_notes/{id}/download answers the credit note)
   router.post("/credit_notes/:id/download", async (req, res) => {
     sendCreditNote(res, await documents.call("DownloadCreditNote", idKey(req), rpcOptions(req)));
   });
-  router.get("/credit_notes/:id/pdf", async (req, res) => sendPdf(res, await documents.call("GetCreditNotePdf", idKey(req), rpcOptions(req))));
+  router.get("/credit_notes/:id/pdf", async (req, res) =>
+    sendPdf(res, await documents.call("GetCreditNotePdf", idKey(req), rpcOptions(req))),
+  );
   return router;
 }
 
@@ -54,9 +59,15 @@ export function signedDocumentsRouter(documents: RpcClient<InvoiceDocumentRpc>, 
     if ((kind !== "invoice" && kind !== "credit_note") || !file) throw AppError.notFound("document");
     // a link without its expiry or signature, or with malformed ones, is as invalid as a forged one
     const query = signedLinkQuery.safeParse(req.query);
-    const link = query.success ? ({ kind, organization_id: pathParam(req, "organization_id"), id: file[1]!, ...query.data } as const) : null;
-    const check = secret && link ? verifyDocumentLink(secret, link, Math.floor(Date.now() / 1000)) : ({ ok: false, reason: "invalid_signature" } as const);
-    if (!check.ok) throw new AppError("forbidden", check.reason === "expired" ? "document_link_expired" : "document_link_invalid");
+    const link = query.success
+      ? ({ kind, organization_id: pathParam(req, "organization_id"), id: file[1]!, ...query.data } as const)
+      : null;
+    const check =
+      secret && link
+        ? verifyDocumentLink(secret, link, Math.floor(Date.now() / 1000))
+        : ({ ok: false, reason: "invalid_signature" } as const);
+    if (!check.ok)
+      throw new AppError("forbidden", check.reason === "expired" ? "document_link_expired" : "document_link_invalid");
     const ref = { organization_id: link!.organization_id, id: link!.id };
     sendPdf(res, await documents.call(kind === "invoice" ? "GetInvoicePdf" : "GetCreditNotePdf", ref, rpcOptions(req)));
   });

@@ -14,7 +14,8 @@ export function entitlementsRouter(entitlements: RpcClient<CatalogRpc["entitleme
   const plan = (req: Request) => ({ organization_id: organizationId(req), plan_code: pathParam(req, "code") });
   const feature = (req: Request) => ({ ...plan(req), feature_code: pathParam(req, "feature_code") });
   const sendOne = replySender("entitlement", presentPlanEntitlement);
-  const sendMany = (res: Response, reply: { entitlements: CatalogMessages.PlanEntitlement__Output[] }) => res.json({ entitlements: reply.entitlements.map(presentPlanEntitlement) });
+  const sendMany = (res: Response, reply: { entitlements: CatalogMessages.PlanEntitlement__Output[] }) =>
+    res.json({ entitlements: reply.entitlements.map(presentPlanEntitlement) });
 
   const write = (replace: boolean) => async (req: Request, res: Response) => {
     const input = parseFields(entitlementsSchema, wrapped(req, "entitlements"), () => "entitlements");
@@ -42,7 +43,11 @@ export function entitlementsRouter(entitlements: RpcClient<CatalogRpc["entitleme
   });
 
   router.get("/subscriptions/:external_id/entitlements", async (req, res) => {
-    const status = parseFields(subscriptionStatusQuery, req.query.subscription_status ?? req.query.status ?? undefined, () => "subscription_status");
+    const status = parseFields(
+      subscriptionStatusQuery,
+      req.query.subscription_status ?? req.query.status ?? undefined,
+      () => "subscription_status",
+    );
     const message = { organization_id: organizationId(req), external_id: pathParam(req, "external_id"), status };
     const reply = await entitlements.call("ListSubscriptionEntitlements", message, rpcOptions(req));
     res.json({ entitlements: reply.entitlements.map(presentSubscriptionEntitlement) });

@@ -12,6 +12,9 @@ function sentValue(value: unknown) {
 export function toEntitlementInputMessages(input: EntitlementsInput) {
   return Object.entries(input).map(([feature_code, values]) => ({
     feature_code,
-    privileges: Object.entries(values ?? {}).map(([privilege_code, value]) => ({ privilege_code, ...sentValue(value) })),
+    privileges: Object.entries(values ?? {}).map(([privilege_code, value]) => ({
+      privilege_code,
+      ...sentValue(value),
+    })),
   }));
 }

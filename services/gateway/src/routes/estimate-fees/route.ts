@@ -16,7 +16,12 @@ function parseJson(body: Buffer): unknown {
 }
 
 /** POST /api/v1/events/estimate_fees: validation and shape only; the usage service prices. */
-export async function estimateFees(usage: UsageClient, organizationId: string, body: Buffer, requestId: string): Promise<string> {
+export async function estimateFees(
+  usage: UsageClient,
+  organizationId: string,
+  body: Buffer,
+  requestId: string,
+): Promise<string> {
   const input = parseFields(estimateEventSchema, wrappedIn(parseJson(body), "event"), topLevelKey);
   const reply = await usage.call(
     "EstimateFees",

@@ -27,7 +27,10 @@ export class IngestCalls {
   private waiting: Waiting[] = [];
   private calls = 0;
 
-  constructor(private readonly usage: UsageClient, private readonly options: IngestCallOptions) {}
+  constructor(
+    private readonly usage: UsageClient,
+    private readonly options: IngestCallOptions,
+  ) {}
 
   submit(request: HttpIngest): Promise<HttpAnswer> {
     return new Promise((resolve, reject) => {
@@ -39,7 +42,10 @@ export class IngestCalls {
   private take(): Waiting[] {
     let bytes = 0;
     let n = 0;
-    while (n < this.waiting.length && (n === 0 || bytes + this.waiting[n]!.request.body.length <= this.options.maxBytes)) {
+    while (
+      n < this.waiting.length &&
+      (n === 0 || bytes + this.waiting[n]!.request.body.length <= this.options.maxBytes)
+    ) {
       bytes += this.waiting[n]!.request.body.length;
       n++;
     }
@@ -53,7 +59,10 @@ export class IngestCalls {
     this.usage
       .call("IngestHttp", { requests: taken.map((w) => w.request) })
       .then(
-        ({ answers }) => taken.forEach((w, i) => (answers[i] ? w.resolve(answers[i]) : w.reject(new Error("IngestHttp answered fewer requests than sent")))),
+        ({ answers }) =>
+          taken.forEach((w, i) =>
+            answers[i] ? w.resolve(answers[i]) : w.reject(new Error("IngestHttp answered fewer requests than sent")),
+          ),
         (err: unknown) => taken.forEach((w) => w.reject(err)),
       )
       .finally(() => {

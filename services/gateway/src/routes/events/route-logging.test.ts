@@ -18,7 +18,9 @@ function recordingLogger(level: "info" | "debug") {
     };
     return {
       isLevelEnabled: (l: keyof typeof rank) => rank[l] >= rank[level],
-      debug: write("debug"), info: write("info"), error: write("error"),
+      debug: write("debug"),
+      info: write("info"),
+      error: write("error"),
       child: (more: Record<string, unknown>) => make({ ...bound, ...more }),
     } as unknown as Logger;
   };
@@ -41,7 +43,12 @@ async function serve(logger: Logger) {
     },
   } as unknown as UsageClient;
   const events = eventsRoute({
-    usage, resolveApiKey: async () => ({ organizationId: "org_1" }), bodyLimit: "1mb", logger, metrics: createMetrics(), maxCalls: 2,
+    usage,
+    resolveApiKey: async () => ({ organizationId: "org_1" }),
+    bodyLimit: "1mb",
+    logger,
+    metrics: createMetrics(),
+    maxCalls: 2,
   });
   const server = createServer((req, res) => {
     if (!events(req, res)) res.writeHead(299).end();
@@ -50,11 +57,18 @@ async function serve(logger: Logger) {
   servers.push(server);
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const post = (path: string, body: string, requestId: string) =>
-    fetch(`${url}/api/v1${path}`, { method: "POST", headers: { authorization: "Bearer k", "x-request-id": requestId }, body });
+    fetch(`${url}/api/v1${path}`, {
+      method: "POST",
+      headers: { authorization: "Bearer k", "x-request-id": requestId },
+      body,
+    });
   return { post, calls };
 }
 
-const requestLines = (lines: Line[]) => lines.filter((l) => l.msg === "request").map((l) => ({ level: l.level, id: l.fields.request_id, status: l.fields.status }));
+const requestLines = (lines: Line[]) =>
+  lines
+    .filter((l) => l.msg === "request")
+    .map((l) => ({ level: l.level, id: l.fields.request_id, status: l.fields.status }));
 
 describe("the events fast path's request lines", () => {
   it("logs a request answered 4xx or 5xx at info, as express does, and a served one at debug only", async () => {
@@ -80,14 +94,31 @@ describe("the events fast path's request lines", () => {
     const { logger, lines } = recordingLogger("info");
     const { post, calls } = await serve(logger);
     const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
-    const res = await post("/events/estimate_fees", `{"event":{"code":"c","external_subscription_id":"s","properties":${nested(4_500)}}}`, "deep");
+    const res = await post(
+      "/events/estimate_fees",
+      `{"event":{"code":"c","external_subscription_id":"s","properties":${nested(4_500)}}}`,
+      "deep",
+    );
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ status: 422, error: "Unprocessable Entity", code: "validation_errors", error_details: { properties: ["value_is_too_deep"] } });
+    expect(await res.json()).toEqual({
+      status: 422,
+      error: "Unprocessable Entity",
+      code: "validation_errors",
+      error_details: { properties: ["value_is_too_deep"] },
+    });
     expect(calls).toEqual([]);
     expect(lines.filter((l) => l.level === "error")).toEqual([]);
     expect(requestLines(lines)).toEqual([{ level: "info", id: "deep", status: 422 }]);
     // 32 levels are priced
-    expect((await post("/events/estimate_fees", `{"event":{"code":"c","external_subscription_id":"s","properties":${nested(32)}}}`, "ok")).status).toBe(200);
+    expect(
+      (
+        await post(
+          "/events/estimate_fees",
+          `{"event":{"code":"c","external_subscription_id":"s","properties":${nested(32)}}}`,
+          "ok",
+        )
+      ).status,
+    ).toBe(200);
     expect(calls).toEqual(["EstimateFees"]);
   });
 });

@@ -15,8 +15,17 @@ async function serve(options: { bodyLimit?: string; limits?: TokenBuckets } = {}
   const metrics = createMetrics();
   const sent: Array<{ organization_id: string; batch: boolean; body: string }> = [];
   const usage = {
-    call: async (_method: string, request: { requests: Array<{ organization_id: string; batch: boolean; body: Buffer }> }) => {
-      sent.push(...request.requests.map((r) => ({ organization_id: r.organization_id, batch: r.batch, body: r.body.toString() })));
+    call: async (
+      _method: string,
+      request: { requests: Array<{ organization_id: string; batch: boolean; body: Buffer }> },
+    ) => {
+      sent.push(
+        ...request.requests.map((r) => ({
+          organization_id: r.organization_id,
+          batch: r.batch,
+          body: r.body.toString(),
+        })),
+      );
       return { answers: request.requests.map((r) => ({ status: 200, body: r.body })) };
     },
   } as unknown as UsageClient;
@@ -49,7 +58,11 @@ afterEach(() => {
 describe("the events fast path", () => {
   it("passes an authenticated body through to the usage service and writes its answer", async () => {
     const { url, sent } = await serve();
-    const res = await fetch(`${url}/api/v1/events/batch?x=1`, { method: "POST", headers: { authorization: KEY }, body: '{"events":[]}' });
+    const res = await fetch(`${url}/api/v1/events/batch?x=1`, {
+      method: "POST",
+      headers: { authorization: KEY },
+      body: '{"events":[]}',
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(await res.text()).toBe('{"events":[]}');
@@ -61,16 +74,28 @@ describe("the events fast path", () => {
     const unauthorized = await fetch(`${url}/api/v1/events`, { method: "POST", body: "{}" });
     expect(unauthorized.status).toBe(401);
     expect(await unauthorized.json()).toEqual({ status: 401, error: "Unauthorized" });
-    const tooLarge = await fetch(`${url}/api/v1/events`, { method: "POST", headers: { authorization: KEY }, body: "x".repeat(11) });
+    const tooLarge = await fetch(`${url}/api/v1/events`, {
+      method: "POST",
+      headers: { authorization: KEY },
+      body: "x".repeat(11),
+    });
     expect(tooLarge.status).toBe(413);
     expect(await tooLarge.json()).toEqual({ status: 413, error: "Payload Too Large" });
   });
 
   it("keeps a sane X-Request-Id, replaces another, and counts the request under its route", async () => {
     const { url, metrics } = await serve();
-    const kept = await fetch(`${url}/api/v1/events`, { method: "POST", headers: { "x-request-id": "req-42" }, body: "{}" });
+    const kept = await fetch(`${url}/api/v1/events`, {
+      method: "POST",
+      headers: { "x-request-id": "req-42" },
+      body: "{}",
+    });
     expect(kept.headers.get("x-request-id")).toBe("req-42");
-    const replaced = await fetch(`${url}/api/v1/events`, { method: "POST", headers: { "x-request-id": "bad id!" }, body: "{}" });
+    const replaced = await fetch(`${url}/api/v1/events`, {
+      method: "POST",
+      headers: { "x-request-id": "bad id!" },
+      body: "{}",
+    });
     expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     const counted = await metrics.registry.getSingleMetricAsString("http_requests_total");
     expect(counted).toContain('http_requests_total{method="POST",route="/api/v1/events",status="401"} 2');
@@ -78,13 +103,16 @@ describe("the events fast path", () => {
 
   it("limits estimates by the organization's rate (429, Retry-After), never events", async () => {
     const { url } = await serve({ limits: new TokenBuckets({ perSecond: 0.01, burst: 1 }) });
-    const estimate = () => fetch(`${url}/api/v1/events/estimate_fees`, { method: "POST", headers: { authorization: KEY }, body: "{}" });
+    const estimate = () =>
+      fetch(`${url}/api/v1/events/estimate_fees`, { method: "POST", headers: { authorization: KEY }, body: "{}" });
     expect((await estimate()).status).not.toBe(429);
     const refused = await estimate();
     expect([refused.status, refused.headers.get("retry-after")]).toEqual([429, "100"]);
     expect(await refused.json()).toEqual({ status: 429, error: "Too Many Requests", code: "too_many_requests" });
     for (let i = 0; i < 5; i++) {
-      expect((await fetch(`${url}/api/v1/events`, { method: "POST", headers: { authorization: KEY }, body: "{}" })).status).toBe(200);
+      expect(
+        (await fetch(`${url}/api/v1/events`, { method: "POST", headers: { authorization: KEY }, body: "{}" })).status,
+      ).toBe(200);
     }
   });
 

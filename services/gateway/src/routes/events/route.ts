@@ -27,7 +27,11 @@ export interface EventsRouteDeps {
 }
 
 type Kind = "single" | "batch" | "estimate";
-const PATHS: Record<string, Kind | undefined> = { "/api/v1/events": "single", "/api/v1/events/batch": "batch", "/api/v1/events/estimate_fees": "estimate" };
+const PATHS: Record<string, Kind | undefined> = {
+  "/api/v1/events": "single",
+  "/api/v1/events/batch": "batch",
+  "/api/v1/events/estimate_fees": "estimate",
+};
 /** Request bytes per IngestHttp call: well under gRPC's 16 MB message limit, answers included. */
 const MAX_CALL_BYTES = 2 * 1024 * 1024;
 
@@ -45,9 +49,20 @@ export function eventsRoute(deps: EventsRouteDeps): (req: IncomingMessage, res: 
   const limit = byteLimit(deps.bodyLimit);
   const calls = new IngestCalls(deps.usage, { maxCalls: deps.maxCalls, maxBytes: MAX_CALL_BYTES });
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, path: string, kind: Kind, requestId: string, startedAt: number) => {
+  const handle = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    kind: Kind,
+    requestId: string,
+    startedAt: number,
+  ) => {
     try {
-      const caller = await deps.resolveApiKey(req.headers.authorization, requestId, deps.addressOf ? { address: deps.addressOf(req), res } : undefined);
+      const caller = await deps.resolveApiKey(
+        req.headers.authorization,
+        requestId,
+        deps.addressOf ? { address: deps.addressOf(req), res } : undefined,
+      );
       const body = await readBody(req, limit);
       if (kind === "estimate") {
         const taken = deps.limits?.take(caller.organizationId, Date.now());
@@ -57,7 +72,12 @@ export function eventsRoute(deps: EventsRouteDeps): (req: IncomingMessage, res: 
       }
       // requests share IngestHttp calls across organizations: a sandbox one's time travels in its own request
       const frozen = caller.frozenTime ? { frozen_time: caller.frozenTime.toISOString() } : {};
-      const answer = await calls.submit({ organization_id: caller.organizationId, batch: kind === "batch", body, ...frozen });
+      const answer = await calls.submit({
+        organization_id: caller.organizationId,
+        batch: kind === "batch",
+        body,
+        ...frozen,
+      });
       writeJson(res, answer.status, answer.body);
     } catch (err) {
       sendError(res, err, deps.logger.child({ request_id: requestId }));
@@ -65,7 +85,10 @@ export function eventsRoute(deps: EventsRouteDeps): (req: IncomingMessage, res: 
       // a refused or failed request is logged as express logs every request (info), a served one at debug
       const level = res.statusCode >= 400 ? "info" : "debug";
       if (deps.logger.isLevelEnabled(level)) {
-        deps.logger[level]({ request_id: requestId, ...requestLogLine("POST", path, res.statusCode, startedAt) }, "request");
+        deps.logger[level](
+          { request_id: requestId, ...requestLogLine("POST", path, res.statusCode, startedAt) },
+          "request",
+        );
       }
     }
   };

@@ -15,11 +15,22 @@ export function featuresRouter(features: RpcClient<CatalogRpc["features"]>): Rou
 
   router.post("/features", async (req, res) => {
     const input = parseFields(featureCreateSchema, wrapped(req, "feature"), featureErrorKey);
-    send(res, await features.call("CreateFeature", { organization_id: organizationId(req), feature: toFeatureInputMessage(input) }, rpcOptions(req)));
+    send(
+      res,
+      await features.call(
+        "CreateFeature",
+        { organization_id: organizationId(req), feature: toFeatureInputMessage(input) },
+        rpcOptions(req),
+      ),
+    );
   });
 
   router.get("/features", async (req, res) => {
-    const message = { organization_id: organizationId(req), page: pageQuery(req), search_term: stringParam(req.query.search_term) };
+    const message = {
+      organization_id: organizationId(req),
+      page: pageQuery(req),
+      search_term: stringParam(req.query.search_term),
+    };
     const reply = await features.call("ListFeatures", message, rpcOptions(req));
     res.json({ features: reply.features.map(presentFeature), meta: presentMeta(reply.meta) });
   });
@@ -30,7 +41,10 @@ export function featuresRouter(features: RpcClient<CatalogRpc["features"]>): Rou
 
   router.put("/features/:code", async (req, res) => {
     const input = parseFields(featureUpdateSchema, wrapped(req, "feature"), featureErrorKey);
-    send(res, await features.call("UpdateFeature", { ...codeKey(req), feature: toFeatureInputMessage(input) }, rpcOptions(req)));
+    send(
+      res,
+      await features.call("UpdateFeature", { ...codeKey(req), feature: toFeatureInputMessage(input) }, rpcOptions(req)),
+    );
   });
 
   router.delete("/features/:code", async (req, res) => {

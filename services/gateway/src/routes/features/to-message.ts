@@ -7,10 +7,18 @@ type PrivilegeInput = NonNullable<FeatureInput["privileges"]>[number];
 function toPrivilegeInputMessage({ config, ...rest }: PrivilegeInput) {
   const message = withNullFields(rest);
   if (config === null) message.null_fields.push("config");
-  return { ...message, config: config ? { select_options: config.select_options ?? [], select_options_set: config.select_options !== undefined } : undefined };
+  return {
+    ...message,
+    config: config
+      ? { select_options: config.select_options ?? [], select_options_set: config.select_options !== undefined }
+      : undefined,
+  };
 }
 
 /** The proto FeatureInput. */
 export function toFeatureInputMessage(input: FeatureInput) {
-  return { ...withNullFields(input, ["privileges"]), privileges: (input.privileges ?? []).map(toPrivilegeInputMessage) };
+  return {
+    ...withNullFields(input, ["privileges"]),
+    privileges: (input.privileges ?? []).map(toPrivilegeInputMessage),
+  };
 }

@@ -17,14 +17,23 @@ export function feesRouter(fees: RpcClient<FeeRpc>): Router {
 
   router.get("/fees", async (req, res) => {
     const q = parseFields(feeListQuery, req.query);
-    const reply = await fees.call("ListFees", { organization_id: organizationId(req), page: pageQuery(req), ...q }, rpcOptions(req));
+    const reply = await fees.call(
+      "ListFees",
+      { organization_id: organizationId(req), page: pageQuery(req), ...q },
+      rpcOptions(req),
+    );
     res.json({ fees: reply.fees.map(presentListedFee), meta: presentMeta(reply.meta) });
   });
   router.get("/fees/:id", async (req, res) => sendFee(res, await fees.call("GetFee", idKey(req), rpcOptions(req))));
   router.put("/fees/:id", async (req, res) => {
     const update = parseFields(feeUpdate, wrapped(req, "fee"));
-    sendFee(res, await fees.call("UpdateFee", { ...idKey(req), payment_status: update.payment_status }, rpcOptions(req)));
+    sendFee(
+      res,
+      await fees.call("UpdateFee", { ...idKey(req), payment_status: update.payment_status }, rpcOptions(req)),
+    );
   });
-  router.delete("/fees/:id", async (req, res) => sendFee(res, await fees.call("DeleteFee", idKey(req), rpcOptions(req))));
+  router.delete("/fees/:id", async (req, res) =>
+    sendFee(res, await fees.call("DeleteFee", idKey(req), rpcOptions(req))),
+  );
   return router;
 }

@@ -22,10 +22,17 @@ export function invoiceAuditRouter(audit: RpcClient<InvoiceAuditRpc>): Router {
   });
   router.post("/customers/:external_customer_id/simulate_plan", async (req, res) => {
     const input = parseFields(simulatePlanInput, req.body ?? {});
-    const reply = await audit.call("SimulatePlan", {
-      organization_id: organizationId(req), external_customer_id: pathParam(req, "external_customer_id"), plan_code: input.plan_code,
-      ...(input.from ? { from: input.from } : {}), ...(input.to ? { to: input.to } : {}),
-    }, rpcOptions(req));
+    const reply = await audit.call(
+      "SimulatePlan",
+      {
+        organization_id: organizationId(req),
+        external_customer_id: pathParam(req, "external_customer_id"),
+        plan_code: input.plan_code,
+        ...(input.from ? { from: input.from } : {}),
+        ...(input.to ? { to: input.to } : {}),
+      },
+      rpcOptions(req),
+    );
     sendSimulation(res, reply);
   });
   return router;

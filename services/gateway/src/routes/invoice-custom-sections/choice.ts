@@ -11,5 +11,9 @@ export type InvoiceCustomSectionChoice = z.infer<typeof invoiceCustomSectionChoi
 export function sectionChoiceMessage(c: InvoiceCustomSectionChoice | null | undefined) {
   if (!c) return undefined;
   const codes = c.invoice_custom_section_codes;
-  return { skip_invoice_custom_sections: c.skip_invoice_custom_sections ?? undefined, codes_set: codes != null, invoice_custom_section_codes: codes ?? [] };
+  return {
+    skip_invoice_custom_sections: c.skip_invoice_custom_sections ?? undefined,
+    codes_set: codes != null,
+    invoice_custom_section_codes: codes ?? [],
+  };
 }

@@ -12,8 +12,18 @@ export function invoiceCustomSectionsRouter(sections: RpcClient<CatalogRpc["invo
   return codeResourceRoutes(Router(), sections, {
     root: "invoice_custom_section",
     plural: "invoice_custom_sections",
-    rpc: { create: "CreateInvoiceCustomSection", list: "ListInvoiceCustomSections", get: "GetInvoiceCustomSection", update: "UpdateInvoiceCustomSection", delete: "DeleteInvoiceCustomSection" },
-    schemas: { create: invoiceCustomSectionCreateSchema, update: invoiceCustomSectionUpdateSchema, errorKey: topLevelKey },
+    rpc: {
+      create: "CreateInvoiceCustomSection",
+      list: "ListInvoiceCustomSections",
+      get: "GetInvoiceCustomSection",
+      update: "UpdateInvoiceCustomSection",
+      delete: "DeleteInvoiceCustomSection",
+    },
+    schemas: {
+      create: invoiceCustomSectionCreateSchema,
+      update: invoiceCustomSectionUpdateSchema,
+      errorKey: topLevelKey,
+    },
     toMessage: toInvoiceCustomSectionInputMessage,
     present: presentInvoiceCustomSection,
   });

@@ -22,7 +22,8 @@ export function lifetimeUsageRouter(lifetimeUsage: RpcClient<LifetimeUsageRpc>):
   router.put("/subscriptions/:external_id/lifetime_usage", async (req, res) => {
     const input = parseFields(lifetimeUsageUpdateSchema, wrapped(req, "lifetime_usage"), topLevelKey);
     const message = {
-      organization_id: organizationId(req), external_subscription_id: pathParam(req, "external_id"),
+      organization_id: organizationId(req),
+      external_subscription_id: pathParam(req, "external_id"),
       external_historical_usage_amount_cents: input.external_historical_usage_amount_cents,
     };
     send(res, await lifetimeUsage.call("UpdateLifetimeUsage", message, rpcOptions(req)));

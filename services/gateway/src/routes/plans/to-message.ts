@@ -6,10 +6,12 @@ type Charge = NonNullable<PlanInput["charges"]>[number];
 type FixedCharge = NonNullable<PlanInput["fixed_charges"]>[number];
 
 /** Charge properties as sent (absent, or sent as null: none). */
-export const sentProperties = (properties: Charge["properties"]) => (properties ? chargePropertiesToProto(properties) : undefined);
+export const sentProperties = (properties: Charge["properties"]) =>
+  properties ? chargePropertiesToProto(properties) : undefined;
 
 /** A charge filter as sent (its properties absent: {}). */
-export const sentFilter = (f: NonNullable<Charge["filters"]>[number]) => chargeFilterToProto({ ...f, properties: f.properties ?? {} });
+export const sentFilter = (f: NonNullable<Charge["filters"]>[number]) =>
+  chargeFilterToProto({ ...f, properties: f.properties ?? {} });
 
 function chargeMessage(c: Charge) {
   return {
@@ -35,13 +37,28 @@ function fixedChargeMessage(c: FixedCharge) {
 export function toPlanInputMessage(input: PlanInput) {
   const mc = input.minimum_commitment;
   return {
-    ...withNullFields(input, ["tax_codes", "usage_thresholds", "charges", "fixed_charges", "metadata", "minimum_commitment"]),
+    ...withNullFields(input, [
+      "tax_codes",
+      "usage_thresholds",
+      "charges",
+      "fixed_charges",
+      "metadata",
+      "minimum_commitment",
+    ]),
     tax_codes_set: input.tax_codes !== undefined,
     tax_codes: input.tax_codes ?? [],
-    minimum_commitment: mc ? { amount_cents: mc.amount_cents, invoice_display_name: mc.invoice_display_name ?? undefined, tax_codes: mc.tax_codes ?? [] } : undefined,
+    minimum_commitment: mc
+      ? {
+          amount_cents: mc.amount_cents,
+          invoice_display_name: mc.invoice_display_name ?? undefined,
+          tax_codes: mc.tax_codes ?? [],
+        }
+      : undefined,
     usage_thresholds_set: input.usage_thresholds !== undefined,
     usage_thresholds: (input.usage_thresholds ?? []).map((t) => ({
-      threshold_display_name: t.threshold_display_name ?? undefined, amount_cents: t.amount_cents, recurring: t.recurring ?? undefined,
+      threshold_display_name: t.threshold_display_name ?? undefined,
+      amount_cents: t.amount_cents,
+      recurring: t.recurring ?? undefined,
     })),
     charges_set: input.charges !== undefined,
     charges: (input.charges ?? []).map(chargeMessage),
@@ -51,7 +68,14 @@ export function toPlanInputMessage(input: PlanInput) {
     null_fields: [
       ...(input.minimum_commitment === null ? ["minimum_commitment"] : []),
       ...(input.metadata === null ? ["metadata"] : []),
-      ...withNullFields(input, ["tax_codes", "usage_thresholds", "charges", "fixed_charges", "metadata", "minimum_commitment"]).null_fields,
+      ...withNullFields(input, [
+        "tax_codes",
+        "usage_thresholds",
+        "charges",
+        "fixed_charges",
+        "metadata",
+        "minimum_commitment",
+      ]).null_fields,
     ],
   };
 }

@@ -15,11 +15,28 @@ export const taxCodes = z.array(z.string().min(1).max(255)).max(50).nullish();
 // service against the schema of the charge's model. A field of another kind is value_is_invalid,
 // as the catalog answers it; keys no model knows are dropped, as the schemas drop them.
 const invalid = { error: "value_is_invalid" };
-const decimalText = z.string({ error: (issue) => (issue.input === undefined ? "value_is_mandatory" : "value_is_invalid") });
+const decimalText = z.string({
+  error: (issue) => (issue.input === undefined ? "value_is_mandatory" : "value_is_invalid"),
+});
 const count = z.number(invalid).int(invalid);
-const bound = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)], invalid);
-const perUnitRange = z.object({ from_value: bound, to_value: bound.nullable(), per_unit_amount: decimalText, flat_amount: decimalText }, invalid);
-const rateRange = z.object({ from_value: bound, to_value: bound.nullable(), rate: decimalText, flat_amount: decimalText }, invalid);
+const bound = z.union(
+  [
+    z.number(),
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/)
+      .transform(Number),
+  ],
+  invalid,
+);
+const perUnitRange = z.object(
+  { from_value: bound, to_value: bound.nullable(), per_unit_amount: decimalText, flat_amount: decimalText },
+  invalid,
+);
+const rateRange = z.object(
+  { from_value: bound, to_value: bound.nullable(), rate: decimalText, flat_amount: decimalText },
+  invalid,
+);
 const groupKeys = z.array(z.string(invalid), invalid).nullish();
 /** null where no model takes one (a count, a list of ranges, a rate) is read as not sent. */
 const notNull = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
@@ -48,10 +65,18 @@ export const properties = z
   .nullish();
 /** A charge's filters: values per metric filter key, and the properties that apply to them. */
 export const chargeFilters = z
-  .array(z.object({ invoice_display_name: displayName, properties, values: z.record(z.string().min(1).max(255), z.array(z.string().max(255)).max(1000)) }))
+  .array(
+    z.object({
+      invoice_display_name: displayName,
+      properties,
+      values: z.record(z.string().min(1).max(255), z.array(z.string().max(255)).max(1000)),
+    }),
+  )
   .max(100)
   .nullish();
-export const minimumCommitment = z.object({ amount_cents: amountCents, invoice_display_name: displayName, tax_codes: taxCodes }).nullish();
+export const minimumCommitment = z
+  .object({ amount_cents: amountCents, invoice_display_name: displayName, tax_codes: taxCodes })
+  .nullish();
 export const usageThresholds = z
   .array(z.object({ threshold_display_name: displayName, amount_cents: amountCents, recurring: z.boolean().nullish() }))
   .max(100)
@@ -109,7 +134,12 @@ export const planUpdateSchema = z.object({
 
 /** The `plan` object of POST /plans: name, code, interval, amount_cents, amount_currency and pay_in_advance required. */
 export const planCreateSchema = planUpdateSchema.extend({
-  name, code, interval: oneOf(PLAN_INTERVALS), amount_cents: amountCents, amount_currency: currency, pay_in_advance: z.boolean(),
+  name,
+  code,
+  interval: oneOf(PLAN_INTERVALS),
+  amount_cents: amountCents,
+  amount_currency: currency,
+  pay_in_advance: z.boolean(),
 });
 
 export type PlanInput = z.infer<typeof planUpdateSchema>;

@@ -21,10 +21,18 @@ function overridesMessage(o: PlanOverrides | null | undefined) {
       tax_codes_set: c.tax_codes !== undefined,
       tax_codes: c.tax_codes ?? [],
     })),
-    minimum_commitment: mc ? { amount_cents: mc.amount_cents, invoice_display_name: optional(mc.invoice_display_name), tax_codes: mc.tax_codes ?? [] } : undefined,
+    minimum_commitment: mc
+      ? {
+          amount_cents: mc.amount_cents,
+          invoice_display_name: optional(mc.invoice_display_name),
+          tax_codes: mc.tax_codes ?? [],
+        }
+      : undefined,
     usage_thresholds_set: o.usage_thresholds !== undefined,
     usage_thresholds: (o.usage_thresholds ?? []).map((t) => ({
-      threshold_display_name: optional(t.threshold_display_name), amount_cents: t.amount_cents, recurring: optional(t.recurring),
+      threshold_display_name: optional(t.threshold_display_name),
+      amount_cents: t.amount_cents,
+      recurring: optional(t.recurring),
     })),
   };
 }
@@ -32,5 +40,9 @@ function overridesMessage(o: PlanOverrides | null | undefined) {
 /** The proto SubscriptionInput (absent = not sent, null_fields = sent as null). */
 export function toSubscriptionInputMessage(input: Partial<SubscriptionCreate> & Partial<SubscriptionUpdate>) {
   const { plan_overrides, status: _status, invoice_custom_section, ...fields } = input;
-  return { ...withNullFields(fields), plan_overrides: overridesMessage(plan_overrides), invoice_custom_section: sectionChoiceMessage(invoice_custom_section) };
+  return {
+    ...withNullFields(fields),
+    plan_overrides: overridesMessage(plan_overrides),
+    invoice_custom_section: sectionChoiceMessage(invoice_custom_section),
+  };
 }

@@ -3,11 +3,21 @@ import { z } from "zod";
 import { currencyCode, oneOf, topLevelKey } from "../../http/fields";
 import type { ErrorKeyOf } from "../../http/validation";
 import { invoiceCustomSectionChoice } from "../invoice-custom-sections/choice";
-import { amountCents, chargeFilters, displayName, minimumCommitment, properties, taxCodes, usageThresholds } from "../plans/validators";
+import {
+  amountCents,
+  chargeFilters,
+  displayName,
+  minimumCommitment,
+  properties,
+  taxCodes,
+  usageThresholds,
+} from "../plans/validators";
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 /** An ISO 8601 date-time; the catalog checks the calendar (2026-02-30 is invalid_date there too). */
-const dateTime = z.string().refine((v) => ISO_DATE_TIME.test(v.trim()) && !Number.isNaN(Date.parse(v.trim())), "invalid_date");
+const dateTime = z
+  .string()
+  .refine((v) => ISO_DATE_TIME.test(v.trim()) && !Number.isNaN(Date.parse(v.trim())), "invalid_date");
 const identifier = z.string().trim().min(1).max(255);
 
 const chargeOverride = z.object({
@@ -58,7 +68,8 @@ export type SubscriptionUpdate = z.infer<typeof subscriptionUpdateSchema>;
 export type PlanOverrides = z.infer<typeof planOverrides>;
 
 /** Errors inside overrides name the path (`plan_overrides.charges.0.properties`); elsewhere the attribute. */
-export const subscriptionErrorKey: ErrorKeyOf = (path) => (path[0] === "plan_overrides" ? path.map(String).join(".") : topLevelKey(path));
+export const subscriptionErrorKey: ErrorKeyOf = (path) =>
+  path[0] === "plan_overrides" ? path.map(String).join(".") : topLevelKey(path);
 
 /** `?status=` of GET, PUT and DELETE. */
 export const statusQuery = oneOf(SUBSCRIPTION_STATUSES).optional();

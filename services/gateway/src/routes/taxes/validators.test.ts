@@ -21,10 +21,22 @@ describe("catalog validators", () => {
 
   it("names a missing value mandatory and a wrong one invalid, keyed by the top-level field", () => {
     expect(details(() => parseFields(taxCreateSchema, { code: "vat", rate: "1e3" }, topLevelKey))).toEqual({
-      name: ["value_is_mandatory"], rate: ["value_is_invalid"],
+      name: ["value_is_mandatory"],
+      rate: ["value_is_invalid"],
     });
-    expect(details(() => parseFields(couponCreateSchema, { name: "C", code: "c", coupon_type: "gift", applies_to: { plan_codes: [1] } }, topLevelKey))).toEqual({
-      coupon_type: ["value_is_invalid"], frequency: ["value_is_mandatory"], expiration: ["value_is_mandatory"], applies_to: ["value_is_invalid"],
+    expect(
+      details(() =>
+        parseFields(
+          couponCreateSchema,
+          { name: "C", code: "c", coupon_type: "gift", applies_to: { plan_codes: [1] } },
+          topLevelKey,
+        ),
+      ),
+    ).toEqual({
+      coupon_type: ["value_is_invalid"],
+      frequency: ["value_is_mandatory"],
+      expiration: ["value_is_mandatory"],
+      applies_to: ["value_is_invalid"],
     });
   });
 });

@@ -20,7 +20,14 @@ export function testClockRouter(customer: RpcClient<CustomerRpc>): Router {
   });
   router.post("/test_clock/advance", async (req, res) => {
     const input = parseFields(advanceSchema, wrapped(req, "test_clock"), topLevelKey);
-    send(res, await customer.call("AdvanceTestClock", { organization_id: organizationId(req), frozen_time: input.frozen_time }, rpcOptions(req)));
+    send(
+      res,
+      await customer.call(
+        "AdvanceTestClock",
+        { organization_id: organizationId(req), frozen_time: input.frozen_time },
+        rpcOptions(req),
+      ),
+    );
   });
   return router;
 }

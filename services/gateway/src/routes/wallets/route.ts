@@ -13,23 +13,44 @@ import { walletCreateSchema, walletSchema, walletTransactionSchema } from "./val
 export function walletsRouter(wallets: RpcClient<WalletRpc>): Router {
   const router = Router();
   const send = replySender("wallet", (w: WalletMessages.Wallet__Output) => presentWallet(w));
-  const walletKey = (req: Parameters<typeof organizationId>[0]) => ({ organization_id: organizationId(req), wallet_id: pathParam(req, "id") });
+  const walletKey = (req: Parameters<typeof organizationId>[0]) => ({
+    organization_id: organizationId(req),
+    wallet_id: pathParam(req, "id"),
+  });
 
   router.post("/wallets", async (req, res) => {
     const body = parseFields(walletCreateSchema, wrapped(req, "wallet"), topLevelKey);
-    send(res, await wallets.call("CreateWallet", { organization_id: organizationId(req), wallet: toWalletMessage(body) }, rpcOptions(req)));
+    send(
+      res,
+      await wallets.call(
+        "CreateWallet",
+        { organization_id: organizationId(req), wallet: toWalletMessage(body) },
+        rpcOptions(req),
+      ),
+    );
   });
   router.get("/wallets", async (req, res) => {
-    const message = { organization_id: organizationId(req), page: pageQuery(req), external_customer_id: stringParam(req.query.external_customer_id) };
+    const message = {
+      organization_id: organizationId(req),
+      page: pageQuery(req),
+      external_customer_id: stringParam(req.query.external_customer_id),
+    };
     const reply = await wallets.call("ListWallets", message, rpcOptions(req));
     res.json({ wallets: reply.wallets.map(presentWallet), meta: presentMeta(reply.meta) });
   });
-  router.get("/wallets/:id", async (req, res) => send(res, await wallets.call("GetWallet", walletKey(req), rpcOptions(req))));
+  router.get("/wallets/:id", async (req, res) =>
+    send(res, await wallets.call("GetWallet", walletKey(req), rpcOptions(req))),
+  );
   router.put("/wallets/:id", async (req, res) => {
     const body = parseFields(walletSchema, wrapped(req, "wallet"), topLevelKey);
-    send(res, await wallets.call("UpdateWallet", { ...walletKey(req), wallet: toWalletMessage(body) }, rpcOptions(req)));
+    send(
+      res,
+      await wallets.call("UpdateWallet", { ...walletKey(req), wallet: toWalletMessage(body) }, rpcOptions(req)),
+    );
   });
-  router.delete("/wallets/:id", async (req, res) => send(res, await wallets.call("TerminateWallet", walletKey(req), rpcOptions(req))));
+  router.delete("/wallets/:id", async (req, res) =>
+    send(res, await wallets.call("TerminateWallet", walletKey(req), rpcOptions(req))),
+  );
 
   router.post("/wallet_transactions", async (req, res) => {
     const body = parseFields(walletTransactionSchema, wrapped(req, "wallet_transaction"), topLevelKey);
@@ -43,8 +64,15 @@ export function walletsRouter(wallets: RpcClient<WalletRpc>): Router {
     res.json({ wallet_transaction: presentWalletTransaction(replied(reply.wallet_transaction, "wallet_transaction")) });
   });
   router.get("/wallets/:id/wallet_transactions", async (req, res) => {
-    const reply = await wallets.call("ListWalletTransactions", { ...walletKey(req), ...transactionFilters(req) }, rpcOptions(req));
-    res.json({ wallet_transactions: reply.wallet_transactions.map(presentWalletTransaction), meta: presentMeta(reply.meta) });
+    const reply = await wallets.call(
+      "ListWalletTransactions",
+      { ...walletKey(req), ...transactionFilters(req) },
+      rpcOptions(req),
+    );
+    res.json({
+      wallet_transactions: reply.wallet_transactions.map(presentWalletTransaction),
+      meta: presentMeta(reply.meta),
+    });
   });
   return router;
 }

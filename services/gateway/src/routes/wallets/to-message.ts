@@ -27,12 +27,19 @@ export function toWalletMessage(body: WalletBody) {
     paid_top_up_max_amount_cents: orUndefined(body.paid_top_up_max_amount_cents),
     has_paid_top_up_max_amount_cents: sent(body, "paid_top_up_max_amount_cents"),
     ignore_paid_top_up_limits_on_creation: body.ignore_paid_top_up_limits_on_creation,
-    applies_to: body.applies_to === undefined
-      ? undefined
-      : { fee_types: body.applies_to?.fee_types ?? [], billable_metric_codes: body.applies_to?.billable_metric_codes ?? [] },
+    applies_to:
+      body.applies_to === undefined
+        ? undefined
+        : {
+            fee_types: body.applies_to?.fee_types ?? [],
+            billable_metric_codes: body.applies_to?.billable_metric_codes ?? [],
+          },
     metadata: Object.entries(body.metadata ?? {}).map(([key, value]) => ({ key, value: value ?? undefined })),
     has_metadata: body.metadata !== undefined && body.metadata !== null,
-    transaction_metadata: (body.transaction_metadata ?? []).map(({ key, value }) => ({ key, value: value ?? undefined })),
+    transaction_metadata: (body.transaction_metadata ?? []).map(({ key, value }) => ({
+      key,
+      value: value ?? undefined,
+    })),
     transaction_name: orUndefined(body.transaction_name),
     billing_entity_code: body.billing_entity_code,
     purchase_order_number: orUndefined(body.purchase_order_number),
@@ -40,11 +47,15 @@ export function toWalletMessage(body: WalletBody) {
     recurring_transaction_rules: (body.recurring_transaction_rules ?? []).map(({ invoice_custom_section, ...rule }) => {
       const message: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(rule)) if (value !== null && value !== undefined) message[key] = value;
-      message.transaction_metadata = (rule.transaction_metadata ?? []).map(({ key, value }) => ({ key, value: value ?? undefined }));
+      message.transaction_metadata = (rule.transaction_metadata ?? []).map(({ key, value }) => ({
+        key,
+        value: value ?? undefined,
+      }));
       message.invoice_custom_section = sectionChoiceMessage(invoice_custom_section);
       return message;
     }),
-    has_recurring_transaction_rules: body.recurring_transaction_rules !== undefined && body.recurring_transaction_rules !== null,
+    has_recurring_transaction_rules:
+      body.recurring_transaction_rules !== undefined && body.recurring_transaction_rules !== null,
     invoice_custom_section: sectionChoiceMessage(body.invoice_custom_section),
   };
 }

@@ -3,10 +3,14 @@ import { currencyCode, mandatoryOrInvalid } from "../../http/fields";
 import { invoiceCustomSectionChoice } from "../invoice-custom-sections/choice";
 
 /** A decimal sent as a string or a number, kept as the client wrote it: the wallet service judges it (Lago's invalid_* codes). */
-const decimalText = z.union([z.string(), z.number()], { error: mandatoryOrInvalid }).transform((v) => (typeof v === "number" ? String(v) : v.trim()));
+const decimalText = z
+  .union([z.string(), z.number()], { error: mandatoryOrInvalid })
+  .transform((v) => (typeof v === "number" ? String(v) : v.trim()));
 const instant = z.string().refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}-\d{2}-\d{2}T/.test(v), "invalid_date");
 const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const keyValues = z.array(z.object({ key: z.string().min(1).max(100), value: z.string().max(255).nullable() })).max(100);
+const keyValues = z
+  .array(z.object({ key: z.string().min(1).max(100), value: z.string().max(255).nullable() }))
+  .max(100);
 
 /** One recurring transaction rule (the wallet service checks what it means). */
 const ruleSchema = z.object({
@@ -43,7 +47,9 @@ export const walletSchema = z.object({
   paid_top_up_min_amount_cents: cents.nullish(),
   paid_top_up_max_amount_cents: cents.nullish(),
   ignore_paid_top_up_limits_on_creation: z.boolean().optional(),
-  applies_to: z.object({ fee_types: z.array(z.string()).optional(), billable_metric_codes: z.array(z.string()).optional() }).nullish(),
+  applies_to: z
+    .object({ fee_types: z.array(z.string()).optional(), billable_metric_codes: z.array(z.string()).optional() })
+    .nullish(),
   metadata: z.record(z.string().max(100), z.string().max(255).nullable()).nullish(),
   transaction_metadata: keyValues.nullish(),
   transaction_name: z.string().max(255).nullish(),

@@ -1,5 +1,13 @@
 import { AppError } from "@billing/errors";
-import { advanceAsks, compareInvoice, rederiveAsks, type AdvanceFeesAsk, type InvoiceAuditView, type RederivedAdvanceChargeData, type RederivedChargeData } from "../../domain/invoice-audit";
+import {
+  advanceAsks,
+  compareInvoice,
+  rederiveAsks,
+  type AdvanceFeesAsk,
+  type InvoiceAuditView,
+  type RederivedAdvanceChargeData,
+  type RederivedChargeData,
+} from "../../domain/invoice-audit";
 import type { UsageAuditPeer } from "../../peers/usage-audit";
 import type { InvoiceDeps } from "../invoices/deps";
 
@@ -18,11 +26,16 @@ export async function auditInvoice(deps: AuditDeps, organizationId: string, id: 
   if (invoice.status !== "finalized") throw new AppError("not_allowed", "invoice_not_finalized");
   const asks = rederiveAsks(invoice);
   const bySubscription = new Map<string, AdvanceFeesAsk[]>();
-  for (const ask of advanceAsks(invoice)) bySubscription.set(ask.externalSubscriptionId, [...(bySubscription.get(ask.externalSubscriptionId) ?? []), ask]);
+  for (const ask of advanceAsks(invoice))
+    bySubscription.set(ask.externalSubscriptionId, [...(bySubscription.get(ask.externalSubscriptionId) ?? []), ask]);
   const advanceGroups = [...bySubscription.values()];
   const [answers, advanceAnswers] = await Promise.all([
     Promise.all(asks.map((ask) => deps.usageAudit.rederive(organizationId, ask))),
-    Promise.all(advanceGroups.map((group) => deps.usageAudit.rederiveAdvance(organizationId, group[0]!.externalSubscriptionId, group))),
+    Promise.all(
+      advanceGroups.map((group) =>
+        deps.usageAudit.rederiveAdvance(organizationId, group[0]!.externalSubscriptionId, group),
+      ),
+    ),
   ]);
   const rederived = new Map<string, RederivedChargeData>();
   asks.forEach((ask, i) => ask.snapshots.forEach((s, j) => rederived.set(s.key, answers[i]![j]!)));

@@ -3,7 +3,15 @@ import type { PlanViewData } from "@billing/contracts";
 import { invoiceFees } from "../../domain/invoice-fees";
 import { billLine } from "../../domain/invoice-lines";
 import type { FeeDraft, Invoice, InvoiceLine } from "../../domain/invoice";
-import { chargeFeesOf, readThroughSeqOf, simulatedPeriod, simulatedSnapshot, simulationView, type PlanSimulationView, type SimulatedPeriod } from "../../domain/plan-simulation";
+import {
+  chargeFeesOf,
+  readThroughSeqOf,
+  simulatedPeriod,
+  simulatedSnapshot,
+  simulationView,
+  type PlanSimulationView,
+  type SimulatedPeriod,
+} from "../../domain/plan-simulation";
 import type { PlansPeer } from "../../peers/plans";
 import type { UsageAuditPeer } from "../../peers/usage-audit";
 import type { InvoiceDeps } from "../invoices/deps";
@@ -35,12 +43,20 @@ export async function simulatePlan(deps: SimulateDeps, input: SimulateInput): Pr
   const customer = await deps.copies.customerByExternalId(input.organizationId, input.externalCustomerId);
   if (!customer) throw AppError.notFound("customer");
   const plan = await deps.plans.planByCode(input.organizationId, input.planCode);
-  const { items } = await deps.invoices.list(input.organizationId, {
-    externalCustomerId: input.externalCustomerId, status: "finalized", invoiceType: "subscription",
-    ...(input.from ? { issuingDateFrom: input.from } : {}), ...(input.to ? { issuingDateTo: input.to } : {}),
-  }, { page: 1, perPage: MAX_SIMULATED_INVOICES });
+  const { items } = await deps.invoices.list(
+    input.organizationId,
+    {
+      externalCustomerId: input.externalCustomerId,
+      status: "finalized",
+      invoiceType: "subscription",
+      ...(input.from ? { issuingDateFrom: input.from } : {}),
+      ...(input.to ? { issuingDateTo: input.to } : {}),
+    },
+    { page: 1, perPage: MAX_SIMULATED_INVOICES },
+  );
   const invoices = [...items].sort((a, b) => a.billed_at.getTime() - b.billed_at.getTime());
-  if (invoices.some((i) => i.currency !== plan.amount_currency)) throw AppError.validation({ plan_code: ["currencies_does_not_match"] });
+  if (invoices.some((i) => i.currency !== plan.amount_currency))
+    throw AppError.validation({ plan_code: ["currencies_does_not_match"] });
   const periods: SimulatedPeriod[] = [];
   for (const invoice of invoices) {
     for (const line of invoice.lines) {
@@ -48,11 +64,25 @@ export async function simulatePlan(deps: SimulateDeps, input: SimulateInput): Pr
       if (drafts) periods.push(simulatedPeriod(invoice, line, drafts));
     }
   }
-  return simulationView({ externalCustomerId: input.externalCustomerId, plan, from: input.from ? new Date(`${input.from}T00:00:00Z`) : null, to: input.to ? new Date(`${input.to}T00:00:00Z`) : null }, periods);
+  return simulationView(
+    {
+      externalCustomerId: input.externalCustomerId,
+      plan,
+      from: input.from ? new Date(`${input.from}T00:00:00Z`) : null,
+      to: input.to ? new Date(`${input.to}T00:00:00Z`) : null,
+    },
+    periods,
+  );
 }
 
 /** One line's fees on `plan` (null when its subscription's copy is gone). */
-async function simulatedLine(deps: SimulateDeps, organizationId: string, invoice: Invoice, line: InvoiceLine, plan: PlanViewData): Promise<FeeDraft[] | null> {
+async function simulatedLine(
+  deps: SimulateDeps,
+  organizationId: string,
+  invoice: Invoice,
+  line: InvoiceLine,
+  plan: PlanViewData,
+): Promise<FeeDraft[] | null> {
   const copy = await deps.copies.subscription(line.subscription_id);
   if (!copy) return null;
   const simulated = { ...copy, plan };
@@ -66,14 +96,27 @@ async function simulatedLine(deps: SimulateDeps, organizationId: string, invoice
     const readThroughSeq = readThroughSeqOf(billedFee?.charge_snapshot);
     const snapshots = plan.charges.map((charge) => ({
       key: charge.svc_id,
-      snapshot: simulatedSnapshot(charge, plan, { from: span.from_datetime, to: span.to_datetime, periodDays: span.period_days, billedDays: span.billed_days }, copy.subscription.timezone, readThroughSeq),
+      snapshot: simulatedSnapshot(
+        charge,
+        plan,
+        { from: span.from_datetime, to: span.to_datetime, periodDays: span.period_days, billedDays: span.billed_days },
+        copy.subscription.timezone,
+        readThroughSeq,
+      ),
     }));
-    const rederived = await deps.usageAudit.rederive(organizationId, {
-      externalSubscriptionId: line.external_subscription_id, billedThrough: readAt ? new Date(readAt) : null, snapshots,
-    }, 0);
+    const rederived = await deps.usageAudit.rederive(
+      organizationId,
+      {
+        externalSubscriptionId: line.external_subscription_id,
+        billedThrough: readAt ? new Date(readAt) : null,
+        snapshots,
+      },
+      0,
+    );
     chargeFees = plan.charges.flatMap((charge, i) => chargeFeesOf(charge, rederived[i]!));
   }
-  return invoiceFees({ invoiceId: `simulation|${invoice.id}`, customer: invoice.customer, entityTaxes: [], currency: invoice.currency }, [
-    { copy: simulated, line, periods, chargeFees },
-  ]);
+  return invoiceFees(
+    { invoiceId: `simulation|${invoice.id}`, customer: invoice.customer, entityTaxes: [], currency: invoice.currency },
+    [{ copy: simulated, line, periods, chargeFees }],
+  );
 }

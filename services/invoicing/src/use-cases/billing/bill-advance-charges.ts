@@ -22,7 +22,10 @@ export interface AdvanceChargesGroup {
  * finalize (`generating`), else null (none due, or finalized already).
  */
 export async function billAdvanceCharges(
-  deps: Pick<BillingDeps, "billingEntities" | "clock" | "invoices" | "publish" | "waitingFees">, group: AdvanceChargesGroup, customer: CustomerCopy, priced: ReadonlyMap<string, PricedLine>,
+  deps: Pick<BillingDeps, "billingEntities" | "clock" | "invoices" | "publish" | "waitingFees">,
+  group: AdvanceChargesGroup,
+  customer: CustomerCopy,
+  priced: ReadonlyMap<string, PricedLine>,
 ): Promise<Invoice | null> {
   const regrouping = group.copies.filter((c) => regroupsPaidFees(c.plan));
   if (regrouping.length === 0) return null;
@@ -31,20 +34,37 @@ export async function billAdvanceCharges(
   if (!stored) {
     // Lago bounds by the charges period only on a plain periodic run (no upgrade, termination or start)
     const periodic = group.copies.every((c) => c.next_billing_reason === "subscription_periodic");
-    const fees = await deps.waitingFees.paid(group.organizationId, regrouping.map((c) => c.subscription.svc_id), group.at, periodic ? group.at : null);
+    const fees = await deps.waitingFees.paid(
+      group.organizationId,
+      regrouping.map((c) => c.subscription.svc_id),
+      group.at,
+      periodic ? group.at : null,
+    );
     if (fees.length === 0) return null;
     const c = customer.customer;
-    const entity = c.billing_entity_code ? await deps.billingEntities.get(group.organizationId, c.billing_entity_code) : null;
+    const entity = c.billing_entity_code
+      ? await deps.billingEntities.get(group.organizationId, c.billing_entity_code)
+      : null;
     const withFees = regrouping.filter((copy) => fees.some((f) => f.subscription_id === copy.subscription.svc_id));
     const now = deps.clock.now();
     const invoice = advanceChargesInvoice({
-      organizationId: group.organizationId, customer, entity, terms: invoicingTerms(c, entity), sandbox: withFees[0]!.sandbox, billedAt: group.at,
-      currency: withFees[0]!.plan.amount_currency ?? c.currency ?? "USD", fees,
+      organizationId: group.organizationId,
+      customer,
+      entity,
+      terms: invoicingTerms(c, entity),
+      sandbox: withFees[0]!.sandbox,
+      billedAt: group.at,
+      currency: withFees[0]!.plan.amount_currency ?? c.currency ?? "USD",
+      fees,
       subscriptions: withFees.map((copy) => {
         const line = priced.get(copy.id)?.line;
         return {
-          subscription_id: copy.subscription.svc_id, external_subscription_id: copy.subscription.external_id, plan_id: copy.plan.svc_id, plan_code: copy.plan.code,
-          from: line?.charges_from ?? null, to: line?.charges_to ?? null,
+          subscription_id: copy.subscription.svc_id,
+          external_subscription_id: copy.subscription.external_id,
+          plan_id: copy.plan.svc_id,
+          plan_code: copy.plan.code,
+          from: line?.charges_from ?? null,
+          to: line?.charges_to ?? null,
         };
       }),
       now,
@@ -58,6 +78,9 @@ export async function billAdvanceCharges(
     }
   }
   if (!stored) throw new Error(`advance_charges invoice ${id} vanished`);
-  await deps.waitingFees.attach(stored.fees.map((f) => f.id), stored.id);
+  await deps.waitingFees.attach(
+    stored.fees.map((f) => f.id),
+    stored.id,
+  );
   return stored.status === "generating" ? stored : null;
 }

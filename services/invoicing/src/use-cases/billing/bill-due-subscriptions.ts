@@ -31,7 +31,12 @@ function groupsOf(due: readonly SubscriptionCopy[]): DueGroup[] {
   for (const copy of due) {
     const at = copy.next_billing_at!;
     const key = `${copy.organization_id}|${copy.subscription.svc_customer_id}|${at.toISOString()}`;
-    const group = groups.get(key) ?? { organizationId: copy.organization_id, customerId: copy.subscription.svc_customer_id, at, copies: [] };
+    const group = groups.get(key) ?? {
+      organizationId: copy.organization_id,
+      customerId: copy.subscription.svc_customer_id,
+      at,
+      copies: [],
+    };
     group.copies.push(copy);
     groups.set(key, group);
   }
@@ -58,16 +63,27 @@ export async function billDueSubscriptions(deps: BillingDeps, scope: DueScope = 
   if (due.length >= deps.limits.batch) {
     // the batch may have cut its last customer's group: complete it (all of them go on one invoice)
     const last = due[due.length - 1]!;
-    const rest = await deps.copies.dueSubscriptions(last.next_billing_at!, null, { organizationId: last.organization_id, customerId: last.subscription.svc_customer_id });
+    const rest = await deps.copies.dueSubscriptions(last.next_billing_at!, null, {
+      organizationId: last.organization_id,
+      customerId: last.subscription.svc_customer_id,
+    });
     const have = new Set(due.map((c) => c.id));
-    due.push(...rest.filter((c) => !have.has(c.id) && c.next_billing_at!.getTime() === last.next_billing_at!.getTime()));
+    due.push(
+      ...rest.filter((c) => !have.has(c.id) && c.next_billing_at!.getTime() === last.next_billing_at!.getTime()),
+    );
   }
   const groups = groupsOf(due);
 
   // what is invoiced already (a retry, another replica): those billings only move their schedule on
-  const existing = new Map((await deps.invoices.findByIds(groups.map((g) => invoiceIdOf(g.organizationId, g.customerId, g.at, 0)))).map((i) => [i.id, i]));
+  const existing = new Map(
+    (await deps.invoices.findByIds(groups.map((g) => invoiceIdOf(g.organizationId, g.customerId, g.at, 0)))).map(
+      (i) => [i.id, i],
+    ),
+  );
   const customers = new Map<string, CustomerCopy | null>();
-  await Promise.all([...new Set(groups.map((g) => g.customerId))].map(async (id) => customers.set(id, await deps.copies.customer(id))));
+  await Promise.all(
+    [...new Set(groups.map((g) => g.customerId))].map(async (id) => customers.set(id, await deps.copies.customer(id))),
+  );
   const billable: DueGroup[] = [];
   for (const g of groups) {
     if (!customers.get(g.customerId)) {
@@ -80,7 +96,9 @@ export async function billDueSubscriptions(deps: BillingDeps, scope: DueScope = 
     billable.push(g);
   }
   const toPrice = billable.flatMap((g) => {
-    const covered = new Set(existing.get(invoiceIdOf(g.organizationId, g.customerId, g.at, 0))?.lines.map(lineKey) ?? []);
+    const covered = new Set(
+      existing.get(invoiceIdOf(g.organizationId, g.customerId, g.at, 0))?.lines.map(lineKey) ?? [],
+    );
     return g.copies.filter((c) => !covered.has(entryKey(c))).map((copy) => ({ copy, entry: nextEntryOf(copy)! }));
   });
   const read = performance.now();
@@ -109,20 +127,33 @@ export async function billDueSubscriptions(deps: BillingDeps, scope: DueScope = 
       lap(t, "schedule_ms");
       toFinalize.push(...open.map((i) => i.id));
     } catch (err) {
-      deps.logger.error({ err, organization_id: group.organizationId, customer_id: group.customerId, at: group.at }, "billing failed; will retry");
+      deps.logger.error(
+        { err, organization_id: group.organizationId, customer_id: group.customerId, at: group.at },
+        "billing failed; will retry",
+      );
     }
   });
   // invoices without a grace period are finalized at once, together (numbered as one block per counter)
   const finalizing = performance.now();
   await finalizeOpenInvoices(deps, toFinalize, { refresh: false }).catch((err) =>
-    deps.logger.error({ err }, "finalizing the pass's invoices failed; the next due pass resumes them"));
+    deps.logger.error({ err }, "finalizing the pass's invoices failed; the next due pass resumes them"),
+  );
   spent.finalize_ms = performance.now() - finalizing;
   const ms = (t: number) => Math.round(t);
-  deps.logger.info({
-    subscriptions: due.length, invoices: billable.length, billed, read_ms: ms(read - started), pricing_ms: ms(pricedAt - read),
-    writing_ms: ms(performance.now() - pricedAt), invoice_ms_total: ms(spent.invoice_ms), schedule_ms_total: ms(spent.schedule_ms),
-    finalize_ms: ms(spent.finalize_ms),
-  }, "billing pass");
+  deps.logger.info(
+    {
+      subscriptions: due.length,
+      invoices: billable.length,
+      billed,
+      read_ms: ms(read - started),
+      pricing_ms: ms(pricedAt - read),
+      writing_ms: ms(performance.now() - pricedAt),
+      invoice_ms_total: ms(spent.invoice_ms),
+      schedule_ms_total: ms(spent.schedule_ms),
+      finalize_ms: ms(spent.finalize_ms),
+    },
+    "billing pass",
+  );
   return billed;
 }
 
@@ -130,7 +161,13 @@ export async function billDueSubscriptions(deps: BillingDeps, scope: DueScope = 
  * Stores the invoice(s) of a group: part 0 normally; a further part only for subscriptions an
  * existing part does not cover. Returns the stored invoices still to finalize at once.
  */
-async function invoiceGroup(deps: BillingDeps, group: DueGroup, customer: CustomerCopy, priced: Map<string, PricedLine>, now: Date): Promise<Invoice[]> {
+async function invoiceGroup(
+  deps: BillingDeps,
+  group: DueGroup,
+  customer: CustomerCopy,
+  priced: Map<string, PricedLine>,
+  now: Date,
+): Promise<Invoice[]> {
   const open: Invoice[] = [];
   let remaining = group.copies;
   for (let part = 0; remaining.length > 0; part++) {
@@ -139,18 +176,31 @@ async function invoiceGroup(deps: BillingDeps, group: DueGroup, customer: Custom
     if (!stored) {
       const lines = remaining.map((c) => priced.get(c.id)).filter((p): p is PricedLine => !!p);
       const c = customer.customer;
-      const entity = c.billing_entity_code ? await deps.billingEntities.get(group.organizationId, c.billing_entity_code) : null;
+      const entity = c.billing_entity_code
+        ? await deps.billingEntities.get(group.organizationId, c.billing_entity_code)
+        : null;
       // not-invoiceable pay-in-advance fees never go on it (Lago): they wait for their payment, then an
       // advance_charges invoice (bill-advance-charges.ts); a recurring metric's carried-over units are
       // billed for the period that starts as such a fee, stored BEFORE the invoice (a retry finds the invoice)
       const progressiveCredit = await progressiveCreditOf(deps, group.organizationId, c.external_id, lines);
       const made = newInvoice({
-        organizationId: group.organizationId, customer, entity, terms: invoicingTerms(c, entity), billedAt: group.at, part,
-        sandbox: remaining[0]!.sandbox, lines, now, progressiveCredit,
+        organizationId: group.organizationId,
+        customer,
+        entity,
+        terms: invoicingTerms(c, entity),
+        billedAt: group.at,
+        part,
+        sandbox: remaining[0]!.sandbox,
+        lines,
+        now,
+        progressiveCredit,
       });
       // a draft shows the custom sections that apply when it is made (Lago); an invoice finalized at once gets them from its finalization plan
-      const customerSections = made.status === "draft" ? await deps.documentParties.sections(group.organizationId, c.external_id) : undefined;
-      const invoice = customerSections ? withCustomSections(made, await sectionsOfInvoice(deps, made, customerSections, group.copies), now) : made;
+      const customerSections =
+        made.status === "draft" ? await deps.documentParties.sections(group.organizationId, c.external_id) : undefined;
+      const invoice = customerSections
+        ? withCustomSections(made, await sectionsOfInvoice(deps, made, customerSections, group.copies), now)
+        : made;
       await storeRecurringAdvanceFees(deps, id, customer, entity, lines, invoice.currency);
       const events = storedEvents(invoice, now);
       if (await deps.invoices.insert(invoice, events)) {
@@ -162,7 +212,8 @@ async function invoiceGroup(deps: BillingDeps, group: DueGroup, customer: Custom
     }
     if (!stored) throw new Error(`invoice ${id} vanished`);
     // a progressive credit above its charges: the excess is credited on the progressive invoice (before this one is finalized)
-    if (stored.progressive_credit && (stored.status === "generating" || stored.status === "draft")) await creditProgressiveExcess(deps, stored);
+    if (stored.progressive_credit && (stored.status === "generating" || stored.status === "draft"))
+      await creditProgressiveExcess(deps, stored);
     if (stored.status === "generating") open.push(stored);
     const covered = new Set(stored.lines.map(lineKey));
     remaining = remaining.filter((c) => !covered.has(entryKey(c)));

@@ -16,32 +16,48 @@ import type { BillingDeps } from "./deps";
  * it, so a retry after a crash stores and announces each once and never loses one.
  */
 export async function storeRecurringAdvanceFees(
-  deps: Pick<BillingDeps, "clock" | "waitingFees">, invoiceId: string, customer: CustomerCopy, entity: BillingEntityTerms | null, lines: readonly PricedLine[], currency: string,
+  deps: Pick<BillingDeps, "clock" | "waitingFees">,
+  invoiceId: string,
+  customer: CustomerCopy,
+  entity: BillingEntityTerms | null,
+  lines: readonly PricedLine[],
+  currency: string,
 ): Promise<number> {
   const now = deps.clock.now();
-  const ctx = { invoiceId: `${invoiceId}|recurring`, customer: customer.customer, entityTaxes: entity?.taxes ?? [], currency };
-  const records: AdvanceFeeRecord[] = lines.flatMap((priced) => waitingRecurringFees(ctx, priced).map((draft): AdvanceFeeRecord => ({
-    id: draft.id,
-    organization_id: priced.copy.organization_id,
-    customer_id: customer.id,
-    external_customer_id: customer.customer.external_id,
-    subscription_id: priced.copy.subscription.svc_id,
-    external_subscription_id: priced.copy.subscription.external_id,
-    billable_metric_code: draft.billable_metric_code ?? "",
+  const ctx = {
+    invoiceId: `${invoiceId}|recurring`,
+    customer: customer.customer,
+    entityTaxes: entity?.taxes ?? [],
     currency,
-    fee: taxedAdvanceFee(draft, currency),
-    invoice_id: null,
-    event_transaction_id: null,
-    payment_status: "pending",
-    succeeded_at: null,
-    failed_at: null,
-    refunded_at: null,
-    created_at: now,
-    updated_at: now,
-    revision: 0,
-  })));
+  };
+  const records: AdvanceFeeRecord[] = lines.flatMap((priced) =>
+    waitingRecurringFees(ctx, priced).map((draft): AdvanceFeeRecord => ({
+      id: draft.id,
+      organization_id: priced.copy.organization_id,
+      customer_id: customer.id,
+      external_customer_id: customer.customer.external_id,
+      subscription_id: priced.copy.subscription.svc_id,
+      external_subscription_id: priced.copy.subscription.external_id,
+      billable_metric_code: draft.billable_metric_code ?? "",
+      currency,
+      fee: taxedAdvanceFee(draft, currency),
+      invoice_id: null,
+      event_transaction_id: null,
+      payment_status: "pending",
+      succeeded_at: null,
+      failed_at: null,
+      refunded_at: null,
+      created_at: now,
+      updated_at: now,
+      revision: 0,
+    })),
+  );
   await deps.waitingFees.store(records);
   // Lago's fee.created for each (billing.invoicing.advance_fees.created): in the fee outbox, published after they are stored
-  if (records.length > 0) await deps.waitingFees.announce(`${invoiceId}|recurring`, advanceFeesEvents(`${invoiceId}|recurring`, records, now));
+  if (records.length > 0)
+    await deps.waitingFees.announce(
+      `${invoiceId}|recurring`,
+      advanceFeesEvents(`${invoiceId}|recurring`, records, now),
+    );
   return records.length;
 }

@@ -1,5 +1,9 @@
 /** Runs `work` over `items`, at most `concurrency` at once (independent customers' invoices overlap their I/O). */
-export async function runBounded<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function runBounded<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await work(items[next++]!);

@@ -10,7 +10,11 @@ import type { BillingDeps } from "./deps";
  * copy's version and the entry it replaces: an event and a billing pass never lose each other's
  * decision, and a replica that finds the entry already moved changes nothing.
  */
-export async function scheduleSubscription(deps: Pick<BillingDeps, "copies">, subscriptionId: string, billed?: BillingEntry): Promise<void> {
+export async function scheduleSubscription(
+  deps: Pick<BillingDeps, "copies">,
+  subscriptionId: string,
+  billed?: BillingEntry,
+): Promise<void> {
   await retryOnLostRace(`schedule of subscription ${subscriptionId}`, async () => {
     const copy = await deps.copies.subscription(subscriptionId);
     if (!copy) return undefined;
@@ -18,12 +22,19 @@ export async function scheduleSubscription(deps: Pick<BillingDeps, "copies">, su
     if (billed) {
       if (!sameEntry(current, billed)) return undefined; // moved on already (another replica, a retry)
       const next = nextBilling(copy, billed);
-      return (await deps.copies.setSchedule(copy.id, { version: copy.version, next: current }, { next, last: billed })) ? undefined : LOST_RACE;
+      return (await deps.copies.setSchedule(copy.id, { version: copy.version, next: current }, { next, last: billed }))
+        ? undefined
+        : LOST_RACE;
     }
     const last = lastEntryOf(copy);
-    const initial = !last && copy.plan.trial_period > 0 ? await deps.copies.initialStartedAt(copy.organization_id, copy.subscription.external_id) : null;
+    const initial =
+      !last && copy.plan.trial_period > 0
+        ? await deps.copies.initialStartedAt(copy.organization_id, copy.subscription.external_id)
+        : null;
     const next = nextBilling(copy, last, initial ?? undefined);
     if (sameEntry(current, next)) return undefined;
-    return (await deps.copies.setSchedule(copy.id, { version: copy.version, next: current }, { next })) ? undefined : LOST_RACE;
+    return (await deps.copies.setSchedule(copy.id, { version: copy.version, next: current }, { next }))
+      ? undefined
+      : LOST_RACE;
   });
 }

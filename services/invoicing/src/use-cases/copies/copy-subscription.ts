@@ -28,14 +28,24 @@ async function upgradeHalfMissing(deps: BillingDeps, copy: SubscriptionCopy): Pr
   const s = copy.subscription;
   if (!isUpgradeHalf(copy)) return false;
   const upgrading = isUpgradeTermination(copy);
-  const others = (await deps.copies.subscriptionsOf(copy.organization_id, s.external_id)).filter((c) => c.id !== copy.id);
+  const others = (await deps.copies.subscriptionsOf(copy.organization_id, s.external_id)).filter(
+    (c) => c.id !== copy.id,
+  );
   if (upgrading) {
-    const successor = others.find((c) => c.subscription.status === "active" && c.subscription.started_at === s.terminated_at);
+    const successor = others.find(
+      (c) => c.subscription.status === "active" && c.subscription.started_at === s.terminated_at,
+    );
     return !successor || (successor.next_billing_at === null && successor.last_billed_at === null);
   }
   if (others.some((c) => c.subscription.status === "active")) return true; // its predecessor's termination is not in yet
-  const predecessor = others.find((c) => c.subscription.status === "terminated" && c.subscription.terminated_at === s.started_at);
-  return !!predecessor && predecessor.next_billing_reason !== null && predecessor.next_billing_reason !== "subscription_terminating";
+  const predecessor = others.find(
+    (c) => c.subscription.status === "terminated" && c.subscription.terminated_at === s.started_at,
+  );
+  return (
+    !!predecessor &&
+    predecessor.next_billing_reason !== null &&
+    predecessor.next_billing_reason !== "subscription_terminating"
+  );
 }
 
 /**
@@ -47,7 +57,14 @@ async function upgradeHalfMissing(deps: BillingDeps, copy: SubscriptionCopy): Pr
  */
 export async function copySubscription(deps: BillingDeps, change: SubscriptionChange): Promise<void> {
   const { subscription: s, plan } = change.data;
-  const fields = { id: s.svc_id, organization_id: change.organizationId, subscription: s, plan, sandbox: change.sandbox, version: change.version };
+  const fields = {
+    id: s.svc_id,
+    organization_id: change.organizationId,
+    subscription: s,
+    plan,
+    sandbox: change.sandbox,
+    version: change.version,
+  };
   await deps.copies.putSubscription(fields);
   await deps.copies.putUsageKey(fields);
   await scheduleSubscription(deps, s.svc_id);

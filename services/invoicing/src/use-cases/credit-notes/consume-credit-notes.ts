@@ -7,15 +7,29 @@ import type { CreditNoteDeps } from "./deps";
 type ConsumeDeps = Pick<CreditNoteDeps, "clock" | "creditNotes" | "publishCreditNote">;
 
 /** A note with a balance, as the pricing library takes it (oldest first by its creation). */
-export const creditNoteInput = (note: CreditNote): CreditNoteInput => ({ id: note.id, balance_amount_cents: note.balance_amount_cents, created_at: note.created_at });
+export const creditNoteInput = (note: CreditNote): CreditNoteInput => ({
+  id: note.id,
+  balance_amount_cents: note.balance_amount_cents,
+  created_at: note.created_at,
+});
 
 /** The shares the pricing library gave, with what the invoice shows of each note. */
-export function plannedCreditNotes(notes: readonly CreditNote[], credits: readonly CreditNoteCredit[]): PlannedCreditNote[] {
+export function plannedCreditNotes(
+  notes: readonly CreditNote[],
+  credits: readonly CreditNoteCredit[],
+): PlannedCreditNote[] {
   const byId = new Map(notes.map((n) => [n.id, n]));
-  return credits.filter((c) => c.amount_cents > 0).map((c) => {
-    const note = byId.get(c.credit_note_id)!;
-    return { credit_note_id: note.id, number: note.number, amount_cents: c.amount_cents, created_at: note.created_at };
-  });
+  return credits
+    .filter((c) => c.amount_cents > 0)
+    .map((c) => {
+      const note = byId.get(c.credit_note_id)!;
+      return {
+        credit_note_id: note.id,
+        number: note.number,
+        amount_cents: c.amount_cents,
+        created_at: note.created_at,
+      };
+    });
 }
 
 /**
@@ -25,7 +39,11 @@ export function plannedCreditNotes(notes: readonly CreditNote[], credits: readon
  * twice. A note voided or consumed by another invoice meanwhile gives what it has left (maybe
  * nothing). Returns what each note gave, in the plan's order.
  */
-export async function consumeCreditNotes(deps: ConsumeDeps, invoice: Invoice, planned: readonly PlannedCreditNote[]): Promise<PlannedCreditNote[]> {
+export async function consumeCreditNotes(
+  deps: ConsumeDeps,
+  invoice: Invoice,
+  planned: readonly PlannedCreditNote[],
+): Promise<PlannedCreditNote[]> {
   const given: PlannedCreditNote[] = [];
   for (const share of planned) {
     const amount = await consumeOne(deps, invoice.id, share);
@@ -51,5 +69,7 @@ async function consumeOne(deps: ConsumeDeps, invoiceId: string, share: PlannedCr
       return amount;
     }
   }
-  throw new Error(`credit note ${share.credit_note_id}: its balance kept changing while invoice ${invoiceId} took its share`);
+  throw new Error(
+    `credit note ${share.credit_note_id}: its balance kept changing while invoice ${invoiceId} took its share`,
+  );
 }

@@ -12,7 +12,22 @@ import { creditWalletOf, voidCreditInvoiceCredits } from "./void-credit-invoice-
  * one invoice store one note and the other reads the invoice's notes again and is checked against
  * them (nothing is ever credited beyond what is left). Stored with its events, then published.
  */
-export async function createCreditNote(deps: Pick<CreditNoteDeps, "clock" | "copies" | "creditInvoiceWallets" | "creditNotes" | "invoices" | "logger" | "publish" | "publishCreditNote">, organizationId: string, invoiceId: string, request: CreditNoteRequest): Promise<CreditNote> {
+export async function createCreditNote(
+  deps: Pick<
+    CreditNoteDeps,
+    | "clock"
+    | "copies"
+    | "creditInvoiceWallets"
+    | "creditNotes"
+    | "invoices"
+    | "logger"
+    | "publish"
+    | "publishCreditNote"
+  >,
+  organizationId: string,
+  invoiceId: string,
+  request: CreditNoteRequest,
+): Promise<CreditNote> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const invoice = await deps.invoices.find(organizationId, invoiceId, ["finalized", "voided", "draft"]);
     if (!invoice) throw AppError.notFound("invoice");
@@ -21,15 +36,31 @@ export async function createCreditNote(deps: Pick<CreditNoteDeps, "clock" | "cop
     const customer = (await deps.copies.customer(invoice.customer_id))?.customer ?? invoice.customer;
     const sequence = notes.reduce((n, note) => Math.max(n, note.sequential_id), 0) + 1;
     const creditWallet = await creditWalletOf(deps, invoice);
-    const note = composeCreditNote(invoice, notes, request, { sequence, now, customer, issuing_date: localDateOf(now, customer.applicable_timezone || "UTC"), creditWallet });
+    const note = composeCreditNote(invoice, notes, request, {
+      sequence,
+      now,
+      customer,
+      issuing_date: localDateOf(now, customer.applicable_timezone || "UTC"),
+      creditWallet,
+    });
     const events = creditNoteCreatedEvents(note, now);
     if (await deps.creditNotes.insert(note, events)) {
       await deps.publishCreditNote(note.id, events);
       await applyOffset(deps, note);
       // a refunded credit invoice: its wallet's credits voided as much (again from credit_note.created after a crash)
-      await voidCreditInvoiceCredits(deps, note).catch((err: unknown) => deps.logger.warn({ err, credit_note_id: note.id }, "voiding the refunded credits failed; the credit_note.created consumer retries"));
+      await voidCreditInvoiceCredits(deps, note).catch((err: unknown) =>
+        deps.logger.warn(
+          { err, credit_note_id: note.id },
+          "voiding the refunded credits failed; the credit_note.created consumer retries",
+        ),
+      );
       return note;
     }
   }
-  throw new AppError("unavailable", "credit_note_contention", undefined, `credit notes of invoice ${invoiceId} kept racing`);
+  throw new AppError(
+    "unavailable",
+    "credit_note_contention",
+    undefined,
+    `credit notes of invoice ${invoiceId} kept racing`,
+  );
 }

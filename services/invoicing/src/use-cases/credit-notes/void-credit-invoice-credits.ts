@@ -16,10 +16,19 @@ export async function creditWalletOf(deps: CreditWalletDeps, invoice: Invoice) {
  * the wallet service (its transaction id derives from the note), so this runs right after the note
  * is stored and again from its credit_note.created event (after a crash) without voiding twice.
  */
-export async function voidCreditInvoiceCredits(deps: CreditWalletDeps, note: Pick<CreditNote, "id" | "organization_id" | "invoice_id" | "refund_amount_cents">): Promise<void> {
+export async function voidCreditInvoiceCredits(
+  deps: CreditWalletDeps,
+  note: Pick<CreditNote, "id" | "organization_id" | "invoice_id" | "refund_amount_cents">,
+): Promise<void> {
   if (note.refund_amount_cents <= 0) return;
   const invoice = await deps.invoices.find(note.organization_id, note.invoice_id, ["finalized", "voided"]);
   if (!invoice || invoice.invoice_type !== "credit" || !invoice.wallet_transaction_id) return;
   const wallet = await deps.creditInvoiceWallets.of(invoice.organization_id, invoice.wallet_transaction_id);
-  if (wallet) await deps.creditInvoiceWallets.voidCredits(invoice.organization_id, wallet.wallet_id, note.id, note.refund_amount_cents);
+  if (wallet)
+    await deps.creditInvoiceWallets.voidCredits(
+      invoice.organization_id,
+      wallet.wallet_id,
+      note.id,
+      note.refund_amount_cents,
+    );
 }

@@ -23,10 +23,19 @@ export async function creditNotePdf(deps: DocumentDeps, organizationId: string, 
 export async function ensureCreditNotePdf(deps: DocumentDeps, note: CreditNote): Promise<StoredDocument> {
   const stored = await storedOrRendered(
     deps,
-    { kind: "credit_note", organization_id: note.organization_id, id: note.id, file_name: `${note.number}.pdf`, created_at: new Date(`${note.issuing_date}T00:00:00Z`) },
+    {
+      kind: "credit_note",
+      organization_id: note.organization_id,
+      id: note.id,
+      file_name: `${note.number}.pdf`,
+      created_at: new Date(`${note.issuing_date}T00:00:00Z`),
+    },
     async () => {
       const [invoice, { customer, entity }] = await Promise.all([
-        deps.invoices.find(note.organization_id, note.invoice_id, [...VISIBLE_STATUSES, ...DOCUMENT_STATUSES] as InvoiceStatus[]),
+        deps.invoices.find(note.organization_id, note.invoice_id, [
+          ...VISIBLE_STATUSES,
+          ...DOCUMENT_STATUSES,
+        ] as InvoiceStatus[]),
         deps.parties.get(note.organization_id, note.external_customer_id, note.billing_entity_code),
       ]);
       return renderCreditNotePdf(creditNoteDocument(note, invoice, customer, entity));

@@ -17,13 +17,21 @@ export interface DocumentLinkSettings {
  * voided) invoice has one. The expiry is security, not billing: it runs on the real clock (never
  * a sandbox's test clock), rounded up to the hour so the invoice reads the same within the hour.
  */
-export function invoiceFileUrl(settings: DocumentLinkSettings, invoice: Invoice, nowMs: number = Date.now()): string | null {
+export function invoiceFileUrl(
+  settings: DocumentLinkSettings,
+  invoice: Invoice,
+  nowMs: number = Date.now(),
+): string | null {
   if (!DOCUMENT_STATUSES.includes(invoice.status)) return null;
   return signedFileUrl(settings, { kind: "invoice", organization_id: invoice.organization_id, id: invoice.id }, nowMs);
 }
 
 /** A credit note's `file_url`, signed as an invoice's (every stored credit note is issued, so has one). */
-export function creditNoteFileUrl(settings: DocumentLinkSettings, note: CreditNote, nowMs: number = Date.now()): string | null {
+export function creditNoteFileUrl(
+  settings: DocumentLinkSettings,
+  note: CreditNote,
+  nowMs: number = Date.now(),
+): string | null {
   return signedFileUrl(settings, { kind: "credit_note", organization_id: note.organization_id, id: note.id }, nowMs);
 }
 

@@ -16,7 +16,10 @@ import { announceFirstPdf, storedOrRendered } from "./store-document";
  * signed link included, gets the same bytes.
  */
 export async function invoicePdf(deps: DocumentDeps, organizationId: string, id: string): Promise<StoredDocument> {
-  const invoice = await deps.invoices.find(organizationId, id, [...VISIBLE_STATUSES, ...DOCUMENT_STATUSES] as InvoiceStatus[]);
+  const invoice = await deps.invoices.find(organizationId, id, [
+    ...VISIBLE_STATUSES,
+    ...DOCUMENT_STATUSES,
+  ] as InvoiceStatus[]);
   if (!invoice) throw AppError.notFound("invoice");
   return ensureInvoicePdf(deps, invoice);
 }
@@ -25,9 +28,19 @@ export async function ensureInvoicePdf(deps: DocumentDeps, invoice: Invoice): Pr
   if (!DOCUMENT_STATUSES.includes(invoice.status)) throw new AppError("not_allowed", "invoice_not_finalized");
   const stored = await storedOrRendered(
     deps,
-    { kind: "invoice", organization_id: invoice.organization_id, id: invoice.id, file_name: `${invoice.number}.pdf`, created_at: new Date(`${invoice.issuing_date}T00:00:00Z`) },
+    {
+      kind: "invoice",
+      organization_id: invoice.organization_id,
+      id: invoice.id,
+      file_name: `${invoice.number}.pdf`,
+      created_at: new Date(`${invoice.issuing_date}T00:00:00Z`),
+    },
     async () => {
-      const { customer, entity } = await deps.parties.get(invoice.organization_id, invoice.external_customer_id, invoice.billing_entity_code);
+      const { customer, entity } = await deps.parties.get(
+        invoice.organization_id,
+        invoice.external_customer_id,
+        invoice.billing_entity_code,
+      );
       return renderInvoicePdf(invoiceDocument(invoice, customer, entity));
     },
   );

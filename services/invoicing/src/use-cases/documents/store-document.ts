@@ -18,14 +18,24 @@ export interface DocumentOwner {
  * concurrent request or replica that stored first wins, and both answer its bytes). Shared by
  * invoices and credit notes.
  */
-export async function storedOrRendered(deps: Pick<DocumentDeps, "documents">, owner: DocumentOwner, render: () => Promise<Buffer>): Promise<StoredDocument> {
+export async function storedOrRendered(
+  deps: Pick<DocumentDeps, "documents">,
+  owner: DocumentOwner,
+  render: () => Promise<Buffer>,
+): Promise<StoredDocument> {
   const key = documentId(owner.kind, owner.id);
   const stored = await deps.documents.find(owner.organization_id, key);
   if (stored) return stored;
   const pdf = await render();
   return deps.documents.storeOnce({
-    id: key, organization_id: owner.organization_id, kind: owner.kind, owner_id: owner.id, file_name: owner.file_name,
-    pdf, sha256: createHash("sha256").update(pdf).digest("hex"), created_at: owner.created_at,
+    id: key,
+    organization_id: owner.organization_id,
+    kind: owner.kind,
+    owner_id: owner.id,
+    file_name: owner.file_name,
+    pdf,
+    sha256: createHash("sha256").update(pdf).digest("hex"),
+    created_at: owner.created_at,
   });
 }
 
@@ -36,7 +46,11 @@ export async function storedOrRendered(deps: Pick<DocumentDeps, "documents">, ow
  */
 export async function announceFirstPdf(
   deps: Pick<DocumentDeps, "clock">,
-  announcement: { events: (at: Date) => Envelope[]; announce: (events: Envelope[]) => Promise<boolean>; publish?: (events: Envelope[]) => Promise<void> },
+  announcement: {
+    events: (at: Date) => Envelope[];
+    announce: (events: Envelope[]) => Promise<boolean>;
+    publish?: (events: Envelope[]) => Promise<void>;
+  },
 ): Promise<void> {
   if (!announcement.publish || !deps.clock) return;
   const events = announcement.events(deps.clock.now());

@@ -71,13 +71,22 @@ export async function priceAdvanceFeesBatch(
 ): Promise<() => Promise<CreatedAdvanceFees>> {
   const items = envelopes
     .filter((e) => isEvent(e, [Subjects.usage.eventIngested]))
-    .map((envelope) => ({ envelope, data: eventData(envelope as Envelope & { type: typeof Subjects.usage.eventIngested }) }))
+    .map((envelope) => ({
+      envelope,
+      data: eventData(envelope as Envelope & { type: typeof Subjects.usage.eventIngested }),
+    }))
     .filter((i) => i.data.events.length > 0);
   const nothing = async () => ({ created: 0, publish: async () => undefined });
   if (items.length === 0) return nothing;
   advanceFeeBatchEnvelopes.observe(items.length);
   const pricing = advanceFeePhaseSeconds.startTimer({ phase: "price" });
-  const priced = await deps.advanceFees.priceBatch(items.map((i) => ({ organizationId: i.envelope.organization_id, envelopeId: i.envelope.id, events: i.data.events })));
+  const priced = await deps.advanceFees.priceBatch(
+    items.map((i) => ({
+      organizationId: i.envelope.organization_id,
+      envelopeId: i.envelope.id,
+      events: i.data.events,
+    })),
+  );
   pricing();
   if (priced.every((fees) => fees.length === 0)) return nothing;
   return () => storeAdvanceFees(deps, items, priced, memo);
@@ -107,7 +116,9 @@ async function storeAdvanceFees(
   }
   const unknown = all.find((f) => !sandboxOf.has(f.subscription_id));
   if (unknown) throw new RetryLater(`subscription ${unknown.subscription_id} not copied yet`, 1000);
-  const customers = new Map((await deps.copies.customersByIds([...new Set(all.map((f) => f.customer_id))])).map((c) => [c.id, c]));
+  const customers = new Map(
+    (await deps.copies.customersByIds([...new Set(all.map((f) => f.customer_id))])).map((c) => [c.id, c]),
+  );
   const missing = all.find((f) => !customers.has(f.customer_id));
   // the customer's copy arrives with its event; the usage service answers the same fees then
   if (missing) throw new RetryLater(`customer ${missing.customer_id} not copied yet`, 1000);
@@ -117,7 +128,10 @@ async function storeAdvanceFees(
     const key = `${c.organization_id}|${code}`;
     if (code && !entities.has(key)) entities.set(key, await deps.billingEntities.get(c.organization_id, code));
   }
-  const entityOf = (c: CustomerCopy) => (c.customer.billing_entity_code ? entities.get(`${c.organization_id}|${c.customer.billing_entity_code}`) ?? null : null);
+  const entityOf = (c: CustomerCopy) =>
+    c.customer.billing_entity_code
+      ? (entities.get(`${c.organization_id}|${c.customer.billing_entity_code}`) ?? null)
+      : null;
 
   const done: EnvelopeFees[] = [];
   const taxed = advanceFeeTaxer();
@@ -126,7 +140,11 @@ async function storeAdvanceFees(
     if (fees.length === 0) return;
     // a sandbox organization's fees and invoices are made at its test clock's time: the time its events were acknowledged at
     const sandbox = sandboxOf.get(fees[0]!.subscription_id)!;
-    const at = sandbox ? new Date(Math.max(...data.events.map((e) => Date.parse(e.created_at)))) : envelope.frozen_time ? new Date(envelope.frozen_time) : null;
+    const at = sandbox
+      ? new Date(Math.max(...data.events.map((e) => Date.parse(e.created_at))))
+      : envelope.frozen_time
+        ? new Date(envelope.frozen_time)
+        : null;
     const now = at ? atFrozenTime(at, () => deps.clock.now()) : deps.clock.now();
     const { records, invoices } = feesOf(fees, customers, entityOf, sandbox, now, taxed);
     done.push({ envelope, at, records, invoices, now });
@@ -147,7 +165,11 @@ async function storeAdvanceFees(
   for (const { at, invoices } of byTime.values()) {
     const finalize = async () => {
       for (const invoice of invoices) await deps.invoices.insert(invoice, []); // false: stored by an earlier delivery
-      await finalizeOpenInvoices(deps, invoices.map((inv) => inv.id), { refresh: false });
+      await finalizeOpenInvoices(
+        deps,
+        invoices.map((inv) => inv.id),
+        { refresh: false },
+      );
     };
     await (at ? atFrozenTime(at, finalize) : finalize());
   }
@@ -190,7 +212,15 @@ function feesOf(
     let invoiceId: string | null = null;
     let taxed: AdvanceFeeRecord["fee"];
     if (ownInvoice(fee)) {
-      const invoice = advanceFeeInvoice({ fee, draft, customer, entity, terms: invoicingTerms(customer.customer, entity), sandbox, now });
+      const invoice = advanceFeeInvoice({
+        fee,
+        draft,
+        customer,
+        entity,
+        terms: invoicingTerms(customer.customer, entity),
+        sandbox,
+        now,
+      });
       invoices.push(invoice);
       invoiceId = invoice.id;
       taxed = invoice.fees[0]!;
@@ -202,7 +232,12 @@ function feesOf(
   return { records, invoices };
 }
 
-function recordOf(fee: AdvanceFeeData, taxed: AdvanceFeeRecord["fee"], invoiceId: string | null, now: Date): AdvanceFeeRecord {
+function recordOf(
+  fee: AdvanceFeeData,
+  taxed: AdvanceFeeRecord["fee"],
+  invoiceId: string | null,
+  now: Date,
+): AdvanceFeeRecord {
   return {
     id: fee.id,
     organization_id: fee.organization_id,
@@ -224,4 +259,3 @@ function recordOf(fee: AdvanceFeeData, taxed: AdvanceFeeRecord["fee"], invoiceId
     revision: 0,
   };
 }
-

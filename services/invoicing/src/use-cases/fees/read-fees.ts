@@ -14,7 +14,7 @@ export interface FeeRead {
 
 /** An invoiced pay-in-advance fee is shown as its invoice holds it (coupons and taxes as finalized). */
 function withInvoice(record: AdvanceFeeRecord, invoices: ReadonlyMap<string, Invoice>): FeeRead {
-  const invoice = record.invoice_id ? invoices.get(record.invoice_id) ?? null : null;
+  const invoice = record.invoice_id ? (invoices.get(record.invoice_id) ?? null) : null;
   const onInvoice = invoice?.fees.find((f) => f.id === record.id);
   return { fee: onInvoice ?? record.fee, invoice, record };
 }
@@ -26,7 +26,9 @@ function withInvoice(record: AdvanceFeeRecord, invoices: ReadonlyMap<string, Inv
 export async function getFee(deps: FeeDeps, organizationId: string, id: string): Promise<FeeRead> {
   const record = await deps.fees.findById(organizationId, id);
   if (record) {
-    const invoices = new Map((record.invoice_id ? await deps.invoices.findByIds([record.invoice_id]) : []).map((i) => [i.id, i]));
+    const invoices = new Map(
+      (record.invoice_id ? await deps.invoices.findByIds([record.invoice_id]) : []).map((i) => [i.id, i]),
+    );
     return withInvoice(record, invoices);
   }
   const invoice = await deps.invoices.findVisibleByFeeId(organizationId, id);
@@ -36,7 +38,12 @@ export async function getFee(deps: FeeDeps, organizationId: string, id: string):
 }
 
 /** GET /fees: the organization's pay-in-advance fees, newest first, Lago's filters. */
-export async function listFees(deps: FeeDeps, organizationId: string, filter: FeeFilter, page: PageRequest): Promise<{ items: FeeRead[]; total: number }> {
+export async function listFees(
+  deps: FeeDeps,
+  organizationId: string,
+  filter: FeeFilter,
+  page: PageRequest,
+): Promise<{ items: FeeRead[]; total: number }> {
   const { items, total } = await deps.fees.list(organizationId, filter, page);
   const invoiceIds = [...new Set(items.map((r) => r.invoice_id).filter((id): id is string => !!id))];
   const invoices = new Map((await deps.invoices.findByIds(invoiceIds)).map((i) => [i.id, i]));

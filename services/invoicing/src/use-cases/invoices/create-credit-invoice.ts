@@ -15,7 +15,11 @@ import { finalizeOpenInvoice } from "./finalize-open-invoice";
  * the invoice's payment_status events).
  */
 export async function createCreditInvoice(
-  deps: FinalizeDeps & Pick<InvoiceDeps, "caughtUp">, organizationId: string, customerId: string, purchase: CreditPurchase, sectionResource: SectionChoiceRecord | null = null,
+  deps: FinalizeDeps & Pick<InvoiceDeps, "caughtUp">,
+  organizationId: string,
+  customerId: string,
+  purchase: CreditPurchase,
+  sectionResource: SectionChoiceRecord | null = null,
 ): Promise<Invoice> {
   const id = creditInvoiceIdOf(organizationId, purchase.wallet_transaction_id);
   if (!(await deps.invoices.find(organizationId, id, ["generating", "draft", "finalized", "closed"]))) {
@@ -27,13 +31,25 @@ export async function createCreditInvoice(
     }
     if (!customer || customer.organization_id !== organizationId) {
       // the customer's copy arrives by event shortly after the customer is created
-      throw new AppError("unavailable", undefined, undefined, `customer ${customerId} is not known to invoicing yet; retry`);
+      throw new AppError(
+        "unavailable",
+        undefined,
+        undefined,
+        `customer ${customerId} is not known to invoicing yet; retry`,
+      );
     }
-    const entity = customer.customer.billing_entity_code ? await deps.billingEntities.get(organizationId, customer.customer.billing_entity_code) : null;
+    const entity = customer.customer.billing_entity_code
+      ? await deps.billingEntities.get(organizationId, customer.customer.billing_entity_code)
+      : null;
     const now = deps.clock.now();
     const invoice = newCreditInvoice({
-      organizationId, customer: { id: customerId, customer: customer.customer }, entity, terms: invoicingTerms(customer.customer, entity),
-      purchase, sandbox: frozenTime() !== undefined, now,
+      organizationId,
+      customer: { id: customerId, customer: customer.customer },
+      entity,
+      terms: invoicingTerms(customer.customer, entity),
+      purchase,
+      sandbox: frozenTime() !== undefined,
+      now,
     });
     // its sections: those of the transaction or its wallet (the wallet service says which), else the customer's
     await deps.invoices.insert({ ...invoice, section_resource: sectionResource }, storedEvents(invoice, now));

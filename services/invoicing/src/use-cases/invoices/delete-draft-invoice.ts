@@ -12,13 +12,21 @@ import type { InvoiceDeps } from "./deps";
  * moment is either deleted first (the finalizer then finds it no longer open) or finalized first
  * (the delete is then refused).
  */
-export async function deleteDraftInvoice(deps: Pick<InvoiceDeps, "clock" | "invoices" | "publish">, organizationId: string, id: string): Promise<Invoice> {
+export async function deleteDraftInvoice(
+  deps: Pick<InvoiceDeps, "clock" | "invoices" | "publish">,
+  organizationId: string,
+  id: string,
+): Promise<Invoice> {
   return retryOnLostRace(`deletion of invoice ${id}`, async () => {
     const invoice = await deps.invoices.find(organizationId, id);
     if (!invoice) throw AppError.notFound("invoice");
     if (invoice.status !== "draft" || invoice.finalizing) throw new AppError("not_allowed", "not_deletable");
     const now = deps.clock.now();
-    const set: Partial<Invoice> = { status: "deleted", finalize_at: null, updated_at: laterOf(now, invoice.updated_at) };
+    const set: Partial<Invoice> = {
+      status: "deleted",
+      finalize_at: null,
+      updated_at: laterOf(now, invoice.updated_at),
+    };
     const deleted = { ...invoice, ...set, revision: invoice.revision + 1 };
     const events = deletedEvents(deleted, now);
     if (!(await deps.invoices.changeOpen(invoice, { set, events }))) return LOST_RACE;

@@ -6,7 +6,10 @@ import { finalizeOpenInvoices } from "./finalize-open-invoice";
  * Open invoices whose time has come are finalized, together: drafts at the end of their grace
  * period (refreshed first), and any finalization a crash interrupted. Returns how many.
  */
-export async function finalizeDueInvoices(deps: FinalizeDeps & Pick<InvoiceDeps, "logger">, scope: DueScope = {}): Promise<number> {
+export async function finalizeDueInvoices(
+  deps: FinalizeDeps & Pick<InvoiceDeps, "logger">,
+  scope: DueScope = {},
+): Promise<number> {
   const due = await deps.invoices.dueOpen(deps.clock.now(), deps.limits.batch, scope);
   let done = 0;
   for (const refresh of [true, false]) {

@@ -1,7 +1,16 @@
 import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import { documentNumberPrefix, formatInvoiceNumber, type DocumentNumbering } from "@billing/pricing";
 import { finalizedInvoice, withCustomSections } from "../../domain/compose-invoice";
-import { OPEN_STATUSES, type CustomSection, type FeeDraft, type FinalizationPlan, type Invoice, type InvoiceCredit, type PlannedCoupon, type PlannedCreditNote } from "../../domain/invoice";
+import {
+  OPEN_STATUSES,
+  type CustomSection,
+  type FeeDraft,
+  type FinalizationPlan,
+  type Invoice,
+  type InvoiceCredit,
+  type PlannedCoupon,
+  type PlannedCreditNote,
+} from "../../domain/invoice";
 import { numberingScopes } from "../../domain/invoice-number";
 import { priceInvoice } from "../../domain/invoice-totals";
 import { finalizationDates, invoicingTerms, type BillingEntityTerms } from "../../domain/invoicing-terms";
@@ -42,7 +51,11 @@ interface Prepared {
  * A zero-amount invoice the customer does not finalize is closed: no number, no events.
  * Returns the invoice as stored; null when it does not exist.
  */
-export async function finalizeOpenInvoice(deps: FinalizeDeps, invoiceId: string, options: { refresh: boolean }): Promise<Invoice | null> {
+export async function finalizeOpenInvoice(
+  deps: FinalizeDeps,
+  invoiceId: string,
+  options: { refresh: boolean },
+): Promise<Invoice | null> {
   return (await finalizeOpenInvoices(deps, [invoiceId], options))[0]!;
 }
 
@@ -53,7 +66,11 @@ export async function finalizeOpenInvoice(deps: FinalizeDeps, invoiceId: string,
  * of `finalizeOpenInvoice`, in the order of `invoiceIds`; an invoice that fails rejects the call
  * after the others are done (the next due pass resumes it).
  */
-export async function finalizeOpenInvoices(deps: FinalizeDeps, invoiceIds: readonly string[], options: { refresh: boolean }): Promise<Array<Invoice | null>> {
+export async function finalizeOpenInvoices(
+  deps: FinalizeDeps,
+  invoiceIds: readonly string[],
+  options: { refresh: boolean },
+): Promise<Array<Invoice | null>> {
   // the customer service is asked once per customer for the custom sections of the invoices planned here;
   // an invoice's subscriptions (or a one-off invoice's own choice) may choose others: their copies are
   // read once per subscription (a burst of pay-in-advance invoices bills the same few)
@@ -61,15 +78,23 @@ export async function finalizeOpenInvoices(deps: FinalizeDeps, invoiceIds: reado
   const copies = memoizedCopies(deps);
   const sectionsOf = async (invoice: Invoice) => {
     const key = `${invoice.organization_id}|${invoice.customer.external_id}`;
-    if (!sections.has(key)) sections.set(key, deps.documentParties.sections(invoice.organization_id, invoice.customer.external_id));
+    if (!sections.has(key))
+      sections.set(key, deps.documentParties.sections(invoice.organization_id, invoice.customer.external_id));
     return sectionsOfInvoice({ ...deps, copies }, invoice, await sections.get(key)!);
   };
-  const prepared = await settleBounded(invoiceIds, deps.limits.concurrency, (id) => prepare(deps, id, options, sectionsOf));
+  const prepared = await settleBounded(invoiceIds, deps.limits.concurrency, (id) =>
+    prepare(deps, id, options, sectionsOf),
+  );
   const ready = prepared.flatMap((p) => (p.status === "fulfilled" && p.value && "plan" in p.value ? [p.value] : []));
-  const numbers = await numbersOf(deps, ready.filter((p) => !p.closed));
+  const numbers = await numbersOf(
+    deps,
+    ready.filter((p) => !p.closed),
+  );
   const done = await settleBounded(prepared, deps.limits.concurrency, async (p) => {
     if (p.status === "rejected") throw p.reason;
-    return p.value && "plan" in p.value ? complete(deps, p.value, numbers.get(p.value.planned.id) ?? null) : (p.value?.invoice ?? null);
+    return p.value && "plan" in p.value
+      ? complete(deps, p.value, numbers.get(p.value.planned.id) ?? null)
+      : (p.value?.invoice ?? null);
   });
   const failed = done.find((d): d is PromiseRejectedResult => d.status === "rejected");
   if (failed) throw failed.reason;
@@ -78,19 +103,27 @@ export async function finalizeOpenInvoices(deps: FinalizeDeps, invoiceIds: reado
 
 /** Steps 1 and 2: the plan stored, the credits consumed; or the invoice as it is when it is not open (or is another's to finalize). */
 async function prepare(
-  deps: FinalizeDeps, invoiceId: string, options: { refresh: boolean }, sectionsOf: (invoice: Invoice) => Promise<CustomSection[]>,
+  deps: FinalizeDeps,
+  invoiceId: string,
+  options: { refresh: boolean },
+  sectionsOf: (invoice: Invoice) => Promise<CustomSection[]>,
 ): Promise<Prepared | { invoice: Invoice | null }> {
   const planned = await retryOnLostRace(`finalization of invoice ${invoiceId}`, async () => {
     const invoice = await deps.invoices.findById(invoiceId);
     if (!isOpen(invoice) || invoice.finalizing) return invoice;
-    const plan = { ...(await planFinalization(deps, invoice, options.refresh && invoice.status === "draft")), custom_sections: await sectionsOf(invoice) };
+    const plan = {
+      ...(await planFinalization(deps, invoice, options.refresh && invoice.status === "draft")),
+      custom_sections: await sectionsOf(invoice),
+    };
     const stored = await deps.invoices.changeOpen(invoice, { set: { finalizing: plan }, finalizeBy: deps.clock.now() });
     return stored ? { ...invoice, finalizing: plan, revision: invoice.revision + 1 } : LOST_RACE;
   });
   if (!isOpen(planned) || !planned.finalizing) return { invoice: planned };
   const plan = planned.finalizing;
   const customer = (await deps.copies.customer(planned.customer_id))?.customer ?? planned.customer;
-  const entity = planned.billing_entity_code ? await deps.billingEntities.get(planned.organization_id, planned.billing_entity_code) : null;
+  const entity = planned.billing_entity_code
+    ? await deps.billingEntities.get(planned.organization_id, planned.billing_entity_code)
+    : null;
   const { consumed, credits } = await consumeCoupons(deps, planned, plan);
   const creditNotes = await consumeCreditNotes(deps, planned, plan.credit_notes ?? []);
   const prepaid = await consumeWallets(deps, planned, plan);
@@ -103,10 +136,22 @@ async function prepare(
 async function complete(deps: FinalizeDeps, p: Prepared, numbered: Numbered | null): Promise<Invoice | null> {
   const { planned } = p;
   const now = deps.clock.now();
-  const dates = planned.status === "draft" ? finalizationDates(planned, invoicingTerms(p.customer, p.entity), now) : null;
+  const dates =
+    planned.status === "draft" ? finalizationDates(planned, invoicingTerms(p.customer, p.entity), now) : null;
   const final = withCustomSections(
-    finalizedInvoice(planned, { fees: p.plan.fees, consumed: p.consumed, credits: p.credits, prepaid: p.prepaid, creditNotes: p.creditNotes, numbered, customer: p.customer, dates, now }),
-    p.plan.custom_sections, now,
+    finalizedInvoice(planned, {
+      fees: p.plan.fees,
+      consumed: p.consumed,
+      credits: p.credits,
+      prepaid: p.prepaid,
+      creditNotes: p.creditNotes,
+      numbered,
+      customer: p.customer,
+      dates,
+      now,
+    }),
+    p.plan.custom_sections,
+    now,
   );
   return retryOnLostRace(`finalization of invoice ${planned.id}`, async () => {
     const current = await deps.invoices.findById(planned.id);
@@ -121,15 +166,23 @@ async function complete(deps: FinalizeDeps, p: Prepared, numbered: Numbered | nu
 }
 
 /** Runs `work` on each item, `concurrency` at once, and reports each outcome (one failure stops nothing). */
-async function settleBounded<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+async function settleBounded<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
   const out: PromiseSettledResult<R>[] = new Array(items.length);
-  await runBounded(items.map((item, index) => ({ item, index })), concurrency, async ({ item, index }) => {
-    try {
-      out[index] = { status: "fulfilled", value: await work(item) };
-    } catch (reason) {
-      out[index] = { status: "rejected", reason };
-    }
-  });
+  await runBounded(
+    items.map((item, index) => ({ item, index })),
+    concurrency,
+    async ({ item, index }) => {
+      try {
+        out[index] = { status: "fulfilled", value: await work(item) };
+      } catch (reason) {
+        out[index] = { status: "rejected", reason };
+      }
+    },
+  );
   return out;
 }
 
@@ -137,19 +190,33 @@ async function settleBounded<T, R>(items: readonly T[], concurrency: number, wor
 async function planFinalization(deps: FinalizeDeps, invoice: Invoice, refresh: boolean): Promise<FinalizationPlan> {
   const fees: FeeDraft[] = refresh ? (await refreshDraft(deps, invoice)).fees : invoice.fees;
   // a credit invoice (a wallet top-up) takes neither coupons nor prepaid credits
-  const positive = fees.reduce((n, f) => n + f.amount_cents, 0) > 0 && (invoice.invoice_type === "subscription" || invoice.invoice_type === "progressive_billing");
+  const positive =
+    fees.reduce((n, f) => n + f.amount_cents, 0) > 0 &&
+    (invoice.invoice_type === "subscription" || invoice.invoice_type === "progressive_billing");
   const [coupons, wallets, notes] = positive
     ? await Promise.all([
-      deps.appliedCoupons.active(invoice.organization_id, invoice.customer_id), deps.wallets.active(invoice.organization_id, invoice.customer_id),
-      deps.creditNotes.available(invoice.organization_id, invoice.customer_id, invoice.currency),
-    ])
+        deps.appliedCoupons.active(invoice.organization_id, invoice.customer_id),
+        deps.wallets.active(invoice.organization_id, invoice.customer_id),
+        deps.creditNotes.available(invoice.organization_id, invoice.customer_id, invoice.currency),
+      ])
     : [[], [], []];
   // a wallet in another currency than the invoice's gives nothing to it
   const usable = wallets.filter((w) => !w.currency || w.currency === invoice.currency);
-  const priced = priceInvoice({ currency: invoice.currency, fees, coupons: coupons.map((c) => c.input), wallets: usable, creditNotes: notes.map(creditNoteInput), finalizing: true,
+  const priced = priceInvoice({
+    currency: invoice.currency,
+    fees,
+    coupons: coupons.map((c) => c.input),
+    wallets: usable,
+    creditNotes: notes.map(creditNoteInput),
+    finalizing: true,
     progressiveCredit: invoice.progressive_credit,
   });
-  return { fees, coupons: priced.coupons, wallets: priced.wallets, credit_notes: plannedCreditNotes(notes, priced.credit_notes) };
+  return {
+    fees,
+    coupons: priced.coupons,
+    wallets: priced.wallets,
+    credit_notes: plannedCreditNotes(notes, priced.credit_notes),
+  };
 }
 
 /**
@@ -160,7 +227,12 @@ async function planFinalization(deps: FinalizeDeps, invoice: Invoice, refresh: b
 async function consumeWallets(deps: FinalizeDeps, invoice: Invoice, plan: FinalizationPlan) {
   const prepaid: Array<{ wallet_id: string; amount_cents: number }> = [];
   for (const planned of plan.wallets ?? []) {
-    const given = await deps.wallets.consume(invoice.organization_id, invoice.id, planned.wallet_id, planned.amount_cents);
+    const given = await deps.wallets.consume(
+      invoice.organization_id,
+      invoice.id,
+      planned.wallet_id,
+      planned.amount_cents,
+    );
     if (given > 0) prepaid.push({ wallet_id: planned.wallet_id, amount_cents: given });
   }
   return prepaid;
@@ -172,7 +244,9 @@ async function consumeCoupons(deps: FinalizeDeps, invoice: Invoice, plan: Finali
   const credits: InvoiceCredit[] = [];
   for (const planned of plan.coupons) {
     const credit = await deps.appliedCoupons.consume(invoice.organization_id, invoice.id, {
-      applied_coupon_id: planned.coupon.id, amount_cents: planned.amount_cents, currency: invoice.currency,
+      applied_coupon_id: planned.coupon.id,
+      amount_cents: planned.amount_cents,
+      currency: invoice.currency,
     });
     if (!credit) continue;
     consumed.push({ ...planned, amount_cents: credit.amount_cents });
@@ -189,17 +263,26 @@ type Numbered = { number: string; sequential_id: number };
  * numbering (billing-rules §4).
  */
 async function numbersOf(deps: FinalizeDeps, invoices: readonly Prepared[]): Promise<Map<string, Numbered>> {
-  const scopes = new Map(invoices.map((p) => [p.planned.id, numberingScopes(p.planned.organization_id, p.planned.billing_entity_code ?? "default", p.planned.customer_id)]));
+  const scopes = new Map(
+    invoices.map((p) => [
+      p.planned.id,
+      numberingScopes(p.planned.organization_id, p.planned.billing_entity_code ?? "default", p.planned.customer_id),
+    ]),
+  );
   const byEntity = new Map<string, string[]>();
   for (const p of invoices) {
     const key = scopes.get(p.planned.id)!.entity;
     byEntity.set(key, [...(byEntity.get(key) ?? []), p.planned.id]);
   }
   const entitySequences = new Map<string, number>();
-  for (const [key, ids] of byEntity) for (const [id, n] of await deps.numbers.allocateMany({ key, role: "entity" }, ids)) entitySequences.set(id, n);
+  for (const [key, ids] of byEntity)
+    for (const [id, n] of await deps.numbers.allocateMany({ key, role: "entity" }, ids)) entitySequences.set(id, n);
   const numbered = new Map<string, Numbered>();
   await runBounded(invoices, deps.limits.concurrency, async ({ planned, customer, entity }) => {
-    const customerSequence = await deps.numbers.allocate({ key: scopes.get(planned.id)!.customer, role: "customer" }, planned.id);
+    const customerSequence = await deps.numbers.allocate(
+      { key: scopes.get(planned.id)!.customer, role: "customer" },
+      planned.id,
+    );
     const numbering = (entity?.document_numbering ?? "per_customer") as DocumentNumbering;
     const number = formatInvoiceNumber({
       document_numbering: numbering,

@@ -8,7 +8,10 @@ import type { FinalizeDeps } from "./deps";
  * A draft's fees and amounts from the usage stored now (late events count; consistent with every
  * acknowledged event): the same lines priced again. Nothing is written here.
  */
-export async function refreshDraft(deps: Pick<FinalizeDeps, "billingEntities" | "clock" | "copies" | "invoices" | "usage">, invoice: Invoice): Promise<ReturnType<typeof refreshedDraft>> {
+export async function refreshDraft(
+  deps: Pick<FinalizeDeps, "billingEntities" | "clock" | "copies" | "invoices" | "usage">,
+  invoice: Invoice,
+): Promise<ReturnType<typeof refreshedDraft>> {
   const copies = await Promise.all(invoice.lines.map((line) => deps.copies.subscription(line.subscription_id)));
   const requests = invoice.lines.flatMap((line, i) => {
     const copy = copies[i];
@@ -16,6 +19,8 @@ export async function refreshDraft(deps: Pick<FinalizeDeps, "billingEntities" | 
   });
   const lines = await priceLines(deps, requests);
   const customer = (await deps.copies.customer(invoice.customer_id))?.customer ?? invoice.customer;
-  const entity = invoice.billing_entity_code ? await deps.billingEntities.get(invoice.organization_id, invoice.billing_entity_code) : null;
+  const entity = invoice.billing_entity_code
+    ? await deps.billingEntities.get(invoice.organization_id, invoice.billing_entity_code)
+    : null;
   return refreshedDraft(invoice, lines, entity, customer, deps.clock.now());
 }

@@ -11,7 +11,11 @@ import { sectionsOfInvoice } from "./invoice-sections";
  * sections applied again, written only over the revision it was read at; any other visible
  * invoice is answered as it is (as Lago).
  */
-export async function refreshInvoice(deps: Pick<FinalizeDeps, "billingEntities" | "clock" | "copies" | "documentParties" | "invoices" | "usage">, organizationId: string, id: string): Promise<Invoice> {
+export async function refreshInvoice(
+  deps: Pick<FinalizeDeps, "billingEntities" | "clock" | "copies" | "documentParties" | "invoices" | "usage">,
+  organizationId: string,
+  id: string,
+): Promise<Invoice> {
   return retryOnLostRace(`refresh of invoice ${id}`, async () => {
     const invoice = await deps.invoices.find(organizationId, id);
     if (!invoice) throw AppError.notFound("invoice");
@@ -21,7 +25,10 @@ export async function refreshInvoice(deps: Pick<FinalizeDeps, "billingEntities" 
     // the custom sections applied again, as Lago's refresh does (a section changed since shows its new details)
     const customerSections = await deps.documentParties.sections(organizationId, invoice.external_customer_id);
     const sections = customerSections && (await sectionsOfInvoice(deps, invoice, customerSections));
-    const refreshed = { ...fresh, ...(sections ? { applied_custom_sections: appliedCustomSections(invoice.id, sections, fresh.updated_at) } : {}) };
+    const refreshed = {
+      ...fresh,
+      ...(sections ? { applied_custom_sections: appliedCustomSections(invoice.id, sections, fresh.updated_at) } : {}),
+    };
     if (!(await deps.invoices.changeOpen(invoice, { set: refreshed }))) return LOST_RACE;
     return { ...invoice, ...refreshed, revision: invoice.revision + 1 };
   });

@@ -24,7 +24,10 @@ export async function regenerateInvoice(deps: FinalizeDeps, organizationId: stri
   if (!(await deps.invoices.findById(newId))) {
     const now = deps.clock.now();
     const fees = voided.fees.map((f) => ({ ...f, id: derivedUuid(`${newId}|fee|${f.id}`) }));
-    const fresh = fees.map((f) => ({ ...f, true_up_parent_fee_id: f.true_up_parent_fee_id ? derivedUuid(`${newId}|fee|${f.true_up_parent_fee_id}`) : null }));
+    const fresh = fees.map((f) => ({
+      ...f,
+      true_up_parent_fee_id: f.true_up_parent_fee_id ? derivedUuid(`${newId}|fee|${f.true_up_parent_fee_id}`) : null,
+    }));
     const priced = priceInvoice({ currency: voided.currency, fees: fresh, coupons: [], finalizing: false });
     const issuing = localDateOf(now, voided.customer.applicable_timezone || "UTC");
     const invoice: Invoice & { voided_invoice_id: string } = {

@@ -13,12 +13,18 @@ import type { InvoiceDeps } from "./deps";
  * void and again from the invoice.voided event (after a crash, or on a redelivery) without giving
  * anything back twice.
  */
-export async function restoreVoidedInvoice(deps: Pick<InvoiceDeps, "voidRecredits">, invoice: Pick<Invoice, "id" | "organization_id" | "status" | "credits" | "amounts"> & { voided_with_credit_note?: boolean }): Promise<void> {
+export async function restoreVoidedInvoice(
+  deps: Pick<InvoiceDeps, "voidRecredits">,
+  invoice: Pick<Invoice, "id" | "organization_id" | "status" | "credits" | "amounts"> & {
+    voided_with_credit_note?: boolean;
+  },
+): Promise<void> {
   // voided before voids gave anything back (no voided_with_credit_note): left as it was, so that a
   // new consumer replaying old invoice.voided events moves no money retroactively
   if (invoice.status !== "voided" || invoice.voided_with_credit_note === undefined) return;
   for (const credit of invoice.credits) {
-    if (credit.applied_coupon_id) await deps.voidRecredits.appliedCoupon(invoice.organization_id, credit.applied_coupon_id, invoice.id);
+    if (credit.applied_coupon_id)
+      await deps.voidRecredits.appliedCoupon(invoice.organization_id, credit.applied_coupon_id, invoice.id);
   }
   if (!invoice.voided_with_credit_note && invoice.amounts.prepaid_credit_amount_cents > 0) {
     await deps.voidRecredits.wallets(invoice.organization_id, invoice.id);

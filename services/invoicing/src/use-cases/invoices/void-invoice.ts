@@ -2,7 +2,13 @@ import { AppError } from "@billing/errors";
 import { LOST_RACE, retryOnLostRace } from "@billing/mongo";
 import { localDateOf, proRataItems } from "@billing/pricing";
 import { laterOf } from "../../domain/compose-invoice";
-import { composeCreditNote, creditableFeeCents, estimateCreditNote, type CreditNote, type CreditNoteRequest } from "../../domain/credit-note";
+import {
+  composeCreditNote,
+  creditableFeeCents,
+  estimateCreditNote,
+  type CreditNote,
+  type CreditNoteRequest,
+} from "../../domain/credit-note";
 import type { Invoice } from "../../domain/invoice";
 import { creditNoteCreatedEvents } from "../../events/credit-note-events";
 import { voidedEvents } from "../../events/invoice-events";
@@ -10,7 +16,10 @@ import type { InvoiceDeps } from "./deps";
 import { voidCreditNote } from "../credit-notes/void-credit-note";
 import { restoreVoidedInvoice } from "./restore-voided-invoice";
 
-type VoidDeps = Pick<InvoiceDeps, "clock" | "copies" | "creditNotes" | "invoices" | "logger" | "publish" | "publishCreditNote" | "voidRecredits">;
+type VoidDeps = Pick<
+  InvoiceDeps,
+  "clock" | "copies" | "creditNotes" | "invoices" | "logger" | "publish" | "publishCreditNote" | "voidRecredits"
+>;
 
 export interface VoidRequest {
   generate_credit_note: boolean;
@@ -27,7 +36,12 @@ export interface VoidRequest {
  * A retry after a crash finds its notes made (each is marked with its part of the void) and
  * finishes the void; the void itself is one conditional write with its event.
  */
-export async function voidInvoice(deps: VoidDeps, organizationId: string, id: string, request: VoidRequest): Promise<Invoice> {
+export async function voidInvoice(
+  deps: VoidDeps,
+  organizationId: string,
+  id: string,
+  request: VoidRequest,
+): Promise<Invoice> {
   const invoice = await deps.invoices.find(organizationId, id);
   if (!invoice) throw AppError.notFound("invoice");
   if (invoice.status !== "finalized") throw new AppError("not_allowed", "not_voidable");
@@ -37,7 +51,12 @@ export async function voidInvoice(deps: VoidDeps, organizationId: string, id: st
     if (!current) throw AppError.notFound("invoice");
     if (current.status !== "finalized") throw new AppError("not_allowed", "not_voidable");
     const now = deps.clock.now();
-    const set: Partial<Invoice> = { status: "voided", voided_at: now, voided_with_credit_note: request.generate_credit_note, updated_at: laterOf(now, current.updated_at) };
+    const set: Partial<Invoice> = {
+      status: "voided",
+      voided_at: now,
+      voided_with_credit_note: request.generate_credit_note,
+      updated_at: laterOf(now, current.updated_at),
+    };
     const changed = { ...current, ...set, revision: current.revision + 1 };
     const events = voidedEvents(changed, now);
     if (!(await deps.invoices.changeFinalized(current, { set, events }))) return LOST_RACE;
@@ -45,7 +64,12 @@ export async function voidInvoice(deps: VoidDeps, organizationId: string, id: st
     return changed;
   });
   // what it consumed given back now (the invoice.voided consumer does it again after a crash: each once)
-  await restoreVoidedInvoice(deps, voided).catch((err: unknown) => deps.logger.warn({ err, invoice_id: id }, "void: giving back what the invoice consumed failed; the invoice.voided consumer retries"));
+  await restoreVoidedInvoice(deps, voided).catch((err: unknown) =>
+    deps.logger.warn(
+      { err, invoice_id: id },
+      "void: giving back what the invoice consumed failed; the invoice.voided consumer retries",
+    ),
+  );
   return voided;
 }
 
@@ -53,7 +77,9 @@ export async function voidInvoice(deps: VoidDeps, organizationId: string, id: st
 async function voidCreditNotes(deps: VoidDeps, invoice: Invoice, request: VoidRequest): Promise<void> {
   const requested = request.credit_amount + request.refund_amount;
   const remaining = (notes: readonly CreditNote[]) =>
-    invoice.fees.map((f) => ({ fee_id: f.id, amount_cents: creditableFeeCents(f, notes) })).filter((i) => i.amount_cents > 0);
+    invoice.fees
+      .map((f) => ({ fee_id: f.id, amount_cents: creditableFeeCents(f, notes) }))
+      .filter((i) => i.amount_cents > 0);
   const worth = (notes: readonly CreditNote[]) => {
     const items = remaining(notes);
     return items.length ? estimateCreditNote(invoice, notes, items) : null;
@@ -68,7 +94,8 @@ async function voidCreditNotes(deps: VoidDeps, invoice: Invoice, request: VoidRe
     }
     if (requested > 0) {
       await issue(deps, invoice, "requested", (notes) => ({
-        credit_amount_cents: request.credit_amount, refund_amount_cents: request.refund_amount,
+        credit_amount_cents: request.credit_amount,
+        refund_amount_cents: request.refund_amount,
         items: proRataItems(remaining(notes), requested, worth(notes)?.max_creditable_amount_cents ?? 0),
       }));
     }
@@ -87,7 +114,9 @@ async function issue(
   deps: VoidDeps,
   invoice: Invoice,
   part: "requested" | "remaining",
-  make: (notes: readonly CreditNote[]) => Pick<CreditNoteRequest, "credit_amount_cents" | "refund_amount_cents" | "items"> | null,
+  make: (
+    notes: readonly CreditNote[],
+  ) => Pick<CreditNoteRequest, "credit_amount_cents" | "refund_amount_cents" | "items"> | null,
 ): Promise<CreditNote | null> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const notes = await deps.creditNotes.ofInvoice(invoice.id);
@@ -98,14 +127,28 @@ async function issue(
     const now = deps.clock.now();
     const customer = (await deps.copies.customer(invoice.customer_id))?.customer ?? invoice.customer;
     const sequence = notes.reduce((n, note) => Math.max(n, note.sequential_id), 0) + 1;
-    const note = composeCreditNote(invoice, notes, {
-      reason: "other", description: `Credit note created due to voided invoice ${invoice.id}`, offset_amount_cents: 0, ...asked, void_part: part,
-    }, { sequence, now, customer, issuing_date: localDateOf(now, customer.applicable_timezone || "UTC") });
+    const note = composeCreditNote(
+      invoice,
+      notes,
+      {
+        reason: "other",
+        description: `Credit note created due to voided invoice ${invoice.id}`,
+        offset_amount_cents: 0,
+        ...asked,
+        void_part: part,
+      },
+      { sequence, now, customer, issuing_date: localDateOf(now, customer.applicable_timezone || "UTC") },
+    );
     const events = creditNoteCreatedEvents(note, now);
     if (await deps.creditNotes.insert(note, events)) {
       await deps.publishCreditNote(note.id, events);
       return note;
     }
   }
-  throw new AppError("unavailable", "credit_note_contention", undefined, `credit notes of invoice ${invoice.id} kept racing`);
+  throw new AppError(
+    "unavailable",
+    "credit_note_contention",
+    undefined,
+    `credit notes of invoice ${invoice.id} kept racing`,
+  );
 }

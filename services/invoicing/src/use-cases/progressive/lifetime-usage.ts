@@ -25,7 +25,11 @@ export interface LifetimeUsageView {
 function reachedAt(invoices: readonly Invoice[], threshold: PlanThreshold, amountCents: number): Date | null {
   const applied = invoices
     .flatMap((i) => i.applied_usage_thresholds ?? [])
-    .filter((a) => a.usage_threshold.svc_id === threshold.svc_id && (!threshold.recurring || a.lifetime_usage_amount_cents >= amountCents))
+    .filter(
+      (a) =>
+        a.usage_threshold.svc_id === threshold.svc_id &&
+        (!threshold.recurring || a.lifetime_usage_amount_cents >= amountCents),
+    )
     .map((a) => new Date(a.created_at));
   if (applied.length === 0) return null;
   return threshold.recurring ? new Date(Math.min(...applied.map(Number))) : new Date(Math.max(...applied.map(Number)));
@@ -36,7 +40,11 @@ function reachedAt(invoices: readonly Invoice[], threshold: PlanThreshold, amoun
  * subscription's external id (across upgrades) and where it stands against its thresholds. Keyed
  * reads, one invoice query and one usage call.
  */
-export async function getLifetimeUsage(deps: LifetimeUsageDeps, organizationId: string, externalSubscriptionId: string): Promise<LifetimeUsageView> {
+export async function getLifetimeUsage(
+  deps: LifetimeUsageDeps,
+  organizationId: string,
+  externalSubscriptionId: string,
+): Promise<LifetimeUsageView> {
   const found = await copyOf(deps, organizationId, externalSubscriptionId, false);
   if (!found) throw AppError.notFound("lifetime_usage");
   const { copy, externalCustomerId } = found;
@@ -45,15 +53,30 @@ export async function getLifetimeUsage(deps: LifetimeUsageDeps, organizationId: 
   const active = copy.subscription.status === "active";
   const [usage, invoices, historical] = await Promise.all([
     active
-      ? deps.usage.chargeUsage([{
-          organizationId, subscriptionId: copy.id, externalSubscriptionId, from: period.from_datetime, to: period.to_datetime,
-          periodDays: period.period_days, billedDays: period.billed_days,
-        }], false)
+      ? deps.usage.chargeUsage(
+          [
+            {
+              organizationId,
+              subscriptionId: copy.id,
+              externalSubscriptionId,
+              from: period.from_datetime,
+              to: period.to_datetime,
+              periodDays: period.period_days,
+              billedDays: period.billed_days,
+            },
+          ],
+          false,
+        )
       : Promise.resolve([]),
     deps.progressive.invoicesOf(organizationId, externalCustomerId, externalSubscriptionId),
     deps.progressive.historicalUsage(organizationId, externalSubscriptionId),
   ]);
-  const state = lifetimeState(invoices, externalSubscriptionId, period.from_datetime, historical.historical_usage_amount_cents);
+  const state = lifetimeState(
+    invoices,
+    externalSubscriptionId,
+    period.from_datetime,
+    historical.historical_usage_amount_cents,
+  );
   const current = active ? progressiveUsageCents(copy, usage[0]?.fees ?? []) : 0;
   const total = state.historical_usage_cents + state.invoiced_usage_cents + current;
   // progressive_billing_disabled: no threshold applies to it (Lago's applicable_usage_thresholds)
@@ -76,7 +99,12 @@ export async function getLifetimeUsage(deps: LifetimeUsageDeps, organizationId: 
 }
 
 /** PUT /subscriptions/{external_id}/lifetime_usage: the imported historical usage (an integer ≥ 0), then the lifetime usage as GET shows it. */
-export async function updateLifetimeUsage(deps: LifetimeUsageDeps, organizationId: string, externalSubscriptionId: string, historicalCents: number): Promise<LifetimeUsageView> {
+export async function updateLifetimeUsage(
+  deps: LifetimeUsageDeps,
+  organizationId: string,
+  externalSubscriptionId: string,
+  historicalCents: number,
+): Promise<LifetimeUsageView> {
   const found = await copyOf(deps, organizationId, externalSubscriptionId, false);
   if (!found) throw AppError.notFound("lifetime_usage");
   if (!Number.isSafeInteger(historicalCents) || historicalCents < 0) {

@@ -1,6 +1,10 @@
 import type { PricedLine } from "../../domain/invoice-fees";
 import type { ProgressiveCredit } from "../../domain/invoice";
-import { latestProgressiveInvoice, mergedProgressiveCredit, progressiveCreditFrom } from "../../domain/progressive-billing";
+import {
+  latestProgressiveInvoice,
+  mergedProgressiveCredit,
+  progressiveCreditFrom,
+} from "../../domain/progressive-billing";
 import type { ProgressiveDeps } from "./deps";
 
 /**
@@ -9,12 +13,23 @@ import type { ProgressiveDeps } from "./deps";
  * plan with usage thresholds, the latest progressive invoice of that period credits its fees
  * (less its coupons). One invoice query per such line; none for plans without thresholds.
  */
-export async function progressiveCreditOf(deps: Pick<ProgressiveDeps, "progressive">, organizationId: string, externalCustomerId: string, lines: readonly PricedLine[]): Promise<ProgressiveCredit | null> {
-  const credits = await Promise.all(lines.map(async ({ copy, line }) => {
-    if (!line.charges_from || (copy.plan.usage_thresholds ?? []).length === 0) return null;
-    const invoices = await deps.progressive.invoicesOf(organizationId, externalCustomerId, line.external_subscription_id);
-    const latest = latestProgressiveInvoice(invoices, line.external_subscription_id, line.charges_from);
-    return latest ? progressiveCreditFrom(latest, copy.id) : null;
-  }));
+export async function progressiveCreditOf(
+  deps: Pick<ProgressiveDeps, "progressive">,
+  organizationId: string,
+  externalCustomerId: string,
+  lines: readonly PricedLine[],
+): Promise<ProgressiveCredit | null> {
+  const credits = await Promise.all(
+    lines.map(async ({ copy, line }) => {
+      if (!line.charges_from || (copy.plan.usage_thresholds ?? []).length === 0) return null;
+      const invoices = await deps.progressive.invoicesOf(
+        organizationId,
+        externalCustomerId,
+        line.external_subscription_id,
+      );
+      const latest = latestProgressiveInvoice(invoices, line.external_subscription_id, line.charges_from);
+      return latest ? progressiveCreditFrom(latest, copy.id) : null;
+    }),
+  );
   return mergedProgressiveCredit(credits.filter((c): c is ProgressiveCredit => !!c));
 }

@@ -5,7 +5,11 @@ import type { BillingDeps } from "../billing/deps";
  * When the organization's next invoicing work is due after `after`: a billing, the end of a grace
  * period, or an unpaid invoice becoming overdue (the start of the day after its due date).
  */
-export async function nextDueWork(deps: Pick<BillingDeps, "copies" | "invoices">, organizationId: string, after: Date): Promise<Date | null> {
+export async function nextDueWork(
+  deps: Pick<BillingDeps, "copies" | "invoices">,
+  organizationId: string,
+  after: Date,
+): Promise<Date | null> {
   const [billing, finalization, dueDate] = await Promise.all([
     deps.copies.nextBillingAfter(organizationId, after),
     deps.invoices.nextFinalizationAfter(organizationId, after),

@@ -24,7 +24,8 @@ export async function runDueWork(deps: BillingDeps, scope: DueScope = {}): Promi
     // before the period is billed (the envelopes may still be on their way; a crossing is
     // invoiced once whoever sees it first)
     const subscriptions = await deps.progressive.progressiveSubscriptionsOf(scope.organizationId);
-    if (subscriptions.length > 0) done += (await checkUsageThresholds(deps, scope.organizationId, subscriptions, { sandbox: true })).length;
+    if (subscriptions.length > 0)
+      done += (await checkUsageThresholds(deps, scope.organizationId, subscriptions, { sandbox: true })).length;
   }
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const billed = await billDueSubscriptions(deps, scope);
@@ -48,7 +49,8 @@ export async function runDueWork(deps: BillingDeps, scope: DueScope = {}): Promi
     const [subscription] = await deps.copies.dueSubscriptions(now, 1, scope);
     const [invoice] = await deps.invoices.dueOpen(now, 1, scope);
     const [overdue] = await deps.invoices.dueOverdue(dayOf(now), 1, scope);
-    if (subscription || invoice || overdue) throw new Error(`invoicing work due at ${now.toISOString()} is left undone for ${scope.organizationId}; retry`);
+    if (subscription || invoice || overdue)
+      throw new Error(`invoicing work due at ${now.toISOString()} is left undone for ${scope.organizationId}; retry`);
   }
   return done;
 }

@@ -21,7 +21,9 @@ export async function getOngoingUsage(
   customerIds: readonly string[] = [],
   onlyCustomerIds: readonly string[] = [],
 ): Promise<CustomerOngoingUsage[]> {
-  const keys = await Promise.all([...new Set(externalSubscriptionIds)].map((id) => deps.copies.usageKey(organizationId, id)));
+  const keys = await Promise.all(
+    [...new Set(externalSubscriptionIds)].map((id) => deps.copies.usageKey(organizationId, id)),
+  );
   const customers = new Map<string, string>();
   for (const key of keys) if (key) customers.set(key.subscription.svc_customer_id ?? "", key.external_customer_id);
   for (const id of new Set(customerIds)) {
@@ -33,11 +35,21 @@ export async function getOngoingUsage(
     const only = new Set(onlyCustomerIds);
     for (const id of [...customers.keys()]) if (!only.has(id)) customers.delete(id);
   }
-  return Promise.all([...customers].map(async ([customerId, externalCustomerId]) => {
-    const subscriptions = await deps.copies.activeOfCustomer(organizationId, customerId);
-    const views = [];
-    for (const s of subscriptions) views.push(await getCurrentUsage(deps, organizationId, externalCustomerId, s.subscription.external_id));
-    const currency = views.find((view) => view.currency)?.currency ?? "";
-    return { customer_id: customerId, usage_cents: sumCents(views.map((view) => view.total_amount_cents), "ongoing usage"), currency };
-  }));
+  return Promise.all(
+    [...customers].map(async ([customerId, externalCustomerId]) => {
+      const subscriptions = await deps.copies.activeOfCustomer(organizationId, customerId);
+      const views = [];
+      for (const s of subscriptions)
+        views.push(await getCurrentUsage(deps, organizationId, externalCustomerId, s.subscription.external_id));
+      const currency = views.find((view) => view.currency)?.currency ?? "";
+      return {
+        customer_id: customerId,
+        usage_cents: sumCents(
+          views.map((view) => view.total_amount_cents),
+          "ongoing usage",
+        ),
+        currency,
+      };
+    }),
+  );
 }

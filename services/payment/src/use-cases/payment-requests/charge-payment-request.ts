@@ -13,7 +13,11 @@ import { boundedMap } from "./bounded-map";
  * that was paid meanwhile is not charged again. When every invoice is paid the request succeeds, when one is declined it fails: its
  * status and the payment_status_updated event in one update.
  */
-export async function chargePaymentRequest(deps: PaymentRequestDeps, request: PaymentRequest, invoices: readonly { id: string }[]): Promise<PaymentRequest> {
+export async function chargePaymentRequest(
+  deps: PaymentRequestDeps,
+  request: PaymentRequest,
+  invoices: readonly { id: string }[],
+): Promise<PaymentRequest> {
   const outcomes = await boundedMap(invoices, async ({ id }) => {
     const last = (await deps.payments.attemptsOf(request.organization_id, id)).at(-1);
     // an attempt under way (another request's, or the invoice's own) is finished with the same key: one charge
@@ -36,7 +40,8 @@ export async function chargePaymentRequest(deps: PaymentRequestDeps, request: Pa
   const now = deps.clock.now();
   const settled: PaymentRequest = { ...request, payment_status: status, updated_at: now };
   const event = paymentRequestEvent(Subjects.payment.paymentRequestPaymentStatusUpdated, settled, now);
-  if (!(await deps.paymentRequests.settle(request.id, status, now, event))) return (await deps.paymentRequests.find(request.organization_id, request.id)) ?? request;
+  if (!(await deps.paymentRequests.settle(request.id, status, now, event)))
+    return (await deps.paymentRequests.find(request.organization_id, request.id)) ?? request;
   await deps.publishRequest(request.id, event);
   return settled;
 }

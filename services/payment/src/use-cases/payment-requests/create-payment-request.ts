@@ -14,8 +14,13 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_INVOICES = 1_000;
 
 const requested = (d: InvoiceDocument): RequestedInvoice => ({
-  id: d.invoice.id, customer_id: d.invoice.customer_id, status: d.invoice.status, payment_status: d.invoice.payment_status,
-  payment_overdue: d.payment_overdue, currency: d.invoice.currency, total_due_amount_cents: d.invoice.total_due_amount_cents,
+  id: d.invoice.id,
+  customer_id: d.invoice.customer_id,
+  status: d.invoice.status,
+  payment_status: d.invoice.payment_status,
+  payment_overdue: d.payment_overdue,
+  currency: d.invoice.currency,
+  total_due_amount_cents: d.invoice.total_due_amount_cents,
 });
 
 /**
@@ -35,7 +40,8 @@ export async function createPaymentRequest(
   if (!input.email) problems.email = ["value_is_mandatory"];
   else if (input.email.length > 255 || !EMAIL.test(input.email)) problems.email = ["invalid_email_format"];
   if (input.invoice_ids.length === 0) problems.svc_invoice_ids = ["value_is_mandatory"];
-  else if (input.invoice_ids.length > MAX_INVOICES || input.invoice_ids.some((id) => !id)) problems.svc_invoice_ids = ["value_is_invalid"];
+  else if (input.invoice_ids.length > MAX_INVOICES || input.invoice_ids.some((id) => !id))
+    problems.svc_invoice_ids = ["value_is_invalid"];
   if (Object.keys(problems).length) throw AppError.validation(problems);
 
   const customer = await deps.customers.find(organizationId, input.external_customer_id);
@@ -49,10 +55,18 @@ export async function createPaymentRequest(
   const invoices = documents as InvoiceDocument[];
   const now = deps.clock.now();
   const request: PaymentRequest = {
-    id: randomUUID(), organization_id: organizationId, customer_id: customer.svc_id, external_customer_id: customer.external_id,
-    email: input.email, invoice_ids: ids, amount_cents: amountDue(invoices.map((d) => d.invoice)), currency: invoices[0]!.invoice.currency,
-    payment_status: "pending", snapshot: { customer, invoices: invoices.map((d) => d.message) },
-    created_at: now, updated_at: now,
+    id: randomUUID(),
+    organization_id: organizationId,
+    customer_id: customer.svc_id,
+    external_customer_id: customer.external_id,
+    email: input.email,
+    invoice_ids: ids,
+    amount_cents: amountDue(invoices.map((d) => d.invoice)),
+    currency: invoices[0]!.invoice.currency,
+    payment_status: "pending",
+    snapshot: { customer, invoices: invoices.map((d) => d.message) },
+    created_at: now,
+    updated_at: now,
   };
   const event = paymentRequestEvent(Subjects.payment.paymentRequestCreated, request, now);
   await deps.paymentRequests.insert(request, event);
@@ -61,6 +75,10 @@ export async function createPaymentRequest(
   const provider = customer.billing_configuration?.payment_provider;
   if (!provider || !deps.providers.has(provider)) return { request, customer, invoices: request.snapshot.invoices };
   // charged: the invoices (and the request) are answered as they are after the charges
-  const settled = await chargePaymentRequest(deps, request, invoices.map((d) => d.invoice));
+  const settled = await chargePaymentRequest(
+    deps,
+    request,
+    invoices.map((d) => d.invoice),
+  );
   return (await readPaymentRequestViews(deps, organizationId, [settled]))[0]!;
 }

@@ -12,7 +12,10 @@ export async function listPaymentRequests(
   filter: PaymentRequestFilter,
   page: PageRequest,
 ): Promise<{ items: PaymentRequestView[]; total: number }> {
-  if (filter.paymentStatus !== undefined && !PAYMENT_REQUEST_STATUSES.includes(filter.paymentStatus as PaymentRequestStatus)) {
+  if (
+    filter.paymentStatus !== undefined &&
+    !PAYMENT_REQUEST_STATUSES.includes(filter.paymentStatus as PaymentRequestStatus)
+  ) {
     throw AppError.validation({ payment_status: ["value_is_invalid"] });
   }
   const { items, total } = await deps.paymentRequests.list(organizationId, filter, page);

@@ -16,7 +16,11 @@ export interface PaymentRequestView {
  * and invoice); what cannot be read any more (a customer deleted, or another customer now under
  * the same external id) is shown as it was when the request was made.
  */
-export async function readPaymentRequestViews(deps: PaymentRequestDeps, organizationId: string, requests: readonly PaymentRequest[]): Promise<PaymentRequestView[]> {
+export async function readPaymentRequestViews(
+  deps: PaymentRequestDeps,
+  organizationId: string,
+  requests: readonly PaymentRequest[],
+): Promise<PaymentRequestView[]> {
   const externalIds = [...new Set(requests.map((r) => r.external_customer_id))];
   const invoiceIds = [...new Set(requests.flatMap((r) => r.invoice_ids))];
   const [customers, invoices] = await Promise.all([

@@ -24,7 +24,11 @@ export async function applyToInvoice(deps: PaymentDeps, payment: Payment): Promi
     const providerSuccess = payment.type === "provider" && outcome === "succeeded";
     try {
       const invoice = await deps.invoicing.applyPayment(payment.organization_id, {
-        invoice_id: payment.invoice_id, payment_id: payment.id, amount_cents: payment.amount_cents, outcome, allow_overpayment: providerSuccess,
+        invoice_id: payment.invoice_id,
+        payment_id: payment.id,
+        amount_cents: payment.amount_cents,
+        outcome,
+        allow_overpayment: providerSuccess,
       });
       if (providerSuccess) overpaid = invoice.overpayments.find((o) => o.payment_id === payment.id)?.amount_cents ?? 0;
     } catch (err) {
@@ -42,7 +46,8 @@ export async function applyToInvoice(deps: PaymentDeps, payment: Payment): Promi
   let applied: Payment = { ...payment, applied: true };
   if (overpaid > 0) applied = await recordOverpayment(deps, applied, overpaid, now);
   const events = payment.type === "manual" ? paymentEvents(payment, now) : [];
-  if (await deps.payments.markApplied(payment.id, payment.payment_status, events)) await deps.publishPayment(payment.id, events);
+  if (await deps.payments.markApplied(payment.id, payment.payment_status, events))
+    await deps.publishPayment(payment.id, events);
   if (isFinal(payment)) await deps.claims.release(payment.invoice_id, payment.id);
   return applied;
 }
@@ -51,12 +56,21 @@ export async function applyToInvoice(deps: PaymentDeps, payment: Payment): Promi
  * The overpaid part written on the payment once, with its event; then its giving back started (the
  * refund sweeper finishes it), or left to the organization when it chose so or the provider cannot refund.
  */
-async function recordOverpayment(deps: PaymentDeps, payment: Payment, amountCents: number, now: Date): Promise<Payment> {
+async function recordOverpayment(
+  deps: PaymentDeps,
+  payment: Payment,
+  amountCents: number,
+  now: Date,
+): Promise<Payment> {
   const refundable = payment.provider ? deps.providers.get(payment.provider.type)?.refund !== undefined : false;
   // the organization's choice: refunded through the provider (default), or left to it (manual)
-  const status = refundable && (await deps.settings.overpaymentHandling(payment.organization_id)) === "refund" ? "refund_pending" : "to_give_back";
+  const status =
+    refundable && (await deps.settings.overpaymentHandling(payment.organization_id)) === "refund"
+      ? "refund_pending"
+      : "to_give_back";
   const event = overpaidEvent(payment, { amount_cents: amountCents, status }, now);
-  if (await deps.payments.recordOverpayment(payment.id, amountCents, status, now, [event])) await deps.publishPayment(payment.id, [event]);
+  if (await deps.payments.recordOverpayment(payment.id, amountCents, status, now, [event]))
+    await deps.publishPayment(payment.id, [event]);
   const recorded = (await deps.payments.findById(payment.id)) ?? payment;
   // a failure here loses nothing: the overpayment stays refund_pending, which the refund sweeper asks about again
   if (recorded.overpayment_status === "refund_pending") await deps.giveBack?.(recorded).catch(() => undefined);

@@ -23,7 +23,12 @@ export class InvoiceBusy extends AppError {
  * then reads what is due as it is now, is stored before the charge, its outcome written after,
  * then applied to the invoice; the sweeper finishes an attempt a crash interrupted.
  */
-export async function chargeInvoice(deps: PaymentDeps, invoice: InvoiceRef, organizationId: string, attempt: number): Promise<Payment | null> {
+export async function chargeInvoice(
+  deps: PaymentDeps,
+  invoice: InvoiceRef,
+  organizationId: string,
+  attempt: number,
+): Promise<Payment | null> {
   const billing = await deps.customers.billing(organizationId, invoice.external_customer_id);
   const provider = billing?.payment_provider ? deps.providers.get(billing.payment_provider) : undefined;
   if (!provider || invoice.status !== "finalized" || invoice.total_due_amount_cents <= 0) return null;
@@ -35,7 +40,12 @@ export async function chargeInvoice(deps: PaymentDeps, invoice: InvoiceRef, orga
   if (holder) throw new InvoiceBusy(holder);
   // the invoice is this attempt's: what is due now (a manual payment may have landed just before)
   const current = await deps.invoicing.find(organizationId, invoice.id);
-  if (!current || current.status !== "finalized" || current.payment_status === "succeeded" || current.total_due_amount_cents <= 0) {
+  if (
+    !current ||
+    current.status !== "finalized" ||
+    current.payment_status === "succeeded" ||
+    current.total_due_amount_cents <= 0
+  ) {
     // paid by this very attempt, made meanwhile by a concurrent delivery (same id, same claim): answered as it is
     const raced = await deps.payments.findById(id);
     if (raced) return settleAttempt(deps, raced);
@@ -44,11 +54,30 @@ export async function chargeInvoice(deps: PaymentDeps, invoice: InvoiceRef, orga
   }
   const now = deps.clock.now();
   await deps.payments.insert({
-    id, organization_id: organizationId, customer_id: current.customer_id, external_customer_id: current.external_customer_id,
-    invoice_id: current.id, invoice_number: current.number, amount_cents: current.total_due_amount_cents, currency: current.currency,
-    type: "provider", status: "pending", payment_status: "pending", reference: null,
-    provider: { code: billing!.payment_provider_code ?? provider.type, type: provider.type, customer_id: billing!.provider_customer_id },
-    provider_payment_id: null, next_action: {}, attempt, applied: false, paid_at: null, created_at: now, updated_at: now,
+    id,
+    organization_id: organizationId,
+    customer_id: current.customer_id,
+    external_customer_id: current.external_customer_id,
+    invoice_id: current.id,
+    invoice_number: current.number,
+    amount_cents: current.total_due_amount_cents,
+    currency: current.currency,
+    type: "provider",
+    status: "pending",
+    payment_status: "pending",
+    reference: null,
+    provider: {
+      code: billing!.payment_provider_code ?? provider.type,
+      type: provider.type,
+      customer_id: billing!.provider_customer_id,
+    },
+    provider_payment_id: null,
+    next_action: {},
+    attempt,
+    applied: false,
+    paid_at: null,
+    created_at: now,
+    updated_at: now,
   });
   return settleAttempt(deps, (await deps.payments.findById(id))!);
 }
@@ -58,8 +87,11 @@ export async function settleAttempt(deps: PaymentDeps, payment: Payment): Promis
   const provider = payment.provider ? deps.providers.get(payment.provider.type) : undefined;
   if (payment.payment_status === "pending" && provider) {
     const result = await provider.charge({
-      idempotencyKey: payment.id, amountCents: payment.amount_cents, currency: payment.currency,
-      providerCustomerId: payment.provider?.customer_id ?? null, returnUrl: deps.returnUrl,
+      idempotencyKey: payment.id,
+      amountCents: payment.amount_cents,
+      currency: payment.currency,
+      providerCustomerId: payment.provider?.customer_id ?? null,
+      returnUrl: deps.returnUrl,
     });
     return recordCharge(deps, payment, result);
   }
@@ -68,7 +100,12 @@ export async function settleAttempt(deps: PaymentDeps, payment: Payment): Promis
 
 /** A provider's answer written on its payment (over the state it was read in), then applied to the invoice. */
 export async function recordCharge(deps: PaymentDeps, payment: Payment, result: ChargeResult): Promise<Payment> {
-  const change = { status: result.status, payment_status: result.paymentStatus, provider_payment_id: result.providerPaymentId, next_action: result.nextAction };
+  const change = {
+    status: result.status,
+    payment_status: result.paymentStatus,
+    provider_payment_id: result.providerPaymentId,
+    next_action: result.nextAction,
+  };
   const now = deps.clock.now();
   const events = paymentEvents({ ...payment, ...change }, now);
   if (await deps.payments.setOutcome(payment, change, now, events)) await deps.publishPayment(payment.id, events);

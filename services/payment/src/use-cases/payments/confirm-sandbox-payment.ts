@@ -8,7 +8,11 @@ import { applyOnce, recordCharge } from "./charge-invoice";
  * payment asked for. The payment succeeds and is applied to its invoice, once (a second
  * confirmation answers the same payment).
  */
-export async function confirmSandboxPayment(deps: PaymentDeps, organizationId: string, paymentId: string): Promise<Payment> {
+export async function confirmSandboxPayment(
+  deps: PaymentDeps,
+  organizationId: string,
+  paymentId: string,
+): Promise<Payment> {
   const payment = await deps.payments.find(organizationId, paymentId);
   const sandbox = deps.providers.get("sandbox");
   if (!payment || payment.provider?.type !== "sandbox" || !sandbox) throw AppError.notFound("payment");

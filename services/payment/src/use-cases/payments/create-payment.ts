@@ -26,9 +26,11 @@ export async function createPayment(
   request: { invoice_id: string; amount_cents: number; reference: string; paid_at?: string | null },
 ): Promise<Payment> {
   const problems: Record<string, string[]> = {};
-  if (!Number.isSafeInteger(request.amount_cents) || request.amount_cents <= 0) problems.amount_cents = ["value_is_out_of_range"];
+  if (!Number.isSafeInteger(request.amount_cents) || request.amount_cents <= 0)
+    problems.amount_cents = ["value_is_out_of_range"];
   if (!request.reference || request.reference.length > 40) problems.reference = ["value_is_invalid"];
-  if (request.paid_at && (!DAY.test(request.paid_at) || Number.isNaN(Date.parse(request.paid_at)))) problems.paid_at = ["invalid_date"];
+  if (request.paid_at && (!DAY.test(request.paid_at) || Number.isNaN(Date.parse(request.paid_at))))
+    problems.paid_at = ["invalid_date"];
   if (Object.keys(problems).length) throw AppError.validation(problems);
   checkPayable(await deps.invoicing.find(organizationId, request.invoice_id), request.amount_cents);
   const id = randomUUID();
@@ -39,10 +41,26 @@ export async function createPayment(
     const invoice = checkPayable(await deps.invoicing.find(organizationId, request.invoice_id), request.amount_cents);
     const now = deps.clock.now();
     const payment: Payment = {
-      id, organization_id: organizationId, customer_id: invoice.customer_id, external_customer_id: invoice.external_customer_id,
-      invoice_id: invoice.id, invoice_number: invoice.number, amount_cents: request.amount_cents, currency: invoice.currency,
-      type: "manual", status: "succeeded", payment_status: "succeeded", reference: request.reference, provider: null, provider_payment_id: null,
-      next_action: {}, attempt: 0, applied: false, paid_at: request.paid_at ?? now.toISOString().slice(0, 10), created_at: now, updated_at: now,
+      id,
+      organization_id: organizationId,
+      customer_id: invoice.customer_id,
+      external_customer_id: invoice.external_customer_id,
+      invoice_id: invoice.id,
+      invoice_number: invoice.number,
+      amount_cents: request.amount_cents,
+      currency: invoice.currency,
+      type: "manual",
+      status: "succeeded",
+      payment_status: "succeeded",
+      reference: request.reference,
+      provider: null,
+      provider_payment_id: null,
+      next_action: {},
+      attempt: 0,
+      applied: false,
+      paid_at: request.paid_at ?? now.toISOString().slice(0, 10),
+      created_at: now,
+      updated_at: now,
     };
     // stored before it is applied (a crash leaves it to the sweeper); its events come with the write that marks it applied
     await deps.payments.insert(payment);
@@ -58,19 +76,32 @@ export async function createPayment(
 /** The invoice as it must be to take this amount (404 unknown, 422 not payable, or more than is due). */
 function checkPayable(invoice: InvoiceRef | null, amountCents: number): InvoiceRef {
   if (!invoice) throw AppError.notFound("invoice");
-  if (invoice.status !== "finalized" || invoice.payment_status === "succeeded") throw AppError.validation({ invoice_id: ["invalid_invoice_status_or_payment_status"] });
-  if (amountCents > invoice.total_due_amount_cents) throw AppError.validation({ amount_cents: ["greater_than_invoice_remaining_amount"] });
+  if (invoice.status !== "finalized" || invoice.payment_status === "succeeded")
+    throw AppError.validation({ invoice_id: ["invalid_invoice_status_or_payment_status"] });
+  if (amountCents > invoice.total_due_amount_cents)
+    throw AppError.validation({ amount_cents: ["greater_than_invoice_remaining_amount"] });
   return invoice;
 }
 
 /** Takes the invoice's claim for a manual payment: 422 `payment_processing` while a provider attempt holds it, a short wait while another manual payment does. */
-async function claimInvoice(deps: PaymentDeps, organizationId: string, invoiceId: string, paymentId: string): Promise<void> {
+async function claimInvoice(
+  deps: PaymentDeps,
+  organizationId: string,
+  invoiceId: string,
+  paymentId: string,
+): Promise<void> {
   const until = Date.now() + WAIT_FOR_MANUAL_MS;
   for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
     const holder = await deps.claims.take(invoiceId, organizationId, { id: paymentId, kind: "manual" });
     if (!holder) return;
     if (holder.kind === "provider") throw AppError.validation({ invoice_id: ["payment_processing"] });
-    if (Date.now() >= until) throw new AppError("unavailable", "payment_in_progress", undefined, "another payment of this invoice is being applied: try again");
+    if (Date.now() >= until)
+      throw new AppError(
+        "unavailable",
+        "payment_in_progress",
+        undefined,
+        "another payment of this invoice is being applied: try again",
+      );
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }

@@ -13,7 +13,11 @@ const CLAIM_CHECK_AFTER_MS = 60_000;
  * or whose outcome is final and applied. A claim held by a payment still waiting for its customer
  * stays. Answers how many payments it finished.
  */
-export async function finishInterrupted(deps: PaymentDeps, limit = 200, claimCheckAfterMs = CLAIM_CHECK_AFTER_MS): Promise<number> {
+export async function finishInterrupted(
+  deps: PaymentDeps,
+  limit = 200,
+  claimCheckAfterMs = CLAIM_CHECK_AFTER_MS,
+): Promise<number> {
   const left = await deps.payments.unapplied(limit);
   for (const payment of left) {
     // a manual payment its invoice refuses now is discarded by its apply (its client was never answered): the next one goes on

@@ -13,15 +13,39 @@ export const ADVANCE_CHARGES_REFERENCE = "Charges paid in advance";
  * invoice), dated when the invoice was made. Its id is derived from the invoice: a redelivered
  * finalization records nothing twice. It is not applied to the invoice, which is paid already.
  */
-export async function recordAdvanceChargesPayment(deps: PaymentDeps, organizationId: string, invoice: InvoiceViewData): Promise<void> {
-  if (invoice.invoice_type !== "advance_charges" || invoice.payment_status !== "succeeded" || invoice.total_amount_cents <= 0) return;
+export async function recordAdvanceChargesPayment(
+  deps: PaymentDeps,
+  organizationId: string,
+  invoice: InvoiceViewData,
+): Promise<void> {
+  if (
+    invoice.invoice_type !== "advance_charges" ||
+    invoice.payment_status !== "succeeded" ||
+    invoice.total_amount_cents <= 0
+  )
+    return;
   const createdAt = new Date(invoice.created_at);
   const payment: Payment = {
-    id: derivedUuid(`advance_charges_payment|${invoice.svc_id}`), organization_id: organizationId,
-    customer_id: invoice.customer.svc_id, external_customer_id: invoice.customer.external_id, invoice_id: invoice.svc_id, invoice_number: invoice.number,
-    amount_cents: invoice.total_amount_cents, currency: invoice.currency, type: "manual", status: "succeeded", payment_status: "succeeded",
-    reference: ADVANCE_CHARGES_REFERENCE, provider: null, provider_payment_id: null, next_action: {}, attempt: 0, applied: true,
-    paid_at: invoice.issuing_date, created_at: createdAt, updated_at: createdAt,
+    id: derivedUuid(`advance_charges_payment|${invoice.svc_id}`),
+    organization_id: organizationId,
+    customer_id: invoice.customer.svc_id,
+    external_customer_id: invoice.customer.external_id,
+    invoice_id: invoice.svc_id,
+    invoice_number: invoice.number,
+    amount_cents: invoice.total_amount_cents,
+    currency: invoice.currency,
+    type: "manual",
+    status: "succeeded",
+    payment_status: "succeeded",
+    reference: ADVANCE_CHARGES_REFERENCE,
+    provider: null,
+    provider_payment_id: null,
+    next_action: {},
+    attempt: 0,
+    applied: true,
+    paid_at: invoice.issuing_date,
+    created_at: createdAt,
+    updated_at: createdAt,
   };
   const events = paymentEvents(payment, deps.clock.now());
   if ((await deps.payments.insert(payment, events)) === "ok") await deps.publishPayment(payment.id, events);

@@ -19,10 +19,24 @@ export async function refundOverpayment(deps: RefundDeps, payment: Payment): Pro
   if (!refund) {
     const now = deps.clock.now();
     await deps.refunds.insert({
-      id, organization_id: payment.organization_id, kind: "overpayment", credit_note_id: payment.id, invoice_id: payment.invoice_id,
-      customer_id: payment.customer_id, external_customer_id: payment.external_customer_id, payment_id: payment.id, provider: payment.provider,
-      provider_payment_id: payment.provider_payment_id, amount_cents: amount, currency: payment.currency, status: "pending", provider_refund_id: null,
-      failure: null, applied: false, created_at: now, updated_at: now,
+      id,
+      organization_id: payment.organization_id,
+      kind: "overpayment",
+      credit_note_id: payment.id,
+      invoice_id: payment.invoice_id,
+      customer_id: payment.customer_id,
+      external_customer_id: payment.external_customer_id,
+      payment_id: payment.id,
+      provider: payment.provider,
+      provider_payment_id: payment.provider_payment_id,
+      amount_cents: amount,
+      currency: payment.currency,
+      status: "pending",
+      provider_refund_id: null,
+      failure: null,
+      applied: false,
+      created_at: now,
+      updated_at: now,
     });
     refund = (await deps.refunds.findById(id))!;
   }

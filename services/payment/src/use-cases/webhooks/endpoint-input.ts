@@ -12,7 +12,15 @@ export interface EndpointInput {
 /** The input checked (422 with every problem at once), the algorithm defaulted to hmac. */
 export function checkedEndpointInput(input: EndpointInput, allowPrivate: boolean) {
   const signature_algo = input.signature_algo ?? "hmac";
-  const errors = endpointInputErrors({ webhook_url: input.webhook_url ?? "", signature_algo, event_types: input.event_types }, allowPrivate);
+  const errors = endpointInputErrors(
+    { webhook_url: input.webhook_url ?? "", signature_algo, event_types: input.event_types },
+    allowPrivate,
+  );
   if (errors) throw AppError.validation(errors);
-  return { webhook_url: input.webhook_url, signature_algo: signature_algo as SignatureAlgo, name: input.name ?? null, event_types: input.event_types };
+  return {
+    webhook_url: input.webhook_url,
+    signature_algo: signature_algo as SignatureAlgo,
+    name: input.name ?? null,
+    event_types: input.event_types,
+  };
 }

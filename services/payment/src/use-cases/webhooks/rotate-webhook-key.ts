@@ -13,7 +13,10 @@ export interface RotatedWebhookKey {
  * new private key within WEBHOOK_KEY_CACHE_MS (an attempt signed with the old one that its
  * receiver refuses is retried, and signed again). The old pair is not kept.
  */
-export async function rotateWebhookKey(deps: Pick<WebhookDeps, "keys">, organizationId: string): Promise<RotatedWebhookKey> {
+export async function rotateWebhookKey(
+  deps: Pick<WebhookDeps, "keys">,
+  organizationId: string,
+): Promise<RotatedWebhookKey> {
   const pair = await deps.keys.rotateRsaPair(organizationId);
   return { kid: pair.kid, version: pair.version, public_key: Buffer.from(pair.publicPem).toString("base64") };
 }

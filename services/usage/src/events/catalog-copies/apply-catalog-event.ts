@@ -2,7 +2,14 @@ import type { Envelope } from "@billing/bus";
 import { isEvent } from "@billing/contracts";
 import type { CopyStores } from "../../persistence/read-copies/copy-stores";
 import type { MemoryCopies } from "../../persistence/read-copies/memory-copies";
-import { metricCopy, METRIC_SUBJECTS, planEventCopy, PLAN_SUBJECTS, subscriptionCopies, SUBSCRIPTION_SUBJECTS } from "./catalog-views";
+import {
+  metricCopy,
+  METRIC_SUBJECTS,
+  planEventCopy,
+  PLAN_SUBJECTS,
+  subscriptionCopies,
+  SUBSCRIPTION_SUBJECTS,
+} from "./catalog-views";
 
 /** The catalog subjects the read copies follow. */
 export const COPIED_SUBJECTS = [...METRIC_SUBJECTS, ...PLAN_SUBJECTS, ...SUBSCRIPTION_SUBJECTS];

@@ -8,7 +8,12 @@ const C = Subjects.catalog;
 /** The catalog subjects the read copies follow, by what they carry. */
 export const METRIC_SUBJECTS = [C.billableMetricCreated, C.billableMetricUpdated, C.billableMetricDeleted] as const;
 export const PLAN_SUBJECTS = [C.planUpdated, C.planDeleted] as const;
-export const SUBSCRIPTION_SUBJECTS = [C.subscriptionStarted, C.subscriptionUpdated, C.subscriptionTerminated, C.subscriptionCanceled] as const;
+export const SUBSCRIPTION_SUBJECTS = [
+  C.subscriptionStarted,
+  C.subscriptionUpdated,
+  C.subscriptionTerminated,
+  C.subscriptionCanceled,
+] as const;
 
 type Of<S extends readonly string[]> = Envelope & { type: S[number] };
 
@@ -45,7 +50,10 @@ export function planEventCopy(envelope: Of<typeof PLAN_SUBJECTS>): Versioned<Pla
  * billing.catalog.subscription.*: the subscription (versioned by the event's occurred_at, ties
  * broken by lifecycle: occurred_at × 4 + rank) and the plan it is billed on.
  */
-export function subscriptionCopies(envelope: Of<typeof SUBSCRIPTION_SUBJECTS>): { subscription: Versioned<SubscriptionState>; plan: Versioned<PlanCopy> } {
+export function subscriptionCopies(envelope: Of<typeof SUBSCRIPTION_SUBJECTS>): {
+  subscription: Versioned<SubscriptionState>;
+  plan: Versioned<PlanCopy>;
+} {
   const data = eventData(envelope);
   const version = ms(envelope.occurred_at) * 4 + STATUS_RANK[data.subscription.status];
   return {

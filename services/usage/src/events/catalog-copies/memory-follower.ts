@@ -24,7 +24,12 @@ export interface MemoryFollower {
  * twice, or late, changes nothing (memory keeps the newest version).
  */
 export async function followIntoMemory(options: {
-  bus: Bus; stream: string; subjects: string[]; memory: MemoryCopies; logger: Logger; startSeq: number;
+  bus: Bus;
+  stream: string;
+  subjects: string[];
+  memory: MemoryCopies;
+  logger: Logger;
+  startSeq: number;
 }): Promise<MemoryFollower> {
   const { bus, stream, memory, logger } = options;
   const consumer = await bus.js.consumers.get(stream, {
@@ -71,7 +76,8 @@ export async function followIntoMemory(options: {
         try {
           const info = await consumer.info(false);
           // nothing left in the stream for it, and what was delivered (nothing, or up to a sequence) applied
-          if (info.num_pending === 0 && (info.delivered.consumer_seq === 0 || info.delivered.stream_seq <= applied)) return true;
+          if (info.num_pending === 0 && (info.delivered.consumer_seq === 0 || info.delivered.stream_seq <= applied))
+            return true;
         } catch {
           // the ordered consumer is being recreated (NATS reconnect): ask again
         }

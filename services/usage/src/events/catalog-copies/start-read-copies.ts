@@ -41,12 +41,19 @@ export async function startReadCopies(options: ReadCopiesOptions): Promise<ReadC
   await ensureStream(options.bus.jsm, Streams.catalog, options.replicas);
   const durable = durableName(options.durablePrefix);
   // what the shared durable has applied to MongoDB, read before loading: memory follows from there
-  const ackFloor = await options.bus.jsm.consumers.info(Streams.catalog.name, durable).then((i) => i.ack_floor.stream_seq, () => 0);
+  const ackFloor = await options.bus.jsm.consumers.info(Streams.catalog.name, durable).then(
+    (i) => i.ack_floor.stream_seq,
+    () => 0,
+  );
   await loadCopies(stores, memory);
   options.logger.info(memory.counts(), "catalog read copies loaded");
   const follower = await followIntoMemory({
-    bus: options.bus, stream: Streams.catalog.name, subjects: COPIED_SUBJECTS, memory,
-    logger: options.logger.child({ consumer: "catalog-copies-memory" }), startSeq: ackFloor + 1,
+    bus: options.bus,
+    stream: Streams.catalog.name,
+    subjects: COPIED_SUBJECTS,
+    memory,
+    logger: options.logger.child({ consumer: "catalog-copies-memory" }),
+    startSeq: ackFloor + 1,
   });
   const consumer = await runConsumer({
     bus: options.bus,

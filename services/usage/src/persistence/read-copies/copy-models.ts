@@ -14,7 +14,12 @@ export interface CopyDocument {
 
 const copySchema = (collection: string) =>
   new Schema<CopyDocument>(
-    { _id: String, organization_id: { type: String, required: true }, version: { type: Number, required: true }, view_json: String },
+    {
+      _id: String,
+      organization_id: { type: String, required: true },
+      version: { type: Number, required: true },
+      view_json: String,
+    },
     { versionKey: false, collection },
   );
 

@@ -22,7 +22,11 @@ export function copyStores(connection: Connection): CopyStores {
 
 /** Start-up: everything stored goes into memory (plans before the subscriptions that point at them). */
 export async function loadCopies(stores: CopyStores, memory: MemoryCopies): Promise<void> {
-  const [metrics, plans, subscriptions] = await Promise.all([stores.metrics.all(), stores.plans.all(), stores.subscriptions.all()]);
+  const [metrics, plans, subscriptions] = await Promise.all([
+    stores.metrics.all(),
+    stores.plans.all(),
+    stores.subscriptions.all(),
+  ]);
   for (const copy of metrics) memory.putMetric(copy);
   for (const copy of plans) memory.putPlan(copy);
   for (const copy of subscriptions) memory.putSubscription(copy);

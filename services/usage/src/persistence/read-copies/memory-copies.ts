@@ -1,4 +1,10 @@
-import type { CatalogCopies, MetricCopy, PlanCopy, SubscriptionCopy, SubscriptionState } from "../../domain/read-copies";
+import type {
+  CatalogCopies,
+  MetricCopy,
+  PlanCopy,
+  SubscriptionCopy,
+  SubscriptionState,
+} from "../../domain/read-copies";
 import type { Versioned } from "./copy-repository";
 import { MetricIndex } from "./metric-index";
 import { SubscriptionIndex } from "./subscription-index";

@@ -15,7 +15,8 @@ export class MetricIndex {
     if (current && current.version >= copy.version) return false;
     if (current) this.liveByCode.delete(key(current.value.organization_id, current.value.code), current.value.svc_id);
     this.byId.set(copy.value.svc_id, copy);
-    if (!copy.value.deleted_at) this.liveByCode.add(key(copy.value.organization_id, copy.value.code), copy.value.svc_id);
+    if (!copy.value.deleted_at)
+      this.liveByCode.add(key(copy.value.organization_id, copy.value.code), copy.value.svc_id);
     return true;
   }
 

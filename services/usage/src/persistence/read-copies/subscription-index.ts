@@ -24,7 +24,8 @@ export class SubscriptionIndex {
   putSubscription(copy: Versioned<SubscriptionState>): boolean {
     const current = this.byId.get(copy.value.svc_id);
     if (current && current.version >= copy.version) return false;
-    if (current) this.byExternalId.delete(key(current.value.organization_id, current.value.external_id), current.value.svc_id);
+    if (current)
+      this.byExternalId.delete(key(current.value.organization_id, current.value.external_id), current.value.svc_id);
     this.byId.set(copy.value.svc_id, copy);
     this.byExternalId.add(key(copy.value.organization_id, copy.value.external_id), copy.value.svc_id);
     return true;
@@ -43,7 +44,8 @@ export class SubscriptionIndex {
   /** Every subscription of the external id, newest first. */
   all(organizationId: string, externalId: string): SubscriptionCopy[] {
     const newest = (a: SubscriptionCopy, b: SubscriptionCopy) =>
-      b.subscription.created_at.localeCompare(a.subscription.created_at) || startOf(b.subscription).localeCompare(startOf(a.subscription));
+      b.subscription.created_at.localeCompare(a.subscription.created_at) ||
+      startOf(b.subscription).localeCompare(startOf(a.subscription));
     return [...this.copies(organizationId, externalId)].sort(newest);
   }
 
@@ -56,7 +58,8 @@ export class SubscriptionIndex {
       const subscription = this.byId.get(id)!.value;
       const plan = this.plans.get(subscription.plan_id)?.value;
       // The plan always comes with the subscription's events; it must belong to the same organization.
-      if (plan && plan.organization_id === organizationId) yield { organization_id: organizationId, subscription, plan };
+      if (plan && plan.organization_id === organizationId)
+        yield { organization_id: organizationId, subscription, plan };
     }
   }
 }

@@ -37,10 +37,15 @@ const COPIES_CATCH_UP_MS = 5_000;
 
 /** Whether some event's metric, or the subscription it bills, is not in the read copies. */
 function someUnknown(reads: BatchReads, envelopes: readonly AdvanceEnvelopeInput[]): boolean {
-  return envelopes.some((e) => e.events.some((event) => {
-    const at = Date.parse(event.timestamp);
-    return !reads.copies.metricByCode(e.organizationId, event.code) || (!Number.isNaN(at) && !reads.subscriptionAt(e.organizationId, event.external_subscription_id, at));
-  }));
+  return envelopes.some((e) =>
+    e.events.some((event) => {
+      const at = Date.parse(event.timestamp);
+      return (
+        !reads.copies.metricByCode(e.organizationId, event.code) ||
+        (!Number.isNaN(at) && !reads.subscriptionAt(e.organizationId, event.external_subscription_id, at))
+      );
+    }),
+  );
 }
 
 const CACHE_LIMIT = 200_000;
@@ -141,7 +146,10 @@ type BucketRef = { rev: number; st: AdvanceBucketState | null };
  *    see invoicing's consumer) makes the batch be priced again: the buckets it did move are put
  *    back at a later revision and its answers deleted first.
  */
-export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly AdvanceEnvelopeInput[]): Promise<PricedEnvelope[]> {
+export async function priceAdvanceBatch(
+  deps: AdvanceDeps,
+  envelopes: readonly AdvanceEnvelopeInput[],
+): Promise<PricedEnvelope[]> {
   const cache = deps.cache ?? new Map();
   const answerIdOf = (e: AdvanceEnvelopeInput) => `${e.organizationId}|${e.envelopeId}`;
   for (let attempt = 1; ; attempt++) {
@@ -158,12 +166,18 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
       const answer = known.get(id);
       if (!answer) continue;
       const behind = await deps.store.completeAnswer(id, answer.changes);
-      if (behind.length > 0) throw new RetryLater(`pay-in-advance buckets behind envelope ${id}: an earlier envelope is still to be priced`, 500);
+      if (behind.length > 0)
+        throw new RetryLater(
+          `pay-in-advance buckets behind envelope ${id}: an earlier envelope is still to be priced`,
+          500,
+        );
       for (const c of answer.changes) cache.delete(c.id);
       answers.set(id, { fees: parseAdvanceFees(answer.fees), text: answer.fees });
     }
     // 2. the others, in order, from the states the envelopes before them leave
-    const toPrice = envelopes.filter((e, i) => !answers.has(answerIdOf(e)) && envelopes.findIndex((o) => answerIdOf(o) === answerIdOf(e)) === i);
+    const toPrice = envelopes.filter(
+      (e, i) => !answers.has(answerIdOf(e)) && envelopes.findIndex((o) => answerIdOf(o) === answerIdOf(e)) === i,
+    );
     // an event the copies do not know: wait for them to hold what the catalog had published by now
     // (after the event was acknowledged), once per call; then an unknown one bills nothing
     let reads = new BatchReads(deps.copies);
@@ -216,7 +230,13 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
       continue;
     }
     // 4. each bucket once for the batch
-    const moves = [...lastEnv].map(([id, env]) => ({ id, from_rev: before.get(id)!.rev, to_rev: states.get(id)!.rev, env, st: states.get(id)!.st! }));
+    const moves = [...lastEnv].map(([id, env]) => ({
+      id,
+      from_rev: before.get(id)!.rev,
+      to_rev: states.get(id)!.rev,
+      env,
+      st: states.get(id)!.st!,
+    }));
     next("move");
     const conflicts = new Set(await deps.store.applyBatch(moves));
     phase();
@@ -226,10 +246,15 @@ export async function priceAdvanceBatch(deps: AdvanceDeps, envelopes: readonly A
       return envelopes.map((e) => answers.get(answerIdOf(e)) ?? NO_FEES);
     }
     // priced from a stale state: put back what moved, forget the answers, price again
-    await deps.store.rollBack(moves.filter((m) => !conflicts.has(m.id)).map((m) => ({ id: m.id, rev: m.to_rev, env: m.env, st: before.get(m.id)!.st })));
+    await deps.store.rollBack(
+      moves
+        .filter((m) => !conflicts.has(m.id))
+        .map((m) => ({ id: m.id, rev: m.to_rev, env: m.env, st: before.get(m.id)!.st })),
+    );
     await deps.store.deleteAnswers(docs.map((d) => d._id));
     for (const m of moves) cache.delete(m.id);
-    if (attempt >= ATTEMPTS) throw new RetryLater(`pay-in-advance buckets of ${envelopes.length} envelopes keep moving; retry later`, 500);
+    if (attempt >= ATTEMPTS)
+      throw new RetryLater(`pay-in-advance buckets of ${envelopes.length} envelopes keep moving; retry later`, 500);
   }
 }
 
@@ -245,10 +270,23 @@ function priceEnvelope(org: string, work: readonly Work[], states: Map<string, B
     const stored = moved.get(w.bucketId) ?? states.get(w.bucketId)?.st ?? null;
     const periodFrom = w.period.fromIso;
     const current = stored && w.metric.recurring ? carriedIntoPeriod(stored, periodFrom) : stored;
-    const usageEvent: UsageEvent = { transaction_id: w.event.transaction_id, timestamp: w.at, properties: w.event.properties ?? {} };
+    const usageEvent: UsageEvent = {
+      transaction_id: w.event.transaction_id,
+      timestamp: w.at,
+      properties: w.event.properties ?? {},
+    };
     const step = advanceFeeStep({
-      charge: { charge_model: w.charge.charge_model as ChargeModelName, properties: w.bucket.properties, prorated: w.charge.prorated },
-      metric: pricingMetric(w.metric), event: usageEvent, state: current, currency: w.copy.plan.amount_currency, premium: true, period: w.period,
+      charge: {
+        charge_model: w.charge.charge_model as ChargeModelName,
+        properties: w.bucket.properties,
+        prorated: w.charge.prorated,
+      },
+      metric: pricingMetric(w.metric),
+      event: usageEvent,
+      state: current,
+      currency: w.copy.plan.amount_currency,
+      premium: true,
+      period: w.period,
     });
     moved.set(w.bucketId, w.metric.recurring ? { ...step.state, period_from: periodFrom } : step.state);
     fees.push(feeOf(org, w, id, step.fee));
@@ -257,7 +295,6 @@ function priceEnvelope(org: string, work: readonly Work[], states: Map<string, B
   for (const [id, st] of moved) states.set(id, { rev: states.get(id)?.rev ?? 0, st });
   return fees;
 }
-
 
 /**
  * What pricing a batch reads of the copies, each once for the batch (the copies are read in one go,
@@ -300,7 +337,13 @@ class BatchReads {
       const filter = bucket.index === null ? null : charge.filters[bucket.index]!;
       part = {
         filter: filter ? { values: filter.values, invoice_display_name: filter.invoice_display_name ?? null } : null,
-        metric: { svc_id: metric.svc_id, code: metric.code, name: metric.name, description: metric.description ?? null, aggregation_type: metric.aggregation_type },
+        metric: {
+          svc_id: metric.svc_id,
+          code: metric.code,
+          name: metric.name,
+          description: metric.description ?? null,
+          aggregation_type: metric.aggregation_type,
+        },
         properties: bucket.properties as Record<string, unknown>,
         charge_version: this.versionOf(charge, metric, currency),
       };
@@ -343,7 +386,18 @@ function plan(reads: BatchReads, org: string, events: readonly UsageEventData[])
       const period = reads.periodAt(copy, at);
       // a recurring metric's bucket lives across periods (its units carry over); others start again each period
       const bucketId = `${org}|${copy.subscription.svc_id}|${charge.svc_id}|${bucket.key}|${metric.recurring ? "recurring" : period.fromIso}`;
-      work.push({ event, key, at, copy, charge, metric, bucketId, bucket, period, part: reads.partOf(charge, metric, bucket, copy.plan.amount_currency) });
+      work.push({
+        event,
+        key,
+        at,
+        copy,
+        charge,
+        metric,
+        bucketId,
+        bucket,
+        period,
+        part: reads.partOf(charge, metric, bucket, copy.plan.amount_currency),
+      });
     }
   }
   return work;

@@ -60,9 +60,19 @@ export async function aggregateUsage(deps: AggregateDeps, q: AggregateQuery): Pr
   if (!(fromMs < toMs)) throw AppError.validation({ to: ["value_is_invalid"] });
   const series = { org: q.organizationId, sub: q.externalSubscriptionId, code: q.code };
 
-  if (FAST_AGGREGATIONS.has(metric.aggregation_type) && q.filters.length === 0 && q.groupedBy.length === 0 && !q.withRunningTotals) {
+  if (
+    FAST_AGGREGATIONS.has(metric.aggregation_type) &&
+    q.filters.length === 0 &&
+    q.groupedBy.length === 0 &&
+    !q.withRunningTotals
+  ) {
     const fast = await fastAggregate(deps.collections, metric, series, fromMs, toMs);
-    return { total: { units: fast.units.toFixed(), eventsCount: fast.eventsCount }, filters: [], groups: [], runningTotals: null };
+    return {
+      total: { units: fast.units.toFixed(), eventsCount: fast.eventsCount },
+      filters: [],
+      groups: [],
+      runningTotals: null,
+    };
   }
 
   const events: UsageEvent[] = await deps.reader.events(q);
@@ -71,7 +81,10 @@ export async function aggregateUsage(deps: AggregateDeps, q: AggregateQuery): Pr
     try {
       return aggregate(metric, bucket, options);
     } catch (err) {
-      if (err instanceof RangeError) throw new AppError("failed_precondition", "unsupported_aggregation", { aggregation_type: [metric.aggregation_type] });
+      if (err instanceof RangeError)
+        throw new AppError("failed_precondition", "unsupported_aggregation", {
+          aggregation_type: [metric.aggregation_type],
+        });
       throw err;
     }
   };
@@ -82,10 +95,16 @@ export async function aggregateUsage(deps: AggregateDeps, q: AggregateQuery): Pr
     q.filters.forEach((f, i) => filters.push({ key: f.values, result: run(byFilter[i]!) }));
     filters.push({ key: {}, result: run(unmatched) });
   }
-  const groups = q.groupedBy.length > 0 ? groupEvents(events, q.groupedBy).map((g) => ({ key: g.groupedBy, result: run(g.events) })) : [];
+  const groups =
+    q.groupedBy.length > 0
+      ? groupEvents(events, q.groupedBy).map((g) => ({ key: g.groupedBy, result: run(g.events) }))
+      : [];
   let runningTotals: string[] | null = null;
   if (q.withRunningTotals) {
-    const all = aggregate(metric, events, { ...options, freeUnits: { free_units_per_events: Math.max(1, events.length) } });
+    const all = aggregate(metric, events, {
+      ...options,
+      freeUnits: { free_units_per_events: Math.max(1, events.length) },
+    });
     runningTotals = (all.runningTotal ?? []).map((d) => d.toFixed());
   }
   return { total: { units: total.units.toFixed(), eventsCount: total.eventsCount }, filters, groups, runningTotals };

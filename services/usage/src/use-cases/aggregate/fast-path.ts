@@ -43,12 +43,21 @@ export async function fastAggregateMany(c: UsageCollections, ranges: readonly Fa
     }
     return { whole, fromEvents };
   });
-  const pages = await readPagesOfMany(c, split.map((s) => s.fromEvents));
+  const pages = await readPagesOfMany(
+    c,
+    split.map((s) => s.fromEvents),
+  );
   return ranges.map((r, i) => unitsOf(r, split[i]!.whole, pages[i]!));
 }
 
 /** One series' range, as fastAggregateMany reads it. */
-export async function fastAggregate(c: UsageCollections, metric: BillableMetric, series: SeriesKey, fromMs: number, toMs: number): Promise<FastUnits> {
+export async function fastAggregate(
+  c: UsageCollections,
+  metric: BillableMetric,
+  series: SeriesKey,
+  fromMs: number,
+  toMs: number,
+): Promise<FastUnits> {
   return (await fastAggregateMany(c, [{ metric, series, fromMs, toMs }]))[0]!;
 }
 
@@ -79,7 +88,10 @@ function unitsOf(r: FastRange, whole: readonly BucketDoc[], pages: readonly Page
       return t >= r.fromMs && t < r.toMs;
     }),
   );
-  const events = partialOf(inRange.map((e) => e.properties), metric.field_name ?? null);
+  const events = partialOf(
+    inRange.map((e) => e.properties),
+    metric.field_name ?? null,
+  );
   const e = events.fields.get(metric.field_name ?? "");
   if (isCount) count += events.events;
   else if (e) {

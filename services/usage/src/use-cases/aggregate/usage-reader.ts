@@ -18,13 +18,16 @@ export interface StoredUsageReader extends UsageReader {
 }
 
 const byTimeThenTransaction = (a: UsageEventRecord, b: UsageEventRecord) =>
-  a.timestamp.getTime() - b.timestamp.getTime() || (a.transaction_id < b.transaction_id ? -1 : a.transaction_id > b.transaction_id ? 1 : 0);
+  a.timestamp.getTime() - b.timestamp.getTime() ||
+  (a.transaction_id < b.transaction_id ? -1 : a.transaction_id > b.transaction_id ? 1 : 0);
 
 /** Stored events of a period from the buckets' pages: every read is by `_id`. */
 export function storedUsageReader(c: UsageCollections): StoredUsageReader {
   const eventsOfMany = async (queries: readonly PeriodQuery[]): Promise<UsageEventRecord[][]> => {
     const ranges = queries.map((q) => ({
-      series: { org: q.organizationId, sub: q.externalSubscriptionId, code: q.code }, fromMs: q.from.getTime(), toMs: q.to.getTime(),
+      series: { org: q.organizationId, sub: q.externalSubscriptionId, code: q.code },
+      fromMs: q.from.getTime(),
+      toMs: q.to.getTime(),
     }));
     const pageLists = await readPagesOfMany(c, await bucketsOfRanges(c, ranges));
     return pageLists.map((pages, i) => {
@@ -41,9 +44,16 @@ export function storedUsageReader(c: UsageCollections): StoredUsageReader {
   };
   return {
     eventsOfMany,
-    unitsOfMany: (queries) => fastAggregateMany(c, queries.map((q) => ({
-      metric: q.metric, series: { org: q.organizationId, sub: q.externalSubscriptionId, code: q.code }, fromMs: q.from.getTime(), toMs: q.to.getTime(),
-    }))),
+    unitsOfMany: (queries) =>
+      fastAggregateMany(
+        c,
+        queries.map((q) => ({
+          metric: q.metric,
+          series: { org: q.organizationId, sub: q.externalSubscriptionId, code: q.code },
+          fromMs: q.from.getTime(),
+          toMs: q.to.getTime(),
+        })),
+      ),
     events: async (query) => (await eventsOfMany([query]))[0]!,
   };
 }

@@ -2,12 +2,32 @@ import type { BillableMetric, ChargeModelName, MetricFilter, UsageCharge } from 
 import type { ChargeCopy, MetricCopy } from "../../domain/read-copies";
 
 /** What a snapshot keeps of a charge: what the pricing library prices it with. */
-export type SnapshotCharge = Pick<ChargeCopy, "svc_id" | "billable_metric_code" | "charge_model" | "pay_in_advance" | "prorated" | "min_amount_cents" | "properties" | "filters">;
+export type SnapshotCharge = Pick<
+  ChargeCopy,
+  | "svc_id"
+  | "billable_metric_code"
+  | "charge_model"
+  | "pay_in_advance"
+  | "prorated"
+  | "min_amount_cents"
+  | "properties"
+  | "filters"
+>;
 
 /** What a snapshot keeps of a billable metric: what the pricing library aggregates with. */
 export type SnapshotMetric = Pick<
   MetricCopy,
-  "svc_id" | "code" | "name" | "aggregation_type" | "field_name" | "recurring" | "rounding_function" | "rounding_precision" | "weighted_interval" | "expression" | "filters"
+  | "svc_id"
+  | "code"
+  | "name"
+  | "aggregation_type"
+  | "field_name"
+  | "recurring"
+  | "rounding_function"
+  | "rounding_precision"
+  | "weighted_interval"
+  | "expression"
+  | "filters"
 >;
 
 /**
@@ -41,22 +61,46 @@ export interface ChargeSnapshot {
 export type AskedChargeSnapshot = Omit<ChargeSnapshot, "metric"> & { metric?: SnapshotMetric };
 
 export function chargeSnapshot(input: {
-  charge: ChargeCopy; metric: MetricCopy; currency: string; eventsFrom: Date; timeZone: string;
+  charge: ChargeCopy;
+  metric: MetricCopy;
+  currency: string;
+  eventsFrom: Date;
+  timeZone: string;
   query: { from: Date; to: Date; periodDays: number; billedDays?: number };
 }): ChargeSnapshot {
   const { charge: c, metric: m, currency, eventsFrom, timeZone, query } = input;
   return {
     v: 1,
     charge: {
-      svc_id: c.svc_id, billable_metric_code: c.billable_metric_code, charge_model: c.charge_model, pay_in_advance: c.pay_in_advance, prorated: c.prorated,
-      min_amount_cents: c.min_amount_cents, properties: c.properties, filters: c.filters,
+      svc_id: c.svc_id,
+      billable_metric_code: c.billable_metric_code,
+      charge_model: c.charge_model,
+      pay_in_advance: c.pay_in_advance,
+      prorated: c.prorated,
+      min_amount_cents: c.min_amount_cents,
+      properties: c.properties,
+      filters: c.filters,
     },
     metric: {
-      svc_id: m.svc_id, code: m.code, name: m.name, aggregation_type: m.aggregation_type, field_name: m.field_name, recurring: m.recurring,
-      rounding_function: m.rounding_function, rounding_precision: m.rounding_precision, weighted_interval: m.weighted_interval, expression: m.expression, filters: m.filters,
+      svc_id: m.svc_id,
+      code: m.code,
+      name: m.name,
+      aggregation_type: m.aggregation_type,
+      field_name: m.field_name,
+      recurring: m.recurring,
+      rounding_function: m.rounding_function,
+      rounding_precision: m.rounding_precision,
+      weighted_interval: m.weighted_interval,
+      expression: m.expression,
+      filters: m.filters,
     },
-    currency, from: query.from.toISOString(), to: query.to.toISOString(), events_from: eventsFrom.toISOString(),
-    period_days: query.periodDays, billed_days: query.billedDays ?? null, time_zone: timeZone,
+    currency,
+    from: query.from.toISOString(),
+    to: query.to.toISOString(),
+    events_from: eventsFrom.toISOString(),
+    period_days: query.periodDays,
+    billed_days: query.billedDays ?? null,
+    time_zone: timeZone,
   };
 }
 
@@ -74,4 +118,5 @@ export const pricingCharge = (charge: SnapshotCharge): UsageCharge => ({
 export const snapshotCharge = ({ charge }: ChargeSnapshot): UsageCharge => pricingCharge(charge);
 
 /** The snapshot's metric as the pricing library reads it (its aggregation names are the catalog's). */
-export const snapshotMetric = ({ metric }: ChargeSnapshot) => metric as unknown as BillableMetric & { filters: MetricFilter[] };
+export const snapshotMetric = ({ metric }: ChargeSnapshot) =>
+  metric as unknown as BillableMetric & { filters: MetricFilter[] };

@@ -71,7 +71,8 @@ function propertiesOf(value: unknown): Record<string, unknown> {
 
 /** A page's positions, parsed: one integer per event (else a SyntaxError). */
 function positionsOf(value: unknown): number[] {
-  if (!Array.isArray(value) || !value.every((p) => Number.isInteger(p))) throw new SyntaxError("event page: positions expected");
+  if (!Array.isArray(value) || !value.every((p) => Number.isInteger(p)))
+    throw new SyntaxError("event page: positions expected");
   return value;
 }
 
@@ -134,8 +135,17 @@ const TX_AT = HEAD.length + 36 + TX.length;
 function isoMs(b: Buffer, i: number): number {
   const d = (k: number) => b[i + k]! - 48;
   const year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3);
-  if (year < 100 || b[i + 4] !== 45 || b[i + 10] !== 84 || b[i + 19] !== 46 || b[i + 23] !== 90) return Date.parse(utf8(b, i, i + 24));
-  return Date.UTC(year, d(5) * 10 + d(6) - 1, d(8) * 10 + d(9), d(11) * 10 + d(12), d(14) * 10 + d(15), d(17) * 10 + d(18), d(20) * 100 + d(21) * 10 + d(22));
+  if (year < 100 || b[i + 4] !== 45 || b[i + 10] !== 84 || b[i + 19] !== 46 || b[i + 23] !== 90)
+    return Date.parse(utf8(b, i, i + 24));
+  return Date.UTC(
+    year,
+    d(5) * 10 + d(6) - 1,
+    d(8) * 10 + d(9),
+    d(11) * 10 + d(12),
+    d(14) * 10 + d(15),
+    d(17) * 10 + d(18),
+    d(20) * 100 + d(21) * 10 + d(22),
+  );
 }
 
 /**
@@ -144,11 +154,20 @@ function isoMs(b: Buffer, i: number): number {
  */
 function parsedWhole(b: Buffer, at: number, end: number, seq: number, pos: number): PageEvent {
   const e = eventViewOf(JSON.parse(utf8(b, at, end)));
-  const canonical = encoded(eventText({
-    svcId: String(e.svc_id ?? "").padEnd(36).slice(0, 36), transactionId: e.transaction_id, externalSubscriptionId: e.external_subscription_id, code: e.code,
-    timestamp: new Date(e.timestamp).toISOString(), propertiesJson: JSON.stringify(e.properties ?? {}), preciseTotalAmountCents: e.precise_total_amount_cents ?? null,
-    createdAt: new Date(e.created_at).toISOString(),
-  }));
+  const canonical = encoded(
+    eventText({
+      svcId: String(e.svc_id ?? "")
+        .padEnd(36)
+        .slice(0, 36),
+      transactionId: e.transaction_id,
+      externalSubscriptionId: e.external_subscription_id,
+      code: e.code,
+      timestamp: new Date(e.timestamp).toISOString(),
+      propertiesJson: JSON.stringify(e.properties ?? {}),
+      preciseTotalAmountCents: e.precise_total_amount_cents ?? null,
+      createdAt: new Date(e.created_at).toISOString(),
+    }),
+  );
   const event = scanCanonical(canonical, 0, seq, pos);
   if (!event) throw new SyntaxError(`event page: an event that cannot be read at ${at}`);
   event.view = () => ({ ...e, properties: e.properties ?? {} });
@@ -183,7 +202,8 @@ function scanCanonical(b: Buffer, at: number, seq: number, pos: number): PageEve
   if (!startsWith(b, preciseEnd, PROPS)) return null;
   const propsAt = preciseEnd + PROPS.length;
   const propsEnd = compositeEnd(b, propsAt);
-  if (!startsWith(b, propsEnd, CREATED) || b[propsEnd + CREATED.length + 25] !== CLOSE_BRACE || Number.isNaN(timestamp)) return null;
+  if (!startsWith(b, propsEnd, CREATED) || b[propsEnd + CREATED.length + 25] !== CLOSE_BRACE || Number.isNaN(timestamp))
+    return null;
   scannedEnd = propsEnd + CREATED.length + 26;
   return new PageEvent(b, at, propsAt, propsEnd, timestamp, seq, pos);
 }
@@ -206,7 +226,12 @@ function expect(b: Buffer, i: number, code: number): number {
  * read as they are needed (any other shape is parsed whole, so older pages read alike).
  */
 export function scanPage(page: Uint8Array | string, visit: (e: PageEvent) => void): void {
-  const b = typeof page === "string" ? encoded(page) : Buffer.isBuffer(page) ? page : Buffer.from(page.buffer, page.byteOffset, page.byteLength);
+  const b =
+    typeof page === "string"
+      ? encoded(page)
+      : Buffer.isBuffer(page)
+        ? page
+        : Buffer.from(page.buffer, page.byteOffset, page.byteLength);
   let i = expect(b, 0, OPEN_BRACKET);
   i = skipSpace(b, i);
   if (b[i] === CLOSE_BRACKET) return;

@@ -41,47 +41,64 @@ const PAGES_PER_READ = 16;
  * decoding of the first pages overlaps the server's sending of the next. A bucket is one hour:
  * billing's order is each hour's events sorted (most often already in order), hour after hour.
  */
-export async function rawEventsOfMany(c: UsageCollections, queries: readonly PeriodQuery[], order: RawOrder = "time"): Promise<RawEvent[][]> {
+export async function rawEventsOfMany(
+  c: UsageCollections,
+  queries: readonly PeriodQuery[],
+  order: RawOrder = "time",
+): Promise<RawEvent[][]> {
   const ranges = queries.map((q) => ({
-    series: { org: q.organizationId, sub: q.externalSubscriptionId, code: q.code }, fromMs: q.from.getTime(), toMs: q.to.getTime(),
+    series: { org: q.organizationId, sub: q.externalSubscriptionId, code: q.code },
+    fromMs: q.from.getTime(),
+    toMs: q.to.getTime(),
   }));
   const bucketLists = (await bucketsOfRanges(c, ranges)).map((list) => [...list].sort((a, b) => a.h - b.h));
   const pageIdsOf = (b: BucketDoc) => b.pg.map((range) => `${b._id}|${range}`);
   const unique = [...new Set(bucketLists.flat().flatMap(pageIdsOf))];
   // the decoded events of each page, per query that reads it (queries of one series over different periods share pages)
   const readers = new Map<string, number[]>();
-  bucketLists.forEach((list, i) => list.forEach((b) => pageIdsOf(b).forEach((id) => {
-    const r = readers.get(id);
-    if (r) r.push(i);
-    else readers.set(id, [i]);
-  })));
+  bucketLists.forEach((list, i) =>
+    list.forEach((b) =>
+      pageIdsOf(b).forEach((id) => {
+        const r = readers.get(id);
+        if (r) r.push(i);
+        else readers.set(id, [i]);
+      }),
+    ),
+  );
   const decoded = new Map<string, RawEvent[][]>();
   let found = 0;
   const reads: Promise<void>[] = [];
   for (let k = 0; k < unique.length; k += PAGES_PER_READ) {
     const filter = { _id: { $in: unique.slice(k, k + PAGES_PER_READ) } } as unknown as mongo.Filter<EventPageDoc>;
     // raw: the documents' BSON bytes, the page's text left undecoded (page-scan.ts reads it as bytes)
-    reads.push(c.pages.find(filter, { projection: { e: 1 }, raw: true }).toArray().then((docs) => {
-      for (const doc of docs as unknown as Buffer[]) {
-        const page = rawPage(doc);
-        found++;
-        const queriesOf = readers.get(page.id)!;
-        const lists = queriesOf.map(() => [] as RawEvent[]);
-        if (queriesOf.length === 1) {
-          const { fromMs, toMs } = ranges[queriesOf[0]!]!;
-          const list = lists[0]!;
-          scanPage(page.e, (e) => {
-            if (e.timestamp >= fromMs && e.timestamp < toMs) list.push(e);
-          });
-        } else {
-          scanPage(page.e, (e) => queriesOf.forEach((q, n) => {
-            const { fromMs, toMs } = ranges[q]!;
-            if (e.timestamp >= fromMs && e.timestamp < toMs) lists[n]!.push(e);
-          }));
-        }
-        decoded.set(page.id, lists);
-      }
-    }));
+    reads.push(
+      c.pages
+        .find(filter, { projection: { e: 1 }, raw: true })
+        .toArray()
+        .then((docs) => {
+          for (const doc of docs as unknown as Buffer[]) {
+            const page = rawPage(doc);
+            found++;
+            const queriesOf = readers.get(page.id)!;
+            const lists = queriesOf.map(() => [] as RawEvent[]);
+            if (queriesOf.length === 1) {
+              const { fromMs, toMs } = ranges[queriesOf[0]!]!;
+              const list = lists[0]!;
+              scanPage(page.e, (e) => {
+                if (e.timestamp >= fromMs && e.timestamp < toMs) list.push(e);
+              });
+            } else {
+              scanPage(page.e, (e) =>
+                queriesOf.forEach((q, n) => {
+                  const { fromMs, toMs } = ranges[q]!;
+                  if (e.timestamp >= fromMs && e.timestamp < toMs) lists[n]!.push(e);
+                }),
+              );
+            }
+            decoded.set(page.id, lists);
+          }
+        }),
+    );
   }
   await Promise.all(reads);
   if (found !== unique.length) throw new Error(`event pages missing: ${unique.length - found} of ${unique.length}`);

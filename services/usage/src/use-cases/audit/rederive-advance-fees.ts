@@ -61,7 +61,9 @@ function eventsFromOf(copy: SubscriptionCopy, recurring: boolean, ask: AdvanceAs
 /** The copy as it stood at `at`: a termination after `at` not yet known. */
 function asAt(copy: SubscriptionCopy, at: Date): SubscriptionCopy {
   const end = copy.subscription.terminated_at;
-  return end && Date.parse(end) > at.getTime() ? { ...copy, subscription: { ...copy.subscription, terminated_at: null } } : copy;
+  return end && Date.parse(end) > at.getTime()
+    ? { ...copy, subscription: { ...copy.subscription, terminated_at: null } }
+    : copy;
 }
 
 /**
@@ -99,20 +101,54 @@ export async function rederiveAdvanceFees(
     const snapshot = ask.chargeVersion ? snapshots.get(ask.chargeVersion) : undefined;
     if (copy && snapshot && snapshot.charge.svc_id === ask.chargeId) {
       const { charge, metric, currency } = snapshot;
-      if (!charge.pay_in_advance) return { ask, error: "the charge version is not paid in advance", code: metric.code } as const;
-      return { ask, error: null, copy, charge, metric, currency, code: metric.code, eventsFrom: eventsFromOf(copy, metric.recurring, ask) };
+      if (!charge.pay_in_advance)
+        return { ask, error: "the charge version is not paid in advance", code: metric.code } as const;
+      return {
+        ask,
+        error: null,
+        copy,
+        charge,
+        metric,
+        currency,
+        code: metric.code,
+        eventsFrom: eventsFromOf(copy, metric.recurring, ask),
+      };
     }
     const charge = copy?.plan.charges.find((c) => c.svc_id === ask.chargeId);
     const metric = charge ? deps.copies.metricByCode(org, charge.billable_metric_code) : null;
-    if (!copy || !charge) return { ask, error: `the charge ${ask.chargeId} is not on the subscription's plan any more`, code: "" } as const;
-    if (!metric || metric.svc_id !== charge.svc_billable_metric_id) return { ask, error: `the billable metric ${charge.billable_metric_code} is gone`, code: charge.billable_metric_code } as const;
-    if (!charge.pay_in_advance) return { ask, error: "the charge is not paid in advance any more", code: metric.code } as const;
-    return { ask, error: null, copy, charge, metric, currency: copy.plan.amount_currency, code: metric.code, eventsFrom: eventsFromOf(copy, metric.recurring, ask) };
+    if (!copy || !charge)
+      return { ask, error: `the charge ${ask.chargeId} is not on the subscription's plan any more`, code: "" } as const;
+    if (!metric || metric.svc_id !== charge.svc_billable_metric_id)
+      return {
+        ask,
+        error: `the billable metric ${charge.billable_metric_code} is gone`,
+        code: charge.billable_metric_code,
+      } as const;
+    if (!charge.pay_in_advance)
+      return { ask, error: "the charge is not paid in advance any more", code: metric.code } as const;
+    return {
+      ask,
+      error: null,
+      copy,
+      charge,
+      metric,
+      currency: copy.plan.amount_currency,
+      code: metric.code,
+      eventsFrom: eventsFromOf(copy, metric.recurring, ask),
+    };
   });
   const replayed = plans.filter((p) => p.error === null);
-  const eventLists = await rawEventsOfMany(deps.collections, replayed.map((p) => ({
-    organizationId: org, externalSubscriptionId: input.externalSubscriptionId, code: p.code, from: new Date(p.eventsFrom!), to: new Date(p.ask.to.getTime() + 1),
-  })), "stored");
+  const eventLists = await rawEventsOfMany(
+    deps.collections,
+    replayed.map((p) => ({
+      organizationId: org,
+      externalSubscriptionId: input.externalSubscriptionId,
+      code: p.code,
+      from: new Date(p.eventsFrom!),
+      to: new Date(p.ask.to.getTime() + 1),
+    })),
+    "stored",
+  );
   return plans.map((p): RederivedAdvanceCharge => {
     if (p.error !== null) return { error: p.error, billableMetricCode: p.code, eventsRead: 0, fees: [] };
     const { ask, copy, charge, metric, currency } = p;
@@ -136,19 +172,40 @@ export async function rederiveAdvanceFees(
       const stored = states.get(key) ?? null;
       const current = stored && metric.recurring ? carriedIntoPeriod(stored, eventPeriod) : stored;
       const step = advanceFeeStep({
-        charge: { charge_model: charge.charge_model as ChargeModelName, properties: bucket.properties, prorated: charge.prorated },
-        metric: pricingMetric, event: usageEvent, state: current, currency, premium: true, period,
+        charge: {
+          charge_model: charge.charge_model as ChargeModelName,
+          properties: bucket.properties,
+          prorated: charge.prorated,
+        },
+        metric: pricingMetric,
+        event: usageEvent,
+        state: current,
+        currency,
+        premium: true,
+        period,
       });
       states.set(key, metric.recurring ? { ...step.state, period_from: eventPeriod } : step.state);
       if (eventPeriod !== periodFrom) continue;
       position++;
-      const feeId = advanceFeeId(org, eventKey(org, input.externalSubscriptionId, e.transaction_id), charge.svc_id, bucket.index);
+      const feeId = advanceFeeId(
+        org,
+        eventKey(org, input.externalSubscriptionId, e.transaction_id),
+        charge.svc_id,
+        bucket.index,
+      );
       if (!wanted.has(feeId)) continue;
       const groupedBy: Record<string, string | null> = {};
       for (const k of bucket.keys) groupedBy[k] = e.properties[k] == null ? null : String(e.properties[k]);
       fees.push({
-        feeId, eventTransactionId: e.transaction_id, eventTimestamp: at, chargeFilterIndex: bucket.index, groupedBy,
-        units: step.fee.units, amountCents: step.fee.amount_cents, preciseAmountCents: step.fee.precise_amount_cents, replayPosition: position,
+        feeId,
+        eventTransactionId: e.transaction_id,
+        eventTimestamp: at,
+        chargeFilterIndex: bucket.index,
+        groupedBy,
+        units: step.fee.units,
+        amountCents: step.fee.amount_cents,
+        preciseAmountCents: step.fee.precise_amount_cents,
+        replayPosition: position,
       });
     }
     return { error: null, billableMetricCode: metric.code, eventsRead: events.length, fees };

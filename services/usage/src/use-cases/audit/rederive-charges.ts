@@ -44,11 +44,20 @@ export interface RederiveInput {
  * part). One read of all the snapshots' pages.
  * Reads: `rawEventsOfMany` (indexed `_id` reads, on real MongoDB and the test server alike).
  */
-export async function rederiveCharges(deps: { collections: UsageCollections }, input: RederiveInput): Promise<RederivedCharge[]> {
-  const eventLists = await rawEventsOfMany(deps.collections, input.snapshots.map((s) => ({
-    organizationId: input.organizationId, externalSubscriptionId: input.externalSubscriptionId, code: s.metric.code,
-    from: new Date(s.events_from), to: new Date(Date.parse(s.to) + 1),
-  })));
+export async function rederiveCharges(
+  deps: { collections: UsageCollections },
+  input: RederiveInput,
+): Promise<RederivedCharge[]> {
+  const eventLists = await rawEventsOfMany(
+    deps.collections,
+    input.snapshots.map((s) => ({
+      organizationId: input.organizationId,
+      externalSubscriptionId: input.externalSubscriptionId,
+      code: s.metric.code,
+      from: new Date(s.events_from),
+      to: new Date(Date.parse(s.to) + 1),
+    })),
+  );
   const cutoff = input.billedThrough?.getTime() ?? Infinity;
   return input.snapshots.map((snapshot, i) => {
     const events = eventLists[i]!;
@@ -65,24 +74,45 @@ export async function rederiveCharges(deps: { collections: UsageCollections }, i
       events: billed,
       currency: snapshot.currency,
       period: {
-        from: new Date(snapshot.from), to: new Date(snapshot.to), periodDays: snapshot.period_days,
-        billedDays: snapshot.billed_days ?? undefined, timeZone: snapshot.time_zone,
+        from: new Date(snapshot.from),
+        to: new Date(snapshot.to),
+        periodDays: snapshot.period_days,
+        billedDays: snapshot.billed_days ?? undefined,
+        timeZone: snapshot.time_zone,
       },
       premium: true,
     });
     const fees: RederivedFee[] = priced.fees.map((f) => ({
-      chargeFilterIndex: f.charge_filter_index, groupedBy: f.grouped_by as Record<string, string | null>, trueUp: false,
-      units: f.units, totalAggregatedUnits: f.total_aggregated_units, eventsCount: f.events_count,
-      amountCents: f.amount_cents, preciseAmountCents: f.precise_amount_cents, persistable: f.persistable,
+      chargeFilterIndex: f.charge_filter_index,
+      groupedBy: f.grouped_by as Record<string, string | null>,
+      trueUp: false,
+      units: f.units,
+      totalAggregatedUnits: f.total_aggregated_units,
+      eventsCount: f.events_count,
+      amountCents: f.amount_cents,
+      preciseAmountCents: f.precise_amount_cents,
+      persistable: f.persistable,
     }));
     const t = priced.true_up_fee;
     if (t) {
       fees.push({
-        chargeFilterIndex: null, groupedBy: {}, trueUp: true, units: t.units, totalAggregatedUnits: t.total_aggregated_units, eventsCount: 0,
-        amountCents: t.amount_cents, preciseAmountCents: t.precise_amount_cents, persistable: true,
+        chargeFilterIndex: null,
+        groupedBy: {},
+        trueUp: true,
+        units: t.units,
+        totalAggregatedUnits: t.total_aggregated_units,
+        eventsCount: 0,
+        amountCents: t.amount_cents,
+        preciseAmountCents: t.precise_amount_cents,
+        persistable: true,
       });
     }
     late.sort((a, b) => a.created - b.created || a.timestamp - b.timestamp);
-    return { fees, eventsRead: events.length, lateEventsCount: late.length, lateEvents: late.slice(0, input.lateLimit) };
+    return {
+      fees,
+      eventsRead: events.length,
+      lateEventsCount: late.length,
+      lateEvents: late.slice(0, input.lateLimit),
+    };
   });
 }

@@ -2,13 +2,24 @@ import { describe, expect, it } from "vitest";
 import type { PeriodQuery, UsageEventRecord } from "../../domain/usage-event";
 import { CachedUsageReader } from "./cached-usage-reader";
 
-const query = (sub: string): PeriodQuery => ({ organizationId: "o", externalSubscriptionId: sub, code: "c", from: new Date(0), to: new Date(10) });
+const query = (sub: string): PeriodQuery => ({
+  organizationId: "o",
+  externalSubscriptionId: sub,
+  code: "c",
+  from: new Date(0),
+  to: new Date(10),
+});
 const flush = () => new Promise((r) => setImmediate(r));
 
 /** A reader that answers each read with its own number, and counts the reads. */
 function counting() {
   const reads: string[] = [];
-  const reader = { events: async (q: PeriodQuery) => (reads.push(q.externalSubscriptionId), [{ n: reads.length }] as unknown as UsageEventRecord[]) };
+  const reader = {
+    events: async (q: PeriodQuery) => (
+      reads.push(q.externalSubscriptionId),
+      [{ n: reads.length }] as unknown as UsageEventRecord[]
+    ),
+  };
   return { reads, reader };
 }
 const n = (events: UsageEventRecord[]) => (events[0] as unknown as { n: number }).n;
@@ -38,7 +49,10 @@ describe("CachedUsageReader", () => {
     for (const s of ["a", "b", "c", "a"]) await cached.events(query(s));
     expect(reads).toEqual(["a", "b", "c", "a"]);
     let fail = true;
-    const flaky = new CachedUsageReader({ events: async () => (fail ? Promise.reject(new Error("down")) : []) }, { ttlMs: 60_000, maxEntries: 2 });
+    const flaky = new CachedUsageReader(
+      { events: async () => (fail ? Promise.reject(new Error("down")) : []) },
+      { ttlMs: 60_000, maxEntries: 2 },
+    );
     await expect(flaky.events(query("a"))).rejects.toThrow("down");
     await flush();
     fail = false;

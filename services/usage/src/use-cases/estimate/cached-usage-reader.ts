@@ -38,7 +38,13 @@ export class CachedUsageReader implements UsageReader {
 
   events(query: PeriodQuery): Promise<UsageEventRecord[]> {
     if (this.options.ttlMs <= 0) return this.reader.events(query);
-    const key = JSON.stringify([query.organizationId, query.externalSubscriptionId, query.code, query.from.getTime(), query.to.getTime()]);
+    const key = JSON.stringify([
+      query.organizationId,
+      query.externalSubscriptionId,
+      query.code,
+      query.from.getTime(),
+      query.to.getTime(),
+    ]);
     const now = this.now();
     const entry = this.entries.get(key);
     if (!entry) return this.read(key, query, now).events;
@@ -51,7 +57,8 @@ export class CachedUsageReader implements UsageReader {
       entry.refreshing = true;
       const next = this.reader.events(query);
       next.then(
-        (events) => this.entries.get(key) === entry && this.entries.set(key, { at: this.now(), events: next, ready: events }),
+        (events) =>
+          this.entries.get(key) === entry && this.entries.set(key, { at: this.now(), events: next, ready: events }),
         () => (entry.refreshing = false),
       );
     }

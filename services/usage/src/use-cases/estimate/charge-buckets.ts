@@ -33,7 +33,9 @@ interface Partition {
 const partitions = new WeakMap<readonly UsageEvent[], WeakMap<ChargeCopy, Partition>>();
 
 const groupKey = (e: UsageEvent, keys: readonly string[]) =>
-  keys.length === 0 ? "" : JSON.stringify(keys.map((k) => (e.properties?.[k] == null ? null : String(e.properties[k]))));
+  keys.length === 0
+    ? ""
+    : JSON.stringify(keys.map((k) => (e.properties?.[k] == null ? null : String(e.properties[k]))));
 
 /** The filter an event falls in (the one with most keys; null = none) and the pricing group keys that apply to it. */
 export function bucketOf(charge: ChargeCopy, metric: PricingMetric, event: UsageEvent) {
@@ -65,7 +67,13 @@ function partition(stored: readonly UsageEvent[], charge: ChargeCopy, metric: Pr
  * The bucket's stored events up to `atMs` and their high-water mark. Both are computed once per
  * stored-events array; events later than `atMs` (future timestamps) make a fresh, filtered copy.
  */
-export function storedBucket(stored: readonly UsageEvent[], charge: ChargeCopy, metric: PricingMetric, key: string, atMs: number): Bucket {
+export function storedBucket(
+  stored: readonly UsageEvent[],
+  charge: ChargeCopy,
+  metric: PricingMetric,
+  key: string,
+  atMs: number,
+): Bucket {
   const p = partition(stored, charge, metric);
   const events = p.buckets.get(key) ?? [];
   const last = events[events.length - 1];

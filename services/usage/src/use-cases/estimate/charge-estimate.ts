@@ -45,7 +45,11 @@ export function estimateCharge(input: ChargeEstimateInput): ChargeEstimate {
   const { index, properties, key } = bucketOf(input.charge, metric, input.event);
   const bucket = storedBucket(input.stored, input.charge, metric, key, instantMs(input.event.timestamp));
   const fee = estimateEventFee({
-    charge: { charge_model: input.charge.charge_model as ChargeModelName, properties, prorated: input.charge.prorated && input.period !== undefined },
+    charge: {
+      charge_model: input.charge.charge_model as ChargeModelName,
+      properties,
+      prorated: input.charge.prorated && input.period !== undefined,
+    },
     metric,
     event: input.event,
     periodEvents: bucket.events,

@@ -26,7 +26,8 @@ export interface EstimateRequest {
   timestamp?: Date;
 }
 
-const startedBy = (s: SubscriptionCopy, at: Date) => Date.parse(s.subscription.started_at ?? s.subscription.subscription_at) <= at.getTime();
+const startedBy = (s: SubscriptionCopy, at: Date) =>
+  Date.parse(s.subscription.started_at ?? s.subscription.subscription_at) <= at.getTime();
 
 /**
  * POST /events/estimate_fees: the fees one more event would create on the subscription's
@@ -40,27 +41,57 @@ export async function estimateFees(deps: EstimateDeps, request: EstimateRequest)
   if (!subscription || !startedBy(subscription, at)) throw AppError.notFound("subscription");
   const metric = deps.copies.metricByCode(org, code);
   if (!metric) throw AppError.notFound("billable_metric");
-  const charges = subscription.plan.charges.filter((c) => c.pay_in_advance && c.svc_billable_metric_id === metric.svc_id);
+  const charges = subscription.plan.charges.filter(
+    (c) => c.pay_in_advance && c.svc_billable_metric_id === metric.svc_id,
+  );
   if (charges.length === 0) throw AppError.validation({ code: ["does_not_match_an_instant_charge"] });
 
   const newId = deps.newId ?? randomUUID;
   const transactionId = newId();
-  const event: UsageEvent = { transaction_id: transactionId, code, timestamp: at, properties: eventProperties(metric, request.properties, { code, timestamp: at }) };
+  const event: UsageEvent = {
+    transaction_id: transactionId,
+    code,
+    timestamp: at,
+    properties: eventProperties(metric, request.properties, { code, timestamp: at }),
+  };
   const period = chargesPeriod(subscription, at);
   // Recurring metrics carry their usage over from the subscription's start.
   const from = metric.recurring ? new Date(subscription.subscription.started_at ?? period.from) : period.from;
   // The whole period (a stable key for a cached read); events after `at` are left out when pricing.
-  const stored = await deps.usage.events({ organizationId: org, externalSubscriptionId: externalId, code, from, to: new Date(period.to.getTime() + 1) });
+  const stored = await deps.usage.events({
+    organizationId: org,
+    externalSubscriptionId: externalId,
+    code,
+    from,
+    to: new Date(period.to.getTime() + 1),
+  });
   const currency = subscription.plan.amount_currency;
 
   return charges.map((charge) => {
     // Tax selection: the charge's taxes, else the plan's.
     const taxes = charge.taxes.length > 0 ? charge.taxes : subscription.plan.taxes;
     const { fee, filter } = estimateCharge({
-      charge, metric, event, stored, currency, taxes: taxes.map((t) => ({ code: t.code, rate: String(t.rate), name: t.name })),
+      charge,
+      metric,
+      event,
+      stored,
+      currency,
+      taxes: taxes.map((t) => ({ code: t.code, rate: String(t.rate), name: t.name })),
       // a prorated charge is priced for the days left in the period, as the fee the event will create
       period: charge.prorated ? periodOf(subscription, at) : undefined,
     });
-    return feeView({ fee, charge, filter, metric, subscription, taxes, period, currency, transactionId, now: deps.clock.now(), newId });
+    return feeView({
+      fee,
+      charge,
+      filter,
+      metric,
+      subscription,
+      taxes,
+      period,
+      currency,
+      transactionId,
+      now: deps.clock.now(),
+      newId,
+    });
   });
 }

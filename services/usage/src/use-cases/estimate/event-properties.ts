@@ -9,7 +9,11 @@ const NUMERIC_AGGREGATIONS = new Set(["sum_agg", "max_agg", "latest_agg"]);
  * evaluated into properties[field_name], then (sum/max/latest) a present field_name must be a
  * number → 422 {"properties":["value_is_not_valid_number"]}.
  */
-export function eventProperties(metric: MetricCopy, sent: Record<string, unknown>, event: { code: string; timestamp: Date }) {
+export function eventProperties(
+  metric: MetricCopy,
+  sent: Record<string, unknown>,
+  event: { code: string; timestamp: Date },
+) {
   const properties: Record<string, unknown> = { ...sent };
   if (metric.expression && metric.field_name) {
     try {

@@ -17,7 +17,10 @@ class Layer {
   readonly k: number;
   count = 0;
 
-  constructor(readonly capacity: number, fpRate: number) {
+  constructor(
+    readonly capacity: number,
+    fpRate: number,
+  ) {
     const bits = Math.ceil((-capacity * Math.log(fpRate)) / (Math.LN2 * Math.LN2));
     let size = 1024;
     while (size < bits) size *= 2;
@@ -76,7 +79,10 @@ function fmix(h: number): number {
 export class BloomFilter {
   private readonly layers: Layer[] = [];
 
-  constructor(private readonly capacity: number, private readonly fpRate: number) {
+  constructor(
+    private readonly capacity: number,
+    private readonly fpRate: number,
+  ) {
     this.layers.push(new Layer(capacity, fpRate));
   }
 

@@ -16,7 +16,11 @@ export interface DuplicateSources {
  * concurrent request with one of them waits for this one's outcome instead of slipping through;
  * a refused request releases them.
  */
-export async function checkDuplicates(keys: readonly string[], sources: DuplicateSources, ticket: Ticket): Promise<number[]> {
+export async function checkDuplicates(
+  keys: readonly string[],
+  sources: DuplicateSources,
+  ticket: Ticket,
+): Promise<number[]> {
   for (;;) {
     const duplicates: number[] = [];
     const positives: number[] = [];

@@ -35,7 +35,8 @@ export class GroupCommit {
   /** Resolves once JetStream acknowledged the message holding these lines (`events` of them). */
   submit(line: string, events: number): Promise<void> {
     const bytes = Buffer.byteLength(line) + 1;
-    if (bytes > this.options.maxBytes - 64) return Promise.reject(new RangeError("request larger than an ingest message"));
+    if (bytes > this.options.maxBytes - 64)
+      return Promise.reject(new RangeError("request larger than an ingest message"));
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ line, bytes, events, resolve, reject });
       this.schedule();
@@ -64,7 +65,12 @@ export class GroupCommit {
     if (taken.length === 0) return;
     this.flushing++;
     const batchId = randomUUID();
-    const data = Buffer.from(encodeMessage(batchId, taken.map((w) => w.line)));
+    const data = Buffer.from(
+      encodeMessage(
+        batchId,
+        taken.map((w) => w.line),
+      ),
+    );
     this.publisher.keep?.(batchId, data, events);
     this.publisher
       .publish(data, batchId)

@@ -31,7 +31,8 @@ const member = (body: unknown, key: string): unknown =>
 
 function singleEvent(body: unknown): ValidEvent[] {
   const event = member(body, "event");
-  if (!event || typeof event !== "object" || Array.isArray(event)) throw AppError.badRequest("param is missing or the value is empty: event");
+  if (!event || typeof event !== "object" || Array.isArray(event))
+    throw AppError.badRequest("param is missing or the value is empty: event");
   const checked = validateEvent(event);
   if ("errors" in checked) throw AppError.validation(checked.errors);
   return [checked.event];
@@ -39,7 +40,8 @@ function singleEvent(body: unknown): ValidEvent[] {
 
 function batchEvents(body: unknown): ValidEvent[] {
   const list = member(body, "events");
-  if (!Array.isArray(list) || list.length === 0) throw AppError.badRequest("param is missing or the value is empty: events");
+  if (!Array.isArray(list) || list.length === 0)
+    throw AppError.badRequest("param is missing or the value is empty: events");
   if (list.length > MAX_BATCH) throw AppError.validation({ events: ["too_many_events"] });
   const events: ValidEvent[] = new Array(list.length);
   let details: ErrorDetails | null = null;
@@ -81,7 +83,10 @@ export async function answerHttpIngest(deps: IngestDeps, request: HttpIngest, lo
     };
     const { texts } = await (request.frozen_time ? atFrozenTime(new Date(request.frozen_time), ingest) : ingest());
     eventsIngested.inc(texts.length);
-    return { status: 200, body: Buffer.from(request.batch ? `{"events":[${texts.join(",")}]}` : `{"event":${texts[0]}}`) };
+    return {
+      status: 200,
+      body: Buffer.from(request.batch ? `{"events":[${texts.join(",")}]}` : `{"event":${texts[0]}}`),
+    };
   } catch (err) {
     const { status, body } = toHttpError(request.batch ? err : unindexed(err));
     eventsRefused.inc({ status: String(status) }, Math.max(count, 1));

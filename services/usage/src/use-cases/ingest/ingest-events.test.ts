@@ -14,7 +14,10 @@ function ingestion(windowMs: number) {
     window: new DedupWindow(windowMs, () => realTime.ms),
     bloom: new BloomFilter(1000, 0.001),
     storedAmong: async () => new Set(),
-    commit: new GroupCommit({ publish: async (data) => void published.push(Buffer.from(data).toString()) }, { maxFlushes: 1, maxBytes: 100_000 }),
+    commit: new GroupCommit(
+      { publish: async (data) => void published.push(Buffer.from(data).toString()) },
+      { maxFlushes: 1, maxBytes: 100_000 },
+    ),
     clock: new ManualClock("2026-05-10T12:00:00Z"),
     limits: { maxInFlightEvents: 1000, maxBacklogEvents: 1000 },
     state: { inFlight: 0 },
@@ -23,7 +26,11 @@ function ingestion(windowMs: number) {
 }
 
 const event = { transaction_id: "tx-1", external_subscription_id: "sub_1", code: "calls" };
-const refusal = (p: Promise<unknown>) => p.then(() => null, (err: AppError) => err.details);
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (err: AppError) => err.details,
+  );
 
 describe("ingestEvents", () => {
   it("dates events in business time (a sandbox organization's frozen time) and ages its dedup window in real time", async () => {
@@ -36,7 +43,9 @@ describe("ingestEvents", () => {
     // months of business time behind the system clock: the key stays for the window's real time
     realTime.ms += 59_000;
     deps.window.sweep();
-    expect(await refusal(ingestEvents(deps, "org_sandbox", [event]))).toEqual({ "0": { transaction_id: ["value_already_exist"] } });
+    expect(await refusal(ingestEvents(deps, "org_sandbox", [event]))).toEqual({
+      "0": { transaction_id: ["value_already_exist"] },
+    });
     realTime.ms += 2_000;
     deps.window.sweep();
     expect(await refusal(ingestEvents(deps, "org_sandbox", [event]))).toBeNull();

@@ -29,7 +29,12 @@ export interface IngestedEvents {
 const tooBusy = (what: string) => new AppError("too_many_requests", "too_many_requests", undefined, what);
 
 /** The stored form of each event (expressions evaluated), or the request's validation errors by index. */
-function prepare(deps: IngestDeps, organizationId: string, events: readonly ValidEvent[], nowMs: number): IngestedEvents & { keys: string[] } {
+function prepare(
+  deps: IngestDeps,
+  organizationId: string,
+  events: readonly ValidEvent[],
+  nowMs: number,
+): IngestedEvents & { keys: string[] } {
   const createdAt = new Date(nowMs).toISOString();
   const texts: string[] = new Array(events.length);
   const keys: string[] = new Array(events.length);
@@ -40,7 +45,7 @@ function prepare(deps: IngestDeps, organizationId: string, events: readonly Vali
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
     const timestampMs = e.timestamp_ms ?? nowMs;
-    if (e.code !== code) (code = e.code), (metric = deps.copies?.metricByCode(organizationId, code));
+    if (e.code !== code) ((code = e.code), (metric = deps.copies?.metricByCode(organizationId, code)));
     const computed = applyExpression(metric, { code, timestampMs, properties: e.properties ?? null });
     if (computed && "error" in computed) {
       (details ??= {})[i] = { properties: [computed.error] };
@@ -68,7 +73,11 @@ function prepare(deps: IngestDeps, organizationId: string, events: readonly Vali
  * when one is a duplicate (422 by index), else joined to the next group-committed JetStream
  * message; resolves once JetStream acknowledged it (durable).
  */
-export async function ingestEvents(deps: IngestDeps, organizationId: string, events: readonly ValidEvent[]): Promise<IngestedEvents> {
+export async function ingestEvents(
+  deps: IngestDeps,
+  organizationId: string,
+  events: readonly ValidEvent[],
+): Promise<IngestedEvents> {
   if (!organizationId) throw AppError.validation({ organization_id: ["value_is_mandatory"] });
   if (events.length === 0) throw AppError.validation({ events: ["value_is_mandatory"] });
   deps.state.lastRequestAt = realTime();
@@ -81,7 +90,9 @@ export async function ingestEvents(deps: IngestDeps, organizationId: string, eve
   try {
     const duplicates = await checkDuplicates(keys, deps, ticket);
     if (duplicates.length > 0) {
-      throw AppError.validation(Object.fromEntries(duplicates.map((i) => [String(i), { transaction_id: ["value_already_exist"] }])));
+      throw AppError.validation(
+        Object.fromEntries(duplicates.map((i) => [String(i), { transaction_id: ["value_already_exist"] }])),
+      );
     }
     try {
       await deps.commit.submit(encodeRequestLines(organizationId, texts), texts.length);

@@ -12,7 +12,11 @@ export function applyExpression(
   if (!metric?.expression || !metric.field_name) return null;
   const properties = { ...event.properties };
   try {
-    properties[metric.field_name] = expressionPropertyValue(metric.expression, { code: event.code, timestamp: event.timestampMs, properties });
+    properties[metric.field_name] = expressionPropertyValue(metric.expression, {
+      code: event.code,
+      timestamp: event.timestampMs,
+      properties,
+    });
     return { properties };
   } catch (err) {
     if (err instanceof ExpressionError) return { error: err.message };

@@ -36,7 +36,15 @@ export function pageDoc(change: Pick<BucketChange, "events" | "page">): EventPag
 /** A new bucket, inserted whole. */
 export function newBucketDoc(change: BucketChange): BucketDoc {
   const tf = change.field === null ? [] : [fieldName(change.field)];
-  const doc: BucketDoc = { _id: change.bucket.id, seq: change.lastSeq, h: change.bucket.hour, n: change.partial.events, f: {}, tf, pg: [change.page.range] };
+  const doc: BucketDoc = {
+    _id: change.bucket.id,
+    seq: change.lastSeq,
+    h: change.bucket.hour,
+    n: change.partial.events,
+    f: {},
+    tf,
+    pg: [change.page.range],
+  };
   for (const [property, field] of change.partial.fields) {
     const sum = decimal128Text(field.sum);
     const max = decimal128Text(field.max);
@@ -47,7 +55,11 @@ export function newBucketDoc(change: BucketChange): BucketDoc {
 }
 
 /** The update of an existing bucket, to run only while it has still applied `appliedSeq`. */
-export function bucketUpdate(change: BucketChange, appliedSeq: number, tracked: readonly string[]): mongo.AnyBulkWriteOperation<BucketDoc> {
+export function bucketUpdate(
+  change: BucketChange,
+  appliedSeq: number,
+  tracked: readonly string[],
+): mongo.AnyBulkWriteOperation<BucketDoc> {
   const inc: Record<string, unknown> = { n: change.partial.events };
   const max: Record<string, unknown> = {};
   const set: Record<string, unknown> = { seq: change.lastSeq };
@@ -68,5 +80,7 @@ export function bucketUpdate(change: BucketChange, appliedSeq: number, tracked: 
   const update: Record<string, unknown> = { $set: set, $inc: inc, $push: { pg: change.page.range } };
   if (Object.keys(max).length > 0) update.$max = max;
   // the paths below a bucket's fields (f.<name>.c) are data, which the driver's update type cannot name
-  return { updateOne: { filter: { _id: change.bucket.id, seq: appliedSeq }, update } } as mongo.AnyBulkWriteOperation<BucketDoc>;
+  return {
+    updateOne: { filter: { _id: change.bucket.id, seq: appliedSeq }, update },
+  } as mongo.AnyBulkWriteOperation<BucketDoc>;
 }

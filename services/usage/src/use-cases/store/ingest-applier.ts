@@ -50,7 +50,10 @@ export class IngestApplier {
   private applying: Promise<void> = Promise.resolve();
   private lastUnitAt = 0;
 
-  constructor(private readonly deps: StoreDeps, private readonly options: ApplierOptions) {
+  constructor(
+    private readonly deps: StoreDeps,
+    private readonly options: ApplierOptions,
+  ) {
     this.source = { jsm: deps.bus.jsm, stream: options.stream, local: options.local, logger: options.logger };
   }
 
@@ -118,7 +121,11 @@ export class IngestApplier {
         continue;
       }
       // a unit of few messages right after the last one: let more arrive (fewer, fuller bucket writes)
-      if (this.buffer.length < 16 && this.options.lingerMs > 0 && performance.now() - this.lastUnitAt < this.options.lingerMs) {
+      if (
+        this.buffer.length < 16 &&
+        this.options.lingerMs > 0 &&
+        performance.now() - this.lastUnitAt < this.options.lingerMs
+      ) {
         await sleep(this.options.lingerMs - (performance.now() - this.lastUnitAt));
       }
       let unit: { records: IngestRecord[]; lastSeq: number };
@@ -134,10 +141,21 @@ export class IngestApplier {
           const started = performance.now();
           const stored = await applyUnit(this.deps, unit.records, unit.lastSeq);
           await this.options.cursor.advance(unit.lastSeq);
-          this.options.logger.debug({ events: unit.records.length, stored, last_seq: unit.lastSeq, ms: Math.round(performance.now() - started) }, "ingest unit stored");
+          this.options.logger.debug(
+            {
+              events: unit.records.length,
+              stored,
+              last_seq: unit.lastSeq,
+              ms: Math.round(performance.now() - started),
+            },
+            "ingest unit stored",
+          );
           break;
         } catch (err) {
-          this.options.logger.warn({ err, last_seq: unit.lastSeq, attempt }, "storing ingest messages failed; retrying");
+          this.options.logger.warn(
+            { err, last_seq: unit.lastSeq, attempt },
+            "storing ingest messages failed; retrying",
+          );
           await sleep(Math.min(5000, 200 * attempt));
         }
       }

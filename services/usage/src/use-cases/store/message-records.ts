@@ -12,12 +12,18 @@ export interface MessageSource {
 }
 
 /** The events of ingest message `seq` (batch id from its Nats-Msg-Id header): kept in memory, or read from the stream. */
-export async function messageRecords(source: MessageSource, seq: number, batchId: string | undefined): Promise<IngestRecord[]> {
+export async function messageRecords(
+  source: MessageSource,
+  seq: number,
+  batchId: string | undefined,
+): Promise<IngestRecord[]> {
   const kept = batchId ? source.local.take(batchId) : undefined;
   const data = kept ?? (await source.jsm.streams.getMessage(source.stream, { seq })).data;
   try {
-    return decodeMessage(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8"), seq, (line, err) =>
-      source.logger.error({ err, seq, line }, "undecodable event skipped"),
+    return decodeMessage(
+      Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8"),
+      seq,
+      (line, err) => source.logger.error({ err, seq, line }, "undecodable event skipped"),
     ).events;
   } catch (err) {
     source.logger.error({ err, seq }, "undecodable ingest message skipped");

@@ -15,7 +15,10 @@ export interface KeyedRecord {
  * kept; a key stored by another message is a true duplicate and is dropped. Inside the unit the
  * first occurrence wins.
  */
-export async function storeKeys(events: mongo.Collection<EventKeyDoc>, records: readonly IngestRecord[]): Promise<{ kept: KeyedRecord[]; keys: string[] }> {
+export async function storeKeys(
+  events: mongo.Collection<EventKeyDoc>,
+  records: readonly IngestRecord[],
+): Promise<{ kept: KeyedRecord[]; keys: string[] }> {
   const firsts = new Map<string, IngestRecord>();
   for (const record of records) {
     const key = eventKey(record.org, record.sub, record.x);

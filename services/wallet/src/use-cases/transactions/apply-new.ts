@@ -9,7 +9,11 @@ import type { WalletDeps } from "../deps";
  * purchase whose invoice cannot be made fails (and the request with it): nothing is left pending
  * that nobody would ever pay. Answers the transactions as stored.
  */
-export async function applyNew(deps: WalletDeps, wallet: Wallet, transactions: readonly WalletTransaction[]): Promise<WalletTransaction[]> {
+export async function applyNew(
+  deps: WalletDeps,
+  wallet: Wallet,
+  transactions: readonly WalletTransaction[],
+): Promise<WalletTransaction[]> {
   await deps.wallets.insertTransactions(transactions);
   const stored: WalletTransaction[] = [];
   for (const tx of transactions) {
@@ -19,9 +23,15 @@ export async function applyNew(deps: WalletDeps, wallet: Wallet, transactions: r
     }
     try {
       const invoiceId = await deps.invoicing.creditInvoice(wallet.organization_id, {
-        customer_id: wallet.customer_id, wallet_transaction_id: tx.id, wallet_id: wallet.id, name: tx.name,
-        credits: centsToCredits(tx.amount_cents, wallet.rate_amount, wallet.currency), rate_amount: wallet.rate_amount,
-        amount_cents: tx.amount_cents, currency: wallet.currency, section_resource: sectionResourceOf(tx, wallet),
+        customer_id: wallet.customer_id,
+        wallet_transaction_id: tx.id,
+        wallet_id: wallet.id,
+        name: tx.name,
+        credits: centsToCredits(tx.amount_cents, wallet.rate_amount, wallet.currency),
+        rate_amount: wallet.rate_amount,
+        amount_cents: tx.amount_cents,
+        currency: wallet.currency,
+        section_resource: sectionResourceOf(tx, wallet),
       });
       await deps.wallets.setInvoice(tx.id, invoiceId);
       stored.push({ ...tx, invoice_id: invoiceId });

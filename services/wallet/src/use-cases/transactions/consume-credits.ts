@@ -15,8 +15,15 @@ export async function consumeCredits(
   organizationId: string,
   request: { wallet_id: string; invoice_id: string; amount_cents: number },
 ): Promise<{ transaction: WalletTransaction; wallet: Wallet }> {
-  if (!Number.isSafeInteger(request.amount_cents) || request.amount_cents <= 0) throw AppError.validation({ amount_cents: ["value_is_out_of_range"] });
+  if (!Number.isSafeInteger(request.amount_cents) || request.amount_cents <= 0)
+    throw AppError.validation({ amount_cents: ["value_is_out_of_range"] });
   const id = derivedUuid(`invoice ${request.invoice_id} takes from wallet ${request.wallet_id}`);
   // a retry's transaction is already stored: the ledger answers how it was decided
-  return deps.ledger.record(organizationId, request.wallet_id, id, (wallet) => consumptionOf(wallet, id, request.invoice_id, request.amount_cents, deps.clock.now()), deps.clock.now());
+  return deps.ledger.record(
+    organizationId,
+    request.wallet_id,
+    id,
+    (wallet) => consumptionOf(wallet, id, request.invoice_id, request.amount_cents, deps.clock.now()),
+    deps.clock.now(),
+  );
 }

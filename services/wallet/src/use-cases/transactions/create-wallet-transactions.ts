@@ -11,7 +11,11 @@ import { resolveSectionChoice } from "../sections";
  * field's problem (422; nothing stored); then one transaction per kind of credits sent. Granted
  * and voided credits move the balance before the answer; paid ones are pending until paid.
  */
-export async function createWalletTransactions(deps: WalletDeps, organizationId: string, input: TransactionInput): Promise<WalletTransaction[]> {
+export async function createWalletTransactions(
+  deps: WalletDeps,
+  organizationId: string,
+  input: TransactionInput,
+): Promise<WalletTransaction[]> {
   const wallet = await deps.wallets.find(organizationId, input.wallet_id);
   if (!wallet) throw AppError.notFound("wallet");
   if (wallet.status === "terminated") throw AppError.validation({ wallet: ["wallet_is_terminated"] });

@@ -19,7 +19,11 @@ export interface Recredit {
  * replica finds it stored and the ledger applies it once. A terminated wallet gets nothing (the
  * ledger fails the transaction).
  */
-export async function recreditVoidedInvoice(deps: WalletDeps, organizationId: string, invoiceId: string): Promise<Recredit[]> {
+export async function recreditVoidedInvoice(
+  deps: WalletDeps,
+  organizationId: string,
+  invoiceId: string,
+): Promise<Recredit[]> {
   if (!invoiceId) throw AppError.validation({ invoice_id: ["value_is_mandatory"] });
   const taken = (await deps.wallets.transactionsOfInvoice(organizationId, invoiceId))
     .filter((t) => t.transaction_status === "invoiced" && t.transaction_type === "outbound" && t.status === "settled")
@@ -28,7 +32,13 @@ export async function recreditVoidedInvoice(deps: WalletDeps, organizationId: st
   for (const consumed of taken) {
     const id = derivedUuid(`void of invoice ${invoiceId} gives back ${consumed.id}`);
     const now = deps.clock.now();
-    const { transaction } = await deps.ledger.record(organizationId, consumed.wallet_id, id, (wallet: Wallet) => recreditOf(wallet, id, consumed, now), now);
+    const { transaction } = await deps.ledger.record(
+      organizationId,
+      consumed.wallet_id,
+      id,
+      (wallet: Wallet) => recreditOf(wallet, id, consumed, now),
+      now,
+    );
     out.push({ consumed, transaction });
   }
   return out;
@@ -36,9 +46,24 @@ export async function recreditVoidedInvoice(deps: WalletDeps, organizationId: st
 
 function recreditOf(wallet: Wallet, id: string, consumed: WalletTransaction, now: Date): WalletTransaction {
   return {
-    id, organization_id: wallet.organization_id, wallet_id: wallet.id, status: "pending", source: "manual",
-    transaction_status: "granted", transaction_type: "inbound", amount_cents: consumed.amount_cents, void_remaining: false,
-    invoice_id: null, voided_invoice_id: consumed.invoice_id, invoice_requires_successful_payment: false,
-    name: consumed.name, metadata: [], sequence: null, failure: null, created_at: now, settled_at: null, failed_at: null,
+    id,
+    organization_id: wallet.organization_id,
+    wallet_id: wallet.id,
+    status: "pending",
+    source: "manual",
+    transaction_status: "granted",
+    transaction_type: "inbound",
+    amount_cents: consumed.amount_cents,
+    void_remaining: false,
+    invoice_id: null,
+    voided_invoice_id: consumed.invoice_id,
+    invoice_requires_successful_payment: false,
+    name: consumed.name,
+    metadata: [],
+    sequence: null,
+    failure: null,
+    created_at: now,
+    settled_at: null,
+    failed_at: null,
   };
 }

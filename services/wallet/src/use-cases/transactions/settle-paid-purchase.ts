@@ -13,7 +13,11 @@ const MAX_ROUNDS = 5;
  * out-of-order event) fails it again: it is revived again, so the paid purchase ends settled. Once
  * settled, nothing fails it (failPending leaves a transaction with a sequence alone).
  */
-export async function settlePaidPurchase(deps: WalletDeps, purchase: WalletTransaction, invoiceId: string): Promise<WalletTransaction> {
+export async function settlePaidPurchase(
+  deps: WalletDeps,
+  purchase: WalletTransaction,
+  invoiceId: string,
+): Promise<WalletTransaction> {
   let tx = purchase;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     if (tx.status === "failed" && !(await deps.wallets.reviveForPaidInvoice(tx.id, invoiceId, deps.clock.now()))) {

@@ -17,7 +17,12 @@ import { resolveSectionChoice } from "../sections";
  * a currency takes the wallet's. Paid and granted credits at creation become its first
  * transactions (granted ones settle at once; paid ones wait for their payment).
  */
-export async function createWallet(deps: WalletDeps, organizationId: string, input: WalletInput, requestId?: string): Promise<Wallet> {
+export async function createWallet(
+  deps: WalletDeps,
+  organizationId: string,
+  input: WalletInput,
+  requestId?: string,
+): Promise<Wallet> {
   const customer = await deps.customers.find(organizationId, input.external_customer_id ?? "", requestId);
   if (!customer) throw AppError.notFound("customer");
   const now = deps.clock.now();
@@ -65,14 +70,23 @@ export async function createWallet(deps: WalletDeps, organizationId: string, inp
   wallet.recurring_rules = withRuleSections(rules.rules, ruleSections, now);
   const { transactions, errors: creditErrors } = errors.rate_amount
     ? { transactions: [], errors: {} }
-    : transactionsOf(wallet, {
-      paid_credits: input.paid_credits, granted_credits: input.granted_credits, name: input.transaction_name,
-      metadata: input.transaction_metadata, ignore_paid_top_up_limits: input.ignore_paid_top_up_limits_on_creation,
-    }, now);
+    : transactionsOf(
+        wallet,
+        {
+          paid_credits: input.paid_credits,
+          granted_credits: input.granted_credits,
+          name: input.transaction_name,
+          metadata: input.transaction_metadata,
+          ignore_paid_top_up_limits: input.ignore_paid_top_up_limits_on_creation,
+        },
+        now,
+      );
   Object.assign(errors, creditErrors);
   if (Object.keys(errors).length) throw AppError.validation(errors);
-  if (customer.currency && customer.currency !== wallet.currency) throw AppError.validation({ currency: ["currencies_does_not_match"] });
-  if (!customer.currency) await deps.customers.setCurrency(organizationId, customer.external_id, wallet.currency, requestId);
+  if (customer.currency && customer.currency !== wallet.currency)
+    throw AppError.validation({ currency: ["currencies_does_not_match"] });
+  if (!customer.currency)
+    await deps.customers.setCurrency(organizationId, customer.external_id, wallet.currency, requestId);
   if ((await deps.wallets.insert(wallet)) === "duplicate") throw AppError.validation({ code: ["value_already_exist"] });
   await applyNew(deps, wallet, transactions);
   return (await deps.wallets.find(organizationId, wallet.id))!;

@@ -28,13 +28,20 @@ export async function fireDueRules(deps: WalletDeps, organizationId?: string): P
     const wallets = await deps.wallets.dueRules(now, organizationId);
     for (const listed of wallets) {
       for (let wallet: Wallet | null = listed; wallet && wallet.status === "active";) {
-        const rule = wallet.recurring_rules.find((r) => r.status === "active" && r.next_due_at && r.next_due_at.getTime() <= now.getTime());
+        const rule = wallet.recurring_rules.find(
+          (r) => r.status === "active" && r.next_due_at && r.next_due_at.getTime() <= now.getTime(),
+        );
         if (!rule) break;
         const due = rule.next_due_at!;
         const request: CreditsRequest = {
-          ...creditsOf(rule, wallet), name: rule.transaction_name, metadata: rule.transaction_metadata,
-          invoice_requires_successful_payment: rule.invoice_requires_successful_payment, ignore_paid_top_up_limits: rule.ignore_paid_top_up_limits,
-          source: "interval", idOf: (kind) => derivedUuid(`rule ${rule.id} at ${due.toISOString()} ${kind}`), sections: ruleSections(rule),
+          ...creditsOf(rule, wallet),
+          name: rule.transaction_name,
+          metadata: rule.transaction_metadata,
+          invoice_requires_successful_payment: rule.invoice_requires_successful_payment,
+          ignore_paid_top_up_limits: rule.ignore_paid_top_up_limits,
+          source: "interval",
+          idOf: (kind) => derivedUuid(`rule ${rule.id} at ${due.toISOString()} ${kind}`),
+          sections: ruleSections(rule),
         };
         // a firing the wallet's limits refuse gives nothing (it is not retried)
         const { transactions, errors } = transactionsOf(wallet, request, due);

@@ -23,17 +23,36 @@ export async function refreshOngoingUsage(
   // (an empty only-list would mean "everyone" to invoicing: no holder, nothing to ask)
   if (holders.length === 0 || (customerIds.length === 0 && !of.externalSubscriptionIds?.length)) return;
   const frozen = frozenTime ?? (await deps.customers.frozenTime(organizationId));
-  const ask = () => deps.invoicing.ongoingUsage(organizationId, { externalSubscriptionIds: of.externalSubscriptionIds, customerIds, onlyCustomerIds: holders });
+  const ask = () =>
+    deps.invoicing.ongoingUsage(organizationId, {
+      externalSubscriptionIds: of.externalSubscriptionIds,
+      customerIds,
+      onlyCustomerIds: holders,
+    });
   const customers = await (frozen ? atFrozenTime(frozen, ask) : ask());
-  const wallets = await deps.wallets.activeOfCustomers(organizationId, customers.map((c) => c.customer_id));
+  const wallets = await deps.wallets.activeOfCustomers(
+    organizationId,
+    customers.map((c) => c.customer_id),
+  );
   const now = deps.clock.now();
   const withRules: string[] = [];
-  await Promise.all(customers.flatMap((customer) => {
-    const own = (wallets.get(customer.customer_id) ?? []).filter((w) => !customer.currency || w.currency === customer.currency);
-    const shares = allocateOngoingUsage(own.map((w) => ({ id: w.id, balance_cents: w.balance_cents })), customer.usage_cents);
-    withRules.push(...own.filter((w) => w.recurring_rules.some((r) => r.trigger === "threshold" && r.status === "active")).map((w) => w.id));
-    return own.map((wallet) => deps.wallets.setOngoingUsage(wallet, shares.get(wallet.id) ?? 0, now));
-  }));
+  await Promise.all(
+    customers.flatMap((customer) => {
+      const own = (wallets.get(customer.customer_id) ?? []).filter(
+        (w) => !customer.currency || w.currency === customer.currency,
+      );
+      const shares = allocateOngoingUsage(
+        own.map((w) => ({ id: w.id, balance_cents: w.balance_cents })),
+        customer.usage_cents,
+      );
+      withRules.push(
+        ...own
+          .filter((w) => w.recurring_rules.some((r) => r.trigger === "threshold" && r.status === "active"))
+          .map((w) => w.id),
+      );
+      return own.map((wallet) => deps.wallets.setOngoingUsage(wallet, shares.get(wallet.id) ?? 0, now));
+    }),
+  );
   for (const id of withRules) {
     const fresh = await deps.wallets.find(organizationId, id);
     if (fresh) await fireThresholdRule(deps, fresh);

@@ -15,12 +15,26 @@ const terminated = () => AppError.validation({ wallet: ["wallet_is_terminated"] 
  * PUT /wallets/{svc_id}: only the fields sent change (metadata merges: a null value removes its
  * key); the result is checked as a whole. A terminated wallet changes no more (422).
  */
-export async function updateWallet(deps: WalletDeps, organizationId: string, walletId: string, input: WalletInput): Promise<Wallet> {
+export async function updateWallet(
+  deps: WalletDeps,
+  organizationId: string,
+  walletId: string,
+  input: WalletInput,
+): Promise<Wallet> {
   const wallet = await getWallet(deps, organizationId, walletId);
   if (wallet.status === "terminated") throw terminated();
   const changes: WalletChanges = {};
-  for (const key of ["name", "code", "priority", "expiration_at", "invoice_requires_successful_payment", "paid_top_up_min_amount_cents",
-    "paid_top_up_max_amount_cents", "applies_to", "purchase_order_number"] as const) {
+  for (const key of [
+    "name",
+    "code",
+    "priority",
+    "expiration_at",
+    "invoice_requires_successful_payment",
+    "paid_top_up_min_amount_cents",
+    "paid_top_up_max_amount_cents",
+    "applies_to",
+    "purchase_order_number",
+  ] as const) {
     if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
   }
   if (input.metadata !== undefined) {
@@ -31,10 +45,17 @@ export async function updateWallet(deps: WalletDeps, organizationId: string, wal
   const now = deps.clock.now();
   const [sections, ruleSections] = await Promise.all([
     resolveSectionChoice(deps, organizationId, input.invoice_custom_section),
-    Promise.all((input.recurring_transaction_rules ?? []).map((r) => resolveSectionChoice(deps, organizationId, r.invoice_custom_section))),
+    Promise.all(
+      (input.recurring_transaction_rules ?? []).map((r) =>
+        resolveSectionChoice(deps, organizationId, r.invoice_custom_section),
+      ),
+    ),
   ]);
   if (sections) Object.assign(changes, chooseSections(sectionsOf(wallet), sections, wallet.id, now));
-  const rules = input.recurring_transaction_rules === undefined ? null : rulesAfter(wallet.recurring_rules, input.recurring_transaction_rules, wallet.created_at, now);
+  const rules =
+    input.recurring_transaction_rules === undefined
+      ? null
+      : rulesAfter(wallet.recurring_rules, input.recurring_transaction_rules, wallet.created_at, now);
   if (rules) changes.recurring_rules = withRuleSections(rules.rules, ruleSections, now);
   const next = { ...wallet, ...changes };
   const errors = { ...walletTermsViolations(next, now), ...(rules?.errors ?? {}) };
