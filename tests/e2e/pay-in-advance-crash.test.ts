@@ -144,18 +144,16 @@ describe("pay-in-advance fees survive kill -9 of invoicing", () => {
         await Promise.all(
           Array.from({ length: Math.min(8, Math.ceil((sent.length - i) / 100)) }, (_, k) => {
             const start = i + k * 100;
-            const events = sent
-              .slice(start, start + 100)
-              .map((n) =>
-                n % CALL_EVERY === 0
-                  ? { transaction_id: `e${n}`, external_subscription_id: `s${n % SUBSCRIPTIONS}`, code: "calls" }
-                  : {
-                      transaction_id: `e${n}`,
-                      external_subscription_id: `s${n % SUBSCRIPTIONS}`,
-                      code: "tokens",
-                      properties: { tokens: tokensOf(n) },
-                    },
-              );
+            const events = sent.slice(start, start + 100).map((n) =>
+              n % CALL_EVERY === 0
+                ? { transaction_id: `e${n}`, external_subscription_id: `s${n % SUBSCRIPTIONS}`, code: "calls" }
+                : {
+                    transaction_id: `e${n}`,
+                    external_subscription_id: `s${n % SUBSCRIPTIONS}`,
+                    code: "tokens",
+                    properties: { tokens: tokensOf(n) },
+                  },
+            );
             return ok(call("POST", "/events/batch", { events }));
           }),
         );

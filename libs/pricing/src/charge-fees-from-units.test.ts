@@ -43,14 +43,12 @@ const value = fc.oneof(
   fc.constant("n/a"),
   fc.constant(null),
 );
-const events = fc
-  .array(fc.record({ day: fc.integer({ min: 1, max: 31 }), gb: value }), { maxLength: 60 })
-  .map((list) =>
-    list.map(({ day, gb }): UsageEvent => ({
-      timestamp: `2024-03-${String(day).padStart(2, "0")}T08:00:00Z`,
-      properties: gb === null ? {} : { gb },
-    })),
-  );
+const events = fc.array(fc.record({ day: fc.integer({ min: 1, max: 31 }), gb: value }), { maxLength: 60 }).map((list) =>
+  list.map(({ day, gb }): UsageEvent => ({
+    timestamp: `2024-03-${String(day).padStart(2, "0")}T08:00:00Z`,
+    properties: gb === null ? {} : { gb },
+  })),
+);
 
 describe("computeChargeFeesFromUnits", () => {
   it("prices a charge from its aggregated units and count exactly as computeChargeFees does from the events", () => {

@@ -178,12 +178,10 @@ describe("advance_charges invoices", () => {
     });
 
     // the third is paid on February 10: March 1's run regroups it alone
-    await h.connection
-      .collection("advance_fees")
-      .updateOne({ _id: fees[2]!.id } as never, {
-        $set: { payment_status: "succeeded", succeeded_at: new Date("2024-02-10T00:00:00.000Z") },
-        $inc: { revision: 1 },
-      });
+    await h.connection.collection("advance_fees").updateOne({ _id: fees[2]!.id } as never, {
+      $set: { payment_status: "succeeded", succeeded_at: new Date("2024-02-10T00:00:00.000Z") },
+      $inc: { revision: 1 },
+    });
     await h.scheduled.call("RunDue", { organization_id: org, at: "2024-03-01T00:00:00.000Z" });
     invoices = await invoicesOf(org);
     const advance = invoices.filter((i) => i.invoice_type === "advance_charges");

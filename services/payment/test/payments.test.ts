@@ -129,15 +129,13 @@ describe("provider payments", () => {
       created_at: clock.now(),
       updated_at: clock.now(),
     });
-    const charged = await deps.providers
-      .get("sandbox")!
-      .charge({
-        idempotencyKey: "attempt-crashed",
-        amountCents: 1_000,
-        currency: "EUR",
-        providerCustomerId: card,
-        returnUrl: "x",
-      });
+    const charged = await deps.providers.get("sandbox")!.charge({
+      idempotencyKey: "attempt-crashed",
+      amountCents: 1_000,
+      currency: "EUR",
+      providerCustomerId: card,
+      returnUrl: "x",
+    });
     await models.payments.updateOne({ _id: "attempt-crashed" }, { $set: { sweep_at: new Date(0) } });
     // the other replica's sweeper finishes it (and a second sweep finds nothing)
     expect(await finishInterrupted(replicas[1]!.deps)).toBeGreaterThanOrEqual(1);

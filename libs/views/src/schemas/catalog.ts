@@ -106,12 +106,10 @@ const appliedCouponShape = {
 export const appliedCouponObject = z
   .object(appliedCouponShape)
   .meta({ id: "AppliedCouponObject", description: "A coupon applied to a customer." });
-export const appliedCouponObjectExtended = z
-  .object({ ...appliedCouponShape, credits: z.array(creditObject) })
-  .meta({
-    id: "AppliedCouponObjectExtended",
-    description: "An applied coupon as lists show it: with the credits it gave.",
-  });
+export const appliedCouponObjectExtended = z.object({ ...appliedCouponShape, credits: z.array(creditObject) }).meta({
+  id: "AppliedCouponObjectExtended",
+  description: "An applied coupon as lists show it: with the credits it gave.",
+});
 
 export const invoiceCustomSectionObject = z
   .object({
