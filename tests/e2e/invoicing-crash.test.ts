@@ -5,7 +5,7 @@ import { Rpc, type ScheduledWorkRpc } from "@billing/contracts";
 import { RpcClient } from "@billing/grpc";
 import { freePort, repoRoot } from "@billing/testkit";
 import { api } from "../support/api";
-import { inBatches, crashLoad } from "../support/crash";
+import { inBatches, crashLoad, SETUP_CONCURRENCY } from "../support/crash";
 import type { Json } from "../support/scenario";
 import { startE2E, type E2E } from "../support/platform";
 
@@ -73,7 +73,7 @@ beforeAll(async () => {
       coupon: { ...coupon, name: "Welcome", code: "welcome", amount_cents: ONCE_OFF, frequency: "once" },
     }),
   );
-  await inBatches(SUBSCRIPTIONS, 40, async (i) => {
+  await inBatches(SUBSCRIPTIONS, SETUP_CONCURRENCY, async (i) => {
     await ok(
       call("POST", "/subscriptions", {
         subscription: {

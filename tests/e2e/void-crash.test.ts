@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@billing/testkit";
 import { api } from "../support/api";
-import { allOf, inBatches, crashLoad } from "../support/crash";
+import { allOf, inBatches, crashLoad, SETUP_CONCURRENCY } from "../support/crash";
 import { startE2E, type E2E } from "../support/platform";
 import { ok, type Api, type Json } from "../support/scenario";
 
@@ -52,7 +52,7 @@ beforeAll(async () => {
       },
     }),
   );
-  await inBatches(CUSTOMERS, 30, async (i) => {
+  await inBatches(CUSTOMERS, SETUP_CONCURRENCY, async (i) => {
     await ok(
       call("POST", "/subscriptions", {
         subscription: {

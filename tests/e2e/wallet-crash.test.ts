@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api";
-import { allOf, inBatches, crashLoad } from "../support/crash";
+import { allOf, inBatches, crashLoad, SETUP_CONCURRENCY } from "../support/crash";
 import type { Json } from "../support/scenario";
 import { startE2E, type E2E } from "../support/platform";
 
@@ -39,7 +39,7 @@ beforeAll(async () => {
       },
     }),
   );
-  await inBatches(CUSTOMERS, 30, async (i) => {
+  await inBatches(CUSTOMERS, SETUP_CONCURRENCY, async (i) => {
     await ok(
       call("POST", "/subscriptions", {
         subscription: {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@billing/testkit";
 import { api } from "../support/api";
-import { crashLoad } from "../support/crash";
+import { crashLoad, SETUP_CONCURRENCY } from "../support/crash";
 import type { Json } from "../support/scenario";
 import { startE2E, type E2E } from "../support/platform";
 import { WebhookReceiver } from "../support/webhook-receiver";
@@ -55,9 +55,9 @@ afterAll(async () => {
 
 describe("webhooks through a crash of the payment service", () => {
   it("delivers every pending delivery once the receiver is back, each unique key processed once", async () => {
-    for (let i = 0; i < CUSTOMERS; i += 25) {
+    for (let i = 0; i < CUSTOMERS; i += SETUP_CONCURRENCY) {
       await Promise.all(
-        Array.from({ length: Math.min(25, CUSTOMERS - i) }, (_, k) =>
+        Array.from({ length: Math.min(SETUP_CONCURRENCY, CUSTOMERS - i) }, (_, k) =>
           ok(call("POST", "/customers", { customer: { external_id: `c${i + k}`, currency: "EUR" } })),
         ),
       );

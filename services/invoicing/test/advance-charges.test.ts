@@ -161,7 +161,7 @@ describe("advance_charges invoices", () => {
     expect(first.fees.map((f) => f.svc_id).sort()).toEqual([fees[0]!.id, fees[1]!.id].sort());
     // announced once finalized; its fees were announced when they were created: not again
     await waitFor(() => finalizedEvents!.received.length === 2 && feeEvents!.received.length >= 1, {
-      timeoutMs: 15_000,
+      timeoutMs: 45_000, // events through the real NATS server, on a loaded machine too
       what: "both invoices finalized",
     });
     expect(finalizedEvents!.received.map((e) => e.data.invoice.invoice_type).sort()).toEqual([
