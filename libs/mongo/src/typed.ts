@@ -170,6 +170,8 @@ export type BulkOperation<T> =
   | { deleteMany: { filter: Filter<T> } };
 
 type Hydrated<T> = HydratedDocument<T>;
+// {}: mongoose's own defaults for no query helpers and no document overrides, so that Q is the type its models' queries have
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type Q<Result, T, Op> = QueryWithHelpers<Result, Hydrated<T>, {}, T, Op, {}>;
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Subjects, type Envelope } from "@billing/bus";
-import type { InvoicingMessages } from "@billing/contracts";
+import type { EventData, InvoicingMessages, Subject } from "@billing/contracts";
 import { collectEvents, waitFor } from "@billing/testkit";
 import { taxedAdvanceFee, type AdvanceFeeRecord } from "../src/domain/advance-fees";
 import { FeeRepository } from "../src/persistence/fee-repository";
@@ -138,10 +138,8 @@ describe("advance_charges invoices", () => {
 
     // February 1, three runs at once and one after: one periodic invoice, one advance_charges invoice of the two paid fees
     const I = Subjects.invoicing;
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const [finalizedEvents, feeEvents] = [I.invoiceFinalized, I.feeCreated].map((subject) =>
-      collectEvents<Envelope & { data: Record<string, any> }>(h.bus.nc, subject, org),
-    );
+    const collect = <S extends Subject>(subject: S) => collectEvents<Envelope<EventData<S>>>(h.bus.nc, subject, org);
+    const [finalizedEvents, feeEvents] = [collect(I.invoiceFinalized), collect(I.feeCreated)];
     const at = "2024-02-01T00:00:00.000Z";
     await Promise.all([1, 2, 3].map(() => h.scheduled.call("RunDue", { organization_id: org, at })));
     await h.scheduled.call("RunDue", { organization_id: org, at });
