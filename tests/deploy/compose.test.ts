@@ -159,7 +159,8 @@ describe("deploy/docker-compose.yml", () => {
       const port = GRPC_PORTS[name];
       const service = compose.services[name]!;
       expect(readme, `README's table lists ${name} on ${port}`).toMatch(
-        new RegExp(`^\\| ${name} \\|.*\\| ${port} \\|`, "m"),
+        // cells padded to the column's width (Prettier aligns the table)
+        new RegExp(`^\\| ${name} +\\|.*\\| ${port} +\\|`, "m"),
       );
       expect(service.command).toEqual(["node", `services/${name}/dist/main.js`]);
       // gRPC, and /metrics on the service's own METRICS_PORT, labelled for Prometheus' Docker discovery
