@@ -254,7 +254,8 @@ describe("pay-in-advance fees survive kill -9 of invoicing", () => {
         const ok =
           i.status === "finalized" &&
           i.progressive_billing_credit_amount_cents === billed &&
-          i.fees_amount_cents >= highest &&
+          // s0's thresholds may be reached by its calls' invoices (its lifetime usage), not its tokens
+          (external === "s0" || i.fees_amount_cents >= highest) &&
           i.fees_amount_cents <= tokensBySubscription.get(external)! &&
           i.total_amount_cents === i.fees_amount_cents - billed;
         if (!ok)
