@@ -3,8 +3,8 @@ import { ok, type Api, type Json } from "./scenario";
 /**
  * A crash test's load. `npm test` runs the small one: enough records that every kill lands in the
  * middle of the work, so the property (nothing lost, nothing twice) is shown at the smallest size
- * that shows it. `npm run test:crash` (CRASH_FULL=1) runs the full one, whose figures the README
- * quotes. `variable` (e.g. INVOICING_CRASH_SUBSCRIPTIONS) overrides both.
+ * that shows it. `npm run test:crash` (CRASH_FULL=1) runs the full one; docs/testing.md lists both
+ * sizes. `variable` (e.g. INVOICING_CRASH_SUBSCRIPTIONS) overrides both.
  */
 export function crashLoad(variable: string, small: number, full: number): number {
   const explicit = process.env[variable];
