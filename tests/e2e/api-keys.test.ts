@@ -33,8 +33,8 @@ function orgKey(...args: string[]) {
 
 describe("several API keys per organization (npm run org:key)", () => {
   it("adds a key, lists it by prefix, revokes it: 401 within the cache TTL while the first key keeps working", async () => {
-    const org = e2e.organization("Two keys");
-    const other = e2e.organization("Bystander");
+    const org = await e2e.organization("Two keys");
+    const other = await e2e.organization("Bystander");
     const first = api(e2e.platform.baseUrl, org.api_key);
 
     const created = orgKey("create", "--organization", org.organization_id, "--name", "ci", "--json");

@@ -19,9 +19,9 @@ let asEmpty: ReturnType<typeof api>;
 
 beforeAll(async () => {
   e2e = await startE2E("api_robustness");
-  org = e2e.organization("Acme");
+  org = await e2e.organization("Acme");
   asA = api(e2e.platform.baseUrl, org.api_key);
-  asEmpty = api(e2e.platform.baseUrl, e2e.organization("Empty").api_key);
+  asEmpty = api(e2e.platform.baseUrl, (await e2e.organization("Empty")).api_key);
   expect(
     (
       await asA("POST", "/billable_metrics", {

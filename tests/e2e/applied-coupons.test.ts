@@ -13,9 +13,9 @@ let asB: ReturnType<typeof api>;
 
 beforeAll(async () => {
   e2e = await startE2E("applied_coupons");
-  orgA = e2e.organization("Acme Corp");
+  orgA = await e2e.organization("Acme Corp");
   asA = api(e2e.platform.baseUrl, orgA.api_key);
-  asB = api(e2e.platform.baseUrl, e2e.organization("Globex").api_key);
+  asB = api(e2e.platform.baseUrl, (await e2e.organization("Globex")).api_key);
   const address = `127.0.0.1:${e2e.platform.env.catalog.GRPC_PORT}`;
   catalog = new RpcClient(Rpc.catalog.appliedCoupons, address);
 });

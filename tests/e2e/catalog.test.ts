@@ -13,8 +13,8 @@ let asB: ReturnType<typeof api>;
 beforeAll(async () => {
   e2e = await startE2E("catalog");
   const { natsUrl } = e2e;
-  orgA = e2e.organization("Acme Corp");
-  const orgB = e2e.organization("Globex");
+  orgA = await e2e.organization("Acme Corp");
+  const orgB = await e2e.organization("Globex");
   asA = api(e2e.platform.baseUrl, orgA.api_key);
   asB = api(e2e.platform.baseUrl, orgB.api_key);
   nats = await connect({ servers: natsUrl });

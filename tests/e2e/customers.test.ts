@@ -14,8 +14,8 @@ let asB: ReturnType<typeof api>;
 beforeAll(async () => {
   e2e = await startE2E("customers");
   const { natsUrl } = e2e;
-  orgA = e2e.organization("Acme Corp");
-  orgB = e2e.organization("Globex");
+  orgA = await e2e.organization("Acme Corp");
+  orgB = await e2e.organization("Globex");
   asA = api(e2e.platform.baseUrl, orgA.api_key);
   asB = api(e2e.platform.baseUrl, orgB.api_key);
   nats = await connect({ servers: natsUrl });
@@ -283,10 +283,10 @@ describe("customer taxes and invoice custom sections end to end", () => {
   let orgC: { organization_id: string; api_key: string };
   const codesOf = (list: Array<{ code: string }>) => list.map((x) => x.code);
 
-  beforeAll(() => {
-    orgC = e2e.organization("Initech");
+  beforeAll(async () => {
+    orgC = await e2e.organization("Initech");
     asC = api(e2e.platform.baseUrl, orgC.api_key);
-    asD = api(e2e.platform.baseUrl, e2e.organization("Umbrella").api_key);
+    asD = api(e2e.platform.baseUrl, (await e2e.organization("Umbrella")).api_key);
   });
 
   it("shows the full taxes of a customer's tax codes, in its responses and its events", async () => {

@@ -9,8 +9,8 @@ let asB: ReturnType<typeof api>;
 
 beforeAll(async () => {
   e2e = await startE2E("entitlements");
-  asA = api(e2e.platform.baseUrl, e2e.organization("Acme Corp").api_key);
-  asB = api(e2e.platform.baseUrl, e2e.organization("Globex").api_key);
+  asA = api(e2e.platform.baseUrl, (await e2e.organization("Acme Corp")).api_key);
+  asB = api(e2e.platform.baseUrl, (await e2e.organization("Globex")).api_key);
 });
 
 afterAll(async () => {

@@ -31,9 +31,9 @@ const charges = (amount: string) => [
 
 beforeAll(async () => {
   e2e = await startE2E("estimate_fees");
-  keyA = e2e.organization("Acme Corp").api_key;
+  keyA = (await e2e.organization("Acme Corp")).api_key;
   asA = api(e2e.platform.baseUrl, keyA);
-  asB = api(e2e.platform.baseUrl, e2e.organization("Globex").api_key);
+  asB = api(e2e.platform.baseUrl, (await e2e.organization("Globex")).api_key);
   expect((await asA("POST", "/taxes", { tax: { name: "VAT", code: "vat", rate: "20" } })).status).toBe(200);
   const storage = await asA("POST", "/billable_metrics", {
     billable_metric: { name: "Storage", code: "storage", aggregation_type: "sum_agg", field_name: "gb" },

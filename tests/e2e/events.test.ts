@@ -29,7 +29,7 @@ beforeAll(async () => {
     ["a", "Acme"],
     ["b", "Globex"],
   ] as const) {
-    const org = e2e.organization(name);
+    const org = await e2e.organization(name);
     orgs[key] = { ...org, call: api(e2e.platform.baseUrl, org.api_key) };
     for (const metric of [
       { name: "Calls", code: "calls", aggregation_type: "count_agg" },

@@ -35,7 +35,7 @@ const ok = async (res: Promise<{ status: number; body: Json }>) => {
 
 beforeAll(async () => {
   e2e = await startE2E("invoicing_crash");
-  const org = e2e.sandbox("Crash billing", "2024-01-01T00:00:00Z");
+  const org = await e2e.sandbox("Crash billing", "2024-01-01T00:00:00Z");
   organizationId = org.organization_id;
   call = api(e2e.platform.baseUrl, org.api_key);
   await ok(

@@ -16,7 +16,7 @@ const checked = openapiCheckedFetch();
 
 beforeAll(async () => {
   e2e = await startE2E("lago_client");
-  const org = e2e.organization("Lago Client Inc");
+  const org = await e2e.organization("Lago Client Inc");
   lago = Client(org.api_key, { baseUrl: `${e2e.platform.baseUrl}/api/v1`, customFetch: checked.fetch as typeof fetch });
 });
 
@@ -460,7 +460,7 @@ describe("the Lago JavaScript client", () => {
 
 describe("the Lago JavaScript client on invoices", () => {
   it("lists invoices, finalizes a draft once, and gets invoice_not_found for a second finalization and an unknown id", async () => {
-    const sandbox = e2e.sandbox("Lago Client Billing", "2024-01-01T00:00:00Z");
+    const sandbox = await e2e.sandbox("Lago Client Billing", "2024-01-01T00:00:00Z");
     const client = Client(sandbox.api_key, {
       baseUrl: `${e2e.platform.baseUrl}/api/v1`,
       customFetch: checked.fetch as typeof fetch,

@@ -43,11 +43,11 @@ beforeAll(async () => {
     LOG_LEVEL: "debug",
   });
   // fresh durables first replay what the streams hold: wait for them once (as scenario files do)
-  await advanceClock(openSandbox(e2e, "observability warm-up", FROZEN).as, "2024-01-01T00:01:00Z", 170_000);
+  await advanceClock((await openSandbox(e2e, "observability warm-up", FROZEN)).as, "2024-01-01T00:01:00Z", 170_000);
 
   // a sandbox organization (never cached by the gateway: each request asks the customer service)
   // whose customer has a plan with a pay-in-advance storage charge, calls, a wallet and a webhook endpoint
-  sandbox = openSandbox(e2e, "Observability", FROZEN);
+  sandbox = await openSandbox(e2e, "Observability", FROZEN);
   const { as } = sandbox;
   await customer(as, "acme");
   const storage = await metric(as, "storage", { aggregation_type: "sum_agg", field_name: "gb" });

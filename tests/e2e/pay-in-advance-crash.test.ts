@@ -34,7 +34,7 @@ const ok = async (res: Promise<{ status: number; body: Json }>) => {
 
 beforeAll(async () => {
   e2e = await startE2E("advance_crash");
-  const org = e2e.organization("Crash advance");
+  const org = await e2e.organization("Crash advance");
   call = api(e2e.platform.baseUrl, org.api_key);
   await ok(
     call("PUT", "/billing_entities/default", {

@@ -9,8 +9,8 @@ let asB: ReturnType<typeof api>;
 
 beforeAll(async () => {
   e2e = await startE2E("plans");
-  const orgA = e2e.organization("Acme Corp");
-  const orgB = e2e.organization("Globex");
+  const orgA = await e2e.organization("Acme Corp");
+  const orgB = await e2e.organization("Globex");
   asA = api(e2e.platform.baseUrl, orgA.api_key);
   asB = api(e2e.platform.baseUrl, orgB.api_key);
 });

@@ -23,8 +23,8 @@ async function raw(apiKey: string, method: string, path: string, body?: unknown)
 
 describe("per-organization rate limits at the gateway", () => {
   it("answers 429 with Retry-After to the organization over its limit; another organization is unaffected", async () => {
-    const busy = e2e.organization("Busy");
-    const quiet = e2e.organization("Quiet");
+    const busy = await e2e.organization("Busy");
+    const quiet = await e2e.organization("Quiet");
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await raw(busy.api_key, "GET", "/customers")).status);
     expect(statuses).toEqual([200, 200, 200]);
@@ -44,7 +44,7 @@ describe("per-organization rate limits at the gateway", () => {
   });
 
   it("leaves event ingestion to its own backpressure", async () => {
-    const org = e2e.organization("Ingesting");
+    const org = await e2e.organization("Ingesting");
     const events = [];
     for (let i = 0; i < 6; i++) {
       const res = await raw(org.api_key, "POST", "/events", {

@@ -48,7 +48,7 @@ async function snapshot(): Promise<Record<string, unknown>> {
 
 beforeAll(async () => {
   e2e = await startE2E("refusals");
-  org = e2e.organization("Refusals");
+  org = await e2e.organization("Refusals");
   asA = api(e2e.platform.baseUrl, org.api_key);
   await ok(asA("POST", "/taxes", { tax: { name: "VAT", code: "vat", rate: "20" } }));
   await ok(

@@ -9,10 +9,10 @@ let asA: ReturnType<typeof api>;
 let asB: ReturnType<typeof api>;
 
 beforeAll(async () => {
-  // A fast scheduler, so a pending subscription starts within the test once its time has come.
-  e2e = await startE2E("subscriptions", { SUBSCRIPTION_SCHEDULER_MS: "200" });
-  asA = api(e2e.platform.baseUrl, e2e.organization("Acme Corp").api_key);
-  asB = api(e2e.platform.baseUrl, e2e.organization("Globex").api_key);
+  // the scheduler's default pass (every second) starts a pending subscription well within the test's wait
+  e2e = await startE2E("subscriptions");
+  asA = api(e2e.platform.baseUrl, (await e2e.organization("Acme Corp")).api_key);
+  asB = api(e2e.platform.baseUrl, (await e2e.organization("Globex")).api_key);
   const metric = await asA("POST", "/billable_metrics", {
     billable_metric: { name: "Calls", code: "calls", aggregation_type: "count_agg" },
   });

@@ -23,7 +23,7 @@ let organizationId: string;
 
 beforeAll(async () => {
   e2e = await startE2E("usage_crash");
-  const org = e2e.organization("Crash Corp");
+  const org = await e2e.organization("Crash Corp");
   organizationId = org.organization_id;
   call = api(e2e.platform.baseUrl, org.api_key);
   const metric = { name: "Crash", code: "crash", aggregation_type: "sum_agg", field_name: "v" };

@@ -25,7 +25,7 @@ const all = (path: string, key: string) => allOf(call, path, key);
 
 beforeAll(async () => {
   e2e = await startE2E("void_crash");
-  call = api(e2e.platform.baseUrl, e2e.sandbox("Void crash", "2024-01-01T00:00:00Z").api_key);
+  call = api(e2e.platform.baseUrl, (await e2e.sandbox("Void crash", "2024-01-01T00:00:00Z")).api_key);
   await ok(
     call("POST", "/plans", {
       plan: {

@@ -24,7 +24,7 @@ const clients: Array<RpcClient<WalletRpc>> = [];
 
 beforeAll(async () => {
   e2e = await startE2E("wallet_concurrency");
-  const org = e2e.organization("Hot wallet");
+  const org = await e2e.organization("Hot wallet");
   organizationId = org.organization_id;
   call = api(e2e.platform.baseUrl, org.api_key);
   expect((await call("POST", "/customers", { customer: { external_id: "hot", currency: "EUR" } })).status).toBe(200);

@@ -26,7 +26,7 @@ const ok = async (pending: Promise<{ status: number; body: Json }>) => {
 beforeAll(async () => {
   // small billing passes: the run finalizes invoices in many steps, so the kills land between them
   e2e = await startE2E("wallet_crash", { BILLING_BATCH: "20" });
-  call = api(e2e.platform.baseUrl, e2e.sandbox("Wallet crash", "2024-01-01T00:00:00Z").api_key);
+  call = api(e2e.platform.baseUrl, (await e2e.sandbox("Wallet crash", "2024-01-01T00:00:00Z")).api_key);
   await ok(
     call("POST", "/plans", {
       plan: {

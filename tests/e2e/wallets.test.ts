@@ -27,12 +27,12 @@ let walletEvents: ReturnType<typeof collectEvents<WalletEvent>>;
 
 beforeAll(async () => {
   e2e = await startE2E("wallets");
-  const a = e2e.organization("Wallet Co");
+  const a = await e2e.organization("Wallet Co");
   nc = await connect({ servers: e2e.natsUrl });
   walletEvents = collectEvents(nc, "billing.wallet.>", a.organization_id);
   lago = checkedLagoClient(e2e.platform.baseUrl, a.api_key);
   asA = api(e2e.platform.baseUrl, a.api_key);
-  asB = api(e2e.platform.baseUrl, e2e.organization("Other Co").api_key);
+  asB = api(e2e.platform.baseUrl, (await e2e.organization("Other Co")).api_key);
   for (const [external_id, currency] of [
     ["cust_w", "EUR"],
     ["cust_usd", "USD"],

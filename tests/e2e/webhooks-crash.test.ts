@@ -33,7 +33,7 @@ beforeAll(async () => {
     WEBHOOK_LEASE_MS: "2000",
     WEBHOOK_SWEEP_MS: "200",
   });
-  call = api(e2e.platform.baseUrl, e2e.organization("Webhooks crash").api_key);
+  call = api(e2e.platform.baseUrl, (await e2e.organization("Webhooks crash")).api_key);
   await receiver.start();
   receiver.keys.hmacKey = (await ok(call("GET", "/webhooks/hmac_key"))).webhook.hmac_key as string;
   await ok(

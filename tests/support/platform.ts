@@ -1,7 +1,6 @@
 import { inject } from "vitest";
 import {
   BACKEND_SERVICES,
-  createOrganization,
   dropDatabases,
   infraUrls,
   launchPlatform,
@@ -9,16 +8,19 @@ import {
   uniqueName,
   type Platform,
 } from "@billing/testkit";
+import { OrganizationMaker, type OrganizationKey } from "./organizations";
 import { fitsSharedPlatform, SHARED_PLATFORM_ENV, type SharedPlatform } from "./shared-platform";
 
 /** An end-to-end test file's platform (shared or its own): its addresses, its organizations. */
 export interface E2E {
   platform: Platform;
+  /** the `e2e` project's shared platform (started and warmed up before the first file), not a file's own */
+  shared: boolean;
   mongoUrl: string;
   natsUrl: string;
-  organization(name: string): { organization_id: string; api_key: string };
+  organization(name: string): Promise<OrganizationKey>;
   /** A sandbox organization whose time stands still at `frozenTime` until its test clock advances. */
-  sandbox(name: string, frozenTime: string): { organization_id: string; api_key: string };
+  sandbox(name: string, frozenTime: string): Promise<OrganizationKey>;
   stop(): Promise<void>;
 }
 
@@ -57,13 +59,16 @@ export async function startOwnE2E(label: string, env?: Record<string, string>): 
     await ownNats?.stop();
     throw err;
   }
+  const organizations = new OrganizationMaker(mongoUrl, `${prefix}_customer`);
   return {
     platform,
+    shared: false,
     mongoUrl,
     natsUrl,
-    organization: (name) => createOrganization({ name, mongoUrl, dbName: `${prefix}_customer` }),
-    sandbox: (name, frozenTime) => createOrganization({ name, mongoUrl, dbName: `${prefix}_customer`, frozenTime }),
+    organization: (name) => organizations.create(name),
+    sandbox: (name, frozenTime) => organizations.create(name, frozenTime),
     stop: async () => {
+      await organizations.close();
       await platform.stop();
       await ownNats?.stop();
       await dropDatabases(
@@ -90,13 +95,14 @@ function onSharedPlatform(shared: SharedPlatform): E2E {
     kill: refuse("kill"),
     stop: async () => undefined,
   };
-  const dbName = `${shared.dbPrefix}_customer`;
+  const organizations = new OrganizationMaker(shared.mongoUrl, `${shared.dbPrefix}_customer`);
   return {
     platform,
+    shared: true,
     mongoUrl: shared.mongoUrl,
     natsUrl: shared.natsUrl,
-    organization: (name) => createOrganization({ name, mongoUrl: shared.mongoUrl, dbName }),
-    sandbox: (name, frozenTime) => createOrganization({ name, mongoUrl: shared.mongoUrl, dbName, frozenTime }),
-    stop: async () => undefined,
+    organization: (name) => organizations.create(name),
+    sandbox: (name, frozenTime) => organizations.create(name, frozenTime),
+    stop: () => organizations.close(),
   };
 }

@@ -11,26 +11,25 @@ export interface Sandbox {
 
 /**
  * Creates a sandbox organization whose time stands still at `frozenTime` until its test clock is
- * advanced, through the customer CLI
- * (`create-organization.js --name N --sandbox --frozen-time ISO --json`, run by `e2e.sandbox`).
+ * advanced (`e2e.sandbox`: the customer service's use case, as `npm run org:create` runs it).
  */
-export function openSandbox(e2e: E2E, name: string, frozenTime: string): Sandbox {
-  const organization = e2e.sandbox(name, frozenTime);
+export async function openSandbox(e2e: E2E, name: string, frozenTime: string): Promise<Sandbox> {
+  const organization = await e2e.sandbox(name, frozenTime);
   return { ...organization, as: checkedApi(e2e.platform.baseUrl, organization.api_key) };
 }
 
 /** An ordinary organization (system clock) of a test file's platform, and its API client. */
-export function openOrganization(e2e: E2E, name: string): Sandbox {
-  const organization = e2e.organization(name);
+export async function openOrganization(e2e: E2E, name: string): Promise<Sandbox> {
+  const organization = await e2e.organization(name);
   return { ...organization, as: checkedApi(e2e.platform.baseUrl, organization.api_key) };
 }
 
 /** A scenario file's platform: started once before its stories, stopped after them. */
 export interface ScenarioPlatform {
   /** a sandbox organization frozen at `frozenTime` */
-  sandbox(name: string, frozenTime: string): Sandbox;
+  sandbox(name: string, frozenTime: string): Promise<Sandbox>;
   /** an ordinary organization (system clock) */
-  organization(name: string): Sandbox;
+  organization(name: string): Promise<Sandbox>;
   /**
    * A story's start: a sandbox organization frozen at `frozenTime` with its customer "acme"
    * (EUR; `customerFields` add to or override that), and its API client.
@@ -47,8 +46,10 @@ export function scenarioPlatform(label: string, env?: Record<string, string>): S
     e2e = await startE2E(label, env);
     // A fresh platform's durable consumers first replay what the shared NATS streams still hold of
     // earlier runs, and a test clock cannot step until they have caught up: wait for that here, once
-    // (a probe organization's clock moves one minute), rather than in the file's first story.
-    const probe = openSandbox(e2e, `${label} warm-up`, "2024-01-01T00:00:00Z");
+    // (a probe organization's clock moves one minute), rather than in the file's first story. The
+    // shared platform was warmed up so before the first file.
+    if (e2e.shared) return;
+    const probe = await openSandbox(e2e, `${label} warm-up`, "2024-01-01T00:00:00Z");
     await advanceClock(probe.as, "2024-01-01T00:01:00Z", 170_000);
   }, 180_000);
   // every sandbox a story opened: its finalized invoices are audited at the file's end
@@ -64,8 +65,8 @@ export function scenarioPlatform(label: string, env?: Record<string, string>): S
     if (!e2e) throw new Error(`the ${label} platform is not started`);
     return e2e;
   };
-  const sandbox = (name: string, frozenTime: string) => {
-    const opened_ = openSandbox(started(), name, frozenTime);
+  const sandbox = async (name: string, frozenTime: string) => {
+    const opened_ = await openSandbox(started(), name, frozenTime);
     opened.push(opened_);
     return opened_;
   };
@@ -73,7 +74,7 @@ export function scenarioPlatform(label: string, env?: Record<string, string>): S
     sandbox,
     organization: (name) => openOrganization(started(), name),
     story: async (name, frozenTime, customerFields = {}) => {
-      const { as } = sandbox(name, frozenTime);
+      const { as } = await sandbox(name, frozenTime);
       await customer(as, "acme", customerFields);
       return as;
     },

@@ -179,7 +179,7 @@ describe("invoice audit", () => {
     expect(refused.status).toBe(405);
     expect(refused.body).toMatchObject({ status: 405, code: "invoice_not_finalized" });
 
-    const other = platform.sandbox("Audit other organization", "2024-01-01T00:00:00Z");
+    const other = await platform.sandbox("Audit other organization", "2024-01-01T00:00:00Z");
     await ok(as("PUT", `/invoices/${draft.svc_id}/finalize`));
     expect((await auditOf(as, draft)).match).toBe(true);
     const foreign = await other.as("GET", `/invoices/${draft.svc_id}/audit`);

@@ -51,7 +51,7 @@ const fetchBytes = async (url: string, headers: Record<string, string> = {}) => 
 
 describe("invoice documents", () => {
   it("generates the PDF of a finalized invoice once, served by the API key and by its signed link, the same bytes every time", async () => {
-    const { as, api_key } = platform.sandbox("Invoice PDF", "2024-01-01T00:00:00Z");
+    const { as, api_key } = await platform.sandbox("Invoice PDF", "2024-01-01T00:00:00Z");
     const acme = await customer(as, "acme", {
       name: "Hélène Dupré",
       address_line1: "3 place de l'Opéra",
@@ -129,7 +129,7 @@ describe("invoice documents", () => {
   });
 
   it("keeps the custom sections an invoice was finalized with, and shows the subscriptions it bills, as Lago's invoice does", async () => {
-    const { as } = platform.sandbox("Invoice sections", "2024-01-01T00:00:00Z");
+    const { as } = await platform.sandbox("Invoice sections", "2024-01-01T00:00:00Z");
     await ok(
       as("POST", "/invoice_custom_sections", {
         invoice_custom_section: {
@@ -187,7 +187,7 @@ describe("invoice documents", () => {
 
   it("shows a draft the custom sections that apply when it is made, applies them again on refresh, and keeps those it is finalized with", async () => {
     // acme has a 3-day grace period: January's invoice is a draft on Feb 1, finalized by hand
-    const { as } = platform.sandbox("Draft sections", "2024-01-01T00:00:00Z");
+    const { as } = await platform.sandbox("Draft sections", "2024-01-01T00:00:00Z");
     await ok(
       as("POST", "/invoice_custom_sections", {
         invoice_custom_section: {
@@ -247,7 +247,7 @@ describe("invoice documents", () => {
   it("shows a subscription's own custom sections instead of its customer's, none when it skips them, and a one-off invoice's own choice", async () => {
     // acme chose eu_bank; sub_us chose us_bank (its invoices show that instead); sub_quiet skips
     // sections (its invoices show none); a one-off invoice names legal, another skips them
-    const { as } = platform.sandbox("Resource sections", "2024-01-01T00:00:00Z");
+    const { as } = await platform.sandbox("Resource sections", "2024-01-01T00:00:00Z");
     const section = (code: string, details: string) =>
       ok(
         as("POST", "/invoice_custom_sections", {
@@ -332,7 +332,7 @@ describe("invoice documents", () => {
   });
 
   it("shows a top-up invoice the sections of its wallet transaction, else of its wallet or the rule that made it, as Lago's invoice_custom_section_resource", async () => {
-    const { as } = platform.sandbox("Wallet sections", "2024-01-01T00:00:00Z");
+    const { as } = await platform.sandbox("Wallet sections", "2024-01-01T00:00:00Z");
     for (const [code, details] of [
       ["eu_bank", "IBAN FR76"],
       ["us_bank", "ABA 0210"],
@@ -417,7 +417,7 @@ describe("invoice documents", () => {
   });
 
   it("generates a credit note's PDF once, served by the API key and by its signed link, the same bytes every time, showing its total", async () => {
-    const { as, api_key } = platform.sandbox("Credit note PDF", "2024-01-01T00:00:00Z");
+    const { as, api_key } = await platform.sandbox("Credit note PDF", "2024-01-01T00:00:00Z");
     await customer(as, "acme", {
       name: "Hélène Dupré",
       country: "FR",
@@ -465,7 +465,7 @@ describe("invoice documents", () => {
     expect((await fetchBytes(fileUrl)).bytes.equals(byLink.bytes)).toBe(true);
 
     // another organization reaches neither the note nor its file
-    const other = platform.sandbox("Another organization (credit note)", "2024-01-01T00:00:00Z");
+    const other = await platform.sandbox("Another organization (credit note)", "2024-01-01T00:00:00Z");
     expect(await other.as("POST", `/credit_notes/${note.svc_id}/download`)).toMatchObject({
       status: 404,
       body: { code: "credit_note_not_found" },
@@ -542,7 +542,7 @@ describe("invoice documents", () => {
     );
 
     // another organization's API key does not reach the invoice or its file
-    const other = platform.sandbox("Another organization", "2024-01-01T00:00:00Z");
+    const other = await platform.sandbox("Another organization", "2024-01-01T00:00:00Z");
     const res = await fetch(`${fileUrl.origin}/api/v1/invoices/${invoice.svc_id}/pdf`, {
       headers: { authorization: `Bearer ${other.api_key}` },
     });

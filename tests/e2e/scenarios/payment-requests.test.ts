@@ -28,7 +28,7 @@ async function invoicesUntil(as: Api, until: string): Promise<Json[]> {
 
 describe("payment requests", () => {
   it("gathers overdue invoices for what is still due, with the customer and the invoices as the API shows them", async () => {
-    const { organization_id, as } = platform.sandbox("Requests", "2024-01-01T00:00:00Z");
+    const { organization_id, as } = await platform.sandbox("Requests", "2024-01-01T00:00:00Z");
     const acme = await customer(as, "acme", { net_payment_term: 5, email: "acme@acme.test" });
     await plan(as, "basic", { amount_cents: 1_000 });
     await subscribe(as, "acme", "basic", "sub_1");

@@ -25,7 +25,7 @@ const notFound = (code: string) => ({ status: 404, body: { status: 404, error: "
 
 describe("test clocks", () => {
   it("keeps a sandbox organization's time still until it is advanced, and dates what it creates with it", async () => {
-    const { as } = platform.sandbox("Frozen", "2024-01-01T00:00:00Z");
+    const { as } = await platform.sandbox("Frozen", "2024-01-01T00:00:00Z");
     expect(await clockOf(as)).toEqual({ frozen_time: expect.any(String), status: "ready" });
     expect(instant((await clockOf(as)).frozen_time)).toBe("2024-01-01T00:00:00.000Z");
     const first = await customer(as, "c1");
@@ -39,7 +39,7 @@ describe("test clocks", () => {
   });
 
   it("refuses a time not after the current one, and answers test_clock_not_found to an ordinary organization", async () => {
-    const { as } = platform.sandbox("Refusals", "2024-01-01T00:00:00Z");
+    const { as } = await platform.sandbox("Refusals", "2024-01-01T00:00:00Z");
     for (const to of ["2023-12-31T00:00:00Z", "2024-01-01T00:00:00Z", "not a date"]) {
       const refused = await as("POST", "/test_clock/advance", { test_clock: { frozen_time: to } });
       expect(refused, to).toMatchObject({
@@ -53,7 +53,7 @@ describe("test clocks", () => {
       });
     }
     expect(instant((await clockOf(as)).frozen_time)).toBe("2024-01-01T00:00:00.000Z"); // not moved
-    const { as: ordinary } = platform.organization("Ordinary");
+    const { as: ordinary } = await platform.organization("Ordinary");
     expect(await ordinary("GET", "/test_clock")).toMatchObject(notFound("test_clock_not_found"));
     expect(
       await ordinary("POST", "/test_clock/advance", { test_clock: { frozen_time: "2030-01-01T00:00:00Z" } }),
@@ -63,7 +63,7 @@ describe("test clocks", () => {
   it("answers at once while advancing, refuses a second advance meanwhile, and yields every boundary's invoice", async () => {
     // Jan 1 2024: a 10.00 monthly plan with calls at 1.00, one call a month; the clock is asked to jump
     // a whole year (12 boundaries) in one call.
-    const { as } = platform.sandbox("Advancing", "2024-01-01T00:00:00Z");
+    const { as } = await platform.sandbox("Advancing", "2024-01-01T00:00:00Z");
     await customer(as, "acme");
     const calls = await metric(as, "calls");
     await plan(as, "basic", { amount_cents: 1_000, charges: [standard(calls, "1")] });
@@ -98,7 +98,7 @@ describe("test clocks", () => {
 
   it("announces an unpaid invoice overdue once, when the clock passes its due date (billing.invoicing.invoice.payment_overdue)", async () => {
     // acme has 5 days to pay: the Feb 1 invoice is due Feb 6, overdue from Feb 7 00:00
-    const { organization_id, as } = platform.sandbox("Overdue", "2024-01-01T00:00:00Z");
+    const { organization_id, as } = await platform.sandbox("Overdue", "2024-01-01T00:00:00Z");
     await customer(as, "acme", { net_payment_term: 5 });
     await plan(as, "basic", { amount_cents: 1_000 });
     await subscribe(as, "acme", "basic", "sub_1");
@@ -149,8 +149,8 @@ describe("isolation between organizations", () => {
   it("never shows, changes, finalizes or refreshes another organization's invoices, usage or clock", async () => {
     // Organization A: acme (2-day grace) on a 10.00 monthly plan with calls at 0.50, 4 calls in January;
     // on Feb 1, A has a draft invoice. Organization B, a sandbox of its own, knows nothing of it.
-    const { as: a } = platform.sandbox("Org A", "2024-01-01T00:00:00Z");
-    const { as: b } = platform.sandbox("Org B", "2024-01-01T00:00:00Z");
+    const { as: a } = await platform.sandbox("Org A", "2024-01-01T00:00:00Z");
+    const { as: b } = await platform.sandbox("Org B", "2024-01-01T00:00:00Z");
     await customer(a, "acme", { billing_configuration: { invoice_grace_period: 2 } });
     const calls = await metric(a, "calls");
     await plan(a, "basic", { amount_cents: 1_000, charges: [standard(calls, "0.5")] });

@@ -138,7 +138,7 @@ describe("voids give back what the invoice consumed", () => {
 
 describe("refunds through the payment provider", () => {
   it("pays a credit note's refund back on the invoice's payment: succeeded, or failed with Lago's credit_note.refund_failure", async () => {
-    const { as, organization_id } = platform.sandbox("Refunds", "2024-01-01T00:00:00Z");
+    const { as, organization_id } = await platform.sandbox("Refunds", "2024-01-01T00:00:00Z");
     await trustKeys(as);
     await ok(
       as("POST", "/webhook_endpoints", {
@@ -277,7 +277,7 @@ describe("credit notes on a credit (wallet top-up) invoice", () => {
   // Lago: only while the wallet is active; paid, a refund of credits still in the wallet (never a
   // credit), the wallet's credits voided as much; the refund paid back through the provider.
   it("refunds a paid top-up: the wallet loses those credits once, the provider pays them back; a credit is refused", async () => {
-    const { as } = platform.sandbox("Credit invoice note", "2024-01-01T00:00:00Z");
+    const { as } = await platform.sandbox("Credit invoice note", "2024-01-01T00:00:00Z");
     await customer(as, "acme", {
       billing_configuration: { payment_provider: "sandbox", provider_customer_id: CARDS.succeeds },
     });
@@ -369,7 +369,7 @@ describe("credit notes on a credit (wallet top-up) invoice", () => {
 
 describe("invoice events Lago sends", () => {
   it("invoice.one_off_created for a one-off invoice (not invoice.created), invoice.deleted for a deleted draft", async () => {
-    const { as } = platform.sandbox("Invoice events", "2024-01-01T00:00:00Z");
+    const { as } = await platform.sandbox("Invoice events", "2024-01-01T00:00:00Z");
     await trustKeys(as);
     await ok(
       as("POST", "/webhook_endpoints", {

@@ -38,7 +38,7 @@ async function trustKeys(as: Api): Promise<void> {
 
 describe("webhooks", () => {
   it("tells a customer's backend about its customer, subscription, invoice and a payment that needs action, signed three ways", async () => {
-    const { as, organization_id } = platform.sandbox("Webhooks", "2024-01-01T00:00:00Z");
+    const { as, organization_id } = await platform.sandbox("Webhooks", "2024-01-01T00:00:00Z");
     await trustKeys(as);
     const all = await endpoint(as, "/all", { name: "everything" });
     expect(all).toMatchObject({
@@ -132,7 +132,7 @@ describe("webhooks", () => {
     });
 
     // another organization reaches none of it
-    const other = platform.sandbox("Webhooks, elsewhere", "2024-01-01T00:00:00Z").as;
+    const other = (await platform.sandbox("Webhooks, elsewhere", "2024-01-01T00:00:00Z")).as;
     for (const [method, path] of [
       ["GET", `/webhook_endpoints/${all.svc_id}`],
       ["PUT", `/webhook_endpoints/${all.svc_id}`],
@@ -169,7 +169,7 @@ describe("webhooks", () => {
   });
 
   it("manages endpoints as Lago does: validation, update, list, delete", async () => {
-    const { as } = platform.sandbox("Webhook endpoints", "2024-01-01T00:00:00Z");
+    const { as } = await platform.sandbox("Webhook endpoints", "2024-01-01T00:00:00Z");
     const first = await endpoint(as, "/a", { event_types: ["invoice.created"] });
     expect(
       await as("POST", "/webhook_endpoints", { webhook_endpoint: { webhook_url: `${receiver.url}/a` } }),
@@ -217,7 +217,7 @@ describe("webhooks", () => {
 
 describe("webhooks of time and of payment requests", () => {
   it("announces an invoice overdue when the test clock passes its due date, and the payment request gathering it", async () => {
-    const { as, organization_id } = platform.sandbox("Webhooks overdue", "2024-01-01T00:00:00Z");
+    const { as, organization_id } = await platform.sandbox("Webhooks overdue", "2024-01-01T00:00:00Z");
     await trustKeys(as);
     await endpoint(as, "/dunning", { event_types: ["invoice.payment_overdue", "payment_request.created"] });
     await customer(as, "acme", { email: "billing@acme.test" });
