@@ -8,7 +8,7 @@ import {
   takeNextInSequence,
   type SequenceDoc,
 } from "@billing/mongo";
-import { infraUrls, uniqueName } from "@billing/testkit";
+import { infraUrls, uniqueName, dropTestDatabase } from "@billing/testkit";
 
 // Proves the MongoDB server under test serves what our code relies on (mongo-compat.md).
 let conn: Connection;
@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await conn.dropDatabase();
+  await dropTestDatabase(conn);
   await conn.close();
 });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBus, ensureStream, makeEnvelope, publishFromOutbox, type Bus, type Envelope } from "@billing/bus";
 import { silentLogger } from "@billing/logger";
 import { connectMongo, docModel, embeddedOutboxStore, type DocModel } from "@billing/mongo";
-import { infraUrls, uniqueName } from "@billing/testkit";
+import { infraUrls, uniqueName, dropTestDatabase } from "@billing/testkit";
 
 // The embedded outbox against the real servers: a change's events leave its document once JetStream has them.
 const stream = uniqueName("outbox").toUpperCase();
@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await bus.jsm.streams.delete(stream).catch(() => undefined);
   await bus.close();
-  await conn.dropDatabase();
+  await dropTestDatabase(conn);
   await conn.close();
 });
 

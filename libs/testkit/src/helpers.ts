@@ -97,22 +97,32 @@ export async function dropDatabases(mongoUrl: string, names: string[]): Promise<
   for (const name of names) {
     const conn = await mongoose.createConnection(mongoUrl, { dbName: name }).asPromise();
     try {
-      // the test server sometimes refuses a drop racing a late index build ("index not found with
-      // name [_id_]"); a second try succeeds, and a database left behind harms no other test
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await conn.dropDatabase();
-          break;
-        } catch (err) {
-          if (attempt === 3) {
-            console.warn(`could not drop the test database ${name}: ${String(err)}`);
-            break;
-          }
-          await new Promise((r) => setTimeout(r, 200 * attempt));
-        }
-      }
+      await dropTestDatabase(conn);
     } finally {
       await conn.close();
+    }
+  }
+}
+
+/**
+ * Drops a test's database through its open connection (none: nothing to drop). The test server
+ * sometimes refuses a drop racing a late index build ("index not found with name [_id_]"): a later
+ * try succeeds, and a database left behind harms no other test, so it only warns after three.
+ */
+export async function dropTestDatabase(
+  connection: { name: string; dropDatabase(): Promise<unknown> } | undefined,
+): Promise<void> {
+  if (!connection) return;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await connection.dropDatabase();
+      return;
+    } catch (err) {
+      if (attempt === 3) {
+        console.warn(`could not drop the test database ${connection.name}: ${String(err)}`);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 200 * attempt));
     }
   }
 }

@@ -4,7 +4,7 @@ import { connectBus, ensureStream, Streams, type Bus } from "@billing/bus";
 import { ManualClock } from "@billing/clock";
 import { silentLogger } from "@billing/logger";
 import { connectMongo, initModels } from "@billing/mongo";
-import { infraUrls, uniqueName } from "@billing/testkit";
+import { infraUrls, uniqueName, dropTestDatabase } from "@billing/testkit";
 import type { Models } from "../src/persistence/models";
 import type { CatalogDeps } from "../src/use-cases/deps";
 import { wireCatalog } from "../src/wiring";
@@ -40,7 +40,7 @@ export async function startHarness(label: string): Promise<Harness> {
     customers,
     org: () => randomUUID(),
     async close() {
-      await connection.dropDatabase();
+      await dropTestDatabase(connection);
       await connection.close();
       await bus.close();
     },

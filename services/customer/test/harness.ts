@@ -3,7 +3,7 @@ import { connectBus, ensureStream, Streams, type Bus } from "@billing/bus";
 import { ManualClock } from "@billing/clock";
 import { silentLogger } from "@billing/logger";
 import { connectMongo, initModels } from "@billing/mongo";
-import { infraUrls, uniqueName } from "@billing/testkit";
+import { infraUrls, uniqueName, dropTestDatabase } from "@billing/testkit";
 import { grpcCatalog } from "../src/peers/catalog";
 import type { Models } from "../src/persistence/models";
 import type { CustomerDeps } from "../src/use-cases/deps";
@@ -43,7 +43,7 @@ export async function startCustomerHarness(label: string): Promise<CustomerHarne
     async close() {
       catalog.close();
       await peer.stop();
-      await connection.dropDatabase();
+      await dropTestDatabase(connection);
       await connection.close();
       await bus.close();
     },

@@ -7,7 +7,7 @@ import { domainEvent, Rpc, type UsageEventData, type EventDataInput } from "@bil
 import { bind, startGrpcServer, type GrpcServerHandle } from "@billing/grpc";
 import { createLogger, silentLogger } from "@billing/logger";
 import { connectMongo, initModels } from "@billing/mongo";
-import { freePort, infraUrls, startOwnNats, uniqueName, waitFor } from "@billing/testkit";
+import { freePort, infraUrls, startOwnNats, uniqueName, waitFor, dropTestDatabase } from "@billing/testkit";
 // the usage service's side of the seam, real (its MongoDB store of bucket states and answers)
 import { advanceFeeHandlers } from "../../usage/src/grpc/advance-fee-handlers";
 import { AdvanceStore } from "../../usage/src/persistence/advance-store";
@@ -194,8 +194,8 @@ afterAll(async () => {
   for (const r of replicas) await r.stop();
   await usageServer?.shutdown();
   await peers?.stop();
-  await usageConnection?.dropDatabase();
-  await invoicingConnection?.dropDatabase();
+  await dropTestDatabase(usageConnection);
+  await dropTestDatabase(invoicingConnection);
   await usageConnection?.close();
   await invoicingConnection?.close();
   await bus?.close();

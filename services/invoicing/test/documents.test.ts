@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderCreditNotePdf, renderInvoicePdf } from "@billing/documents";
 import { silentLogger } from "@billing/logger";
 import { connectMongo, initModels } from "@billing/mongo";
-import { infraUrls, uniqueName } from "@billing/testkit";
+import { infraUrls, uniqueName, dropTestDatabase } from "@billing/testkit";
 import { creditNoteDocument } from "../src/domain/credit-note-document";
 import { creditNoteFixture, documentPartiesFixture, finalizedInvoiceFixture } from "../src/domain/document-fixtures";
 import { invoiceDocument } from "../src/domain/invoice-document";
@@ -24,7 +24,7 @@ beforeAll(async () => {
   connection = await connectMongo({ url: infraUrls().mongoUrl, dbName: uniqueName("invoicing_documents") });
 });
 afterAll(async () => {
-  await connection.dropDatabase();
+  await dropTestDatabase(connection);
   await connection.close();
 });
 

@@ -18,7 +18,7 @@ const testLogger = process.env.TEST_LOG
   ? createLogger({ service: "invoicing-test", level: process.env.TEST_LOG as "error" })
   : silentLogger;
 import { connectMongo, initModels } from "@billing/mongo";
-import { freePort, infraUrls, startOwnNats, uniqueName, waitFor } from "@billing/testkit";
+import { freePort, infraUrls, startOwnNats, uniqueName, waitFor, dropTestDatabase } from "@billing/testkit";
 import { grpcPeers, wireInvoicing, type InvoicingWiring } from "../src/wiring";
 import { startPeerStandIns, type PeerStandIns } from "./peer-stand-ins";
 
@@ -140,7 +140,7 @@ export async function startInvoicingHarness(
         r.deps.testClocks?.close();
       }
       await peers.stop();
-      await connection.dropDatabase();
+      await dropTestDatabase(connection);
       await connection.close();
       await bus.close();
       await ownNats?.stop();

@@ -8,7 +8,7 @@ import { AppError } from "@billing/errors";
 import { replyCodec } from "@billing/grpc";
 import { silentLogger } from "@billing/logger";
 import { connectMongo, initModels } from "@billing/mongo";
-import { infraUrls, uniqueName, waitFor } from "@billing/testkit";
+import { infraUrls, uniqueName, waitFor, dropTestDatabase } from "@billing/testkit";
 import type { Customers } from "../src/peers/customers";
 import type { InvoiceRef, Invoicing } from "../src/peers/invoicing";
 import { SANDBOX_CUSTOMERS } from "../src/peers/sandbox-provider";
@@ -165,7 +165,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await connections[0]?.dropDatabase().catch(() => undefined);
+  await dropTestDatabase(connections[0]);
   await Promise.all(connections.map((c) => c.close()));
   await bus?.close();
 });

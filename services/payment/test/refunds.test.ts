@@ -5,7 +5,7 @@ import { Subjects } from "@billing/bus";
 import { ManualClock } from "@billing/clock";
 import { domainEvent } from "@billing/contracts";
 import { connectMongo, initModels } from "@billing/mongo";
-import { infraUrls, uniqueName } from "@billing/testkit";
+import { infraUrls, uniqueName, dropTestDatabase } from "@billing/testkit";
 import { refundRequestedHandler } from "../src/events/refund-requested";
 import type { CreditNotes } from "../src/peers/credit-notes";
 import type { Customers } from "../src/peers/customers";
@@ -75,7 +75,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await connections[0]?.dropDatabase().catch(() => undefined);
+  await dropTestDatabase(connections[0]);
   await Promise.all(connections.map((c) => c.close()));
 });
 

@@ -13,7 +13,7 @@ import { ManualClock } from "@billing/clock";
 import { domainEvent } from "@billing/contracts";
 import { silentLogger } from "@billing/logger";
 import { connectMongo, initModels } from "@billing/mongo";
-import { infraUrls, uniqueName, waitFor } from "@billing/testkit";
+import { infraUrls, uniqueName, waitFor, dropTestDatabase } from "@billing/testkit";
 import { webhookEventsOf, type ObjectRef } from "../src/domain/webhook-events";
 import type { WebhookObjects } from "../src/peers/webhook-objects";
 import { createWebhookEndpoint } from "../src/use-cases/webhooks/create-webhook-endpoint";
@@ -93,7 +93,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(replicas.map((r) => r.dispatcher.stop()));
   replicas.forEach((r) => r.poster.close());
-  await connections[0]?.dropDatabase().catch(() => undefined);
+  await dropTestDatabase(connections[0]);
   await Promise.all(connections.map((c) => c.close()));
   receiver.closeAllConnections();
   await new Promise((r) => receiver.close(r));

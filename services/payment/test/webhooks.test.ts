@@ -19,7 +19,7 @@ import { domainEvent } from "@billing/contracts";
 import { AppError } from "@billing/errors";
 import { silentLogger } from "@billing/logger";
 import { connectMongo, initModels } from "@billing/mongo";
-import { infraUrls, uniqueName, waitFor } from "@billing/testkit";
+import { infraUrls, uniqueName, waitFor, dropTestDatabase } from "@billing/testkit";
 import type { ObjectRef } from "../src/domain/webhook-events";
 import type { WebhookObjects } from "../src/peers/webhook-objects";
 import type { WebhookDispatcher } from "../src/schedule/webhook-dispatcher";
@@ -123,7 +123,7 @@ afterAll(async () => {
   await Promise.all(replicas.map((r) => r.dispatcher.stop()));
   replicas.forEach((r) => r.poster.close());
   await bus?.nc.close();
-  await connections[0]?.dropDatabase().catch(() => undefined);
+  await dropTestDatabase(connections[0]);
   await Promise.all(connections.map((c) => c.close()));
   receiver.closeAllConnections();
   await new Promise((r) => receiver.close(r));

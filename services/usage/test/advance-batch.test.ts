@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Connection } from "mongoose";
 import { connectMongo } from "@billing/mongo";
 import { parseAdvanceFees } from "@billing/contracts";
-import { infraUrls, uniqueName } from "@billing/testkit";
+import { infraUrls, uniqueName, dropTestDatabase } from "@billing/testkit";
 import { AdvanceStore } from "../src/persistence/advance-store";
 import { MemoryCopies } from "../src/persistence/read-copies/memory-copies";
 import type { MetricCopy, PlanCopy, SubscriptionState } from "../src/domain/read-copies";
@@ -89,12 +89,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const name of used)
-    await connection
-      .useDb(name)
-      .dropDatabase()
-      .catch(() => undefined);
-  await connection?.dropDatabase();
+  for (const name of used) await dropTestDatabase(connection.useDb(name));
+  await dropTestDatabase(connection);
   await connection?.close();
 });
 

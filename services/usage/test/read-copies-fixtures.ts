@@ -3,7 +3,7 @@ import type { Connection } from "mongoose";
 import { connectBus, makeEnvelope, publishEnvelope, Streams, Subjects, type Bus, type Envelope } from "@billing/bus";
 import { silentLogger } from "@billing/logger";
 import { connectMongo } from "@billing/mongo";
-import { infraUrls, uniqueName, startOwnNats } from "@billing/testkit";
+import { infraUrls, uniqueName, startOwnNats, dropTestDatabase } from "@billing/testkit";
 import type { CatalogCopies } from "../src/domain/read-copies";
 import { durableName, startReadCopies, type ReadCopies } from "../src/events/catalog-copies/start-read-copies";
 
@@ -171,7 +171,7 @@ export async function startCopiesFixture(
     async close() {
       await readCopies.stop();
       await bus.jsm.consumers.delete(Streams.catalog.name, durableName(durablePrefix)).catch(() => undefined);
-      await connection.dropDatabase();
+      await dropTestDatabase(connection);
       await connection.close();
       await bus.close();
       await ownNats?.stop();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBus, Streams, type Bus } from "@billing/bus";
 import { silentLogger } from "@billing/logger";
 import { connectMongo } from "@billing/mongo";
-import { infraUrls, startOwnNats, uniqueName, waitFor } from "@billing/testkit";
+import { infraUrls, startOwnNats, uniqueName, waitFor, dropTestDatabase } from "@billing/testkit";
 import type { Connection } from "mongoose";
 import { durableName, startReadCopies, type ReadCopies } from "../src/events/catalog-copies/start-read-copies";
 import {
@@ -41,7 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const r of replicas) await r.stop();
   await bus?.jsm.consumers.delete(Streams.catalog.name, durableName(durablePrefix)).catch(() => undefined);
-  await connection?.dropDatabase();
+  await dropTestDatabase(connection);
   await connection?.close();
   for (const c of connections) await c.close();
   await bus?.close();

@@ -13,7 +13,7 @@ import { parseConfig } from "@billing/config";
 import { systemClock, type Clock } from "@billing/clock";
 import { createLogger, silentLogger } from "@billing/logger";
 import { connectMongo } from "@billing/mongo";
-import { infraUrls, uniqueName } from "@billing/testkit";
+import { infraUrls, uniqueName, dropTestDatabase } from "@billing/testkit";
 import { usageConfigSchema } from "../src/config";
 import type { CatalogCopies, MetricCopy, SubscriptionCopy } from "../src/domain/read-copies";
 import { usageCollections, type UsageCollections } from "../src/persistence/collections";
@@ -187,7 +187,7 @@ export async function startUsageHarness(
     },
     async close() {
       await harness.parts.stop();
-      await connection.dropDatabase();
+      await dropTestDatabase(connection);
       await connection.close();
       await bus.close();
     },

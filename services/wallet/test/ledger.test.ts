@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "@billing/clock";
 import { AppError } from "@billing/errors";
 import { connectMongo, initModels } from "@billing/mongo";
-import { infraUrls, uniqueName } from "@billing/testkit";
+import { infraUrls, uniqueName, dropTestDatabase } from "@billing/testkit";
 import type { Customers } from "../src/peers/customers";
 import { consumeCredits } from "../src/use-cases/transactions/consume-credits";
 import { createWalletTransactions } from "../src/use-cases/transactions/create-wallet-transactions";
@@ -49,7 +49,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await connections[0]?.dropDatabase().catch(() => undefined);
+  await dropTestDatabase(connections[0]);
   await Promise.all(connections.map((c) => c.close()));
 });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "@billing/clock";
 import { AppError } from "@billing/errors";
 import { connectMongo, initModels } from "@billing/mongo";
-import { infraUrls, uniqueName } from "@billing/testkit";
+import { infraUrls, uniqueName, dropTestDatabase } from "@billing/testkit";
 import type { Customers } from "../src/peers/customers";
 import { createWalletTransactions } from "../src/use-cases/transactions/create-wallet-transactions";
 import { settlePaidPurchase } from "../src/use-cases/transactions/settle-paid-purchase";
@@ -50,7 +50,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await connections[0]?.dropDatabase().catch(() => undefined);
+  await dropTestDatabase(connections[0]);
   await Promise.all(connections.map((c) => c.close()));
 });
 
