@@ -9,8 +9,15 @@ const alias = [{ find: /^@billing\/([a-z-]+)$/, replacement: `${root}libs/$1/src
 /**
  * End-to-end files that need a platform of their own: they kill and restart services (the crash
  * tests, the lifecycle), or start extra replicas, or run with settings the shared platform
- * does not have (rate limits, tracing, a fast scheduler).
+ * does not have (rate limits, tracing).
  */
+/**
+ * A worker runs file after file with the modules it already loaded (the sources, Lago's OpenAPI
+ * document and its compiled validators) instead of loading them again for each file: no test mocks
+ * a module or leaves module state for the files after it. Every project but the fault suite.
+ */
+const isolate = false;
+
 const OWN_PLATFORM_FILES = [
   "tests/e2e/*-crash.test.ts",
   "tests/e2e/lifecycle.test.ts",
@@ -18,7 +25,6 @@ const OWN_PLATFORM_FILES = [
   "tests/e2e/wallet-concurrency.test.ts",
   "tests/e2e/rate-limits.test.ts",
   "tests/e2e/observability.test.ts",
-  "tests/e2e/subscriptions.test.ts",
 ];
 
 export default defineConfig({
@@ -27,11 +33,13 @@ export default defineConfig({
     sequence: { sequencer: LongFirstSequencer },
     // end-to-end files on the shared platform mostly wait for it: more files at once than cores
     maxWorkers: 3,
+
     projects: [
       {
         resolve: { alias },
         test: {
           name: "unit",
+          isolate,
           include: ["libs/*/src/**/*.test.ts", "services/*/src/**/*.test.ts", "tests/deploy/**/*.test.ts"],
         },
       },
@@ -39,6 +47,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration",
+          isolate,
           globalSetup: [`${root}tests/setup/infra.global.ts`],
           include: ["libs/*/test/**/*.test.ts", "services/*/test/**/*.test.ts"],
           testTimeout: 30_000,
@@ -51,6 +60,7 @@ export default defineConfig({
           // one platform for the whole project (tests/setup/shared-platform.global.ts); every file
           // works in organizations of its own, so files run side by side on it
           name: "e2e",
+          isolate,
           globalSetup: [
             `${root}tests/setup/infra.global.ts`,
             `${root}tests/setup/build.global.ts`,
@@ -67,6 +77,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "e2e-own",
+          isolate,
           globalSetup: [`${root}tests/setup/infra.global.ts`, `${root}tests/setup/build.global.ts`],
           include: OWN_PLATFORM_FILES,
           // after the others, two at a time: each boots seven processes of its own and loads them

@@ -41,6 +41,9 @@ export const SHARED_PLATFORM_ENV: Readonly<Record<string, string>> = {
   // every file sends wrong keys on purpose from 127.0.0.1: together they would pass the per-address
   // limit of failed authentications; rate-limits.test.ts checks it on a platform of its own
   AUTH_FAILURE_LIMIT: "0",
+  // the gateway's deadline for a backend's answer: 5 s in production; a test run on two busy cores
+  // queues requests for longer than that, and a 504 there says nothing about the platform
+  GRPC_DEADLINE_MS: "20000",
 };
 
 /** True when a file's settings are all the shared platform's own. */

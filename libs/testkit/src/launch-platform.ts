@@ -97,7 +97,10 @@ async function launchOnce(options: PlatformOptions): Promise<Platform> {
   const processes = new Map<ServiceName, ChildProcess>();
   const start = async (name: ServiceName) => {
     const log = createWriteStream(join(logDir, `${name}.log`), { flags: "a" });
-    const child = spawn(process.execPath, [join(root, "services", name, "dist", "main.js")], {
+    // SERVICE_NODE_ARGS: flags for every service's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`,
+    // which NODE_OPTIONS does not accept)
+    const nodeArgs = process.env.SERVICE_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+    const child = spawn(process.execPath, [...nodeArgs, join(root, "services", name, "dist", "main.js")], {
       env: { ...process.env, ...env[name] },
       stdio: ["ignore", "pipe", "pipe"],
     });

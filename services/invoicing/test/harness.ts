@@ -258,4 +258,4 @@ export function subscriptionView(
 }
 
 /** Waits for a condition on the service's state (consumers and billing run in the background). */
-export const eventually = <T>(check: () => Promise<T> | T, what: string) => waitFor(check, { timeoutMs: 15_000, what });
+export const eventually = <T>(check: () => Promise<T> | T, what: string) => waitFor(check, { timeoutMs: 30_000, what });
