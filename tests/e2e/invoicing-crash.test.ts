@@ -6,7 +6,7 @@ import { RpcClient } from "@billing/grpc";
 import { freePort, repoRoot } from "@billing/testkit";
 import { api } from "../support/api";
 import { inBatches, crashLoad, SETUP_CONCURRENCY } from "../support/crash";
-import type { Json } from "../support/scenario";
+import { ok, type Json } from "../support/scenario";
 import { startE2E, type E2E } from "../support/platform";
 
 /**
@@ -26,12 +26,6 @@ let e2e: E2E;
 let call: ReturnType<typeof api>;
 let organizationId: string;
 let second: ChildProcess | undefined;
-
-const ok = async (res: Promise<{ status: number; body: Json }>) => {
-  const r = await res;
-  if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-};
 
 beforeAll(async () => {
   e2e = await startE2E("invoicing_crash");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api";
 import { crashLoad } from "../support/crash";
-import type { Json } from "../support/scenario";
+import { ok, type Json } from "../support/scenario";
 import { startE2E, type E2E } from "../support/platform";
 
 /**
@@ -25,12 +25,6 @@ const THRESHOLDS = [500, 1_000];
 
 let e2e: E2E;
 let call: ReturnType<typeof api>;
-
-const ok = async (res: Promise<{ status: number; body: Json }>) => {
-  const r = await res;
-  if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-};
 
 beforeAll(async () => {
   e2e = await startE2E("advance_crash");
@@ -251,14 +245,14 @@ describe("pay-in-advance fees survive kill -9 of invoicing", () => {
       let billed = 0;
       for (const i of list) {
         const highest = Math.max(...i.applied_usage_thresholds.map((a: Json) => a.usage_threshold.amount_cents));
-        const ok =
+        const sound =
           i.status === "finalized" &&
           i.progressive_billing_credit_amount_cents === billed &&
           // s0's thresholds may be reached by its calls' invoices (its lifetime usage), not its tokens
           (external === "s0" || i.fees_amount_cents >= highest) &&
           i.fees_amount_cents <= tokensBySubscription.get(external)! &&
           i.total_amount_cents === i.fees_amount_cents - billed;
-        if (!ok)
+        if (!sound)
           problems.push({
             external,
             invoice: i.number,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api";
 import { allOf, inBatches, crashLoad, SETUP_CONCURRENCY } from "../support/crash";
-import type { Json } from "../support/scenario";
+import { ok, type Json } from "../support/scenario";
 import { startE2E, type E2E } from "../support/platform";
 
 /**
@@ -16,12 +16,6 @@ const GRANTED = 1_500;
 
 let e2e: E2E;
 let call: ReturnType<typeof api>;
-
-const ok = async (pending: Promise<{ status: number; body: Json }>) => {
-  const r = await pending;
-  if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-};
 
 beforeAll(async () => {
   // small billing passes: the run finalizes invoices in many steps, so the kills land between them

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@billing/testkit";
 import { api } from "../support/api";
 import { crashLoad, SETUP_CONCURRENCY } from "../support/crash";
-import type { Json } from "../support/scenario";
+import { ok } from "../support/scenario";
 import { startE2E, type E2E } from "../support/platform";
 import { WebhookReceiver } from "../support/webhook-receiver";
 
@@ -19,11 +19,6 @@ let e2e: E2E;
 let call: ReturnType<typeof api>;
 const receiver = new WebhookReceiver();
 
-const ok = async (pending: Promise<{ status: number; body: Json }>) => {
-  const r = await pending;
-  if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-};
 const total = async (query: string) =>
   (await ok(call("GET", `/webhooks?per_page=1&${query}`))).meta.total_count as number;
 

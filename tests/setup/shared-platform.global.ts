@@ -1,21 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
-import {
-  BACKEND_SERVICES,
-  createOrganization,
-  dropDatabases,
-  infraUrls,
-  launchPlatform,
-  startOwnNats,
-  uniqueName,
-  type OwnNats,
-  type Platform,
-} from "@billing/testkit";
-import { SHARED_PLATFORM_ENV } from "../support/shared-platform";
+import { createOrganization, type Platform } from "@billing/testkit";
+import { launchTestPlatform, type TestPlatform } from "../support/test-platform";
 
-let platform: Platform | undefined;
-let nats: OwnNats | null = null;
-let cleanup: (() => Promise<void>) | undefined;
+let shared: TestPlatform | undefined;
 
 /**
  * Starts the platform the `e2e` project's files share (seven processes, a NATS server of its own,
@@ -26,31 +14,8 @@ let cleanup: (() => Promise<void>) | undefined;
 export async function setup(project: TestProject): Promise<void> {
   // E2E_SHARED_PLATFORM=0: every file starts a platform of its own (as before; to measure what sharing saves)
   if (process.env.E2E_SHARED_PLATFORM === "0") return;
-  const { mongoUrl } = infraUrls();
-  nats = await startOwnNats();
-  const natsUrl = nats?.url ?? infraUrls().natsUrl;
-  const dbPrefix = uniqueName("e2e_shared");
-  try {
-    platform = await launchPlatform({
-      mongoUrl,
-      natsUrl,
-      dbPrefix,
-      randomPorts: true,
-      env: { ...SHARED_PLATFORM_ENV },
-    });
-  } catch (err) {
-    await nats?.stop();
-    throw err;
-  }
-  cleanup = async () => {
-    if (platform) console.log(`shared e2e platform, CPU seconds per process: ${cpuSeconds(platform)}`);
-    await platform?.stop();
-    await nats?.stop();
-    await dropDatabases(
-      mongoUrl,
-      BACKEND_SERVICES.map((s) => `${dbPrefix}_${s}`),
-    );
-  };
+  shared = await launchTestPlatform("e2e_shared");
+  const { platform, mongoUrl, natsUrl, dbPrefix } = shared;
   await warmUp(platform.baseUrl, mongoUrl, dbPrefix);
   project.provide("sharedPlatform", {
     baseUrl: platform.baseUrl,
@@ -63,7 +28,9 @@ export async function setup(project: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
-  await cleanup?.();
+  if (!shared) return;
+  console.log(`shared e2e platform, CPU seconds per process: ${cpuSeconds(shared.platform)}`);
+  await shared.stop();
 }
 
 /**

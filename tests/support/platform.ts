@@ -1,15 +1,8 @@
 import { inject } from "vitest";
-import {
-  BACKEND_SERVICES,
-  dropDatabases,
-  infraUrls,
-  launchPlatform,
-  startOwnNats,
-  uniqueName,
-  type Platform,
-} from "@billing/testkit";
+import type { Platform } from "@billing/testkit";
 import { OrganizationMaker, type OrganizationKey } from "./organizations";
-import { fitsSharedPlatform, SHARED_PLATFORM_ENV, type SharedPlatform } from "./shared-platform";
+import { fitsSharedPlatform, type SharedPlatform } from "./shared-platform";
+import { launchTestPlatform } from "./test-platform";
 
 /** An end-to-end test file's platform (shared or its own): its addresses, its organizations. */
 export interface E2E {
@@ -40,41 +33,18 @@ export async function startE2E(label: string, env?: Record<string, string>): Pro
  * have): crash tests kill and restart its services.
  */
 export async function startOwnE2E(label: string, env?: Record<string, string>): Promise<E2E> {
-  const { mongoUrl } = infraUrls();
-  const ownNats = await startOwnNats();
-  const natsUrl = ownNats?.url ?? infraUrls().natsUrl;
-  const prefix = uniqueName(`e2e_${label}`);
-  let platform: Platform;
-  try {
-    // the tests' webhook receivers listen on 127.0.0.1, which production refuses; the gateway's
-    // per-organization rate limit is off (tests send fast; rate-limits.test.ts sets its own)
-    platform = await launchPlatform({
-      mongoUrl,
-      natsUrl,
-      dbPrefix: prefix,
-      randomPorts: true,
-      env: { ...SHARED_PLATFORM_ENV, ...env },
-    });
-  } catch (err) {
-    await ownNats?.stop();
-    throw err;
-  }
-  const organizations = new OrganizationMaker(mongoUrl, `${prefix}_customer`);
+  const launched = await launchTestPlatform(`e2e_${label}`, env);
+  const organizations = new OrganizationMaker(launched.mongoUrl, `${launched.dbPrefix}_customer`);
   return {
-    platform,
+    platform: launched.platform,
     shared: false,
-    mongoUrl,
-    natsUrl,
+    mongoUrl: launched.mongoUrl,
+    natsUrl: launched.natsUrl,
     organization: (name) => organizations.create(name),
     sandbox: (name, frozenTime) => organizations.create(name, frozenTime),
     stop: async () => {
       await organizations.close();
-      await platform.stop();
-      await ownNats?.stop();
-      await dropDatabases(
-        mongoUrl,
-        BACKEND_SERVICES.map((s) => `${prefix}_${s}`),
-      );
+      await launched.stop();
     },
   };
 }
