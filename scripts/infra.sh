@@ -48,14 +48,18 @@ install_nats() {
   if ! command -v go >/dev/null; then log "Go is needed to install nats-server"; exit 1; fi
   log "installing nats-server $NATS_VERSION (go install)"
   mkdir -p "$INFRA_DIR/bin"
+  local began=$SECONDS
   GOBIN="$INFRA_DIR/bin" GOFLAGS=-mod=mod go install "github.com/nats-io/nats-server/v2@$NATS_VERSION"
+  log "nats-server $NATS_VERSION installed in $((SECONDS - began)) s"
 }
 
 install_mongo() {
   if [[ -f "$MONGO_JAR" && -d "$MONGO_TOOL/target/lib" ]]; then return; fi
   if ! command -v mvn >/dev/null; then log "Maven and Java 17 are needed for the MongoDB test server"; exit 1; fi
   log "building the MongoDB test server launcher (mongo-java-server 1.47, Maven)"
+  local began=$SECONDS
   mvn -q -B -f "$MONGO_TOOL/pom.xml" package -DskipTests >&2
+  log "MongoDB test server launcher built in $((SECONDS - began)) s"
 }
 
 start_nats() {
