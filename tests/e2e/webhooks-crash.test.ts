@@ -14,6 +14,8 @@ import { WebhookReceiver } from "../support/webhook-receiver";
  * Retries are shortened (×0.0005: 2.5 ms … 18 s) and a dead process's leases pass after 2 s.
  */
 const CUSTOMERS = crashLoad("WEBHOOK_CRASH_CUSTOMERS", 150, 1_000);
+/** Waits grow with the load: at full size beside the other crash tests, 1,000 deliveries took over a minute to be stored. */
+const waitMs = (floorMs: number, perCustomerMs: number) => Math.max(floorMs, CUSTOMERS * perCustomerMs);
 
 let e2e: E2E;
 let call: ReturnType<typeof api>;
@@ -60,7 +62,7 @@ describe("webhooks through a crash of the payment service", () => {
     // all stored, none delivered: the receiver refuses connections
     await waitFor(async () => (await total("status=pending")) === CUSTOMERS, {
       what: `${CUSTOMERS} pending deliveries`,
-      timeoutMs: 60_000,
+      timeoutMs: waitMs(60_000, 150),
       intervalMs: 250,
     });
     expect(receiver.processed).toHaveLength(0);
@@ -71,7 +73,7 @@ describe("webhooks through a crash of the payment service", () => {
 
     await waitFor(() => receiver.seen.size === CUSTOMERS, {
       what: `${CUSTOMERS} deliveries processed (${receiver.seen.size} so far)`,
-      timeoutMs: 120_000,
+      timeoutMs: waitMs(120_000, 240),
       intervalMs: 250,
     });
     await waitFor(async () => (await total("status=succeeded")) === CUSTOMERS, {
@@ -89,5 +91,5 @@ describe("webhooks through a crash of the payment service", () => {
     console.log(
       `webhooks crash: ${receiver.processed.length} processed, ${receiver.duplicates} duplicate deliveries, ${receiver.attempts} attempts answered`,
     );
-  }, 300_000);
+  }, 600_000);
 });
